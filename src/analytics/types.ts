@@ -1,0 +1,59 @@
+/**
+ * The analytics service's insights reply, as the client hands it on after validation.
+ * Field meanings: ../shared/000_6e2347b01ff525d6.txt, "insights result".
+ */
+
+/** `YYYY-MM-DD` */
+export type IsoDay = string;
+
+export interface DailyMetric {
+  /** `YYYY-MM-DDT00:00:00`, no zone */
+  timeStamp: string;
+  findings: number;
+  violations: number;
+}
+
+export interface DailyActivity {
+  timeStamp: string;
+  fixedViolations: number;
+  mergedViolations: number;
+}
+
+export interface PeriodCount {
+  previous: number;
+  current: number;
+}
+
+export interface FilterOption {
+  value: string;
+  displayValue: string;
+}
+
+export interface InsightsFilters {
+  scannerId: FilterOption[];
+  assetId: FilterOption[];
+}
+
+export interface InsightsResult {
+  dailyMetric: DailyMetric[];
+  dailyActivity: DailyActivity[];
+  summary: {
+    findings: PeriodCount;
+    violations: PeriodCount;
+    fixes: number;
+    mergedViolations: number;
+  };
+  /** Absent when the endpoint's schema does not offer `filters` (then the dropdowns say so). */
+  filters?: InsightsFilters;
+}
+
+export interface InsightsQuery {
+  fromDay: IsoDay;
+  toDay: IsoDay;
+  scannerIds?: string[];
+  assetIds?: string[];
+  maxRules?: number;
+}
+
+/** Error codes of the analytics client (design.md §3). */
+export type AnalyticsErrorCode = "unauthorized" | "rate_limited" | "unavailable" | "bad_response" | "graphql" | "bad_request";

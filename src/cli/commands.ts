@@ -1,0 +1,30 @@
+/** One CLI subcommand: loaded lazily so `--help` and light commands start fast. */
+export interface CliCommand {
+  name: string;
+  args: string;
+  summary: string;
+  load: () => Promise<{ run: (args: string[]) => Promise<number> }>;
+}
+
+/** The registration table of the CLI; each command lives in its own module. */
+export const COMMANDS: CliCommand[] = [
+  {
+    name: "emulator",
+    args: "[--port N] [--api-key K]…",
+    summary: "Run the analytics GraphQL emulator (a stand-in for the platform's analytics service) and print its URLs.",
+    load: () => import("./emulator.ts"),
+  },
+  {
+    name: "preview",
+    args: "[range] [asset:\"parent / child\"] [scanner:id] [--json] [--chart FILE.png] [--tz Area/City]",
+    summary:
+      "Print a digest in the terminal for ANALYTICS_API_KEY at ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL; with none set, runs against the built-in emulator.",
+    load: () => import("./preview.ts"),
+  },
+];
+
+export function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return `Usage: insights-digest <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun "insights-digest <command> --help" for a command's options.\n`;
+}

@@ -1,0 +1,260 @@
+import { z } from "zod";
+import { ConfigError } from "./errors.ts";
+
+/**
+ * The only reader of `process.env`. Every other module receives its settings from the
+ * composition root, so tests build configs without touching the environment.
+ */
+
+export type Mode = "web" | "worker" | "start" | "demo" | "preview" | "emulator" | "rotate-keys" | "bench";
+
+export interface KeyringEntry {
+  id: string;
+  key: Buffer;
+}
+
+export interface SlackConfig {
+  signingSecret?: string;
+  botToken?: string;
+  appToken?: string;
+  clientId?: string;
+  clientSecret?: string;
+  stateSecret?: string;
+  apiUrl: string;
+}
+
+export interface Config {
+  mode: Mode;
+  slack: SlackConfig;
+  redisUrl?: string;
+  /** Newest first: writes use [0], reads try the key id stored with the ciphertext. */
+  keyring?: KeyringEntry[];
+  analytics: {
+    graphqlUrl?: string;
+    appUrl?: string;
+    apiKey?: string;
+    timeoutMs: number;
+  };
+  platformUrl?: string;
+  port: number;
+  healthPort: number;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  adminUserIds: string[];
+  digestAccess: "everyone" | "admins";
+  workerConcurrency: number;
+  queuePrefix: string;
+  charts: boolean;
+}
+
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** Parses `id:base64,id:base64` (newest first) into 32-byte keys. Throws ConfigError naming ENCRYPTION_KEYS. */
+export function parseKeyring(value: string): KeyringEntry[] {
+  const entries = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  if (entries.length === 0)
+    throw new ConfigError("ENCRYPTION_KEYS is empty; expected id:base64 entries", ["ENCRYPTION_KEYS"]);
+  const seen = new Set<string>();
+  return entries.map((entry, i) => {
+    const sep = entry.indexOf(":");
+    const id = sep > 0 ? entry.slice(0, sep) : "";
+    const b64 = sep > 0 ? entry.slice(sep + 1) : "";
+    if (!KEY_ID.test(id)) {
+      throw new ConfigError(
+        `ENCRYPTION_KEYS entry ${i + 1} has no valid key id: expected "id:base64" with id of letters, digits, _ or -`,
+        ["ENCRYPTION_KEYS"],
+      );
+    }
+    if (seen.has(id)) throw new ConfigError(`ENCRYPTION_KEYS repeats key id "${id}"`, ["ENCRYPTION_KEYS"]);
+    seen.add(id);
+    const key = /^[A-Za-z0-9+/]+={0,2}$/.test(b64) ? Buffer.from(b64, "base64") : Buffer.alloc(0);
+    if (key.length !== 32) {
+      throw new ConfigError(
+        `ENCRYPTION_KEYS key "${id}" must be 32 bytes of base64 (generate one with: openssl rand -base64 32)`,
+        ["ENCRYPTION_KEYS"],
+      );
+    }
+    return { id, key };
+  });
+}
+
+const url = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === "http:" || u.protocol === "https:";
+      } catch {
+        return false;
+      }
+    }, `${name} must be an http(s) URL`);
+
+const int = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+
+const bool = (name: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine(
+      (v) => ["1", "0", "true", "false", "on", "off", "yes", "no"].includes(v),
+      `${name} must be on or off`,
+    )
+    .transform((v) => ["1", "true", "on", "yes"].includes(v));
+
+const idList = (name: string) =>
+  z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (ids) => ids.every((id) => /^[UW][A-Z0-9]{2,}$/.test(id)),
+      `${name} must be comma-separated Slack user ids (U…)`,
+    );
+
+const schema = z.object({
+  SLACK_SIGNING_SECRET: z.string().trim().min(8, "SLACK_SIGNING_SECRET looks too short").optional(),
+  SLACK_BOT_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^xoxb-/, "SLACK_BOT_TOKEN must start with xoxb-")
+    .optional(),
+  SLACK_APP_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^xapp-/, "SLACK_APP_TOKEN must start with xapp-")
+    .optional(),
+  SLACK_CLIENT_ID: z.string().trim().min(1).optional(),
+  SLACK_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  SLACK_STATE_SECRET: z.string().trim().min(8, "SLACK_STATE_SECRET must be at least 8 characters").optional(),
+  SLACK_API_URL: url("SLACK_API_URL").optional(),
+  REDIS_URL: z
+    .string()
+    .trim()
+    .regex(/^rediss?:\/\//, "REDIS_URL must start with redis:// or rediss://")
+    .optional(),
+  ENCRYPTION_KEYS: z.string().optional(),
+  ANALYTICS_GRAPHQL_URL: url("ANALYTICS_GRAPHQL_URL").optional(),
+  ANALYTICS_APP_URL: url("ANALYTICS_APP_URL").optional(),
+  ANALYTICS_API_KEY: z.string().trim().min(1).optional(),
+  ANALYTICS_TIMEOUT_MS: int("ANALYTICS_TIMEOUT_MS", 100, 120_000).optional(),
+  PLATFORM_URL: url("PLATFORM_URL").optional(),
+  PORT: int("PORT", 0, 65535).optional(),
+  HEALTH_PORT: int("HEALTH_PORT", 0, 65535).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  ADMIN_USER_IDS: idList("ADMIN_USER_IDS").optional(),
+  DIGEST_ACCESS: z.enum(["everyone", "admins"]).optional(),
+  WORKER_CONCURRENCY: int("WORKER_CONCURRENCY", 1, 200).optional(),
+  QUEUE_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_{}-]{1,64}$/, "QUEUE_PREFIX may hold letters, digits, _, -, { and }")
+    .optional(),
+  CHARTS: bool("CHARTS").optional(),
+});
+
+/** Which variables each long-running mode cannot do without. */
+function requireFor(mode: Mode, env: z.infer<typeof schema>): string[] {
+  const missing: string[] = [];
+  const serving = mode === "web" || mode === "start" || mode === "worker";
+  if (serving) {
+    if (!env.REDIS_URL) missing.push("REDIS_URL");
+    if (!env.ENCRYPTION_KEYS) missing.push("ENCRYPTION_KEYS");
+    if (!env.ANALYTICS_GRAPHQL_URL && !env.ANALYTICS_APP_URL)
+      missing.push("ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL");
+  }
+  if (mode === "rotate-keys") {
+    if (!env.REDIS_URL) missing.push("REDIS_URL");
+    if (!env.ENCRYPTION_KEYS) missing.push("ENCRYPTION_KEYS");
+  }
+  if (mode === "web" || mode === "start") {
+    if (!env.SLACK_SIGNING_SECRET) missing.push("SLACK_SIGNING_SECRET");
+    const oauth = [env.SLACK_CLIENT_ID, env.SLACK_CLIENT_SECRET, env.SLACK_STATE_SECRET];
+    if (!env.SLACK_BOT_TOKEN && !oauth.every(Boolean)) {
+      missing.push("SLACK_BOT_TOKEN (or SLACK_CLIENT_ID + SLACK_CLIENT_SECRET + SLACK_STATE_SECRET)");
+    }
+  }
+  return missing;
+}
+
+/**
+ * Reads and checks the environment for one mode. Throws ConfigError whose message names every
+ * bad or missing variable, so the process stops at start-up rather than at first use.
+ */
+export function loadConfig(mode: Mode, env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings in .env files mean "unset", not "set to empty".
+  const cleaned = Object.fromEntries(
+    Object.keys(schema.shape).flatMap((k) =>
+      env[k] !== undefined && env[k]?.trim() !== "" ? [[k, env[k]]] : [],
+    ),
+  );
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => {
+      const name = String(i.path[0] ?? "");
+      // Never echo the value: some of these are secrets.
+      return i.message.includes(name) ? i.message : `${name}: ${i.message}`;
+    });
+    const vars = [...new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "")))];
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`, vars);
+  }
+  const e = parsed.data;
+  const missing = requireFor(mode, e);
+  if (missing.length > 0) {
+    throw new ConfigError(`Missing configuration for "${mode}": ${missing.join(", ")}`, missing);
+  }
+  const partialOauth = [e.SLACK_CLIENT_ID, e.SLACK_CLIENT_SECRET, e.SLACK_STATE_SECRET].filter(
+    Boolean,
+  ).length;
+  if (partialOauth > 0 && partialOauth < 3) {
+    throw new ConfigError("OAuth needs all of SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET", [
+      "SLACK_CLIENT_ID",
+      "SLACK_CLIENT_SECRET",
+      "SLACK_STATE_SECRET",
+    ]);
+  }
+  const apiUrl = e.SLACK_API_URL ?? "https://slack.com/api/";
+  return {
+    mode,
+    slack: {
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      botToken: e.SLACK_BOT_TOKEN,
+      appToken: e.SLACK_APP_TOKEN,
+      clientId: e.SLACK_CLIENT_ID,
+      clientSecret: e.SLACK_CLIENT_SECRET,
+      stateSecret: e.SLACK_STATE_SECRET,
+      apiUrl: apiUrl.endsWith("/") ? apiUrl : `${apiUrl}/`,
+    },
+    redisUrl: e.REDIS_URL,
+    keyring: e.ENCRYPTION_KEYS ? parseKeyring(e.ENCRYPTION_KEYS) : undefined,
+    analytics: {
+      graphqlUrl: e.ANALYTICS_GRAPHQL_URL,
+      appUrl: e.ANALYTICS_APP_URL,
+      apiKey: e.ANALYTICS_API_KEY,
+      timeoutMs: e.ANALYTICS_TIMEOUT_MS ?? 8000,
+    },
+    platformUrl: e.PLATFORM_URL ?? e.ANALYTICS_APP_URL,
+    port: e.PORT ?? 3000,
+    healthPort: e.HEALTH_PORT ?? 3001,
+    logLevel: e.LOG_LEVEL ?? "info",
+    adminUserIds: e.ADMIN_USER_IDS ?? [],
+    digestAccess: e.DIGEST_ACCESS ?? "everyone",
+    workerConcurrency: e.WORKER_CONCURRENCY ?? 5,
+    queuePrefix: e.QUEUE_PREFIX ?? "{insights}",
+    charts: e.CHARTS ?? true,
+  };
+}

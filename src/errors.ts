@@ -1,0 +1,36 @@
+/**
+ * The one error base of the project: every failure we expect carries a machine-readable `code`,
+ * so callers branch on codes and one place (templates/errors) maps codes to user messages.
+ *
+ * @example
+ * throw new AppError("bad_range", "lastXd is not a range. Try last7d or 2026-11-01..2026-11-15.");
+ */
+export class AppError<C extends string = string> extends Error {
+  readonly code: C;
+  /** Extra structured data for logs and templates; never holds a secret. */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(
+    code: C,
+    message: string,
+    options: { cause?: unknown; details?: Record<string, unknown> } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+}
+
+/** A bad or missing environment variable. The message names the variable. */
+export class ConfigError extends AppError<"config"> {
+  readonly variables: readonly string[];
+  constructor(message: string, variables: readonly string[]) {
+    super("config", message, { details: { variables } });
+    this.variables = variables;
+  }
+}
+
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError;
+}

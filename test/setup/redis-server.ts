@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A private redis-server on a free loopback port, in its own temp dir, with AOF on. */
+export interface PrivateRedis {
+  url: string;
+  port: number;
+  dir: string;
+  /** Stops the server (SIGTERM, or SIGKILL to simulate a crash). The data dir is kept for restart. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts it again on the same port and dir, so AOF is replayed. */
+  restart(): Promise<void>;
+  /** Stops it and removes its data dir. */
+  destroy(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function redisServerAvailable(): boolean {
+  const r = spawnSync("redis-server", ["--version"], { stdio: "ignore" });
+  return r.status === 0;
+}
+
+export const REDIS_MISSING_MESSAGE =
+  "redis-server was not found on PATH. Install it (Debian/Ubuntu: `sudo apt-get install -y redis-server`, macOS: `brew install redis`) or set REDIS_URL to a Redis you own.";
+
+async function waitReady(port: number, child: ChildProcess, deadlineMs = 10_000): Promise<void> {
+  const { connect } = await import("node:net");
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited early with code ${child.exitCode}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const sock = connect(port, "127.0.0.1");
+      sock.once("connect", () => {
+        sock.write("PING\r\n");
+      });
+      sock.once("data", (d) => {
+        sock.destroy();
+        resolve(d.toString().startsWith("+PONG"));
+      });
+      sock.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`redis-server did not answer on port ${port} within ${deadlineMs} ms`);
+}
+
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  if (!redisServerAvailable()) throw new Error(REDIS_MISSING_MESSAGE);
+  const dir = mkdtempSync(join(tmpdir(), "insights-redis-"));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const launch = async () => {
+    child = spawn(
+      "redis-server",
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "everysec",
+        "--save",
+        "",
+        "--maxmemory-policy",
+        "noeviction",
+        "--daemonize",
+        "no",
+      ],
+      { stdio: "ignore" },
+    );
+    await waitReady(port, child);
+  };
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    const c = child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      c.once("exit", () => resolve());
+      c.kill(signal);
+    });
+  };
+  await launch();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    dir,
+    stop,
+    restart: launch,
+    destroy: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
