@@ -1,0 +1,114 @@
+import type { FilterOption, IsoDay } from "../analytics/types.ts";
+
+/**
+ * View models of the pure core. `src/insights/` computes them from a validated reply and a resolved
+ * range; `templates/` turns them into Block Kit. Time always comes in as an argument.
+ */
+
+/** A range resolved against a clock and an IANA timezone. Both ends inclusive. */
+export interface ResolvedRange {
+  /** Canonical grammar form, re-parseable: `last7d`, `lastweek`, `2026-11-01..2026-11-15`. */
+  spec: string;
+  /** Human label, e.g. `Nov 15 – Nov 21, 2026`. */
+  label: string;
+  from: IsoDay;
+  to: IsoDay;
+  /** Number of days, from..to inclusive. */
+  days: number;
+  /** The equally long period just before `from`. */
+  previousFrom: IsoDay;
+  previousTo: IsoDay;
+  previousLabel: string;
+  /** IANA zone the range was resolved in. */
+  tz: string;
+}
+
+export type Direction = "up" | "down" | "flat";
+/** Whether the move is good news: more findings/violations is bad, more fixes is good. */
+export type Sentiment = "good" | "bad" | "neutral";
+
+export interface Delta {
+  current: number;
+  previous: number;
+  /** current − previous */
+  change: number;
+  /** Percent change; null when previous is 0 (shown as "new" when current > 0). Never Infinity or NaN. */
+  pct: number | null;
+  direction: Direction;
+  sentiment: Sentiment;
+  /** previous = 0 and current > 0 */
+  isNew: boolean;
+}
+
+/** One day of the series; null marks a gap (the service left the day out). */
+export interface DayPoint {
+  day: IsoDay;
+  findings: number | null;
+  violations: number | null;
+  fixed: number | null;
+  merged: number | null;
+}
+
+/** What was wrong with the daily series as received, and whether it was repaired. */
+export interface SeriesCheck {
+  ok: boolean;
+  missingDays: IsoDay[];
+  /** Entries outside the range, or duplicates, that were dropped. */
+  droppedEntries: number;
+  unsorted: boolean;
+  /** Malformed time stamps that could not be placed. */
+  badTimeStamps: number;
+}
+
+export interface TrendPoint {
+  day: IsoDay;
+  value: number;
+}
+
+export interface Trend {
+  /** Busiest day by violations (null for an empty or all-gap series). */
+  peak: TrendPoint | null;
+  quietest: TrendPoint | null;
+  /** One block character per day (▁▂▃▄▅▆▇█, a space for a gap); long ranges are bucketed. */
+  sparkline: string;
+}
+
+export interface Digest {
+  range: ResolvedRange;
+  findings: Delta;
+  violations: Delta;
+  /** Fixes over the range; sentiment "up is better". */
+  fixes: number;
+  mergedViolations: number;
+  /** fixes / (violations.current + fixes) in 0..1, null when both are 0. */
+  fixRate: number | null;
+  /** violations.current − fixes: the backlog grew (> 0) or shrank (< 0) over the range. */
+  netChange: number;
+  series: DayPoint[];
+  seriesCheck: SeriesCheck;
+  trend: Trend;
+}
+
+/** Active and available filters for the dropdowns. `available: null` means the service does not offer filters. */
+export interface FilterState {
+  assets: FilterOption[] | null;
+  scanners: FilterOption[] | null;
+  selectedAssetIds: string[];
+  selectedScannerIds: string[];
+}
+
+/** Everything the digest template needs. */
+export interface DigestView {
+  digest: Digest;
+  filters: FilterState;
+  /** ISO instant the data was fetched (footer "data as of"). */
+  generatedAt: string;
+  /** Link to the platform's web app, when known. */
+  platformUrl?: string;
+  /** Public URL or Slack file of the chart, when a chart was uploaded. */
+  chart?: { imageUrl?: string; slackFileId?: string; altText: string };
+  /** Ephemeral on-demand replies carry a Share button; shared/scheduled ones do not. */
+  shareable: boolean;
+  /** "Shared by <@U…>" or "Scheduled digest · <subscription>" */
+  attribution?: string;
+}
