@@ -1,0 +1,100 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { loadConfig, parseKeyring } from "../../src/config.ts";
+import { ConfigError } from "../../src/errors.ts";
+
+const key = () => randomBytes(32).toString("base64");
+const serving = {
+  REDIS_URL: "redis://127.0.0.1:6379",
+  ENCRYPTION_KEYS: `k1:${key()}`,
+  ANALYTICS_GRAPHQL_URL: "http://127.0.0.1:4000/analytics/graphql",
+  SLACK_SIGNING_SECRET: "0123456789abcdef",
+  SLACK_BOT_TOKEN: "xoxb-1-2-abc",
+};
+
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("applies defaults for demo with an empty environment", () => {
+    const c = loadConfig("demo", {});
+    expect(c.port).toBe(3000);
+    expect(c.slack.apiUrl).toBe("https://slack.com/api/");
+    expect(c.logLevel).toBe("info");
+    expect(c.digestAccess).toBe("everyone");
+    expect(c.keyring).toBeUndefined();
+  });
+
+  it("accepts a complete single-workspace web config", () => {
+    const c = loadConfig("web", { ...serving, PORT: "8080", SLACK_API_URL: "http://127.0.0.1:9/api" });
+    expect(c.port).toBe(8080);
+    expect(c.slack.apiUrl).toBe("http://127.0.0.1:9/api/");
+    expect(c.keyring?.[0]?.id).toBe("k1");
+  });
+
+  it.each(["web", "worker", "start"] as const)("%s refuses to start without ENCRYPTION_KEYS", (mode) => {
+    const { ENCRYPTION_KEYS: _, ...env } = serving;
+    const err = configError(() => loadConfig(mode, env));
+    expect(err.message).toContain("ENCRYPTION_KEYS");
+    expect(err.variables).toContain("ENCRYPTION_KEYS");
+  });
+
+  it("names every bad variable and never echoes a value", () => {
+    const err = configError(() =>
+      loadConfig("web", { ...serving, PORT: "eighty", SLACK_BOT_TOKEN: "xoxp-secret-value", REDIS_URL: "http://x" }),
+    );
+    expect(err.message).toContain("PORT");
+    expect(err.message).toContain("SLACK_BOT_TOKEN");
+    expect(err.message).toContain("REDIS_URL");
+    expect(err.message).not.toContain("xoxp-secret-value");
+  });
+
+  it("requires a Slack credential for web", () => {
+    const { SLACK_BOT_TOKEN: _, ...env } = serving;
+    expect(configError(() => loadConfig("web", env)).message).toMatch(/SLACK_BOT_TOKEN .*SLACK_CLIENT_ID/);
+  });
+
+  it("rejects a partial OAuth configuration", () => {
+    expect(configError(() => loadConfig("worker", { ...serving, SLACK_CLIENT_ID: "123.456" })).variables).toEqual([
+      "SLACK_CLIENT_ID",
+      "SLACK_CLIENT_SECRET",
+      "SLACK_STATE_SECRET",
+    ]);
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(loadConfig("demo", { PORT: "", LOG_LEVEL: " " }).port).toBe(3000);
+  });
+
+  it("parses the admin allow-list and rejects junk in it", () => {
+    expect(loadConfig("demo", { ADMIN_USER_IDS: "U01ABC, W02DEF" }).adminUserIds).toEqual(["U01ABC", "W02DEF"]);
+    expect(configError(() => loadConfig("demo", { ADMIN_USER_IDS: "bob" })).variables).toEqual(["ADMIN_USER_IDS"]);
+  });
+});
+
+describe("parseKeyring", () => {
+  it("keeps order, newest first", () => {
+    const ring = parseKeyring(`k2:${key()}, k1:${key()}`);
+    expect(ring.map((k) => k.id)).toEqual(["k2", "k1"]);
+    expect(ring.every((k) => k.key.length === 32)).toBe(true);
+  });
+
+  it.each([
+    ["no id", `:${key()}`],
+    ["short key", `k1:${randomBytes(16).toString("base64")}`],
+    ["not base64", "k1:%%%%"],
+    ["duplicate ids", `k1:${key()},k1:${key()}`],
+    ["empty", " , "],
+  ])("rejects %s", (_name, value) => {
+    const err = configError(() => parseKeyring(value));
+    expect(err.variables).toEqual(["ENCRYPTION_KEYS"]);
+    expect(err.message).not.toContain(value.slice(3, 20) || "∅");
+  });
+});
