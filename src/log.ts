@@ -1,4 +1,4 @@
-import { type DestinationStream, type Logger, destination, pino, stdSerializers } from "pino";
+import { type DestinationStream, destination, type Logger, pino, stdSerializers } from "pino";
 
 export type { Logger } from "pino";
 

@@ -1,5 +1,4 @@
 import type {} from "vitest";
-export {};
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -1,7 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { startPrivateRedis } from "./redis-server.ts";
 
-
 /** Global setup: one private redis-server for the whole run; tests isolate themselves by key prefix. */
 export default async function setup(project: TestProject) {
   const redis = await startPrivateRedis();

@@ -48,7 +48,12 @@ describe("loadConfig", () => {
 
   it("names every bad variable and never echoes a value", () => {
     const err = configError(() =>
-      loadConfig("web", { ...serving, PORT: "eighty", SLACK_BOT_TOKEN: "xoxp-secret-value", REDIS_URL: "http://x" }),
+      loadConfig("web", {
+        ...serving,
+        PORT: "eighty",
+        SLACK_BOT_TOKEN: "xoxp-secret-value",
+        REDIS_URL: "http://x",
+      }),
     );
     expect(err.message).toContain("PORT");
     expect(err.message).toContain("SLACK_BOT_TOKEN");
@@ -62,11 +67,9 @@ describe("loadConfig", () => {
   });
 
   it("rejects a partial OAuth configuration", () => {
-    expect(configError(() => loadConfig("worker", { ...serving, SLACK_CLIENT_ID: "123.456" })).variables).toEqual([
-      "SLACK_CLIENT_ID",
-      "SLACK_CLIENT_SECRET",
-      "SLACK_STATE_SECRET",
-    ]);
+    expect(
+      configError(() => loadConfig("worker", { ...serving, SLACK_CLIENT_ID: "123.456" })).variables,
+    ).toEqual(["SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET", "SLACK_STATE_SECRET"]);
   });
 
   it("treats empty strings as unset", () => {
@@ -74,8 +77,13 @@ describe("loadConfig", () => {
   });
 
   it("parses the admin allow-list and rejects junk in it", () => {
-    expect(loadConfig("demo", { ADMIN_USER_IDS: "U01ABC, W02DEF" }).adminUserIds).toEqual(["U01ABC", "W02DEF"]);
-    expect(configError(() => loadConfig("demo", { ADMIN_USER_IDS: "bob" })).variables).toEqual(["ADMIN_USER_IDS"]);
+    expect(loadConfig("demo", { ADMIN_USER_IDS: "U01ABC, W02DEF" }).adminUserIds).toEqual([
+      "U01ABC",
+      "W02DEF",
+    ]);
+    expect(configError(() => loadConfig("demo", { ADMIN_USER_IDS: "bob" })).variables).toEqual([
+      "ADMIN_USER_IDS",
+    ]);
   });
 });
 

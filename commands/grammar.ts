@@ -1,0 +1,222 @@
+import { closest, distance } from "fastest-levenshtein";
+import { type Token, tokenize } from "./tokenize.ts";
+
+/**
+ * The `/insights` grammar (design.md §4), parsed into a typed command. Pure: ranges are recognised here
+ * but resolved later against the caller's clock and timezone.
+ */
+
+export interface DigestFilters {
+  /** Asset names or ids as typed (`payments / api`); resolved against the service's list later. */
+  assets: string[];
+  scanners: string[];
+}
+
+export type Frequency = "daily" | "weekly";
+export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+export interface SubscribeArgs extends DigestFilters {
+  frequency: Frequency;
+  days: Weekday[];
+  /** HH:MM, 24-hour */
+  time: string;
+  tz?: string;
+  range: string;
+}
+
+export type Command =
+  | ({ kind: "digest"; range: string } & DigestFilters)
+  | { kind: "help" }
+  | { kind: "connect" }
+  | { kind: "disconnect" }
+  | { kind: "status" }
+  | { kind: "subscriptions" }
+  | ({ kind: "subscribe"; interactive: boolean } & SubscribeArgs)
+  | { kind: "unsubscribe" | "pause" | "resume" | "send"; id: string }
+  | { kind: "invalid"; code: "unknown_command" | "bad_syntax"; message: string; suggestion?: string };
+
+export const SUBCOMMANDS = [
+  "help",
+  "connect",
+  "disconnect",
+  "status",
+  "subscribe",
+  "subscriptions",
+  "unsubscribe",
+  "pause",
+  "resume",
+  "send",
+] as const;
+
+const FIXED_RANGES = [
+  "last7d",
+  "last14d",
+  "last30d",
+  "last90d",
+  "thisweek",
+  "lastweek",
+  "thismonth",
+  "lastmonth",
+];
+const RANGE_WORD =
+  /^(last\d{1,4}d|thisweek|lastweek|thismonth|lastmonth|\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?)$/;
+
+/** True for anything shaped like a range; bounds and calendar validity are checked when it is resolved. */
+export function looksLikeRange(word: string): boolean {
+  return RANGE_WORD.test(word.toLowerCase());
+}
+
+const SUB_ID = /^[A-Za-z0-9_-]{1,40}$/;
+
+function suggest(word: string): string | undefined {
+  const lower = word.toLowerCase();
+  const candidates = [...SUBCOMMANDS, ...FIXED_RANGES];
+  const best = closest(lower, candidates);
+  // Only suggest when the word is plausibly a typo of the candidate, not any random word.
+  return distance(lower, best) <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+function unknownWord(word: string): Command {
+  const s = suggest(word);
+  const shown = word.length > 40 ? `${word.slice(0, 40)}…` : word;
+  return {
+    kind: "invalid",
+    code: "unknown_command",
+    message: `I don't know "${shown}".`,
+    suggestion: s ?? "help",
+  };
+}
+
+/** Reads range and `asset:`/`scanner:` words; returns an error for anything else. */
+function readDigestWords(
+  tokens: Token[],
+  allowRange: boolean,
+): { range?: string; filters: DigestFilters; error?: Command; rest: Token[] } {
+  const filters: DigestFilters = { assets: [], scanners: [] };
+  let range: string | undefined;
+  const rest: Token[] = [];
+  for (const t of tokens) {
+    if (t.key === "asset" || t.key === "assets" || t.key === "scanner" || t.key === "scanners") {
+      if (t.value === "") {
+        return {
+          filters,
+          rest,
+          error: {
+            kind: "invalid",
+            code: "bad_syntax",
+            message: `\`${t.key}:\` needs a name, e.g. asset:"payments / api".`,
+          },
+        };
+      }
+      (t.key.startsWith("asset") ? filters.assets : filters.scanners).push(t.value);
+    } else if (t.key) {
+      return {
+        filters,
+        rest,
+        error: {
+          kind: "invalid",
+          code: "bad_syntax",
+          message: `Unknown filter "${t.key}:". Use asset:"parent / child" or scanner:name.`,
+        },
+      };
+    } else if (allowRange && looksLikeRange(t.value)) {
+      if (range) {
+        return {
+          filters,
+          rest,
+          error: {
+            kind: "invalid",
+            code: "bad_syntax",
+            message: `Give one range, not "${range}" and "${t.value}".`,
+          },
+        };
+      }
+      range = t.value.toLowerCase();
+    } else {
+      rest.push(t);
+    }
+  }
+  return { range, filters, rest };
+}
+
+const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
+const TZ = /^[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+){0,2}$/;
+
+function parseSubscribe(tokens: Token[]): Command {
+  const { range, filters, error, rest } = readDigestWords(tokens, true);
+  if (error) return error;
+  const args: SubscribeArgs = {
+    frequency: "weekly",
+    days: [],
+    time: "09:00",
+    range: range ?? "last7d",
+    ...filters,
+  };
+  for (const t of rest) {
+    const w = t.value.toLowerCase();
+    const day = w.slice(0, 3) as Weekday;
+    if (w === "daily" || w === "weekly") args.frequency = w;
+    else if (WEEKDAYS.includes(day) && (w.length === 3 || `${day}day`.startsWith(w) || w.endsWith("day"))) {
+      if (!args.days.includes(day)) args.days.push(day);
+    } else if (TIME.test(w)) {
+      const m = TIME.exec(w) as RegExpExecArray;
+      args.time = `${(m[1] as string).padStart(2, "0")}:${m[2]}`;
+    } else if (w === "utc" || TZ.test(t.value)) {
+      args.tz = w === "utc" ? "UTC" : t.value;
+    } else {
+      return {
+        kind: "invalid",
+        code: "bad_syntax",
+        message: `I can't read "${t.value}" in a subscription. Use: subscribe [weekly|daily] [mon..sun] [HH:MM] [Area/City] [range] [asset:"…"].`,
+      };
+    }
+  }
+  if (args.frequency === "daily" && args.days.length > 0) {
+    return {
+      kind: "invalid",
+      code: "bad_syntax",
+      message: "A daily subscription runs every day; leave out the weekdays, or use weekly.",
+    };
+  }
+  if (args.frequency === "weekly" && args.days.length === 0) args.days = ["mon"];
+  return { kind: "subscribe", interactive: tokens.length === 0, ...args };
+}
+
+/** Parses the text after `/insights`. Never throws; problems come back as `kind: "invalid"`. */
+export function parseCommand(text: string): Command {
+  const tokens = tokenize(text);
+  const first = tokens[0];
+  if (!first) return { kind: "digest", range: "last7d", assets: [], scanners: [] };
+  const word = first.key ? "" : first.value.toLowerCase();
+  const rest = tokens.slice(1);
+  switch (word) {
+    case "help":
+    case "connect":
+    case "disconnect":
+    case "status":
+    case "subscriptions":
+      return { kind: word };
+    case "subscribe":
+      return parseSubscribe(rest);
+    case "unsubscribe":
+    case "pause":
+    case "resume":
+    case "send": {
+      const id = rest[0]?.value;
+      if (!id || rest.length > 1 || !SUB_ID.test(id)) {
+        return {
+          kind: "invalid",
+          code: "bad_syntax",
+          message: `Use \`${word} <id>\`; \`/insights subscriptions\` lists the ids.`,
+        };
+      }
+      return { kind: word, id };
+    }
+  }
+  const { range, filters, error, rest: leftover } = readDigestWords(tokens, true);
+  if (error) return error;
+  const stray = leftover[0];
+  if (stray) return unknownWord(stray.value);
+  return { kind: "digest", range: range ?? "last7d", ...filters };
+}

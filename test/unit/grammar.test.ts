@@ -1,0 +1,106 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseCommand } from "../../commands/grammar.ts";
+import { tokenize } from "../../commands/tokenize.ts";
+
+describe("tokenize", () => {
+  it("keeps quoted filter values together, with typographic quotes and Slack escaping", () => {
+    expect(tokenize('last30d asset:"payments / api" scanner:sast')).toEqual([
+      { value: "last30d", raw: "last30d" },
+      { key: "asset", value: "payments / api", raw: 'asset:"payments / api"' },
+      { key: "scanner", value: "sast", raw: "scanner:sast" },
+    ]);
+    expect(tokenize("asset:“R&amp;D / api”")[0]).toMatchObject({ key: "asset", value: "R&D / api" });
+  });
+});
+
+describe("parseCommand", () => {
+  it.each([
+    ["", { kind: "digest", range: "last7d", assets: [], scanners: [] }],
+    ["last30d", { kind: "digest", range: "last30d" }],
+    ["LAST90D", { kind: "digest", range: "last90d" }],
+    ["2026-11-01..2026-11-15", { kind: "digest", range: "2026-11-01..2026-11-15" }],
+    ["2026-11-15", { kind: "digest", range: "2026-11-15" }],
+    ["thisweek scanner:sast scanner:sca", { kind: "digest", range: "thisweek", scanners: ["sast", "sca"] }],
+    ['asset:"payments / api" lastmonth', { kind: "digest", range: "lastmonth", assets: ["payments / api"] }],
+    ["help", { kind: "help" }],
+    ["Connect", { kind: "connect" }],
+    ["status", { kind: "status" }],
+    ["subscriptions", { kind: "subscriptions" }],
+    ["pause sub_123", { kind: "pause", id: "sub_123" }],
+    ["send abc", { kind: "send", id: "abc" }],
+  ])("%j", (text, expected) => {
+    expect(parseCommand(text)).toMatchObject(expected);
+  });
+
+  it("parses subscribe with defaults and every option", () => {
+    expect(parseCommand("subscribe")).toMatchObject({
+      kind: "subscribe",
+      interactive: true,
+      frequency: "weekly",
+      days: ["mon"],
+      time: "09:00",
+      range: "last7d",
+    });
+    expect(
+      parseCommand('subscribe weekly fri 8:30 America/New_York last30d asset:"payments / api"'),
+    ).toMatchObject({
+      kind: "subscribe",
+      interactive: false,
+      days: ["fri"],
+      time: "08:30",
+      tz: "America/New_York",
+      range: "last30d",
+      assets: ["payments / api"],
+    });
+    expect(parseCommand("subscribe daily 07:00 utc")).toMatchObject({
+      frequency: "daily",
+      days: [],
+      tz: "UTC",
+    });
+    expect(parseCommand("subscribe daily mon")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
+    expect(parseCommand("subscribe weekly 25:00")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
+  });
+
+  it.each([
+    ["lst7d", "last7d"],
+    ["hlep", "help"],
+    ["subscibe", "subscribe"],
+    ["conect", "connect"],
+    ["banana", "help"],
+  ])("suggests the closest command for %s", (text, suggestion) => {
+    expect(parseCommand(text)).toMatchObject({ kind: "invalid", code: "unknown_command", suggestion });
+  });
+
+  it.each(["pause", "pause a b", "unsubscribe ../../x", "asset:", "color:red", "last7d last30d"])(
+    "rejects %j with a message",
+    (text) => {
+      const c = parseCommand(text);
+      expect(c.kind).toBe("invalid");
+      if (c.kind === "invalid") expect(c.message.length).toBeGreaterThan(10);
+    },
+  );
+
+  it("never throws and always returns a known kind (fuzz)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), (text) => {
+        const c = parseCommand(text);
+        expect([
+          "digest",
+          "help",
+          "connect",
+          "disconnect",
+          "status",
+          "subscriptions",
+          "subscribe",
+          "unsubscribe",
+          "pause",
+          "resume",
+          "send",
+          "invalid",
+        ]).toContain(c.kind);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
