@@ -11,12 +11,13 @@ export const COMMANDS: CliCommand[] = [
   {
     name: "emulator",
     args: "[--port N] [--api-key K]…",
-    summary: "Run the analytics GraphQL emulator (a stand-in for the platform's analytics service) and print its URLs.",
+    summary:
+      "Run the analytics GraphQL emulator (a stand-in for the platform's analytics service) and print its URLs.",
     load: () => import("./emulator.ts"),
   },
   {
     name: "preview",
-    args: "[range] [asset:\"parent / child\"] [scanner:id] [--json] [--chart FILE.png] [--tz Area/City]",
+    args: '[range] [asset:"parent / child"] [scanner:id] [--json] [--chart FILE.png] [--tz Area/City]',
     summary:
       "Print a digest in the terminal for ANALYTICS_API_KEY at ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL; with none set, runs against the built-in emulator.",
     load: () => import("./preview.ts"),

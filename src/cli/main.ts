@@ -31,7 +31,9 @@ main(process.argv.slice(2)).then(
     if (isAppError(err)) {
       process.stderr.write(`insights-digest: ${redactText(err.message)} [${err.code}]\n`);
     } else {
-      process.stderr.write(`insights-digest: unexpected error: ${redactText(String((err as Error)?.stack ?? err))}\n`);
+      process.stderr.write(
+        `insights-digest: unexpected error: ${redactText(String((err as Error)?.stack ?? err))}\n`,
+      );
     }
     process.exitCode = 1;
   },
