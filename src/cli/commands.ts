@@ -22,6 +22,13 @@ export const COMMANDS: CliCommand[] = [
       "Print a digest in the terminal for ANALYTICS_API_KEY at ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL; with none set, runs against the built-in emulator.",
     load: () => import("./preview.ts"),
   },
+  {
+    name: "rotate-keys",
+    args: "[--prefix NAME]",
+    summary:
+      "Re-encrypt every stored API key and bot token under the newest key of ENCRYPTION_KEYS (needs REDIS_URL).",
+    load: () => import("./rotate-keys.ts"),
+  },
 ];
 
 export function usage(): string {

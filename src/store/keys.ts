@@ -1,0 +1,172 @@
+import { createHash } from "node:crypto";
+import { AppError } from "../errors.ts";
+
+/**
+ * The whole Redis key scheme. Every key that belongs to a workspace lives under
+ * `{prefix}:ws:{enterpriseId|-}:{teamId|-}:` so an uninstall can SCAN one pattern and find all of it.
+ * Only validated ids and our own tokens go into keys; user text is hashed first (`digestToken`).
+ */
+
+/** Who a record belongs to, as Bolt describes an installation. */
+export interface WorkspaceRef {
+  enterpriseId?: string;
+  teamId?: string;
+  /** Org-wide install: the record belongs to the enterprise, not to one team. */
+  isEnterpriseInstall?: boolean;
+}
+
+/** The ids of a workspace as they appear in keys and AAD: an id, or "-" for none. */
+export interface WorkspaceIds {
+  enterprise: string;
+  team: string;
+}
+
+/** Hashes that may hold sealed fields (`enc:<purpose>`); rotation looks only at these. */
+export const SEALED_KINDS = ["installation", "apikey"] as const;
+export type SealedKind = (typeof SEALED_KINDS)[number];
+
+/** Hash field prefix marking an encrypted envelope; the rest of the field name is its purpose. */
+export const SEALED_FIELD_PREFIX = "enc:";
+
+export const DEFAULT_PREFIX = "insights";
+
+const SLACK_ID = /^[A-Z0-9]{1,32}$/;
+const TOKEN = /^[A-Za-z0-9_.-]{1,128}$/;
+const PURPOSE = /^[a-z][a-z0-9_]{0,31}$/;
+// No glob metacharacters (* ? [ ] \) so namespaces can go into SCAN MATCH unescaped.
+const PREFIX = /^[A-Za-z0-9_{}.:-]{1,64}$/;
+const NONE = "-";
+
+/** A value that must not go into a key. The message never echoes the value. */
+export function invalidId(what: string, expected: string): AppError<"invalid_id"> {
+  return new AppError("invalid_id", `Invalid ${what}: expected ${expected}`, { details: { what } });
+}
+
+function slackId(what: string, value: string | undefined): string {
+  if (typeof value !== "string" || !SLACK_ID.test(value)) throw invalidId(what, "a Slack id (A-Z, 0-9)");
+  return value;
+}
+
+function token(what: string, value: string): string {
+  if (typeof value !== "string" || !TOKEN.test(value))
+    throw invalidId(what, "1-128 characters of A-Z, a-z, 0-9, _, . or -");
+  return value;
+}
+
+/** Checks a sealed-value purpose (`api_key`, `bot_token`, …); it is part of field names and AAD. */
+export function checkPurpose(purpose: string): string {
+  if (typeof purpose !== "string" || !PURPOSE.test(purpose))
+    throw invalidId("purpose", "lower-case letters, digits and _");
+  return purpose;
+}
+
+/** Normalises a ref: org-wide installs drop the team; a ref with neither id is rejected. */
+export function workspaceIds(ref: WorkspaceRef): WorkspaceIds {
+  if (ref.isEnterpriseInstall) return { enterprise: slackId("enterpriseId", ref.enterpriseId), team: NONE };
+  const enterprise = ref.enterpriseId === undefined ? NONE : slackId("enterpriseId", ref.enterpriseId);
+  return { enterprise, team: slackId("teamId", ref.teamId) };
+}
+
+function refFromIds(enterprise: string, team: string): WorkspaceRef | null {
+  const e = enterprise === NONE ? undefined : enterprise;
+  const t = team === NONE ? undefined : team;
+  if ((e !== undefined && !SLACK_ID.test(e)) || (t !== undefined && !SLACK_ID.test(t))) return null;
+  if (t === undefined) return e === undefined ? null : { enterpriseId: e, isEnterpriseInstall: true };
+  return e === undefined ? { teamId: t } : { enterpriseId: e, teamId: t, isEnterpriseInstall: false };
+}
+
+/**
+ * A short, key-safe token for arbitrary text (query variables, endpoint URLs), so user text
+ * never reaches a key.
+ */
+export function digestToken(...parts: string[]): string {
+  return createHash("sha256").update(parts.join("\u0000")).digest("base64url").slice(0, 32);
+}
+
+/** The hash field that holds the envelope for a purpose. */
+export function sealedField(purpose: string): string {
+  return `${SEALED_FIELD_PREFIX}${checkPurpose(purpose)}`;
+}
+
+/** What `parse` recovers from a workspace key. */
+export interface ParsedKey {
+  ref: WorkspaceRef;
+  /** First segment after the namespace: `apikey`, `sub`, `claim`, … */
+  kind: string;
+  /** Remaining segments. */
+  rest: string[];
+}
+
+export type KeyScheme = ReturnType<typeof createKeyScheme>;
+
+/**
+ * Builds the key functions for one prefix.
+ *
+ * @example
+ * const keys = createKeyScheme({ prefix: "insights" });
+ * keys.apiKey({ enterpriseId: "E1", teamId: "T2" }); // "insights:ws:E1:T2:apikey"
+ */
+export function createKeyScheme(options: { prefix?: string } = {}) {
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  if (!PREFIX.test(prefix)) throw invalidId("key prefix", "1-64 characters of A-Z, a-z, 0-9, _ . : - { }");
+  const root = `${prefix}:ws:`;
+  const ns = (ref: WorkspaceRef) => {
+    const ids = workspaceIds(ref);
+    return `${root}${ids.enterprise}:${ids.team}`;
+  };
+  return {
+    prefix,
+    /** `{prefix}:ws:E…:T…`; every key of the workspace starts with this plus ":". */
+    namespace: ns,
+    /** Hash: the Bolt installation (plain fields + sealed tokens). */
+    installation: (ref: WorkspaceRef) => `${ns(ref)}:installation`,
+    /** Hash: the sealed platform API key and who saved it. */
+    apiKey: (ref: WorkspaceRef) => `${ns(ref)}:apikey`,
+    /** The hash of a sealed kind, for stores that take the kind as data. */
+    sealed: (kind: SealedKind, ref: WorkspaceRef) => `${ns(ref)}:${kind}`,
+    /** String (JSON): cached users.info reply. */
+    user: (ref: WorkspaceRef, userId: string) => `${ns(ref)}:user:${slackId("userId", userId)}`,
+    /** Hash: one subscription. */
+    subscription: (ref: WorkspaceRef, subId: string) => `${ns(ref)}:sub:${token("subscription id", subId)}`,
+    /** Set: ids of all subscriptions of the workspace. */
+    subscriptionIndex: (ref: WorkspaceRef) => `${ns(ref)}:subs`,
+    /** Set: ids of the subscriptions posting to one channel. */
+    channelSubscriptions: (ref: WorkspaceRef, channelId: string) =>
+      `${ns(ref)}:chan:${slackId("channelId", channelId)}:subs`,
+    /** String with TTL: the idempotency claim of one delivery period (e.g. `2026-11-02`). */
+    deliveryClaim: (ref: WorkspaceRef, subId: string, period: string) =>
+      `${ns(ref)}:claim:${token("subscription id", subId)}:${token("period", period)}`,
+    /** String with TTL: a cached insights reply; `digest` from `digestToken(…)`. */
+    insightsCache: (ref: WorkspaceRef, digest: string) =>
+      `${ns(ref)}:insights:${token("cache digest", digest)}`,
+    /** String with TTL: introspection result for an endpoint; `digest` from `digestToken(url)`. */
+    introspection: (ref: WorkspaceRef, digest: string) =>
+      `${ns(ref)}:introspection:${token("endpoint digest", digest)}`,
+    /** String with TTL: a mutex (SET NX PX). */
+    lock: (ref: WorkspaceRef, name: string) => `${ns(ref)}:lock:${token("lock name", name)}`,
+    /** SCAN MATCH pattern for every key of one workspace (uninstall purge). */
+    workspaceKeyPattern: (ref: WorkspaceRef) => `${ns(ref)}:*`,
+    /** SCAN MATCH pattern for every key of an enterprise: its org-wide records and all its teams. */
+    enterpriseKeyPattern: (enterpriseId: string) => `${root}${slackId("enterpriseId", enterpriseId)}:*`,
+    /** SCAN MATCH pattern for every workspace key under this prefix. */
+    allWorkspacesPattern: () => `${root}*`,
+    /** Splits a workspace key back into its ref and kind; null for keys not in this scheme. */
+    parse(key: string): ParsedKey | null {
+      if (!key.startsWith(root)) return null;
+      const [enterprise, team, kind, ...rest] = key.slice(root.length).split(":");
+      if (enterprise === undefined || team === undefined || !kind) return null;
+      const ref = refFromIds(enterprise, team);
+      return ref ? { ref, kind, rest } : null;
+    },
+  };
+}
+
+/** Convenience: the namespace for a ref under a prefix (default "insights"). */
+export function workspaceNamespace(ref: WorkspaceRef, prefix = DEFAULT_PREFIX): string {
+  return createKeyScheme({ prefix }).namespace(ref);
+}
+
+/** SCAN MATCH pattern for every key of one workspace, for SCAN-based purge. */
+export function workspaceKeyPattern(ref: WorkspaceRef, prefix = DEFAULT_PREFIX): string {
+  return createKeyScheme({ prefix }).workspaceKeyPattern(ref);
+}
