@@ -1,0 +1,46 @@
+/** The pure digest core: ranges, deltas, series repair, trend and number formatting. */
+export { assertTimeZone, dayjs, todayIn } from "./dayjs.ts";
+export {
+  addDays,
+  daysInclusive,
+  enumerateDays,
+  fromEpochDay,
+  isIsoDayShape,
+  isoWeekday,
+  isValidIsoDay,
+  startOfMonth,
+  toEpochDay,
+} from "./days.ts";
+export { delta, type Polarity } from "./delta.ts";
+export { computeDigest } from "./digest.ts";
+export { RangeParseError, type RangeParseReason, TimezoneError } from "./errors.ts";
+export {
+  type CountFormat,
+  directionMark,
+  formatCount,
+  formatPct,
+  formatRate,
+  formatSigned,
+  MINUS,
+} from "./format.ts";
+export { formatRangeLabel } from "./labels.ts";
+export {
+  acceptedRangesText,
+  DEFAULT_RANGE,
+  isRangeToken,
+  MAX_LAST_DAYS,
+  MAX_RANGE_DAYS,
+  MIN_RANGE_DAY,
+  matchRangeSpec,
+  normalizeRangeText,
+  RANGE_EXAMPLES,
+  type RangeExample,
+  type RangeSpec,
+  rangeExamples,
+} from "./range-grammar.ts";
+export { buildRange, parseRange, type RangeContext } from "./ranges.ts";
+export { repairSeries, type SeriesInput } from "./series.ts";
+export { bucketValues, MAX_SPARK_WIDTH, SPARK_LEVELS, sparkline } from "./sparkline.ts";
+export { dayOfTimeStamp } from "./timestamps.ts";
+export { computeTrend } from "./trend.ts";
+export type * from "./types.ts";
