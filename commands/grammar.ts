@@ -1,4 +1,5 @@
 import { closest, distance } from "fastest-levenshtein";
+import { isRangeToken } from "../src/insights/range-grammar.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 
 /**
@@ -59,14 +60,6 @@ const FIXED_RANGES = [
   "thismonth",
   "lastmonth",
 ];
-const RANGE_WORD =
-  /^(last\d{1,4}d|thisweek|lastweek|thismonth|lastmonth|\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?)$/;
-
-/** True for anything shaped like a range; bounds and calendar validity are checked when it is resolved. */
-export function looksLikeRange(word: string): boolean {
-  return RANGE_WORD.test(word.toLowerCase());
-}
-
 const SUB_ID = /^[A-Za-z0-9_-]{1,40}$/;
 
 function suggest(word: string): string | undefined {
@@ -120,7 +113,7 @@ function readDigestWords(
           message: `Unknown filter "${t.key}:". Use asset:"parent / child" or scanner:name.`,
         },
       };
-    } else if (allowRange && looksLikeRange(t.value)) {
+    } else if (allowRange && isRangeToken(t.value)) {
       if (range) {
         return {
           filters,

@@ -9,6 +9,12 @@ export interface CliCommand {
 /** The registration table of the CLI; each command lives in its own module. */
 export const COMMANDS: CliCommand[] = [
   {
+    name: "web",
+    args: "",
+    summary: "Run the Slack-facing HTTP process (/slack/events, /healthz, /readyz), or Socket Mode when SLACK_APP_TOKEN is set.",
+    load: () => import("./web.ts"),
+  },
+  {
     name: "emulator",
     args: "[--port N] [--api-key K]…",
     summary:

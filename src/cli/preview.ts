@@ -1,0 +1,82 @@
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { parseCommand } from "../../commands/grammar.ts";
+import { digestMessage } from "../../templates/digest.ts";
+import { createAnalyticsClient } from "../analytics/client.ts";
+import { renderText } from "../blockkit/to-text.ts";
+import { renderChartPng } from "../chart/render.ts";
+import { loadConfig } from "../config.ts";
+import { AppError } from "../errors.ts";
+import { assertTimeZone } from "../insights/dayjs.ts";
+import { silentLogger } from "../log.ts";
+import { DEMO_API_KEY, startEmulator } from "../sandbox/analytics/index.ts";
+import { chartInputFor } from "../services/chart-input.ts";
+import { createDigestService } from "../services/digest.ts";
+
+const PREVIEW_REF = { teamId: "TPREVIEW" };
+
+/**
+ * `insights-digest preview [range] [asset:"…"] [scanner:…] [--json] [--chart FILE.png] [--tz Zone]`:
+ * the digest a channel would get, in the terminal. With no analytics URL set it runs against the
+ * built-in emulator's demo account, so it works on a fresh clone with nothing configured.
+ */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      json: { type: "boolean", default: false },
+      chart: { type: "string" },
+      tz: { type: "string" },
+      color: { type: "boolean" },
+    },
+  });
+  const command = parseCommand(positionals.join(" "));
+  if (command.kind !== "digest") {
+    const hint = command.kind === "invalid" ? command.message : `"${command.kind}" is a Slack command, not a preview.`;
+    throw new AppError("bad_syntax", `${hint} Usage: insights-digest preview [range] [asset:"parent / child"] [scanner:name]`);
+  }
+  const tz = values.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
+  assertTimeZone(tz);
+  const config = loadConfig("preview");
+  const configured = config.analytics.graphqlUrl ?? config.analytics.appUrl;
+  if (configured && !config.analytics.apiKey) {
+    throw new AppError("config", "ANALYTICS_API_KEY is required when ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL is set.");
+  }
+  const emulator = configured ? undefined : await startEmulator({ port: 0 });
+  try {
+    const client = createAnalyticsClient({
+      graphqlUrl: emulator?.graphqlUrl ?? config.analytics.graphqlUrl,
+      appUrl: emulator ? undefined : config.analytics.appUrl,
+      timeoutMs: config.analytics.timeoutMs,
+      logger: silentLogger(),
+    });
+    const apiKey = emulator ? DEMO_API_KEY : (config.analytics.apiKey as string);
+    // The CLI talks to the service directly: no Redis, no stored key.
+    const digests = createDigestService({
+      apiKeys: { load: async () => ({ apiKey, meta: { savedBy: "cli", savedAt: "" } }) },
+      source: { fetch: (_ref, key, query) => client.insights(key, query), invalidate: async () => 0 },
+      platformUrl: config.platformUrl ?? emulator?.appUrl,
+    });
+    const { view } = await digests.build({
+      ref: PREVIEW_REF,
+      range: command.range,
+      tz,
+      now: new Date(),
+      assetNames: command.assets,
+      scannerNames: command.scanners,
+      shareable: true,
+      attribution: emulator ? "Preview · built-in emulator (demo account)" : "Preview",
+    });
+    const message = digestMessage(view);
+    if (values.json) process.stdout.write(`${JSON.stringify(message, null, 2)}\n`);
+    else process.stdout.write(`${renderText(message, { color: values.color ?? process.stdout.isTTY === true, width: process.stdout.columns ?? 100 })}\n`);
+    if (values.chart) {
+      writeFileSync(values.chart, renderChartPng(chartInputFor(view)));
+      process.stderr.write(`chart written to ${values.chart}\n`);
+    }
+    return 0;
+  } finally {
+    await emulator?.close();
+  }
+}

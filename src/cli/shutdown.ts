@@ -1,0 +1,28 @@
+import type { Logger } from "../log.ts";
+
+/**
+ * Resolves with exit code 0 after a clean stop on SIGTERM/SIGINT; a second signal exits at once
+ * (an operator who presses Ctrl-C twice means it).
+ */
+export function onShutdown(logger: Logger, stop: () => Promise<void>): Promise<number> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const handler = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        logger.warn({ signal }, "second signal: exiting now");
+        process.exit(130);
+      }
+      stopping = true;
+      logger.info({ signal }, "stopping: finishing in-flight work");
+      stop().then(
+        () => resolve(0),
+        (err: unknown) => {
+          logger.error({ err }, "error while stopping");
+          resolve(1);
+        },
+      );
+    };
+    process.on("SIGTERM", handler);
+    process.on("SIGINT", handler);
+  });
+}

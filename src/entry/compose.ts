@@ -1,0 +1,50 @@
+import type { Redis } from "ioredis";
+import { createAnalyticsClient } from "../analytics/client.ts";
+import type { Config, KeyringEntry } from "../config.ts";
+import type { Logger } from "../log.ts";
+import { createDigestService } from "../services/digest.ts";
+import { createInsightsSource } from "../services/insights-source.ts";
+import type { SlackDeps } from "../slack/deps.ts";
+import { createUserDirectory } from "../slack/users.ts";
+import { createApiKeyStore } from "../store/api-keys.ts";
+import { createKeyScheme } from "../store/keys.ts";
+
+export interface CoreOptions {
+  config: Config;
+  logger: Logger;
+  redis: Redis;
+  keyring: KeyringEntry[];
+  /** Redis key prefix (tests use one per test file). */
+  prefix?: string;
+  clock?: () => Date;
+}
+
+/**
+ * The composition root's shared part: builds every service once from the config and hands them to
+ * the web and worker entry points. Nothing below this creates clients of its own.
+ */
+export function composeCore({ config, logger, redis, keyring, prefix, clock = () => new Date() }: CoreOptions): SlackDeps {
+  const keys = createKeyScheme({ prefix });
+  const analytics = createAnalyticsClient({
+    graphqlUrl: config.analytics.graphqlUrl,
+    appUrl: config.analytics.appUrl,
+    timeoutMs: config.analytics.timeoutMs,
+    logger,
+  });
+  const apiKeys = createApiKeyStore({ redis, keyring, prefix });
+  const source = createInsightsSource({ redis, keys, client: analytics, logger });
+  return {
+    logger,
+    redis,
+    keys,
+    apiKeys,
+    users: createUserDirectory({ redis, keys }),
+    source,
+    digests: createDigestService({ apiKeys, source, platformUrl: config.platformUrl }),
+    analytics,
+    policy: { adminUserIds: config.adminUserIds, digestAccess: config.digestAccess },
+    installerOf: async () => undefined,
+    clock,
+    verifyTimeoutMs: 2_500,
+  };
+}

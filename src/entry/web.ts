@@ -1,0 +1,62 @@
+import type { AddressInfo } from "node:net";
+import type { App } from "@slack/bolt";
+import type { Redis } from "ioredis";
+import type { Config } from "../config.ts";
+import { AppError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { createSlackApp } from "../slack/app.ts";
+import type { SlackDeps } from "../slack/deps.ts";
+import { composeCore } from "./compose.ts";
+import { connectRedis } from "./redis.ts";
+
+export interface WebOptions {
+  config: Config;
+  logger: Logger;
+  /** Reuse a connection (tests, `start`); otherwise one is opened from REDIS_URL and closed on stop. */
+  redis?: Redis;
+  prefix?: string;
+  clock?: () => Date;
+  host?: string;
+  /** Adjust the built services before listeners are registered (e.g. OAuth installer lookup). */
+  customize?: (deps: SlackDeps) => SlackDeps;
+  extend?: (app: App, deps: SlackDeps) => void;
+}
+
+export interface WebHandle {
+  app: App;
+  deps: SlackDeps;
+  /** Base URL of the HTTP receiver (empty in Socket Mode). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The `web` composition root: services, Bolt app, HTTP receiver (or Socket Mode). */
+export async function startWeb(options: WebOptions): Promise<WebHandle> {
+  const { config, logger } = options;
+  if (!config.keyring) throw new AppError("config", "ENCRYPTION_KEYS is required to start the web process.");
+  const ownRedis = !options.redis;
+  if (!options.redis && !config.redisUrl) throw new AppError("config", "REDIS_URL is required to start the web process.");
+  const redis = options.redis ?? connectRedis(config.redisUrl as string, logger);
+  const core = composeCore({ config, logger, redis, keyring: config.keyring, prefix: options.prefix, clock: options.clock });
+  const deps = options.customize ? options.customize(core) : core;
+  const app = createSlackApp({ slack: config.slack, deps, extend: (a) => options.extend?.(a, deps) });
+  let url = "";
+  if (config.slack.appToken) {
+    await app.start();
+    logger.info("web started in Socket Mode");
+  } else {
+    const server = (await app.start({ port: config.port, host: options.host })) as unknown as import("node:http").Server;
+    const addr = server.address() as AddressInfo;
+    url = `http://${options.host ?? "127.0.0.1"}:${addr.port}`;
+    logger.info({ port: addr.port }, "web listening: /slack/events, /healthz, /readyz");
+  }
+  return {
+    app,
+    deps,
+    url,
+    async close() {
+      await app.stop();
+      if (ownRedis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { BlockAction, RespondFn } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import { digestMessage } from "../../../templates/digest.ts";
+import type { DigestState } from "../../../templates/state.ts";
+import type { SlackDeps } from "../deps.ts";
+import { errorReply } from "../errors.ts";
+import type { WorkspaceRef } from "../../store/keys.ts";
+
+/**
+ * Re-renders a digest for a new state (filter or range) in answer to a click. An ephemeral digest
+ * is replaced in place; a digest in the channel stays as everyone saw it and the clicker gets the
+ * narrowed view privately, so one person's filter never rewrites a shared message.
+ */
+export async function redrawDigest(args: {
+  deps: SlackDeps;
+  ref: WorkspaceRef;
+  body: BlockAction;
+  client: WebClient;
+  respond: RespondFn;
+  state: DigestState;
+}): Promise<void> {
+  const { deps, ref, body, client, respond, state } = args;
+  const log = deps.logger.child({ teamId: ref.teamId, userId: body.user.id, action: body.actions[0]?.action_id });
+  const inPlace = body.container?.is_ephemeral === true;
+  try {
+    const user = await deps.users.get(ref, client, body.user.id);
+    const { view } = await deps.digests.build({
+      ref,
+      range: state.range,
+      tz: user.tz,
+      now: deps.clock(),
+      assetIds: state.assetIds,
+      scannerIds: state.scannerIds,
+      shareable: true,
+    });
+    await respond({ ...digestMessage(view), response_type: "ephemeral", replace_original: inPlace });
+  } catch (err) {
+    await respond({ ...errorReply(err, log), response_type: "ephemeral", replace_original: false }).catch((e: unknown) =>
+      log.error({ err: e }, "could not send the error reply"),
+    );
+  }
+}

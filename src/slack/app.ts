@@ -1,0 +1,51 @@
+import { App, type CustomRoute, LogLevel } from "@slack/bolt";
+import type { SlackConfig } from "../config.ts";
+import { commandListener } from "../../commands/index.ts";
+import { COMMAND } from "../ids.ts";
+import { registerActions } from "./actions/index.ts";
+import { boltLogger } from "./bolt-logger.ts";
+import type { SlackDeps } from "./deps.ts";
+import { errorReply } from "./errors.ts";
+import { healthRoutes } from "./health.ts";
+import { registerOptions } from "./options/index.ts";
+import { registerViews } from "./views/index.ts";
+
+export interface SlackAppOptions {
+  slack: SlackConfig;
+  deps: SlackDeps;
+  customRoutes?: CustomRoute[];
+  /** Extra listeners (subscriptions, lifecycle) registered by the composition root. */
+  extend?: (app: App) => void;
+}
+
+/**
+ * The Bolt app: HTTP receiver on /slack/events (or Socket Mode when an app token is set),
+ * single-workspace authorisation from the bot token, Web API calls to `slack.apiUrl`.
+ */
+export function createSlackApp({ slack, deps, customRoutes = [], extend }: SlackAppOptions): App {
+  const socketMode = Boolean(slack.appToken);
+  const app = new App({
+    signingSecret: slack.signingSecret,
+    token: slack.botToken,
+    appToken: slack.appToken,
+    socketMode,
+    logger: boltLogger(deps.logger),
+    logLevel: LogLevel.INFO,
+    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 } },
+    customRoutes: healthRoutes(deps.redis, customRoutes),
+    // Ack first, work after: Slack's 3 s budget belongs to the ack, not to our GraphQL calls.
+    processBeforeResponse: false,
+  });
+
+  app.command(COMMAND, commandListener(deps));
+  registerActions(app, deps);
+  registerViews(app, deps);
+  registerOptions(app, deps);
+  extend?.(app);
+
+  app.error(async (error) => {
+    // Last line of defence: listeners catch their own errors; this only logs what escaped.
+    errorReply(error.original ?? error, deps.logger, { where: "bolt" });
+  });
+  return app;
+}

@@ -1,0 +1,25 @@
+import type { CustomRoute } from "@slack/bolt";
+import type { Redis } from "ioredis";
+
+/** Extra HTTP routes: liveness, readiness (Redis answers), and whatever the root adds (metrics). */
+export function healthRoutes(redis: Redis, extra: CustomRoute[] = []): CustomRoute[] {
+  const json = (res: import("node:http").ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(JSON.stringify(body));
+  };
+  return [
+    { path: "/healthz", method: ["GET"], handler: (_req, res) => json(res, 200, { ok: true }) },
+    {
+      path: "/readyz",
+      method: ["GET"],
+      handler: (_req, res) => {
+        const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), 1000).unref());
+        Promise.race([redis.ping(), timeout]).then(
+          () => json(res, 200, { ok: true, redis: "up" }),
+          () => json(res, 503, { ok: false, redis: "down" }),
+        );
+      },
+    },
+    ...extra,
+  ];
+}

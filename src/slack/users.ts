@@ -1,0 +1,76 @@
+import type { WebClient } from "@slack/web-api";
+import type { Redis } from "ioredis";
+import { AppError } from "../errors.ts";
+import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
+
+/** What the app needs to know about a Slack user: timezone for ranges, role for permissions. */
+export interface SlackUser {
+  id: string;
+  name: string;
+  tz: string;
+  isAdmin: boolean;
+  isOwner: boolean;
+  isRestricted: boolean;
+  deleted: boolean;
+}
+
+export interface UserDirectory {
+  get(ref: WorkspaceRef, client: WebClient, userId: string): Promise<SlackUser>;
+}
+
+interface UsersInfoUser {
+  id?: string;
+  name?: string;
+  real_name?: string;
+  tz?: string;
+  is_admin?: boolean;
+  is_owner?: boolean;
+  is_primary_owner?: boolean;
+  is_restricted?: boolean;
+  is_ultra_restricted?: boolean;
+  deleted?: boolean;
+}
+
+function validTz(tz: string | undefined): string {
+  if (!tz) return "UTC";
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return tz;
+  } catch {
+    return "UTC";
+  }
+}
+
+export function toSlackUser(userId: string, u: UsersInfoUser): SlackUser {
+  return {
+    id: userId,
+    name: u.real_name || u.name || userId,
+    tz: validTz(u.tz),
+    isAdmin: u.is_admin === true,
+    isOwner: u.is_owner === true || u.is_primary_owner === true,
+    isRestricted: u.is_restricted === true || u.is_ultra_restricted === true,
+    deleted: u.deleted === true,
+  };
+}
+
+/**
+ * users.info behind a Redis cache (default 1 hour): the caller's timezone and role are needed on
+ * every command, and users.info is rate limited (Tier 4).
+ */
+export function createUserDirectory(options: { redis: Redis; keys: KeyScheme; ttlSeconds?: number }): UserDirectory {
+  const ttl = options.ttlSeconds ?? 3600;
+  return {
+    async get(ref, client, userId) {
+      const key = options.keys.user(ref, userId);
+      const cached = await options.redis.get(key);
+      if (cached) return JSON.parse(cached) as SlackUser;
+      const res = await client.users.info({ user: userId });
+      if (!res.ok || !res.user) {
+        throw new AppError("slack_error", `users.info failed: ${res.error ?? "no user"}`);
+      }
+      const user = toSlackUser(userId, res.user as UsersInfoUser);
+      await options.redis.set(key, JSON.stringify(user), "EX", ttl);
+      return user;
+    },
+  };
+}
