@@ -1,0 +1,55 @@
+/**
+ * Calendar-day arithmetic on `YYYY-MM-DD` strings in UTC. Days are also handled as integers
+ * (days since 1970-01-01) because the data model hashes them and loops over ranges.
+ */
+
+const DAY_MS = 86_400_000;
+const DAY_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar day in `YYYY-MM-DD` form (rejects 2026-02-30, "yesterday", 2026-2-3). */
+export function isValidDay(value: unknown): value is string {
+  if (typeof value !== "string") return false;
+  const m = DAY_SHAPE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  // Date.UTC rolls Feb 30 over into March; a round trip catches it.
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** Days since 1970-01-01 (UTC) of a valid day string. */
+export function dayNumber(day: string): number {
+  return Math.round(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
+}
+
+/** The day string of a day number. */
+export function dayFromNumber(n: number): string {
+  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function addDays(day: string, delta: number): string {
+  return dayFromNumber(dayNumber(day) + delta);
+}
+
+/** Inclusive number of days from `from` to `to` (1 when equal; ≤ 0 when inverted). */
+export function daySpan(from: string, to: string): number {
+  return dayNumber(to) - dayNumber(from) + 1;
+}
+
+/** Every day from `from` to `to`, inclusive, ascending. */
+export function daysInRange(from: string, to: string): string[] {
+  const start = dayNumber(from);
+  const out: string[] = [];
+  for (let n = start; n <= dayNumber(to); n++) out.push(dayFromNumber(n));
+  return out;
+}
+
+/** The reply's timestamp form: ISO date-time at midnight, no zone. */
+export function timeStampOf(day: string): string {
+  return `${day}T00:00:00`;
+}
+
+/** Today in UTC as `YYYY-MM-DD`; the default clock of the emulator. */
+export function utcToday(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
