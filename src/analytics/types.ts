@@ -56,4 +56,20 @@ export interface InsightsQuery {
 }
 
 /** Error codes of the analytics client (design.md §3). */
-export type AnalyticsErrorCode = "unauthorized" | "rate_limited" | "unavailable" | "bad_response" | "graphql" | "bad_request";
+export type AnalyticsErrorCode =
+  | "unauthorized"
+  | "rate_limited"
+  | "unavailable"
+  | "bad_response"
+  | "graphql"
+  | "bad_request";
+
+/** What introspection of one endpoint tells the client (also used to check an API key). */
+export interface AnalyticsIntrospection {
+  /** Query root field names, sorted (the service returns them in varying order). */
+  queryFields: string[];
+  /** Mutation root field names, sorted; null when the schema has no mutation type. */
+  mutationFields: string[] | null;
+  /** Whether the `insights` result type offers `filters`. */
+  filtersSelectable: boolean;
+}

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { AnalyticsError } from "./errors.ts";
+import type { AnalyticsIntrospection, InsightsResult } from "./types.ts";
+
+/*
+ * Replies are untrusted input. z.object strips unknown keys (accepted, not kept) and never cares
+ * about key order; anything else off-contract becomes `bad_response`, never a crash downstream.
+ */
+
+const count = z.int().nonnegative();
+
+/** `YYYY-MM-DDT00:00:00`, tolerating fractional zeros and an explicit UTC zone; normalized to the plain form. */
+const DAY_START = /^(\d{4})-(\d{2})-(\d{2})T00:00:00(?:\.0{1,9})?(?:Z|[+-]00:?00)?$/;
+const timeStamp = z
+  .string()
+  .regex(DAY_START, "expected YYYY-MM-DDT00:00:00")
+  .refine((s) => isCalendarDay(s.slice(0, 10)), "not a calendar day")
+  .transform((s) => `${s.slice(0, 10)}T00:00:00`);
+
+/** True for a real `YYYY-MM-DD` day (rejects 2026-02-30). */
+export function isCalendarDay(day: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === day;
+}
+
+const option = z.object({ value: z.string().min(1), displayValue: z.string() });
+const period = z.object({ previous: count, current: count });
+
+const insightsSchema = z.object({
+  dailyMetric: z.array(z.object({ timeStamp, violations: count, findings: count })),
+  dailyActivity: z.array(z.object({ timeStamp, fixedViolations: count, mergedViolations: count })),
+  summary: z.object({ findings: period, violations: period, fixes: count, mergedViolations: count }),
+  // Nullable in some schemas; a missing list of filter values only disables the dropdowns.
+  filters: z
+    .object({ scannerId: z.array(option), assetId: z.array(option) })
+    .nullish()
+    .transform((f) => f ?? undefined),
+});
+
+const names = z.array(z.object({ name: z.string() })).transform((fs) => fs.map((f) => f.name));
+
+/** A type reference as our introspection query selects it: up to three wrapper levels deep. */
+interface TypeRef {
+  fields?: { name: string }[] | null;
+  ofType?: TypeRef | null;
+}
+const typeRef: z.ZodType<TypeRef> = z.lazy(() =>
+  z.object({
+    fields: z.array(z.object({ name: z.string() })).nullish(),
+    ofType: typeRef.nullish(),
+  }),
+);
+
+const introspectionSchema = z.object({
+  __schema: z.object({
+    queryType: z.object({ fields: z.array(z.object({ name: z.string(), type: typeRef.nullish() })) }),
+    mutationType: z.object({ fields: names.nullish() }).nullable(),
+  }),
+});
+
+/** Validates `data` of an insights reply. `withFilters` says whether `filters` was selected. */
+export function parseInsightsData(data: unknown, withFilters: boolean): InsightsResult {
+  const reply = check(z.object({ insights: insightsSchema }), data, "insights");
+  const { filters, ...rest } = reply.insights;
+  return withFilters && filters ? { ...rest, filters } : rest;
+}
+
+/** Validates `data` of an introspection reply and reduces it to what the client needs. */
+export function parseIntrospectionData(data: unknown): AnalyticsIntrospection {
+  const s = check(introspectionSchema, data, "introspection").__schema;
+  const insights = s.queryType.fields.find((f) => f.name === "insights");
+  return {
+    queryFields: s.queryType.fields.map((f) => f.name).sort(),
+    mutationFields: s.mutationType ? [...(s.mutationType.fields ?? [])].sort() : null,
+    filtersSelectable: insights ? namedTypeFields(insights.type).includes("filters") : false,
+  };
+}
+
+/** Field names of the named type under NON_NULL/LIST wrappers. */
+function namedTypeFields(ref: TypeRef | null | undefined): string[] {
+  for (let t = ref; t; t = t.ofType) if (t.fields) return t.fields.map((f) => f.name);
+  return [];
+}
+
+function check<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  // Paths and zod's own wording only: echoing values could leak whatever the server sent.
+  const where = parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`)
+    .join("; ");
+  return fail(`Analytics service sent an ${what} reply of the wrong shape (${where})`);
+}
+
+function fail(message: string): never {
+  throw new AnalyticsError("bad_response", message);
+}
