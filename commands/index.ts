@@ -33,7 +33,8 @@ export function commandListener(deps: SlackDeps, extra: Handlers = {}) {
     const command = parseCommand(body.text ?? "");
     try {
       if (command.kind === "invalid") {
-        throw new AppError(command.code, command.message, { details: { suggestion: command.suggestion } });
+        const suggestion = command.suggestion ? `${body.command} ${command.suggestion}` : undefined;
+        throw new AppError(command.code, command.message, { details: { suggestion } });
       }
       const handler = handlers[command.kind] as CommandHandler | undefined;
       if (!handler) throw new AppError("unknown_command", `"${command.kind}" is not available here.`, { details: { suggestion: "help" } });

@@ -8,6 +8,7 @@ import type { SlackDeps } from "./deps.ts";
 import { errorReply } from "./errors.ts";
 import { healthRoutes } from "./health.ts";
 import { registerOptions } from "./options/index.ts";
+import { singleTeamAuthorize } from "./single-team.ts";
 import { registerViews } from "./views/index.ts";
 
 export interface SlackAppOptions {
@@ -26,7 +27,7 @@ export function createSlackApp({ slack, deps, customRoutes = [], extend }: Slack
   const socketMode = Boolean(slack.appToken);
   const app = new App({
     signingSecret: slack.signingSecret,
-    token: slack.botToken,
+    authorize: slack.botToken ? singleTeamAuthorize(slack.botToken, slack.apiUrl) : undefined,
     appToken: slack.appToken,
     socketMode,
     logger: boltLogger(deps.logger),

@@ -31,6 +31,14 @@ const USER_FACING = new Set([
  * support can find the stack trace without the user seeing it.
  */
 export function errorReply(err: unknown, logger: Logger, where: Record<string, unknown> = {}) {
+  if (isAppError(err) && err.code === "decrypt_failed") {
+    // The keyring changed under a stored key: say what an operator can do, never which key failed how.
+    logger.error({ ...where, err }, "stored secret could not be decrypted");
+    return errorMessage({
+      code: "decrypt_failed",
+      message: "The stored API key can't be read with this server's ENCRYPTION_KEYS. An admin can run /insights connect again.",
+    });
+  }
   if (isAppError(err) && USER_FACING.has(err.code)) {
     logger.info({ ...where, code: err.code }, "request ended with an expected error");
     const retryAfterMs = typeof err.details.retryAfterMs === "number" ? err.details.retryAfterMs : undefined;
