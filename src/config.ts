@@ -245,7 +245,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       graphqlUrl: e.ANALYTICS_GRAPHQL_URL,
       appUrl: e.ANALYTICS_APP_URL,
       apiKey: e.ANALYTICS_API_KEY,
-      timeoutMs: e.ANALYTICS_TIMEOUT_MS ?? 8000,
+      timeoutMs: e.ANALYTICS_TIMEOUT_MS ?? 4000,
     },
     platformUrl: e.PLATFORM_URL ?? e.ANALYTICS_APP_URL,
     port: e.PORT ?? 3000,

@@ -29,6 +29,8 @@ export function composeCore({ config, logger, redis, keyring, prefix, clock = ()
     graphqlUrl: config.analytics.graphqlUrl,
     appUrl: config.analytics.appUrl,
     timeoutMs: config.analytics.timeoutMs,
+    // A person is waiting on the web side: answer within 10 s, retries included. Workers retry via BullMQ.
+    retry: config.mode === "worker" ? undefined : { maxTotalMs: 9_000 },
     logger,
   });
   const apiKeys = createApiKeyStore({ redis, keyring, prefix });

@@ -1,0 +1,89 @@
+/**
+ * Every Slack identifier the app owns, in one place: templates put them into payloads, handlers
+ * register on them, tests assert on them and the manifest names the command. Renaming one here
+ * renames it everywhere, so nothing routes by a string literal of its own.
+ *
+ * Slack's rules they follow: at most 255 characters; `action_id` unique within its block and
+ * `block_id` unique within its message or view (so repeated rows, like one per subscription, reuse
+ * action ids and carry the subject in the button `value` and a per-row `block_id`).
+ */
+
+/** The one slash command. */
+export const COMMAND = "/insights" as const;
+
+/** `action_id`s of interactive elements. */
+export const ACTION = {
+  /** Asset filter: a `static_select` (≤ 100 assets) or an `external_select` served by the options endpoint. */
+  assetSelect: "digest_asset",
+  /** Scanner filter, same two shapes as the asset select. */
+  scannerSelect: "digest_scanner",
+  /** Share an ephemeral digest to the channel; value = encoded digest state. */
+  share: "digest_share",
+  /** Link button to the platform's web app (Slack still sends an action for link buttons). */
+  openPlatform: "digest_open_platform",
+  /** Opens the connect modal (from App Home or an error message). */
+  connect: "connect_open",
+  /** Opens the help message. */
+  help: "help_open",
+  /** Subscription rows: value = subscription id. */
+  subscriptionPause: "sub_pause",
+  subscriptionResume: "sub_resume",
+  subscriptionSend: "sub_send",
+  subscriptionEdit: "sub_edit",
+  subscriptionDelete: "sub_delete",
+  /** Next page of the subscription list; value = offset of the first row of that page. */
+  subscriptionsPage: "subs_page",
+  /** API key input inside the connect modal. */
+  apiKeyInput: "api_key",
+} as const;
+
+/**
+ * Range buttons each need their own `action_id` (they share a block); all start with
+ * {@link RANGE_ACTION_PREFIX} so one handler can match them with a regular expression.
+ */
+export const RANGE_ACTION_PREFIX = "digest_range_" as const;
+
+/** The range presets offered as buttons, in display order: canonical range spec → label and action id. */
+export const RANGE_PRESETS = [
+  { spec: "last7d", label: "Last 7 days", actionId: `${RANGE_ACTION_PREFIX}last7d` },
+  { spec: "last30d", label: "Last 30 days", actionId: `${RANGE_ACTION_PREFIX}last30d` },
+  { spec: "last90d", label: "Last 90 days", actionId: `${RANGE_ACTION_PREFIX}last90d` },
+  { spec: "thisweek", label: "This week", actionId: `${RANGE_ACTION_PREFIX}thisweek` },
+  { spec: "lastweek", label: "Last week", actionId: `${RANGE_ACTION_PREFIX}lastweek` },
+] as const;
+
+/** `callback_id`s of modals. */
+export const CALLBACK = {
+  connectModal: "connect_modal",
+  subscribeModal: "subscribe_modal",
+} as const;
+
+/**
+ * Fixed `block_id`s. The digest's filter block has no fixed id: its `block_id` carries the encoded
+ * digest state (templates/state.ts), which is how a select handler learns the range and the other filter.
+ */
+export const BLOCK = {
+  digestHeader: "digest_header",
+  digestRange: "digest_range",
+  digestLinks: "digest_links",
+  digestFooter: "digest_footer",
+  /** Input block of the API key in the connect modal. */
+  apiKey: "api_key",
+  /** Prefix of one subscription row's actions block; the subscription id follows. */
+  subscriptionRowPrefix: "sub_",
+  subscriptionsMore: "subs_more",
+} as const;
+
+/**
+ * Inputs of the subscribe modal; each name is both the input's `block_id` and its `action_id`, so a
+ * view handler reads `view.state.values[f][f]`.
+ */
+export const SUBSCRIBE_FIELD = {
+  channel: "sub_channel",
+  frequency: "sub_frequency",
+  weekday: "sub_weekday",
+  time: "sub_time",
+  timezone: "sub_timezone",
+  range: "sub_range",
+  filters: "sub_filters",
+} as const;

@@ -1,0 +1,18 @@
+/**
+ * Slack stand-in (design.md §8): a local HTTP server speaking Slack's Web API, response_url and
+ * upload protocols, plus a client that delivers signed commands, interactions and events to the app.
+ * See README.md beside this file.
+ */
+export { API_METHODS } from "./api/dispatch.ts";
+export { TRIGGER_TTL_MS } from "./api/views.ts";
+export { chooseOption, clickButton, findElement } from "./client/actions.ts";
+export { slackEvents } from "./client/events.ts";
+export type { DeliveryOptions, SendResult } from "./client/http.ts";
+export { REPLAY_AGE_SEC, type SignMode, slackSignature } from "./client/sign.ts";
+export type { ChannelChange } from "./control.ts";
+export type { CallFilter } from "./queries.ts";
+export { RESPONSE_URL_TTL_MS, RESPONSE_URL_USES } from "./response-url.ts";
+export { DEMO, defaultWorkspace } from "./seed.ts";
+export { type SlackStandIn, type SlackStandInOptions, startSlackStandIn } from "./standin.ts";
+export type * from "./types.ts";
+export type { WaitOptions } from "./wait.ts";

@@ -1,0 +1,113 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { OAuthSettings } from "./api/context.ts";
+import type { ApiEnv } from "./api/dispatch.ts";
+import { createSlackClient, type SlackClientSide } from "./client/client.ts";
+import { mintTrigger } from "./client/mint.ts";
+import { type Control, createControl } from "./control.ts";
+import { createQueries, type Queries } from "./queries.ts";
+import { defaultWorkspace } from "./seed.ts";
+import { API_PATH, createHandler } from "./server.ts";
+import { addWorkspaceTo, clearState, createState } from "./state.ts";
+import { mintOAuthCode } from "./tokens.ts";
+import type { RateLimitSettings, WorkspaceSeed } from "./types.ts";
+
+export interface SlackStandInOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** The app's signing secret; every delivery to the app is signed with it. */
+  signingSecret: string;
+  /** Where Slack would deliver commands, interactions and events, e.g. `http://127.0.0.1:3000/slack/events`. */
+  appUrl: string;
+  /** Default: on, 1 chat.postMessage per second per channel, as Slack. */
+  rateLimit?: Partial<RateLimitSettings>;
+  /** Default: `[defaultWorkspace()]`. */
+  workspaces?: WorkspaceSeed[];
+  /** The app's id in payloads and API replies. Default `A0INSIGHTS`. */
+  appId?: string;
+  /** Client credentials to check in oauth.v2.access (unchecked when unset), token lifetime and grace. */
+  oauth?: Partial<OAuthSettings>;
+  /** The stand-in's clock (trigger and response_url expiry, rate limits, token lifetimes). Default Date.now. */
+  now?: () => number;
+}
+
+/** A running stand-in: Slack's Web API and response_urls on one side, Slack's deliveries on the other. */
+export interface SlackStandIn extends Control, Queries, SlackClientSide {
+  /** `${baseUrl}/api/`: give this to the app as SLACK_API_URL. */
+  readonly apiUrl: string;
+  /** `http://host:port` of the stand-in. */
+  readonly baseUrl: string;
+  /** Points deliveries at another app URL (when the app's port is known only after the stand-in starts). */
+  setAppUrl(url: string): void;
+  /** A one-time OAuth code for `teamId` (what the authorize redirect would carry). */
+  mintOAuthCode(teamId: string, userId?: string): string;
+  /** A trigger_id as if the user had just interacted (valid 3 s). */
+  mintTriggerId(teamId: string, userId: string): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the Slack stand-in on a local port.
+ *
+ * @example
+ * const slack = await startSlackStandIn({ signingSecret, appUrl: "http://127.0.0.1:3000/slack/events" });
+ * // app: SLACK_API_URL=slack.apiUrl, SLACK_BOT_TOKEN=DEMO.botToken
+ * const r = await slack.sendCommand({ teamId: DEMO.teamId, userId: DEMO.member, channelId: DEMO.general, text: "last7d" });
+ * await slack.waitFor(() => slack.responses(r.responseUrl).length > 0);
+ */
+export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackStandIn> {
+  const rateLimit: RateLimitSettings = { enabled: true, perChannelPerSecond: 1, ...o.rateLimit };
+  const seeds = o.workspaces ?? [defaultWorkspace()];
+  const state = createState(o.now ?? Date.now, rateLimit);
+  const reseed = () => {
+    clearState(state, rateLimit);
+    for (const seed of seeds) addWorkspaceTo(state, seed);
+  };
+  reseed();
+  const env: ApiEnv = {
+    state,
+    baseUrl: "",
+    appId: o.appId ?? "A0INSIGHTS",
+    oauth: {
+      clientId: undefined,
+      clientSecret: undefined,
+      tokenTtlSec: 43_200,
+      rotationGraceMs: 60_000,
+      ...o.oauth,
+    },
+  };
+  const server = createServer(createHandler(env));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.port ?? 0, o.host ?? "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  env.baseUrl = `http://${o.host ?? "127.0.0.1"}:${port}`;
+  const clientEnv = {
+    state,
+    appId: env.appId,
+    baseUrl: env.baseUrl,
+    appUrl: o.appUrl,
+    signingSecret: o.signingSecret,
+  };
+  return {
+    apiUrl: `${env.baseUrl}${API_PATH}`,
+    baseUrl: env.baseUrl,
+    ...createControl(state, reseed),
+    ...createQueries(state),
+    ...createSlackClient(clientEnv),
+    setAppUrl(url: string) {
+      clientEnv.appUrl = url;
+    },
+    mintOAuthCode: (teamId, userId) =>
+      mintOAuthCode(state, teamId, userId ?? state.workspaces.get(teamId)?.installerUserId ?? "U0INSTALL"),
+    mintTriggerId: (teamId, userId) => mintTrigger(state, teamId, userId),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,141 @@
+import { createIdMint, type IdMint } from "./ids.ts";
+import type {
+  Channel,
+  ChannelMessage,
+  EphemeralMessage,
+  RateLimitSettings,
+  RecordedCall,
+  ResponseRecord,
+  StoredFile,
+  StoredView,
+  User,
+  Workspace,
+  WorkspaceSeed,
+} from "./types.ts";
+import { toWorkspace } from "./workspace.ts";
+
+/** Why a token stopped working decides the error Slack answers with. */
+export interface TokenRecord {
+  token: string;
+  teamId: string;
+  kind: "bot";
+  /** Epoch ms after which the token answers `token_expired`; undefined = never. */
+  expiresAt: number | undefined;
+  revokedWith: string | undefined;
+}
+
+export interface TriggerRecord {
+  id: string;
+  teamId: string;
+  userId: string;
+  createdAt: number;
+  used: boolean;
+  /** Set when the trigger came from inside a modal, so views.push knows the stack. */
+  viewId: string | undefined;
+}
+
+/** Where a response_url posts land and what `replace_original` / `delete_original` act on. */
+export interface ResponseUrlRecord {
+  id: string;
+  teamId: string;
+  userId: string;
+  channelId: string | undefined;
+  createdAt: number;
+  uses: number;
+  /** The message the action came from (block actions) or the last one this url posted. */
+  target: { channelId: string; ts: string; ephemeral: boolean } | undefined;
+}
+
+export interface Fault {
+  kind: "error" | "http";
+  error: string;
+  status: number;
+  retryAfter: number | undefined;
+  remaining: number;
+}
+
+/** Everything the stand-in remembers; one instance per stand-in, all in memory. */
+export interface StandInState {
+  readonly now: () => number;
+  readonly ids: IdMint;
+  workspaces: Map<string, Workspace>;
+  tokens: Map<string, TokenRecord>;
+  refreshTokens: Map<string, { teamId: string; used: boolean }>;
+  oauthCodes: Map<string, { teamId: string; userId: string; createdAt: number; used: boolean }>;
+  calls: RecordedCall[];
+  messages: Map<string, ChannelMessage[]>;
+  ephemerals: EphemeralMessage[];
+  responseUrls: Map<string, ResponseUrlRecord>;
+  responses: ResponseRecord[];
+  views: Map<string, StoredView>;
+  homeViews: Map<string, string>;
+  files: Map<string, StoredFile>;
+  triggers: Map<string, TriggerRecord>;
+  faults: Map<string, Fault[]>;
+  rateLimit: RateLimitSettings;
+  postTimes: Map<string, number[]>;
+}
+
+export function createState(now: () => number, rateLimit: RateLimitSettings): StandInState {
+  return {
+    now,
+    ids: createIdMint(now),
+    workspaces: new Map(),
+    tokens: new Map(),
+    refreshTokens: new Map(),
+    oauthCodes: new Map(),
+    calls: [],
+    messages: new Map(),
+    ephemerals: [],
+    responseUrls: new Map(),
+    responses: [],
+    views: new Map(),
+    homeViews: new Map(),
+    files: new Map(),
+    triggers: new Map(),
+    faults: new Map(),
+    rateLimit: { ...rateLimit },
+    postTimes: new Map(),
+  };
+}
+
+export function addWorkspaceTo(state: StandInState, seed: WorkspaceSeed): Workspace {
+  const ws = toWorkspace(seed, Math.floor(state.now() / 1000));
+  state.workspaces.set(ws.teamId, ws);
+  state.tokens.set(seed.botToken, {
+    token: seed.botToken,
+    teamId: ws.teamId,
+    kind: "bot",
+    expiresAt: undefined,
+    revokedWith: undefined,
+  });
+  return ws;
+}
+
+/** Channel ids are unique across workspaces here, as they are in Slack. */
+export function findChannel(state: StandInState, id: string): Channel | undefined {
+  for (const ws of state.workspaces.values()) {
+    const ch = ws.channels.get(id);
+    if (ch) return ch;
+  }
+  return undefined;
+}
+
+export function findUser(state: StandInState, id: string): User | undefined {
+  for (const ws of state.workspaces.values()) {
+    const u = ws.users.get(id);
+    if (u) return u;
+  }
+  return undefined;
+}
+
+/** Empties every collection in place (other modules hold this same object) and restores the rate limit. */
+export function clearState(state: StandInState, rateLimit: RateLimitSettings): void {
+  for (const value of Object.values(state)) {
+    if (value instanceof Map) value.clear();
+  }
+  state.calls.length = 0;
+  state.ephemerals.length = 0;
+  state.responses.length = 0;
+  Object.assign(state.rateLimit, rateLimit);
+}

@@ -1,0 +1,53 @@
+import { LIMITS, messageTextLength } from "../src/blockkit/limits.ts";
+import { escapeMrkdwn, truncate } from "../src/blockkit/text.ts";
+import type { Block, Message } from "../src/blockkit/types.ts";
+import type { Delta, Digest, DigestView } from "../src/insights/types.ts";
+import { chartBlock, filterBlock, footerBlock, linksBlock, rangeBlock } from "./digest-controls.ts";
+import { headerBlock, numbersBlock, scopeBlock, seriesWarning, trendBlock } from "./digest-summary.ts";
+import { formatCount, formatPct } from "./format.ts";
+
+/** Total-text target with room to spare under Slack's limit. */
+const TEXT_TARGET = LIMITS.messageTotalText - 500;
+
+function summaryPart(n: number, noun: string, d?: Delta): string {
+  return `${formatCount(n)} ${noun}${d ? ` (${formatPct(d)})` : ""}`;
+}
+
+/**
+ * The one-line `text` of a digest, what notifications and screen readers show.
+ *
+ * @example "Insights Nov 15 – Nov 21, 2026: 1,234 findings (+12%), 321 violations (−5%), 87 fixes"
+ */
+export function digestSummary(digest: Digest): string {
+  const label = escapeMrkdwn(truncate(digest.range.label, 100));
+  return `Insights ${label}: ${[
+    summaryPart(digest.findings.current, "findings", digest.findings),
+    summaryPart(digest.violations.current, "violations", digest.violations),
+    summaryPart(digest.fixes, "fixes"),
+  ].join(", ")}`;
+}
+
+/**
+ * The digest message (design.md §4): numbers against the previous period, trend, filter menus,
+ * range buttons, share and platform link, footer. Pure: everything, the data time included, comes
+ * in the view.
+ */
+export function digestMessage(view: DigestView): Message {
+  const { digest } = view;
+  const text = digestSummary(digest);
+  const top: (Block | null)[] = [
+    headerBlock(digest),
+    scopeBlock(digest, view.filters),
+    seriesWarning(digest.seriesCheck),
+    numbersBlock(digest),
+    trendBlock(digest),
+    chartBlock(view),
+    { type: "divider" },
+  ];
+  const bottom: (Block | null)[] = [rangeBlock(view), linksBlock(view), footerBlock(view)];
+  const fixed = [...top, ...bottom].filter((b) => b !== null);
+  // The menus are the only part that grows with the account; they get what the rest leaves.
+  const budget = TEXT_TARGET - messageTextLength({ blocks: fixed, text });
+  const blocks = [...top, filterBlock(view, budget), ...bottom];
+  return { blocks: blocks.filter((b) => b !== null), text };
+}

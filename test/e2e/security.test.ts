@@ -1,0 +1,69 @@
+import { inject } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scanKeys } from "../../src/store/scan.ts";
+import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../src/sandbox/stack.ts";
+import { command, connect, who } from "./helpers.ts";
+
+let stack: Stack;
+const prefix = `e2e-sec-${process.pid}`;
+
+/** Every key and every value under the test's prefix, as text. */
+async function dumpRedis(): Promise<string[]> {
+  const out: string[] = [];
+  for await (const batch of scanKeys(stack.redis, `${prefix}:*`)) {
+    for (const key of batch) {
+      out.push(key);
+      const type = await stack.redis.type(key);
+      if (type === "string") out.push(String(await stack.redis.get(key)));
+      else if (type === "hash") out.push(JSON.stringify(await stack.redis.hgetall(key)));
+      else if (type === "set") out.push(JSON.stringify(await stack.redis.smembers(key)));
+      else if (type === "list") out.push(JSON.stringify(await stack.redis.lrange(key, 0, -1)));
+      else if (type === "zset") out.push(JSON.stringify(await stack.redis.zrange(key, 0, -1, "WITHSCORES")));
+    }
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  stack = await startStack({ redisUrl: inject("redisUrl"), prefix });
+});
+afterAll(async () => stack?.close());
+
+describe("requests Slack did not sign", () => {
+  it.each(["none", "bad", "old"] as const)("%s signature: rejected and nothing changes", async (sign) => {
+    const before = await dumpRedis();
+    const callsBefore = stack.slack.calls().length;
+    const sent = await stack.slack.sendCommand({ ...who(DEMO.admin), text: "disconnect", sign });
+    expect(sent.status).toBe(401);
+    const views = await stack.slack.sendViewSubmission({
+      teamId: DEMO.teamId,
+      userId: DEMO.admin,
+      view: { callback_id: "connect_modal" },
+      values: { api_key: { api_key: { type: "plain_text_input", value: "attacker-key" } } },
+      sign,
+    });
+    expect(views.status).toBe(401);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(stack.slack.responses(sent.responseUrl)).toEqual([]);
+    expect(stack.slack.calls().length).toBe(callsBefore);
+    expect(await dumpRedis()).toEqual(before);
+  });
+});
+
+describe("the API key at rest and in logs", () => {
+  it("after connecting, no Redis key or value and no log line holds the key", async () => {
+    await connect(stack);
+    const { body } = await command(stack, "last7d");
+    expect(body.text).toMatch(/findings/);
+    const dump = await dumpRedis();
+    expect(dump.length).toBeGreaterThan(2);
+    expect(dump.some((s) => s.includes("apikey"))).toBe(true);
+    for (const item of dump) expect(item).not.toContain(DEMO_API_KEY);
+    expect(stack.logLines.length).toBeGreaterThan(3);
+    for (const line of stack.logLines) {
+      expect(line).not.toContain(DEMO_API_KEY);
+      expect(line).not.toContain(DEMO.botToken);
+    }
+    for (const call of stack.slack.calls()) expect(JSON.stringify(call.args)).not.toContain(DEMO_API_KEY);
+  });
+});
