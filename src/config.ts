@@ -21,6 +21,8 @@ export interface SlackConfig {
   clientSecret?: string;
   stateSecret?: string;
   apiUrl: string;
+  /** Socket Mode + OAuth: port of the install pages (Bolt serves them on their own server). */
+  installerPort?: number;
 }
 
 export interface Config {
@@ -238,6 +240,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       clientSecret: e.SLACK_CLIENT_SECRET,
       stateSecret: e.SLACK_STATE_SECRET,
       apiUrl: apiUrl.endsWith("/") ? apiUrl : `${apiUrl}/`,
+      installerPort: e.PORT ?? 3000,
     },
     redisUrl: e.REDIS_URL,
     keyring: e.ENCRYPTION_KEYS ? parseKeyring(e.ENCRYPTION_KEYS) : undefined,

@@ -3,6 +3,7 @@ import type { App } from "@slack/bolt";
 import type { Redis } from "ioredis";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
+import { createInstallationStore, createInstallLayer, type RemoveSchedulers, registerLifecycleEvents } from "../install/index.ts";
 import type { Logger } from "../log.ts";
 import { createSlackApp } from "../slack/app.ts";
 import type { SlackDeps } from "../slack/deps.ts";
@@ -20,6 +21,10 @@ export interface WebOptions {
   /** Adjust the built services before listeners are registered (e.g. OAuth installer lookup). */
   customize?: (deps: SlackDeps) => SlackDeps;
   extend?: (app: App, deps: SlackDeps) => void;
+  /** Removes a workspace's BullMQ schedulers when it uninstalls (the subscriptions engine). */
+  removeSchedulers?: RemoveSchedulers;
+  /** OAuth redirect URL when it differs from the app's configured one (sandbox). */
+  redirectUri?: string;
 }
 
 export interface WebHandle {
@@ -37,9 +42,32 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
   const ownRedis = !options.redis;
   if (!options.redis && !config.redisUrl) throw new AppError("config", "REDIS_URL is required to start the web process.");
   const redis = options.redis ?? connectRedis(config.redisUrl as string, logger);
-  const core = composeCore({ config, logger, redis, keyring: config.keyring, prefix: options.prefix, clock: options.clock });
-  const deps = options.customize ? options.customize(core) : core;
-  const app = createSlackApp({ slack: config.slack, deps, extend: (a) => options.extend?.(a, deps) });
+  const keyring = config.keyring;
+  const core = composeCore({ config, logger, redis, keyring, prefix: options.prefix, clock: options.clock });
+  const removeSchedulers = options.removeSchedulers;
+  // OAuth mode when the client credentials are set (config.ts checks they come as a set).
+  const install = config.slack.clientId
+    ? createInstallLayer({ redis, keyring, prefix: options.prefix, logger, slack: config.slack, removeSchedulers })
+    : undefined;
+  const withInstaller = install ? { ...core, installerOf: install.installerOf } : core;
+  const deps = options.customize ? options.customize(withInstaller) : withInstaller;
+  const lifecycle = install?.lifecycle ?? {
+    redis,
+    keys: deps.keys,
+    records: createInstallationStore({ redis, keyring, prefix: options.prefix, logger }),
+    removeSchedulers,
+    logger,
+  };
+  const app = createSlackApp({
+    slack: config.slack,
+    deps,
+    oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
+    extend: (a) => {
+      // app_uninstalled / tokens_revoked purge the workspace in either mode.
+      registerLifecycleEvents(a, lifecycle);
+      options.extend?.(a, deps);
+    },
+  });
   let url = "";
   if (config.slack.appToken) {
     await app.start();

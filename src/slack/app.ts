@@ -1,5 +1,6 @@
 import { App, type CustomRoute, LogLevel } from "@slack/bolt";
 import type { SlackConfig } from "../config.ts";
+import type { OAuthAppOptions } from "../install/index.ts";
 import { commandListener } from "../../commands/index.ts";
 import { COMMAND } from "../ids.ts";
 import { registerActions } from "./actions/index.ts";
@@ -17,17 +18,24 @@ export interface SlackAppOptions {
   customRoutes?: CustomRoute[];
   /** Extra listeners (subscriptions, lifecycle) registered by the composition root. */
   extend?: (app: App) => void;
+  /** OAuth mode (many workspaces): replaces the single bot token. */
+  oauth?: OAuthAppOptions;
 }
 
 /**
  * The Bolt app: HTTP receiver on /slack/events (or Socket Mode when an app token is set),
  * single-workspace authorisation from the bot token, Web API calls to `slack.apiUrl`.
  */
-export function createSlackApp({ slack, deps, customRoutes = [], extend }: SlackAppOptions): App {
+export function createSlackApp({ slack, deps, customRoutes = [], extend, oauth }: SlackAppOptions): App {
   const socketMode = Boolean(slack.appToken);
   const app = new App({
     signingSecret: slack.signingSecret,
-    authorize: slack.botToken ? singleTeamAuthorize(slack.botToken, slack.apiUrl) : undefined,
+    // Bolt refuses a custom authorize next to OAuth options: one or the other.
+    ...(oauth
+      ? socketMode
+        ? { ...oauth, installerOptions: { ...oauth.installerOptions, port: slack.installerPort } }
+        : oauth
+      : { authorize: singleTeamAuthorize(slack.botToken as string, slack.apiUrl) }),
     appToken: slack.appToken,
     socketMode,
     logger: boltLogger(deps.logger),

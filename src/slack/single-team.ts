@@ -7,7 +7,7 @@ import { AppError } from "../errors.ts";
  * request with the bot's own team, whatever team sent it; this one refuses a request from any
  * other team, so a stray or forged team id can never read this workspace's key or data.
  */
-export function singleTeamAuthorize(botToken: string, slackApiUrl: string): Authorize {
+export function singleTeamAuthorize(botToken: string, slackApiUrl: string): Authorize<boolean> {
   const client = new WebClient(botToken, { slackApiUrl, retryConfig: { retries: 2 } });
   let auth: Promise<{ teamId?: string; enterpriseId?: string; botId?: string; botUserId?: string }> | undefined;
   const identity = () => {

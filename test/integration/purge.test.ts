@@ -1,0 +1,198 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createInstallationStore, purgeWorkspace, type RemoveSchedulers } from "../../src/install/index.ts";
+import { createApiKeyStore } from "../../src/store/api-keys.ts";
+import { generateKeyring } from "../../src/store/crypto.ts";
+import { createKeyScheme, type KeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
+
+const keyring = generateKeyring();
+/** Ids unique to this run, so a scan of the shared test Redis can only find our own keys. */
+const uid = (head: string) => `${head}${randomBytes(4).toString("hex").toUpperCase()}`;
+let redis: Redis;
+const queues: Queue[] = [];
+
+beforeAll(() => {
+  redis = new Redis(inject("redisUrl"));
+});
+afterAll(async () => {
+  await Promise.all(queues.map((q) => q.close()));
+  await redis.quit();
+});
+
+/** Every key of the Redis and its value(s), one line each. */
+async function dumpRedis(): Promise<string[]> {
+  const lines: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, page] = await redis.scan(cursor, "COUNT", 1000);
+    cursor = next;
+    for (const key of page) {
+      const type = await redis.type(key);
+      const value =
+        type === "string"
+          ? await redis.get(key)
+          : type === "hash"
+            ? await redis.hgetall(key)
+            : type === "set"
+              ? await redis.smembers(key)
+              : type === "zset"
+                ? await redis.zrange(key, 0, -1, "WITHSCORES")
+                : type === "list"
+                  ? await redis.lrange(key, 0, -1)
+                  : type === "stream"
+                    ? await redis.xrange(key, "-", "+")
+                    : null;
+      lines.push(`${key} ${JSON.stringify(value)}`);
+    }
+  } while (cursor !== "0");
+  return lines.sort();
+}
+
+const naming = (lines: string[], ...ids: string[]) => lines.filter((l) => ids.some((id) => l.includes(id)));
+
+/**
+ * A world with data of every kind per workspace, plus one BullMQ queue whose schedulers the
+ * engine's hook removes by reading the subscription index (as the subscriptions engine will).
+ */
+async function world() {
+  const prefix = `t-purge-${randomUUID().slice(0, 8)}`;
+  const keys = createKeyScheme({ prefix });
+  const queue = new Queue("digests", { connection: redis.duplicate(), prefix: `${prefix}-bull` });
+  queues.push(queue);
+  const installs = createInstallationStore({ redis, keyring, prefix });
+  const apiKeys = createApiKeyStore({ redis, keyring, prefix });
+
+  async function seed(ref: WorkspaceRef, o: { installed?: boolean } = {}) {
+    const label = ref.teamId ?? ref.enterpriseId ?? "";
+    if (o.installed !== false) {
+      await installs.storeInstallation({
+        team: ref.isEnterpriseInstall ? undefined : { id: ref.teamId as string },
+        enterprise: ref.enterpriseId ? { id: ref.enterpriseId } : undefined,
+        user: { id: "U0INSTALL", token: undefined, scopes: undefined },
+        bot: { id: "B0BOT0001", userId: "U0BOT0001", token: `xoxb-${label}`, scopes: ["commands"] },
+        isEnterpriseInstall: Boolean(ref.isEnterpriseInstall),
+        authVersion: "v2",
+      });
+    }
+    await apiKeys.save(ref, `pk-${label}`, { savedBy: "U0INSTALL", savedAt: "2026-11-02T09:00:00.000Z" });
+    const sub = randomUUID().replaceAll("-", "");
+    await redis.hset(keys.subscription(ref, sub), { channel: "C0GENERAL", cron: "0 9 * * 1", team: label });
+    await redis.sadd(keys.subscriptionIndex(ref), sub);
+    await redis.sadd(keys.channelSubscriptions(ref, "C0GENERAL"), sub);
+    await redis.set(keys.deliveryClaim(ref, sub, "2026-11-02"), "done", "EX", 3600);
+    await redis.set(
+      keys.insightsCache(ref, "abc123"),
+      JSON.stringify({ ok: true, team: label }),
+      "PX",
+      60_000,
+    );
+    await redis.set(keys.user(ref, "U0MEMBER1"), JSON.stringify({ id: "U0MEMBER1", team: label }));
+    await queue.upsertJobScheduler(
+      `sub-${sub}`,
+      { pattern: "0 9 * * 1", tz: "Europe/Berlin" },
+      { name: "digest", data: { enterpriseId: ref.enterpriseId ?? null, teamId: ref.teamId ?? null, sub } },
+    );
+  }
+
+  const calls: WorkspaceRef[] = [];
+  const removeSchedulers: RemoveSchedulers = async (ref) => {
+    calls.push(ref);
+    for (const sub of await redis.smembers(keys.subscriptionIndex(ref)))
+      await queue.removeJobScheduler(`sub-${sub}`);
+  };
+  const schedulerTeams = async () =>
+    (await queue.getJobSchedulers()).map(
+      (s) => (s.template?.data as { teamId: string | null } | undefined)?.teamId,
+    );
+  return { prefix, keys, queue, seed, calls, removeSchedulers, schedulerTeams, installs };
+}
+
+const purge = (keys: KeyScheme, ref: WorkspaceRef, removeSchedulers?: RemoveSchedulers) =>
+  purgeWorkspace({ redis, keys, ref, removeSchedulers });
+
+describe("purgeWorkspace", () => {
+  it("leaves no key or value naming the workspace, and the others intact", async () => {
+    const w = await world();
+    const alpha = { teamId: uid("T0A") };
+    const bravo = { enterpriseId: uid("E0B"), teamId: uid("T0B") };
+    const org = { enterpriseId: uid("E0O"), isEnterpriseInstall: true };
+    for (const ref of [alpha, bravo, org]) await w.seed(ref);
+    const before = await dumpRedis();
+    const others = naming(before, bravo.teamId, org.enterpriseId).map((l) => l.split(" ")[0]);
+    expect(naming(before, alpha.teamId).length).toBeGreaterThan(8);
+
+    const result = await purge(w.keys, alpha, w.removeSchedulers);
+
+    const after = await dumpRedis();
+    console.log(
+      [
+        `Redis keys naming ${alpha.teamId} before the purge:`,
+        ...naming(before, alpha.teamId).map((l) => `  ${l.split(" ")[0]}`),
+        `after (${result.deleted} deleted): ${naming(after, alpha.teamId).length} keys or values name it`,
+      ].join("\n"),
+    );
+    expect(naming(after, alpha.teamId)).toEqual([]);
+    expect(w.calls).toEqual([alpha]);
+    expect(await w.schedulerTeams()).not.toContain(alpha.teamId);
+    expect((await w.schedulerTeams()).sort()).toEqual([bravo.teamId, null].sort());
+    // Everything of the other two is still there.
+    const afterKeys = new Set(after.map((l) => l.split(" ")[0]));
+    for (const key of others) expect(afterKeys.has(key)).toBe(true);
+    expect((await w.installs.fetchInstallation({ ...bravo, isEnterpriseInstall: false })).bot?.token).toBe(
+      `xoxb-${bravo.teamId}`,
+    );
+  });
+
+  it("is idempotent, and two purges at once both succeed", async () => {
+    const w = await world();
+    const alpha = { teamId: uid("T0A") };
+    await w.seed(alpha);
+    const keyCount = (await dumpRedis()).filter((l) => l.startsWith(w.keys.namespace(alpha))).length;
+    const [one, two] = await Promise.all([
+      purge(w.keys, alpha, w.removeSchedulers),
+      purge(w.keys, alpha, w.removeSchedulers),
+    ]);
+    expect(one.deleted + two.deleted).toBe(keyCount);
+    expect(naming(await dumpRedis(), alpha.teamId)).toEqual([]);
+    expect(await purge(w.keys, alpha, w.removeSchedulers)).toEqual({ deleted: 0, spared: 0 });
+    expect(await w.schedulerTeams()).toEqual([]);
+  });
+
+  it("purges an org-wide install across the enterprise, sparing teams installed on their own", async () => {
+    const w = await world();
+    const enterpriseId = uid("E0G");
+    const org = { enterpriseId, isEnterpriseInstall: true };
+    const stray = { enterpriseId, teamId: uid("T0S") }; // data of an org workspace, no install of its own
+    const own = { enterpriseId, teamId: uid("T0W") }; // a team that installed the app itself
+    await w.seed(org);
+    await w.seed(stray, { installed: false });
+    await w.seed(own);
+    const ownKeys = naming(await dumpRedis(), own.teamId).length;
+    const ownNamespaced = (await dumpRedis()).filter((l) => l.startsWith(w.keys.namespace(own))).length;
+
+    const result = await purge(w.keys, org, w.removeSchedulers);
+
+    const after = await dumpRedis();
+    expect(naming(after, stray.teamId)).toEqual([]);
+    expect(after.filter((l) => l.startsWith(w.keys.namespace(org)))).toEqual([]);
+    expect(naming(after, own.teamId).length).toBe(ownKeys);
+    expect(result.spared).toBe(ownNamespaced);
+    expect(await w.schedulerTeams()).toEqual([own.teamId]);
+  });
+
+  it("purges the data even when removing schedulers fails, and says so", async () => {
+    const w = await world();
+    const alpha = { teamId: uid("T0A") };
+    await w.seed(alpha);
+    const failing: RemoveSchedulers = async () => {
+      throw new Error("queue unreachable");
+    };
+    await expect(purge(w.keys, alpha, failing)).rejects.toMatchObject({ code: "purge_incomplete" });
+    expect((await dumpRedis()).filter((l) => l.startsWith(w.keys.namespace(alpha)))).toEqual([]);
+    // The engine's scheduler survived the failed hook; a retry with a working hook cannot find it by
+    // the (now deleted) index, which is why the hook runs before the scan. It names the team still.
+    expect(await w.schedulerTeams()).toEqual([alpha.teamId]);
+  });
+});
