@@ -5,10 +5,31 @@ import { connectRedis } from "../entry/redis.ts";
 import { startWeb, type WebHandle } from "../entry/web.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { formatKeyring, generateKeyring } from "../store/crypto.ts";
+import { freePort } from "./redis.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
 import { DEMO, type SlackStandIn, startSlackStandIn, type SlackStandInOptions } from "./slack/index.ts";
 
 export const SANDBOX_SIGNING_SECRET = "sandbox-signing-secret-0123456789";
+const OAUTH_CLIENT_ID = "1111111111.2222222222";
+const OAUTH_CLIENT_SECRET = "sandbox-client-secret";
+
+/**
+ * A browser's part of an OAuth install: our /slack/install, Slack's consent (the stand-in approves
+ * at once for `teamId`), then our redirect with the state cookie. Throws when a step fails.
+ */
+export async function installViaOAuth(stack: Stack, teamId: string): Promise<void> {
+  const start = await fetch(`${stack.web.url}/slack/install`, { redirect: "manual" });
+  const location = start.headers.get("location");
+  if (start.status !== 302 || !location) throw new Error(`/slack/install answered ${start.status}`);
+  const cookie = (start.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  const consent = new URL(location);
+  consent.searchParams.set("team", teamId);
+  const back = await fetch(consent, { redirect: "manual" });
+  const redirect = back.headers.get("location");
+  if (back.status !== 302 || !redirect) throw new Error(`consent answered ${back.status}`);
+  const done = await fetch(redirect, { headers: { cookie }, redirect: "manual" });
+  if (done.status !== 200) throw new Error(`/slack/oauth_redirect answered ${done.status}: ${await done.text()}`);
+}
 
 export interface StackOptions {
   redisUrl: string;
@@ -21,6 +42,8 @@ export interface StackOptions {
   clock?: () => Date;
   /** Log level of the app (default "silent"); lines are captured in `logLines` either way. */
   logLevel?: string;
+  /** Many-workspace mode: OAuth install pages instead of a single bot token. */
+  oauth?: boolean;
 }
 
 /** The whole product on loopback: analytics emulator, Slack stand-in, the real app over HTTP. */
@@ -57,22 +80,33 @@ export function capturingLogger(level: string): { logger: Logger; lines: string[
  */
 export async function startStack(o: StackOptions): Promise<Stack> {
   const emulator = await startEmulator({ port: 0, ...o.emulator });
-  const slack = await startSlackStandIn({ signingSecret: SANDBOX_SIGNING_SECRET, appUrl: "http://127.0.0.1:9/", ...o.slack });
+  const slack = await startSlackStandIn({
+    signingSecret: SANDBOX_SIGNING_SECRET,
+    appUrl: "http://127.0.0.1:9/",
+    oauth: { clientId: OAUTH_CLIENT_ID, clientSecret: OAUTH_CLIENT_SECRET },
+    ...o.slack,
+  });
+  const port = o.oauth ? await freePort() : 0;
+  const slackAuth = o.oauth
+    ? { SLACK_CLIENT_ID: OAUTH_CLIENT_ID, SLACK_CLIENT_SECRET: OAUTH_CLIENT_SECRET, SLACK_STATE_SECRET: "sandbox-state-secret" }
+    : { SLACK_BOT_TOKEN: DEMO.botToken };
   const config = loadConfig("web", {
     REDIS_URL: o.redisUrl,
     ENCRYPTION_KEYS: formatKeyring(generateKeyring(1)),
     ANALYTICS_GRAPHQL_URL: emulator.graphqlUrl,
     SLACK_SIGNING_SECRET: SANDBOX_SIGNING_SECRET,
-    SLACK_BOT_TOKEN: DEMO.botToken,
+    ...slackAuth,
     SLACK_API_URL: slack.apiUrl,
     PLATFORM_URL: emulator.appUrl,
     ANALYTICS_TIMEOUT_MS: "1500",
-    PORT: "0",
+    PORT: String(port),
     ...o.env,
   });
   const { logger, lines } = capturingLogger(o.logLevel ?? "silent");
   const redis = connectRedis(o.redisUrl, logger);
-  const web = await startWeb({ config, logger, redis, prefix: o.prefix, clock: o.clock, host: "127.0.0.1" });
+  // The OAuth redirect URL is fixed at construction, so OAuth mode picks its port up front.
+  const redirectUri = o.oauth ? `http://127.0.0.1:${port}/slack/oauth_redirect` : undefined;
+  const web = await startWeb({ config, logger, redis, prefix: o.prefix, clock: o.clock, host: "127.0.0.1", redirectUri });
   slack.setAppUrl(`${web.url}/slack/events`);
   return {
     emulator,

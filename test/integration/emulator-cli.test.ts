@@ -9,7 +9,7 @@ import {
   SEED_INTROSPECTION_QUERY,
   seedPost,
 } from "../../src/sandbox/analytics/index.ts";
-import { freePort } from "../setup/redis-server.ts";
+import { freePort } from "../../src/sandbox/redis.ts";
 
 function sink() {
   const chunks: string[] = [];

@@ -16,7 +16,7 @@ import { boltLogger } from "../../src/slack/bolt-logger.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
-import { freePort } from "../setup/redis-server.ts";
+import { freePort } from "../../src/sandbox/redis.ts";
 
 /**
  * The whole path over real HTTP: /slack/install → the stand-in's consent redirect → Bolt's

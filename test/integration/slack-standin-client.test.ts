@@ -11,7 +11,7 @@ import {
   slackEvents,
   startSlackStandIn,
 } from "../../src/sandbox/slack/index.ts";
-import { freePort } from "../setup/redis-server.ts";
+import { freePort } from "../../src/sandbox/redis.ts";
 
 const SECRET = "client-side-signing-secret";
 

@@ -1,0 +1,18 @@
+import type { DayPoint } from "../insights/types.ts";
+
+/** The series the chart draws, in drawing order (later ones on top). */
+export type SeriesKey = "findings" | "violations" | "fixed";
+
+/** What one chart shows. Text fields are untrusted (asset names) and are escaped on the way in. */
+export interface ChartInput {
+  /** One point per day, ascending; null values are gaps, drawn as breaks in the line. */
+  series: DayPoint[];
+  title: string;
+  subtitle?: string;
+  /** Pixels; default 800, clamped to 320..2000. */
+  width?: number;
+  /** Pixels; default 400, clamped to 200..1200. */
+  height?: number;
+  /** Legend text per series; defaults to "Findings", "Violations", "Fixed". */
+  labels?: Partial<Record<SeriesKey, string>>;
+}
