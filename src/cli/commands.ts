@@ -9,10 +9,24 @@ export interface CliCommand {
 /** The registration table of the CLI; each command lives in its own module. */
 export const COMMANDS: CliCommand[] = [
   {
+    name: "demo",
+    args: "[--keep] [--out DIR]",
+    summary:
+      "Play the whole product on loopback with nothing configured: private Redis, analytics emulator, Slack stand-in and the real app; prints what a Slack user sees.",
+    load: () => import("./demo.ts"),
+  },
+  {
     name: "web",
     args: "",
     summary: "Run the Slack-facing HTTP process (/slack/events, /healthz, /readyz), or Socket Mode when SLACK_APP_TOKEN is set.",
     load: () => import("./web.ts"),
+  },
+  {
+    name: "worker",
+    args: "",
+    summary:
+      "Run the delivery worker for scheduled digests (WORKER_CONCURRENCY jobs at a time, /healthz and /readyz on HEALTH_PORT).",
+    load: () => import("./worker.ts"),
   },
   {
     name: "emulator",
