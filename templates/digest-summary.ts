@@ -67,7 +67,7 @@ function deltaField(title: string, d: Delta): string {
     ? "new"
     : d.change === 0
       ? "no change"
-      : `${formatSigned(d.change)} (${formatPct(d)})`;
+      : `${formatSigned(d.change)} (${escapeMrkdwn(formatPct(d))})`;
   return `*${title}*\n*${formatCount(d.current)}*  ${changeMark(d)} ${change}\n_vs ${formatCount(d.previous)} before_`;
 }
 
@@ -99,7 +99,7 @@ export function trendBlock(digest: Digest): SectionBlock {
       : `\`${escapeMrkdwn(truncate(sparkline, 400))}\``;
   const days = [
     peak ? `Peak ${formatDay(peak.day)} (${formatCount(peak.value)})` : null,
-    quietest ? `quietest ${formatDay(quietest.day)} (${formatCount(quietest.value)})` : null,
+    quietest ? `Quietest ${formatDay(quietest.day)} (${formatCount(quietest.value)})` : null,
   ].filter((x) => x !== null);
   const tail = days.length > 0 ? `\n${escapeMrkdwn(days.join(" · "))}` : "";
   return { type: "section", text: mrkdwn(`*Daily trend* · violations per day\n${line}${tail}`) };

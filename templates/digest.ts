@@ -10,7 +10,7 @@ import { formatCount, formatPct } from "./format.ts";
 const TEXT_TARGET = LIMITS.messageTotalText - 500;
 
 function summaryPart(n: number, noun: string, d?: Delta): string {
-  return `${formatCount(n)} ${noun}${d ? ` (${formatPct(d)})` : ""}`;
+  return `${formatCount(n)} ${noun}${d ? ` (${escapeMrkdwn(formatPct(d))})` : ""}`;
 }
 
 /**

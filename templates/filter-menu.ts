@@ -204,6 +204,8 @@ export function optionsForQuery(
   query: string,
 ): { options: OptionObject[] } {
   const q = query.trim().toLocaleLowerCase("en");
-  const matches = byName(usableChoices(available).filter((c) => nameOf(c).toLocaleLowerCase("en").includes(q)));
+  const matches = byName(
+    usableChoices(available).filter((c) => nameOf(c).toLocaleLowerCase("en").includes(q)),
+  );
   return { options: [allOption(kind), ...matches.slice(0, STATIC_MENU_MAX - 1).map((c) => choiceOption(c))] };
 }

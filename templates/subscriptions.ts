@@ -1,6 +1,6 @@
 import { LIMITS } from "../src/blockkit/limits.ts";
 import { escapeMrkdwn, mrkdwn, plain, userText } from "../src/blockkit/text.ts";
-import type { Block, ButtonElement } from "../src/blockkit/types.ts";
+import type { Block, ButtonElement, Message } from "../src/blockkit/types.ts";
 import { ACTION, BLOCK, COMMAND } from "../src/ids.ts";
 import { formatCount, slackDate } from "./format.ts";
 
@@ -103,10 +103,7 @@ function rowButtons(s: SubscriptionView, editable: boolean): ButtonElement[] {
  * The subscription list, one page at a time, with pause/resume, send-now and delete per row (the
  * button value is the subscription id). A "Next page" button carries the next offset.
  */
-export function subscriptionList(
-  subs: SubscriptionView[],
-  opts: SubscriptionListOptions,
-): { blocks: Block[]; text: string } {
+export function subscriptionList(subs: SubscriptionView[], opts: SubscriptionListOptions): Message {
   const size = Math.min(MAX_PAGE, Math.max(1, Math.floor(opts.pageSize ?? DEFAULT_PAGE)));
   const offset = Math.min(Math.max(0, Math.floor(opts.offset ?? 0)), Math.max(0, subs.length - 1));
   const page = subs.slice(offset, offset + size);

@@ -49,6 +49,18 @@ function element(el: unknown, s: Style): string {
   return textOf(el, s) || (typeof el.type === "string" ? `[${el.type}]` : "");
 }
 
+/** Lays controls out in rows, breaking between controls rather than inside one. */
+function pack(items: string[], width: number): string[] {
+  const rows: string[] = [];
+  for (const item of items.filter((i) => i !== "")) {
+    const last = rows.at(-1);
+    if (last !== undefined && displayWidth(`${last} ${item}`) <= width)
+      rows[rows.length - 1] = `${last} ${item}`;
+    else rows.push(...wrap(item, width));
+  }
+  return rows;
+}
+
 function fieldColumns(fields: unknown[], width: number, s: Style): string[] {
   const col = Math.max(10, Math.floor((width - 3) / 2));
   const out: string[] = [];
@@ -91,10 +103,8 @@ function block(b: unknown, width: number, s: Style): string[] {
     case "image":
       return [`[chart: ${typeof b.alt_text === "string" ? b.alt_text : "image"}]`];
     case "actions":
-      return lines(
-        list(b.elements)
-          .map((e) => element(e, s))
-          .join(" "),
+      return pack(
+        list(b.elements).map((e) => element(e, s)),
         width,
       );
     case "input":

@@ -1,0 +1,102 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { displayWidth, renderMrkdwn, wrap } from "../../src/blockkit/terminal.ts";
+import { renderText } from "../../src/blockkit/to-text.ts";
+import { connectModal } from "../../templates/connect-modal.ts";
+import { digestMessage } from "../../templates/digest.ts";
+import { makeView } from "./fixtures/digest-view.ts";
+
+const plain = { color: false };
+// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI escapes in assertions
+const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
+
+describe("renderText on a digest", () => {
+  const out = renderText(
+    digestMessage(
+      makeView({ chart: { imageUrl: "https://img.example.com/c.png", altText: "Violations per day" } }),
+    ),
+    { width: 100 },
+  );
+
+  it("shows the header underlined, the numbers, the menus and the buttons", () => {
+    const lines = out.split("\n");
+    expect(lines[0]).toBe("Insights · Nov 15 – Nov 21, 2026");
+    expect(lines[1]).toMatch(/^═+$/);
+    expect(out).toContain("1,234  🔴 ▲ +132 (+12%)");
+    expect(out).toContain("321  🟢 ▼ −17 (−5%)");
+    expect(out).toContain("[▾ Asset: All assets] [▾ Scanner: All scanners]");
+    expect(out).toContain("[● Last 7 days ] [ Last 30 days ] [ Last 90 days ] [ This week ] [ Last week ]");
+    expect(out).toContain("[ Share to channel ] [ Open in platform ↗ ]");
+    expect(out).toContain("[chart: Violations per day]");
+    expect(out).toContain("Data as of 2026-11-21 09:00 UTC");
+  });
+
+  it("lays fields out in two columns", () => {
+    const row = out.split("\n").find((l) => l.startsWith("Findings"));
+    expect(row).toMatch(/^Findings {2,}Violations$/);
+  });
+
+  it("keeps every line within the width", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 40, max: 160 }), (width) => {
+        const text = renderText(digestMessage(makeView()), { width });
+        for (const line of text.split("\n")) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+        // Controls break between buttons, never inside one.
+        expect(text).toContain("[ Last 30 days ]");
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("adds ANSI styles only when asked, with the same words", () => {
+    const colored = renderText(digestMessage(makeView()), { color: true, width: 100 });
+    expect(colored).toContain("\x1b[1m");
+    expect(colored).toContain("\x1b[2m");
+    expect(out).not.toContain("\x1b[");
+    expect(stripAnsi(colored).replace(/\s+/g, " ")).toContain("[ Last 7 days ] [ Last 30 days ]");
+  });
+});
+
+describe("renderMrkdwn", () => {
+  it.each([
+    ["*bold* and _italic_ and ~gone~", "bold and italic and gone"],
+    ["see <https://example.com|the docs>", "see the docs (https://example.com)"],
+    ["<https://example.com>", "https://example.com"],
+    ["by <@U123> in <#C456> for <!here>", "by @U123 in #C456 for @here"],
+    ["at <!date^1795251600^{date_short_pretty}|2026-11-21 09:00 UTC>", "at 2026-11-21 09:00 UTC"],
+    ["`code *stays*`", "code *stays*"],
+    ["&lt;@U123&gt; &amp; co", "<@U123> & co"],
+    ["snake_case_name stays", "snake_case_name stays"],
+    [":warning: careful", "⚠️ careful"],
+  ])("%s", (input, expected) => {
+    expect(renderMrkdwn(input, plain)).toBe(expected);
+  });
+
+  it("decodes escaped user text literally instead of as a link", () => {
+    expect(renderMrkdwn("&lt;https://evil|x&gt;", plain)).toBe("<https://evil|x>");
+  });
+});
+
+describe("renderText on other payloads", () => {
+  it("renders a modal's title and input", () => {
+    const out = renderText(connectModal({}));
+    expect(out.split("\n")[0]).toBe("Connect Insights");
+    expect(out).toContain("API key: [Paste the key here]");
+  });
+
+  it("falls back to the top-level text without blocks, and survives junk", () => {
+    expect(renderText({ text: "*hi* there" })).toBe("hi there\n");
+    fc.assert(
+      fc.property(fc.anything({ maxDepth: 4 }), (junk) => {
+        expect(typeof renderText(junk)).toBe("string");
+        expect(typeof renderText({ blocks: [junk, { type: "section", fields: [junk] }] })).toBe("string");
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("wraps at spaces and counts emoji as two columns", () => {
+    expect(displayWidth("🔴 ab")).toBe(5);
+    expect(wrap("one two three four", 9)).toEqual(["one two", "three", "four"]);
+  });
+});
