@@ -17,4 +17,6 @@ export interface CommandContext<K extends Command["kind"] = Command["kind"]> {
   user(): Promise<SlackUser>;
 }
 
-export type CommandHandler<K extends Command["kind"] = Command["kind"]> = (ctx: CommandContext<K>) => Promise<void>;
+export type CommandHandler<K extends Command["kind"] = Command["kind"]> = (
+  ctx: CommandContext<K>,
+) => Promise<void>;

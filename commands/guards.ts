@@ -6,7 +6,10 @@ import type { CommandContext } from "./context.ts";
 export async function requireManager(ctx: Pick<CommandContext, "user" | "deps" | "ref">): Promise<void> {
   const user = await ctx.user();
   if (!canManage(user, ctx.deps.policy, await ctx.deps.installerOf(ctx.ref))) {
-    throw new AppError("forbidden", "Only workspace admins and owners, the installer, or people on the app's admin list can do that.");
+    throw new AppError(
+      "forbidden",
+      "Only workspace admins and owners, the installer, or people on the app's admin list can do that.",
+    );
   }
 }
 

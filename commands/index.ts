@@ -29,7 +29,11 @@ export function commandListener(deps: SlackDeps, extra: Handlers = {}) {
     // Slack gives 3 s; everything else happens after the ack and answers through response_url.
     await ack();
     const started = Date.now();
-    const log = deps.logger.child({ requestId: body.trigger_id?.slice(-12), teamId: body.team_id, userId: body.user_id });
+    const log = deps.logger.child({
+      requestId: body.trigger_id?.slice(-12),
+      teamId: body.team_id,
+      userId: body.user_id,
+    });
     const command = parseCommand(body.text ?? "");
     try {
       if (command.kind === "invalid") {
@@ -37,7 +41,10 @@ export function commandListener(deps: SlackDeps, extra: Handlers = {}) {
         throw new AppError(command.code, command.message, { details: { suggestion } });
       }
       const handler = handlers[command.kind] as CommandHandler | undefined;
-      if (!handler) throw new AppError("unknown_command", `"${command.kind}" is not available here.`, { details: { suggestion: "help" } });
+      if (!handler)
+        throw new AppError("unknown_command", `"${command.kind}" is not available here.`, {
+          details: { suggestion: "help" },
+        });
       const ref = workspaceOf(context);
       let cached: ReturnType<CommandContext["user"]> | undefined;
       const ctx: CommandContext = {
@@ -55,8 +62,8 @@ export function commandListener(deps: SlackDeps, extra: Handlers = {}) {
       await handler(ctx);
       log.info({ kind: command.kind, ms: Date.now() - started }, "command handled");
     } catch (err) {
-      await respond({ response_type: "ephemeral", ...errorReply(err, log, { kind: command.kind }) }).catch((e: unknown) =>
-        log.error({ err: e }, "could not send the error reply"),
+      await respond({ response_type: "ephemeral", ...errorReply(err, log, { kind: command.kind }) }).catch(
+        (e: unknown) => log.error({ err: e }, "could not send the error reply"),
       );
     }
   };

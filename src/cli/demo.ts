@@ -12,7 +12,10 @@ import { type Stack, startStack } from "../sandbox/stack.ts";
  * flows over HTTP. Everything it started is stopped on exit, Ctrl-C included.
  */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { keep: { type: "boolean", default: false }, out: { type: "string" } } });
+  const { values } = parseArgs({
+    args,
+    options: { keep: { type: "boolean", default: false }, out: { type: "string" } },
+  });
   const config = loadConfig("demo");
   const started = Date.now();
   const color = process.stdout.isTTY === true;
@@ -38,11 +41,15 @@ export async function run(args: string[]): Promise<number> {
     if (!config.redisUrl) redis = await startPrivateRedis();
     const redisUrl = config.redisUrl ?? (redis as PrivateRedis).url;
     stack = await startStack({ redisUrl, prefix: `demo${Date.now().toString(36)}`, oauth: true });
-    write(`insights-digest demo — Redis ${redis ? "(private, temporary)" : redisUrl}, analytics emulator ${stack.emulator.appUrl}, Slack stand-in ${stack.slack.baseUrl}, app ${stack.web.url}\n`);
+    write(
+      `insights-digest demo — Redis ${redis ? "(private, temporary)" : redisUrl}, analytics emulator ${stack.emulator.appUrl}, Slack stand-in ${stack.slack.baseUrl}, app ${stack.web.url}\n`,
+    );
     const result = await playDemo(stack, out);
     const links = out.links();
     const acks = result.ackMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ");
-    write(`\n✔ Demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s: ${result.steps} steps, ${result.digests} digests, ${out.shown.length} messages shown.\n`);
+    write(
+      `\n✔ Demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s: ${result.steps} steps, ${result.digests} digests, ${out.shown.length} messages shown.\n`,
+    );
     write(`  Slack acks: ${acks} (Slack allows 3,000 ms).\n`);
     write(`  Block Kit JSON, chart PNG and Block Kit Builder links: ${links}\n`);
     if (values.keep) await interactive(stack, out, process.stdin, process.stdout);

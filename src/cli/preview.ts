@@ -33,15 +33,22 @@ export async function run(args: string[]): Promise<number> {
   });
   const command = parseCommand(positionals.join(" "));
   if (command.kind !== "digest") {
-    const hint = command.kind === "invalid" ? command.message : `"${command.kind}" is a Slack command, not a preview.`;
-    throw new AppError("bad_syntax", `${hint} Usage: insights-digest preview [range] [asset:"parent / child"] [scanner:name]`);
+    const hint =
+      command.kind === "invalid" ? command.message : `"${command.kind}" is a Slack command, not a preview.`;
+    throw new AppError(
+      "bad_syntax",
+      `${hint} Usage: insights-digest preview [range] [asset:"parent / child"] [scanner:name]`,
+    );
   }
   const tz = values.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
   assertTimeZone(tz);
   const config = loadConfig("preview");
   const configured = config.analytics.graphqlUrl ?? config.analytics.appUrl;
   if (configured && !config.analytics.apiKey) {
-    throw new AppError("config", "ANALYTICS_API_KEY is required when ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL is set.");
+    throw new AppError(
+      "config",
+      "ANALYTICS_API_KEY is required when ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL is set.",
+    );
   }
   const emulator = configured ? undefined : await startEmulator({ port: 0 });
   try {
@@ -70,7 +77,10 @@ export async function run(args: string[]): Promise<number> {
     });
     const message = digestMessage(view);
     if (values.json) process.stdout.write(`${JSON.stringify(message, null, 2)}\n`);
-    else process.stdout.write(`${renderText(message, { color: values.color ?? process.stdout.isTTY === true, width: process.stdout.columns ?? 100 })}\n`);
+    else
+      process.stdout.write(
+        `${renderText(message, { color: values.color ?? process.stdout.isTTY === true, width: process.stdout.columns ?? 100 })}\n`,
+      );
     if (values.chart) {
       writeFileSync(values.chart, renderChartPng(chartInputFor(view)));
       process.stderr.write(`chart written to ${values.chart}\n`);

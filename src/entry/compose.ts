@@ -23,7 +23,14 @@ export interface CoreOptions {
  * The composition root's shared part: builds every service once from the config and hands them to
  * the web and worker entry points. Nothing below this creates clients of its own.
  */
-export function composeCore({ config, logger, redis, keyring, prefix, clock = () => new Date() }: CoreOptions): SlackDeps {
+export function composeCore({
+  config,
+  logger,
+  redis,
+  keyring,
+  prefix,
+  clock = () => new Date(),
+}: CoreOptions): SlackDeps {
   const keys = createKeyScheme({ prefix });
   const analytics = createAnalyticsClient({
     graphqlUrl: config.analytics.graphqlUrl,

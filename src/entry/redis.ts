@@ -13,6 +13,8 @@ export function connectRedis(url: string, logger: Logger, role: "client" | "work
     lazyConnect: false,
   });
   // An 'error' listener is required: without one ioredis errors crash the process.
-  redis.on("error", (err) => logger.warn({ err: { message: err.message } }, `redis ${role} connection error`));
+  redis.on("error", (err) =>
+    logger.warn({ err: { message: err.message } }, `redis ${role} connection error`),
+  );
   return redis;
 }

@@ -3,7 +3,12 @@ import type { App } from "@slack/bolt";
 import type { Redis } from "ioredis";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
-import { createInstallationStore, createInstallLayer, type RemoveSchedulers, registerLifecycleEvents } from "../install/index.ts";
+import {
+  createInstallationStore,
+  createInstallLayer,
+  type RemoveSchedulers,
+  registerLifecycleEvents,
+} from "../install/index.ts";
 import type { Logger } from "../log.ts";
 import { createSlackApp } from "../slack/app.ts";
 import type { SlackDeps } from "../slack/deps.ts";
@@ -40,14 +45,22 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
   const { config, logger } = options;
   if (!config.keyring) throw new AppError("config", "ENCRYPTION_KEYS is required to start the web process.");
   const ownRedis = !options.redis;
-  if (!options.redis && !config.redisUrl) throw new AppError("config", "REDIS_URL is required to start the web process.");
+  if (!options.redis && !config.redisUrl)
+    throw new AppError("config", "REDIS_URL is required to start the web process.");
   const redis = options.redis ?? connectRedis(config.redisUrl as string, logger);
   const keyring = config.keyring;
   const core = composeCore({ config, logger, redis, keyring, prefix: options.prefix, clock: options.clock });
   const removeSchedulers = options.removeSchedulers;
   // OAuth mode when the client credentials are set (config.ts checks they come as a set).
   const install = config.slack.clientId
-    ? createInstallLayer({ redis, keyring, prefix: options.prefix, logger, slack: config.slack, removeSchedulers })
+    ? createInstallLayer({
+        redis,
+        keyring,
+        prefix: options.prefix,
+        logger,
+        slack: config.slack,
+        removeSchedulers,
+      })
     : undefined;
   const withInstaller = install ? { ...core, installerOf: install.installerOf } : core;
   const deps = options.customize ? options.customize(withInstaller) : withInstaller;
@@ -73,7 +86,10 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     await app.start();
     logger.info("web started in Socket Mode");
   } else {
-    const server = (await app.start({ port: config.port, host: options.host })) as unknown as import("node:http").Server;
+    const server = (await app.start({
+      port: config.port,
+      host: options.host,
+    })) as unknown as import("node:http").Server;
     const addr = server.address() as AddressInfo;
     url = `http://${options.host ?? "127.0.0.1"}:${addr.port}`;
     logger.info({ port: addr.port }, "web listening: /slack/events, /healthz, /readyz");

@@ -3,8 +3,9 @@ import type { Redis } from "ioredis";
 import { createAnalyticsClient } from "../analytics/client.ts";
 import type { RetryPolicy } from "../analytics/retry.ts";
 import { createChartRenderer } from "../chart/index.ts";
-import type { Config } from "../config.ts";
+import type { Config, KeyringEntry } from "../config.ts";
 import { AppError } from "../errors.ts";
+import { createInstallLayer } from "../install/index.ts";
 import { createDeliveryClaims } from "../jobs/claims.ts";
 import { createDeliveryProcessor, type DeliveryResult } from "../jobs/deliver.ts";
 import { type HealthServer, startHealthServer } from "../jobs/health.ts";
@@ -20,6 +21,7 @@ import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { connectRedis } from "./redis.ts";
 
+/** Options of startWorker; everything past `logger` has a production default. */
 export interface WorkerOptions {
   config: Config;
   logger: Logger;
@@ -30,7 +32,7 @@ export interface WorkerOptions {
   /** Delivery queue name (tests use one per test). */
   queueName?: string;
   clock?: () => Date;
-  /** Bot token per workspace. Default: the configured SLACK_BOT_TOKEN for every workspace. */
+  /** Bot token per workspace. Default: SLACK_BOT_TOKEN, else the OAuth installation store. */
   tokenFor?: (ref: WorkspaceRef) => Promise<string>;
   policy?: Partial<DeliveryPolicy>;
   /** Claim lease and memory (see createDeliveryClaims). */
@@ -41,11 +43,16 @@ export interface WorkerOptions {
   analyticsRetry?: Partial<RetryPolicy>;
   /** How long the shared insights cache remembers a failure [2 s]. */
   insightsErrorTtlMs?: number;
+  /** How long one process may hold an insights query's shared-fetch lock [30 s]; a crashed holder blocks peers that long. */
+  insightsLockMs?: number;
   /** Port of /healthz and /readyz; default config.healthPort; null = no health server. */
   healthPort?: number | null;
   limits?: Partial<SubscriptionLimits>;
+  /** Most deliveries started per second across all workers of the queue [50]. */
+  maxPerSecond?: number;
 }
 
+/** A running worker process part. */
 export interface WorkerHandle {
   worker: Worker<DeliveryJobData, DeliveryResult, string>;
   queue: DeliveryQueue;
@@ -56,13 +63,29 @@ export interface WorkerHandle {
   close(): Promise<void>;
 }
 
-function defaultTokenFor(config: Config): (ref: WorkspaceRef) => Promise<string> {
-  const token = config.slack.botToken;
-  if (!token)
-    throw new AppError("config", "The worker needs SLACK_BOT_TOKEN, or a per-workspace token lookup in OAuth mode.", {
+/**
+ * Where bot tokens come from: the caller's lookup, else SLACK_BOT_TOKEN (single workspace), else the
+ * OAuth installation store (tokens refreshed under its lock when they rotate).
+ */
+function tokenLookup(
+  o: WorkerOptions,
+  redis: Redis,
+  keyring: KeyringEntry[],
+): (ref: WorkspaceRef) => Promise<string> {
+  if (o.tokenFor) return o.tokenFor;
+  const { slack } = o.config;
+  const token = slack.botToken;
+  if (token) return async () => token;
+  if (slack.clientId && slack.clientSecret)
+    return createInstallLayer({ redis, keyring, prefix: o.prefix, logger: o.logger, slack, clock: o.clock })
+      .botToken;
+  throw new AppError(
+    "config",
+    "The worker needs SLACK_BOT_TOKEN, or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET (OAuth).",
+    {
       details: { variables: ["SLACK_BOT_TOKEN"] },
-    });
-  return async () => token;
+    },
+  );
 }
 
 /**
@@ -72,9 +95,10 @@ function defaultTokenFor(config: Config): (ref: WorkspaceRef) => Promise<string>
 export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   const { config, logger } = o;
   if (!config.keyring) throw new AppError("config", "ENCRYPTION_KEYS is required to start the worker.");
-  if (!o.redis && !config.redisUrl) throw new AppError("config", "REDIS_URL is required to start the worker.");
-  const tokenFor = o.tokenFor ?? defaultTokenFor(config);
+  if (!o.redis && !config.redisUrl)
+    throw new AppError("config", "REDIS_URL is required to start the worker.");
   const redis = o.redis ?? connectRedis(config.redisUrl as string, logger, "worker");
+  const tokenFor = tokenLookup(o, redis, config.keyring);
   const clock = o.clock ?? (() => new Date());
   const keys = createKeyScheme({ prefix: o.prefix });
 
@@ -87,10 +111,17 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   });
   const apiKeys = createApiKeyStore({ redis, keyring: config.keyring, prefix: o.prefix });
   // A short error memory: a BullMQ retry after its backoff should ask the service again.
-  const source = createInsightsSource({ redis, keys, client: analytics, logger, errorTtlMs: o.insightsErrorTtlMs ?? 2_000 });
+  const source = createInsightsSource({
+    redis,
+    keys,
+    client: analytics,
+    logger,
+    errorTtlMs: o.insightsErrorTtlMs ?? 2_000,
+    lockMs: o.insightsLockMs,
+  });
   const digests = createDigestService({ apiKeys, source, platformUrl: config.platformUrl });
 
-  const { queue, store, subscriptions } = createSubscriptionRuntime({
+  const { queue, store, subscriptions, scheduler } = createSubscriptionRuntime({
     redis,
     queuePrefix: config.queuePrefix,
     logger,
@@ -104,6 +135,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   const processor = createDeliveryProcessor({
     store,
     subscriptions,
+    notifier: scheduler,
     claims: createDeliveryClaims({ redis, keys, ...o.claims }),
     digests,
     slack: createSlackApi({ apiUrl: config.slack.apiUrl }),
@@ -123,11 +155,17 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     stalledInterval: o.locks?.stalledInterval ?? 30_000,
     // A worker killed mid-delivery stalls its job once; the claim keeps a second run from double-posting.
     maxStalledCount: o.locks?.maxStalledCount ?? 2,
+    // BullMQ honours a manual rate limit (Slack 429 → queue.rateLimit) only when a limiter is set;
+    // this one is also a ceiling on deliveries per second across all workers.
+    limiter: { max: o.maxPerSecond ?? 50, duration: 1_000 },
     ...KEEP_JOBS,
   });
   worker.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));
   worker.on("failed", (job, err) =>
-    logger.warn({ jobId: job?.id, sub: job?.data.sub, attempts: job?.attemptsMade, err: { message: err.message } }, "delivery job failed"),
+    logger.warn(
+      { jobId: job?.id, sub: job?.data.sub, attempts: job?.attemptsMade, err: { message: err.message } },
+      "delivery job failed",
+    ),
   );
 
   let closing = false;
@@ -139,7 +177,10 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       ready: async () => !closing && worker.isRunning() && (await redis.ping()) === "PONG",
     });
   }
-  logger.info({ queue: queue.name, concurrency: config.workerConcurrency, healthPort: health?.port }, "worker started");
+  logger.info(
+    { queue: queue.name, concurrency: config.workerConcurrency, healthPort: health?.port },
+    "worker started",
+  );
 
   return {
     worker,

@@ -5,9 +5,9 @@ import { connectRedis } from "../entry/redis.ts";
 import { startWeb, type WebHandle } from "../entry/web.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { formatKeyring, generateKeyring } from "../store/crypto.ts";
-import { freePort } from "./redis.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
-import { DEMO, type SlackStandIn, startSlackStandIn, type SlackStandInOptions } from "./slack/index.ts";
+import { freePort } from "./redis.ts";
+import { DEMO, type SlackStandIn, type SlackStandInOptions, startSlackStandIn } from "./slack/index.ts";
 
 export const SANDBOX_SIGNING_SECRET = "sandbox-signing-secret-0123456789";
 const OAUTH_CLIENT_ID = "1111111111.2222222222";
@@ -28,7 +28,8 @@ export async function installViaOAuth(stack: Stack, teamId: string): Promise<voi
   const redirect = back.headers.get("location");
   if (back.status !== 302 || !redirect) throw new Error(`consent answered ${back.status}`);
   const done = await fetch(redirect, { headers: { cookie }, redirect: "manual" });
-  if (done.status !== 200) throw new Error(`/slack/oauth_redirect answered ${done.status}: ${await done.text()}`);
+  if (done.status !== 200)
+    throw new Error(`/slack/oauth_redirect answered ${done.status}: ${await done.text()}`);
 }
 
 export interface StackOptions {
@@ -88,7 +89,11 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   });
   const port = o.oauth ? await freePort() : 0;
   const slackAuth = o.oauth
-    ? { SLACK_CLIENT_ID: OAUTH_CLIENT_ID, SLACK_CLIENT_SECRET: OAUTH_CLIENT_SECRET, SLACK_STATE_SECRET: "sandbox-state-secret" }
+    ? {
+        SLACK_CLIENT_ID: OAUTH_CLIENT_ID,
+        SLACK_CLIENT_SECRET: OAUTH_CLIENT_SECRET,
+        SLACK_STATE_SECRET: "sandbox-state-secret",
+      }
     : { SLACK_BOT_TOKEN: DEMO.botToken };
   const config = loadConfig("web", {
     REDIS_URL: o.redisUrl,
@@ -106,7 +111,15 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   const redis = connectRedis(o.redisUrl, logger);
   // The OAuth redirect URL is fixed at construction, so OAuth mode picks its port up front.
   const redirectUri = o.oauth ? `http://127.0.0.1:${port}/slack/oauth_redirect` : undefined;
-  const web = await startWeb({ config, logger, redis, prefix: o.prefix, clock: o.clock, host: "127.0.0.1", redirectUri });
+  const web = await startWeb({
+    config,
+    logger,
+    redis,
+    prefix: o.prefix,
+    clock: o.clock,
+    host: "127.0.0.1",
+    redirectUri,
+  });
   slack.setAppUrl(`${web.url}/slack/events`);
   return {
     emulator,

@@ -6,7 +6,10 @@ export function chartInputFor(view: DigestView): ChartInput {
   const { digest, filters } = view;
   const names = (ids: string[], list: { value: string; displayValue: string }[] | null) =>
     ids.map((id) => list?.find((o) => o.value === id)?.displayValue ?? id);
-  const scope = [...names(filters.selectedAssetIds, filters.assets), ...names(filters.selectedScannerIds, filters.scanners)];
+  const scope = [
+    ...names(filters.selectedAssetIds, filters.assets),
+    ...names(filters.selectedScannerIds, filters.scanners),
+  ];
   return {
     series: digest.series,
     title: `Daily trend · ${digest.range.label}`,

@@ -49,7 +49,10 @@ export function createDigestService(options: {
   const apiKey = async (ref: WorkspaceRef) => {
     const stored = await options.apiKeys.load(ref);
     if (!stored) {
-      throw new AppError("not_connected", "This workspace has no platform API key yet. An admin can run /insights connect.");
+      throw new AppError(
+        "not_connected",
+        "This workspace has no platform API key yet. An admin can run /insights connect.",
+      );
     }
     return stored.apiKey;
   };
@@ -67,11 +70,22 @@ export function createDigestService(options: {
         // Names need the service's lists; the unfiltered reply carries them and is cached for the next step.
         const unfiltered = await options.source.fetch(req.ref, key, base);
         if (!unfiltered.filters) {
-          throw new AppError("filters_unavailable", "This analytics endpoint does not offer asset or scanner filters.");
+          throw new AppError(
+            "filters_unavailable",
+            "This analytics endpoint does not offer asset or scanner filters.",
+          );
         }
-        assetIds = [...new Set([...assetIds, ...matchFilters("asset", req.assetNames ?? [], unfiltered.filters.assetId)])];
+        assetIds = [
+          ...new Set([
+            ...assetIds,
+            ...matchFilters("asset", req.assetNames ?? [], unfiltered.filters.assetId),
+          ]),
+        ];
         scannerIds = [
-          ...new Set([...scannerIds, ...matchFilters("scanner", req.scannerNames ?? [], unfiltered.filters.scannerId)]),
+          ...new Set([
+            ...scannerIds,
+            ...matchFilters("scanner", req.scannerNames ?? [], unfiltered.filters.scannerId),
+          ]),
         ];
       }
       const query: InsightsQuery = { ...base, assetIds, scannerIds };

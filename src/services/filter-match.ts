@@ -8,7 +8,12 @@ import { AppError } from "../errors.ts";
  * normalised), then a unique child name (`api` when only one asset is called `… / api`).
  */
 
-const norm = (s: string) => s.toLowerCase().replace(/\s*\/\s*/g, " / ").replace(/\s+/g, " ").trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/\s*\/\s*/g, " / ")
+    .replace(/\s+/g, " ")
+    .trim();
 const child = (s: string) => norm(s).split(" / ").pop() ?? "";
 
 export type FilterKind = "asset" | "scanner";
@@ -23,20 +28,33 @@ export function matchFilter(kind: FilterKind, typed: string, options: readonly F
   if (candidates.length === 1) return candidates[0] as FilterOption;
   if (candidates.length > 1) {
     const names = candidates.slice(0, 5).map((o) => `"${o.displayValue}"`);
-    throw new AppError("bad_filter", `Several ${kind}s match "${typed}": ${names.join(", ")}. Use the full name.`, {
-      details: { kind, suggestions: candidates.slice(0, 5).map((o) => o.displayValue) },
-    });
+    throw new AppError(
+      "bad_filter",
+      `Several ${kind}s match "${typed}": ${names.join(", ")}. Use the full name.`,
+      {
+        details: { kind, suggestions: candidates.slice(0, 5).map((o) => o.displayValue) },
+      },
+    );
   }
   const ranked = options
-    .map((o) => ({ o, d: Math.min(distance(t, norm(o.displayValue)), distance(t, child(o.displayValue)) + 1) }))
+    .map((o) => ({
+      o,
+      d: Math.min(distance(t, norm(o.displayValue)), distance(t, child(o.displayValue)) + 1),
+    }))
     .sort((a, b) => a.d - b.d)
     .slice(0, 3)
     .map((r) => r.o.displayValue);
   const hint = ranked.length > 0 ? ` Did you mean ${ranked.map((n) => `"${n}"`).join(", ")}?` : "";
-  throw new AppError("bad_filter", `No ${kind} is called "${typed}".${hint}`, { details: { kind, suggestions: ranked } });
+  throw new AppError("bad_filter", `No ${kind} is called "${typed}".${hint}`, {
+    details: { kind, suggestions: ranked },
+  });
 }
 
 /** Resolves many names, de-duplicating values. */
-export function matchFilters(kind: FilterKind, typed: readonly string[], options: readonly FilterOption[]): string[] {
+export function matchFilters(
+  kind: FilterKind,
+  typed: readonly string[],
+  options: readonly FilterOption[],
+): string[] {
   return [...new Set(typed.map((t) => matchFilter(kind, t, options).value))];
 }

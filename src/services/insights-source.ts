@@ -81,19 +81,29 @@ export function createInsightsSource(options: InsightsSourceOptions): InsightsSo
           return result;
         } catch (err) {
           if (err instanceof AppError) {
-            const entry: CachedEntry = { ok: false, error: { code: err.code, message: err.message, details: { ...err.details } } };
+            const entry: CachedEntry = {
+              ok: false,
+              error: { code: err.code, message: err.message, details: { ...err.details } },
+            };
             await redis.set(cacheKey, JSON.stringify(entry), "PX", errorTtlMs).catch(() => undefined);
           }
           throw err;
         } finally {
           // Release only our own lock: after a long stall another process may hold it now.
           await redis
-            .eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, lockKey, token)
+            .eval(
+              "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+              1,
+              lockKey,
+              token,
+            )
             .catch((e: unknown) => logger.warn({ err: e }, "insights lock release failed"));
         }
       }
       if (Date.now() > deadline) {
-        throw new AppError("unavailable", "The analytics service did not answer in time.", { details: { waitedForPeer: true } });
+        throw new AppError("unavailable", "The analytics service did not answer in time.", {
+          details: { waitedForPeer: true },
+        });
       }
       await sleep(pollMs);
     }

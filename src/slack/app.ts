@@ -1,8 +1,8 @@
 import { App, type CustomRoute, LogLevel } from "@slack/bolt";
-import type { SlackConfig } from "../config.ts";
-import type { OAuthAppOptions } from "../install/index.ts";
 import { commandListener } from "../../commands/index.ts";
+import type { SlackConfig } from "../config.ts";
 import { COMMAND } from "../ids.ts";
+import type { OAuthAppOptions } from "../install/index.ts";
 import { registerActions } from "./actions/index.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import type { SlackDeps } from "./deps.ts";
@@ -40,7 +40,10 @@ export function createSlackApp({ slack, deps, customRoutes = [], extend, oauth }
     socketMode,
     logger: boltLogger(deps.logger),
     logLevel: LogLevel.INFO,
-    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 } },
+    clientOptions: {
+      slackApiUrl: slack.apiUrl,
+      retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+    },
     customRoutes: healthRoutes(deps.redis, customRoutes),
     // Ack first, work after: Slack's 3 s budget belongs to the ack, not to our GraphQL calls.
     processBeforeResponse: false,

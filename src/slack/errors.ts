@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { errorMessage } from "../../templates/errors.ts";
 import { isAppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { redactText } from "../log.ts";
-import { errorMessage } from "../../templates/errors.ts";
 
 /** Codes whose messages are safe and useful to show as they are. */
 const USER_FACING = new Set([
@@ -36,7 +36,8 @@ export function errorReply(err: unknown, logger: Logger, where: Record<string, u
     logger.error({ ...where, err }, "stored secret could not be decrypted");
     return errorMessage({
       code: "decrypt_failed",
-      message: "The stored API key can't be read with this server's ENCRYPTION_KEYS. An admin can run /insights connect again.",
+      message:
+        "The stored API key can't be read with this server's ENCRYPTION_KEYS. An admin can run /insights connect again.",
     });
   }
   if (isAppError(err) && USER_FACING.has(err.code)) {

@@ -13,7 +13,9 @@ export function healthRoutes(redis: Redis, extra: CustomRoute[] = []): CustomRou
       path: "/readyz",
       method: ["GET"],
       handler: (_req, res) => {
-        const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), 1000).unref());
+        const timeout = new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error("timeout")), 1000).unref(),
+        );
         Promise.race([redis.ping(), timeout]).then(
           () => json(res, 200, { ok: true, redis: "up" }),
           () => json(res, 503, { ok: false, redis: "down" }),

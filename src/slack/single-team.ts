@@ -9,7 +9,9 @@ import { AppError } from "../errors.ts";
  */
 export function singleTeamAuthorize(botToken: string, slackApiUrl: string): Authorize<boolean> {
   const client = new WebClient(botToken, { slackApiUrl, retryConfig: { retries: 2 } });
-  let auth: Promise<{ teamId?: string; enterpriseId?: string; botId?: string; botUserId?: string }> | undefined;
+  let auth:
+    | Promise<{ teamId?: string; enterpriseId?: string; botId?: string; botUserId?: string }>
+    | undefined;
   const identity = () => {
     auth ??= client.auth.test().then(
       (r) => ({
@@ -28,10 +30,22 @@ export function singleTeamAuthorize(botToken: string, slackApiUrl: string): Auth
   return async (source) => {
     const me = await identity();
     const sameTeam = source.teamId === undefined || source.teamId === me.teamId;
-    const sameOrg = source.isEnterpriseInstall && source.enterpriseId !== undefined && source.enterpriseId === me.enterpriseId;
+    const sameOrg =
+      source.isEnterpriseInstall &&
+      source.enterpriseId !== undefined &&
+      source.enterpriseId === me.enterpriseId;
     if (!sameTeam && !sameOrg) {
-      throw new AppError("forbidden", "This app is installed for one workspace only; the request came from another.");
+      throw new AppError(
+        "forbidden",
+        "This app is installed for one workspace only; the request came from another.",
+      );
     }
-    return { botToken, botId: me.botId, botUserId: me.botUserId, teamId: me.teamId, enterpriseId: me.enterpriseId };
+    return {
+      botToken,
+      botId: me.botId,
+      botUserId: me.botUserId,
+      teamId: me.teamId,
+      enterpriseId: me.enterpriseId,
+    };
   };
 }

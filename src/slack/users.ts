@@ -57,7 +57,11 @@ export function toSlackUser(userId: string, u: UsersInfoUser): SlackUser {
  * users.info behind a Redis cache (default 1 hour): the caller's timezone and role are needed on
  * every command, and users.info is rate limited (Tier 4).
  */
-export function createUserDirectory(options: { redis: Redis; keys: KeyScheme; ttlSeconds?: number }): UserDirectory {
+export function createUserDirectory(options: {
+  redis: Redis;
+  keys: KeyScheme;
+  ttlSeconds?: number;
+}): UserDirectory {
   const ttl = options.ttlSeconds ?? 3600;
   return {
     async get(ref, client, userId) {

@@ -11,5 +11,7 @@ export function workspaceOf(context: Context): WorkspaceRef {
     return { enterpriseId: context.enterpriseId, isEnterpriseInstall: true };
   }
   if (!context.teamId) throw new AppError("bad_request", "The request names no workspace.");
-  return context.enterpriseId ? { enterpriseId: context.enterpriseId, teamId: context.teamId } : { teamId: context.teamId };
+  return context.enterpriseId
+    ? { enterpriseId: context.enterpriseId, teamId: context.teamId }
+    : { teamId: context.teamId };
 }

@@ -1,7 +1,6 @@
-import { inject } from "vitest";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Fault } from "../../src/sandbox/analytics/index.ts";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
+import type { Fault } from "../../src/sandbox/analytics/index.ts";
 import { type Stack, startStack } from "../../src/sandbox/stack.ts";
 
 const PROD_ENV = {
@@ -11,6 +10,7 @@ const PROD_ENV = {
   SLACK_SIGNING_SECRET: "0123456789",
   SLACK_BOT_TOKEN: "xoxb-x",
 };
+
 import { command, connect } from "./helpers.ts";
 
 let stack: Stack;
@@ -34,19 +34,32 @@ const cases: [string, Fault, number, RegExp][] = [
   ["slow past the timeout", { kind: "hang" }, 10, /did not answer/],
   ["rate limited", { kind: "rate_limit", retryAfterSeconds: 30 }, 10, /busy.*Try again in 30 seconds/s],
   ["garbage", { kind: "malformed", body: "<html>oops" }, 10, /something unexpected/],
-  ["wrong shape", { kind: "reply", body: { data: { insights: { dailyMetric: "nope" } } } }, 10, /something unexpected/],
-  ["key revoked (401)", { kind: "status", status: 401 }, 10, /did not accept the API key.*\/insights connect/s],
+  [
+    "wrong shape",
+    { kind: "reply", body: { data: { insights: { dailyMetric: "nope" } } } },
+    10,
+    /something unexpected/,
+  ],
+  [
+    "key revoked (401)",
+    { kind: "status", status: 401 },
+    10,
+    /did not accept the API key.*\/insights connect/s,
+  ],
 ];
 
 describe("the analytics service misbehaving", () => {
-  it.each(cases)("%s: the user gets the matching message within 10 s", async (_name, fault, times, expected) => {
-    stack.emulator.inject(fault, times);
-    const started = Date.now();
-    const { body } = await command(stack, `last${20 + n++}d`);
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeLessThan(10_000);
-    const text = `${body.text} ${JSON.stringify(body.blocks)}`;
-    expect(text).toMatch(expected);
-    expect(text).not.toMatch(/\b0 findings/);
-  });
+  it.each(cases)(
+    "%s: the user gets the matching message within 10 s",
+    async (_name, fault, times, expected) => {
+      stack.emulator.inject(fault, times);
+      const started = Date.now();
+      const { body } = await command(stack, `last${20 + n++}d`);
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeLessThan(10_000);
+      const text = `${body.text} ${JSON.stringify(body.blocks)}`;
+      expect(text).toMatch(expected);
+      expect(text).not.toMatch(/\b0 findings/);
+    },
+  );
 });

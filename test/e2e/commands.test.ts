@@ -1,11 +1,11 @@
-import { inject } from "vitest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { checkMessage } from "../../src/blockkit/limits.ts";
 import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../src/sandbox/stack.ts";
 import { command, connect, who } from "./helpers.ts";
 
 let stack: Stack;
-const textOf = (body: { text?: string; blocks?: unknown[] }) => `${body.text ?? ""} ${JSON.stringify(body.blocks ?? [])}`;
+const textOf = (body: { text?: string; blocks?: unknown[] }) =>
+  `${body.text ?? ""} ${JSON.stringify(body.blocks ?? [])}`;
 
 beforeAll(async () => {
   stack = await startStack({ redisUrl: inject("redisUrl"), prefix: `e2e-cmd-${process.pid}` });
@@ -45,7 +45,10 @@ describe("every /insights path", () => {
 
   it("an admin connects; status shows the key's health but never the key", async () => {
     const { submitted } = await connect(stack);
-    expect(submitted.body === undefined || (submitted.body as { response_action?: string }).response_action === "clear").toBe(true);
+    expect(
+      submitted.body === undefined ||
+        (submitted.body as { response_action?: string }).response_action === "clear",
+    ).toBe(true);
     const { body } = await command(stack, "status", DEMO.admin);
     expect(body.text).toContain("connected by <@U0ADMIN01>");
     expect(body.text).toContain("accepted by the service");
@@ -92,7 +95,12 @@ describe("every /insights path", () => {
       users: [{ id: "U0OTHER01", name: "o", tz: "UTC", isAdmin: true }],
       channels: [{ id: "C0OTHER01", name: "general" }],
     });
-    const sent = await stack.slack.sendCommand({ teamId: "T0OTHER01", userId: "U0OTHER01", channelId: "C0OTHER01", text: "last7d" });
+    const sent = await stack.slack.sendCommand({
+      teamId: "T0OTHER01",
+      userId: "U0OTHER01",
+      channelId: "C0OTHER01",
+      text: "last7d",
+    });
     // Single-workspace mode refuses the foreign team outright: acked, nothing read, nothing posted.
     expect(sent.status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));

@@ -9,8 +9,12 @@ describe("npm run demo", () => {
   it("plays the flows, shows a digest, writes the output and exits 0", async () => {
     const out = mkdtempSync(join(tmpdir(), "demo-out-"));
     const env = { ...process.env };
-    for (const k of Object.keys(env)) if (/^(SLACK_|REDIS_URL|ANALYTICS_|ENCRYPTION_KEYS)/.test(k)) delete env[k];
-    const child = spawn(process.execPath, ["bin/insights-digest.js", "demo", "--out", out], { env, stdio: ["ignore", "pipe", "pipe"] });
+    for (const k of Object.keys(env))
+      if (/^(SLACK_|REDIS_URL|ANALYTICS_|ENCRYPTION_KEYS)/.test(k)) delete env[k];
+    const child = spawn(process.execPath, ["bin/insights-digest.js", "demo", "--out", out], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -1,5 +1,4 @@
-import { inject } from "vitest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { checkMessage } from "../../src/blockkit/limits.ts";
 import { ACTION } from "../../src/ids.ts";
 import { enumerateDays } from "../../src/insights/days.ts";

@@ -1,6 +1,5 @@
 import fc from "fast-check";
-import { inject } from "vitest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DEMO, type Stack, startStack } from "../../src/sandbox/stack.ts";
 import { connect } from "./helpers.ts";
 
@@ -13,9 +12,33 @@ beforeAll(async () => {
 afterAll(async () => stack?.close());
 
 const words = fc.constantFrom(
-  "last7d", "last0d", "last365d", "last366d", "thisweek", "lastweek", "thismonth", "lastmonth", "help", "status",
-  "2026-11-01..2026-11-15", "2026-02-30", "2026-11-15..2026-11-01", "asset:", 'asset:"payments / api"', "asset:“x”",
-  "scanner:sast", "scanner:", "subscribe", "pause", "send", "<@U123>", "<!channel>", "&amp;", "*bold*", "🔥", "lst7d",
+  "last7d",
+  "last0d",
+  "last365d",
+  "last366d",
+  "thisweek",
+  "lastweek",
+  "thismonth",
+  "lastmonth",
+  "help",
+  "status",
+  "2026-11-01..2026-11-15",
+  "2026-02-30",
+  "2026-11-15..2026-11-01",
+  "asset:",
+  'asset:"payments / api"',
+  "asset:“x”",
+  "scanner:sast",
+  "scanner:",
+  "subscribe",
+  "pause",
+  "send",
+  "<@U123>",
+  "<!channel>",
+  "&amp;",
+  "*bold*",
+  "🔥",
+  "lst7d",
 );
 const slashText = fc.oneof(
   fc.array(words, { maxLength: 5 }).map((w) => w.join(" ")),
@@ -30,7 +53,12 @@ describe("2,000 random slash texts", () => {
     const queue = [...texts];
     const worker = async () => {
       for (let text = queue.shift(); text !== undefined; text = queue.shift()) {
-        const sent = await stack.slack.sendCommand({ teamId: DEMO.teamId, userId: DEMO.member, channelId: DEMO.general, text });
+        const sent = await stack.slack.sendCommand({
+          teamId: DEMO.teamId,
+          userId: DEMO.member,
+          channelId: DEMO.general,
+          text,
+        });
         if (sent.status !== 200) {
           problems.push(`${JSON.stringify(text)} → HTTP ${sent.status}`);
           continue;
@@ -42,7 +70,8 @@ describe("2,000 random slash texts", () => {
         const all = `${body?.text ?? ""} ${JSON.stringify(body?.blocks ?? [])}`;
         // Helpful = a digest, a usage/status answer, or a warning that says what to do next.
         const helpful = /findings|\/insights|Analytics endpoint|Usage|last7d/.test(all);
-        if (!helpful || /Something went wrong on our side/.test(all)) problems.push(`${JSON.stringify(text)} → ${all.slice(0, 200)}`);
+        if (!helpful || /Something went wrong on our side/.test(all))
+          problems.push(`${JSON.stringify(text)} → ${all.slice(0, 200)}`);
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));

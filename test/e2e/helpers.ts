@@ -8,9 +8,16 @@ export const who = (userId: string = DEMO.member, channelId: string = DEMO.gener
 });
 
 /** Runs `/insights <text>` and waits for the first reply on its response_url. */
-export async function command(stack: Stack, text: string, userId: string = DEMO.member, channelId: string = DEMO.general) {
+export async function command(
+  stack: Stack,
+  text: string,
+  userId: string = DEMO.member,
+  channelId: string = DEMO.general,
+) {
   const sent = await stack.slack.sendCommand({ ...who(userId, channelId), text });
-  const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0], { timeoutMs: 10_000 });
+  const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0], {
+    timeoutMs: 10_000,
+  });
   return { sent, reply, body: reply.body as { text?: string; blocks?: unknown[]; response_type?: string } };
 }
 
@@ -18,9 +25,16 @@ export async function command(stack: Stack, text: string, userId: string = DEMO.
 export async function connect(stack: Stack, apiKey: string = DEMO_API_KEY, userId: string = DEMO.admin) {
   const before = stack.slack.views().length;
   const sent = await stack.slack.sendCommand({ ...who(userId), text: "connect" });
-  const view = await stack.slack.waitFor(() => stack.slack.views().slice(before).find((v) => v.type === "modal"), {
-    timeoutMs: 10_000,
-  });
+  const view = await stack.slack.waitFor(
+    () =>
+      stack.slack
+        .views()
+        .slice(before)
+        .find((v) => v.type === "modal"),
+    {
+      timeoutMs: 10_000,
+    },
+  );
   const submitted = await stack.slack.sendViewSubmission({
     teamId: DEMO.teamId,
     userId,

@@ -1,5 +1,4 @@
-import { inject } from "vitest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ACTION } from "../../src/ids.ts";
 import { accountFor } from "../../src/sandbox/analytics/index.ts";
 import { clickButton, findElement } from "../../src/sandbox/slack/index.ts";
@@ -105,7 +104,9 @@ describe("digest controls", () => {
       channelId: DEMO.general,
       responseUrl: sent.responseUrl,
       container: { is_ephemeral: true },
-      actions: [{ type: "button", action_id: "digest_range_last7d", block_id: "digest_range", value: "{not json" }],
+      actions: [
+        { type: "button", action_id: "digest_range_last7d", block_id: "digest_range", value: "{not json" },
+      ],
     });
     const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1]);
     expect(JSON.stringify(reply.body)).toContain("out of date");

@@ -1,7 +1,6 @@
-import { inject } from "vitest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scanKeys } from "../../src/store/scan.ts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../src/sandbox/stack.ts";
+import { scanKeys } from "../../src/store/scan.ts";
 import { command, connect, who } from "./helpers.ts";
 
 let stack: Stack;

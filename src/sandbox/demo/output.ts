@@ -10,7 +10,10 @@ export interface ShownMessage {
 }
 
 /** Block Kit Builder opens a message from its URL fragment. */
-export function builderUrl(msg: { blocks?: unknown[] }, surface: "message" | "modal" | "home" = "message"): string {
+export function builderUrl(
+  msg: { blocks?: unknown[] },
+  surface: "message" | "modal" | "home" = "message",
+): string {
   const payload = surface === "message" ? { blocks: msg.blocks ?? [] } : msg;
   return `https://app.slack.com/block-kit-builder/#${encodeURIComponent(JSON.stringify(payload))}`;
 }
@@ -23,7 +26,12 @@ export function createDemoOutput(dir: string, write: (text: string) => void, col
   mkdirSync(dir, { recursive: true });
   const shown: ShownMessage[] = [];
   let n = 0;
-  const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40);
+  const slug = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 40);
   return {
     shown,
     step(title: string) {
@@ -46,9 +54,14 @@ export function createDemoOutput(dir: string, write: (text: string) => void, col
       return path;
     },
     links() {
-      const lines = shown.map((s) => `- ${s.step}: \`${s.file}\` — [open in Block Kit Builder](${s.builderUrl})`);
+      const lines = shown.map(
+        (s) => `- ${s.step}: \`${s.file}\` — [open in Block Kit Builder](${s.builderUrl})`,
+      );
       const path = join(dir, "README.md");
-      writeFileSync(path, `# Demo output\n\nEvery message the demo's Slack user saw:\n\n${lines.join("\n")}\n`);
+      writeFileSync(
+        path,
+        `# Demo output\n\nEvery message the demo's Slack user saw:\n\n${lines.join("\n")}\n`,
+      );
       return path;
     },
   };

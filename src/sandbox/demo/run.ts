@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline/promises";
-import { ACTION, BLOCK } from "../../ids.ts";
 import { renderChartPng } from "../../chart/render.ts";
+import { ACTION, BLOCK } from "../../ids.ts";
 import { chartInputFor } from "../../services/chart-input.ts";
 import { accountFor } from "../analytics/index.ts";
 import { chooseOption } from "../slack/index.ts";
@@ -35,13 +35,27 @@ export async function playDemo(stack: Stack, out: Output): Promise<DemoResult> {
 
   out.step("1. An admin installs the app (OAuth: /slack/install → consent → /slack/oauth_redirect)");
   await installViaOAuth(stack, DEMO.teamId);
-  out.note(`Installed in ${DEMO.teamName} (${DEMO.teamId}); installer recorded: ${await stack.web.deps.installerOf({ teamId: DEMO.teamId })}`);
+  out.note(
+    `Installed in ${DEMO.teamName} (${DEMO.teamId}); installer recorded: ${await stack.web.deps.installerOf({ teamId: DEMO.teamId })}`,
+  );
 
   out.step("2. The admin types `/insights connect` and pastes the platform API key into the modal");
   const before = stack.slack.views().length;
-  const connect = await stack.slack.sendCommand({ teamId: DEMO.teamId, userId: DEMO.admin, channelId: DEMO.general, text: "connect" });
+  const connect = await stack.slack.sendCommand({
+    teamId: DEMO.teamId,
+    userId: DEMO.admin,
+    channelId: DEMO.general,
+    text: "connect",
+  });
   ackMs.push(connect.ackMs);
-  const modal = await stack.slack.waitFor(() => stack.slack.views().slice(before).find((v) => v.type === "modal"), { what: "the connect modal" });
+  const modal = await stack.slack.waitFor(
+    () =>
+      stack.slack
+        .views()
+        .slice(before)
+        .find((v) => v.type === "modal"),
+    { what: "the connect modal" },
+  );
   out.message("Connect modal", modal.view, "modal");
   const submit = await stack.slack.sendViewSubmission({
     teamId: DEMO.teamId,
@@ -52,9 +66,13 @@ export async function playDemo(stack: Stack, out: Output): Promise<DemoResult> {
   if (submit.body && (submit.body as { response_action?: string }).response_action === "errors") {
     throw new Error(`the modal refused the key: ${JSON.stringify(submit.body)}`);
   }
-  const confirmation = await stack.slack.waitFor(() => stack.slack.ephemerals(DEMO.admin).at(-1), { what: "the confirmation" });
+  const confirmation = await stack.slack.waitFor(() => stack.slack.ephemerals(DEMO.admin).at(-1), {
+    what: "the confirmation",
+  });
   out.message("Connected (ephemeral)", { text: confirmation.text, blocks: confirmation.blocks });
-  out.note("The key was checked against the analytics service (introspection), then stored encrypted (AES-256-GCM).");
+  out.note(
+    "The key was checked against the analytics service (introspection), then stored encrypted (AES-256-GCM).",
+  );
 
   out.step("3. A member types `/insights last7d` (ranges resolve in their timezone, America/Los_Angeles)");
   const { sent, body } = await slash(stack, "last7d", DEMO.member);
@@ -63,7 +81,9 @@ export async function playDemo(stack: Stack, out: Output): Promise<DemoResult> {
   out.message("Digest last7d (ephemeral, with Share button)", body);
 
   out.step("4. The member picks an asset in the dropdown: the same message is redrawn in place");
-  const asset = accountFor(DEMO_API_KEY)?.assets.find((a) => a.displayValue.includes(" / ")) ?? accountFor(DEMO_API_KEY)?.assets[0];
+  const asset =
+    accountFor(DEMO_API_KEY)?.assets.find((a) => a.displayValue.includes(" / ")) ??
+    accountFor(DEMO_API_KEY)?.assets[0];
   if (!asset) throw new Error("the demo account has no assets");
   const pick = await stack.slack.sendBlockAction({
     teamId: DEMO.teamId,
@@ -74,25 +94,41 @@ export async function playDemo(stack: Stack, out: Output): Promise<DemoResult> {
     actions: [chooseOption(body.blocks, ACTION.assetSelect, asset.value)],
   });
   ackMs.push(pick.ackMs);
-  const replaced = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1], { what: "the redrawn digest" });
+  const replaced = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1], {
+    what: "the redrawn digest",
+  });
   digests += 1;
   out.message(`Digest narrowed to ${asset.displayValue}`, replaced.body);
 
-  const { view } = await stack.web.deps.digests.build({ ref: { teamId: DEMO.teamId }, range: "last30d", tz: "Europe/Berlin", now: new Date() });
+  const { view } = await stack.web.deps.digests.build({
+    ref: { teamId: DEMO.teamId },
+    range: "last30d",
+    tz: "Europe/Berlin",
+    now: new Date(),
+  });
   const chart = out.file("trend-last30d.png", renderChartPng(chartInputFor(view)));
   out.note(`Trend chart of the last 30 days written to ${chart}`);
   return { steps: 4, ackMs, digests };
 }
 
 /** `--keep`: a prompt where you type `/insights …` as the admin in #general and see the reply. */
-export async function interactive(stack: Stack, out: Output, input: NodeJS.ReadableStream, output: NodeJS.WritableStream) {
+export async function interactive(
+  stack: Stack,
+  out: Output,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+) {
   const rl = createInterface({ input, output, terminal: true });
-  output.write("\nEverything keeps running. Type what follows /insights (e.g. `last30d asset:\"payments / api\"`), or `exit`.\n");
+  output.write(
+    '\nEverything keeps running. Type what follows /insights (e.g. `last30d asset:"payments / api"`), or `exit`.\n',
+  );
   try {
     for (;;) {
       const line = (await rl.question("/insights ")).trim();
       if (line === "exit" || line === "quit") return;
-      const { body } = await slash(stack, line, DEMO.admin).catch((err: unknown) => ({ body: { text: `(no reply: ${(err as Error).message})` } }));
+      const { body } = await slash(stack, line, DEMO.admin).catch((err: unknown) => ({
+        body: { text: `(no reply: ${(err as Error).message})` },
+      }));
       out.message(`/insights ${line}`, body);
     }
   } catch {

@@ -1,4 +1,9 @@
-import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs, StaticSelectAction } from "@slack/bolt";
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  SlackActionMiddlewareArgs,
+  StaticSelectAction,
+} from "@slack/bolt";
 import { ALL_VALUE } from "../../../templates/filter-menu.ts";
 import { decodeState } from "../../../templates/state.ts";
 import type { SlackDeps } from "../deps.ts";
@@ -8,7 +13,14 @@ import { redrawDigest } from "./redraw.ts";
 
 /** Asset or scanner picked in a digest's menu: the state rides in the menu block's block_id. */
 export function filterSelect(deps: SlackDeps, kind: "asset" | "scanner") {
-  return async ({ ack, body, action, client, respond, context }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
+  return async ({
+    ack,
+    body,
+    action,
+    client,
+    respond,
+    context,
+  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
     await ack();
     const select = action as StaticSelectAction;
     try {

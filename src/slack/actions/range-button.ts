@@ -7,7 +7,14 @@ import { redrawDigest } from "./redraw.ts";
 
 /** A range preset clicked: its value is the whole state with the new range. */
 export function rangeButton(deps: SlackDeps) {
-  return async ({ ack, body, action, client, respond, context }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
+  return async ({
+    ack,
+    body,
+    action,
+    client,
+    respond,
+    context,
+  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
     await ack();
     try {
       const state = decodeState((action as ButtonAction).value);

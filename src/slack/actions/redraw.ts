@@ -2,9 +2,32 @@ import type { BlockAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { digestMessage } from "../../../templates/digest.ts";
 import type { DigestState } from "../../../templates/state.ts";
+import type { DigestRequest } from "../../services/digest.ts";
+import type { WorkspaceRef } from "../../store/keys.ts";
 import type { SlackDeps } from "../deps.ts";
 import { errorReply } from "../errors.ts";
-import type { WorkspaceRef } from "../../store/keys.ts";
+
+/** The digest a message's state describes, in the clicking user's timezone. */
+export async function digestForState(
+  deps: SlackDeps,
+  ref: WorkspaceRef,
+  client: WebClient,
+  userId: string,
+  state: DigestState,
+  extra: Pick<DigestRequest, "shareable" | "attribution">,
+) {
+  const user = await deps.users.get(ref, client, userId);
+  const { view } = await deps.digests.build({
+    ref,
+    range: state.range,
+    tz: user.tz,
+    now: deps.clock(),
+    assetIds: state.assetIds,
+    scannerIds: state.scannerIds,
+    ...extra,
+  });
+  return digestMessage(view);
+}
 
 /**
  * Re-renders a digest for a new state (filter or range) in answer to a click. An ephemeral digest
@@ -20,23 +43,18 @@ export async function redrawDigest(args: {
   state: DigestState;
 }): Promise<void> {
   const { deps, ref, body, client, respond, state } = args;
-  const log = deps.logger.child({ teamId: ref.teamId, userId: body.user.id, action: body.actions[0]?.action_id });
+  const log = deps.logger.child({
+    teamId: ref.teamId,
+    userId: body.user.id,
+    action: body.actions[0]?.action_id,
+  });
   const inPlace = body.container?.is_ephemeral === true;
   try {
-    const user = await deps.users.get(ref, client, body.user.id);
-    const { view } = await deps.digests.build({
-      ref,
-      range: state.range,
-      tz: user.tz,
-      now: deps.clock(),
-      assetIds: state.assetIds,
-      scannerIds: state.scannerIds,
-      shareable: true,
-    });
-    await respond({ ...digestMessage(view), response_type: "ephemeral", replace_original: inPlace });
+    const message = await digestForState(deps, ref, client, body.user.id, state, { shareable: true });
+    await respond({ ...message, response_type: "ephemeral", replace_original: inPlace });
   } catch (err) {
-    await respond({ ...errorReply(err, log), response_type: "ephemeral", replace_original: false }).catch((e: unknown) =>
-      log.error({ err: e }, "could not send the error reply"),
+    await respond({ ...errorReply(err, log), response_type: "ephemeral", replace_original: false }).catch(
+      (e: unknown) => log.error({ err: e }, "could not send the error reply"),
     );
   }
 }

@@ -1,16 +1,23 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { digestMessage } from "../../../templates/digest.ts";
 import { decodeState } from "../../../templates/state.ts";
 import { AppError } from "../../errors.ts";
 import type { SlackDeps } from "../deps.ts";
 import { errorReply } from "../errors.ts";
 import { workspaceOf } from "../workspace.ts";
+import { digestForState } from "./redraw.ts";
 
 const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
 
 /** Posts the digest the user is looking at into the channel, as the bot, "Shared by @user". */
 export function shareDigest(deps: SlackDeps) {
-  return async ({ ack, body, action, client, respond, context }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
+  return async ({
+    ack,
+    body,
+    action,
+    client,
+    respond,
+    context,
+  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
     await ack();
     const ref = workspaceOf(context);
     const log = deps.logger.child({ teamId: ref.teamId, userId: body.user.id, action: "share" });
@@ -18,19 +25,12 @@ export function shareDigest(deps: SlackDeps) {
       const channel = body.channel?.id;
       if (!channel) throw new AppError("bad_request", "This digest is not in a channel.");
       const state = decodeState((action as ButtonAction).value);
-      const user = await deps.users.get(ref, client, body.user.id);
-      const { view } = await deps.digests.build({
-        ref,
-        range: state.range,
-        tz: user.tz,
-        now: deps.clock(),
-        assetIds: state.assetIds,
-        scannerIds: state.scannerIds,
+      const message = await digestForState(deps, ref, client, body.user.id, state, {
         shareable: false,
         attribution: `Shared by <@${body.user.id}>`,
       });
       try {
-        await client.chat.postMessage({ channel, ...digestMessage(view) });
+        await client.chat.postMessage({ channel, ...message });
       } catch (err) {
         const code = (err as { data?: { error?: string } }).data?.error;
         if (code && NOT_IN_CHANNEL.has(code)) {
@@ -38,7 +38,11 @@ export function shareDigest(deps: SlackDeps) {
         }
         throw err;
       }
-      await respond({ response_type: "ephemeral", replace_original: true, text: `:white_check_mark: Shared in <#${channel}>.` });
+      await respond({
+        response_type: "ephemeral",
+        replace_original: true,
+        text: `:white_check_mark: Shared in <#${channel}>.`,
+      });
     } catch (err) {
       await respond({ ...errorReply(err, log), response_type: "ephemeral", replace_original: false });
     }

@@ -9,7 +9,12 @@ const BUDGET_MS = 2_500;
 
 /** Type-ahead for the external asset/scanner menus (over 100 choices), by display name. */
 export function filterOptions(deps: SlackDeps, kind: "asset" | "scanner") {
-  return async ({ ack, body, context, client }: SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs) => {
+  return async ({
+    ack,
+    body,
+    context,
+    client,
+  }: SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs) => {
     const log = deps.logger.child({ teamId: context.teamId, userId: body.user?.id, options: kind });
     const work = (async () => {
       const state = decodeState(body.block_id);

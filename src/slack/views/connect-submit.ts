@@ -30,21 +30,34 @@ function verifyMessage(err: unknown): string {
  * is bounded by `verifyTimeoutMs`.
  */
 export function connectSubmit(deps: SlackDeps) {
-  return async ({ ack, body, view, client, context }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
+  return async ({
+    ack,
+    body,
+    view,
+    client,
+    context,
+  }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
     const inlineError = (message: string) =>
       ack({ response_action: "errors", errors: { [BLOCK.apiKey]: message } });
     const apiKey = view.state.values[BLOCK.apiKey]?.[ACTION.apiKeyInput]?.value?.trim() ?? "";
-    if (apiKey.length === 0) return inlineError("Paste the API key from the platform's application keys page.");
-    if (apiKey.length > MAX_KEY || /\s/.test(apiKey)) return inlineError("That does not look like an API key (no spaces, at most 4,096 characters).");
+    if (apiKey.length === 0)
+      return inlineError("Paste the API key from the platform's application keys page.");
+    if (apiKey.length > MAX_KEY || /\s/.test(apiKey))
+      return inlineError("That does not look like an API key (no spaces, at most 4,096 characters).");
     const ref = workspaceOf(context);
     const log = deps.logger.child({ teamId: ref.teamId, userId: body.user.id, view: "connect" });
     try {
       const user = await deps.users.get(ref, client, body.user.id);
       if (!canManage(user, deps.policy, await deps.installerOf(ref))) {
-        return inlineError("Only workspace admins and owners, the installer, or people on the app's admin list can connect a key.");
+        return inlineError(
+          "Only workspace admins and owners, the installer, or people on the app's admin list can connect a key.",
+        );
       }
       const timeout = new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new AppError("timeout", "verification timed out")), deps.verifyTimeoutMs).unref(),
+        setTimeout(
+          () => reject(new AppError("timeout", "verification timed out")),
+          deps.verifyTimeoutMs,
+        ).unref(),
       );
       await Promise.race([deps.analytics.verifyKey(apiKey), timeout]);
     } catch (err) {
@@ -52,7 +65,11 @@ export function connectSubmit(deps: SlackDeps) {
       return inlineError(verifyMessage(err));
     }
     const endpoint = await deps.analytics.endpoint().catch(() => undefined);
-    await deps.apiKeys.save(ref, apiKey, { savedBy: body.user.id, savedAt: deps.clock().toISOString(), endpoint });
+    await deps.apiKeys.save(ref, apiKey, {
+      savedBy: body.user.id,
+      savedAt: deps.clock().toISOString(),
+      endpoint,
+    });
     await deps.source.invalidate(ref);
     await ack({ response_action: "clear" });
     log.info("api key connected");
