@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SlackConfig } from "../../src/config.ts";
 import { createInstallLayer, type InstallLayer, registerLifecycleEvents } from "../../src/install/index.ts";
 import { createLogger } from "../../src/log.ts";
+import { freePort } from "../../src/sandbox/redis.ts";
 import {
   type SlackStandIn,
   slackEvents,
@@ -16,7 +17,6 @@ import { boltLogger } from "../../src/slack/bolt-logger.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
-import { freePort } from "../../src/sandbox/redis.ts";
 
 /**
  * The whole path over real HTTP: /slack/install → the stand-in's consent redirect → Bolt's

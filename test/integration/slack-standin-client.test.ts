@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, webApi } from "@slack/bolt";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { freePort } from "../../src/sandbox/redis.ts";
 import {
   chooseOption,
   clickButton,
@@ -11,7 +12,6 @@ import {
   slackEvents,
   startSlackStandIn,
 } from "../../src/sandbox/slack/index.ts";
-import { freePort } from "../../src/sandbox/redis.ts";
 
 const SECRET = "client-side-signing-secret";
 

@@ -10,13 +10,17 @@ const assets = [
 
 describe("matchFilter", () => {
   it("matches by value, display name (any case and spacing) and unique child", () => {
-    expect(matchFilter("asset", "22222222-2222-4222-8222-222222222222", assets).displayValue).toBe("payments / web");
+    expect(matchFilter("asset", "22222222-2222-4222-8222-222222222222", assets).displayValue).toBe(
+      "payments / web",
+    );
     expect(matchFilter("asset", "Payments/API", assets).value).toBe(assets[0]?.value);
     expect(matchFilter("asset", "auth-service", assets).displayValue).toBe("platform / auth-service");
   });
 
   it("reports ambiguity with the candidates", () => {
-    expect(() => matchFilter("asset", "api", assets)).toThrowError(/Several assets match "api": "payments \/ api", "platform \/ api"/);
+    expect(() => matchFilter("asset", "api", assets)).toThrowError(
+      /Several assets match "api": "payments \/ api", "platform \/ api"/,
+    );
   });
 
   it("suggests close names for an unknown one", () => {
