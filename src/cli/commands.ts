@@ -18,7 +18,8 @@ export const COMMANDS: CliCommand[] = [
   {
     name: "web",
     args: "",
-    summary: "Run the Slack-facing HTTP process (/slack/events, /healthz, /readyz), or Socket Mode when SLACK_APP_TOKEN is set.",
+    summary:
+      "Run the Slack-facing HTTP process (/slack/events, /healthz, /readyz), or Socket Mode when SLACK_APP_TOKEN is set.",
     load: () => import("./web.ts"),
   },
   {

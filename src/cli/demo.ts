@@ -1,10 +1,12 @@
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";
 import { createDemoOutput } from "../sandbox/demo/output.ts";
 import { interactive, playDemo } from "../sandbox/demo/run.ts";
 import { type PrivateRedis, startPrivateRedis } from "../sandbox/redis.ts";
 import { type Stack, startStack } from "../sandbox/stack.ts";
+import { parseCliArgs } from "./args.ts";
+
+const USAGE = "insights-digest demo [--keep] [--out DIR]";
 
 /**
  * `insights-digest demo [--keep] [--out DIR]`: the whole product on loopback with nothing
@@ -12,10 +14,10 @@ import { type Stack, startStack } from "../sandbox/stack.ts";
  * flows over HTTP. Everything it started is stopped on exit, Ctrl-C included.
  */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { keep: { type: "boolean", default: false }, out: { type: "string" } },
-  });
+  const { values } = parseCliArgs(
+    { args, options: { keep: { type: "boolean", default: false }, out: { type: "string" } } },
+    USAGE,
+  );
   const config = loadConfig("demo");
   const started = Date.now();
   const color = process.stdout.isTTY === true;

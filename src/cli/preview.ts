@@ -1,5 +1,4 @@
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { parseCommand } from "../../commands/grammar.ts";
 import { digestMessage } from "../../templates/digest.ts";
 import { createAnalyticsClient } from "../analytics/client.ts";
@@ -12,8 +11,12 @@ import { silentLogger } from "../log.ts";
 import { DEMO_API_KEY, startEmulator } from "../sandbox/analytics/index.ts";
 import { chartInputFor } from "../services/chart-input.ts";
 import { createDigestService } from "../services/digest.ts";
+import { parseCliArgs } from "./args.ts";
 
 const PREVIEW_REF = { teamId: "TPREVIEW" };
+
+const USAGE =
+  'insights-digest preview [range] [asset:"parent / child"] [scanner:name] [--json] [--chart FILE.png] [--tz Area/City] [--color]';
 
 /**
  * `insights-digest preview [range] [asset:"…"] [scanner:…] [--json] [--chart FILE.png] [--tz Zone]`:
@@ -21,16 +24,19 @@ const PREVIEW_REF = { teamId: "TPREVIEW" };
  * built-in emulator's demo account, so it works on a fresh clone with nothing configured.
  */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      json: { type: "boolean", default: false },
-      chart: { type: "string" },
-      tz: { type: "string" },
-      color: { type: "boolean" },
+  const { values, positionals } = parseCliArgs(
+    {
+      args,
+      allowPositionals: true,
+      options: {
+        json: { type: "boolean", default: false },
+        chart: { type: "string" },
+        tz: { type: "string" },
+        color: { type: "boolean" },
+      },
     },
-  });
+    USAGE,
+  );
   const command = parseCommand(positionals.join(" "));
   if (command.kind !== "digest") {
     const hint =
