@@ -1,0 +1,91 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/**
+ * Prometheus metrics, one registry per process (built by the composition root, so tests get their
+ * own). Label values are codes and method names only: never ids, names or anything user-typed.
+ */
+export function createMetrics(
+  options: { defaultMetrics?: boolean; queueDepth?: () => Promise<Record<string, number>> } = {},
+) {
+  const registry = new Registry();
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: "insights_" });
+  const commands = new Counter({
+    name: "insights_commands_total",
+    help: "Slash commands handled, by subcommand and outcome (ok or an error code).",
+    labelNames: ["kind", "outcome"] as const,
+    registers: [registry],
+  });
+  const digests = new Counter({
+    name: "insights_digests_total",
+    help: "Digests produced, by surface (command, action, scheduled) and outcome (delivered, failed) with the failure reason.",
+    labelNames: ["surface", "outcome", "reason"] as const,
+    registers: [registry],
+  });
+  const analyticsSeconds = new Histogram({
+    name: "insights_analytics_request_seconds",
+    help: "Analytics GraphQL calls (retries included), by operation and outcome.",
+    labelNames: ["operation", "outcome"] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
+    registers: [registry],
+  });
+  const slackSeconds = new Histogram({
+    name: "insights_slack_request_seconds",
+    help: "Slack Web API calls made by the worker, by method and outcome.",
+    labelNames: ["method", "outcome"] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
+    registers: [registry],
+  });
+  const queueDepth = options.queueDepth;
+  if (queueDepth) {
+    new Gauge({
+      name: "insights_queue_jobs",
+      help: "Delivery jobs in the queue, by state.",
+      labelNames: ["state"] as const,
+      registers: [registry],
+      async collect() {
+        const counts = await queueDepth().catch(() => ({}) as Record<string, number>);
+        for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+      },
+    });
+  }
+  return {
+    registry,
+    commands,
+    digests,
+    analyticsSeconds,
+    slackSeconds,
+    /** Times an analytics call; the outcome label is "ok" or the error's code. */
+    timeAnalytics<T>(operation: string, work: () => Promise<T>): Promise<T> {
+      return timed(work, (outcome, seconds) => analyticsSeconds.observe({ operation, outcome }, seconds));
+    },
+    /** Times a Slack Web API call; the outcome label is "ok" or Slack's error code. */
+    timeSlack<T>(method: string, work: () => Promise<T>): Promise<T> {
+      return timed(work, (outcome, seconds) => slackSeconds.observe({ method, outcome }, seconds));
+    },
+  };
+}
+
+async function timed<T>(
+  work: () => Promise<T>,
+  record: (outcome: string, seconds: number) => void,
+): Promise<T> {
+  const started = performance.now();
+  try {
+    const out = await work();
+    record("ok", (performance.now() - started) / 1000);
+    return out;
+  } catch (err) {
+    record(codeOf(err), (performance.now() - started) / 1000);
+    throw err;
+  }
+}
+
+/** An error's code for a label: our AppError codes, Slack's `data.error`, else "error". */
+export function codeOf(err: unknown): string {
+  const e = err as { code?: unknown; data?: { error?: unknown } };
+  const code =
+    typeof e?.data?.error === "string" ? e.data.error : typeof e?.code === "string" ? e.code : "error";
+  return /^[a-z_]{1,40}$/.test(code) ? code : "error";
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
