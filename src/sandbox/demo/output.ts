@@ -44,8 +44,8 @@ export function createDemoOutput(dir: string, write: (text: string) => void, col
       n += 1;
       const file = join(dir, `${String(n).padStart(2, "0")}-${slug(step)}.json`);
       writeFileSync(file, `${JSON.stringify(msg, null, 2)}\n`);
-      const text = renderText(msg, { color, width: 100 });
-      write(`${text.replace(/^/gm, "  │ ")}\n`);
+      const text = renderText(msg, { color, width: 100 }).trimEnd();
+      write(`  ┌─ ${step} (${surface})\n${text.replace(/^/gm, "  │ ")}\n  └─\n`);
       shown.push({ step, file, builderUrl: builderUrl(msg as { blocks?: unknown[] }, surface) });
     },
     file(name: string, bytes: Uint8Array) {
