@@ -32,6 +32,8 @@ export interface WorkerOptions {
   /** Delivery queue name (tests use one per test). */
   queueName?: string;
   clock?: () => Date;
+  /** Slack Web API base URL [config.slack.apiUrl]. */
+  slackApiUrl?: string;
   /** Bot token per workspace. Default: SLACK_BOT_TOKEN, else the OAuth installation store. */
   tokenFor?: (ref: WorkspaceRef) => Promise<string>;
   policy?: Partial<DeliveryPolicy>;
@@ -138,7 +140,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     notifier: scheduler,
     claims: createDeliveryClaims({ redis, keys, ...o.claims }),
     digests,
-    slack: createSlackApi({ apiUrl: config.slack.apiUrl }),
+    slack: createSlackApi({ apiUrl: o.slackApiUrl ?? config.slack.apiUrl }),
     renderChart: charts ? (input) => charts.render(input) : undefined,
     tokenFor,
     rateLimit: (ms) => queue.rateLimit(ms),

@@ -1,0 +1,90 @@
+import { digestMessage } from "../../templates/digest.ts";
+import type { ChartInput } from "../chart/types.ts";
+import type { DigestView } from "../insights/types.ts";
+import type { Logger } from "../log.ts";
+import type { DigestService } from "../services/digest.ts";
+import { scheduleText } from "../subscriptions/schedule.ts";
+import type { Subscription } from "../subscriptions/types.ts";
+import { uploadChart } from "./chart-upload.ts";
+import { type SlackApi, SlackCallError } from "./slack-api.ts";
+
+/** What building and posting a digest needs. */
+export interface DigestPostDeps {
+  digests: Pick<DigestService, "build">;
+  slack: SlackApi;
+  /** Renders the trend chart; unset = text-only digests (CHARTS=off). */
+  renderChart?: (input: ChartInput) => Uint8Array;
+  logger: Logger;
+}
+
+/** Marks our messages so a later check (conversations.history) can tell a delivery was already posted. */
+export const DIGEST_EVENT_TYPE = "insights_digest";
+
+/**
+ * A built digest, ready to post; built before the post so analytics errors never reach the channel.
+ * The range is resolved at `asOf`, the run's fire time, so a retry or a late catch-up shows the
+ * period the run was for, not whatever "last 7 days" means when it finally goes out.
+ */
+export async function buildDigestView(
+  deps: DigestPostDeps,
+  sub: Subscription,
+  token: string,
+  asOf: Date,
+): Promise<DigestView> {
+  const { view } = await deps.digests.build({
+    ref: sub.ref,
+    range: sub.range,
+    tz: sub.tz,
+    now: asOf,
+    assetIds: sub.assetIds,
+    scannerIds: sub.scannerIds,
+    attribution: `Scheduled digest · ${scheduleText(sub.schedule, sub.time, sub.tz)}`,
+  });
+  if (!deps.renderChart) return view;
+  try {
+    const title = `Daily trend · ${view.digest.range.label}`;
+    const subtitle = sub.filterLabels.length > 0 ? sub.filterLabels.join(", ").slice(0, 120) : undefined;
+    const png = deps.renderChart({ series: view.digest.series, title, subtitle });
+    const altText = `Daily findings, violations and fixes, ${view.digest.range.label}`;
+    const fileId = await uploadChart(deps.slack, token, {
+      png,
+      filename: `insights-${sub.id}.png`,
+      title,
+      altText,
+    });
+    return { ...view, chart: { slackFileId: fileId, altText } };
+  } catch (err) {
+    // A digest without its chart beats no digest.
+    deps.logger.warn({ err, subId: sub.id }, "chart upload failed; posting the digest as text");
+    return view;
+  }
+}
+
+/** Posts the digest; an image Slack cannot use yet (`invalid_blocks`) is dropped and the post retried once. */
+export async function postDigest(
+  deps: DigestPostDeps,
+  sub: Subscription,
+  token: string,
+  view: DigestView,
+  deliveryId: string,
+): Promise<string> {
+  const post = async (v: DigestView) => {
+    const { blocks, text } = digestMessage(v);
+    const reply = await deps.slack.call(token, "chat.postMessage", {
+      channel: sub.channelId,
+      text,
+      blocks,
+      unfurl_links: false,
+      metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: { delivery: deliveryId } },
+    });
+    return String(reply.ts ?? "");
+  };
+  try {
+    return await post(view);
+  } catch (err) {
+    if (!(err instanceof SlackCallError) || err.slackError !== "invalid_blocks" || !view.chart) throw err;
+    deps.logger.warn({ subId: sub.id }, "digest with chart refused (invalid_blocks); posting without it");
+    const { chart: _chart, ...textOnly } = view;
+    return post(textOnly);
+  }
+}

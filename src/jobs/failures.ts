@@ -1,0 +1,75 @@
+import { isAppError } from "../errors.ts";
+import { SlackCallError } from "./slack-api.ts";
+
+/**
+ * What a delivery does about an error (design.md §6):
+ * - `transient`: throw, BullMQ retries with exponential backoff; on the last attempt a failure
+ *   notice is posted instead of a digest.
+ * - `rate_limited`: Slack 429; the worker pauses the queue for Retry-After and the job waits (no attempt used).
+ * - `permanent`: retrying cannot help until a person acts; pause the subscription and tell its owner.
+ * - `fatal`: retrying gives the same answer (bad reply, our own bug); fail now with one notice.
+ */
+export type FailureKind = "transient" | "rate_limited" | "permanent" | "fatal";
+
+/** The verdict on one error. */
+export interface Failure {
+  kind: FailureKind;
+  /** Slack's error string or our AppError code, stored as the subscription's reason. */
+  reason: string;
+  retryAfterMs?: number;
+}
+
+const SLACK_PERMANENT = new Set([
+  "channel_not_found",
+  "is_archived",
+  "not_in_channel",
+  "invalid_auth",
+  "account_inactive",
+  "token_revoked",
+  "token_expired",
+  "not_authed",
+  "no_permission",
+  "missing_scope",
+  "team_access_not_granted",
+  "ekm_access_denied",
+]);
+
+const SLACK_TRANSIENT = new Set([
+  "internal_error",
+  "fatal_error",
+  "service_unavailable",
+  "request_timeout",
+  "network",
+  "bad_response",
+]);
+
+// token_expired here is the installation store failing to refresh a rotating token: worth another try.
+const APP_TRANSIENT = new Set(["unavailable", "rate_limited", "redis_unavailable", "token_expired"]);
+const APP_PERMANENT = new Set(["unauthorized", "not_connected", "decrypt_failed", "installation_not_found"]);
+
+/** Default wait when a 429 comes without Retry-After. */
+const DEFAULT_RETRY_AFTER_MS = 1_000;
+
+/** Sorts an error from building or posting a digest into what the job does next. */
+export function classifyFailure(err: unknown): Failure {
+  if (err instanceof SlackCallError) {
+    const reason = err.slackError;
+    if (err.status === 429 || reason === "ratelimited")
+      return {
+        kind: "rate_limited",
+        reason: "ratelimited",
+        retryAfterMs: err.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS,
+      };
+    if (err.code !== "slack_error") return { kind: "transient", reason };
+    if (SLACK_PERMANENT.has(reason)) return { kind: "permanent", reason };
+    if (SLACK_TRANSIENT.has(reason)) return { kind: "transient", reason };
+    return { kind: "fatal", reason };
+  }
+  if (isAppError(err)) {
+    if (APP_TRANSIENT.has(err.code)) return { kind: "transient", reason: err.code };
+    if (APP_PERMANENT.has(err.code)) return { kind: "permanent", reason: err.code };
+    return { kind: "fatal", reason: err.code };
+  }
+  // Redis blips, timeouts and anything unforeseen: worth another try.
+  return { kind: "transient", reason: "internal" };
+}

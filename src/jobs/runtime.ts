@@ -1,0 +1,62 @@
+import type { Redis } from "ioredis";
+import type { Logger } from "../log.ts";
+import { createKeyScheme } from "../store/keys.ts";
+import { createSubscriptionService, type SubscriptionService } from "../subscriptions/service.ts";
+import { createSubscriptionStore, type SubscriptionStore } from "../subscriptions/store.ts";
+import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { createDeliveryQueue, DEFAULT_POLICY, type DeliveryPolicy, type DeliveryQueue } from "./queue.ts";
+import { createSchedulerSync, type SchedulerSync } from "./scheduler.ts";
+
+/** Options of createSubscriptionRuntime. */
+export interface SubscriptionRuntimeOptions {
+  /** Web processes pass their fail-fast connection; the worker its own (maxRetriesPerRequest: null). */
+  redis: Redis;
+  /** BullMQ prefix (config.queuePrefix). */
+  queuePrefix: string;
+  logger: Logger;
+  /** Store key prefix [insights]. */
+  prefix?: string;
+  queueName?: string;
+  clock?: () => Date;
+  policy?: Partial<DeliveryPolicy>;
+  limits?: Partial<SubscriptionLimits>;
+  maxPerWorkspace?: number;
+}
+
+/** The built service and its parts. */
+export interface SubscriptionRuntime {
+  subscriptions: SubscriptionService;
+  store: SubscriptionStore;
+  queue: DeliveryQueue;
+  scheduler: SchedulerSync;
+  /** Closes the queue (not the shared Redis connection). */
+  close(): Promise<void>;
+}
+
+/**
+ * The subscription service with its store, queue and scheduler sync, as both the web process (the
+ * Slack layer's commands and App Home) and the worker build it.
+ *
+ * @example
+ * const { subscriptions } = createSubscriptionRuntime({ redis, queuePrefix: config.queuePrefix, logger });
+ * const { subscription, nextRuns } = await subscriptions.create(ref, { channelId, schedule: { kind: "daily" }, tz }, userId);
+ */
+export function createSubscriptionRuntime(o: SubscriptionRuntimeOptions): SubscriptionRuntime {
+  const queue = createDeliveryQueue({
+    connection: o.redis,
+    prefix: o.queuePrefix,
+    name: o.queueName,
+    logger: o.logger,
+  });
+  const store = createSubscriptionStore({ redis: o.redis, keys: createKeyScheme({ prefix: o.prefix }) });
+  const scheduler = createSchedulerSync({ queue, policy: { ...DEFAULT_POLICY, ...o.policy } });
+  const subscriptions = createSubscriptionService({
+    store,
+    scheduler,
+    logger: o.logger,
+    clock: o.clock,
+    limits: o.limits,
+    maxPerWorkspace: o.maxPerWorkspace,
+  });
+  return { subscriptions, store, queue, scheduler, close: () => queue.close() };
+}

@@ -1,0 +1,74 @@
+import type { WorkspaceRef } from "../store/keys.ts";
+import { schedulerIdFor } from "../subscriptions/ids.ts";
+import { cronFor } from "../subscriptions/schedule.ts";
+import type { Subscription } from "../subscriptions/types.ts";
+import { type DeliveryPolicy, type DeliveryQueue, deliveryJobOptions, JOB_NAME } from "./queue.ts";
+
+/**
+ * The one place that writes BullMQ job schedulers (design.md §6): a subscription that is active has
+ * exactly one scheduler, `<enterprise>.<team>.<subId>`, with its cron pattern and IANA zone; a paused
+ * or deleted one has none. Also enqueues the one-off jobs (test sends, catch-ups).
+ */
+export interface SchedulerSync {
+  /** Active → upsert the scheduler; paused → remove it. */
+  sync(sub: Subscription): Promise<void>;
+  remove(ref: WorkspaceRef, subId: string): Promise<void>;
+  /** A one-off delivery of `period`; a repeat of a delivered period is stopped by its claim, not by the job id. */
+  enqueue(ref: WorkspaceRef, subId: string, kind: "catchUp" | "test", period: string): Promise<string>;
+  /** A job that DMs the owner of a paused subscription about `reason` (once per pause). */
+  notifyOwner(ref: WorkspaceRef, subId: string, reason: string): Promise<void>;
+  /** Every scheduler id in the queue (ours and, if any, foreign ones). */
+  schedulerIds(): AsyncGenerator<string>;
+}
+
+const PAGE = 500;
+
+/** The scheduler writer for one queue; every delivery job gets `policy`'s attempts and backoff. */
+export function createSchedulerSync(options: {
+  queue: DeliveryQueue;
+  policy: DeliveryPolicy;
+}): SchedulerSync {
+  const { queue, policy } = options;
+  const opts = deliveryJobOptions(policy);
+
+  return {
+    async sync(sub) {
+      const id = schedulerIdFor(sub.ref, sub.id);
+      if (sub.status !== "active") {
+        await queue.removeJobScheduler(id);
+        return;
+      }
+      const { pattern, tz } = cronFor(sub.schedule, sub.time, sub.tz);
+      await queue.upsertJobScheduler(
+        id,
+        { pattern, tz },
+        { name: JOB_NAME.scheduled, data: { sub: id }, opts },
+      );
+    },
+    async remove(ref, subId) {
+      await queue.removeJobScheduler(schedulerIdFor(ref, subId));
+    },
+    async enqueue(ref, subId, kind, period) {
+      const sub = schedulerIdFor(ref, subId);
+      // Unique: a finished job keeps its id for a day, and a second catch-up of one period must still run.
+      const jobId = `${kind === "test" ? "send" : "catchup"}-${sub}-${period}-${Date.now().toString(36)}`;
+      await queue.add(JOB_NAME[kind], { sub, period }, { ...opts, jobId });
+      return jobId;
+    },
+    async notifyOwner(ref, subId, reason) {
+      const sub = schedulerIdFor(ref, subId);
+      await queue.add(
+        JOB_NAME.notice,
+        { sub, reason },
+        { ...opts, jobId: `notice-${sub}-${Date.now().toString(36)}` },
+      );
+    },
+    async *schedulerIds() {
+      for (let start = 0; ; start += PAGE) {
+        const page = await queue.getJobSchedulers(start, start + PAGE - 1, true);
+        for (const s of page) if (s?.key) yield s.key;
+        if (page.length < PAGE) return;
+      }
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { AppError } from "../errors.ts";
+
+/**
+ * A small Slack Web API caller for the worker. Unlike the SDK's WebClient it never retries or waits
+ * on its own: the delivery job decides (BullMQ backoff for 5xx, `worker.rateLimit` for 429), so a
+ * rate limit pauses the queue instead of holding a worker slot asleep.
+ */
+
+/** Why a call failed: Slack's `error` string, an HTTP status, or the network. */
+export class SlackCallError extends AppError<"slack_error" | "slack_http" | "slack_network"> {
+  readonly method: string;
+  /** Slack's `error` (`is_archived`, `ratelimited`, …) or `http_<status>` / `network`. */
+  readonly slackError: string;
+  readonly status: number | undefined;
+  /** From Retry-After on 429. */
+  readonly retryAfterMs: number | undefined;
+  constructor(
+    code: "slack_error" | "slack_http" | "slack_network",
+    method: string,
+    slackError: string,
+    o: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
+  ) {
+    super(code, `Slack ${method} failed: ${slackError}`, {
+      cause: o.cause,
+      details: { method, slackError, status: o.status },
+    });
+    this.method = method;
+    this.slackError = slackError;
+    this.status = o.status;
+    this.retryAfterMs = o.retryAfterMs;
+  }
+}
+
+/** The two ways the worker talks to Slack. */
+export interface SlackApi {
+  /** Calls `method` with a bot token; resolves with the reply when `ok`, throws SlackCallError otherwise. */
+  call(token: string, method: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** POSTs file bytes to an upload URL from files.getUploadURLExternal. */
+  upload(url: string, bytes: Uint8Array, contentType: string): Promise<void>;
+}
+
+/** Options of createSlackApi. */
+export interface SlackApiOptions {
+  /** Base URL ending in "/", e.g. `https://slack.com/api/` or the stand-in's. */
+  apiUrl: string;
+  /** Per-call timeout [10 s]. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+function retryAfterMs(res: Response): number | undefined {
+  const raw = res.headers.get("retry-after");
+  const sec = raw === null ? Number.NaN : Number(raw);
+  return Number.isFinite(sec) && sec >= 0 ? Math.ceil(sec * 1000) : undefined;
+}
+
+/** Slack's form encoding: nested values as JSON strings (what the SDKs send; every method accepts it). */
+function formBody(args: Record<string, unknown>): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(args)) {
+    if (v === undefined) continue;
+    body.set(k, typeof v === "string" ? v : JSON.stringify(v));
+  }
+  return body;
+}
+
+/**
+ * @example
+ * const slack = createSlackApi({ apiUrl: config.slack.apiUrl });
+ * const { ts } = await slack.call(botToken, "chat.postMessage", { channel, text, blocks });
+ */
+export function createSlackApi(options: SlackApiOptions): SlackApi {
+  const base = options.apiUrl.endsWith("/") ? options.apiUrl : `${options.apiUrl}/`;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+
+  async function send(method: string, url: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (cause) {
+      throw new SlackCallError("slack_network", method, "network", { cause });
+    }
+  }
+
+  return {
+    async call(token, method, args) {
+      const res = await send(method, `${base}${method}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" },
+        body: formBody(args),
+      });
+      if (res.status !== 200) {
+        await res.arrayBuffer().catch(() => undefined);
+        const error = res.status === 429 ? "ratelimited" : `http_${res.status}`;
+        throw new SlackCallError("slack_http", method, error, {
+          status: res.status,
+          retryAfterMs: retryAfterMs(res),
+        });
+      }
+      const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+      if (!body || typeof body !== "object")
+        throw new SlackCallError("slack_http", method, "bad_response", { status: 200 });
+      if (body.ok !== true)
+        throw new SlackCallError("slack_error", method, String(body.error ?? "unknown_error"), {
+          status: 200,
+        });
+      return body;
+    },
+    async upload(url, bytes, contentType) {
+      const res = await send("upload", url, {
+        method: "POST",
+        headers: { "content-type": contentType },
+        body: bytes,
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      if (res.status !== 200)
+        throw new SlackCallError("slack_http", "upload", `http_${res.status}`, { status: res.status });
+    },
+  };
+}

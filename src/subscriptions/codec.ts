@@ -1,0 +1,85 @@
+import type { WorkspaceRef } from "../store/keys.ts";
+import { sortDays } from "./schedule.ts";
+import type { LastDelivery, Schedule, Subscription, Weekday } from "./types.ts";
+
+/**
+ * A subscription as a flat Redis hash. Lists are joined with "\n" (ids and names never hold one);
+ * absent optionals are absent fields, so a small record stays a small listpack (see the memory test).
+ * The id and workspace live in the key, not in the hash.
+ */
+export type SubscriptionHash = Record<string, string>;
+
+const SEP = "\n";
+const list = (v: string | undefined) => (v ? v.split(SEP) : []);
+
+function scheduleFields(s: Schedule): SubscriptionHash {
+  if (s.kind === "weekly") return { kind: "weekly", days: sortDays(s.days).join(",") };
+  if (s.kind === "cron") return { kind: "cron", cron: s.expression };
+  return { kind: "daily" };
+}
+
+function scheduleOf(h: SubscriptionHash): Schedule {
+  if (h.kind === "weekly") return { kind: "weekly", days: list(h.days?.replace(/,/g, SEP)) as Weekday[] };
+  if (h.kind === "cron") return { kind: "cron", expression: h.cron ?? "" };
+  return { kind: "daily" };
+}
+
+/** The hash fields of the parts of a record a write sets (undefined optionals are left out). */
+export function toHash(sub: Partial<Omit<Subscription, "id" | "ref">>): SubscriptionHash {
+  const h: SubscriptionHash = {};
+  if (sub.channelId !== undefined) h.channel = sub.channelId;
+  if (sub.ownerId !== undefined) h.owner = sub.ownerId;
+  if (sub.schedule !== undefined) Object.assign(h, scheduleFields(sub.schedule));
+  if (sub.time !== undefined) h.time = sub.time;
+  if (sub.tz !== undefined) h.tz = sub.tz;
+  if (sub.range !== undefined) h.range = sub.range;
+  if (sub.assetIds !== undefined) h.assets = sub.assetIds.join(SEP);
+  if (sub.scannerIds !== undefined) h.scanners = sub.scannerIds.join(SEP);
+  if (sub.filterLabels !== undefined) h.labels = sub.filterLabels.join(SEP);
+  if (sub.status !== undefined) h.status = sub.status;
+  if (sub.pausedReason !== undefined) h.pausedReason = sub.pausedReason;
+  if (sub.pausedAt !== undefined) h.pausedAt = sub.pausedAt;
+  if (sub.createdAt !== undefined) h.created = sub.createdAt;
+  if (sub.lastDelivery !== undefined) h.last = JSON.stringify(sub.lastDelivery);
+  if (sub.ownerNotifiedReason !== undefined) h.notified = sub.ownerNotifiedReason;
+  return h;
+}
+
+/** Fields a schedule change must clear (the old kind's). */
+export const SCHEDULE_FIELDS = ["days", "cron"] as const;
+
+function lastOf(raw: string | undefined): LastDelivery | undefined {
+  if (!raw) return undefined;
+  try {
+    const v = JSON.parse(raw) as LastDelivery;
+    return typeof v === "object" && v !== null && typeof v.period === "string" ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A record from its hash; null for a missing or unreadable one (an empty hash means "gone"). */
+export function fromHash(id: string, ref: WorkspaceRef, h: SubscriptionHash): Subscription | null {
+  if (!h.channel || !h.kind || !h.tz) return null;
+  const sub: Subscription = {
+    id,
+    ref,
+    channelId: h.channel,
+    ownerId: h.owner ?? "",
+    schedule: scheduleOf(h),
+    time: h.time ?? "09:00",
+    tz: h.tz,
+    range: h.range ?? "last7d",
+    assetIds: list(h.assets),
+    scannerIds: list(h.scanners),
+    filterLabels: list(h.labels),
+    status: h.status === "paused" ? "paused" : "active",
+    createdAt: h.created ?? "",
+  };
+  if (h.pausedReason) sub.pausedReason = h.pausedReason;
+  if (h.pausedAt) sub.pausedAt = h.pausedAt;
+  const last = lastOf(h.last);
+  if (last) sub.lastDelivery = last;
+  if (h.notified) sub.ownerNotifiedReason = h.notified;
+  return sub;
+}

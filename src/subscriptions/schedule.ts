@@ -1,0 +1,143 @@
+// cron-parser is CommonJS: Node's ESM loader sees no named exports, only the default.
+import cronParser from "cron-parser";
+import { AppError } from "../errors.ts";
+import type { Schedule, Weekday } from "./types.ts";
+
+/**
+ * Schedule math, pure. BullMQ's job schedulers compute fire times with this same cron-parser (v4,
+ * `parseExpression(pattern, { currentDate, tz })` then `next()`), so what the modal previews is what
+ * the scheduler does, DST included: a time that does not exist on the spring-forward day fires an
+ * hour later on the wall clock (02:30 → 03:30), and a time that occurs twice on the fall-back day
+ * fires once, at its first occurrence.
+ */
+
+/** What BullMQ's `upsertJobScheduler` gets. */
+export interface CronSpec {
+  pattern: string;
+  tz: string;
+}
+
+const CRON_DAY: Record<Weekday, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
+const DAY_ORDER: Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+function invalid(field: string, message: string): AppError<"invalid_subscription"> {
+  return new AppError("invalid_subscription", message, { details: { field } });
+}
+
+/** Parses "HH:MM" (24-hour, two digits each). */
+export function parseTime(time: string): { hour: number; minute: number } {
+  const m = TIME.exec(time);
+  if (!m)
+    throw invalid("time", `"${String(time).slice(0, 20)}" is not a time; use HH:MM, 24-hour, e.g. 09:00.`);
+  return { hour: Number(m[1]), minute: Number(m[2]) };
+}
+
+/** Weekdays deduplicated in calendar order (Mon first). */
+export function sortDays(days: readonly Weekday[]): Weekday[] {
+  return DAY_ORDER.filter((d) => days.includes(d));
+}
+
+/**
+ * Checks a user's cron expression: 5 fields (minute hour day month weekday), or 6 with a leading
+ * seconds field when `allowSeconds` (tests fire every second). Returns it with spaces normalised.
+ */
+export function checkCronExpression(expression: string, opts: { allowSeconds?: boolean } = {}): string {
+  const fields = String(expression).trim().split(/\s+/);
+  const allowed = opts.allowSeconds ? [5, 6] : [5];
+  if (!allowed.includes(fields.length)) {
+    throw invalid(
+      "schedule",
+      "A cron expression has 5 fields: minute hour day-of-month month day-of-week, e.g. 0 9 * * 1-5.",
+    );
+  }
+  const normalized = fields.join(" ");
+  try {
+    cronParser.parseExpression(normalized, { currentDate: new Date(0), tz: "UTC" }).next();
+  } catch {
+    throw invalid(
+      "schedule",
+      `"${normalized.slice(0, 60)}" is not a valid cron expression, e.g. 0 9 * * 1-5.`,
+    );
+  }
+  return normalized;
+}
+
+/** The cron pattern and zone for a schedule; daily and weekly fire at `time` in `tz`. */
+export function cronFor(schedule: Schedule, time: string, tz: string): CronSpec {
+  if (schedule.kind === "cron") return { pattern: schedule.expression, tz };
+  const { hour, minute } = parseTime(time);
+  const days =
+    schedule.kind === "daily"
+      ? "*"
+      : sortDays(schedule.days)
+          .map((d) => CRON_DAY[d])
+          .join(",");
+  if (days === "") throw invalid("schedule", "A weekly subscription needs at least one weekday.");
+  return { pattern: `${minute} ${hour} * * ${days}`, tz };
+}
+
+/**
+ * The next `n` fire times strictly after `from`, exactly as the BullMQ scheduler will compute them.
+ *
+ * @example nextRuns({ kind: "weekly", days: ["mon"] }, "09:00", "Europe/Berlin", new Date("2026-03-25T00:00:00Z"), 2)
+ *   // [2026-03-30T07:00:00Z (summer time), 2026-04-06T07:00:00Z]
+ */
+export function nextRuns(schedule: Schedule, time: string, tz: string, from: Date, n = 5): Date[] {
+  const { pattern } = cronFor(schedule, time, tz);
+  const it = cronParser.parseExpression(pattern, { currentDate: from, tz });
+  const out: Date[] = [];
+  for (let i = 0; i < n; i++) out.push(it.next().toDate());
+  return out;
+}
+
+/** The latest fire time at or before `at`, or null when the pattern has none (never for our kinds). */
+export function previousRun(schedule: Schedule, time: string, tz: string, at: Date): Date | null {
+  const { pattern } = cronFor(schedule, time, tz);
+  // cron-parser's prev() is strictly before currentDate; nudge so a run exactly at `at` counts.
+  const it = cronParser.parseExpression(pattern, { currentDate: new Date(at.getTime() + 1), tz });
+  try {
+    return it.prev().toDate();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The shortest gap between consecutive runs over the next `samples` runs, to refuse spammy cron
+ * schedules. Daily and weekly ones never run twice within 23 hours (a DST day), so they are not
+ * sampled: cron-parser with a zone costs several ms per step.
+ */
+export function shortestGapMs(
+  schedule: Schedule,
+  time: string,
+  tz: string,
+  from: Date,
+  samples = 12,
+): number {
+  if (schedule.kind !== "cron") return 23 * 3_600_000;
+  const runs = nextRuns(schedule, time, tz, from, samples);
+  let gap = Number.POSITIVE_INFINITY;
+  for (let i = 1; i < runs.length; i++)
+    gap = Math.min(gap, (runs[i] as Date).getTime() - (runs[i - 1] as Date).getTime());
+  return gap;
+}
+
+const label = (d: Weekday) => `${d.charAt(0).toUpperCase()}${d.slice(1)}`;
+
+/**
+ * A schedule in words, for lists and confirmations.
+ *
+ * @example scheduleText({ kind: "weekly", days: ["thu", "mon"] }, "09:00", "Europe/Berlin")
+ *   // "Weekly on Mon, Thu at 09:00 Europe/Berlin"
+ */
+export function scheduleText(schedule: Schedule, time: string, tz: string): string {
+  switch (schedule.kind) {
+    case "daily":
+      return `Daily at ${time} ${tz}`;
+    case "weekly":
+      return `Weekly on ${sortDays(schedule.days).map(label).join(", ")} at ${time} ${tz}`;
+    case "cron":
+      return `Cron ${schedule.expression} ${tz}`;
+  }
+}

@@ -1,0 +1,208 @@
+import { AppError } from "../errors.ts";
+import { periodOf, testPeriod } from "../jobs/period.ts";
+import type { SchedulerSync } from "../jobs/scheduler.ts";
+import type { Logger } from "../log.ts";
+import type { WorkspaceRef } from "../store/keys.ts";
+import { SCHEDULE_FIELDS } from "./codec.ts";
+import { compactRef, isSubscriptionId, newSubscriptionId } from "./ids.ts";
+import { createWorkspaceMaintenance } from "./maintenance.ts";
+import { CHANNEL_REASONS } from "./reasons.ts";
+import { nextRuns, previousRun } from "./schedule.ts";
+import type { SubscriptionStore } from "./store.ts";
+import type { Subscription, SubscriptionInput, SubscriptionPatch } from "./types.ts";
+import { DEFAULT_LIMITS, type SubscriptionLimits, validateFields } from "./validate.ts";
+
+/** Collaborators of the service; `limits` loosen validation in tests (every-second crons). */
+export interface SubscriptionServiceOptions {
+  store: SubscriptionStore;
+  scheduler: SchedulerSync;
+  logger: Logger;
+  clock?: () => Date;
+  limits?: Partial<SubscriptionLimits>;
+  /** Most subscriptions per workspace [200]. */
+  maxPerWorkspace?: number;
+}
+
+/** A subscription with its next fire times (empty while paused). */
+export interface Scheduled {
+  subscription: Subscription;
+  nextRuns: Date[];
+}
+
+/** The API the Slack layer (commands, App Home, channel events) and the worker use. */
+export interface SubscriptionService {
+  create(ref: WorkspaceRef, input: SubscriptionInput, ownerId: string): Promise<Scheduled>;
+  list(ref: WorkspaceRef): Promise<Subscription[]>;
+  listByChannel(ref: WorkspaceRef, channelId: string): Promise<Subscription[]>;
+  get(ref: WorkspaceRef, id: string): Promise<Subscription | null>;
+  update(ref: WorkspaceRef, id: string, patch: SubscriptionPatch): Promise<Scheduled>;
+  remove(ref: WorkspaceRef, id: string): Promise<boolean>;
+  /**
+   * Stops deliveries (removes the scheduler) and records why. `since` is when deliveries stopped
+   * [now]; a worker passes the fire time of the run that failed, so resume catches that run up.
+   * Pausing a paused subscription updates the reason but keeps the first `pausedAt`.
+   */
+  pause(ref: WorkspaceRef, id: string, reason?: string, since?: Date): Promise<Subscription>;
+  /** Restarts deliveries; enqueues one catch-up when the latest run was missed while paused. */
+  resume(ref: WorkspaceRef, id: string): Promise<Scheduled & { catchUpPeriod: string | null }>;
+  /** Enqueues an immediate one-off delivery (a "test send"), also for paused subscriptions. */
+  sendNow(ref: WorkspaceRef, id: string): Promise<{ jobId: string; period: string }>;
+  /** Pauses every active subscription of a channel (archived, deleted, bot removed); owners are told by DM. */
+  pauseChannel(ref: WorkspaceRef, channelId: string, reason: string): Promise<Subscription[]>;
+  /** Resumes the channel's subscriptions that were paused for a channel reason (unarchived, bot invited). */
+  resumeChannel(ref: WorkspaceRef, channelId: string): Promise<Subscription[]>;
+  /** Removes every subscription and scheduler of a workspace (uninstall); returns how many subscriptions. */
+  removeWorkspace(ref: WorkspaceRef): Promise<number>;
+  /** Makes the schedulers match the records: upserts active ones, removes strays. Run at worker start. */
+  reconcile(): Promise<{ upserted: number; removed: number }>;
+  /** The next `n` fire times of an active subscription; [] while paused. */
+  nextRuns(sub: Subscription, n?: number): Date[];
+}
+
+const notFound = (id: string) =>
+  new AppError("subscription_not_found", `There is no subscription ${id.slice(0, 20)} in this workspace.`, {
+    details: { id: id.slice(0, 20) },
+  });
+
+/**
+ * Subscriptions for the Slack layer: validated records plus their schedulers, kept in step. Records
+ * are written first; a scheduler write that fails afterwards is healed by `reconcile` at worker start.
+ */
+export function createSubscriptionService(o: SubscriptionServiceOptions): SubscriptionService {
+  const { store, scheduler, logger } = o;
+  const clock = o.clock ?? (() => new Date());
+  const limits = { ...DEFAULT_LIMITS, ...o.limits };
+  const maxPerWorkspace = o.maxPerWorkspace ?? 200;
+  const maintenance = createWorkspaceMaintenance({ store, scheduler, logger });
+
+  const upcoming = (sub: Subscription, n = 5) =>
+    sub.status === "active" ? nextRuns(sub.schedule, sub.time, sub.tz, clock(), n) : [];
+
+  async function load(ref: WorkspaceRef, id: string): Promise<Subscription> {
+    const sub = isSubscriptionId(id) ? await store.get(ref, id) : null;
+    if (!sub) throw notFound(String(id));
+    return sub;
+  }
+
+  async function pauseOne(sub: Subscription, reason: string, since = clock()): Promise<Subscription> {
+    const pausedAt = sub.status === "paused" && sub.pausedAt ? sub.pausedAt : since.toISOString();
+    const set = { status: "paused" as const, pausedReason: reason.slice(0, 300), pausedAt };
+    if (!(await store.patch(sub, set))) throw notFound(sub.id);
+    const paused = { ...sub, ...set };
+    await scheduler.sync(paused);
+    return paused;
+  }
+
+  /**
+   * The period to deliver on resume: the latest scheduled run, if it fell in the pause (a run that
+   * paused the subscription counts: its pause starts at its fire time). Only one, however long the
+   * pause: a catch-up, not a backlog. None when a digest (say, a test send after the fix) already
+   * went out after that run was due. The claim keeps it from repeating a run that did go out.
+   */
+  function catchUpPeriod(sub: Subscription): string | null {
+    const prev = previousRun(sub.schedule, sub.time, sub.tz, clock());
+    if (!prev || !sub.pausedAt || prev.getTime() < Date.parse(sub.createdAt)) return null;
+    const last = sub.lastDelivery;
+    if (last?.outcome === "delivered" && Date.parse(last.at) >= prev.getTime()) return null;
+    return prev.getTime() >= Date.parse(sub.pausedAt) ? periodOf(prev) : null;
+  }
+
+  async function resumeOne(sub: Subscription) {
+    const catchUp = sub.status === "paused" ? catchUpPeriod(sub) : null;
+    if (!(await store.patch(sub, { status: "active" }, ["pausedReason", "pausedAt", "notified"])))
+      throw notFound(sub.id);
+    const { pausedReason: _r, pausedAt: _a, ownerNotifiedReason: _n, ...rest } = sub;
+    const resumed: Subscription = { ...rest, status: "active" };
+    await scheduler.sync(resumed);
+    if (catchUp) await scheduler.enqueue(sub.ref, sub.id, "catchUp", catchUp);
+    return { subscription: resumed, nextRuns: upcoming(resumed), catchUpPeriod: catchUp };
+  }
+
+  return {
+    async create(ref, input, ownerId) {
+      if (typeof ownerId !== "string" || !/^[UW][A-Z0-9]{2,31}$/.test(ownerId))
+        throw new AppError("invalid_subscription", "A subscription needs its owner's Slack user id.", {
+          details: { field: "ownerId" },
+        });
+      const now = clock();
+      const fields = validateFields(input, now, limits);
+      if ((await store.count(ref)) >= maxPerWorkspace)
+        throw new AppError(
+          "too_many_subscriptions",
+          `A workspace can have at most ${maxPerWorkspace} subscriptions.`,
+        );
+      let id = newSubscriptionId();
+      while (await store.exists(ref, id)) id = newSubscriptionId();
+      const sub: Subscription = {
+        id,
+        ref: compactRef(ref),
+        ownerId,
+        ...fields,
+        status: "active",
+        createdAt: now.toISOString(),
+      };
+      await store.insert(sub);
+      try {
+        await scheduler.sync(sub);
+      } catch (err) {
+        // No half-made subscription: the user sees the error and tries again.
+        await store.remove(sub).catch(() => undefined);
+        throw err;
+      }
+      return { subscription: sub, nextRuns: upcoming(sub) };
+    },
+    list: (ref) => store.list(ref),
+    listByChannel: (ref, channelId) => store.listByChannel(ref, channelId),
+    get: (ref, id) => (isSubscriptionId(id) ? store.get(ref, id) : Promise.resolve(null)),
+    async update(ref, id, patch) {
+      const sub = await load(ref, id);
+      const fields = validateFields({ ...sub, ...patch }, clock(), limits);
+      const clear = fields.schedule.kind === sub.schedule.kind ? [] : SCHEDULE_FIELDS;
+      if (!(await store.patch(sub, fields, clear))) throw notFound(id);
+      const updated: Subscription = { ...sub, ...fields };
+      await scheduler.sync(updated);
+      return { subscription: updated, nextRuns: upcoming(updated) };
+    },
+    async remove(ref, id) {
+      const sub = isSubscriptionId(id) ? await store.get(ref, id) : null;
+      if (!sub) return false;
+      await scheduler.remove(sub.ref, sub.id);
+      return store.remove(sub);
+    },
+    async pause(ref, id, reason = "paused_by_user", since) {
+      return pauseOne(await load(ref, id), reason, since);
+    },
+    async resume(ref, id) {
+      return resumeOne(await load(ref, id));
+    },
+    async sendNow(ref, id) {
+      const sub = await load(ref, id);
+      const period = testPeriod(clock());
+      return { jobId: await scheduler.enqueue(sub.ref, sub.id, "test", period), period };
+    },
+    async pauseChannel(ref, channelId, reason) {
+      const paused: Subscription[] = [];
+      for (const sub of await store.listByChannel(ref, channelId)) {
+        if (sub.status !== "active") continue;
+        paused.push(await pauseOne(sub, reason));
+        await scheduler.notifyOwner(sub.ref, sub.id, reason);
+      }
+      return paused;
+    },
+    async resumeChannel(ref, channelId) {
+      const resumed: Subscription[] = [];
+      for (const sub of await store.listByChannel(ref, channelId)) {
+        if (
+          sub.status !== "paused" ||
+          !(CHANNEL_REASONS as readonly string[]).includes(sub.pausedReason ?? "")
+        )
+          continue;
+        resumed.push((await resumeOne(sub)).subscription);
+      }
+      return resumed;
+    },
+    removeWorkspace: (ref) => maintenance.removeWorkspace(ref),
+    reconcile: () => maintenance.reconcile(),
+    nextRuns: upcoming,
+  };
+}

@@ -1,0 +1,76 @@
+import type { WorkspaceRef } from "../store/keys.ts";
+
+/** Days of the week as the command grammar spells them; cron numbers them mon=1 … sun=0. */
+export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+/** A weekday, lower-case, three letters. */
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** When a subscription fires. Daily and weekly use the record's `time`; a cron expression carries its own. */
+export type Schedule =
+  | { kind: "daily" }
+  | { kind: "weekly"; days: Weekday[] }
+  | { kind: "cron"; expression: string };
+
+/** Paused subscriptions keep their record but have no scheduler. */
+export type SubscriptionStatus = "active" | "paused";
+
+/** The outcome of the most recent delivery attempt that reached a verdict. */
+export interface LastDelivery {
+  /** The delivery period (the scheduled fire time, or `send-…` for a test send). */
+  period: string;
+  /** ISO instant the outcome was recorded. */
+  at: string;
+  outcome: "delivered" | "failed";
+  /** Error code for failures (`unavailable`, `is_archived`, …). */
+  reason?: string;
+  /** Slack ts of the posted digest. */
+  messageTs?: string;
+}
+
+/** One scheduled digest of one channel. Several may post to the same channel. */
+export interface Subscription {
+  /** Short, url-safe, no ':'; unique within the workspace. */
+  id: string;
+  ref: WorkspaceRef;
+  channelId: string;
+  /** Slack user id of who set it up; told by DM when it pauses itself. */
+  ownerId: string;
+  schedule: Schedule;
+  /** "HH:MM", 24-hour, in `tz`; unused by cron schedules. */
+  time: string;
+  /** IANA zone the schedule and the digest's range are computed in. */
+  tz: string;
+  /** Range in the command grammar (`last7d`, `lastweek`, …). */
+  range: string;
+  assetIds: string[];
+  scannerIds: string[];
+  /** Display names of the filters, for lists; never used to query. */
+  filterLabels: string[];
+  status: SubscriptionStatus;
+  /** Code or short text: why it is paused (`paused_by_user`, `is_archived`, `unauthorized`, …). */
+  pausedReason?: string;
+  /** ISO instant. */
+  pausedAt?: string;
+  /** ISO instant. */
+  createdAt: string;
+  lastDelivery?: LastDelivery;
+  /** The pause reason the owner was last told about by DM, so each pause is told once. */
+  ownerNotifiedReason?: string;
+}
+
+/** What a caller (slash command, modal) supplies to create a subscription. */
+export interface SubscriptionInput {
+  channelId: string;
+  schedule: Schedule;
+  /** Default "09:00". Ignored for cron schedules. */
+  time?: string;
+  tz: string;
+  /** Default "last7d". */
+  range?: string;
+  assetIds?: string[];
+  scannerIds?: string[];
+  filterLabels?: string[];
+}
+
+/** Fields an update may change; channel moves are allowed. */
+export type SubscriptionPatch = Partial<SubscriptionInput>;

@@ -1,0 +1,111 @@
+import { AppError } from "../errors.ts";
+import { assertTimeZone } from "../insights/dayjs.ts";
+import { parseRange } from "../insights/ranges.ts";
+import { checkCronExpression, parseTime, shortestGapMs, sortDays } from "./schedule.ts";
+import { type Schedule, type SubscriptionInput, WEEKDAYS, type Weekday } from "./types.ts";
+
+/** Limits on what a subscription may ask for. */
+export interface SubscriptionLimits {
+  /** Shortest allowed gap between two runs [1 hour]; below one minute, 6-field (seconds) crons are accepted. */
+  minIntervalMs: number;
+  /** Most filters of each kind [20]. */
+  maxFilters: number;
+}
+
+/** Production limits: at most hourly crons, 20 filters of each kind. */
+export const DEFAULT_LIMITS: SubscriptionLimits = { minIntervalMs: 3_600_000, maxFilters: 20 };
+
+/** The checked, normalised fields of a subscription. */
+export type ValidFields = Required<SubscriptionInput>;
+
+const CHANNEL = /^[CG][A-Z0-9]{2,31}$/;
+const LOOSE_TIME = /^(\d{1,2}):(\d{2})$/;
+
+/** A field the caller got wrong; `details.field` names it and the message can be shown as is. */
+export function invalidField(field: string, message: string): AppError<"invalid_subscription"> {
+  return new AppError("invalid_subscription", message, { details: { field } });
+}
+
+function checkSchedule(s: unknown, limits: SubscriptionLimits): Schedule {
+  const kind = (s as { kind?: unknown } | null)?.kind;
+  if (kind === "daily") return { kind };
+  if (kind === "weekly") {
+    const days = (s as { days?: unknown }).days;
+    if (!Array.isArray(days) || days.length === 0 || !days.every((d) => WEEKDAYS.includes(d as Weekday)))
+      throw invalidField(
+        "schedule",
+        "A weekly subscription needs one or more of mon, tue, wed, thu, fri, sat, sun.",
+      );
+    return { kind, days: sortDays(days as Weekday[]) };
+  }
+  if (kind === "cron") {
+    const expression = checkCronExpression(String((s as { expression?: unknown }).expression ?? ""), {
+      allowSeconds: limits.minIntervalMs < 60_000,
+    });
+    return { kind, expression };
+  }
+  throw invalidField("schedule", "The frequency must be daily, weekly (with weekdays) or a cron expression.");
+}
+
+function checkTime(time: unknown): string {
+  const m = LOOSE_TIME.exec(String(time ?? "09:00").trim());
+  const padded = m ? `${(m[1] as string).padStart(2, "0")}:${m[2]}` : String(time);
+  parseTime(padded);
+  return padded;
+}
+
+function checkList(field: string, value: unknown, max: number, maxLength: number): string[] {
+  if (value === undefined) return [];
+  if (
+    !Array.isArray(value) ||
+    !value.every(
+      (v) => typeof v === "string" && v.trim() !== "" && v.length <= maxLength && !/[\r\n]/.test(v),
+    )
+  )
+    throw invalidField(field, `${field} must be a list of names or ids of up to ${maxLength} characters.`);
+  const unique = [...new Set(value.map((v: string) => v.trim()))];
+  if (unique.length > max) throw invalidField(field, `At most ${max} ${field} per subscription.`);
+  return unique;
+}
+
+/**
+ * Checks and normalises a subscription's fields against `now` (the range must resolve today in the
+ * subscription's zone). Every problem is an `invalid_subscription` error naming the field.
+ */
+export function validateFields(
+  input: SubscriptionInput,
+  now: Date,
+  limits: SubscriptionLimits = DEFAULT_LIMITS,
+): ValidFields {
+  if (typeof input.channelId !== "string" || !CHANNEL.test(input.channelId))
+    throw invalidField("channelId", "Subscriptions post to a channel (an id like C0123ABCD).");
+  const tz = String(input.tz ?? "").trim();
+  try {
+    assertTimeZone(tz);
+  } catch (err) {
+    throw invalidField("tz", err instanceof Error ? err.message : "Unknown timezone.");
+  }
+  const schedule = checkSchedule(input.schedule, limits);
+  const time = checkTime(input.time);
+  if (shortestGapMs(schedule, time, tz, now) < limits.minIntervalMs)
+    throw invalidField(
+      "schedule",
+      `That schedule runs more often than every ${Math.round(limits.minIntervalMs / 60_000)} minutes.`,
+    );
+  let range: string;
+  try {
+    range = parseRange(String(input.range ?? "last7d"), { now, tz }).spec;
+  } catch (err) {
+    throw invalidField("range", err instanceof Error ? err.message : "Not a range.");
+  }
+  return {
+    channelId: input.channelId,
+    schedule,
+    time,
+    tz,
+    range,
+    assetIds: checkList("assetIds", input.assetIds, limits.maxFilters, 200),
+    scannerIds: checkList("scannerIds", input.scannerIds, limits.maxFilters, 200),
+    filterLabels: checkList("filterLabels", input.filterLabels, limits.maxFilters * 2, 300),
+  };
+}

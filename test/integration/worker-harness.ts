@@ -1,0 +1,159 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { type Config, loadConfig } from "../../src/config.ts";
+import { startWorker, type WorkerHandle, type WorkerOptions } from "../../src/entry/worker.ts";
+import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../src/jobs/runtime.ts";
+import { silentLogger } from "../../src/log.ts";
+import { DEMO_API_KEY, type Emulator, startEmulator } from "../../src/sandbox/analytics/index.ts";
+import { DEMO, type SlackStandIn, startSlackStandIn } from "../../src/sandbox/slack/index.ts";
+import { createApiKeyStore } from "../../src/store/api-keys.ts";
+import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
+import { scanKeys } from "../../src/store/scan.ts";
+
+/**
+ * One isolated world per test: its own Slack stand-in and analytics emulator, a unique Redis key
+ * prefix and queue name on the shared test Redis (or a private one), the demo API key connected.
+ * Workers run in-process with short backoffs and leases so failure paths take milliseconds.
+ */
+export const REF: WorkspaceRef = { teamId: DEMO.teamId };
+export const OWNER = DEMO.admin;
+export const OWNER_DM = `D${DEMO.admin.slice(1)}`;
+
+/** Worker settings for tests: fast retries, short leases and lock checks, every-second crons allowed. */
+export const FAST: Partial<WorkerOptions> = {
+  policy: { attempts: 3, backoffMs: 100 },
+  analyticsRetry: { attempts: 1 },
+  insightsErrorTtlMs: 1,
+  insightsLockMs: 2_000,
+  claims: { leaseMs: 3_000 },
+  locks: { lockDuration: 2_000, stalledInterval: 1_000 },
+  limits: { minIntervalMs: 0 },
+  healthPort: null,
+};
+
+export interface Harness {
+  redisUrl: string;
+  redis: Redis;
+  slack: SlackStandIn;
+  emulator: Emulator;
+  prefix: string;
+  queueName: string;
+  config: Config;
+  /** The environment a worker process would get (for child processes). */
+  env: Record<string, string>;
+  /** A producer, as the web process builds it (fail-fast connection). */
+  producer(clock?: () => Date): SubscriptionRuntime;
+  worker(overrides?: Partial<WorkerOptions>): Promise<WorkerHandle>;
+  /** Claim keys of the harness's workspace and their values. */
+  claims(): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(o: {
+  redisUrl: string;
+  prefix?: string;
+  queueName?: string;
+}): Promise<Harness> {
+  const id = randomUUID().slice(0, 8);
+  const prefix = o.prefix ?? `t-worker-${id}`;
+  const queueName = o.queueName ?? `deliveries-${id}`;
+  const emulator = await startEmulator();
+  const slack = await startSlackStandIn({
+    signingSecret: "test-signing-secret",
+    appUrl: "http://127.0.0.1:9/slack/events",
+  });
+  const env = {
+    REDIS_URL: o.redisUrl,
+    ENCRYPTION_KEYS: `k1:${randomBytes(32).toString("base64")}`,
+    ANALYTICS_GRAPHQL_URL: emulator.graphqlUrl,
+    SLACK_BOT_TOKEN: DEMO.botToken,
+    SLACK_API_URL: slack.apiUrl,
+    WORKER_CONCURRENCY: "4",
+    LOG_LEVEL: "silent",
+  };
+  const config = loadConfig("worker", env);
+  const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
+  redis.on("error", () => undefined);
+  await createApiKeyStore({ redis, keyring: config.keyring ?? [], prefix }).save(REF, DEMO_API_KEY, {
+    savedBy: OWNER,
+    savedAt: new Date().toISOString(),
+  });
+  const closers: (() => Promise<unknown>)[] = [];
+  const keys = createKeyScheme({ prefix });
+  return {
+    redisUrl: o.redisUrl,
+    redis,
+    slack,
+    emulator,
+    prefix,
+    queueName,
+    config,
+    env,
+    producer(clock) {
+      const conn = new Redis(o.redisUrl, { maxRetriesPerRequest: 2 });
+      conn.on("error", () => undefined);
+      const rt = createSubscriptionRuntime({
+        redis: conn,
+        queuePrefix: config.queuePrefix,
+        logger: silentLogger(),
+        prefix,
+        queueName,
+        clock,
+        policy: FAST.policy,
+        limits: FAST.limits,
+      });
+      closers.push(async () => {
+        await rt.close();
+        await conn.quit().catch(() => conn.disconnect());
+      });
+      return rt;
+    },
+    async worker(overrides = {}) {
+      const conn = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
+      conn.on("error", () => undefined);
+      const handle = await startWorker({
+        config,
+        logger: silentLogger(),
+        redis: conn,
+        prefix,
+        queueName,
+        ...FAST,
+        ...overrides,
+      });
+      closers.push(async () => {
+        await handle.close();
+        await conn.quit().catch(() => conn.disconnect());
+      });
+      return handle;
+    },
+    async claims() {
+      const out: Record<string, string> = {};
+      for await (const page of scanKeys(redis, `${keys.namespace(REF)}:claim:*`))
+        for (const k of page) out[k] = (await redis.get(k)) ?? "";
+      return out;
+    },
+    async close() {
+      for (const c of closers.reverse()) await c().catch(() => undefined);
+      await slack.close();
+      await emulator.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `check` returns a truthy value (or throws after `timeoutMs`). */
+export async function until<T>(
+  check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 10_000,
+  what = "condition",
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}

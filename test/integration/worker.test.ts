@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, inject, it } from "vitest";
+import type { DeliveryResult } from "../../src/jobs/deliver.ts";
+import { DIGEST_EVENT_TYPE } from "../../src/jobs/digest-post.ts";
+import { DEMO } from "../../src/sandbox/slack/index.ts";
+import { schedulerIdFor } from "../../src/subscriptions/ids.ts";
+import { type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+const daily = (channelId: string) => ({ channelId, schedule: { kind: "daily" as const }, tz: "UTC" });
+
+describe("scheduled delivery end to end", () => {
+  it("a real job scheduler fires and the digest, with its chart, reaches the channel once per run", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    // Every second on purpose; Slack's 1 post/s/channel would make the runs race each other.
+    h.slack.setRateLimit({ enabled: false });
+    const { subscriptions } = h.producer();
+    await h.worker();
+    const { subscription: sub } = await subscriptions.create(
+      REF,
+      {
+        channelId: DEMO.general,
+        schedule: { kind: "cron", expression: "* * * * * *" },
+        tz: "UTC",
+        range: "last14d",
+      },
+      OWNER,
+    );
+    await until(() => h.slack.messages(DEMO.general).length >= 2, 10_000, "two scheduled digests");
+    await subscriptions.remove(REF, sub.id);
+    await sleep(1_200);
+    const messages = h.slack.messages(DEMO.general);
+    const posts = h.slack.calls(
+      (c) => c.method === "chat.postMessage" && c.ok && c.args.channel === DEMO.general,
+    );
+    expect(posts).toHaveLength(messages.length);
+    const deliveries = posts.map(
+      (c) => c.args.metadata as { event_type: string; event_payload: { delivery: string } },
+    );
+    expect(deliveries.every((m) => m.event_type === DIGEST_EVENT_TYPE)).toBe(true);
+    // One post per fire time: every delivery id (subscription/period) is distinct.
+    expect(new Set(deliveries.map((m) => m.event_payload.delivery)).size).toBe(posts.length);
+    for (const m of messages) {
+      expect(m.text).toMatch(/^Insights /);
+      const blocks = m.blocks as {
+        type: string;
+        slack_file?: { id: string };
+        elements?: { text?: string }[];
+      }[];
+      expect(blocks[0]?.type).toBe("header");
+      const image = blocks.find((b) => b.type === "image");
+      const file = h.slack.files().find((f) => f.id === image?.slack_file?.id);
+      expect(file).toMatchObject({ completed: true, contentType: "image/png" });
+      expect(JSON.stringify(blocks)).toContain("Scheduled digest · Cron * * * * * * UTC");
+    }
+    expect(
+      await h.redis.exists(`${h.config.queuePrefix}:${h.queueName}:repeat:${schedulerIdFor(REF, sub.id)}`),
+    ).toBe(0);
+  });
+
+  it("two workers and duplicated jobs for one period post once", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const { subscriptions, scheduler, queue } = h.producer();
+    const workers = [await h.worker(), await h.worker()];
+    const { subscription: sub } = await subscriptions.create(REF, daily(DEMO.security), OWNER);
+    h.emulator.inject({ kind: "latency", ms: 600 }, 2);
+    const period = "20261102T080000Z";
+    const data = { sub: schedulerIdFor(REF, sub.id), period };
+    await Promise.all([
+      queue.add("catchup", data, { jobId: "dup-a" }),
+      queue.add("catchup", data, { jobId: "dup-b" }),
+      queue.add("catchup", data, { jobId: "dup-c" }),
+    ]);
+    // Two more copies of the run through the service's own path (as catch-ups would be).
+    await scheduler.enqueue(REF, sub.id, "catchUp", period);
+    await scheduler.enqueue(REF, sub.id, "catchUp", period);
+    await until(async () => (await queue.getCompletedCount()) === 5, 15_000, "all jobs completed");
+    const results = (await queue.getJobs(["completed"])).map((j) => j.returnvalue as DeliveryResult);
+    expect(results.filter((r) => r.status === "delivered")).toHaveLength(1);
+    expect(results.filter((r) => r.status === "skipped" && r.why === "already_done")).toHaveLength(4);
+    expect(h.slack.messages(DEMO.security)).toHaveLength(1);
+    expect((await subscriptions.get(REF, sub.id))?.lastDelivery).toMatchObject({
+      period,
+      outcome: "delivered",
+    });
+    expect(workers.every((w) => w.worker.isRunning())).toBe(true);
+  });
+
+  it("after a Slack 429 nothing is posted to the channel before Retry-After has passed", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const { subscriptions } = h.producer();
+    await h.worker();
+    const a = (await subscriptions.create(REF, daily(DEMO.general), OWNER)).subscription;
+    const b = (await subscriptions.create(REF, { ...daily(DEMO.general), range: "last30d" }, OWNER))
+      .subscription;
+    h.slack.injectHttp("chat.postMessage", 429, { retryAfter: 2, times: 1 });
+    await subscriptions.sendNow(REF, a.id);
+    await until(() => h.slack.calls({ method: "chat.postMessage" }).length > 0, 10_000, "the first post");
+    // The queue is paused for Retry-After (BullMQ's limiter key); a job enqueued now must wait too.
+    await until(
+      () => h.redis.exists(`${h.config.queuePrefix}:${h.queueName}:limiter`),
+      2_000,
+      "the rate limit",
+    );
+    await subscriptions.sendNow(REF, b.id);
+    await until(() => h.slack.messages(DEMO.general).length === 2, 15_000, "both digests");
+    const posts = h.slack.calls((c) => c.method === "chat.postMessage" && c.args.channel === DEMO.general);
+    const limited = posts[0];
+    expect(limited).toMatchObject({ status: 429 });
+    const after = posts.slice(1);
+    expect(after.length).toBeGreaterThanOrEqual(2);
+    for (const c of after) expect(c.at - (limited?.at ?? 0)).toBeGreaterThanOrEqual(1_990);
+    expect(h.slack.messages(DEMO.general)).toHaveLength(2);
+  });
+
+  it("health endpoints answer; close() finishes the job in flight, then readiness and the port go away", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const { subscriptions } = h.producer();
+    const w = await h.worker({ healthPort: 0 });
+    const base = `http://127.0.0.1:${w.healthPort}`;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ ok: true });
+    expect((await fetch(`${base}/nope`)).status).toBe(404);
+    const { subscription: sub } = await subscriptions.create(REF, daily(DEMO.general), OWNER);
+    h.emulator.inject({ kind: "latency", ms: 800 }, 1);
+    await subscriptions.sendNow(REF, sub.id);
+    await until(
+      async () => Object.values(await h.claims()).some((v) => v.startsWith("p|")),
+      5_000,
+      "a delivery in flight",
+    );
+    await w.close();
+    // close() returned only after the in-flight delivery finished.
+    expect(h.slack.messages(DEMO.general)).toHaveLength(1);
+    expect(w.worker.isRunning()).toBe(false);
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+  });
+});
