@@ -77,7 +77,7 @@ describe("scheduled delivery end to end", () => {
     // Two more copies of the run through the service's own path (as catch-ups would be).
     await scheduler.enqueue(REF, sub.id, "catchUp", period);
     await scheduler.enqueue(REF, sub.id, "catchUp", period);
-    await until(async () => (await queue.getCompletedCount()) === 5, 15_000, "all jobs completed");
+    await until(async () => (await queue.getCompletedCount()) === 5, 25_000, "all jobs completed");
     const results = (await queue.getJobs(["completed"])).map((j) => j.returnvalue as DeliveryResult);
     expect(results.filter((r) => r.status === "delivered")).toHaveLength(1);
     expect(results.filter((r) => r.status === "skipped" && r.why === "already_done")).toHaveLength(4);
