@@ -9,7 +9,10 @@ import { digestCommand } from "./digest.ts";
 import { disconnectCommand } from "./disconnect.ts";
 import { type Command, parseCommand } from "./grammar.ts";
 import { helpCommand } from "./help.ts";
+import { pauseCommand, resumeCommand, sendCommand, unsubscribeCommand } from "./manage.ts";
 import { statusCommand } from "./status.ts";
+import { subscribeCommand } from "./subscribe.ts";
+import { subscriptionsCommand } from "./subscriptions.ts";
 
 type Handlers = { [K in Command["kind"]]?: CommandHandler<K> };
 
@@ -20,6 +23,12 @@ export const COMMAND_HANDLERS: Handlers = {
   connect: connectCommand,
   disconnect: disconnectCommand,
   status: statusCommand,
+  subscribe: subscribeCommand,
+  subscriptions: subscriptionsCommand,
+  unsubscribe: unsubscribeCommand,
+  pause: pauseCommand,
+  resume: resumeCommand,
+  send: sendCommand,
 };
 
 /** Extra handlers (subscriptions) are added by the composition root that owns their services. */

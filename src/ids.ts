@@ -31,6 +31,8 @@ export const ACTION = {
   subscriptionSend: "sub_send",
   subscriptionEdit: "sub_edit",
   subscriptionDelete: "sub_delete",
+  /** Opens the subscribe modal for a new subscription (App Home). */
+  subscriptionNew: "sub_new",
   /** Next page of the subscription list; value = offset of the first row of that page. */
   subscriptionsPage: "subs_page",
   /** API key input inside the connect modal. */
@@ -72,6 +74,14 @@ export const BLOCK = {
   /** Prefix of one subscription row's actions block; the subscription id follows. */
   subscriptionRowPrefix: "sub_",
   subscriptionsMore: "subs_more",
+  /** The subscribe modal's "next five runs" section. */
+  subscribePreview: "sub_preview",
+  /** App Home: key status and its Connect button. */
+  homeStatus: "home_status",
+  /** App Home: the "New subscription" button row. */
+  homeNew: "home_new",
+  /** Prefix of one App Home subscription row's actions block; the subscription id follows. */
+  homeRowPrefix: "home_sub_",
 } as const;
 
 /**
@@ -80,10 +90,25 @@ export const BLOCK = {
  */
 export const SUBSCRIBE_FIELD = {
   channel: "sub_channel",
+  /** daily / weekly / cron (radio buttons). */
   frequency: "sub_frequency",
+  /** Weekdays of a weekly schedule (checkboxes). */
   weekday: "sub_weekday",
+  /** A cron expression (plain text), shown for the cron frequency. */
+  cron: "sub_cron",
   time: "sub_time",
   timezone: "sub_timezone",
   range: "sub_range",
-  filters: "sub_filters",
+  /** Asset filter: multi_static_select, or multi_external_select over 100 assets. */
+  assets: "sub_assets",
+  scanners: "sub_scanners",
 } as const;
+
+/** Subscribe modal inputs whose changes redraw the "next five runs" section (dispatch_action). */
+export const SUBSCRIBE_SCHEDULE_FIELDS = [
+  SUBSCRIBE_FIELD.frequency,
+  SUBSCRIBE_FIELD.weekday,
+  SUBSCRIBE_FIELD.cron,
+  SUBSCRIBE_FIELD.time,
+  SUBSCRIBE_FIELD.timezone,
+] as const;

@@ -16,6 +16,13 @@ export const COMMANDS: CliCommand[] = [
     load: () => import("./demo.ts"),
   },
   {
+    name: "start",
+    args: "",
+    summary:
+      "Run the web process and the delivery worker in one process (small installs): /slack/events, /healthz and /readyz on PORT, scheduled digests delivered; SIGTERM drains both.",
+    load: () => import("./start.ts"),
+  },
+  {
     name: "web",
     args: "",
     summary:

@@ -8,6 +8,7 @@ import type { SlackDeps } from "../slack/deps.ts";
 import { createUserDirectory } from "../slack/users.ts";
 import { createApiKeyStore } from "../store/api-keys.ts";
 import { createKeyScheme } from "../store/keys.ts";
+import type { SubscriptionService } from "../subscriptions/service.ts";
 
 export interface CoreOptions {
   config: Config;
@@ -17,6 +18,8 @@ export interface CoreOptions {
   /** Redis key prefix (tests use one per test file). */
   prefix?: string;
   clock?: () => Date;
+  /** Built by the entry point with the queue it owns (see createSubscriptionRuntime). */
+  subscriptions: SubscriptionService;
 }
 
 /**
@@ -30,6 +33,7 @@ export function composeCore({
   keyring,
   prefix,
   clock = () => new Date(),
+  subscriptions,
 }: CoreOptions): SlackDeps {
   const keys = createKeyScheme({ prefix });
   const analytics = createAnalyticsClient({
@@ -51,6 +55,7 @@ export function composeCore({
     source,
     digests: createDigestService({ apiKeys, source, platformUrl: config.platformUrl }),
     analytics,
+    subscriptions,
     policy: { adminUserIds: config.adminUserIds, digestAccess: config.digestAccess },
     installerOf: async () => undefined,
     clock,

@@ -9,9 +9,12 @@ import {
   type RemoveSchedulers,
   registerLifecycleEvents,
 } from "../install/index.ts";
+import { DEFAULT_POLICY, type DeliveryPolicy } from "../jobs/queue.ts";
+import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import type { Logger } from "../log.ts";
 import { createSlackApp } from "../slack/app.ts";
 import type { SlackDeps } from "../slack/deps.ts";
+import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { composeCore } from "./compose.ts";
 import { connectRedis } from "./redis.ts";
 
@@ -26,8 +29,17 @@ export interface WebOptions {
   /** Adjust the built services before listeners are registered (e.g. OAuth installer lookup). */
   customize?: (deps: SlackDeps) => SlackDeps;
   extend?: (app: App, deps: SlackDeps) => void;
-  /** Removes a workspace's BullMQ schedulers when it uninstalls (the subscriptions engine). */
+  /** Removes a workspace's BullMQ schedulers when it uninstalls [the subscription service's removeWorkspace]. */
   removeSchedulers?: RemoveSchedulers;
+  /**
+   * The producer side of scheduled digests. Must match the worker's: the same `queueName` (tests use
+   * one per file), and the same `policy`, since schedulers written here give their jobs its attempts.
+   */
+  subscriptions?: {
+    queueName?: string;
+    limits?: Partial<SubscriptionLimits>;
+    policy?: Partial<DeliveryPolicy>;
+  };
   /** OAuth redirect URL when it differs from the app's configured one (sandbox). */
   redirectUri?: string;
 }
@@ -49,8 +61,32 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     throw new AppError("config", "REDIS_URL is required to start the web process.");
   const redis = options.redis ?? connectRedis(config.redisUrl as string, logger);
   const keyring = config.keyring;
-  const core = composeCore({ config, logger, redis, keyring, prefix: options.prefix, clock: options.clock });
-  const removeSchedulers = options.removeSchedulers;
+  // The queue shares the fail-fast connection: web only writes records, schedulers and one-off jobs.
+  const runtime = createSubscriptionRuntime({
+    redis,
+    queuePrefix: config.queuePrefix,
+    logger,
+    prefix: options.prefix,
+    queueName: options.subscriptions?.queueName,
+    clock: options.clock,
+    policy: { ...DEFAULT_POLICY, ...options.subscriptions?.policy },
+    limits: options.subscriptions?.limits,
+  });
+  const { subscriptions } = runtime;
+  const core = composeCore({
+    config,
+    logger,
+    redis,
+    keyring,
+    prefix: options.prefix,
+    clock: options.clock,
+    subscriptions,
+  });
+  const removeSchedulers: RemoveSchedulers =
+    options.removeSchedulers ??
+    (async (ref) => {
+      await subscriptions.removeWorkspace(ref);
+    });
   // OAuth mode when the client credentials are set (config.ts checks they come as a set).
   const install = config.slack.clientId
     ? createInstallLayer({
@@ -100,6 +136,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     url,
     async close() {
       await app.stop();
+      await runtime.close();
       if (ownRedis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -11,16 +11,39 @@ dayjs.extend(timezone);
 export { dayjs };
 
 /**
+ * One formatter per zone, built on first use: an Intl constructor costs tens to hundreds of µs, and
+ * every digest resolves its range in a zone (the bench measured ~0.15–0.6 ms per command before).
+ * Only zones the runtime accepted are kept, so the map is bounded by the IANA list.
+ */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dayFormat(tz: string): Intl.DateTimeFormat {
+  const cached = dayFormats.get(tz);
+  if (cached) return cached;
+  if (typeof tz !== "string" || tz.trim() === "") throw new TimezoneError(String(tz));
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: tz,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      calendar: "gregory",
+      numberingSystem: "latn",
+    });
+  } catch {
+    throw new TimezoneError(tz);
+  }
+  dayFormats.set(tz, format);
+  return format;
+}
+
+/**
  * Throws `TimezoneError` unless `tz` is an IANA zone the runtime knows. Checked up front because
  * Intl's own RangeError would otherwise surface deep inside a date computation.
  */
 export function assertTimeZone(tz: string): void {
-  if (typeof tz !== "string" || tz.trim() === "") throw new TimezoneError(String(tz));
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-  } catch {
-    throw new TimezoneError(tz);
-  }
+  dayFormat(tz);
 }
 
 /**
@@ -31,6 +54,13 @@ export function assertTimeZone(tz: string): void {
  */
 export function todayIn(now: Date, tz: string): IsoDay {
   if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new TypeError("now must be a valid Date");
-  assertTimeZone(tz);
-  return dayjs(now).tz(tz).format("YYYY-MM-DD");
+  let year = "";
+  let month = "";
+  let day = "";
+  for (const part of dayFormat(tz).formatToParts(now)) {
+    if (part.type === "year") year = part.value;
+    else if (part.type === "month") month = part.value;
+    else if (part.type === "day") day = part.value;
+  }
+  return `${year.padStart(4, "0")}-${month}-${day}`;
 }

@@ -3,8 +3,10 @@ import type { Redis } from "ioredis";
 import { type Config, loadConfig } from "../config.ts";
 import { connectRedis } from "../entry/redis.ts";
 import { startWeb, type WebHandle } from "../entry/web.ts";
+import { startWorker, type WorkerHandle, type WorkerOptions } from "../entry/worker.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { formatKeyring, generateKeyring } from "../store/crypto.ts";
+import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
 import { freePort } from "./redis.ts";
 import { DEMO, type SlackStandIn, type SlackStandInOptions, startSlackStandIn } from "./slack/index.ts";
@@ -45,6 +47,14 @@ export interface StackOptions {
   logLevel?: string;
   /** Many-workspace mode: OAuth install pages instead of a single bot token. */
   oauth?: boolean;
+  /**
+   * Also run the delivery worker in this process (startWorker), on the web process's queue, so
+   * scheduled and test-sent digests reach the stand-in. An object overrides worker options
+   * (policy, claims, locks…); its `policy` applies to the web side's schedulers too.
+   */
+  worker?: boolean | Partial<Omit<WorkerOptions, "config" | "logger" | "redis">>;
+  /** Subscription limits for both sides (tests loosen them, e.g. `{ minIntervalMs: 0 }` for every-second crons). */
+  subscriptionLimits?: Partial<SubscriptionLimits>;
 }
 
 /** The whole product on loopback: analytics emulator, Slack stand-in, the real app over HTTP. */
@@ -52,6 +62,10 @@ export interface Stack {
   emulator: Emulator;
   slack: SlackStandIn;
   web: WebHandle;
+  /** The in-process delivery worker, when `worker` was asked for. */
+  worker?: WorkerHandle;
+  /** The delivery queue's name (one per stack, so stacks sharing a Redis never take each other's jobs). */
+  queueName: string;
   redis: Redis;
   config: Config;
   logger: Logger;
@@ -95,7 +109,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
         SLACK_STATE_SECRET: "sandbox-state-secret",
       }
     : { SLACK_BOT_TOKEN: DEMO.botToken };
-  const config = loadConfig("web", {
+  const env = {
     REDIS_URL: o.redisUrl,
     ENCRYPTION_KEYS: formatKeyring(generateKeyring(1)),
     ANALYTICS_GRAPHQL_URL: emulator.graphqlUrl,
@@ -106,8 +120,11 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     ANALYTICS_TIMEOUT_MS: "1500",
     PORT: String(port),
     ...o.env,
-  });
+  };
+  const config = loadConfig("web", env);
   const { logger, lines } = capturingLogger(o.logLevel ?? "silent");
+  const queueName = `deliveries-${o.prefix ?? Math.random().toString(36).slice(2, 10)}`;
+  const workerOptions = typeof o.worker === "object" ? o.worker : {};
   const redis = connectRedis(o.redisUrl, logger);
   // The OAuth redirect URL is fixed at construction, so OAuth mode picks its port up front.
   const redirectUri = o.oauth ? `http://127.0.0.1:${port}/slack/oauth_redirect` : undefined;
@@ -119,17 +136,39 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     clock: o.clock,
     host: "127.0.0.1",
     redirectUri,
+    subscriptions: { queueName, limits: o.subscriptionLimits, policy: workerOptions.policy },
   });
   slack.setAppUrl(`${web.url}/slack/events`);
+  let worker: WorkerHandle | undefined;
+  let workerRedis: Redis | undefined;
+  if (o.worker) {
+    // Workers block on Redis and need their own connection with maxRetriesPerRequest: null.
+    workerRedis = connectRedis(o.redisUrl, logger, "worker");
+    worker = await startWorker({
+      config: loadConfig("worker", env),
+      logger,
+      redis: workerRedis,
+      prefix: o.prefix,
+      queueName,
+      clock: o.clock,
+      healthPort: null,
+      limits: o.subscriptionLimits,
+      ...workerOptions,
+    });
+  }
   return {
     emulator,
     slack,
     web,
+    worker,
+    queueName,
     redis,
     config,
     logger,
     logLines: lines,
     async close() {
+      await worker?.close();
+      await workerRedis?.quit().catch(() => workerRedis?.disconnect());
       await web.close();
       await redis.quit().catch(() => redis.disconnect());
       await slack.close();

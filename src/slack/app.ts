@@ -7,6 +7,7 @@ import { registerActions } from "./actions/index.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import type { SlackDeps } from "./deps.ts";
 import { errorReply } from "./errors.ts";
+import { registerEvents } from "./events/index.ts";
 import { healthRoutes } from "./health.ts";
 import { registerOptions } from "./options/index.ts";
 import { singleTeamAuthorize } from "./single-team.ts";
@@ -53,6 +54,7 @@ export function createSlackApp({ slack, deps, customRoutes = [], extend, oauth }
   registerActions(app, deps);
   registerViews(app, deps);
   registerOptions(app, deps);
+  registerEvents(app, deps);
   extend?.(app);
 
   app.error(async (error) => {

@@ -5,6 +5,7 @@ import type { DigestService } from "../services/digest.ts";
 import type { InsightsSource } from "../services/insights-source.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
+import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import type { UserDirectory } from "./users.ts";
 
@@ -21,6 +22,8 @@ export interface SlackDeps {
   digests: DigestService;
   source: InsightsSource;
   analytics: Pick<AnalyticsClient, "verifyKey" | "endpoint">;
+  /** Scheduled digests: records and their BullMQ schedulers (the web process's producer side). */
+  subscriptions: SubscriptionService;
   policy: PermissionPolicy;
   /** Who installed the app in a workspace (OAuth installs record it); undefined when unknown. */
   installerOf(ref: WorkspaceRef): Promise<string | undefined>;

@@ -23,6 +23,12 @@ const USER_FACING = new Set([
   "not_in_channel",
   "decrypt_failed",
   "bad_state",
+  // Subscriptions: every message says what to change.
+  "invalid_subscription",
+  "subscription_not_found",
+  "too_many_subscriptions",
+  "channel_archived",
+  "bad_channel",
 ]);
 
 /**

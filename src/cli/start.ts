@@ -1,0 +1,41 @@
+import { loadConfig } from "../config.ts";
+import { connectRedis } from "../entry/redis.ts";
+import { startWeb } from "../entry/web.ts";
+import { startWorker } from "../entry/worker.ts";
+import { createLogger } from "../log.ts";
+import { onShutdown } from "./shutdown.ts";
+
+/**
+ * `insights-digest start`: the web process and the delivery worker in one process, for small
+ * installs. Two Redis connections to the one REDIS_URL: request paths fail fast, while the worker's
+ * blocking commands need `maxRetriesPerRequest: null`. The web's /healthz and /readyz serve both, so
+ * the worker starts no probe server of its own. SIGTERM stops taking requests and jobs, lets jobs in
+ * flight finish, then closes both connections; a second SIGTERM exits at once.
+ */
+export async function run(_args: string[]): Promise<number> {
+  const config = loadConfig("start");
+  const logger = createLogger({ level: config.logLevel, name: "insights-digest" });
+  const url = config.redisUrl as string;
+  const redis = connectRedis(url, logger);
+  const workerRedis = connectRedis(url, logger, "worker");
+  const quit = async () => {
+    await Promise.all([redis, workerRedis].map((r) => r.quit().catch(() => r.disconnect())));
+  };
+  let web: Awaited<ReturnType<typeof startWeb>> | undefined;
+  try {
+    web = await startWeb({ config, logger, redis, host: "0.0.0.0" });
+    const worker = await startWorker({ config, logger, redis: workerRedis, healthPort: null });
+    const running = web;
+    return await onShutdown(logger, async () => {
+      // Both at once: the web stops accepting while the worker finishes what it holds.
+      const results = await Promise.allSettled([running.close(), worker.close()]);
+      await quit();
+      const failed = results.find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+    });
+  } catch (err) {
+    await web?.close().catch(() => undefined);
+    await quit();
+    throw err;
+  }
+}

@@ -1,0 +1,36 @@
+import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import { connectModal } from "../../../templates/connect-modal.ts";
+import { AppError } from "../../errors.ts";
+import type { SlackDeps } from "../deps.ts";
+import { canManage } from "../permissions.ts";
+import { workspaceOf } from "../workspace.ts";
+import { answerError } from "./subscription-surface.ts";
+
+/** Connect (or Replace key) on the Home tab: the same modal as `/insights connect`, for admins only. */
+export function homeConnect(deps: SlackDeps) {
+  return async ({
+    ack,
+    body,
+    client,
+    respond,
+    context,
+  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
+    await ack();
+    const ref = workspaceOf(context);
+    try {
+      const user = await deps.users.get(ref, client, body.user.id);
+      if (!canManage(user, deps.policy, await deps.installerOf(ref)))
+        throw new AppError(
+          "forbidden",
+          "Only workspace admins and owners, the installer, or people on the app's admin list can connect the key.",
+        );
+      const endpoint = await deps.analytics.endpoint().catch(() => undefined);
+      await client.views.open({
+        trigger_id: body.trigger_id,
+        view: connectModal({ endpoint, privateMetadata: JSON.stringify({ channel: body.channel?.id }) }),
+      });
+    } catch (err) {
+      await answerError({ deps, client, ref, body, respond: body.response_url ? respond : undefined }, err);
+    }
+  };
+}

@@ -1,0 +1,40 @@
+import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import { AppError } from "../../errors.ts";
+import type { SlackDeps } from "../deps.ts";
+import { canManage } from "../permissions.ts";
+import { workspaceOf } from "../workspace.ts";
+import { openSubscribeModal } from "./subscribe-modal-open.ts";
+import { answerError, fromHome } from "./subscription-surface.ts";
+
+/** "New subscription" on the Home tab: the subscribe modal with the creator's defaults. */
+export function subscriptionNew(deps: SlackDeps) {
+  return async ({
+    ack,
+    body,
+    client,
+    respond,
+    context,
+  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
+    await ack();
+    const ref = workspaceOf(context);
+    try {
+      const user = await deps.users.get(ref, client, body.user.id);
+      if (!canManage(user, deps.policy, await deps.installerOf(ref)))
+        throw new AppError(
+          "forbidden",
+          "Only workspace admins and owners, the installer, or people on the app's admin list can subscribe channels.",
+        );
+      await openSubscribeModal({
+        deps,
+        client,
+        ref,
+        userId: body.user.id,
+        triggerId: body.trigger_id,
+        channelId: body.channel?.id,
+        fromHome: fromHome(body),
+      });
+    } catch (err) {
+      await answerError({ deps, client, ref, body, respond: body.response_url ? respond : undefined }, err);
+    }
+  };
+}

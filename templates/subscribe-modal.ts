@@ -1,0 +1,229 @@
+import type { FilterOption } from "../src/analytics/types.ts";
+import { LIMITS } from "../src/blockkit/limits.ts";
+import { mrkdwn, plain, userText } from "../src/blockkit/text.ts";
+import type { Block, PlainText } from "../src/blockkit/types.ts";
+import { AppError } from "../src/errors.ts";
+import { BLOCK, CALLBACK, SUBSCRIBE_FIELD as F } from "../src/ids.ts";
+import type { Weekday } from "../src/subscriptions/types.ts";
+import { shown } from "./errors.ts";
+import {
+  DAY_OPTIONS,
+  FREQUENCY_OPTIONS,
+  filterSelect,
+  type ModalInputBlock,
+  rangeOptions,
+} from "./subscribe-modal-fields.ts";
+import { runTimeLines } from "./subscribe-times.ts";
+
+/** How often, as the modal asks it: the two command frequencies plus a cron expression. */
+export type FrequencyChoice = "daily" | "weekly" | "cron";
+
+/** The modal's fields, as filled in (or as a subscription being edited has them). */
+export interface SubscribeForm {
+  channelId?: string;
+  frequency: FrequencyChoice;
+  days: Weekday[];
+  cron: string;
+  /** HH:MM, 24-hour. */
+  time: string;
+  tz: string;
+  range: string;
+  assetIds: string[];
+  scannerIds: string[];
+}
+
+export interface SubscribeModalOptions {
+  form: SubscribeForm;
+  /** The workspace's filter lists; null when the endpoint offers none or they could not be loaded. */
+  assets: FilterOption[] | null;
+  scanners: FilterOption[] | null;
+  /** The next runs of the schedule as filled in, or why there are none. */
+  preview: { runs: Date[] } | { error: string };
+  /** Editing an existing subscription (title and button say so). */
+  editing?: boolean;
+  /** A line above the preview (e.g. "the schedule changed: check the runs and save again"). */
+  notice?: string;
+  /** Most filters of each kind (the engine's limit). */
+  maxFilters?: number;
+  privateMetadata: string;
+}
+
+/** A modal view with the input elements of {@link ModalInputBlock}. */
+export interface SubscribeModalView {
+  type: "modal";
+  callback_id: string;
+  title: PlainText;
+  submit: PlainText;
+  close: PlainText;
+  blocks: (Block | ModalInputBlock)[];
+  private_metadata: string;
+}
+
+const label = (text: string) => plain(text, LIMITS.inputLabel);
+const hint = (text: string) => plain(text, LIMITS.inputHint);
+
+function scheduleBlocks(form: SubscribeForm): ModalInputBlock[] {
+  const frequency = FREQUENCY_OPTIONS.find((o) => o.value === form.frequency) ?? FREQUENCY_OPTIONS[1];
+  const blocks: ModalInputBlock[] = [
+    {
+      type: "input",
+      block_id: F.frequency,
+      label: label("How often"),
+      dispatch_action: true,
+      element: {
+        type: "radio_buttons",
+        action_id: F.frequency,
+        options: FREQUENCY_OPTIONS,
+        initial_option: frequency,
+      },
+    },
+  ];
+  if (form.frequency === "weekly") {
+    const days = DAY_OPTIONS.filter((o) => form.days.includes(o.value as Weekday));
+    blocks.push({
+      type: "input",
+      block_id: F.weekday,
+      label: label("On"),
+      dispatch_action: true,
+      element: {
+        type: "checkboxes",
+        action_id: F.weekday,
+        options: DAY_OPTIONS,
+        ...(days.length > 0 ? { initial_options: days } : {}),
+      },
+    });
+  }
+  if (form.frequency === "cron") {
+    blocks.push({
+      type: "input",
+      block_id: F.cron,
+      label: label("Cron expression"),
+      dispatch_action: true,
+      hint: hint(
+        "Five fields: minute hour day-of-month month day-of-week, e.g. 0 9 * * 1-5 (weekdays at 09:00). Press Enter to see the runs.",
+      ),
+      element: {
+        type: "plain_text_input",
+        action_id: F.cron,
+        max_length: 100,
+        placeholder: plain("0 9 * * 1-5", LIMITS.placeholder),
+        ...(form.cron ? { initial_value: form.cron.slice(0, 100) } : {}),
+      },
+    });
+  } else {
+    blocks.push({
+      type: "input",
+      block_id: F.time,
+      label: label("At"),
+      dispatch_action: true,
+      element: { type: "timepicker", action_id: F.time, initial_time: form.time },
+    });
+  }
+  blocks.push({
+    type: "input",
+    block_id: F.timezone,
+    label: label("Timezone"),
+    dispatch_action: true,
+    hint: hint(
+      "An IANA zone such as Europe/Berlin or America/New_York; daylight saving is followed. Press Enter to see the runs.",
+    ),
+    element: {
+      type: "plain_text_input",
+      action_id: F.timezone,
+      initial_value: form.tz.slice(0, 64),
+      max_length: 64,
+    },
+  });
+  return blocks;
+}
+
+function filterBlocks(o: SubscribeModalOptions): (Block | ModalInputBlock)[] {
+  const max = o.maxFilters ?? 20;
+  const out: (Block | ModalInputBlock)[] = [];
+  const lists: ["asset" | "scanner", FilterOption[] | null, string[], string][] = [
+    ["asset", o.assets, o.form.assetIds, F.assets],
+    ["scanner", o.scanners, o.form.scannerIds, F.scanners],
+  ];
+  for (const [kind, list, selected, id] of lists) {
+    if (!list || list.length === 0) continue;
+    out.push({
+      type: "input",
+      block_id: id,
+      optional: true,
+      label: label(kind === "asset" ? "Assets" : "Scanners"),
+      hint: hint(`Leave empty for all ${kind}s.`),
+      element: filterSelect(kind, list, selected, max),
+    });
+  }
+  if (!o.assets || !o.scanners)
+    out.push({
+      type: "context",
+      elements: [
+        mrkdwn("Asset and scanner filters are not available from this analytics endpoint right now."),
+      ],
+    });
+  return out;
+}
+
+function previewBlock(o: SubscribeModalOptions): Block {
+  const tz = userText(o.form.tz, 64);
+  const body =
+    "error" in o.preview
+      ? `:warning: ${shown(o.preview.error, 500)}`
+      : `*Next ${o.preview.runs.length} runs* (${tz})\n${runTimeLines(o.preview.runs, o.form.tz)}`;
+  const notice = o.notice ? `${shown(o.notice, 300)}\n` : "";
+  return { type: "section", block_id: BLOCK.subscribePreview, text: mrkdwn(`${notice}${body}`) };
+}
+
+/**
+ * The subscribe modal (design.md §4): channel, frequency (daily, weekly on chosen days, or cron),
+ * time, timezone, range, asset and scanner filters, and the next runs of what is filled in. The
+ * schedule inputs dispatch actions so the preview is redrawn as they change. Each input's
+ * `block_id` and `action_id` are the same {@link F} name.
+ *
+ * @throws AppError `bad_state` when `privateMetadata` is over Slack's 3,000 characters.
+ */
+export function subscribeModal(o: SubscribeModalOptions): SubscribeModalView {
+  if (o.privateMetadata.length > LIMITS.privateMetadata)
+    throw new AppError("bad_state", "The subscribe form's metadata is too long to carry.");
+  const blocks: (Block | ModalInputBlock)[] = [
+    {
+      type: "input",
+      block_id: F.channel,
+      label: label("Channel"),
+      hint: hint("The app must be a member: /invite @Insights in the channel first."),
+      element: {
+        type: "conversations_select",
+        action_id: F.channel,
+        placeholder: plain("Choose a channel", LIMITS.placeholder),
+        filter: { include: ["public", "private"], exclude_bot_users: true },
+        ...(o.form.channelId ? { initial_conversation: o.form.channelId } : {}),
+      },
+    },
+    ...scheduleBlocks(o.form),
+    {
+      type: "input",
+      block_id: F.range,
+      label: label("Digest covers"),
+      element: {
+        type: "static_select",
+        action_id: F.range,
+        placeholder: plain("Range", LIMITS.placeholder),
+        options: rangeOptions(o.form.range),
+        initial_option: rangeOptions(o.form.range).find((r) => r.value === o.form.range),
+      },
+    },
+    ...filterBlocks(o),
+    { type: "divider" },
+    previewBlock(o),
+  ];
+  return {
+    type: "modal",
+    callback_id: CALLBACK.subscribeModal,
+    title: plain(o.editing ? "Edit subscription" : "New subscription", LIMITS.modalTitle),
+    submit: plain(o.editing ? "Save" : "Subscribe", LIMITS.modalButton),
+    close: plain("Cancel", LIMITS.modalButton),
+    blocks,
+    private_metadata: o.privateMetadata,
+  };
+}

@@ -1,0 +1,327 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { checkView } from "../../src/blockkit/limits.ts";
+import { SUBSCRIBE_FIELD as F } from "../../src/ids.ts";
+import { accountFor, DEMO_API_KEY } from "../../src/sandbox/analytics/index.ts";
+import { clickButton, findElement, type StoredView } from "../../src/sandbox/slack/index.ts";
+import { DEMO, type Stack, startStack } from "../../src/sandbox/stack.ts";
+import { nextRuns } from "../../src/subscriptions/schedule.ts";
+import { runTime } from "../../templates/subscribe-times.ts";
+import { command, connect } from "./helpers.ts";
+import { REF, schedulerOf, textOf } from "./subscriptions-helpers.ts";
+
+const BIG_KEY = "subs-modal-big-key";
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({
+    redisUrl: inject("redisUrl"),
+    prefix: `e2e-subs-modal-${process.pid}`,
+    emulator: { accounts: [{ apiKey: BIG_KEY, assetCount: 300 }] },
+    worker: { policy: { attempts: 1, backoffMs: 100 } },
+  });
+  stack.slack.setRateLimit({ enabled: false });
+  await connect(stack);
+});
+afterAll(async () => stack?.close());
+
+interface Fill {
+  channel?: string;
+  frequency: "daily" | "weekly" | "cron";
+  days?: string[];
+  cron?: string;
+  time?: string;
+  tz: string;
+  range?: string;
+  assets?: { value: string; text: string }[];
+}
+
+/** `view.state.values` as Slack sends them for the modal's inputs. */
+function values(f: Fill): Record<string, unknown> {
+  const v: Record<string, unknown> = {
+    [F.channel]: { [F.channel]: { type: "conversations_select", selected_conversation: f.channel ?? null } },
+    [F.frequency]: { [F.frequency]: { type: "radio_buttons", selected_option: { value: f.frequency } } },
+    [F.timezone]: { [F.timezone]: { type: "plain_text_input", value: f.tz } },
+    [F.range]: { [F.range]: { type: "static_select", selected_option: { value: f.range ?? "last7d" } } },
+    [F.assets]: {
+      [F.assets]: {
+        type: "multi_static_select",
+        selected_options: (f.assets ?? []).map((a) => ({
+          value: a.value,
+          text: { type: "plain_text", text: a.text },
+        })),
+      },
+    },
+  };
+  if (f.days)
+    v[F.weekday] = {
+      [F.weekday]: { type: "checkboxes", selected_options: f.days.map((d) => ({ value: d })) },
+    };
+  if (f.cron !== undefined) v[F.cron] = { [F.cron]: { type: "plain_text_input", value: f.cron } };
+  if (f.time) v[F.time] = { [F.time]: { type: "timepicker", selected_time: f.time } };
+  return v;
+}
+
+const blocksOf = (v: StoredView) => v.view.blocks as { block_id?: string; text?: { text: string } }[];
+const previewOf = (v: StoredView) => blocksOf(v).find((b) => b.block_id === "sub_preview")?.text?.text ?? "";
+const runsOf = (v: StoredView) =>
+  previewOf(v)
+    .split("\n")
+    .filter((l) => l.startsWith("• "))
+    .map((l) => l.slice(2));
+
+/** Runs `/insights subscribe` and returns the modal it opened. */
+async function openModal(userId: string = DEMO.admin, channelId: string = DEMO.general): Promise<StoredView> {
+  const before = stack.slack.views().length;
+  await stack.slack.sendCommand({ teamId: DEMO.teamId, userId, channelId, text: "subscribe" });
+  return stack.slack.waitFor(() =>
+    stack.slack
+      .views()
+      .slice(before)
+      .find((v) => v.type === "modal" && v.view.callback_id === "subscribe_modal"),
+  );
+}
+
+/** Changes one schedule input (a dispatch action) and waits for the redraw. */
+async function change(view: StoredView, fill: Fill, action: Record<string, unknown>): Promise<StoredView> {
+  const before = stack.slack.views().find((v) => v.id === view.id)?.hash;
+  await stack.slack.sendBlockAction({
+    teamId: DEMO.teamId,
+    userId: DEMO.admin,
+    view: { id: view.id },
+    values: values(fill),
+    actions: [{ block_id: action.action_id, action_ts: `${Date.now() / 1000}`, ...action }],
+  });
+  return stack.slack.waitFor(() => {
+    const v = stack.slack.views().find((x) => x.id === view.id);
+    return v && v.hash !== before ? v : undefined;
+  });
+}
+
+const submit = (view: StoredView, fill: Fill, userId: string = DEMO.admin) =>
+  stack.slack.sendViewSubmission({
+    teamId: DEMO.teamId,
+    userId,
+    view: { id: view.id },
+    values: values(fill),
+  });
+
+describe("the subscribe modal", () => {
+  it("opens from `subscribe` with the defaults: this channel, weekly Monday 09:00, the creator's zone, and the next five runs", async () => {
+    const view = await openModal();
+    expect(checkView(view.view)).toEqual([]);
+    expect(findElement(view.view.blocks, F.channel)?.element.initial_conversation).toBe(DEMO.general);
+    expect(findElement(view.view.blocks, F.timezone)?.element.initial_value).toBe("Europe/Berlin");
+    expect(findElement(view.view.blocks, F.assets)?.element.type).toBe("multi_static_select");
+    expect(previewOf(view)).toContain("Next 5 runs* (Europe/Berlin)");
+    const runs = runsOf(view);
+    expect(runs).toHaveLength(5);
+    for (const r of runs) expect(r).toMatch(/^Mon .* 09:00 CES?T$/);
+  });
+
+  it("the next runs follow the inputs: daily drops the weekdays, a zone change moves them, a bad cron says why", async () => {
+    const view = await openModal();
+    const daily = await change(
+      view,
+      { frequency: "daily", time: "07:45", tz: "Europe/Berlin" },
+      {
+        type: "radio_buttons",
+        action_id: F.frequency,
+        selected_option: { value: "daily" },
+      },
+    );
+    expect(findElement(daily.view.blocks, F.weekday)).toBeUndefined();
+    const expected = nextRuns({ kind: "daily" }, "07:45", "Europe/Berlin", new Date(), 5).map((d) =>
+      runTime(d, "Europe/Berlin"),
+    );
+    expect(runsOf(daily)).toEqual(expected);
+    const tokyo = await change(
+      daily,
+      { frequency: "daily", time: "07:45", tz: "Asia/Tokyo" },
+      {
+        type: "plain_text_input",
+        action_id: F.timezone,
+        value: "Asia/Tokyo",
+      },
+    );
+    expect(previewOf(tokyo)).toContain("(Asia/Tokyo)");
+    for (const r of runsOf(tokyo)) expect(r).toMatch(/07:45 (JST|GMT\+9)$/);
+    const cron = await change(
+      tokyo,
+      { frequency: "cron", cron: "61 * * * *", tz: "Asia/Tokyo" },
+      {
+        type: "radio_buttons",
+        action_id: F.frequency,
+        selected_option: { value: "cron" },
+      },
+    );
+    expect(findElement(cron.view.blocks, F.cron)).toBeDefined();
+    expect(findElement(cron.view.blocks, F.time)).toBeUndefined();
+    expect(previewOf(cron)).toContain(":warning:");
+    expect(checkView(cron.view)).toEqual([]);
+  });
+
+  it("bad cron, unknown zone, no weekday or a channel without the app: inline errors, nothing saved", async () => {
+    const view = await openModal();
+    const count = async () => (await stack.web.deps.subscriptions.list(REF)).length;
+    const before = await count();
+    const cron = await submit(view, {
+      channel: DEMO.general,
+      frequency: "cron",
+      cron: "0 9 * *",
+      tz: "Europe/Berlin",
+    });
+    expect(cron.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.cron]: expect.stringContaining("5 fields") },
+    });
+    const zone = await submit(view, {
+      channel: DEMO.general,
+      frequency: "daily",
+      time: "09:00",
+      tz: "Mars/Phobos",
+    });
+    expect(zone.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.timezone]: expect.stringContaining("Mars/Phobos") },
+    });
+    const days = await submit(view, {
+      channel: DEMO.general,
+      frequency: "weekly",
+      days: [],
+      time: "09:00",
+      tz: "Europe/Berlin",
+    });
+    expect(days.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.weekday]: expect.any(String) },
+    });
+    const noBot = await submit(view, {
+      channel: DEMO.noBot,
+      frequency: "weekly",
+      days: ["mon"],
+      time: "09:00",
+      tz: "Europe/Berlin",
+    });
+    expect(noBot.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.channel]: expect.stringContaining("/invite @Insights") },
+    });
+    const member = await submit(
+      view,
+      { channel: DEMO.general, frequency: "weekly", days: ["mon"], time: "09:00", tz: "Europe/Berlin" },
+      DEMO.member,
+    );
+    expect(member.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.channel]: expect.stringContaining("Only workspace admins") },
+    });
+    expect(await count()).toBe(before);
+  });
+
+  it("a schedule changed since its preview is shown again with its runs; the second submit saves it with a scheduler", async () => {
+    const view = await openModal();
+    const asset = accountFor(DEMO_API_KEY)?.assets[0];
+    if (!asset) throw new Error("the demo account has no assets");
+    const fill: Fill = {
+      channel: DEMO.security,
+      frequency: "weekly",
+      days: ["tue", "fri"],
+      time: "18:15",
+      tz: "America/New_York",
+      range: "lastweek",
+      assets: [{ value: asset.value, text: asset.displayValue }],
+    };
+    const first = await submit(view, fill);
+    expect(first.body).toMatchObject({ response_action: "update" });
+    const shown = stack.slack.views().find((v) => v.id === view.id) as StoredView;
+    expect(previewOf(shown)).toContain("changed since the preview");
+    expect(runsOf(shown).every((r) => /^(Tue|Fri) .* 18:15 E[SD]T$/.test(r))).toBe(true);
+    expect(checkView(shown.view)).toEqual([]);
+    const before = stack.slack.ephemerals(DEMO.admin).length;
+    const second = await submit(shown, fill);
+    expect(second.status).toBe(200);
+    expect(
+      second.body === undefined || second.body === "" || Object.keys(second.body as object).length === 0,
+    ).toBe(true);
+    const saved = (await stack.web.deps.subscriptions.listByChannel(REF, DEMO.security)).find(
+      (s) => s.time === "18:15",
+    );
+    expect(saved).toMatchObject({
+      ownerId: DEMO.admin,
+      schedule: { kind: "weekly", days: ["tue", "fri"] },
+      tz: "America/New_York",
+      range: "lastweek",
+      assetIds: [asset.value],
+      filterLabels: [asset.displayValue],
+    });
+    expect(await schedulerOf(stack, saved?.id ?? "")).toMatchObject({
+      pattern: "15 18 * * 2,5",
+      tz: "America/New_York",
+    });
+    const confirmation = await stack.slack.waitFor(() => stack.slack.ephemerals(DEMO.admin)[before]);
+    expect(confirmation.text).toContain("Subscribed");
+    expect(textOf(confirmation.blocks)).toContain("Next 5 runs");
+  });
+
+  it("Edit from the list opens the modal filled in, and saving updates the subscription and its scheduler", async () => {
+    const created = await command(stack, "subscribe daily 06:00 UTC", DEMO.admin, DEMO.general);
+    const id = /Id `([a-z0-9]+)`/.exec(textOf(created.body))?.[1] ?? "";
+    const list = await command(stack, "subscriptions", DEMO.admin, DEMO.general);
+    const edit = clickButton(list.body.blocks, "sub_edit");
+    const before = stack.slack.views().length;
+    await stack.slack.sendBlockAction({
+      teamId: DEMO.teamId,
+      userId: DEMO.admin,
+      channelId: DEMO.general,
+      responseUrl: list.sent.responseUrl,
+      container: { is_ephemeral: true },
+      actions: [{ ...edit, value: id }],
+    });
+    const view = await stack.slack.waitFor(() =>
+      stack.slack
+        .views()
+        .slice(before)
+        .find((v) => v.type === "modal"),
+    );
+    expect((view.view.title as { text: string }).text).toBe("Edit subscription");
+    expect(findElement(view.view.blocks, F.time)?.element.initial_time).toBe("06:00");
+    expect(findElement(view.view.blocks, F.timezone)?.element.initial_value).toBe("UTC");
+    const fill: Fill = { channel: DEMO.general, frequency: "daily", time: "06:30", tz: "UTC" };
+    const redrawn = await change(view, fill, {
+      type: "timepicker",
+      action_id: F.time,
+      selected_time: "06:30",
+    });
+    await submit(redrawn, fill);
+    const updated = await stack.slack.waitFor(async () => {
+      const s = await stack.web.deps.subscriptions.get(REF, id);
+      return s?.time === "06:30" ? s : undefined;
+    });
+    expect(updated.ownerId).toBe(DEMO.admin);
+    expect(await schedulerOf(stack, id)).toMatchObject({ pattern: "30 6 * * *", tz: "UTC" });
+  });
+
+  it("over 100 assets the filter is type-ahead, served by the options endpoint", async () => {
+    await connect(stack, BIG_KEY);
+    try {
+      const view = await openModal();
+      const menu = findElement(view.view.blocks, F.assets);
+      expect(menu?.element.type).toBe("multi_external_select");
+      const target = accountFor(BIG_KEY)?.assets[42];
+      const query = (target?.displayValue.split(" / ")[1] ?? "").slice(0, 6);
+      const res = await stack.slack.sendOptions({
+        teamId: DEMO.teamId,
+        userId: DEMO.admin,
+        actionId: F.assets,
+        viewId: view.id,
+        value: query,
+      });
+      const options = (res.body as { options: { value: string }[] }).options;
+      expect(res.ackMs).toBeLessThan(3000);
+      expect(options.map((o) => o.value)).toContain(target?.value);
+      expect(options.map((o) => o.value)).not.toContain("*");
+    } finally {
+      await connect(stack);
+    }
+  });
+});
