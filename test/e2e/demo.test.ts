@@ -25,8 +25,13 @@ describe("npm run demo", () => {
     expect(stdout).toMatch(/Insights · \w{3} \d+ – \w{3} \d+, \d{4}/);
     expect(stdout).toContain("Findings");
     expect(stdout).toContain("Demo finished");
+    expect(stdout).toContain("Scheduled digest as posted in #security");
+    expect(stdout).toContain("Scheduled digest · Weekly on Mon at 09:00 Europe/Berlin");
+    expect(stdout).toMatch(/Next 5 runs \(Europe\/Berlin\)/);
+    expect(stdout).toContain("Last delivered");
     const files = readdirSync(out);
-    expect(files.filter((f) => f.endsWith(".json")).length).toBeGreaterThanOrEqual(4);
+    expect(files.filter((f) => f.endsWith(".json")).length).toBeGreaterThanOrEqual(7);
+    expect(files).toContain("scheduled-digest-chart.png");
     expect(files).toContain("trend-last30d.png");
     expect(readFileSync(join(out, "README.md"), "utf8")).toContain("block-kit-builder");
     expect(existsSync(join(out, "trend-last30d.png"))).toBe(true);

@@ -100,6 +100,48 @@ export async function playDemo(stack: Stack, out: Output): Promise<DemoResult> {
   digests += 1;
   out.message(`Digest narrowed to ${asset.displayValue}`, replaced.body);
 
+  out.step(
+    "5. The admin subscribes #security to a weekly digest: `/insights subscribe weekly mon 09:00 Europe/Berlin last7d`",
+  );
+  const subscribed = await slash(
+    stack,
+    "subscribe weekly mon 09:00 Europe/Berlin last7d",
+    DEMO.admin,
+    DEMO.security,
+  );
+  ackMs.push(subscribed.sent.ackMs);
+  out.message("Subscription created (next five runs)", subscribed.body);
+  const id = /Id `([a-z0-9]+)`/.exec(JSON.stringify(subscribed.body))?.[1];
+  if (!id) throw new Error("the subscription reply names no id");
+
+  out.step(
+    `6. The scheduled digest, sent now (\`/insights send ${id}\`): the worker claims, renders, uploads the chart, posts`,
+  );
+  const posted = stack.slack.messages(DEMO.security).length;
+  const send = await slash(stack, `send ${id}`, DEMO.admin, DEMO.security);
+  ackMs.push(send.sent.ackMs);
+  const message = await stack.slack.waitFor(() => stack.slack.messages(DEMO.security)[posted], {
+    timeoutMs: 20_000,
+    what: "the scheduled digest in #security",
+  });
+  digests += 1;
+  out.message("Scheduled digest as posted in #security", { text: message.text, blocks: message.blocks });
+  const upload = stack.slack.files().find((f) => f.completed && f.bytes);
+  if (upload?.bytes) {
+    const path = out.file("scheduled-digest-chart.png", upload.bytes);
+    out.note(
+      `Chart uploaded with the digest: ${path} (${upload.bytes.length.toLocaleString("en-US")} bytes)`,
+    );
+  }
+
+  out.step("7. The admin opens the app's Home tab: key status and every subscription with its last delivery");
+  await stack.slack.sendEvent({
+    teamId: DEMO.teamId,
+    event: { type: "app_home_opened", user: DEMO.admin, channel: "D0ADMIN01", tab: "home" },
+  });
+  const home = await stack.slack.waitFor(() => stack.slack.homeView(DEMO.admin), { what: "the Home tab" });
+  out.message("App Home", home.view, "home");
+
   const { view } = await stack.web.deps.digests.build({
     ref: { teamId: DEMO.teamId },
     range: "last30d",
@@ -108,7 +150,7 @@ export async function playDemo(stack: Stack, out: Output): Promise<DemoResult> {
   });
   const chart = out.file("trend-last30d.png", renderChartPng(chartInputFor(view)));
   out.note(`Trend chart of the last 30 days written to ${chart}`);
-  return { steps: 4, ackMs, digests };
+  return { steps: 7, ackMs, digests };
 }
 
 /** `--keep`: a prompt where you type `/insights …` as the admin in #general and see the reply. */
