@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { AppError } from "../src/errors.ts";
+import { codeOf } from "../src/metrics.ts";
 import type { SlackDeps } from "../src/slack/deps.ts";
 import { errorReply } from "../src/slack/errors.ts";
 import { workspaceOf } from "../src/slack/workspace.ts";
@@ -69,8 +70,10 @@ export function commandListener(deps: SlackDeps, extra: Handlers = {}) {
         },
       };
       await handler(ctx);
+      deps.metrics.commands.inc({ kind: command.kind, outcome: "ok" });
       log.info({ kind: command.kind, ms: Date.now() - started }, "command handled");
     } catch (err) {
+      deps.metrics.commands.inc({ kind: command.kind, outcome: codeOf(err) });
       await respond({ response_type: "ephemeral", ...errorReply(err, log, { kind: command.kind }) }).catch(
         (e: unknown) => log.error({ err: e }, "could not send the error reply"),
       );

@@ -89,3 +89,39 @@ export function codeOf(err: unknown): string {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Analytics calls timed into `insights_analytics_request_seconds`, same interface. */
+export function instrumentAnalytics<
+  C extends {
+    insights: (...a: never[]) => Promise<unknown>;
+    introspect: (...a: never[]) => Promise<unknown>;
+    verifyKey: (...a: never[]) => Promise<unknown>;
+  },
+>(client: C, metrics: Metrics): C {
+  const wrap =
+    <F extends (...a: never[]) => Promise<unknown>>(name: string, f: F) =>
+    (...args: Parameters<F>) =>
+      metrics.timeAnalytics(name, () => f(...args));
+  return {
+    ...client,
+    insights: wrap("insights", client.insights.bind(client)),
+    introspect: wrap("introspect", client.introspect.bind(client)),
+    verifyKey: wrap("verify_key", client.verifyKey.bind(client)),
+  };
+}
+
+/** The `/metrics` handler for node:http and Bolt's custom routes. */
+export function metricsHandler(metrics: Metrics) {
+  return (_req: unknown, res: import("node:http").ServerResponse) => {
+    metrics.registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { "content-type": metrics.registry.contentType });
+        res.end(text);
+      },
+      () => {
+        res.writeHead(500);
+        res.end();
+      },
+    );
+  };
+}

@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import { createAnalyticsClient } from "../analytics/client.ts";
 import type { Config, KeyringEntry } from "../config.ts";
 import type { Logger } from "../log.ts";
+import { createMetrics, instrumentAnalytics, type Metrics } from "../metrics.ts";
 import { createDigestService } from "../services/digest.ts";
 import { createInsightsSource } from "../services/insights-source.ts";
 import type { SlackDeps } from "../slack/deps.ts";
@@ -20,6 +21,7 @@ export interface CoreOptions {
   clock?: () => Date;
   /** Built by the entry point with the queue it owns (see createSubscriptionRuntime). */
   subscriptions: SubscriptionService;
+  metrics?: Metrics;
 }
 
 /**
@@ -34,16 +36,20 @@ export function composeCore({
   prefix,
   clock = () => new Date(),
   subscriptions,
+  metrics = createMetrics({ defaultMetrics: false }),
 }: CoreOptions): SlackDeps {
   const keys = createKeyScheme({ prefix });
-  const analytics = createAnalyticsClient({
-    graphqlUrl: config.analytics.graphqlUrl,
-    appUrl: config.analytics.appUrl,
-    timeoutMs: config.analytics.timeoutMs,
-    // A person is waiting on the web side: answer within 10 s, retries included. Workers retry via BullMQ.
-    retry: config.mode === "worker" ? undefined : { maxTotalMs: 9_000 },
-    logger,
-  });
+  const analytics = instrumentAnalytics(
+    createAnalyticsClient({
+      graphqlUrl: config.analytics.graphqlUrl,
+      appUrl: config.analytics.appUrl,
+      timeoutMs: config.analytics.timeoutMs,
+      // A person is waiting on the web side: answer within 10 s, retries included. Workers retry via BullMQ.
+      retry: config.mode === "worker" ? undefined : { maxTotalMs: 9_000 },
+      logger,
+    }),
+    metrics,
+  );
   const apiKeys = createApiKeyStore({ redis, keyring, prefix });
   const source = createInsightsSource({ redis, keys, client: analytics, logger });
   return {
@@ -56,6 +62,7 @@ export function composeCore({
     digests: createDigestService({ apiKeys, source, platformUrl: config.platformUrl }),
     analytics,
     subscriptions,
+    metrics,
     policy: { adminUserIds: config.adminUserIds, digestAccess: config.digestAccess },
     installerOf: async () => undefined,
     clock,

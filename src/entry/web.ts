@@ -12,6 +12,7 @@ import {
 import { DEFAULT_POLICY, type DeliveryPolicy } from "../jobs/queue.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import type { Logger } from "../log.ts";
+import { createMetrics, metricsHandler } from "../metrics.ts";
 import { createSlackApp } from "../slack/app.ts";
 import type { SlackDeps } from "../slack/deps.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
@@ -73,7 +74,11 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     limits: options.subscriptions?.limits,
   });
   const { subscriptions } = runtime;
+  const metrics = createMetrics({
+    queueDepth: () => runtime.queue.getJobCounts("waiting", "active", "delayed", "failed"),
+  });
   const core = composeCore({
+    metrics,
     config,
     logger,
     redis,
@@ -110,6 +115,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
   const app = createSlackApp({
     slack: config.slack,
     deps,
+    customRoutes: [{ path: "/metrics", method: ["GET"], handler: metricsHandler(metrics) }],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
     extend: (a) => {
       // app_uninstalled / tokens_revoked purge the workspace in either mode.
@@ -128,7 +134,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     })) as unknown as import("node:http").Server;
     const addr = server.address() as AddressInfo;
     url = `http://${options.host ?? "127.0.0.1"}:${addr.port}`;
-    logger.info({ port: addr.port }, "web listening: /slack/events, /healthz, /readyz");
+    logger.info({ port: addr.port }, "web listening: /slack/events, /healthz, /readyz, /metrics");
   }
   return {
     app,

@@ -13,6 +13,7 @@ import { type DeliveryJobData, type DeliveryPolicy, type DeliveryQueue, KEEP_JOB
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
 import type { Logger } from "../log.ts";
+import { codeOf, createMetrics, instrumentAnalytics, metricsHandler } from "../metrics.ts";
 import { createDigestService } from "../services/digest.ts";
 import { createInsightsSource } from "../services/insights-source.ts";
 import { createApiKeyStore } from "../store/api-keys.ts";
@@ -104,13 +105,19 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   const clock = o.clock ?? (() => new Date());
   const keys = createKeyScheme({ prefix: o.prefix });
 
-  const analytics = createAnalyticsClient({
-    graphqlUrl: config.analytics.graphqlUrl,
-    appUrl: config.analytics.appUrl,
-    timeoutMs: config.analytics.timeoutMs,
-    retry: o.analyticsRetry,
-    logger,
-  });
+  // Queue depth is read lazily from the queue created below.
+  let depth: (() => Promise<Record<string, number>>) | undefined;
+  const metrics = createMetrics({ queueDepth: () => depth?.() ?? Promise.resolve({}) });
+  const analytics = instrumentAnalytics(
+    createAnalyticsClient({
+      graphqlUrl: config.analytics.graphqlUrl,
+      appUrl: config.analytics.appUrl,
+      timeoutMs: config.analytics.timeoutMs,
+      retry: o.analyticsRetry,
+      logger,
+    }),
+    metrics,
+  );
   const apiKeys = createApiKeyStore({ redis, keyring: config.keyring, prefix: o.prefix });
   // A short error memory: a BullMQ retry after its backoff should ask the service again.
   const source = createInsightsSource({
@@ -133,14 +140,19 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     policy: o.policy,
     limits: o.limits,
   });
+  depth = () => queue.getJobCounts("waiting", "active", "delayed", "failed");
   const charts = config.charts ? createChartRenderer() : undefined;
+  const slackApi = createSlackApi({ apiUrl: o.slackApiUrl ?? config.slack.apiUrl });
   const processor = createDeliveryProcessor({
     store,
     subscriptions,
     notifier: scheduler,
     claims: createDeliveryClaims({ redis, keys, ...o.claims }),
     digests,
-    slack: createSlackApi({ apiUrl: o.slackApiUrl ?? config.slack.apiUrl }),
+    slack: {
+      call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),
+      upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
+    },
     renderChart: charts ? (input) => charts.render(input) : undefined,
     tokenFor,
     rateLimit: (ms) => queue.rateLimit(ms),
@@ -163,12 +175,18 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     ...KEEP_JOBS,
   });
   worker.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));
-  worker.on("failed", (job, err) =>
+  worker.on("completed", (_job, result) => {
+    if (result?.status === "delivered")
+      metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
+  });
+  worker.on("failed", (job, err) => {
+    const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
+    metrics.digests.inc({ surface: "scheduled", outcome: final ? "failed" : "retried", reason: codeOf(err) });
     logger.warn(
       { jobId: job?.id, sub: job?.data.sub, attempts: job?.attemptsMade, err: { message: err.message } },
       "delivery job failed",
-    ),
-  );
+    );
+  });
 
   let closing = false;
   const port = o.healthPort === undefined ? config.healthPort : o.healthPort;
@@ -177,6 +195,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     health = await startHealthServer({
       port,
       ready: async () => !closing && worker.isRunning() && (await redis.ping()) === "PONG",
+      metrics: metricsHandler(metrics),
     });
   }
   logger.info(

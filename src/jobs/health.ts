@@ -16,6 +16,8 @@ export async function startHealthServer(o: {
   port: number;
   host?: string;
   ready: () => Promise<boolean>;
+  /** Serves `/metrics` (Prometheus) when given. */
+  metrics?: (req: unknown, res: ServerResponse) => void;
 }): Promise<HealthServer> {
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json" });
@@ -25,6 +27,7 @@ export async function startHealthServer(o: {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET") return json(res, 405, { ok: false });
     if (path === "/healthz") return json(res, 200, { ok: true });
+    if (path === "/metrics" && o.metrics) return o.metrics(req, res);
     if (path !== "/readyz") return json(res, 404, { ok: false });
     const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1_000).unref());
     Promise.race([o.ready().catch(() => false), timeout]).then((ok) => json(res, ok ? 200 : 503, { ok }));

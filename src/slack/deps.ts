@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import type { AnalyticsClient } from "../analytics/client.ts";
 import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
 import type { DigestService } from "../services/digest.ts";
 import type { InsightsSource } from "../services/insights-source.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
@@ -16,6 +17,7 @@ import type { UserDirectory } from "./users.ts";
 export interface SlackDeps {
   logger: Logger;
   redis: Redis;
+  metrics: Metrics;
   keys: KeyScheme;
   apiKeys: ApiKeyStore;
   users: UserDirectory;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PrivateRedis, startPrivateRedis } from "../../src/sandbox/redis.ts";
-import { type Stack, startStack } from "../../src/sandbox/stack.ts";
+import { DEMO, type Stack, startStack } from "../../src/sandbox/stack.ts";
+import { command, connect } from "./helpers.ts";
 
 let redis: PrivateRedis;
 let stack: Stack;
@@ -14,6 +15,25 @@ afterAll(async () => {
   await redis.restart().catch(() => undefined);
   await stack?.close();
   await redis?.destroy();
+});
+
+describe("metrics", () => {
+  it("/metrics counts commands by outcome and times analytics calls, with no ids in labels", async () => {
+    await connect(stack);
+    await command(stack, "last7d");
+    await command(stack, "lst7d");
+    const res = await fetch(`${stack.web.url}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('insights_commands_total{kind="digest",outcome="ok"} 1');
+    expect(text).toContain('insights_commands_total{kind="invalid",outcome="unknown_command"} 1');
+    expect(text).toMatch(
+      /insights_analytics_request_seconds_count\{operation="insights",outcome="ok"\} [1-9]/,
+    );
+    expect(text).toMatch(/insights_queue_jobs\{state="waiting"\} \d+/);
+    expect(text).not.toContain(DEMO.teamId);
+    expect(text).not.toContain(DEMO.member);
+  });
 });
 
 describe("health routes", () => {

@@ -138,4 +138,28 @@ describe("scheduled delivery end to end", () => {
     expect(w.worker.isRunning()).toBe(false);
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
   });
+
+  it("/metrics counts the delivery and times its Slack and analytics calls", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const { subscriptions } = h.producer();
+    const w = await h.worker({ healthPort: 0 });
+    const base = `http://127.0.0.1:${w.healthPort}`;
+    const { subscription: sub } = await subscriptions.create(REF, daily(DEMO.general), OWNER);
+    await subscriptions.sendNow(REF, sub.id);
+    await until(() => h.slack.messages(DEMO.general).length === 1, 10_000, "the digest");
+    await until(
+      async () => (await (await fetch(`${base}/metrics`)).text()).includes('outcome="delivered"'),
+      5_000,
+      "the delivery in the metrics",
+    );
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toContain('insights_digests_total{surface="scheduled",outcome="delivered",reason=""} 1');
+    expect(metrics).toMatch(
+      /insights_slack_request_seconds_count\{method="chat.postMessage",outcome="ok"\} 1/,
+    );
+    expect(metrics).toMatch(
+      /insights_analytics_request_seconds_count\{operation="insights",outcome="ok"\} [1-9]/,
+    );
+    expect(metrics).not.toContain(sub.id);
+  });
 });
