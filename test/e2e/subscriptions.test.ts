@@ -147,6 +147,10 @@ describe("manage by id", () => {
       return s?.lastDelivery?.outcome === "delivered" ? s : undefined;
     });
     expect(saved.lastDelivery?.messageTs).toBe(posted.ts);
+    // status answers "did it go out?" without opening App Home.
+    const status = await command(stack, "status", DEMO.member);
+    expect(textOf(status.body)).toContain(`\`${id}\``);
+    expect(textOf(status.body)).toMatch(/last delivered \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
   });
 
   it("unsubscribe deletes the record and its scheduler", async () => {
