@@ -160,7 +160,7 @@ export async function interactive(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
 ) {
-  const rl = createInterface({ input, output, terminal: true });
+  const rl = createInterface({ input, output, terminal: (input as { isTTY?: boolean }).isTTY === true });
   output.write(
     '\nEverything keeps running. Type what follows /insights (e.g. `last30d asset:"payments / api"`), or `exit`.\n',
   );
