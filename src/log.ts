@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { type DestinationStream, destination, type Logger, pino, stdSerializers } from "pino";
 
 export type { Logger } from "pino";
@@ -56,6 +57,16 @@ export function redactText(text: string): string {
   return out;
 }
 
+const context = new AsyncLocalStorage<Record<string, string>>();
+
+/**
+ * Runs `fn` with fields (a request id, a job id) that every log line written inside it carries,
+ * including lines from modules that never see the request: the analytics client, the cache, Bolt.
+ */
+export function withLogContext<T>(fields: Record<string, string>, fn: () => T): T {
+  return context.run({ ...context.getStore(), ...fields }, fn);
+}
+
 export interface LoggerOptions {
   level?: string;
   name?: string;
@@ -76,6 +87,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       level: options.level ?? "info",
       name: options.name ?? "insights-digest",
       base: { pid: process.pid },
+      mixin: () => context.getStore() ?? {},
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
       formatters: { level: (label) => ({ level: label }) },
       serializers: {

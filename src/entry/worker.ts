@@ -13,6 +13,7 @@ import { type DeliveryJobData, type DeliveryPolicy, type DeliveryQueue, KEEP_JOB
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
 import type { Logger } from "../log.ts";
+import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, instrumentAnalytics, metricsHandler } from "../metrics.ts";
 import { createDigestService } from "../services/digest.ts";
 import { createInsightsSource } from "../services/insights-source.ts";
@@ -161,7 +162,10 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   });
 
   await subscriptions.reconcile();
-  const worker = new Worker<DeliveryJobData, DeliveryResult, string>(queue.name, processor, {
+  // Every log line written while a job runs carries its id (and the subscription's scheduler id).
+  const traced: typeof processor = (job, token) =>
+    withLogContext({ jobId: String(job.id), sub: String(job.data.sub) }, () => processor(job, token));
+  const worker = new Worker<DeliveryJobData, DeliveryResult, string>(queue.name, traced, {
     connection: redis,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,

@@ -1,8 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { App, type CustomRoute, LogLevel } from "@slack/bolt";
 import { commandListener } from "../../commands/index.ts";
 import type { SlackConfig } from "../config.ts";
 import { COMMAND } from "../ids.ts";
 import type { OAuthAppOptions } from "../install/index.ts";
+import { withLogContext } from "../log.ts";
 import { registerActions } from "./actions/index.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import type { SlackDeps } from "./deps.ts";
@@ -50,6 +52,8 @@ export function createSlackApp({ slack, deps, customRoutes = [], extend, oauth }
     processBeforeResponse: false,
   });
 
+  // Every log line of one Slack request carries its id, whichever module writes it.
+  app.use(async ({ next }) => withLogContext({ requestId: randomBytes(6).toString("hex") }, next));
   app.command(COMMAND, commandListener(deps));
   registerActions(app, deps);
   registerViews(app, deps);

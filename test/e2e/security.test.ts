@@ -66,3 +66,16 @@ describe("the API key at rest and in logs", () => {
     for (const call of stack.slack.calls()) expect(JSON.stringify(call.args)).not.toContain(DEMO_API_KEY);
   });
 });
+
+describe("log lines", () => {
+  it("every line written while handling a Slack request carries that request's id", async () => {
+    const from = stack.logLines.length;
+    await command(stack, "last30d");
+    await new Promise((r) => setTimeout(r, 100));
+    const lines = stack.logLines.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const handled = lines.find((l) => l.msg === "command handled");
+    expect(handled?.requestId).toMatch(/^[0-9a-f]{12}$/);
+    expect(lines.filter((l) => l.requestId === handled?.requestId).length).toBeGreaterThanOrEqual(1);
+    expect(lines.every((l) => typeof l.requestId === "string")).toBe(true);
+  });
+});
