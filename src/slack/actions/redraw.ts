@@ -5,7 +5,6 @@ import type { DigestState } from "../../../templates/state.ts";
 import type { DigestRequest } from "../../services/digest.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import type { SlackDeps } from "../deps.ts";
-import { errorReply } from "../errors.ts";
 
 /** The digest a message's state describes, in the clicking user's timezone. */
 export async function digestForState(
@@ -43,18 +42,7 @@ export async function redrawDigest(args: {
   state: DigestState;
 }): Promise<void> {
   const { deps, ref, body, client, respond, state } = args;
-  const log = deps.logger.child({
-    teamId: ref.teamId,
-    userId: body.user.id,
-    action: body.actions[0]?.action_id,
-  });
   const inPlace = body.container?.is_ephemeral === true;
-  try {
-    const message = await digestForState(deps, ref, client, body.user.id, state, { shareable: true });
-    await respond({ ...message, response_type: "ephemeral", replace_original: inPlace });
-  } catch (err) {
-    await respond({ ...errorReply(err, log), response_type: "ephemeral", replace_original: false }).catch(
-      (e: unknown) => log.error({ err: e }, "could not send the error reply"),
-    );
-  }
+  const message = await digestForState(deps, ref, client, body.user.id, state, { shareable: true });
+  await respond({ ...message, response_type: "ephemeral", replace_original: inPlace });
 }

@@ -1,50 +1,35 @@
-import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import type { ButtonAction } from "@slack/bolt";
 import { decodeState } from "../../../templates/state.ts";
 import { AppError } from "../../errors.ts";
 import type { SlackDeps } from "../deps.ts";
-import { errorReply } from "../errors.ts";
-import { workspaceOf } from "../workspace.ts";
+import { messageAction } from "./message-action.ts";
 import { digestForState } from "./redraw.ts";
 
 const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
 
 /** Posts the digest the user is looking at into the channel, as the bot, "Shared by @user". */
 export function shareDigest(deps: SlackDeps) {
-  return async ({
-    ack,
-    body,
-    action,
-    client,
-    respond,
-    context,
-  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
-    await ack();
-    const ref = workspaceOf(context);
-    const log = deps.logger.child({ teamId: ref.teamId, userId: body.user.id, action: "share" });
+  return messageAction(deps, async ({ body, action, client, respond, ref }) => {
+    const channel = body.channel?.id;
+    if (!channel) throw new AppError("bad_request", "This digest is not in a channel.");
+    const state = decodeState((action as ButtonAction).value);
+    const message = await digestForState(deps, ref, client, body.user.id, state, {
+      shareable: false,
+      attribution: `Shared by <@${body.user.id}>`,
+    });
     try {
-      const channel = body.channel?.id;
-      if (!channel) throw new AppError("bad_request", "This digest is not in a channel.");
-      const state = decodeState((action as ButtonAction).value);
-      const message = await digestForState(deps, ref, client, body.user.id, state, {
-        shareable: false,
-        attribution: `Shared by <@${body.user.id}>`,
-      });
-      try {
-        await client.chat.postMessage({ channel, ...message });
-      } catch (err) {
-        const code = (err as { data?: { error?: string } }).data?.error;
-        if (code && NOT_IN_CHANNEL.has(code)) {
-          throw new AppError("not_in_channel", "I'm not in this channel, so I can't post here.");
-        }
-        throw err;
-      }
-      await respond({
-        response_type: "ephemeral",
-        replace_original: true,
-        text: `:white_check_mark: Shared in <#${channel}>.`,
-      });
+      await client.chat.postMessage({ channel, ...message });
     } catch (err) {
-      await respond({ ...errorReply(err, log), response_type: "ephemeral", replace_original: false });
+      const code = (err as { data?: { error?: string } }).data?.error;
+      if (code && NOT_IN_CHANNEL.has(code)) {
+        throw new AppError("not_in_channel", "I'm not in this channel, so I can't post here.");
+      }
+      throw err;
     }
-  };
+    await respond({
+      response_type: "ephemeral",
+      replace_original: true,
+      text: `:white_check_mark: Shared in <#${channel}>.`,
+    });
+  });
 }
