@@ -17,6 +17,8 @@ export const BOT_SCOPES = [
   "channels:read",
   "groups:read",
   "files:write",
+  "channels:history",
+  "groups:history",
 ] as const;
 
 export const INSTALL_PATH = "/slack/install";

@@ -41,6 +41,13 @@ export interface DeliveryClaims {
     outcome: "delivered" | "failed",
     detail: string,
   ): Promise<void>;
+  /**
+   * Notes that a post for this period is about to go out. It outlives the lease, so a worker that
+   * takes over after a crash knows a post may already be in the channel and looks before posting.
+   */
+  markPosting(ref: WorkspaceRef, subId: string, period: string): Promise<void>;
+  /** When a post for this period was last about to go out (epoch ms), or null. */
+  postingSince(ref: WorkspaceRef, subId: string, period: string): Promise<number | null>;
   /** Gives the claim up (nothing was posted), so a retry or catch-up can take it at once. */
   release(ref: WorkspaceRef, subId: string, period: string, token: string): Promise<void>;
   readonly leaseMs: number;
@@ -102,6 +109,13 @@ export function createDeliveryClaims(options: ClaimOptions): DeliveryClaims {
         "PX",
         doneTtlMs,
       );
+    },
+    async markPosting(ref, subId, period) {
+      await redis.set(key(ref, subId, `${period}.posting`), String(Date.now()), "PX", doneTtlMs);
+    },
+    async postingSince(ref, subId, period) {
+      const v = await redis.get(key(ref, subId, `${period}.posting`));
+      return v && /^\d+$/.test(v) ? Number(v) : null;
     },
     async release(ref, subId, period, token) {
       await redis.eval(RELEASE, 1, key(ref, subId, period), `p|${token}`);

@@ -6,7 +6,7 @@ import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
 import type { Subscription } from "../subscriptions/types.ts";
 import type { DeliveryClaims } from "./claims.ts";
-import { buildDigestView, type DigestPostDeps, postDigest } from "./digest-post.ts";
+import { buildDigestView, type DigestPostDeps, findPosted, postDigest } from "./digest-post.ts";
 import { classifyFailure, type Failure } from "./failures.ts";
 import { failureNotice, ownerPausedNotice } from "./notices.ts";
 import { fireTimeOfJob, periodOf, periodTime } from "./period.ts";
@@ -48,13 +48,13 @@ const finalAttempt = (job: DeliveryJob) => job.attemptsMade + 1 >= (job.opts.att
  * period), build, post, record. Exactly once: a claim is taken before any work, re-checked right
  * before the post and marked delivered right after it; duplicates and retries find it and stop.
  *
- * The window that remains: a worker that dies after Slack accepted chat.postMessage and before
- * `claims.finish` reached Redis (one Redis round trip) leaves a pending claim; when its lease runs
- * out another worker posts again. Closing it needs a look at the channel before a takeover re-posts:
- * every digest carries `metadata.event_payload.delivery = "<subId>/<period>"`, so a
- * conversations.history search for it would do; the Slack stand-in has no conversations.history,
- * so that check is not built yet. A worker stalled past its lease is caught by `confirm`, except
- * for a stall inside the post itself.
+ * A worker that dies after Slack accepted chat.postMessage and before `claims.finish` reached
+ * Redis leaves a pending claim whose lease runs out. Before posting, every worker notes "posting"
+ * in a marker that outlives the lease; a worker that takes over and finds the marker searches the
+ * channel (conversations.history with metadata) for this delivery's id, which every digest carries
+ * in `metadata.event_payload.delivery = "<subId>/<period>"`, and records that post instead of
+ * posting again. Without the history scope it posts (a duplicate beats a lost digest). A worker
+ * stalled past its lease is caught by `confirm`, except for a stall inside the post itself.
  */
 export function createDeliveryProcessor(deps: DeliveryDeps) {
   const { store, claims, logger } = deps;
@@ -154,12 +154,26 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
       throw new DelayedError();
     }
     let ts: string;
+    const deliveryId = `${id}/${period}`;
     try {
       const botToken = await deps.tokenFor(ref);
+      // A worker died between posting and recording it: the digest may be in the channel already.
+      const since = await claims.postingSince(ref, id, period);
+      const earlier = since === null ? null : await findPosted(deps, sub, botToken, deliveryId, since);
+      if (earlier) {
+        await claims.finish(ref, id, period, "delivered", earlier);
+        await record(sub, period, "delivered", { messageTs: earlier });
+        logger.info(
+          { subId: id, period, ts: earlier },
+          "digest was already posted by a worker that died; recorded",
+        );
+        return { status: "delivered", period, ts: earlier };
+      }
       const view = await buildDigestView(deps, sub, botToken, periodTime(period) ?? deps.clock());
       if (!(await claims.confirm(ref, id, period, claim.token)))
         return { status: "skipped", why: "lease_lost", period };
-      ts = await postDigest(deps, sub, botToken, view, `${id}/${period}`);
+      await claims.markPosting(ref, id, period);
+      ts = await postDigest(deps, sub, botToken, view, deliveryId);
     } catch (err) {
       return fail(job, sub, period, claim.token, classifyFailure(err), err);
     }

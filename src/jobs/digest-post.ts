@@ -88,3 +88,35 @@ export async function postDigest(
     return post(textOnly);
   }
 }
+
+/**
+ * The ts of this delivery's digest if it is already in the channel (found by its metadata), else null.
+ * Used only when a worker takes over a delivery another may have posted before dying. Without the
+ * history scope (`missing_scope`) or on any other error it answers null: posting again is the
+ * lesser harm than losing the digest.
+ */
+export async function findPosted(
+  deps: DigestPostDeps,
+  sub: Subscription,
+  token: string,
+  deliveryId: string,
+  sinceMs: number,
+): Promise<string | null> {
+  try {
+    const reply = await deps.slack.call(token, "conversations.history", {
+      channel: sub.channelId,
+      oldest: String(Math.floor(sinceMs / 1000) - 60),
+      include_all_metadata: true,
+      limit: 200,
+    });
+    const messages = Array.isArray(reply.messages) ? (reply.messages as Record<string, unknown>[]) : [];
+    const found = messages.find((m) => {
+      const meta = m.metadata as { event_type?: unknown; event_payload?: { delivery?: unknown } } | undefined;
+      return meta?.event_type === DIGEST_EVENT_TYPE && meta.event_payload?.delivery === deliveryId;
+    });
+    return found && typeof found.ts === "string" ? found.ts : null;
+  } catch (err) {
+    deps.logger.warn({ err, subId: sub.id }, "could not check the channel for an earlier post; posting");
+    return null;
+  }
+}

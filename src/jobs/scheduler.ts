@@ -31,6 +31,30 @@ export function createSchedulerSync(options: {
   const { queue, policy } = options;
   const opts = deliveryJobOptions(policy);
 
+  /**
+   * Upserting a scheduler is not idempotent in BullMQ: it deletes the current run's job if that is
+   * still waiting and schedules the next run from now, so a worker start (reconcile) or a repeated
+   * sync while a run is due would drop it. Skip the write when the scheduler already says the same
+   * and its next run is still pending.
+   */
+  async function unchanged(id: string, pattern: string, tz: string): Promise<boolean> {
+    const current = await queue.getJobScheduler(id);
+    const t = current?.template;
+    if (!current || current.pattern !== pattern || current.tz !== tz || current.name !== JOB_NAME.scheduled)
+      return false;
+    if (t?.data?.sub !== id || t.opts?.attempts !== opts.attempts) return false;
+    const backoff = t.opts?.backoff;
+    if (
+      typeof backoff !== "object" ||
+      backoff.type !== opts.backoff.type ||
+      backoff.delay !== opts.backoff.delay
+    )
+      return false;
+    if (typeof current.next !== "number") return false;
+    const state = await queue.getJobState(`repeat:${id}:${current.next}`);
+    return state === "delayed" || state === "waiting" || state === "prioritized";
+  }
+
   return {
     async sync(sub) {
       const id = schedulerIdFor(sub.ref, sub.id);
@@ -39,6 +63,7 @@ export function createSchedulerSync(options: {
         return;
       }
       const { pattern, tz } = cronFor(sub.schedule, sub.time, sub.tz);
+      if (await unchanged(id, pattern, tz)) return;
       await queue.upsertJobScheduler(
         id,
         { pattern, tz },

@@ -1,7 +1,10 @@
+import { WebClient } from "@slack/web-api";
 import { afterEach, describe, expect, inject, it } from "vitest";
+import { createDeliveryClaims } from "../../src/jobs/claims.ts";
 import type { DeliveryResult } from "../../src/jobs/deliver.ts";
 import { DIGEST_EVENT_TYPE } from "../../src/jobs/digest-post.ts";
 import { DEMO } from "../../src/sandbox/slack/index.ts";
+import { createKeyScheme } from "../../src/store/keys.ts";
 import { schedulerIdFor } from "../../src/subscriptions/ids.ts";
 import { type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
 
@@ -161,5 +164,34 @@ describe("scheduled delivery end to end", () => {
       /insights_analytics_request_seconds_count\{operation="insights",outcome="ok"\} [1-9]/,
     );
     expect(metrics).not.toContain(sub.id);
+  });
+
+  it("a takeover after a crash between post and record finds the earlier post and does not post again", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const { subscriptions, queue } = h.producer();
+    await h.worker();
+    const { subscription: sub } = await subscriptions.create(REF, daily(DEMO.security), OWNER);
+    const period = "20261102T080000Z";
+    // What a worker leaves behind when it dies right after Slack accepted its post: the posting
+    // marker, the message in the channel, and no finished claim.
+    const claims = createDeliveryClaims({ redis: h.redis, keys: createKeyScheme({ prefix: h.prefix }) });
+    await claims.markPosting(REF, sub.id, period);
+    const earlier = await new WebClient(DEMO.botToken, { slackApiUrl: h.slack.apiUrl }).chat.postMessage({
+      channel: DEMO.security,
+      text: "the digest the dead worker posted",
+      metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: { delivery: `${sub.id}/${period}` } },
+    });
+    await queue.add("catchup", { sub: schedulerIdFor(REF, sub.id), period }, { jobId: "takeover" });
+    const saved = await until(
+      async () => {
+        const s = await subscriptions.get(REF, sub.id);
+        return s?.lastDelivery?.period === period ? s : undefined;
+      },
+      10_000,
+      "the delivery recorded",
+    );
+    expect(saved.lastDelivery).toMatchObject({ outcome: "delivered", messageTs: earlier.ts });
+    expect(h.slack.messages(DEMO.security)).toHaveLength(1);
+    expect(h.slack.calls({ method: "conversations.history" }).length).toBeGreaterThan(0);
   });
 });

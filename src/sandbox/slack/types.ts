@@ -105,6 +105,8 @@ export interface ChannelMessage {
   files: string[] | undefined;
   via: string;
   editedAt: number | undefined;
+  /** Message metadata as posted (`{event_type, event_payload}`); returned by conversations.history. */
+  metadata?: Record<string, unknown>;
 }
 
 export interface EphemeralMessage {

@@ -1,11 +1,19 @@
 import { checkPostRate } from "../faults.ts";
 import { addEphemeral, addMessage, findMessage, removeMessage, wireMessage } from "../messages.ts";
-import { slackError, str } from "./args.ts";
+import { isRecord, json, slackError, str } from "./args.ts";
 import { postableChannel, visibleChannel } from "./channels.ts";
 import { readMessage } from "./content.ts";
 import { type ApiContext, type ApiMethod, authed } from "./context.ts";
 
 const nowSec = (ctx: ApiContext) => Math.floor(ctx.state.now() / 1000);
+
+/** `metadata` as Slack takes it: an object (JSON body) or its JSON text (form body) with an event_type. */
+function readMetadata(ctx: ApiContext): Record<string, unknown> | undefined {
+  if (ctx.args.metadata === undefined) return undefined;
+  const value = json(ctx.args, "metadata", "invalid_metadata_format");
+  if (!isRecord(value) || typeof value.event_type !== "string") throw slackError("invalid_metadata_format");
+  return value;
+}
 
 const postMessage: ApiMethod = {
   auth: "bot",
@@ -24,6 +32,7 @@ const postMessage: ApiMethod = {
       threadTs: str(ctx.args, "thread_ts"),
       files: undefined,
       via: "chat.postMessage",
+      metadata: readMetadata(ctx),
     });
     return { channel: ch.id, ts: msg.ts, message: wireMessage(msg, ctx.appId) };
   },

@@ -1,3 +1,4 @@
+import { wireMessage } from "../messages.ts";
 import type { Channel, User, Workspace } from "../types.ts";
 import { imChannel } from "../workspace.ts";
 import { bool, slackError, str } from "./args.ts";
@@ -101,6 +102,27 @@ export const directoryMethods: Record<string, ApiMethod> = {
       const { ws } = authed(ctx);
       const ch = visibleChannel(ws, str(ctx.args, "channel"), Math.floor(ctx.state.now() / 1000));
       return { channel: wireChannel(ch, ws, bool(ctx.args, "include_num_members")) };
+    },
+  },
+  /** Newest first, from `oldest`; metadata only with include_all_metadata, as Slack does. Needs membership. */
+  "conversations.history": {
+    auth: "bot",
+    run(ctx) {
+      const { ws } = authed(ctx);
+      const ch = visibleChannel(ws, str(ctx.args, "channel"), Math.floor(ctx.state.now() / 1000));
+      if (!ch.botMember) throw slackError("not_in_channel");
+      const oldest = Number(str(ctx.args, "oldest") ?? "0") || 0;
+      const limit = Math.min(Math.max(Number(str(ctx.args, "limit") ?? "100") || 100, 1), 999);
+      const withMeta = bool(ctx.args, "include_all_metadata");
+      const messages = (ctx.state.messages.get(ch.id) ?? [])
+        .filter((m) => Number(m.ts) >= oldest)
+        .slice(-limit)
+        .reverse()
+        .map((m) => ({
+          ...wireMessage(m, ctx.appId),
+          ...(withMeta && m.metadata ? { metadata: m.metadata } : {}),
+        }));
+      return { messages, has_more: false };
     },
   },
   "conversations.open": {
