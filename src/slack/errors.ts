@@ -23,6 +23,7 @@ const USER_FACING = new Set([
   "not_in_channel",
   "decrypt_failed",
   "bad_state",
+  "unknown_user",
   // Subscriptions: every message says what to change.
   "invalid_subscription",
   "subscription_not_found",

@@ -65,12 +65,31 @@ export function createUserDirectory(options: {
   const ttl = options.ttlSeconds ?? 3600;
   return {
     async get(ref, client, userId) {
+      if (typeof userId !== "string" || !/^[UW][A-Z0-9]{2,31}$/.test(userId)) {
+        throw new AppError(
+          "unknown_user",
+          "This request names no Slack user, so I can't check your time zone or role.",
+        );
+      }
       const key = options.keys.user(ref, userId);
       const cached = await options.redis.get(key);
       if (cached) return JSON.parse(cached) as SlackUser;
-      const res = await client.users.info({ user: userId });
+      const res = await client.users.info({ user: userId }).catch((err: unknown) => {
+        const code = (err as { data?: { error?: string } }).data?.error;
+        // Slack could not say who is asking: permissions and time zones depend on it, so stop here.
+        if (code === "user_not_found" || code === "users_not_found" || code === "invalid_arguments") {
+          throw new AppError(
+            "unknown_user",
+            "Slack could not tell me who you are, so I can't check your time zone or role. Try again from your own account.",
+          );
+        }
+        throw err;
+      });
       if (!res.ok || !res.user) {
-        throw new AppError("slack_error", `users.info failed: ${res.error ?? "no user"}`);
+        throw new AppError(
+          "unknown_user",
+          "Slack could not tell me who you are, so I can't check your time zone or role.",
+        );
       }
       const user = toSlackUser(userId, res.user as UsersInfoUser);
       await options.redis.set(key, JSON.stringify(user), "EX", ttl);

@@ -122,3 +122,22 @@ describe("every /insights path", () => {
     expect(sent.ackMs).toBeLessThan(1000);
   });
 });
+
+describe("requests Slack signs but that name nobody", () => {
+  it.each([
+    ["an unknown user", { userId: "U0NOBODY1" }],
+    ["no user at all", { userId: "" }],
+  ])("%s gets a reply that says why, not an internal error", async (_name, who) => {
+    const sent = await stack.slack.sendCommand({
+      teamId: DEMO.teamId,
+      channelId: DEMO.general,
+      text: "last7d",
+      ...who,
+    });
+    expect(sent.status).toBe(200);
+    const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0]);
+    const text = JSON.stringify(reply.body);
+    expect(text).toMatch(/Slack could not tell me who you are|names no Slack user/);
+    expect(text).not.toContain("Something went wrong on our side");
+  });
+});
