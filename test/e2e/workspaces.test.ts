@@ -1,5 +1,4 @@
-import { inject } from "vitest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ACTION, BLOCK } from "../../src/ids.ts";
 import { DEMO_API_KEY, SECOND_API_KEY } from "../../src/sandbox/analytics/index.ts";
 import { slackEvents } from "../../src/sandbox/slack/index.ts";
@@ -27,7 +26,10 @@ function seed(teamId: string, extra: Partial<WorkspaceSeed> = {}): WorkspaceSeed
 }
 const ALPHA = seed("T0ALPHA01");
 const BRAVO = seed("T0BRAVO01", { enterprise: { id: "E0BRAVO01", name: "Bravo Grid" } });
-const ORG = seed("T0GRID001", { enterprise: { id: "E0GRID001", name: "Grid Org" }, isEnterpriseInstall: true });
+const ORG = seed("T0GRID001", {
+  enterprise: { id: "E0GRID001", name: "Grid Org" },
+  isEnterpriseInstall: true,
+});
 const KEYS = new Map([
   [ALPHA.teamId, DEMO_API_KEY],
   [BRAVO.teamId, SECOND_API_KEY],
@@ -40,15 +42,32 @@ const channel = (s: WorkspaceSeed) => `C${s.teamId.slice(1)}`;
 let stack: Stack;
 
 async function digestText(s: WorkspaceSeed, text = "last30d"): Promise<string> {
-  const sent = await stack.slack.sendCommand({ teamId: s.teamId, userId: member(s), channelId: channel(s), text });
-  const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0], { timeoutMs: 10_000 });
+  const sent = await stack.slack.sendCommand({
+    teamId: s.teamId,
+    userId: member(s),
+    channelId: channel(s),
+    text,
+  });
+  const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0], {
+    timeoutMs: 10_000,
+  });
   return String((reply.body as { text?: string }).text);
 }
 
 async function connectKey(s: WorkspaceSeed, apiKey: string) {
   const before = stack.slack.views().length;
-  await stack.slack.sendCommand({ teamId: s.teamId, userId: admin(s), channelId: channel(s), text: "connect" });
-  const view = await stack.slack.waitFor(() => stack.slack.views().slice(before).find((v) => v.teamId === s.teamId));
+  await stack.slack.sendCommand({
+    teamId: s.teamId,
+    userId: admin(s),
+    channelId: channel(s),
+    text: "connect",
+  });
+  const view = await stack.slack.waitFor(() =>
+    stack.slack
+      .views()
+      .slice(before)
+      .find((v) => v.teamId === s.teamId),
+  );
   const res = await stack.slack.sendViewSubmission({
     teamId: s.teamId,
     userId: admin(s),
@@ -58,27 +77,29 @@ async function connectKey(s: WorkspaceSeed, apiKey: string) {
   expect((res.body as { response_action?: string } | undefined)?.response_action ?? "clear").toBe("clear");
 }
 
+async function valueOf(key: string): Promise<string> {
+  const type = await stack.redis.type(key);
+  if (type === "string") return String(await stack.redis.get(key));
+  if (type === "hash") return JSON.stringify(await stack.redis.hgetall(key));
+  if (type === "set") return JSON.stringify(await stack.redis.smembers(key));
+  if (type === "zset") return JSON.stringify(await stack.redis.zrange(key, 0, -1));
+  if (type === "list") return JSON.stringify(await stack.redis.lrange(key, 0, -1));
+  return "";
+}
+
+/**
+ * Keys anywhere in Redis whose name holds `text` (filtered by the server, so other test files' keys
+ * cost nothing), plus keys of this stack (its prefix and its queue) whose value holds it.
+ */
 async function redisNaming(text: string): Promise<string[]> {
-  const hits: string[] = [];
-  for await (const batch of scanKeys(stack.redis, "*")) {
-    for (const key of batch) {
-      const type = await stack.redis.type(key);
-      const value =
-        type === "string"
-          ? await stack.redis.get(key)
-          : type === "hash"
-            ? JSON.stringify(await stack.redis.hgetall(key))
-            : type === "set"
-              ? JSON.stringify(await stack.redis.smembers(key))
-              : type === "zset"
-                ? JSON.stringify(await stack.redis.zrange(key, 0, -1))
-                : type === "list"
-                  ? JSON.stringify(await stack.redis.lrange(key, 0, -1))
-                  : "";
-      if (key.includes(text) || String(value).includes(text)) hits.push(key);
+  const hits = new Set<string>();
+  for await (const batch of scanKeys(stack.redis, `*${text}*`)) for (const key of batch) hits.add(key);
+  for (const pattern of [`${prefix}:*`, `*${stack.queueName}*`]) {
+    for await (const batch of scanKeys(stack.redis, pattern)) {
+      for (const key of batch) if ((await valueOf(key)).includes(text)) hits.add(key);
     }
   }
-  return hits;
+  return [...hits];
 }
 
 beforeAll(async () => {
@@ -100,7 +121,9 @@ describe("many workspaces through OAuth, with the real app", () => {
     for (const t of texts) expect(t).toMatch(/findings/);
     expect(new Set(texts).size).toBe(3);
     const installers = await Promise.all(
-      [{ teamId: ALPHA.teamId }, { enterpriseId: "E0BRAVO01", teamId: BRAVO.teamId }].map((ref) => stack.web.deps.installerOf(ref)),
+      [{ teamId: ALPHA.teamId }, { enterpriseId: "E0BRAVO01", teamId: BRAVO.teamId }].map((ref) =>
+        stack.web.deps.installerOf(ref),
+      ),
     );
     expect(installers).toEqual([admin(ALPHA), admin(BRAVO)]);
   });
@@ -111,16 +134,25 @@ describe("many workspaces through OAuth, with the real app", () => {
     const others = [...(await redisNaming(BRAVO.teamId)), ...(await redisNaming("E0GRID001"))];
     const res = await stack.slack.sendEvent({ teamId: ALPHA.teamId, event: slackEvents.appUninstalled() });
     expect(res.status).toBe(200);
-    await stack.slack.waitFor(async () => (await redisNaming(ALPHA.teamId)).length === 0, { timeoutMs: 10_000 });
+    await stack.slack.waitFor(async () => (await redisNaming(ALPHA.teamId)).length === 0, {
+      timeoutMs: 10_000,
+    });
     // Both events, either order, again: same end state, no error.
-    for (const event of [slackEvents.tokensRevoked({ bot: [ALPHA.botUserId as string] }), slackEvents.appUninstalled()]) {
+    for (const event of [
+      slackEvents.tokensRevoked({ bot: [ALPHA.botUserId as string] }),
+      slackEvents.appUninstalled(),
+    ]) {
       expect((await stack.slack.sendEvent({ teamId: ALPHA.teamId, event })).status).toBe(200);
     }
     expect(await redisNaming(ALPHA.teamId)).toEqual([]);
     const othersAfter = [...(await redisNaming(BRAVO.teamId)), ...(await redisNaming("E0GRID001"))];
     expect(othersAfter).toEqual(expect.arrayContaining(others.filter((k) => !k.includes(":insights:"))));
-    console.info(`Redis keys naming ${ALPHA.teamId}: before uninstall ${JSON.stringify(before.sort())}; after: []`);
+    console.info(
+      `Redis keys naming ${ALPHA.teamId}: before uninstall ${JSON.stringify(before.sort())}; after: []`,
+    );
     for (const s of [BRAVO, ORG]) expect(await digestText(s, "last7d")).toMatch(/findings/);
-    expect(stack.logLines.filter((l) => /"level":"(error|fatal)"/.test(l) && !l.includes("authorization"))).toEqual([]);
+    expect(
+      stack.logLines.filter((l) => /"level":"(error|fatal)"/.test(l) && !l.includes("authorization")),
+    ).toEqual([]);
   });
 });
