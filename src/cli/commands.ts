@@ -51,6 +51,13 @@ export const COMMANDS: CliCommand[] = [
     load: () => import("./preview.ts"),
   },
   {
+    name: "bench",
+    args: "[--quick] [--out DIR]",
+    summary:
+      "Measure ack latency, digest storms, render cost, faults and bad input on loopback; writes test/bench/results/ (from a source checkout).",
+    load: () => import("./bench.ts"),
+  },
+  {
     name: "rotate-keys",
     args: "[--prefix NAME]",
     summary:

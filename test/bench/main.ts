@@ -1,0 +1,224 @@
+import { spawnSync } from "node:child_process";
+import { cpus, loadavg } from "node:os";
+import { type PrivateRedis, startPrivateRedis } from "../../src/sandbox/redis.ts";
+import { DEMO, SANDBOX_SIGNING_SECRET, type Stack, startStack } from "../../src/sandbox/stack.ts";
+import { connect } from "../e2e/helpers.ts";
+import { type AckRow, measureAck } from "./ack.ts";
+import { type BadInputResult, measureBadInput, type ProcessCounters } from "./bad-input.ts";
+import { startBareBolt } from "./bare-bolt.ts";
+import { type Child, spawnChild } from "./child.ts";
+import { type Plan, planFor } from "./plan.ts";
+import { measureRender, type RenderResult } from "./render.ts";
+import type { OpenLoopResult, Target } from "./slash-sender.ts";
+import { round, sleep } from "./stats.ts";
+import { type FaultRun, runFaults } from "./storm/faults.ts";
+import type { MemoryFigures } from "./storm/memory.ts";
+import { memoryWithConfig } from "./storm/memory-config.ts";
+import { runStormRow, type StormRow } from "./storm/section.ts";
+
+/** Everything one run measured; the Markdown report is rendered from this (report.ts). */
+export interface BenchResults {
+  meta: {
+    startedAt: string;
+    durationS: number;
+    quick: boolean;
+    node: string;
+    cpus: number;
+    cpuModel: string;
+    loadAvgStart: number[];
+    loadAvgEnd: number[];
+    commit: string;
+    plan: Plan;
+    /** Failures of the bench itself (a section that threw), so a partial report says what is missing. */
+    errors: string[];
+  };
+  render?: RenderResult;
+  ack?: AckRow[];
+  ackUnderStorm?: { rate: number; storm: string; app: OpenLoopResult };
+  badInput?: BadInputResult;
+  storms: StormRow[];
+  /** Redis per subscription with the recommended setting (see the report). */
+  memoryTuned?: MemoryFigures & { config: Record<string, string> };
+  faults: FaultRun[];
+  process: ProcessCounters;
+}
+
+function commit(): string {
+  const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim();
+  const dirty = spawnSync("git", ["status", "--porcelain"], { encoding: "utf8" }).stdout.trim() !== "";
+  return head ? `${head}${dirty ? " + uncommitted changes" : ""}` : "unknown";
+}
+
+const load = () => loadavg().map((l) => round(l, 2));
+
+interface Apps {
+  redis: PrivateRedis;
+  stack: Stack;
+  bare: { url: string; close(): Promise<void> };
+  sender: Child;
+  app: Target;
+  bareTarget: Target;
+}
+
+async function startApps(): Promise<Apps> {
+  const redis = await startPrivateRedis();
+  // Production-like logging: info level (one line per command), kept in memory by the stack.
+  const stack = await startStack({ redisUrl: redis.url, prefix: "bench", logLevel: "info" });
+  await connect(stack);
+  const bare = await startBareBolt(SANDBOX_SIGNING_SECRET);
+  const sender = spawnChild(new URL("./slash-sender.ts", import.meta.url));
+  const who = {
+    secret: SANDBOX_SIGNING_SECRET,
+    teamId: DEMO.teamId,
+    userId: DEMO.member,
+    channelId: DEMO.general,
+  };
+  return {
+    redis,
+    stack,
+    bare,
+    sender,
+    app: { url: `${stack.web.url}/slack/events`, ...who },
+    bareTarget: { url: bare.url, ...who },
+  };
+}
+
+async function stopApps(a: Apps): Promise<void> {
+  await a.sender.kill().catch(() => undefined);
+  await a.bare.close().catch(() => undefined);
+  await a.stack.close().catch(() => undefined);
+  await a.redis.destroy().catch(() => undefined);
+}
+
+/**
+ * Runs every section in one process (the app's), in an order that keeps them from disturbing each
+ * other: pure render cost first, then ack latency and bad input against an idle app, then the
+ * storms (one of them with ack latency measured alongside), then the fault runs.
+ */
+export async function runBench(o: { quick: boolean; log: (line: string) => void }): Promise<BenchResults> {
+  const plan = planFor(o.quick);
+  const started = Date.now();
+  const counters: ProcessCounters = { unhandledRejections: 0, uncaughtExceptions: 0 };
+  const onRejection = (err: unknown) => {
+    counters.unhandledRejections++;
+    o.log(`unhandled rejection: ${String((err as Error)?.stack ?? err).slice(0, 300)}`);
+  };
+  const onException = (err: Error) => {
+    counters.uncaughtExceptions++;
+    o.log(`uncaught exception: ${String(err.stack ?? err).slice(0, 300)}`);
+  };
+  process.on("unhandledRejection", onRejection);
+  process.on("uncaughtException", onException);
+  const results: BenchResults = {
+    meta: {
+      startedAt: new Date(started).toISOString(),
+      durationS: 0,
+      quick: o.quick,
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? "unknown",
+      loadAvgStart: load(),
+      loadAvgEnd: [],
+      commit: commit(),
+      plan,
+      errors: [],
+    },
+    storms: [],
+    faults: [],
+    process: counters,
+  };
+  const section = async (name: string, fn: () => Promise<void>) => {
+    const t = Date.now();
+    o.log(`▶ ${name}`);
+    try {
+      await fn();
+    } catch (err) {
+      results.meta.errors.push(`${name}: ${String((err as Error)?.message ?? err).slice(0, 500)}`);
+      o.log(`✖ ${name}: ${String((err as Error)?.stack ?? err)}`);
+    }
+    o.log(`  ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  };
+
+  await section("render cost", async () => {
+    results.render = await measureRender(plan.render);
+  });
+  const apps = await startApps();
+  try {
+    await section("ack latency", async () => {
+      results.ack = await measureAck({
+        sender: apps.sender,
+        app: apps.app,
+        bare: apps.bareTarget,
+        rates: plan.ack.rates,
+        durationMs: plan.ack.durationMs,
+        text: "last7d",
+      });
+    });
+    await section("bad input", async () => {
+      results.badInput = await measureBadInput({
+        stack: apps.stack,
+        sender: apps.sender,
+        target: apps.app,
+        counters,
+        fuzzCount: plan.badInput.fuzz,
+        analyticsCount: plan.badInput.analytics,
+        slackCount: plan.badInput.slack,
+      });
+    });
+    // Ack latency is measured during the heaviest storm with shared channels (the longest one).
+    const underIndex = plan.storms.reduce(
+      (best, s, i, all) =>
+        s.subscriptions * s.subsPerChannel >=
+        (all[best]?.subscriptions ?? 0) * (all[best]?.subsPerChannel ?? 0)
+          ? i
+          : best,
+      0,
+    );
+    for (const [i, spec] of plan.storms.entries()) {
+      const label = `storm ${spec.subscriptions.toLocaleString("en-US")} subscriptions / ${spec.workspaces.toLocaleString("en-US")} workspaces, ${spec.subsPerChannel} per channel`;
+      await section(label, async () => {
+        const alongside =
+          i === underIndex
+            ? async () => {
+                await sleep(plan.ackUnderStorm.delayMs);
+                const app = await apps.sender.call<OpenLoopResult>("openLoop", {
+                  ...apps.app,
+                  rate: plan.ackUnderStorm.rate,
+                  durationMs: plan.ackUnderStorm.durationMs,
+                  text: "last7d",
+                  replyGraceMs: 5_000,
+                });
+                results.ackUnderStorm = { rate: plan.ackUnderStorm.rate, storm: label, app };
+              }
+            : undefined;
+        results.storms.push(
+          await runStormRow({
+            ...spec,
+            concurrency: plan.concurrency,
+            timeoutMs: plan.stormTimeoutMs,
+            alongside,
+          }),
+        );
+      });
+    }
+  } finally {
+    await stopApps(apps);
+  }
+  await section("Redis memory with hash-max-listpack-value 1024", async () => {
+    const first = plan.storms[0];
+    if (first)
+      results.memoryTuned = await memoryWithConfig({
+        subscriptions: first.subscriptions,
+        workspaces: first.workspaces,
+        config: { "hash-max-listpack-value": "1024" },
+      });
+  });
+  await section("faults", async () => {
+    results.faults = await runFaults({ ...plan.faults, concurrency: plan.concurrency });
+  });
+  process.off("unhandledRejection", onRejection);
+  process.off("uncaughtException", onException);
+  results.meta.loadAvgEnd = load();
+  results.meta.durationS = round((Date.now() - started) / 1000, 1);
+  return results;
+}

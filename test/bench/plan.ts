@@ -1,0 +1,48 @@
+/** Counts and durations of a bench run; `--quick` keeps every section with smaller numbers where needed. */
+export interface Plan {
+  quick: boolean;
+  ack: { rates: number[]; durationMs: number };
+  ackUnderStorm: { rate: number; durationMs: number; delayMs: number };
+  render: { iterations: number; chartIterations: number };
+  badInput: { fuzz: number; analytics: number; slack: number };
+  storms: { subscriptions: number; workspaces: number; subsPerChannel: number }[];
+  /** Worker (and bare loop) concurrency in storms: WORKER_CONCURRENCY. */
+  concurrency: number;
+  faults: { subscriptions: number; workspaces: number; timeoutMs: number };
+  stormTimeoutMs: number;
+}
+
+export function planFor(quick: boolean): Plan {
+  return quick
+    ? {
+        quick,
+        ack: { rates: [100, 300, 1_000], durationMs: 1_500 },
+        ackUnderStorm: { rate: 300, durationMs: 4_000, delayMs: 2_000 },
+        render: { iterations: 2_000, chartIterations: 10 },
+        badInput: { fuzz: 10_000, analytics: 1_000, slack: 1_000 },
+        // 2,000 with a channel each; the shared-channel effect on 1,000 (it is the slow one).
+        storms: [
+          { subscriptions: 2_000, workspaces: 200, subsPerChannel: 1 },
+          { subscriptions: 1_000, workspaces: 100, subsPerChannel: 2 },
+        ],
+        concurrency: 50,
+        faults: { subscriptions: 200, workspaces: 20, timeoutMs: 90_000 },
+        stormTimeoutMs: 120_000,
+      }
+    : {
+        quick,
+        ack: { rates: [100, 300, 1_000], durationMs: 4_000 },
+        ackUnderStorm: { rate: 300, durationMs: 8_000, delayMs: 3_000 },
+        render: { iterations: 10_000, chartIterations: 30 },
+        badInput: { fuzz: 10_000, analytics: 1_000, slack: 1_000 },
+        storms: [
+          { subscriptions: 2_000, workspaces: 200, subsPerChannel: 2 },
+          { subscriptions: 2_000, workspaces: 200, subsPerChannel: 1 },
+          { subscriptions: 10_000, workspaces: 1_000, subsPerChannel: 2 },
+          { subscriptions: 10_000, workspaces: 1_000, subsPerChannel: 1 },
+        ],
+        concurrency: 50,
+        faults: { subscriptions: 1_000, workspaces: 100, timeoutMs: 240_000 },
+        stormTimeoutMs: 480_000,
+      };
+}

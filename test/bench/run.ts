@@ -1,0 +1,38 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { runBench } from "./main.ts";
+import { performanceSection } from "./perf-readme.ts";
+import { renderReport } from "./report.ts";
+
+const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
+
+/**
+ * `insights-digest bench [--quick] [--out DIR]`: runs every section, prints the Markdown report and
+ * writes latest.md / latest.json (plus timestamped copies) and README-performance.md to the results
+ * folder. Exit code 0 when the bench ran (targets may still be missed: the report says which), 1 when
+ * a section could not run.
+ */
+export async function benchCli(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { quick: { type: "boolean", default: false }, out: { type: "string" } },
+  });
+  const out = values.out ?? RESULTS;
+  mkdirSync(out, { recursive: true });
+  const log = (line: string) => void process.stderr.write(`${line}\n`);
+  log(`insights-digest bench${values.quick ? " --quick" : ""}: results go to ${out}`);
+  const results = await runBench({ quick: values.quick === true, log });
+  const markdown = renderReport(results);
+  const json = `${JSON.stringify(results, null, 2)}\n`;
+  const stamp = results.meta.startedAt.replace(/[:.]/g, "-").slice(0, 19);
+  const kind = results.meta.quick ? "quick" : "full";
+  writeFileSync(join(out, "latest.md"), markdown);
+  writeFileSync(join(out, "latest.json"), json);
+  writeFileSync(join(out, `${stamp}-${kind}.md`), markdown);
+  writeFileSync(join(out, `${stamp}-${kind}.json`), json);
+  writeFileSync(join(out, "README-performance.md"), performanceSection(results));
+  process.stdout.write(markdown);
+  return results.meta.errors.length > 0 ? 1 : 0;
+}

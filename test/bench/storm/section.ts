@@ -1,0 +1,62 @@
+import { round } from "../stats.ts";
+import type { BareResult } from "./bare-loop.ts";
+import { runBareLoop, runStorm, type StormResult } from "./storm.ts";
+import { buildWorld } from "./world.ts";
+
+/** One storm size: the product's delivery worker, then the bare loop over the same digests. */
+export interface StormRow {
+  subscriptions: number;
+  workspaces: number;
+  subsPerChannel: number;
+  concurrency: number;
+  app: StormResult;
+  bare: BareResult;
+  bareDigestsPerSec: number;
+  /** app digests/s ÷ bare digests/s */
+  ratio: number;
+}
+
+export async function runStormRow(o: {
+  subscriptions: number;
+  workspaces: number;
+  subsPerChannel: number;
+  concurrency: number;
+  timeoutMs: number;
+  alongside?: () => Promise<unknown>;
+}): Promise<StormRow> {
+  const perWorkspace = Math.ceil(o.subscriptions / o.workspaces);
+  const world = await buildWorld(
+    {
+      subscriptions: o.subscriptions,
+      workspaces: o.workspaces,
+      latencyMs: 100,
+      channelsPerWorkspace: Math.max(1, Math.ceil(perWorkspace / o.subsPerChannel)),
+    },
+    { WORKER_CONCURRENCY: String(o.concurrency) },
+  );
+  try {
+    const app = await runStorm({
+      world,
+      memory: true,
+      // The product's limiter default is 50 deliveries/s (startWorker maxPerSecond), which alone would
+      // cap a storm at 50/s; the bench lifts it to measure the worker itself (see the report).
+      worker: { prefix: world.prefix, queueName: world.queueName, maxPerSecond: 1_000 },
+      timeoutMs: o.timeoutMs,
+      alongside: o.alongside,
+    });
+    const bare = await runBareLoop(world, o.concurrency);
+    const bareDigestsPerSec = round(bare.delivered / Math.max(0.001, bare.ms / 1000), 1);
+    return {
+      subscriptions: o.subscriptions,
+      workspaces: o.workspaces,
+      subsPerChannel: o.subsPerChannel,
+      concurrency: o.concurrency,
+      app,
+      bare,
+      bareDigestsPerSec,
+      ratio: round(app.digestsPerSec / Math.max(0.001, bareDigestsPerSec), 2),
+    };
+  } finally {
+    await world.close();
+  }
+}

@@ -1,0 +1,129 @@
+import {
+  type Emulator,
+  type Fault,
+  type FaultRates,
+  startEmulator,
+} from "../../../src/sandbox/analytics/index.ts";
+import { type SlackStandIn, startSlackStandIn } from "../../../src/sandbox/slack/index.ts";
+import type { RecordedCall, WorkspaceSeed } from "../../../src/sandbox/slack/types.ts";
+import { serveRpc } from "../child.ts";
+
+/**
+ * The storm's outside world in its own process: the analytics emulator and the Slack stand-in with
+ * many workspaces. Kept apart from the app and the worker so their CPU is not shared with what is
+ * measured, and so ack latency during a storm is not skewed by serving the storm's own HTTP.
+ */
+
+export interface ServicesStart {
+  workspaces: WorkspaceSeed[];
+  apiKeys: string[];
+  /** Emulator delay on every GraphQL request. */
+  latencyMs: number;
+  perChannelPerSecond: number;
+}
+
+/** What Slack saw of a storm. */
+export interface SlackTally {
+  /** chat.postMessage calls that carried a digest (metadata event insights_digest) and succeeded. */
+  digestPosts: number;
+  /** Distinct deliveries (subscription/period) among them. */
+  uniqueDeliveries: number;
+  /** Failure notices posted in channels instead of a digest. */
+  failureNotices: number;
+  /** DMs to owners (paused subscriptions). */
+  ownerNotices: number;
+  /** 429 answers to chat.postMessage. */
+  rateLimited: number;
+  /** Other refused calls, by Slack error. */
+  errors: Record<string, number>;
+  calls: number;
+  firstPostAt: number | null;
+  lastPostAt: number | null;
+}
+
+let emulator: Emulator | undefined;
+let slack: SlackStandIn | undefined;
+
+interface DigestMeta {
+  event_type?: string;
+  event_payload?: { delivery?: string };
+}
+
+function deliveryOf(c: RecordedCall): string | undefined {
+  const meta = c.args.metadata as DigestMeta | undefined;
+  return meta?.event_type === "insights_digest" ? meta.event_payload?.delivery : undefined;
+}
+
+function tally(withIds: boolean): SlackTally & { deliveries?: string[]; firstPosts?: number[] } {
+  const s = slack as SlackStandIn;
+  const seen = new Set<string>();
+  const firstPosts: number[] = [];
+  const out: SlackTally = {
+    digestPosts: 0,
+    uniqueDeliveries: 0,
+    failureNotices: 0,
+    ownerNotices: 0,
+    rateLimited: 0,
+    errors: {},
+    calls: 0,
+    firstPostAt: null,
+    lastPostAt: null,
+  };
+  for (const c of s.calls()) {
+    out.calls++;
+    if (c.method !== "chat.postMessage") continue;
+    if (c.status === 429) {
+      out.rateLimited++;
+      continue;
+    }
+    if (!c.ok) {
+      const e = c.error ?? `http_${c.status}`;
+      out.errors[e] = (out.errors[e] ?? 0) + 1;
+      continue;
+    }
+    const delivery = deliveryOf(c);
+    const channel = String(c.args.channel ?? "");
+    if (delivery) {
+      out.digestPosts++;
+      if (!seen.has(delivery)) firstPosts.push(c.at);
+      seen.add(delivery);
+      out.firstPostAt ??= c.at;
+      out.lastPostAt = c.at;
+    } else if (channel.startsWith("C") || channel.startsWith("G")) out.failureNotices++;
+    else out.ownerNotices++;
+  }
+  out.uniqueDeliveries = seen.size;
+  return withIds ? { ...out, deliveries: [...seen], firstPosts } : out;
+}
+
+if (process.send) {
+  serveRpc({
+    async start(o: ServicesStart) {
+      emulator = await startEmulator({ apiKeys: o.apiKeys });
+      emulator.setRates({ latencyMs: o.latencyMs });
+      slack = await startSlackStandIn({
+        signingSecret: "bench-storm-signing-secret",
+        appUrl: "http://127.0.0.1:9/slack/events",
+        rateLimit: { enabled: true, perChannelPerSecond: o.perChannelPerSecond },
+        workspaces: o.workspaces,
+      });
+      return { graphqlUrl: emulator.graphqlUrl, apiUrl: slack.apiUrl };
+    },
+    tally: (withIds: boolean) => tally(withIds),
+    /** Forgets recorded calls and messages between runs (workspaces stay). */
+    resetCalls: () => {
+      slack?.reset();
+      emulator?.clearFaults();
+    },
+    setRates: (rates: FaultRates) => emulator?.setRates(rates),
+    inject: (a: { fault: Fault; times: number }) => emulator?.inject(a.fault, a.times),
+    injectHttp: (a: { method: string; status: number; retryAfter?: number; times?: number }) =>
+      slack?.injectHttp(a.method, a.status, { retryAfter: a.retryAfter, times: a.times }),
+    emulatorRequests: () => emulator?.requestCount() ?? 0,
+    rss: () => process.memoryUsage().rss,
+    async close() {
+      await slack?.close();
+      await emulator?.close();
+    },
+  });
+}

@@ -1,0 +1,227 @@
+import { readFileSync } from "node:fs";
+import { digestMessage } from "../../../templates/digest.ts";
+import { type Child, spawnChild } from "../child.ts";
+import { type CpuShare, watchCpu } from "../cpu-watch.ts";
+import { scheduledView } from "../sample-digest.ts";
+import { round, sleep } from "../stats.ts";
+import type { BareResult, BareRun } from "./bare-loop.ts";
+import { type MemoryFigures, measureMemory, usedMemory } from "./memory.ts";
+import type { SlackTally } from "./services.ts";
+import { type BenchWorkerOptions, benchToken } from "./worker-child.ts";
+import { createSubscriptions, type World } from "./world.ts";
+
+/** Levers a fault gets on the running storm. */
+export interface StormControl {
+  world: World;
+  /** SIGKILLs the worker process; `restart` starts a new one (its start-up reconcile included). */
+  killWorker(): Promise<void>;
+  startWorker(): Promise<void>;
+  tally(): Promise<SlackTally>;
+}
+
+export interface StormOptions {
+  /** A world without subscriptions yet (buildWorld). */
+  world: World;
+  /** Measure Redis bytes per subscription before the storm. */
+  memory?: boolean;
+  worker: BenchWorkerOptions;
+  /** Give up waiting for the storm after this long. */
+  timeoutMs: number;
+  /** Stop when nothing changed for this long and no job is waiting, running or due soon. */
+  settleMs?: number;
+  /** Each runs once when this share of the digests is out (0 = at the start): faults. */
+  faults?: { at: number; run(c: StormControl): Promise<void> }[];
+  /** Runs alongside the storm from its start (ack latency under load). */
+  alongside?: () => Promise<unknown>;
+}
+
+export interface StormResult {
+  subscriptions: number;
+  /** From "all due" to the last digest posted, ms. */
+  timeToAllMs: number;
+  /** From "all due" until half, 90 % and 99 % of the subscriptions had their digest (null: never). */
+  timeToShareMs: { p50: number | null; p90: number | null; p99: number | null };
+  digestsPerSec: number;
+  delivered: number;
+  duplicates: number;
+  lost: number;
+  failureNotices: number;
+  failedJobs: number;
+  rateLimited429: number;
+  slackErrors: Record<string, number>;
+  /** The worker process: start-up (scheduler reconcile) and peak RSS. */
+  workerStartMs: number[];
+  workerPeakRssMb: number;
+  timedOut: boolean;
+  /** Creating the subscriptions (records + schedulers), ms. */
+  createMs: number;
+  /** True when setting up took past the fire time (some schedulers would have skipped this run). */
+  setupOverran: boolean;
+  memory?: MemoryFigures;
+  /** Machine CPU from the fire time to the end (other processes included). */
+  cpu: CpuShare;
+  alongside?: unknown;
+}
+
+/** Set-up time per subscription seen so far, to pick a fire time just after set-up ends. */
+let setupMsPerSub = 3;
+
+function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Due jobs still to run: waiting, active, prioritized, or delayed to within the next five minutes (retries). */
+async function pendingJobs(world: World): Promise<number> {
+  const q = `${world.queuePrefix}:${world.queueName}`;
+  const soon = (Date.now() + 300_000) * 0x1000;
+  const [wait, active, prio, delayed] = await Promise.all([
+    world.conn.llen(`${q}:wait`),
+    world.conn.llen(`${q}:active`),
+    world.conn.zcard(`${q}:prioritized`),
+    world.conn.zcount(`${q}:delayed`, 0, soon),
+  ]);
+  return wait + active + prio + delayed;
+}
+
+/**
+ * One storm: start the worker, make every subscription's next job due at once, and watch Slack until
+ * every digest is out (or nothing more happens). Counts come from what the stand-in received.
+ */
+export async function runStorm(o: StormOptions): Promise<StormResult> {
+  const { world } = o;
+  const n = world.spec.subscriptions;
+  let worker: Child | undefined;
+  let peakRss = 0;
+  const startMs: number[] = [];
+  const startWorker = async () => {
+    worker = spawnChild(new URL("./worker-child.ts", import.meta.url), world.env);
+    startMs.push((await worker.call<{ startMs: number }>("start", o.worker)).startMs);
+  };
+  const control: StormControl = {
+    world,
+    async killWorker() {
+      if (worker) peakRss = Math.max(peakRss, rssMb(worker.pid));
+      await worker?.kill("SIGKILL");
+      worker = undefined;
+    },
+    startWorker,
+    tally: () => world.services.call<SlackTally>("tally", false),
+  };
+  // The worker runs before the schedules exist, as in production: nothing is due while it starts.
+  await startWorker();
+  const setupMs = n * setupMsPerSub * 1.5 + (o.memory ? n * 0.3 : 0) + 3_000;
+  const fireAt = new Date(Math.ceil((Date.now() + setupMs) / 1000) * 1000);
+  const memoryBefore = await usedMemory(world.conn);
+  const created = performance.now();
+  await createSubscriptions(world, fireAt);
+  const createMs = Math.round(performance.now() - created);
+  setupMsPerSub = Math.max(0.5, createMs / n);
+  const memory = o.memory ? await worldMemory(world, memoryBefore) : undefined;
+  const setupOverran = Date.now() > fireAt.getTime() - 100;
+  await sleep(fireAt.getTime() - Date.now());
+  const t0 = fireAt.getTime();
+  const cpu = watchCpu();
+  const alongside = o.alongside?.();
+  const faults = [...(o.faults ?? [])].sort((a, b) => a.at - b.at);
+  let last: SlackTally = await control.tally();
+  let lastChange = Date.now();
+  let timedOut = false;
+  for (;;) {
+    await sleep(250);
+    if (worker) peakRss = Math.max(peakRss, rssMb(worker.pid));
+    const t = await control.tally();
+    if (t.calls !== last.calls) lastChange = Date.now();
+    last = t;
+    while (faults[0] && t.uniqueDeliveries >= faults[0].at * n) {
+      await faults.shift()?.run(control);
+      lastChange = Date.now();
+    }
+    const faultsDone = faults.length === 0;
+    if (faultsDone && t.uniqueDeliveries >= n) break;
+    if (faultsDone && Date.now() - lastChange > (o.settleMs ?? 5_000) && (await pendingJobs(world)) === 0)
+      break;
+    if (Date.now() - t0 > o.timeoutMs) {
+      timedOut = true;
+      break;
+    }
+  }
+  // Late duplicates would show up now: give retries and stalled jobs a moment.
+  await sleep(1_000);
+  const cpuShare = cpu.stop();
+  const final = await world.services.call<SlackTally & { firstPosts: number[] }>("tally", true);
+  const sortedPosts = final.firstPosts.sort((a, b) => a - b);
+  const timeTo = (q: number) => {
+    const at = sortedPosts[Math.max(0, Math.ceil(q * n) - 1)];
+    return at === undefined || sortedPosts.length < Math.ceil(q * n) ? null : at - t0;
+  };
+  const failedJobs = await world.runtime.queue.getFailedCount();
+  const alongsideResult = alongside ? await alongside : undefined;
+  if (worker) peakRss = Math.max(peakRss, rssMb(worker.pid));
+  await worker?.call("close").catch(() => undefined);
+  await worker?.kill();
+  const timeToAllMs = (final.lastPostAt ?? Date.now()) - t0;
+  return {
+    subscriptions: n,
+    timeToAllMs,
+    timeToShareMs: { p50: timeTo(0.5), p90: timeTo(0.9), p99: timeTo(0.99) },
+    digestsPerSec: round(final.uniqueDeliveries / Math.max(0.001, timeToAllMs / 1000), 1),
+    delivered: final.uniqueDeliveries,
+    duplicates: final.digestPosts - final.uniqueDeliveries,
+    lost: n - final.uniqueDeliveries,
+    failureNotices: final.failureNotices,
+    failedJobs,
+    rateLimited429: final.rateLimited,
+    slackErrors: final.errors,
+    workerStartMs: startMs,
+    workerPeakRssMb: round(peakRss, 1),
+    timedOut,
+    createMs,
+    setupOverran,
+    memory,
+    cpu: cpuShare,
+    alongside: alongsideResult,
+  };
+}
+
+/** The same digests from the bare loop (2 HTTP calls each) at `concurrency`, against the same services. */
+export async function runBareLoop(world: World, concurrency: number): Promise<BareResult> {
+  await world.services.call("resetCalls");
+  const bare = spawnChild(new URL("./bare-loop.ts", import.meta.url));
+  try {
+    const sample = world.subs[0];
+    if (!sample) throw new Error("no subscriptions");
+    const message = digestMessage(scheduledView(sample.apiKey, `last${7 + (world.subs.length % 7)}d`));
+    const run: BareRun = {
+      graphqlUrl: world.urls.graphqlUrl,
+      apiUrl: world.urls.apiUrl,
+      concurrency,
+      message: { text: message.text ?? "", blocks: message.blocks ?? [] },
+      items: world.subs.map((s) => ({
+        apiKey: s.apiKey,
+        token: benchToken(s.ref),
+        channel: s.channelId,
+        from: s.from,
+        to: s.to,
+      })),
+    };
+    return await bare.call<BareResult>("run", run);
+  } finally {
+    await bare.kill();
+  }
+}
+
+/** Redis bytes per subscription right after creating them (before they fire). */
+function worldMemory(world: World, before: number): Promise<MemoryFigures> {
+  return measureMemory({
+    redis: world.conn,
+    prefix: world.prefix,
+    queueKeyPrefix: `${world.queuePrefix}:${world.queueName}`,
+    subscriptions: world.subs.length,
+    before,
+  });
+}

@@ -1,0 +1,49 @@
+import { loadConfig } from "../../../src/config.ts";
+import { startWorker, type WorkerHandle, type WorkerOptions } from "../../../src/entry/worker.ts";
+import { silentLogger } from "../../../src/log.ts";
+import type { WorkspaceRef } from "../../../src/store/keys.ts";
+import { serveRpc } from "../child.ts";
+
+/**
+ * A delivery worker in its own process, as `insights-digest worker` runs it, so it can be
+ * SIGKILLed and restarted and its RSS read. Configured from the environment (loadConfig) plus the
+ * options the bench passes; tokens per workspace follow the stand-in's `xoxb-bench-<team>` seeds.
+ */
+
+export type BenchWorkerOptions = Pick<
+  WorkerOptions,
+  | "prefix"
+  | "queueName"
+  | "policy"
+  | "claims"
+  | "locks"
+  | "maxPerSecond"
+  | "analyticsRetry"
+  | "insightsErrorTtlMs"
+>;
+
+export const benchToken = (ref: WorkspaceRef) => `xoxb-bench-${ref.teamId ?? ref.enterpriseId ?? "none"}`;
+
+let handle: WorkerHandle | undefined;
+
+if (process.send) {
+  serveRpc({
+    async start(o: BenchWorkerOptions) {
+      const started = performance.now();
+      const config = loadConfig("worker");
+      handle = await startWorker({
+        config,
+        logger: silentLogger(),
+        tokenFor: async (ref) => benchToken(ref),
+        healthPort: null,
+        ...o,
+      });
+      return { startMs: Math.round(performance.now() - started) };
+    },
+    rss: () => process.memoryUsage().rss,
+    async close() {
+      await handle?.close();
+      handle = undefined;
+    },
+  });
+}

@@ -1,0 +1,212 @@
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { parseKeyring } from "../../../src/config.ts";
+import { parseRange } from "../../../src/insights/ranges.ts";
+import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../../src/jobs/runtime.ts";
+import { silentLogger } from "../../../src/log.ts";
+import { type PrivateRedis, startPrivateRedis } from "../../../src/sandbox/redis.ts";
+import type { WorkspaceSeed } from "../../../src/sandbox/slack/types.ts";
+import { createApiKeyStore } from "../../../src/store/api-keys.ts";
+import type { WorkspaceRef } from "../../../src/store/keys.ts";
+import { compactRef, newSubscriptionId } from "../../../src/subscriptions/ids.ts";
+import type { Subscription } from "../../../src/subscriptions/types.ts";
+import { type Child, spawnChild } from "../child.ts";
+import type { ServicesStart } from "./services.ts";
+import { benchToken } from "./worker-child.ts";
+
+/**
+ * The storm's world: a dedicated Redis (AOF on), the services process (emulator + Slack stand-in with
+ * one seeded workspace per tenant), an API key per workspace stored the app's way, and subscriptions
+ * created through the subscription service, each with its BullMQ job scheduler.
+ */
+
+export interface WorldSpec {
+  subscriptions: number;
+  workspaces: number;
+  /** Channels per workspace; subscriptions share them round-robin [2 subscriptions per channel]. */
+  channelsPerWorkspace?: number;
+  latencyMs: number;
+  /** Retry policy written into every scheduler [production default: 5 attempts, 30 s backoff]. */
+  policy?: { attempts: number; backoffMs: number };
+}
+
+export interface SubRecord {
+  ref: WorkspaceRef;
+  id: string;
+  channelId: string;
+  apiKey: string;
+  from: string;
+  to: string;
+}
+
+export interface World {
+  redis: PrivateRedis;
+  conn: Redis;
+  services: Child;
+  runtime: SubscriptionRuntime;
+  prefix: string;
+  queueName: string;
+  queuePrefix: string;
+  /** Environment of a worker process (loadConfig reads it). */
+  env: Record<string, string>;
+  urls: { graphqlUrl: string; apiUrl: string };
+  spec: Required<Omit<WorldSpec, "policy">> & Pick<WorldSpec, "policy">;
+  /** Filled by createSubscriptions. */
+  subs: SubRecord[];
+  close(): Promise<void>;
+}
+
+const QUEUE_PREFIX = "{insights}";
+const pad = (n: number, w: number) => n.toString(36).toUpperCase().padStart(w, "0");
+export const teamOf = (w: number) => `TB${pad(w, 5)}`;
+const ownerOf = (w: number) => `UB${pad(w, 5)}OWN`;
+const channelOf = (w: number, c: number) => `CB${pad(w, 5)}X${pad(c, 2)}`;
+const apiKey = (w: number) => `bench-key-${teamOf(w)}`;
+
+function seeds(spec: WorldSpec, channels: number): WorkspaceSeed[] {
+  return Array.from({ length: spec.workspaces }, (_, w) => ({
+    teamId: teamOf(w),
+    name: `Bench ${w}`,
+    botToken: benchToken({ teamId: teamOf(w) }),
+    users: [{ id: ownerOf(w), name: `owner${w}`, isAdmin: true }],
+    channels: Array.from({ length: channels }, (_, c) => ({ id: channelOf(w, c), name: `digests-${c}` })),
+  }));
+}
+
+/** Runs `fn` over `items` with `n` in flight. */
+export async function inParallel<T>(
+  items: T[],
+  n: number,
+  fn: (item: T, i: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < items.length; i = next++) await fn(items[i] as T, i);
+  };
+  await Promise.all(Array.from({ length: n }, lane));
+}
+
+/** Builds the world without subscriptions (see createSubscriptions). */
+export async function buildWorld(spec: WorldSpec, extraEnv: Record<string, string> = {}): Promise<World> {
+  const perWorkspace = Math.ceil(spec.subscriptions / spec.workspaces);
+  const channels = spec.channelsPerWorkspace ?? Math.max(1, Math.ceil(perWorkspace / 2));
+  const redis = await startPrivateRedis();
+  const services = spawnChild(new URL("./services.ts", import.meta.url));
+  const workspaces = seeds(spec, channels);
+
+  const start: ServicesStart = {
+    workspaces,
+    apiKeys: workspaces.map((_, w) => apiKey(w)),
+    latencyMs: spec.latencyMs,
+    perChannelPerSecond: 1,
+  };
+  const urls = await services.call<{ graphqlUrl: string; apiUrl: string }>("start", start);
+  const keyringText = `k1:${randomBytes(32).toString("base64")}`;
+  const prefix = "bench";
+  const queueName = "deliveries";
+  const env = {
+    REDIS_URL: redis.url,
+    ENCRYPTION_KEYS: keyringText,
+    ANALYTICS_GRAPHQL_URL: urls.graphqlUrl,
+    SLACK_API_URL: urls.apiUrl,
+    SLACK_BOT_TOKEN: "xoxb-bench-default",
+    QUEUE_PREFIX,
+    CHARTS: "off",
+    LOG_LEVEL: "silent",
+    ...extraEnv,
+  };
+  const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+  conn.on("error", () => undefined);
+  const apiKeys = createApiKeyStore({ redis: conn, keyring: parseKeyring(keyringText), prefix });
+  const savedAt = new Date().toISOString();
+  await inParallel(workspaces, 32, (_, w) =>
+    apiKeys.save({ teamId: teamOf(w) }, apiKey(w), { savedBy: ownerOf(w), savedAt }),
+  );
+  const runtime = createSubscriptionRuntime({
+    redis: conn,
+    queuePrefix: QUEUE_PREFIX,
+    logger: silentLogger(),
+    prefix,
+    queueName,
+    policy: spec.policy,
+  });
+  return {
+    redis,
+    conn,
+    services,
+    runtime,
+    prefix,
+    queueName,
+    queuePrefix: QUEUE_PREFIX,
+    env,
+    urls,
+    subs: [],
+    spec: { ...spec, channelsPerWorkspace: channels },
+    async close() {
+      await runtime.close().catch(() => undefined);
+      await conn.quit().catch(() => conn.disconnect());
+      await services.call("close").catch(() => undefined);
+      await services.kill();
+      await redis.destroy();
+    },
+  };
+}
+
+/**
+ * 0..n-1 in a fixed pseudo-random order: creation order decides the order in which jobs due at the
+ * same instant run, and real subscriptions of one channel are not created next to each other, nor
+ * evenly spread.
+ */
+function shuffled(n: number): number[] {
+  const out = Array.from({ length: n }, (_, i) => i);
+  let seed = 0x2545f491;
+  for (let i = n - 1; i > 0; i--) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    const j = seed % (i + 1);
+    [out[i], out[j]] = [out[j] as number, out[i] as number];
+  }
+  return out;
+}
+
+/**
+ * Creates the subscriptions as `subscriptions.create()` stores them (record, indexes, job scheduler),
+ * without its validation and five-run preview (cron-parser with a zone costs ms per step, which would
+ * make setting up 10,000 slower than the storm). Every one is a daily cron firing at the same second,
+ * `fireAt`; subscriptions of one workspace ask for different ranges, so no two share a cached reply
+ * and each delivery makes its own GraphQL request, as the bare loop does.
+ */
+export async function createSubscriptions(
+  world: Pick<World, "spec" | "runtime" | "subs">,
+  fireAt: Date,
+): Promise<void> {
+  const { spec } = world;
+  const expression = `${fireAt.getUTCSeconds()} ${fireAt.getUTCMinutes()} ${fireAt.getUTCHours()} * * *`;
+  const now = new Date();
+  const createdAt = now.toISOString();
+  await inParallel(shuffled(spec.subscriptions), 32, async (i) => {
+    const w = i % spec.workspaces;
+    const k = Math.floor(i / spec.workspaces);
+    const ref = compactRef({ teamId: teamOf(w) });
+    const range = `last${7 + (k % 300)}d`;
+    const channelId = channelOf(w, k % spec.channelsPerWorkspace);
+    const sub: Subscription = {
+      id: newSubscriptionId(),
+      ref,
+      ownerId: ownerOf(w),
+      channelId,
+      schedule: { kind: "cron", expression },
+      time: "09:00",
+      tz: "UTC",
+      range,
+      assetIds: [],
+      scannerIds: [],
+      filterLabels: [],
+      status: "active",
+      createdAt,
+    };
+    await world.runtime.store.insert(sub);
+    await world.runtime.scheduler.sync(sub);
+    const resolved = parseRange(range, { now, tz: "UTC" });
+    world.subs.push({ ref, id: sub.id, channelId, apiKey: apiKey(w), from: resolved.from, to: resolved.to });
+  });
+}
