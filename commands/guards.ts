@@ -1,15 +1,12 @@
 import { AppError } from "../src/errors.ts";
-import { canManage, canRead } from "../src/slack/permissions.ts";
+import { canManage, canRead, managersOnly } from "../src/slack/permissions.ts";
 import type { CommandContext } from "./context.ts";
 
 /** Throws `forbidden` unless the caller may connect the key and manage subscriptions. */
 export async function requireManager(ctx: Pick<CommandContext, "user" | "deps" | "ref">): Promise<void> {
   const user = await ctx.user();
   if (!canManage(user, ctx.deps.policy, await ctx.deps.installerOf(ctx.ref))) {
-    throw new AppError(
-      "forbidden",
-      "Only workspace admins and owners, the installer, or people on the app's admin list can do that.",
-    );
+    throw new AppError("forbidden", managersOnly("do that"));
   }
 }
 

@@ -19,3 +19,8 @@ export function canRead(user: SlackUser, policy: PermissionPolicy, installerId?:
   if (policy.digestAccess === "admins") return canManage(user, policy, installerId);
   return true;
 }
+
+/** The words every refusal uses, so the rule reads the same wherever it is enforced. */
+export function managersOnly(action: string): string {
+  return `Only workspace admins and owners, the installer, or people on the app's admin list can ${action}.`;
+}

@@ -1,8 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { connectModal } from "../../../templates/connect-modal.ts";
-import { AppError } from "../../errors.ts";
 import type { SlackDeps } from "../deps.ts";
-import { canManage } from "../permissions.ts";
+import { requireManagerUser } from "../require-manager.ts";
 import { workspaceOf } from "../workspace.ts";
 import { answerError } from "./subscription-surface.ts";
 
@@ -18,12 +17,7 @@ export function homeConnect(deps: SlackDeps) {
     await ack();
     const ref = workspaceOf(context);
     try {
-      const user = await deps.users.get(ref, client, body.user.id);
-      if (!canManage(user, deps.policy, await deps.installerOf(ref)))
-        throw new AppError(
-          "forbidden",
-          "Only workspace admins and owners, the installer, or people on the app's admin list can connect the key.",
-        );
+      await requireManagerUser(deps, ref, client, body.user.id, "connect the key");
       const endpoint = await deps.analytics.endpoint().catch(() => undefined);
       await client.views.open({
         trigger_id: body.trigger_id,

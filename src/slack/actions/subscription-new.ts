@@ -1,7 +1,6 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { AppError } from "../../errors.ts";
 import type { SlackDeps } from "../deps.ts";
-import { canManage } from "../permissions.ts";
+import { requireManagerUser } from "../require-manager.ts";
 import { workspaceOf } from "../workspace.ts";
 import { openSubscribeModal } from "./subscribe-modal-open.ts";
 import { answerError, fromHome } from "./subscription-surface.ts";
@@ -18,12 +17,7 @@ export function subscriptionNew(deps: SlackDeps) {
     await ack();
     const ref = workspaceOf(context);
     try {
-      const user = await deps.users.get(ref, client, body.user.id);
-      if (!canManage(user, deps.policy, await deps.installerOf(ref)))
-        throw new AppError(
-          "forbidden",
-          "Only workspace admins and owners, the installer, or people on the app's admin list can subscribe channels.",
-        );
+      await requireManagerUser(deps, ref, client, body.user.id, "subscribe channels");
       await openSubscribeModal({
         deps,
         client,

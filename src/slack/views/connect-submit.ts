@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } fro
 import { AppError, isAppError } from "../../errors.ts";
 import { ACTION, BLOCK } from "../../ids.ts";
 import type { SlackDeps } from "../deps.ts";
-import { canManage } from "../permissions.ts";
+import { canManage, managersOnly } from "../permissions.ts";
 import { workspaceOf } from "../workspace.ts";
 
 const MAX_KEY = 4096;
@@ -49,9 +49,7 @@ export function connectSubmit(deps: SlackDeps) {
     try {
       const user = await deps.users.get(ref, client, body.user.id);
       if (!canManage(user, deps.policy, await deps.installerOf(ref))) {
-        return inlineError(
-          "Only workspace admins and owners, the installer, or people on the app's admin list can connect a key.",
-        );
+        return inlineError(managersOnly("connect a key"));
       }
       const timeout = new Promise<never>((_, reject) =>
         setTimeout(

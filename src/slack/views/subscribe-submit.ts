@@ -13,7 +13,7 @@ import {
   signature,
 } from "../actions/subscribe-modal-state.ts";
 import type { SlackDeps } from "../deps.ts";
-import { canManage } from "../permissions.ts";
+import { canManage, managersOnly } from "../permissions.ts";
 import { workspaceOf } from "../workspace.ts";
 import { blockFor, confirmSaved } from "./subscribe-confirm.ts";
 
@@ -55,8 +55,7 @@ export function subscribeSubmit(deps: SlackDeps) {
       const manager = canManage(user, deps.policy, await deps.installerOf(ref));
       if (!manager && !(editing && editing.ownerId === userId))
         return await errors({
-          [F.channel]:
-            "Only workspace admins and owners, the installer, or people on the app's admin list can subscribe channels.",
+          [F.channel]: managersOnly("subscribe channels"),
         });
 
       if (meta.shown !== signature(form)) {
