@@ -26,7 +26,7 @@ export function planFor(quick: boolean): Plan {
           { subscriptions: 1_000, workspaces: 100, subsPerChannel: 2 },
         ],
         concurrency: 50,
-        faults: { subscriptions: 200, workspaces: 20, timeoutMs: 90_000 },
+        faults: { subscriptions: 150, workspaces: 15, timeoutMs: 90_000 },
         stormTimeoutMs: 120_000,
       }
     : {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -10,8 +10,8 @@ const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 
 /**
  * `insights-digest bench [--quick] [--out DIR]`: runs every section, prints the Markdown report and
- * writes latest.md / latest.json (plus timestamped copies) and README-performance.md to the results
- * folder. Exit code 0 when the bench ran (targets may still be missed: the report says which), 1 when
+ * writes latest.md / latest.json (plus timestamped copies) and README-performance.md (from full runs)
+ * to the results folder. Exit code 0 when the bench ran (targets may still be missed: the report says which), 1 when
  * a section could not run.
  */
 export async function benchCli(args: string[]): Promise<number> {
@@ -32,7 +32,9 @@ export async function benchCli(args: string[]): Promise<number> {
   writeFileSync(join(out, "latest.json"), json);
   writeFileSync(join(out, `${stamp}-${kind}.md`), markdown);
   writeFileSync(join(out, `${stamp}-${kind}.json`), json);
-  writeFileSync(join(out, "README-performance.md"), performanceSection(results));
+  // The README's figures come from a full run; a quick run fills the file only when there is none yet.
+  const readme = join(out, "README-performance.md");
+  if (!results.meta.quick || !existsSync(readme)) writeFileSync(readme, performanceSection(results));
   process.stdout.write(markdown);
   return results.meta.errors.length > 0 ? 1 : 0;
 }

@@ -50,7 +50,7 @@ function stormTargets(r: BenchResults): TargetCheck[] {
     for (const s of tenK)
       out.push({
         target: `10,000 text digests delivered in ≤ 60 s (${s.subsPerChannel}/channel)`,
-        figure: `${round(s.app.timeToAllMs / 1000, 1)} s`,
+        figure: `${round(s.app.timeToAllMs / 1000, 1)} s${s.app.delivered < s.subscriptions ? ` (only ${int(s.app.delivered)} delivered)` : ""}`,
         met: s.app.timeToAllMs <= 60_000 && s.app.delivered >= 10_000,
         why: "see the storm notes",
       });

@@ -1,4 +1,4 @@
-import { runStorm, type StormControl, type StormResult } from "./storm.ts";
+import { runStorm, type StormControl, type StormResult, withFreshWorld } from "./storm.ts";
 import type { BenchWorkerOptions } from "./worker-child.ts";
 import { buildWorld } from "./world.ts";
 
@@ -85,28 +85,27 @@ export async function runFaults(o: {
 }): Promise<FaultRun[]> {
   const runs: FaultRun[] = [];
   for (const spec of SPECS.filter((s) => !o.only || s.name.includes(o.only))) {
-    const world = await buildWorld(
-      {
-        subscriptions: o.subscriptions,
-        workspaces: o.workspaces,
-        latencyMs: 100,
-        channelsPerWorkspace: Math.ceil(o.subscriptions / o.workspaces),
-        policy: FAULT_TUNING.policy,
-      },
-      { WORKER_CONCURRENCY: String(o.concurrency), ANALYTICS_TIMEOUT_MS: "2000" },
-    );
-    try {
-      const result = await runStorm({
+    const build = () =>
+      buildWorld(
+        {
+          subscriptions: o.subscriptions,
+          workspaces: o.workspaces,
+          latencyMs: 100,
+          channelsPerWorkspace: Math.ceil(o.subscriptions / o.workspaces),
+          policy: FAULT_TUNING.policy,
+        },
+        { WORKER_CONCURRENCY: String(o.concurrency), ANALYTICS_TIMEOUT_MS: "2000" },
+      );
+    const result = await withFreshWorld(build, (world) =>
+      runStorm({
         world,
         worker: { prefix: world.prefix, queueName: world.queueName, ...FAULT_TUNING },
         timeoutMs: o.timeoutMs,
         settleMs: 8_000,
         faults: spec.faults,
-      });
-      runs.push({ name: spec.name, what: spec.what, result });
-    } finally {
-      await world.close();
-    }
+      }),
+    );
+    runs.push({ name: spec.name, what: spec.what, result });
   }
   return runs;
 }

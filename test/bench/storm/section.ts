@@ -1,6 +1,6 @@
 import { round } from "../stats.ts";
 import type { BareResult } from "./bare-loop.ts";
-import { runBareLoop, runStorm, type StormResult } from "./storm.ts";
+import { runBareLoop, runStorm, type StormResult, withFreshWorld } from "./storm.ts";
 import { buildWorld } from "./world.ts";
 
 /** One storm size: the product's delivery worker, then the bare loop over the same digests. */
@@ -25,16 +25,17 @@ export async function runStormRow(o: {
   alongside?: () => Promise<unknown>;
 }): Promise<StormRow> {
   const perWorkspace = Math.ceil(o.subscriptions / o.workspaces);
-  const world = await buildWorld(
-    {
-      subscriptions: o.subscriptions,
-      workspaces: o.workspaces,
-      latencyMs: 100,
-      channelsPerWorkspace: Math.max(1, Math.ceil(perWorkspace / o.subsPerChannel)),
-    },
-    { WORKER_CONCURRENCY: String(o.concurrency) },
-  );
-  try {
+  const build = () =>
+    buildWorld(
+      {
+        subscriptions: o.subscriptions,
+        workspaces: o.workspaces,
+        latencyMs: 100,
+        channelsPerWorkspace: Math.max(1, Math.ceil(perWorkspace / o.subsPerChannel)),
+      },
+      { WORKER_CONCURRENCY: String(o.concurrency) },
+    );
+  return withFreshWorld(build, async (world) => {
     const app = await runStorm({
       world,
       memory: true,
@@ -56,7 +57,5 @@ export async function runStormRow(o: {
       bareDigestsPerSec,
       ratio: round(app.digestsPerSec / Math.max(0.001, bareDigestsPerSec), 2),
     };
-  } finally {
-    await world.close();
-  }
+  });
 }
