@@ -6,6 +6,7 @@ import { AppError } from "../src/errors.ts";
 import { BLOCK, CALLBACK, SUBSCRIBE_FIELD as F } from "../src/ids.ts";
 import type { Weekday } from "../src/subscriptions/types.ts";
 import { shown } from "./errors.ts";
+import { usableChoices } from "./filter-menu.ts";
 import {
   DAY_OPTIONS,
   FREQUENCY_OPTIONS,
@@ -145,7 +146,8 @@ function filterBlocks(o: SubscribeModalOptions): (Block | ModalInputBlock)[] {
     ["scanner", o.scanners, o.form.scannerIds, F.scanners],
   ];
   for (const [kind, list, selected, id] of lists) {
-    if (!list || list.length === 0) continue;
+    // Choices Slack cannot carry (empty or over-long values) are dropped, so count what is left.
+    if (!list || usableChoices(list).length === 0) continue;
     out.push({
       type: "input",
       block_id: id,

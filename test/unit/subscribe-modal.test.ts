@@ -119,6 +119,11 @@ describe("subscribeModal", () => {
     expect(() => modal({ privateMetadata: "x".repeat(3001) })).toThrow(AppError);
   });
 
+  it("a filter list with no choice Slack can carry gets no empty menu (found by the property below)", () => {
+    const v = modal({ assets: [{ value: "*", displayValue: "" }], form: form({}) });
+    expect(checkView(v)).toEqual([]);
+  });
+
   it("hostile filter names, zones and ranges stay within Block Kit's limits", () => {
     const name = fc.string({ unit: "grapheme", maxLength: 300 });
     fc.assert(
