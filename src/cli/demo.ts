@@ -43,7 +43,12 @@ export async function run(args: string[]): Promise<number> {
   try {
     if (!config.redisUrl) redis = await startPrivateRedis();
     const redisUrl = config.redisUrl ?? (redis as PrivateRedis).url;
-    stack = await startStack({ redisUrl, prefix: `demo${Date.now().toString(36)}`, oauth: true, worker: true });
+    stack = await startStack({
+      redisUrl,
+      prefix: `demo${Date.now().toString(36)}`,
+      oauth: true,
+      worker: true,
+    });
     write(
       `insights-digest demo — Redis ${redis ? "(private, temporary)" : redisUrl}, analytics emulator ${stack.emulator.appUrl}, Slack stand-in ${stack.slack.baseUrl}, app ${stack.web.url}\n`,
     );

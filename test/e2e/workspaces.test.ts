@@ -77,7 +77,7 @@ async function connectKey(s: WorkspaceSeed, apiKey: string) {
   expect((res.body as { response_action?: string } | undefined)?.response_action ?? "clear").toBe("clear");
 }
 
-async function valueOf(key: string): Promise<string> {
+async function valueAt(key: string): Promise<string> {
   const type = await stack.redis.type(key);
   if (type === "string") return String(await stack.redis.get(key));
   if (type === "hash") return JSON.stringify(await stack.redis.hgetall(key));
@@ -96,7 +96,7 @@ async function redisNaming(text: string): Promise<string[]> {
   for await (const batch of scanKeys(stack.redis, `*${text}*`)) for (const key of batch) hits.add(key);
   for (const pattern of [`${prefix}:*`, `*${stack.queueName}*`]) {
     for await (const batch of scanKeys(stack.redis, pattern)) {
-      for (const key of batch) if ((await valueOf(key)).includes(text)) hits.add(key);
+      for (const key of batch) if ((await valueAt(key)).includes(text)) hits.add(key);
     }
   }
   return [...hits];

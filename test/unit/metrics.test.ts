@@ -8,12 +8,18 @@ describe("metrics", () => {
     m.commands.inc({ kind: "digest", outcome: "ok" });
     m.digests.inc({ surface: "scheduled", outcome: "failed", reason: "is_archived" });
     await m.timeAnalytics("insights", async () => 1);
-    await expect(m.timeSlack("chat.postMessage", async () => Promise.reject(new AppError("ratelimited", "x")))).rejects.toThrow();
+    await expect(
+      m.timeSlack("chat.postMessage", async () => Promise.reject(new AppError("ratelimited", "x"))),
+    ).rejects.toThrow();
     const text = await m.registry.metrics();
     expect(text).toContain('insights_commands_total{kind="digest",outcome="ok"} 1');
-    expect(text).toContain('insights_digests_total{surface="scheduled",outcome="failed",reason="is_archived"} 1');
+    expect(text).toContain(
+      'insights_digests_total{surface="scheduled",outcome="failed",reason="is_archived"} 1',
+    );
     expect(text).toContain('insights_analytics_request_seconds_count{operation="insights",outcome="ok"} 1');
-    expect(text).toContain('insights_slack_request_seconds_count{method="chat.postMessage",outcome="ratelimited"} 1');
+    expect(text).toContain(
+      'insights_slack_request_seconds_count{method="chat.postMessage",outcome="ratelimited"} 1',
+    );
     expect(text).toContain('insights_queue_jobs{state="waiting"} 3');
   });
 
