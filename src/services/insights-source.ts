@@ -3,6 +3,7 @@ import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { digestToken, type KeyScheme, type WorkspaceRef } from "../store/keys.ts";
+import { scanKeys } from "../store/scan.ts";
 
 /** What the source needs from the analytics client. */
 export interface InsightsFetcher {
@@ -123,13 +124,9 @@ export function createInsightsSource(options: InsightsSourceOptions): InsightsSo
     },
     async invalidate(ref) {
       let removed = 0;
-      let cursor = "0";
-      const match = `${keys.namespace(ref)}:insights:*`;
-      do {
-        const [next, batch] = await redis.scan(cursor, "MATCH", match, "COUNT", 200);
-        cursor = next;
+      for await (const batch of scanKeys(redis, `${keys.namespace(ref)}:insights:*`)) {
         if (batch.length > 0) removed += await redis.del(...batch);
-      } while (cursor !== "0");
+      }
       return removed;
     },
   };
