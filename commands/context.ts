@@ -1,6 +1,6 @@
 import type { RespondFn, SlashCommand } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import type { SlackDeps } from "../src/slack/deps.ts";
+import type { SlackDeps } from "../src/slack/services.ts";
 import type { SlackUser } from "../src/slack/users.ts";
 import type { WorkspaceRef } from "../src/store/keys.ts";
 import type { Command } from "./grammar.ts";

@@ -1,4 +1,4 @@
-import { digestMessage } from "../templates/digest.ts";
+import { digestMessage } from "../templates/digest-message.ts";
 import type { CommandHandler } from "./context.ts";
 import { requireReader } from "./guards.ts";
 

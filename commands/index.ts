@@ -1,8 +1,8 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { AppError } from "../src/errors.ts";
 import { codeOf } from "../src/metrics.ts";
-import type { SlackDeps } from "../src/slack/deps.ts";
-import { errorReply } from "../src/slack/errors.ts";
+import { errorReply } from "../src/slack/error-reply.ts";
+import type { SlackDeps } from "../src/slack/services.ts";
 import { workspaceOf } from "../src/slack/workspace.ts";
 import { connectCommand } from "./connect.ts";
 import type { CommandContext, CommandHandler } from "./context.ts";

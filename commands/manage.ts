@@ -1,5 +1,5 @@
 import { mrkdwn } from "../src/blockkit/text.ts";
-import { runSubscriptionOp, type SubscriptionOp } from "../src/services/subscription-ops.ts";
+import { runSubscriptionOp, type SubscriptionOp } from "../src/slack/subscriptions/ops.ts";
 import type { CommandHandler } from "./context.ts";
 
 type ManageKind = "unsubscribe" | "pause" | "resume" | "send";

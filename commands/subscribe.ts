@@ -1,7 +1,7 @@
+import { resolveFilterNames } from "../src/digests/subscription-filters.ts";
 import { AppError } from "../src/errors.ts";
-import { requirePostableChannel } from "../src/services/subscription-access.ts";
-import { resolveFilterNames } from "../src/services/subscription-filters.ts";
-import { openSubscribeModal } from "../src/slack/actions/subscribe-modal-open.ts";
+import { openSubscribeModal } from "../src/slack/listeners/actions/subscribe-modal-open.ts";
+import { requirePostableChannel } from "../src/slack/subscriptions/access.ts";
 import type { Schedule } from "../src/subscriptions/types.ts";
 import { subscribedMessage } from "../templates/subscribe-reply.ts";
 import type { CommandHandler } from "./context.ts";

@@ -1,5 +1,5 @@
-import { LIST_PAGE, subscriptionRows } from "../src/services/subscription-list.ts";
 import { canManage } from "../src/slack/permissions.ts";
+import { LIST_PAGE, subscriptionRows } from "../src/slack/subscriptions/list.ts";
 import { subscriptionList } from "../templates/subscriptions.ts";
 import type { CommandHandler } from "./context.ts";
 import { requireReader } from "./guards.ts";

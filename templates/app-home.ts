@@ -2,7 +2,7 @@ import { LIMITS } from "../src/blockkit/limits.ts";
 import { mrkdwn, plain, userText } from "../src/blockkit/text.ts";
 import type { Block, ButtonElement } from "../src/blockkit/types.ts";
 import { ACTION, BLOCK, COMMAND } from "../src/ids.ts";
-import { shown } from "./errors.ts";
+import { shown } from "./error-message.ts";
 import { formatCount, slackDate } from "./format.ts";
 import type { SubscriptionView } from "./subscriptions.ts";
 

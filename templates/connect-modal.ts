@@ -3,7 +3,7 @@ import { mrkdwn, plain, userText } from "../src/blockkit/text.ts";
 import type { Block, ModalView } from "../src/blockkit/types.ts";
 import { AppError } from "../src/errors.ts";
 import { ACTION, BLOCK, CALLBACK } from "../src/ids.ts";
-import { shown } from "./errors.ts";
+import { shown } from "./error-message.ts";
 
 export interface ConnectModalOptions {
   /** Why the last key was refused, shown above the input (e.g. "The service did not accept this key."). */

@@ -5,7 +5,7 @@ import type { Block, PlainText } from "../src/blockkit/types.ts";
 import { AppError } from "../src/errors.ts";
 import { BLOCK, CALLBACK, SUBSCRIBE_FIELD as F } from "../src/ids.ts";
 import type { Weekday } from "../src/subscriptions/types.ts";
-import { shown } from "./errors.ts";
+import { shown } from "./error-message.ts";
 import { usableChoices } from "./filter-menu.ts";
 import {
   DAY_OPTIONS,

@@ -1,7 +1,7 @@
 import { type Logger, silentLogger } from "../log.ts";
+import { AnalyticsError } from "./analytics-errors.ts";
 import { discoverEndpoint } from "./discovery.ts";
 import { INTROSPECTION_DOCUMENT, insightsDocument } from "./documents.ts";
-import { AnalyticsError } from "./errors.ts";
 import { checkKey, insightsVariables, isHttpUrl } from "./input.ts";
 import { createIntrospectionCache } from "./introspection-cache.ts";
 import { DEFAULT_RETRY, type RetryPolicy, sleep as realSleep, withRetry } from "./retry.ts";

@@ -1,4 +1,4 @@
-import { AnalyticsError, codeForStatus } from "./errors.ts";
+import { AnalyticsError, codeForStatus } from "./analytics-errors.ts";
 import { safeUrl, sanitizeText } from "./sanitize.ts";
 
 /** Quoted string literals of a JS file (single, double, backtick), escapes allowed. */

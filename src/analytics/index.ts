@@ -1,8 +1,9 @@
 /** Public API of the analytics GraphQL client (design.md §3). */
+
+export { AnalyticsError, codeForStatus, isAnalyticsError, parseRetryAfter } from "./analytics-errors.ts";
 export { type AnalyticsClient, type AnalyticsClientOptions, createAnalyticsClient } from "./client.ts";
 export { discoverEndpoint, endpointFromConfig } from "./discovery.ts";
 export { INTROSPECTION_DOCUMENT, insightsDocument } from "./documents.ts";
-export { AnalyticsError, codeForStatus, isAnalyticsError, parseRetryAfter } from "./errors.ts";
 export { insightsVariables } from "./input.ts";
 export { backoffMs, DEFAULT_RETRY, type RetryPolicy, retryDelayMs } from "./retry.ts";
 export { parseInsightsData, parseIntrospectionData } from "./schema.ts";

@@ -1,4 +1,4 @@
-import { AnalyticsError } from "./errors.ts";
+import { AnalyticsError } from "./analytics-errors.ts";
 import { isCalendarDay } from "./schema.ts";
 import type { InsightsQuery } from "./types.ts";
 

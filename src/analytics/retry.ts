@@ -1,5 +1,5 @@
 import type { Logger } from "../log.ts";
-import { AnalyticsError } from "./errors.ts";
+import { AnalyticsError } from "./analytics-errors.ts";
 
 /** How hard to try. Attempts count the first try; the total bounds sleeps and request time together. */
 export interface RetryPolicy {

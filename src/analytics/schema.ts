@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AnalyticsError } from "./errors.ts";
+import { AnalyticsError } from "./analytics-errors.ts";
 import type { AnalyticsIntrospection, InsightsResult } from "./types.ts";
 
 /*

@@ -1,6 +1,6 @@
 import { ClientError, GraphQLClient } from "graphql-request";
+import { AnalyticsError, codeForStatus, parseRetryAfter } from "./analytics-errors.ts";
 import { networkReason } from "./discovery.ts";
-import { AnalyticsError, codeForStatus, parseRetryAfter } from "./errors.ts";
 import { sanitizeText } from "./sanitize.ts";
 
 export interface PostRequest {

@@ -1,3 +1,5 @@
+import { loadSandbox } from "./sandbox.ts";
+
 /** One CLI subcommand: loaded lazily so `--help` and light commands start fast. */
 export interface CliCommand {
   name: string;
@@ -13,7 +15,7 @@ export const COMMANDS: CliCommand[] = [
     args: "[--keep] [--out DIR]",
     summary:
       "Play the whole product on loopback with nothing configured: private Redis, analytics emulator, Slack stand-in and the real app; prints what a Slack user sees.",
-    load: () => import("./demo.ts"),
+    load: () => loadSandbox("cli/demo.ts"),
   },
   {
     name: "start",
@@ -41,7 +43,7 @@ export const COMMANDS: CliCommand[] = [
     args: "[--port N] [--api-key K]…",
     summary:
       "Run the analytics GraphQL emulator (a stand-in for the platform's analytics service) and print its URLs.",
-    load: () => import("./emulator.ts"),
+    load: () => loadSandbox("cli/emulator.ts"),
   },
   {
     name: "preview",
@@ -55,7 +57,7 @@ export const COMMANDS: CliCommand[] = [
     args: "[--quick] [--out DIR]",
     summary:
       "Measure ack latency, digest storms, render cost, faults and bad input on loopback; writes test/bench/results/ (from a source checkout).",
-    load: () => import("./bench.ts"),
+    load: () => loadSandbox("cli/bench.ts"),
   },
   {
     name: "rotate-keys",

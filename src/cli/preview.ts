@@ -1,19 +1,25 @@
 import { writeFileSync } from "node:fs";
 import { parseCommand } from "../../commands/grammar.ts";
-import { digestMessage } from "../../templates/digest.ts";
+import { digestMessage } from "../../templates/digest-message.ts";
 import { createAnalyticsClient } from "../analytics/client.ts";
 import { renderText } from "../blockkit/to-text.ts";
 import { renderChartPng } from "../chart/render.ts";
 import { loadConfig } from "../config.ts";
+import { chartInputFor } from "../digests/chart-input.ts";
+import { createDigestService } from "../digests/digest-service.ts";
 import { AppError } from "../errors.ts";
 import { assertTimeZone } from "../insights/dayjs.ts";
 import { silentLogger } from "../log.ts";
-import { DEMO_API_KEY, startEmulator } from "../sandbox/analytics/index.ts";
-import { chartInputFor } from "../services/chart-input.ts";
-import { createDigestService } from "../services/digest.ts";
 import { parseCliArgs } from "./args.ts";
+import { loadSandbox } from "./sandbox.ts";
 
 const PREVIEW_REF = { teamId: "TPREVIEW" };
+
+/** The part of the sandbox's analytics emulator that preview uses when no service is configured. */
+interface EmulatorModule {
+  DEMO_API_KEY: string;
+  startEmulator(o: { port: number }): Promise<{ appUrl: string; graphqlUrl: string; close(): Promise<void> }>;
+}
 
 const USAGE =
   'insights-digest preview [range] [asset:"parent / child"] [scanner:name] [--json] [--chart FILE.png] [--tz Area/City] [--color]';
@@ -56,7 +62,8 @@ export async function run(args: string[]): Promise<number> {
       "ANALYTICS_API_KEY is required when ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL is set.",
     );
   }
-  const emulator = configured ? undefined : await startEmulator({ port: 0 });
+  const sandbox = configured ? undefined : await loadSandbox<EmulatorModule>("analytics/index.ts");
+  const emulator = await sandbox?.startEmulator({ port: 0 });
   try {
     const client = createAnalyticsClient({
       graphqlUrl: emulator?.graphqlUrl ?? config.analytics.graphqlUrl,
@@ -64,7 +71,7 @@ export async function run(args: string[]): Promise<number> {
       timeoutMs: config.analytics.timeoutMs,
       logger: silentLogger(),
     });
-    const apiKey = emulator ? DEMO_API_KEY : (config.analytics.apiKey as string);
+    const apiKey = sandbox && emulator ? sandbox.DEMO_API_KEY : (config.analytics.apiKey as string);
     // The CLI talks to the service directly: no Redis, no stored key.
     const digests = createDigestService({
       apiKeys: { load: async () => ({ apiKey, meta: { savedBy: "cli", savedAt: "" } }) },

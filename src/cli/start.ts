@@ -1,7 +1,7 @@
+import { connectRedis } from "../app/redis.ts";
+import { startWeb } from "../app/web.ts";
+import { startWorker } from "../app/worker.ts";
 import { loadConfig } from "../config.ts";
-import { connectRedis } from "../entry/redis.ts";
-import { startWeb } from "../entry/web.ts";
-import { startWorker } from "../entry/worker.ts";
 import { createLogger } from "../log.ts";
 import { onShutdown } from "./shutdown.ts";
 

@@ -1,5 +1,5 @@
+import { startWeb } from "../app/web.ts";
 import { loadConfig } from "../config.ts";
-import { startWeb } from "../entry/web.ts";
 import { createLogger } from "../log.ts";
 import { onShutdown } from "./shutdown.ts";
 

@@ -1,5 +1,5 @@
+import { startWorker } from "../app/worker.ts";
 import { loadConfig } from "../config.ts";
-import { startWorker } from "../entry/worker.ts";
 import { createLogger } from "../log.ts";
 import { onShutdown } from "./shutdown.ts";
 

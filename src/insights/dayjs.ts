@@ -2,7 +2,7 @@ import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone.js";
 import utc from "dayjs/plugin/utc.js";
 import type { IsoDay } from "../analytics/types.ts";
-import { TimezoneError } from "./errors.ts";
+import { TimezoneError } from "./range-errors.ts";
 
 // The one place that extends dayjs, so every importer sees the same plugins.
 dayjs.extend(utc);

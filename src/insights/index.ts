@@ -1,4 +1,6 @@
 /** The pure digest core: ranges, deltas, series repair, trend and number formatting. */
+
+export { computeDigest } from "./compute-digest.ts";
 export { assertTimeZone, dayjs, todayIn } from "./dayjs.ts";
 export {
   addDays,
@@ -12,8 +14,6 @@ export {
   toEpochDay,
 } from "./days.ts";
 export { delta, type Polarity } from "./delta.ts";
-export { computeDigest } from "./digest.ts";
-export { RangeParseError, type RangeParseReason, TimezoneError } from "./errors.ts";
 export {
   type CountFormat,
   directionMark,
@@ -24,6 +24,7 @@ export {
   MINUS,
 } from "./format.ts";
 export { formatRangeLabel } from "./labels.ts";
+export { RangeParseError, type RangeParseReason, TimezoneError } from "./range-errors.ts";
 export {
   acceptedRangesText,
   DEFAULT_RANGE,

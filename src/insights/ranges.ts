@@ -1,8 +1,8 @@
 import type { IsoDay } from "../analytics/types.ts";
 import { todayIn } from "./dayjs.ts";
 import { addDays, daysInclusive, isoWeekday, isValidIsoDay, startOfMonth } from "./days.ts";
-import { RangeParseError, type RangeParseReason } from "./errors.ts";
 import { formatRangeLabel } from "./labels.ts";
+import { RangeParseError, type RangeParseReason } from "./range-errors.ts";
 import {
   acceptedRangesText,
   MAX_LAST_DAYS,

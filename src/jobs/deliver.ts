@@ -2,6 +2,8 @@ import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq";
 import type { Logger } from "../log.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { parseSchedulerId } from "../subscriptions/ids.ts";
+import { fireTimeOfJob, periodOf, periodTime } from "../subscriptions/period.ts";
+import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
 import type { Subscription } from "../subscriptions/types.ts";
@@ -9,9 +11,7 @@ import type { DeliveryClaims } from "./claims.ts";
 import { buildDigestView, type DigestPostDeps, findPosted, postDigest } from "./digest-post.ts";
 import { classifyFailure, type Failure } from "./failures.ts";
 import { failureNotice, ownerPausedNotice } from "./notices.ts";
-import { fireTimeOfJob, periodOf, periodTime } from "./period.ts";
 import { type DeliveryJobData, JOB_NAME } from "./queue.ts";
-import type { SchedulerSync } from "./scheduler.ts";
 
 /** Everything the processor needs, built by the worker entry point. */
 export interface DeliveryDeps extends DigestPostDeps {

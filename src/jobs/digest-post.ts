@@ -1,8 +1,8 @@
-import { digestMessage } from "../../templates/digest.ts";
+import { digestMessage } from "../../templates/digest-message.ts";
 import type { ChartInput } from "../chart/types.ts";
+import type { DigestService } from "../digests/digest-service.ts";
 import type { DigestView } from "../insights/types.ts";
 import type { Logger } from "../log.ts";
-import type { DigestService } from "../services/digest.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
 import type { Subscription } from "../subscriptions/types.ts";
 import { uploadChart } from "./chart-upload.ts";

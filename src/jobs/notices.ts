@@ -1,7 +1,7 @@
+import { periodTime } from "../subscriptions/period.ts";
 import { describeReason } from "../subscriptions/reasons.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
 import type { Subscription } from "../subscriptions/types.ts";
-import { periodTime } from "./period.ts";
 
 /**
  * The two messages a delivery sends instead of a digest. Plain mrkdwn text, no numbers: a failed

@@ -1,11 +1,12 @@
 import type { Redis } from "ioredis";
 import type { Logger } from "../log.ts";
 import { createKeyScheme } from "../store/keys.ts";
+import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
 import { createSubscriptionService, type SubscriptionService } from "../subscriptions/service.ts";
 import { createSubscriptionStore, type SubscriptionStore } from "../subscriptions/store.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { createDeliveryQueue, DEFAULT_POLICY, type DeliveryPolicy, type DeliveryQueue } from "./queue.ts";
-import { createSchedulerSync, type SchedulerSync } from "./scheduler.ts";
+import { createSchedulerSync } from "./scheduler.ts";
 
 /** Options of createSubscriptionRuntime. */
 export interface SubscriptionRuntimeOptions {

@@ -1,29 +1,16 @@
-import type { WorkspaceRef } from "../store/keys.ts";
 import { schedulerIdFor } from "../subscriptions/ids.ts";
 import { cronFor } from "../subscriptions/schedule.ts";
-import type { Subscription } from "../subscriptions/types.ts";
+import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
 import { type DeliveryPolicy, type DeliveryQueue, deliveryJobOptions, JOB_NAME } from "./queue.ts";
-
-/**
- * The one place that writes BullMQ job schedulers (design.md §6): a subscription that is active has
- * exactly one scheduler, `<enterprise>.<team>.<subId>`, with its cron pattern and IANA zone; a paused
- * or deleted one has none. Also enqueues the one-off jobs (test sends, catch-ups).
- */
-export interface SchedulerSync {
-  /** Active → upsert the scheduler; paused → remove it. */
-  sync(sub: Subscription): Promise<void>;
-  remove(ref: WorkspaceRef, subId: string): Promise<void>;
-  /** A one-off delivery of `period`; a repeat of a delivered period is stopped by its claim, not by the job id. */
-  enqueue(ref: WorkspaceRef, subId: string, kind: "catchUp" | "test", period: string): Promise<string>;
-  /** A job that DMs the owner of a paused subscription about `reason` (once per pause). */
-  notifyOwner(ref: WorkspaceRef, subId: string, reason: string): Promise<void>;
-  /** Every scheduler id in the queue (ours and, if any, foreign ones). */
-  schedulerIds(): AsyncGenerator<string>;
-}
 
 const PAGE = 500;
 
 /** The scheduler writer for one queue; every delivery job gets `policy`'s attempts and backoff. */
+/**
+ * The one place that writes BullMQ job schedulers: a subscription that is active has exactly one
+ * scheduler, `<enterprise>.<team>.<subId>`, with its cron pattern and IANA zone; a paused or deleted
+ * one has none. Also enqueues the one-off jobs (test sends, catch-ups).
+ */
 export function createSchedulerSync(options: {
   queue: DeliveryQueue;
   policy: DeliveryPolicy;

@@ -5,15 +5,15 @@ import type { SlackConfig } from "../config.ts";
 import { COMMAND } from "../ids.ts";
 import type { OAuthAppOptions } from "../install/index.ts";
 import { withLogContext } from "../log.ts";
-import { registerActions } from "./actions/index.ts";
 import { boltLogger } from "./bolt-logger.ts";
-import type { SlackDeps } from "./deps.ts";
-import { errorReply } from "./errors.ts";
-import { registerEvents } from "./events/index.ts";
+import { errorReply } from "./error-reply.ts";
 import { healthRoutes } from "./health.ts";
-import { registerOptions } from "./options/index.ts";
+import { registerActions } from "./listeners/actions/index.ts";
+import { registerEvents } from "./listeners/events/index.ts";
+import { registerOptions } from "./listeners/options/index.ts";
+import { registerViews } from "./listeners/views/index.ts";
+import type { SlackDeps } from "./services.ts";
 import { singleTeamAuthorize } from "./single-team.ts";
-import { registerViews } from "./views/index.ts";
 
 export interface SlackAppOptions {
   slack: SlackConfig;

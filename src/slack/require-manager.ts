@@ -1,8 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import { AppError } from "../errors.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
-import type { SlackDeps } from "./deps.ts";
 import { canManage, managersOnly } from "./permissions.ts";
+import type { SlackDeps } from "./services.ts";
 import type { SlackUser } from "./users.ts";
 
 /** Looks the user up and throws `forbidden` unless they may manage; one check for every surface. */

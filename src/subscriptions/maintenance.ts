@@ -1,7 +1,7 @@
-import type { SchedulerSync } from "../jobs/scheduler.ts";
 import type { Logger } from "../log.ts";
 import { type WorkspaceRef, workspaceIds } from "../store/keys.ts";
 import { parseSchedulerId, schedulerIdFor } from "./ids.ts";
+import type { SchedulerSync } from "./scheduler-sync.ts";
 import type { SubscriptionStore } from "./store.ts";
 
 /**

@@ -1,13 +1,13 @@
 import { AppError } from "../errors.ts";
-import { periodOf, testPeriod } from "../jobs/period.ts";
-import type { SchedulerSync } from "../jobs/scheduler.ts";
 import type { Logger } from "../log.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { SCHEDULE_FIELDS } from "./codec.ts";
 import { compactRef, isSubscriptionId, newSubscriptionId } from "./ids.ts";
 import { createWorkspaceMaintenance } from "./maintenance.ts";
+import { periodOf, testPeriod } from "./period.ts";
 import { CHANNEL_REASONS } from "./reasons.ts";
 import { nextRuns, previousRun } from "./schedule.ts";
+import type { SchedulerSync } from "./scheduler-sync.ts";
 import type { SubscriptionStore } from "./store.ts";
 import type { Subscription, SubscriptionInput, SubscriptionPatch } from "./types.ts";
 import { DEFAULT_LIMITS, type SubscriptionLimits, validateFields } from "./validate.ts";

@@ -1,4 +1,4 @@
-import type { Stack } from "../../src/sandbox/stack.ts";
+import type { Stack } from "../../sandbox/stack.ts";
 import { type BadSlackResult, sendBadSlack } from "./bad-slack.ts";
 import type { Child } from "./child.ts";
 import { distinctRanges, fuzzTexts, malformedReplies } from "./hostile.ts";

@@ -1,8 +1,8 @@
 import { request } from "node:http";
 import { connect } from "node:net";
 import fc from "fast-check";
-import { commandForm, interactionForm } from "../../src/sandbox/slack/client/payloads.ts";
-import { slackSignature } from "../../src/sandbox/slack/index.ts";
+import { commandForm, interactionForm } from "../../sandbox/slack/client/payloads.ts";
+import { slackSignature } from "../../sandbox/slack/index.ts";
 import { judgeReply } from "./helpful.ts";
 import { startSink } from "./sink.ts";
 

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, LogLevel } from "@slack/bolt";
-import { DEMO } from "../../src/sandbox/slack/index.ts";
+import { DEMO } from "../../sandbox/slack/index.ts";
 
 /**
  * The yardstick for ack latency: a Bolt app with the product's receiver settings (HTTPReceiver,

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { Fault } from "../../src/sandbox/analytics/index.ts";
+import type { Fault } from "../../sandbox/analytics/index.ts";
 
 /** Generators of hostile input for the bad-input section, seeded so every run sends the same things. */
 

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
-import { type PrivateRedis, startPrivateRedis } from "../../src/sandbox/redis.ts";
-import { DEMO, SANDBOX_SIGNING_SECRET, type Stack, startStack } from "../../src/sandbox/stack.ts";
+import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
+import { DEMO, SANDBOX_SIGNING_SECRET, type Stack, startStack } from "../../sandbox/stack.ts";
 import { connect } from "../e2e/helpers.ts";
 import { type AckRow, measureAck } from "./ack.ts";
 import { type BadInputResult, measureBadInput, type ProcessCounters } from "./bad-input.ts";

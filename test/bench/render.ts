@@ -1,12 +1,7 @@
+import { accountFor, buildAccount, computeInsights, DEMO_API_KEY } from "../../sandbox/analytics/index.ts";
 import { parseInsightsData } from "../../src/analytics/schema.ts";
 import type { InsightsResult } from "../../src/analytics/types.ts";
-import {
-  accountFor,
-  buildAccount,
-  computeInsights,
-  DEMO_API_KEY,
-} from "../../src/sandbox/analytics/index.ts";
-import { digestMessage } from "../../templates/digest.ts";
+import { digestMessage } from "../../templates/digest-message.ts";
 import { benchChart, type ChartBenchResult } from "./chart.ts";
 import { viewOf } from "./sample-digest.ts";
 import { microsPerCall } from "./stats.ts";

@@ -1,8 +1,8 @@
+import { type Account, buildAccount, computeInsights } from "../../sandbox/analytics/index.ts";
 import type { InsightsResult } from "../../src/analytics/types.ts";
-import { computeDigest } from "../../src/insights/digest.ts";
+import { computeDigest } from "../../src/insights/compute-digest.ts";
 import { parseRange } from "../../src/insights/ranges.ts";
 import type { DigestView } from "../../src/insights/types.ts";
-import { type Account, buildAccount, computeInsights } from "../../src/sandbox/analytics/index.ts";
 
 /** A digest view as the app builds it, from the emulator's own numbers (no I/O). */
 export function viewOf(

@@ -1,7 +1,7 @@
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
-import { commandForm } from "../../src/sandbox/slack/client/payloads.ts";
-import { slackSignature } from "../../src/sandbox/slack/index.ts";
+import { commandForm } from "../../sandbox/slack/client/payloads.ts";
+import { slackSignature } from "../../sandbox/slack/index.ts";
 import { serveRpc } from "./child.ts";
 import { judgeReply } from "./helpful.ts";
 import { startSink } from "./sink.ts";

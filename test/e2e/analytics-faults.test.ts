@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import type { Fault } from "../../sandbox/analytics/index.ts";
+import { type Stack, startStack } from "../../sandbox/stack.ts";
 import { loadConfig } from "../../src/config.ts";
-import type { Fault } from "../../src/sandbox/analytics/index.ts";
-import { type Stack, startStack } from "../../src/sandbox/stack.ts";
 
 const PROD_ENV = {
   REDIS_URL: "redis://x",

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { slackEvents } from "../../sandbox/slack/index.ts";
+import { DEMO, type Stack } from "../../sandbox/stack.ts";
 import { checkView } from "../../src/blockkit/limits.ts";
 import { ACTION, SUBSCRIBE_FIELD as F } from "../../src/ids.ts";
-import { slackEvents } from "../../src/sandbox/slack/index.ts";
-import { DEMO, type Stack } from "../../src/sandbox/stack.ts";
 import { command } from "./helpers.ts";
 import {
   clickHome,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../sandbox/stack.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
-import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../src/sandbox/stack.ts";
 import { command, connect, who } from "./helpers.ts";
 
 let stack: Stack;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { accountFor, dailyCounts } from "../../sandbox/analytics/index.ts";
+import { chooseOption } from "../../sandbox/slack/index.ts";
+import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../sandbox/stack.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
 import { ACTION } from "../../src/ids.ts";
 import { enumerateDays } from "../../src/insights/days.ts";
 import { formatCount } from "../../src/insights/format.ts";
 import { parseRange } from "../../src/insights/ranges.ts";
-import { accountFor, dailyCounts } from "../../src/sandbox/analytics/index.ts";
-import { chooseOption } from "../../src/sandbox/slack/index.ts";
-import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../src/sandbox/stack.ts";
 import { command, connect } from "./helpers.ts";
 
 let stack: Stack;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEMO, type Stack, startStack } from "../../src/sandbox/stack.ts";
+import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
 import { fuzzTexts } from "../bench/hostile.ts";
 import { connect } from "./helpers.ts";
 

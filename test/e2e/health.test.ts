@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PrivateRedis, startPrivateRedis } from "../../src/sandbox/redis.ts";
-import { DEMO, type Stack, startStack } from "../../src/sandbox/stack.ts";
+import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
+import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
 import { command, connect } from "./helpers.ts";
 
 let redis: PrivateRedis;

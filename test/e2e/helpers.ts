@@ -1,5 +1,5 @@
+import { DEMO, DEMO_API_KEY, type Stack } from "../../sandbox/stack.ts";
 import { ACTION, BLOCK } from "../../src/ids.ts";
-import { DEMO, DEMO_API_KEY, type Stack } from "../../src/sandbox/stack.ts";
 
 export const who = (userId: string = DEMO.member, channelId: string = DEMO.general) => ({
   teamId: DEMO.teamId,

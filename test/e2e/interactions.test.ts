@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { accountFor } from "../../sandbox/analytics/index.ts";
+import { clickButton, findElement } from "../../sandbox/slack/index.ts";
+import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
 import { ACTION } from "../../src/ids.ts";
-import { accountFor } from "../../src/sandbox/analytics/index.ts";
-import { clickButton, findElement } from "../../src/sandbox/slack/index.ts";
-import { DEMO, type Stack, startStack } from "../../src/sandbox/stack.ts";
 import { command, connect } from "./helpers.ts";
 
 const BIG_KEY = "big-account-key";

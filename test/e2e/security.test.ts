@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../src/sandbox/stack.ts";
+import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../sandbox/stack.ts";
 import { scanKeys } from "../../src/store/scan.ts";
 import { command, connect, who } from "./helpers.ts";
 

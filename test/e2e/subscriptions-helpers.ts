@@ -1,8 +1,8 @@
 import { expect } from "vitest";
+import type { StoredView } from "../../sandbox/slack/index.ts";
+import { slackEvents } from "../../sandbox/slack/index.ts";
+import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
 import { checkView } from "../../src/blockkit/limits.ts";
-import type { StoredView } from "../../src/sandbox/slack/index.ts";
-import { slackEvents } from "../../src/sandbox/slack/index.ts";
-import { DEMO, type Stack, startStack } from "../../src/sandbox/stack.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
 import { connect } from "./helpers.ts";
 

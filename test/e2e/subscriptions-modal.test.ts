@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { accountFor, DEMO_API_KEY } from "../../sandbox/analytics/index.ts";
+import { clickButton, findElement, type StoredView } from "../../sandbox/slack/index.ts";
+import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
 import { checkView } from "../../src/blockkit/limits.ts";
 import { SUBSCRIBE_FIELD as F } from "../../src/ids.ts";
-import { accountFor, DEMO_API_KEY } from "../../src/sandbox/analytics/index.ts";
-import { clickButton, findElement, type StoredView } from "../../src/sandbox/slack/index.ts";
-import { DEMO, type Stack, startStack } from "../../src/sandbox/stack.ts";
 import { nextRuns } from "../../src/subscriptions/schedule.ts";
 import { runTime } from "../../templates/subscribe-times.ts";
 import { command, connect } from "./helpers.ts";

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../src/sandbox/analytics/index.ts";
-import { freePort, type PrivateRedis, startPrivateRedis } from "../../src/sandbox/redis.ts";
-import { DEMO, type SlackStandIn, startSlackStandIn } from "../../src/sandbox/slack/index.ts";
-import type { Stack } from "../../src/sandbox/stack.ts";
+import { type Emulator, startEmulator } from "../../sandbox/analytics/index.ts";
+import { freePort, type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
+import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
+import type { Stack } from "../../sandbox/stack.ts";
 import { command, connect } from "./helpers.ts";
 import { idIn } from "./subscriptions-helpers.ts";
 

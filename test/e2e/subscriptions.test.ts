@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DEMO, type Stack } from "../../sandbox/stack.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
-import { DEMO, type Stack } from "../../src/sandbox/stack.ts";
 import { nextRuns } from "../../src/subscriptions/schedule.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
 import { runTime } from "../../templates/subscribe-times.ts";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DEMO_API_KEY, SECOND_API_KEY } from "../../sandbox/analytics/index.ts";
+import { slackEvents } from "../../sandbox/slack/index.ts";
+import type { WorkspaceSeed } from "../../sandbox/slack/types.ts";
+import { installViaOAuth, type Stack, startStack } from "../../sandbox/stack.ts";
 import { ACTION, BLOCK } from "../../src/ids.ts";
-import { DEMO_API_KEY, SECOND_API_KEY } from "../../src/sandbox/analytics/index.ts";
-import { slackEvents } from "../../src/sandbox/slack/index.ts";
-import type { WorkspaceSeed } from "../../src/sandbox/slack/types.ts";
-import { installViaOAuth, type Stack, startStack } from "../../src/sandbox/stack.ts";
 import { scanKeys } from "../../src/store/scan.ts";
 
 const GRID_KEY = "grid-org-analytics-key";

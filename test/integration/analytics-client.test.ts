@@ -3,20 +3,20 @@ import type { AddressInfo } from "node:net";
 import { buildSchema, graphql } from "graphql";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  type AnalyticsClientOptions,
-  AnalyticsError,
-  createAnalyticsClient,
-  type InsightsQuery,
-} from "../../src/analytics/index.ts";
-import { createLogger } from "../../src/log.ts";
-import {
   accountFor,
   DEMO_API_KEY,
   dailyCounts,
   type Emulator,
   SECOND_API_KEY,
   startEmulator,
-} from "../../src/sandbox/analytics/index.ts";
+} from "../../sandbox/analytics/index.ts";
+import {
+  type AnalyticsClientOptions,
+  AnalyticsError,
+  createAnalyticsClient,
+  type InsightsQuery,
+} from "../../src/analytics/index.ts";
+import { createLogger } from "../../src/log.ts";
 
 /*
  * The client against the real emulator over HTTP (and a tiny GraphQL server whose insights type has

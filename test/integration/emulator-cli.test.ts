@@ -1,15 +1,15 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/emulator.ts";
 import {
   DEMO_API_KEY,
   type Emulator,
   rawHttp,
   SEED_INTROSPECTION_QUERY,
   seedPost,
-} from "../../src/sandbox/analytics/index.ts";
-import { freePort } from "../../src/sandbox/redis.ts";
+} from "../../sandbox/analytics/index.ts";
+import { run } from "../../sandbox/cli/emulator.ts";
+import { freePort } from "../../sandbox/redis.ts";
 
 function sink() {
   const chunks: string[] = [];

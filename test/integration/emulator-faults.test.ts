@@ -6,7 +6,7 @@ import {
   SEED_INTROSPECTION_QUERY,
   seedPost,
   startEmulator,
-} from "../../src/sandbox/analytics/index.ts";
+} from "../../sandbox/analytics/index.ts";
 
 let emu: Emulator;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import {
   SEED_INTROSPECTION_QUERY,
   seedPost,
   startEmulator,
-} from "../../src/sandbox/analytics/index.ts";
+} from "../../sandbox/analytics/index.ts";
 
 const TODAY = "2026-11-20";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -7,7 +7,7 @@ import {
   SEED_INSIGHTS_QUERY,
   seedPost,
   startEmulator,
-} from "../../src/sandbox/analytics/index.ts";
+} from "../../sandbox/analytics/index.ts";
 
 let emu: Emulator;
 beforeAll(async () => {

@@ -3,16 +3,16 @@ import type { Server } from "node:http";
 import { App } from "@slack/bolt";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { SlackConfig } from "../../src/config.ts";
-import { createInstallLayer, type InstallLayer, registerLifecycleEvents } from "../../src/install/index.ts";
-import { createLogger } from "../../src/log.ts";
-import { freePort } from "../../src/sandbox/redis.ts";
+import { freePort } from "../../sandbox/redis.ts";
 import {
   type SlackStandIn,
   slackEvents,
   startSlackStandIn,
   type WorkspaceSeed,
-} from "../../src/sandbox/slack/index.ts";
+} from "../../sandbox/slack/index.ts";
+import type { SlackConfig } from "../../src/config.ts";
+import { createInstallLayer, type InstallLayer, registerLifecycleEvents } from "../../src/install/index.ts";
+import { createLogger } from "../../src/log.ts";
 import { boltLogger } from "../../src/slack/bolt-logger.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { generateKeyring } from "../../src/store/crypto.ts";

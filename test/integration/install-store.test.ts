@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Installation } from "@slack/bolt";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { defaultWorkspace, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
 import {
   createInstallationStore,
   createTokenRefresher,
@@ -10,7 +11,6 @@ import {
   type RefreshBotToken,
   withTokenRotation,
 } from "../../src/install/index.ts";
-import { defaultWorkspace, type SlackStandIn, startSlackStandIn } from "../../src/sandbox/slack/index.ts";
 import { generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
 

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, webApi } from "@slack/bolt";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { freePort } from "../../src/sandbox/redis.ts";
+import { freePort } from "../../sandbox/redis.ts";
 import {
   chooseOption,
   clickButton,
@@ -11,7 +11,7 @@ import {
   type SlackStandIn,
   slackEvents,
   startSlackStandIn,
-} from "../../src/sandbox/slack/index.ts";
+} from "../../sandbox/slack/index.ts";
 
 const SECRET = "client-side-signing-secret";
 

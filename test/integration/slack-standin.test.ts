@@ -9,7 +9,7 @@ import {
   type SlackStandIn,
   startSlackStandIn,
   TRIGGER_TTL_MS,
-} from "../../src/sandbox/slack/index.ts";
+} from "../../sandbox/slack/index.ts";
 
 const { WebClient } = webApi;
 const SECRET = "test-signing-secret-1234";

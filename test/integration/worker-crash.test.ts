@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { type PrivateRedis, startPrivateRedis } from "../../src/sandbox/redis.ts";
-import { DEMO } from "../../src/sandbox/slack/index.ts";
+import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
+import { DEMO } from "../../sandbox/slack/index.ts";
 import { schedulerIdFor } from "../../src/subscriptions/ids.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
 import { FAST, type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
@@ -58,7 +58,7 @@ async function spawnWorker(harness: Harness, concurrency: number): Promise<Child
     const root = process.env.CHILD_ROOT;
     const o = JSON.parse(process.env.CHILD_OPTIONS);
     const { loadConfig } = await import(root + "src/config.ts");
-    const { startWorker } = await import(root + "src/entry/worker.ts");
+    const { startWorker } = await import(root + "src/app/worker.ts");
     const { silentLogger } = await import(root + "src/log.ts");
     await startWorker({ config: loadConfig("worker", o.env), logger: silentLogger(), prefix: o.prefix, queueName: o.queueName, ...o.tuning });
     process.stdout.write("ready\\n");`;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { periodOf } from "../../src/jobs/period.ts";
-import { DEMO } from "../../src/sandbox/slack/index.ts";
+import { DEMO } from "../../sandbox/slack/index.ts";
+import { periodOf } from "../../src/subscriptions/period.ts";
 import { previousRun } from "../../src/subscriptions/schedule.ts";
 import { type Harness, OWNER, OWNER_DM, REF, startHarness, until } from "./worker-harness.ts";
 

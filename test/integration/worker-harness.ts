@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
+import { DEMO_API_KEY, type Emulator, startEmulator } from "../../sandbox/analytics/index.ts";
+import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
+import { startWorker, type WorkerHandle, type WorkerOptions } from "../../src/app/worker.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
-import { startWorker, type WorkerHandle, type WorkerOptions } from "../../src/entry/worker.ts";
 import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../src/jobs/runtime.ts";
 import { silentLogger } from "../../src/log.ts";
-import { DEMO_API_KEY, type Emulator, startEmulator } from "../../src/sandbox/analytics/index.ts";
-import { DEMO, type SlackStandIn, startSlackStandIn } from "../../src/sandbox/slack/index.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
 import { scanKeys } from "../../src/store/scan.ts";

@@ -1,9 +1,9 @@
 import { WebClient } from "@slack/web-api";
 import { afterEach, describe, expect, inject, it } from "vitest";
+import { DEMO } from "../../sandbox/slack/index.ts";
 import { createDeliveryClaims } from "../../src/jobs/claims.ts";
 import type { DeliveryResult } from "../../src/jobs/deliver.ts";
 import { DIGEST_EVENT_TYPE } from "../../src/jobs/digest-post.ts";
-import { DEMO } from "../../src/sandbox/slack/index.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
 import { schedulerIdFor } from "../../src/subscriptions/ids.ts";
 import { type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";

@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { startPrivateRedis } from "../../src/sandbox/redis.ts";
+import { startPrivateRedis } from "../../sandbox/redis.ts";
 
 /** Global setup: one private redis-server for the whole run; tests isolate themselves by key prefix. */
 export default async function setup(project: TestProject) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { displayWidth, renderMrkdwn, wrap } from "../../src/blockkit/terminal.ts";
 import { renderText } from "../../src/blockkit/to-text.ts";
 import { connectModal } from "../../templates/connect-modal.ts";
-import { digestMessage } from "../../templates/digest.ts";
+import { digestMessage } from "../../templates/digest-message.ts";
 import { makeView } from "./fixtures/digest-view.ts";
 
 const plain = { color: false };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEmulatorArgs } from "../../src/cli/emulator.ts";
+import { parseEmulatorArgs } from "../../sandbox/cli/emulator.ts";
 
 describe("parseEmulatorArgs", () => {
   it("defaults to port 4000 on 127.0.0.1 with no extra keys", () => {

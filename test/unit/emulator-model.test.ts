@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { addDays, daysInRange, isValidDay } from "../../src/sandbox/analytics/days.ts";
-import { uuidFrom } from "../../src/sandbox/analytics/hash.ts";
+import { addDays, daysInRange, isValidDay } from "../../sandbox/analytics/days.ts";
+import { uuidFrom } from "../../sandbox/analytics/hash.ts";
 import {
   buildAccount,
   computeInsights,
   DEMO_API_KEY,
   dailyCounts,
   SECOND_API_KEY,
-} from "../../src/sandbox/analytics/index.ts";
-import { resolveRange } from "../../src/sandbox/analytics/range.ts";
+} from "../../sandbox/analytics/index.ts";
+import { resolveRange } from "../../sandbox/analytics/range.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const demo = buildAccount({ apiKey: DEMO_API_KEY });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseAuthorization } from "../../src/sandbox/analytics/auth.ts";
-import { createFaultPlan } from "../../src/sandbox/analytics/faults.ts";
-import { rotateRootFields } from "../../src/sandbox/analytics/introspection.ts";
+import { parseAuthorization } from "../../sandbox/analytics/auth.ts";
+import { createFaultPlan } from "../../sandbox/analytics/faults.ts";
+import { rotateRootFields } from "../../sandbox/analytics/introspection.ts";
 
 describe("parseAuthorization", () => {
   it("takes the key after `ApiKey ` and nothing else", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchFilter, matchFilters } from "../../src/services/filter-match.ts";
+import { matchFilter, matchFilters } from "../../src/digests/filter-match.ts";
 
 const assets = [
   { value: "11111111-1111-4111-8111-111111111111", displayValue: "payments / api" },

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fireTimeOfJob, periodOf, periodTime, testPeriod } from "../../src/jobs/period.ts";
+import { fireTimeOfJob, periodOf, periodTime, testPeriod } from "../../src/subscriptions/period.ts";
 import {
   checkCronExpression,
   cronFor,

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { findElement } from "../../sandbox/slack/index.ts";
 import type { FilterOption } from "../../src/analytics/types.ts";
 import { checkView } from "../../src/blockkit/limits.ts";
 import { AppError } from "../../src/errors.ts";
 import { BLOCK, SUBSCRIBE_FIELD as F } from "../../src/ids.ts";
-import { findElement } from "../../src/sandbox/slack/index.ts";
 import {
   decodeMeta,
   defaultForm,
@@ -15,7 +15,7 @@ import {
   scheduleErrors,
   scheduleOf,
   signature,
-} from "../../src/slack/actions/subscribe-modal-state.ts";
+} from "../../src/slack/listeners/actions/subscribe-modal-state.ts";
 import { type SubscribeForm, subscribeModal } from "../../templates/subscribe-modal.ts";
 import { runTime } from "../../templates/subscribe-times.ts";
 

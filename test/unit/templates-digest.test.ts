@@ -11,7 +11,7 @@ import type {
 } from "../../src/blockkit/types.ts";
 import { ACTION, BLOCK, RANGE_PRESETS } from "../../src/ids.ts";
 import type { DigestView } from "../../src/insights/types.ts";
-import { digestMessage } from "../../templates/digest.ts";
+import { digestMessage } from "../../templates/digest-message.ts";
 import { ALL_VALUE } from "../../templates/filter-menu.ts";
 import { formatCount } from "../../templates/format.ts";
 import { decodeState } from "../../templates/state.ts";

@@ -5,7 +5,7 @@ import type { ActionsBlock, ButtonElement, InputBlock } from "../../src/blockkit
 import { AppError } from "../../src/errors.ts";
 import { ACTION, BLOCK, CALLBACK } from "../../src/ids.ts";
 import { connectModal } from "../../templates/connect-modal.ts";
-import { errorMessage } from "../../templates/errors.ts";
+import { errorMessage } from "../../templates/error-message.ts";
 import { optionsForQuery } from "../../templates/filter-menu.ts";
 import { helpMessage } from "../../templates/help.ts";
 import { type SubscriptionView, subscriptionList } from "../../templates/subscriptions.ts";

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
+import { startPrivateRedis } from "../../../sandbox/redis.ts";
 import { createSubscriptionRuntime } from "../../../src/jobs/runtime.ts";
 import { silentLogger } from "../../../src/log.ts";
-import { startPrivateRedis } from "../../../src/sandbox/redis.ts";
 import { type MemoryFigures, measureMemory, usedMemory } from "./memory.ts";
 import { createSubscriptions } from "./world.ts";
 

@@ -3,9 +3,9 @@ import {
   type Fault,
   type FaultRates,
   startEmulator,
-} from "../../../src/sandbox/analytics/index.ts";
-import { type SlackStandIn, startSlackStandIn } from "../../../src/sandbox/slack/index.ts";
-import type { RecordedCall, WorkspaceSeed } from "../../../src/sandbox/slack/types.ts";
+} from "../../../sandbox/analytics/index.ts";
+import { type SlackStandIn, startSlackStandIn } from "../../../sandbox/slack/index.ts";
+import type { RecordedCall, WorkspaceSeed } from "../../../sandbox/slack/types.ts";
 import { serveRpc } from "../child.ts";
 
 /**

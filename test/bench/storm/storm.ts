@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { digestMessage } from "../../../templates/digest.ts";
+import { digestMessage } from "../../../templates/digest-message.ts";
 import { type Child, spawnChild } from "../child.ts";
 import { type CpuShare, watchCpu } from "../cpu-watch.ts";
 import { scheduledView } from "../sample-digest.ts";

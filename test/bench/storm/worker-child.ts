@@ -1,5 +1,5 @@
+import { startWorker, type WorkerHandle, type WorkerOptions } from "../../../src/app/worker.ts";
 import { loadConfig } from "../../../src/config.ts";
-import { startWorker, type WorkerHandle, type WorkerOptions } from "../../../src/entry/worker.ts";
 import { silentLogger } from "../../../src/log.ts";
 import type { WorkspaceRef } from "../../../src/store/keys.ts";
 import { serveRpc } from "../child.ts";

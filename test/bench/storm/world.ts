@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
+import { type PrivateRedis, startPrivateRedis } from "../../../sandbox/redis.ts";
+import type { WorkspaceSeed } from "../../../sandbox/slack/types.ts";
 import { parseKeyring } from "../../../src/config.ts";
 import { parseRange } from "../../../src/insights/ranges.ts";
 import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../../src/jobs/runtime.ts";
 import { silentLogger } from "../../../src/log.ts";
-import { type PrivateRedis, startPrivateRedis } from "../../../src/sandbox/redis.ts";
-import type { WorkspaceSeed } from "../../../src/sandbox/slack/types.ts";
 import { createApiKeyStore } from "../../../src/store/api-keys.ts";
 import type { WorkspaceRef } from "../../../src/store/keys.ts";
 import { compactRef, newSubscriptionId } from "../../../src/subscriptions/ids.ts";

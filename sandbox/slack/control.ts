@@ -1,0 +1,76 @@
+import { AppError } from "../../src/errors.ts";
+import { addFault } from "./faults.ts";
+import { addWorkspaceTo, findChannel, type StandInState } from "./state.ts";
+import { revokeToken } from "./tokens.ts";
+import type { Channel, ChannelSeed, RateLimitSettings, UserSeed, Workspace, WorkspaceSeed } from "./types.ts";
+import { toChannel, toUser } from "./workspace.ts";
+
+export interface ChannelChange {
+  archived?: boolean;
+  botMember?: boolean;
+  isPrivate?: boolean;
+  name?: string;
+  members?: string[];
+}
+
+function workspace(state: StandInState, teamId: string): Workspace {
+  const ws = state.workspaces.get(teamId);
+  if (!ws) throw new AppError("unknown_team", `the Slack stand-in has no workspace ${teamId}`);
+  return ws;
+}
+
+function channel(state: StandInState, id: string): Channel {
+  const ch = findChannel(state, id);
+  if (!ch) throw new AppError("unknown_channel", `the Slack stand-in has no channel ${id}`);
+  return ch;
+}
+
+/** Test-side levers on the stand-in's world; each changes state the API then reflects. */
+export function createControl(state: StandInState, reseed: () => void) {
+  return {
+    addWorkspace: (seed: WorkspaceSeed): void => void addWorkspaceTo(state, seed),
+    addUser(teamId: string, user: UserSeed): void {
+      workspace(state, teamId).users.set(user.id, toUser(teamId, user));
+    },
+    addChannel(teamId: string, seed: ChannelSeed): void {
+      const ws = workspace(state, teamId);
+      ws.channels.set(seed.id, toChannel(ws, seed, Math.floor(state.now() / 1000)));
+    },
+    setChannel(id: string, change: ChannelChange): void {
+      const ch = channel(state, id);
+      if (change.archived !== undefined) ch.archived = change.archived;
+      if (change.botMember !== undefined) ch.botMember = change.botMember;
+      if (change.isPrivate !== undefined) ch.isPrivate = change.isPrivate;
+      if (change.name !== undefined) ch.name = change.name;
+      if (change.members !== undefined) ch.members = new Set(change.members);
+    },
+    /** Removes the channel and its history; the API then answers `channel_not_found`. */
+    deleteChannel(id: string): void {
+      const ch = channel(state, id);
+      state.workspaces.get(ch.teamId)?.channels.delete(id);
+      state.messages.delete(id);
+    },
+    /** Later calls with the token answer `error` (default `invalid_auth`). False if the token is unknown. */
+    revokeToken: (token: string, error?: string): boolean => revokeToken(state, token, error),
+    /** The next `times` calls of `method` answer `{ ok: false, error }`. */
+    injectError(method: string, error: string, times = 1): void {
+      addFault(state, method, { kind: "error", error, status: 200, retryAfter: undefined }, times);
+    },
+    /** The next `times` calls of `method` answer HTTP `status` (429 carries `Retry-After`). */
+    injectHttp(method: string, status: number, o: { retryAfter?: number; times?: number } = {}): void {
+      const retryAfter = o.retryAfter ?? (status === 429 ? 1 : undefined);
+      const error = status === 429 ? "ratelimited" : status >= 500 ? "service_unavailable" : `http_${status}`;
+      addFault(state, method, { kind: "http", error, status, retryAfter }, o.times ?? 1);
+    },
+    setRateLimit(change: Partial<RateLimitSettings>): void {
+      Object.assign(state.rateLimit, change);
+      state.postTimes.clear();
+    },
+    /** Forgets every recorded call, message, view, file and fault, and restores the seeds. */
+    reset(): void {
+      reseed();
+    },
+  };
+}
+
+export type Control = ReturnType<typeof createControl>;

@@ -1,0 +1,110 @@
+import { isAppError } from "../../src/errors.ts";
+import { isRecord } from "./api/args.ts";
+import { readMessage } from "./api/content.ts";
+import { takeFault } from "./faults.ts";
+import { addEphemeral, addMessage, findEphemeral, findMessage, removeMessage } from "./messages.ts";
+import type { ResponseUrlRecord, StandInState } from "./state.ts";
+import type { ResponseRecord } from "./types.ts";
+
+/** Slack: a response_url works five times within thirty minutes. */
+export const RESPONSE_URL_USES = 5;
+export const RESPONSE_URL_TTL_MS = 30 * 60_000;
+
+type Outcome = Pick<ResponseRecord, "status" | "outcome" | "error"> & { details?: Record<string, unknown> };
+
+const reject = (status: number, error: string): Outcome => ({ status, outcome: "rejected", error });
+
+function deleteTarget(state: StandInState, rec: ResponseUrlRecord): Outcome {
+  const t = rec.target;
+  if (!t) return reject(404, "message_not_found");
+  if (t.ephemeral) {
+    const eph = findEphemeral(state, t.channelId, t.ts);
+    if (eph) eph.deleted = true;
+  } else removeMessage(state, t.channelId, t.ts);
+  rec.target = undefined;
+  return { status: 200, outcome: "deleted", error: undefined };
+}
+
+/** Replaces the target in place; false when there is nothing left to replace. */
+function replaceTarget(
+  state: StandInState,
+  rec: ResponseUrlRecord,
+  text?: string,
+  blocks?: unknown[],
+): boolean {
+  const t = rec.target;
+  const msg =
+    t && (t.ephemeral ? findEphemeral(state, t.channelId, t.ts) : findMessage(state, t.channelId, t.ts));
+  if (!msg) return false;
+  msg.text = text;
+  msg.blocks = blocks;
+  msg.editedAt = state.now();
+  return true;
+}
+
+function post(state: StandInState, rec: ResponseUrlRecord, body: Record<string, unknown>): Outcome {
+  if (body.delete_original === true) return deleteTarget(state, rec);
+  const { text, blocks } = readMessage(body, { requireContent: true });
+  if (body.replace_original === true && replaceTarget(state, rec, text, blocks))
+    return { status: 200, outcome: "replaced", error: undefined };
+  const ws = state.workspaces.get(rec.teamId);
+  if (!rec.channelId || !ws) return reject(404, "channel_not_found");
+  const base = { channelId: rec.channelId, teamId: rec.teamId, text, blocks, via: "response_url" };
+  if (body.response_type === "in_channel") {
+    const m = addMessage(state, {
+      ...base,
+      user: ws.botUserId,
+      botId: ws.botId,
+      threadTs: undefined,
+      files: undefined,
+    });
+    rec.target ??= { channelId: m.channelId, ts: m.ts, ephemeral: false };
+    return { status: 200, outcome: "in_channel", error: undefined };
+  }
+  const m = addEphemeral(state, { ...base, userId: rec.userId });
+  rec.target ??= { channelId: m.channelId, ts: m.ts, ephemeral: true };
+  return { status: 200, outcome: "ephemeral", error: undefined };
+}
+
+function decide(state: StandInState, rec: ResponseUrlRecord | undefined, body: unknown): Outcome {
+  const fault = takeFault(state, "response_url");
+  if (fault) return reject(fault.kind === "http" ? fault.status : 400, fault.error);
+  if (!rec) return reject(404, "invalid_url");
+  if (state.now() - rec.createdAt > RESPONSE_URL_TTL_MS) return reject(404, "expired_url");
+  if (rec.uses >= RESPONSE_URL_USES) return reject(404, "used_url");
+  if (!isRecord(body)) return reject(400, "invalid_payload");
+  try {
+    const out = post(state, rec, body);
+    if (out.status === 200) rec.uses += 1;
+    return out;
+  } catch (err) {
+    if (isAppError(err)) return { ...reject(400, err.code), details: { ...err.details } };
+    throw err;
+  }
+}
+
+/**
+ * A POST to `/response/<id>`: new ephemeral or in-channel message, or `replace_original` /
+ * `delete_original` on the message the url belongs to. Recorded in `responses` and as calls of
+ * method `response_url`.
+ */
+export function receiveResponse(
+  state: StandInState,
+  responseId: string,
+  body: unknown,
+): { status: number; body: Record<string, unknown> } {
+  const rec = state.responseUrls.get(responseId);
+  const { details, ...out } = decide(state, rec, body);
+  const recorded = isRecord(body) ? body : undefined;
+  state.responses.push({ responseId, at: state.now(), body: recorded, ...out });
+  state.calls.push({
+    method: "response_url",
+    teamId: rec?.teamId,
+    args: { response_id: responseId, ...(recorded ?? {}) },
+    at: state.now(),
+    ok: out.status === 200,
+    error: out.error,
+    status: out.status,
+  });
+  return { status: out.status, body: out.error ? { ok: false, error: out.error, ...details } : { ok: true } };
+}

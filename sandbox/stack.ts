@@ -1,0 +1,180 @@
+import { Writable } from "node:stream";
+import type { Redis } from "ioredis";
+import { connectRedis } from "../src/app/redis.ts";
+import { startWeb, type WebHandle } from "../src/app/web.ts";
+import { startWorker, type WorkerHandle, type WorkerOptions } from "../src/app/worker.ts";
+import { type Config, loadConfig } from "../src/config.ts";
+import { createLogger, type Logger } from "../src/log.ts";
+import { formatKeyring, generateKeyring } from "../src/store/crypto.ts";
+import type { SubscriptionLimits } from "../src/subscriptions/validate.ts";
+import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
+import { freePort } from "./redis.ts";
+import { DEMO, type SlackStandIn, type SlackStandInOptions, startSlackStandIn } from "./slack/index.ts";
+
+export const SANDBOX_SIGNING_SECRET = "sandbox-signing-secret-0123456789";
+const OAUTH_CLIENT_ID = "1111111111.2222222222";
+const OAUTH_CLIENT_SECRET = "sandbox-client-secret";
+
+/**
+ * A browser's part of an OAuth install: our /slack/install, Slack's consent (the stand-in approves
+ * at once for `teamId`), then our redirect with the state cookie. Throws when a step fails.
+ */
+export async function installViaOAuth(stack: Stack, teamId: string): Promise<void> {
+  const start = await fetch(`${stack.web.url}/slack/install`, { redirect: "manual" });
+  const location = start.headers.get("location");
+  if (start.status !== 302 || !location) throw new Error(`/slack/install answered ${start.status}`);
+  const cookie = (start.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  const consent = new URL(location);
+  consent.searchParams.set("team", teamId);
+  const back = await fetch(consent, { redirect: "manual" });
+  const redirect = back.headers.get("location");
+  if (back.status !== 302 || !redirect) throw new Error(`consent answered ${back.status}`);
+  const done = await fetch(redirect, { headers: { cookie }, redirect: "manual" });
+  if (done.status !== 200)
+    throw new Error(`/slack/oauth_redirect answered ${done.status}: ${await done.text()}`);
+}
+
+export interface StackOptions {
+  redisUrl: string;
+  /** Redis key prefix; tests use one per file so they never see each other's data. */
+  prefix?: string;
+  emulator?: EmulatorOptions;
+  slack?: Partial<SlackStandInOptions>;
+  /** Extra environment for loadConfig (e.g. DIGEST_ACCESS, ADMIN_USER_IDS). */
+  env?: Record<string, string>;
+  clock?: () => Date;
+  /** Log level of the app (default "silent"); lines are captured in `logLines` either way. */
+  logLevel?: string;
+  /** Many-workspace mode: OAuth install pages instead of a single bot token. */
+  oauth?: boolean;
+  /**
+   * Also run the delivery worker in this process (startWorker), on the web process's queue, so
+   * scheduled and test-sent digests reach the stand-in. An object overrides worker options
+   * (policy, claims, locks…); its `policy` applies to the web side's schedulers too.
+   */
+  worker?: boolean | Partial<Omit<WorkerOptions, "config" | "logger" | "redis">>;
+  /** Subscription limits for both sides (tests loosen them, e.g. `{ minIntervalMs: 0 }` for every-second crons). */
+  subscriptionLimits?: Partial<SubscriptionLimits>;
+}
+
+/** The whole product on loopback: analytics emulator, Slack stand-in, the real app over HTTP. */
+export interface Stack {
+  emulator: Emulator;
+  slack: SlackStandIn;
+  web: WebHandle;
+  /** The in-process delivery worker, when `worker` was asked for. */
+  worker?: WorkerHandle;
+  /** The delivery queue's name (one per stack, so stacks sharing a Redis never take each other's jobs). */
+  queueName: string;
+  redis: Redis;
+  config: Config;
+  logger: Logger;
+  /** Every JSON log line the app wrote (to check that no secret reaches the logs). */
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+/** A logger that keeps every line in memory. */
+export function capturingLogger(level: string): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(...String(chunk).split("\n").filter(Boolean));
+      cb();
+    },
+  });
+  return { logger: createLogger({ level: level === "silent" ? "debug" : level, destination }), lines };
+}
+
+/**
+ * Starts emulator, stand-in and app with a fresh keyring. Used by the e2e tests and `demo`.
+ *
+ * @example
+ * const stack = await startStack({ redisUrl });
+ * await stack.slack.sendCommand({ teamId: DEMO.teamId, userId: DEMO.admin, channelId: DEMO.general, text: "last7d" });
+ */
+export async function startStack(o: StackOptions): Promise<Stack> {
+  const emulator = await startEmulator({ port: 0, ...o.emulator });
+  const slack = await startSlackStandIn({
+    signingSecret: SANDBOX_SIGNING_SECRET,
+    appUrl: "http://127.0.0.1:9/",
+    oauth: { clientId: OAUTH_CLIENT_ID, clientSecret: OAUTH_CLIENT_SECRET },
+    ...o.slack,
+  });
+  const port = o.oauth ? await freePort() : 0;
+  const slackAuth = o.oauth
+    ? {
+        SLACK_CLIENT_ID: OAUTH_CLIENT_ID,
+        SLACK_CLIENT_SECRET: OAUTH_CLIENT_SECRET,
+        SLACK_STATE_SECRET: "sandbox-state-secret",
+      }
+    : { SLACK_BOT_TOKEN: DEMO.botToken };
+  const env = {
+    REDIS_URL: o.redisUrl,
+    ENCRYPTION_KEYS: formatKeyring(generateKeyring(1)),
+    ANALYTICS_GRAPHQL_URL: emulator.graphqlUrl,
+    SLACK_SIGNING_SECRET: SANDBOX_SIGNING_SECRET,
+    ...slackAuth,
+    SLACK_API_URL: slack.apiUrl,
+    PLATFORM_URL: emulator.appUrl,
+    ANALYTICS_TIMEOUT_MS: "1500",
+    PORT: String(port),
+    ...o.env,
+  };
+  const config = loadConfig("web", env);
+  const { logger, lines } = capturingLogger(o.logLevel ?? "silent");
+  const queueName = `deliveries-${o.prefix ?? Math.random().toString(36).slice(2, 10)}`;
+  const workerOptions = typeof o.worker === "object" ? o.worker : {};
+  const redis = connectRedis(o.redisUrl, logger);
+  // The OAuth redirect URL is fixed at construction, so OAuth mode picks its port up front.
+  const redirectUri = o.oauth ? `http://127.0.0.1:${port}/slack/oauth_redirect` : undefined;
+  const web = await startWeb({
+    config,
+    logger,
+    redis,
+    prefix: o.prefix,
+    clock: o.clock,
+    host: "127.0.0.1",
+    redirectUri,
+    subscriptions: { queueName, limits: o.subscriptionLimits, policy: workerOptions.policy },
+  });
+  slack.setAppUrl(`${web.url}/slack/events`);
+  let worker: WorkerHandle | undefined;
+  let workerRedis: Redis | undefined;
+  if (o.worker) {
+    // Workers block on Redis and need their own connection with maxRetriesPerRequest: null.
+    workerRedis = connectRedis(o.redisUrl, logger, "worker");
+    worker = await startWorker({
+      config: loadConfig("worker", env),
+      logger,
+      redis: workerRedis,
+      prefix: o.prefix,
+      queueName,
+      clock: o.clock,
+      healthPort: null,
+      limits: o.subscriptionLimits,
+      ...workerOptions,
+    });
+  }
+  return {
+    emulator,
+    slack,
+    web,
+    worker,
+    queueName,
+    redis,
+    config,
+    logger,
+    logLines: lines,
+    async close() {
+      await worker?.close();
+      await workerRedis?.quit().catch(() => workerRedis?.disconnect());
+      await web.close();
+      await redis.quit().catch(() => redis.disconnect());
+      await slack.close();
+      await emulator.close();
+    },
+  };
+}
+
+export { DEMO, DEMO_API_KEY };

@@ -1,0 +1,224 @@
+import { Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import { createAnalyticsClient } from "../analytics/client.ts";
+import type { RetryPolicy } from "../analytics/retry.ts";
+import { createChartRenderer } from "../chart/index.ts";
+import type { Config, KeyringEntry } from "../config.ts";
+import { createDigestService } from "../digests/digest-service.ts";
+import { createInsightsSource } from "../digests/insights-cache.ts";
+import { AppError } from "../errors.ts";
+import { createInstallLayer } from "../install/index.ts";
+import { createDeliveryClaims } from "../jobs/claims.ts";
+import { createDeliveryProcessor, type DeliveryResult } from "../jobs/deliver.ts";
+import { type HealthServer, startHealthServer } from "../jobs/health.ts";
+import { type DeliveryJobData, type DeliveryPolicy, type DeliveryQueue, KEEP_JOBS } from "../jobs/queue.ts";
+import { createSubscriptionRuntime } from "../jobs/runtime.ts";
+import { createSlackApi } from "../jobs/slack-api.ts";
+import type { Logger } from "../log.ts";
+import { withLogContext } from "../log.ts";
+import { codeOf, createMetrics, instrumentAnalytics, metricsHandler } from "../metrics.ts";
+import { createApiKeyStore } from "../store/api-keys.ts";
+import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
+import type { SubscriptionService } from "../subscriptions/service.ts";
+import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { connectRedis } from "./redis.ts";
+
+/** Options of startWorker; everything past `logger` has a production default. */
+export interface WorkerOptions {
+  config: Config;
+  logger: Logger;
+  /** A worker connection (maxRetriesPerRequest: null); otherwise one is opened from REDIS_URL and closed on stop. */
+  redis?: Redis;
+  /** Redis key prefix of the store (tests use one per file). */
+  prefix?: string;
+  /** Delivery queue name (tests use one per test). */
+  queueName?: string;
+  clock?: () => Date;
+  /** Slack Web API base URL [config.slack.apiUrl]. */
+  slackApiUrl?: string;
+  /** Bot token per workspace. Default: SLACK_BOT_TOKEN, else the OAuth installation store. */
+  tokenFor?: (ref: WorkspaceRef) => Promise<string>;
+  policy?: Partial<DeliveryPolicy>;
+  /** Claim lease and memory (see createDeliveryClaims). */
+  claims?: { leaseMs?: number; doneTtlMs?: number };
+  /** BullMQ lock and stall settings [30 s lock, 30 s stall check, 2 stalls]. */
+  locks?: { lockDuration?: number; stalledInterval?: number; maxStalledCount?: number };
+  /** The analytics client's own retries inside one attempt [its defaults]. */
+  analyticsRetry?: Partial<RetryPolicy>;
+  /** How long the shared insights cache remembers a failure [2 s]. */
+  insightsErrorTtlMs?: number;
+  /** How long one process may hold an insights query's shared-fetch lock [30 s]; a crashed holder blocks peers that long. */
+  insightsLockMs?: number;
+  /** Port of /healthz and /readyz; default config.healthPort; null = no health server. */
+  healthPort?: number | null;
+  limits?: Partial<SubscriptionLimits>;
+  /** Most deliveries started per second across all workers of the queue [50]. */
+  maxPerSecond?: number;
+}
+
+/** A running worker process part. */
+export interface WorkerHandle {
+  worker: Worker<DeliveryJobData, DeliveryResult, string>;
+  queue: DeliveryQueue;
+  subscriptions: SubscriptionService;
+  /** Bound port of the health server, when started. */
+  healthPort: number | undefined;
+  /** Stops taking jobs, waits for those in flight, closes connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Where bot tokens come from: the caller's lookup, else SLACK_BOT_TOKEN (single workspace), else the
+ * OAuth installation store (tokens refreshed under its lock when they rotate).
+ */
+function tokenLookup(
+  o: WorkerOptions,
+  redis: Redis,
+  keyring: KeyringEntry[],
+): (ref: WorkspaceRef) => Promise<string> {
+  if (o.tokenFor) return o.tokenFor;
+  const { slack } = o.config;
+  const token = slack.botToken;
+  if (token) return async () => token;
+  if (slack.clientId && slack.clientSecret)
+    return createInstallLayer({ redis, keyring, prefix: o.prefix, logger: o.logger, slack, clock: o.clock })
+      .botToken;
+  throw new AppError(
+    "config",
+    "The worker needs SLACK_BOT_TOKEN, or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET (OAuth).",
+    {
+      details: { variables: ["SLACK_BOT_TOKEN"] },
+    },
+  );
+}
+
+/**
+ * The `worker` composition root: the delivery queue's worker with `config.workerConcurrency`, the
+ * scheduler reconcile at start, and a health server. Everything it needs is built here and handed down.
+ */
+export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
+  const { config, logger } = o;
+  if (!config.keyring) throw new AppError("config", "ENCRYPTION_KEYS is required to start the worker.");
+  if (!o.redis && !config.redisUrl)
+    throw new AppError("config", "REDIS_URL is required to start the worker.");
+  const redis = o.redis ?? connectRedis(config.redisUrl as string, logger, "worker");
+  const tokenFor = tokenLookup(o, redis, config.keyring);
+  const clock = o.clock ?? (() => new Date());
+  const keys = createKeyScheme({ prefix: o.prefix });
+
+  // Queue depth is read lazily from the queue created below.
+  let depth: (() => Promise<Record<string, number>>) | undefined;
+  const metrics = createMetrics({ queueDepth: () => depth?.() ?? Promise.resolve({}) });
+  const analytics = instrumentAnalytics(
+    createAnalyticsClient({
+      graphqlUrl: config.analytics.graphqlUrl,
+      appUrl: config.analytics.appUrl,
+      timeoutMs: config.analytics.timeoutMs,
+      retry: o.analyticsRetry,
+      logger,
+    }),
+    metrics,
+  );
+  const apiKeys = createApiKeyStore({ redis, keyring: config.keyring, prefix: o.prefix });
+  // A short error memory: a BullMQ retry after its backoff should ask the service again.
+  const source = createInsightsSource({
+    redis,
+    keys,
+    client: analytics,
+    logger,
+    errorTtlMs: o.insightsErrorTtlMs ?? 2_000,
+    lockMs: o.insightsLockMs,
+  });
+  const digests = createDigestService({ apiKeys, source, platformUrl: config.platformUrl });
+
+  const { queue, store, subscriptions, scheduler } = createSubscriptionRuntime({
+    redis,
+    queuePrefix: config.queuePrefix,
+    logger,
+    prefix: o.prefix,
+    queueName: o.queueName,
+    clock,
+    policy: o.policy,
+    limits: o.limits,
+  });
+  depth = () => queue.getJobCounts("waiting", "active", "delayed", "failed");
+  const charts = config.charts ? createChartRenderer() : undefined;
+  const slackApi = createSlackApi({ apiUrl: o.slackApiUrl ?? config.slack.apiUrl });
+  const processor = createDeliveryProcessor({
+    store,
+    subscriptions,
+    notifier: scheduler,
+    claims: createDeliveryClaims({ redis, keys, ...o.claims }),
+    digests,
+    slack: {
+      call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),
+      upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
+    },
+    renderChart: charts ? (input) => charts.render(input) : undefined,
+    tokenFor,
+    rateLimit: (ms) => queue.rateLimit(ms),
+    logger,
+    clock,
+  });
+
+  await subscriptions.reconcile();
+  // Every log line written while a job runs carries its id (and the subscription's scheduler id).
+  const traced: typeof processor = (job, token) =>
+    withLogContext({ jobId: String(job.id), sub: String(job.data.sub) }, () => processor(job, token));
+  const worker = new Worker<DeliveryJobData, DeliveryResult, string>(queue.name, traced, {
+    connection: redis,
+    prefix: config.queuePrefix,
+    concurrency: config.workerConcurrency,
+    lockDuration: o.locks?.lockDuration ?? 30_000,
+    stalledInterval: o.locks?.stalledInterval ?? 30_000,
+    // A worker killed mid-delivery stalls its job once; the claim keeps a second run from double-posting.
+    maxStalledCount: o.locks?.maxStalledCount ?? 2,
+    // BullMQ honours a manual rate limit (Slack 429 → queue.rateLimit) only when a limiter is set;
+    // this one is also a ceiling on deliveries per second across all workers.
+    limiter: { max: o.maxPerSecond ?? 50, duration: 1_000 },
+    ...KEEP_JOBS,
+  });
+  worker.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));
+  worker.on("completed", (_job, result) => {
+    if (result?.status === "delivered")
+      metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
+  });
+  worker.on("failed", (job, err) => {
+    const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
+    metrics.digests.inc({ surface: "scheduled", outcome: final ? "failed" : "retried", reason: codeOf(err) });
+    logger.warn(
+      { jobId: job?.id, sub: job?.data.sub, attempts: job?.attemptsMade, err: { message: err.message } },
+      "delivery job failed",
+    );
+  });
+
+  let closing = false;
+  const port = o.healthPort === undefined ? config.healthPort : o.healthPort;
+  let health: HealthServer | undefined;
+  if (port !== null) {
+    health = await startHealthServer({
+      port,
+      ready: async () => !closing && worker.isRunning() && (await redis.ping()) === "PONG",
+      metrics: metricsHandler(metrics),
+    });
+  }
+  logger.info(
+    { queue: queue.name, concurrency: config.workerConcurrency, healthPort: health?.port },
+    "worker started",
+  );
+
+  return {
+    worker,
+    queue,
+    subscriptions,
+    healthPort: health?.port,
+    async close() {
+      closing = true;
+      await worker.close();
+      await queue.close();
+      await health?.close();
+      if (!o.redis) await redis.quit().catch(() => redis.disconnect());
+      logger.info("worker stopped");
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import type { FilterOption } from "../analytics/types.ts";
+import { AppError } from "../errors.ts";
+import type { WorkspaceRef } from "../store/keys.ts";
+import type { DigestService } from "./digest-service.ts";
+import { matchFilters } from "./filter-match.ts";
+
+/** The workspace's asset and scanner lists; null where the endpoint offers none. */
+export interface FilterLists {
+  assets: FilterOption[] | null;
+  scanners: FilterOption[] | null;
+}
+
+/**
+ * The lists, from the unfiltered insights reply: the same cached request a digest makes, so opening
+ * the modal or subscribing by name costs no extra query within the cache's minute.
+ */
+export async function loadFilterLists(
+  digests: Pick<DigestService, "build">,
+  ref: WorkspaceRef,
+  tz: string,
+  now: Date,
+): Promise<FilterLists> {
+  const { view } = await digests.build({ ref, range: "last7d", tz, now });
+  return { assets: view.filters.assets, scanners: view.filters.scanners };
+}
+
+/** Filters resolved for a subscription: ids to query with, names to show. */
+export interface ResolvedFilters {
+  assetIds: string[];
+  scannerIds: string[];
+  filterLabels: string[];
+}
+
+/**
+ * Names as typed in `subscribe … asset:"payments / api"` to ids, matched exactly as the on-demand
+ * digest matches them (unknown or ambiguous names are `bad_filter` errors with suggestions).
+ */
+export async function resolveFilterNames(
+  digests: Pick<DigestService, "build">,
+  ref: WorkspaceRef,
+  tz: string,
+  now: Date,
+  names: { assets: string[]; scanners: string[] },
+): Promise<ResolvedFilters> {
+  if (names.assets.length === 0 && names.scanners.length === 0)
+    return { assetIds: [], scannerIds: [], filterLabels: [] };
+  const lists = await loadFilterLists(digests, ref, tz, now);
+  if (!lists.assets || !lists.scanners)
+    throw new AppError(
+      "filters_unavailable",
+      "This analytics endpoint does not offer asset or scanner filters.",
+    );
+  const assetIds = matchFilters("asset", names.assets, lists.assets);
+  const scannerIds = matchFilters("scanner", names.scanners, lists.scanners);
+  return { assetIds, scannerIds, filterLabels: labelsFor(lists, assetIds, scannerIds) };
+}
+
+/** Display names of chosen ids (asset names first), falling back to the id when a name is unknown. */
+export function labelsFor(lists: FilterLists, assetIds: string[], scannerIds: string[]): string[] {
+  const name = (list: FilterOption[] | null, id: string) =>
+    list?.find((o) => o.value === id)?.displayValue.trim() || id;
+  return [
+    ...assetIds.map((id) => name(lists.assets, id)),
+    ...scannerIds.map((id) => name(lists.scanners, id)),
+  ];
+}

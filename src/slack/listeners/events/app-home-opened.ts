@@ -1,0 +1,19 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import { publishHome } from "../../home.ts";
+import type { SlackDeps } from "../../services.ts";
+import { workspaceOf } from "../../workspace.ts";
+
+/**
+ * The Home tab is drawn when its user opens it, so it always shows the current key status and
+ * subscriptions (other users' changes included). The Messages tab needs nothing.
+ */
+export function appHomeOpened(deps: SlackDeps) {
+  return async ({
+    event,
+    client,
+    context,
+  }: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs) => {
+    if (event.tab !== "home") return;
+    await publishHome(deps, client, workspaceOf(context), event.user);
+  };
+}

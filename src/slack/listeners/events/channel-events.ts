@@ -1,0 +1,129 @@
+import type { AllMiddlewareArgs, Context } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import { scheduleWords } from "../../../../templates/subscribe-times.ts";
+import { escapeMrkdwn } from "../../../blockkit/text.ts";
+import type { WorkspaceRef } from "../../../store/keys.ts";
+import { CHANNEL_REASONS } from "../../../subscriptions/reasons.ts";
+import type { Subscription } from "../../../subscriptions/types.ts";
+import type { SlackDeps } from "../../services.ts";
+import { channelState } from "../../subscriptions/access.ts";
+import { workspaceOf } from "../../workspace.ts";
+
+/**
+ * Channel lifecycle events and scheduled digests. A channel archived or deleted, or the app removed
+ * from it, pauses its subscriptions at once (the engine queues each owner one DM, so none is sent
+ * here). A channel unarchived, or the app invited back, resumes those paused for a channel reason
+ * when the app can post there again; otherwise owners are told what is still missing.
+ */
+
+type Args = AllMiddlewareArgs & { event: { type: string; channel?: unknown; user?: unknown } };
+
+const channelOf = (event: Args["event"]) => (typeof event.channel === "string" ? event.channel : undefined);
+
+async function pause(deps: SlackDeps, context: Context, channel: string, reason: string): Promise<void> {
+  const ref = workspaceOf(context);
+  const paused = await deps.subscriptions.pauseChannel(ref, channel, reason);
+  if (paused.length > 0)
+    deps.logger.info(
+      { teamId: ref.teamId, channel, reason, paused: paused.map((s) => s.id) },
+      "channel subscriptions paused",
+    );
+}
+
+/** `channel_archive` / `group_archive` / `channel_deleted` / `group_deleted`: pause with `reason`. */
+export function channelGone(deps: SlackDeps, reason: "channel_archived" | "channel_deleted") {
+  return async ({ event, context }: Args) => {
+    const channel = channelOf(event);
+    if (channel)
+      await pause(deps, context, channel, reason).catch((err: unknown) =>
+        deps.logger.error({ err, channel }, "pausing a channel's subscriptions failed"),
+      );
+  };
+}
+
+/**
+ * The app left a channel: `member_left_channel` naming the bot user, or `channel_left` /
+ * `group_left` (sent to the bot itself, without a user).
+ */
+export function botLeft(deps: SlackDeps) {
+  return async ({ event, context }: Args) => {
+    const channel = channelOf(event);
+    if (!channel) return;
+    if (event.type === "member_left_channel" && event.user !== context.botUserId) return;
+    await pause(deps, context, channel, "bot_removed").catch((err: unknown) =>
+      deps.logger.error({ err, channel }, "pausing a channel's subscriptions failed"),
+    );
+  };
+}
+
+function listLine(subs: Subscription[]): string {
+  return subs
+    .map(
+      (s) =>
+        `\`${escapeMrkdwn(s.id)}\` (${escapeMrkdwn(scheduleWords(s.schedule, s.time))}, ${escapeMrkdwn(s.tz)})`,
+    )
+    .join(", ");
+}
+
+/** One DM per owner, naming their subscriptions of the channel. */
+async function tellOwners(
+  deps: SlackDeps,
+  client: WebClient,
+  subs: Subscription[],
+  text: (mine: Subscription[]) => string,
+) {
+  const byOwner = new Map<string, Subscription[]>();
+  for (const s of subs) byOwner.set(s.ownerId, [...(byOwner.get(s.ownerId) ?? []), s]);
+  for (const [owner, mine] of byOwner)
+    await client.chat
+      .postMessage({ channel: owner, text: text(mine) })
+      .catch((err: unknown) => deps.logger.warn({ err, owner }, "could not DM a subscription owner"));
+}
+
+async function channelBack(
+  deps: SlackDeps,
+  client: WebClient,
+  ref: WorkspaceRef,
+  channel: string,
+  retry: boolean,
+) {
+  const waiting = (await deps.subscriptions.listByChannel(ref, channel)).filter(
+    (s) => s.status === "paused" && (CHANNEL_REASONS as readonly string[]).includes(s.pausedReason ?? ""),
+  );
+  if (waiting.length === 0) return;
+  const state = await channelState(client, channel);
+  if (state === "ok") {
+    const resumed = await deps.subscriptions.resumeChannel(ref, channel);
+    deps.logger.info(
+      { teamId: ref.teamId, channel, resumed: resumed.map((s) => s.id) },
+      "channel subscriptions resumed",
+    );
+    await tellOwners(
+      deps,
+      client,
+      resumed,
+      (mine) =>
+        `:arrow_forward: <#${channel}> can get digests again, so your scheduled digests there resumed: ${listLine(mine)}. If a run was missed while paused, one catch-up digest follows.`,
+    );
+  } else if (state === "not_in_channel" && !retry) {
+    await tellOwners(
+      deps,
+      client,
+      waiting,
+      (mine) =>
+        `:information_source: <#${channel}> is back, but the app is not a member. Invite it with \`/invite @Insights\` there and your scheduled digests resume: ${listLine(mine)}.`,
+    );
+  }
+}
+
+/** `channel_unarchive` / `group_unarchive`, or `member_joined_channel` naming the bot user. */
+export function channelReturned(deps: SlackDeps) {
+  return async ({ event, context, client }: Args) => {
+    const channel = channelOf(event);
+    if (!channel) return;
+    if (event.type === "member_joined_channel" && event.user !== context.botUserId) return;
+    await channelBack(deps, client, workspaceOf(context), channel, context.retryNum !== undefined).catch(
+      (err: unknown) => deps.logger.error({ err, channel }, "resuming a channel's subscriptions failed"),
+    );
+  };
+}

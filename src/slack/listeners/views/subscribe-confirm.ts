@@ -1,0 +1,67 @@
+import type { WebClient } from "@slack/web-api";
+import type { SubscribeForm } from "../../../../templates/subscribe-modal.ts";
+import { subscribedMessage } from "../../../../templates/subscribe-reply.ts";
+import { runTime, scheduleWords } from "../../../../templates/subscribe-times.ts";
+import { escapeMrkdwn } from "../../../blockkit/text.ts";
+import { SUBSCRIBE_FIELD as F } from "../../../ids.ts";
+import type { WorkspaceRef } from "../../../store/keys.ts";
+import type { Scheduled } from "../../../subscriptions/service.ts";
+import { publishHome } from "../../home.ts";
+import type { SlackDeps } from "../../services.ts";
+import type { ModalMeta } from "../actions/subscribe-modal-state.ts";
+
+/** What the subscribe modal's submission does around the save: where errors go, how success is told. */
+
+/** The input block an engine validation error belongs to (`details.field`), among those the view has. */
+export function blockFor(field: unknown, form: SubscribeForm, present: Set<string>): string {
+  const wanted =
+    field === "tz"
+      ? F.timezone
+      : field === "time"
+        ? F.time
+        : field === "range"
+          ? F.range
+          : field === "assetIds"
+            ? F.assets
+            : field === "scannerIds"
+              ? F.scanners
+              : field === "schedule"
+                ? form.frequency === "cron"
+                  ? F.cron
+                  : form.frequency === "weekly"
+                    ? F.weekday
+                    : F.frequency
+                : F.channel;
+  return present.has(wanted) ? wanted : F.channel;
+}
+
+/** Tells the creator it is saved: on the Home tab when opened there, else privately where they typed. */
+export async function confirmSaved(
+  deps: SlackDeps,
+  client: WebClient,
+  ref: WorkspaceRef,
+  userId: string,
+  meta: ModalMeta,
+  saved: Scheduled,
+  verb: "subscribed" | "updated",
+): Promise<void> {
+  const sub = saved.subscription;
+  const log = deps.logger.child({ subId: sub.id, userId });
+  if (meta.home) {
+    const next = saved.nextRuns[0];
+    const notice = `:white_check_mark: ${verb === "updated" ? "Updated" : "Subscribed"} <#${sub.channelId}>: ${escapeMrkdwn(scheduleWords(sub.schedule, sub.time))} (${escapeMrkdwn(sub.tz)}), id \`${sub.id}\`.${next ? ` Next run ${runTime(next, sub.tz)}.` : ""}`;
+    await publishHome(deps, client, ref, userId, notice);
+    return;
+  }
+  const message = subscribedMessage({ ...sub, nextRuns: saved.nextRuns, verb });
+  const channel = meta.origin && /^[CG]/.test(meta.origin) ? meta.origin : undefined;
+  try {
+    if (channel) await client.chat.postEphemeral({ channel, user: userId, ...message });
+    else await client.chat.postMessage({ channel: userId, ...message });
+  } catch (err) {
+    log.info({ err }, "confirmation not shown in the channel; sending it by DM");
+    await client.chat
+      .postMessage({ channel: userId, ...message })
+      .catch((e: unknown) => log.warn({ err: e }, "could not confirm the subscription"));
+  }
+}
