@@ -1,11 +1,11 @@
-// cron-parser is CommonJS: Node's ESM loader sees no named exports, only the default.
-import cronParser from "cron-parser";
+import { CronExpressionParser } from "cron-parser";
 import { AppError } from "../errors.ts";
 import type { Schedule, Weekday } from "./types.ts";
 
 /**
- * Schedule math, pure. BullMQ's job schedulers compute fire times with this same cron-parser (v4,
- * `parseExpression(pattern, { currentDate, tz })` then `next()`), so what the modal previews is what
+ * Schedule math, pure. BullMQ's job schedulers compute fire times with this same cron-parser (pinned
+ * to BullMQ's exact version so the two share one copy: `CronExpressionParser.parse(pattern,
+ * { currentDate, tz })` then `next()`), so what the modal previews is what
  * the scheduler does, DST included: a time that does not exist on the spring-forward day fires an
  * hour later on the wall clock (02:30 → 03:30), and a time that occurs twice on the fall-back day
  * fires once, at its first occurrence.
@@ -53,7 +53,7 @@ export function checkCronExpression(expression: string, opts: { allowSeconds?: b
   }
   const normalized = fields.join(" ");
   try {
-    cronParser.parseExpression(normalized, { currentDate: new Date(0), tz: "UTC" }).next();
+    CronExpressionParser.parse(normalized, { currentDate: new Date(0), tz: "UTC" }).next();
   } catch {
     throw invalid(
       "schedule",
@@ -85,7 +85,7 @@ export function cronFor(schedule: Schedule, time: string, tz: string): CronSpec 
  */
 export function nextRuns(schedule: Schedule, time: string, tz: string, from: Date, n = 5): Date[] {
   const { pattern } = cronFor(schedule, time, tz);
-  const it = cronParser.parseExpression(pattern, { currentDate: from, tz });
+  const it = CronExpressionParser.parse(pattern, { currentDate: from, tz });
   const out: Date[] = [];
   for (let i = 0; i < n; i++) out.push(it.next().toDate());
   return out;
@@ -95,7 +95,7 @@ export function nextRuns(schedule: Schedule, time: string, tz: string, from: Dat
 export function previousRun(schedule: Schedule, time: string, tz: string, at: Date): Date | null {
   const { pattern } = cronFor(schedule, time, tz);
   // cron-parser's prev() is strictly before currentDate; nudge so a run exactly at `at` counts.
-  const it = cronParser.parseExpression(pattern, { currentDate: new Date(at.getTime() + 1), tz });
+  const it = CronExpressionParser.parse(pattern, { currentDate: new Date(at.getTime() + 1), tz });
   try {
     return it.prev().toDate();
   } catch {

@@ -17,7 +17,8 @@ async function dumpRedis(): Promise<string[]> {
       else if (type === "hash") out.push(JSON.stringify(await stack.redis.hgetall(key)));
       else if (type === "set") out.push(JSON.stringify(await stack.redis.smembers(key)));
       else if (type === "list") out.push(JSON.stringify(await stack.redis.lrange(key, 0, -1)));
-      else if (type === "zset") out.push(JSON.stringify(await stack.redis.zrange(key, 0, -1, "WITHSCORES")));
+      else if (type === "zset")
+        out.push(JSON.stringify(await stack.redis.zrange(key, 0, "-1", "WITHSCORES")));
     }
   }
   return out;

@@ -82,7 +82,7 @@ async function valueAt(key: string): Promise<string> {
   if (type === "string") return String(await stack.redis.get(key));
   if (type === "hash") return JSON.stringify(await stack.redis.hgetall(key));
   if (type === "set") return JSON.stringify(await stack.redis.smembers(key));
-  if (type === "zset") return JSON.stringify(await stack.redis.zrange(key, 0, -1));
+  if (type === "zset") return JSON.stringify(await stack.redis.zrange(key, 0, "-1"));
   if (type === "list") return JSON.stringify(await stack.redis.lrange(key, 0, -1));
   return "";
 }

@@ -64,7 +64,7 @@ async function dumpRedis(conn: Redis): Promise<string[]> {
       if (type === "string") value = await conn.get(key);
       else if (type === "hash") value = await conn.hgetall(key);
       else if (type === "set") value = await conn.smembers(key);
-      else if (type === "zset") value = await conn.zrange(key, 0, -1, "WITHSCORES");
+      else if (type === "zset") value = await conn.zrange(key, 0, "-1", "WITHSCORES");
       else if (type === "list") value = await conn.lrange(key, 0, -1);
       else if (type === "stream") value = await conn.xrange(key, "-", "+");
       lines.push(`${key}\t${JSON.stringify(value)}`);

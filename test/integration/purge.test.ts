@@ -38,7 +38,7 @@ async function dumpRedis(): Promise<string[]> {
             : type === "set"
               ? await redis.smembers(key)
               : type === "zset"
-                ? await redis.zrange(key, 0, -1, "WITHSCORES")
+                ? await redis.zrange(key, 0, "-1", "WITHSCORES")
                 : type === "list"
                   ? await redis.lrange(key, 0, -1)
                   : type === "stream"

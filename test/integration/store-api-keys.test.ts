@@ -34,7 +34,7 @@ async function dumpAll(redis: Redis): Promise<string[]> {
       else if (type === "hash") out.push(...Object.entries(await redis.hgetall(key)).flat());
       else if (type === "set") out.push(...(await redis.smembers(key)));
       else if (type === "list") out.push(...(await redis.lrange(key, 0, -1)));
-      else if (type === "zset") out.push(...(await redis.zrange(key, 0, -1)));
+      else if (type === "zset") out.push(...(await redis.zrange(key, 0, "-1")));
       else if (type === "stream") out.push(JSON.stringify(await redis.xrange(key, "-", "+")));
     }
   }
