@@ -1,6 +1,6 @@
 import { resolveFilterNames } from "../src/digests/subscription-filters.ts";
 import { AppError } from "../src/errors.ts";
-import { openSubscribeModal } from "../src/slack/listeners/actions/subscribe-modal-open.ts";
+import { openSubscribeModal } from "../src/slack/subscriptions/modal-open.ts";
 import { requirePostableChannel } from "../src/slack/subscriptions/access.ts";
 import type { Schedule } from "../src/subscriptions/types.ts";
 import { subscribedMessage } from "../templates/subscribe-reply.ts";

@@ -15,7 +15,7 @@ import {
   scheduleErrors,
   scheduleOf,
   signature,
-} from "../../src/slack/listeners/actions/subscribe-modal-state.ts";
+} from "../../src/slack/subscriptions/modal-state.ts";
 import { type SubscribeForm, subscribeModal } from "../../templates/subscribe-modal.ts";
 import { runTime } from "../../templates/subscribe-times.ts";
 

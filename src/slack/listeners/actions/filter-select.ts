@@ -3,7 +3,7 @@ import { ALL_VALUE } from "../../../../templates/filter-menu.ts";
 import { decodeState } from "../../../../templates/state.ts";
 import type { SlackDeps } from "../../services.ts";
 import { messageAction } from "./message-action.ts";
-import { redrawDigest } from "./redraw.ts";
+import { redrawDigest } from "../../digest-redraw.ts";
 
 /** Asset or scanner picked in a digest's menu: the state rides in the menu block's block_id. */
 export function filterSelect(deps: SlackDeps, kind: "asset" | "scanner") {

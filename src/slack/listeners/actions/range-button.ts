@@ -2,7 +2,7 @@ import type { ButtonAction } from "@slack/bolt";
 import { decodeState } from "../../../../templates/state.ts";
 import type { SlackDeps } from "../../services.ts";
 import { messageAction } from "./message-action.ts";
-import { redrawDigest } from "./redraw.ts";
+import { redrawDigest } from "../../digest-redraw.ts";
 
 /** A range preset clicked: its value is the whole state with the new range. */
 export function rangeButton(deps: SlackDeps) {

@@ -3,7 +3,7 @@ import { decodeState } from "../../../../templates/state.ts";
 import { AppError } from "../../../errors.ts";
 import type { SlackDeps } from "../../services.ts";
 import { messageAction } from "./message-action.ts";
-import { digestForState } from "./redraw.ts";
+import { digestForState } from "../../digest-redraw.ts";
 
 const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
 

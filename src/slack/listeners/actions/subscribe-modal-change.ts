@@ -1,8 +1,8 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { SlackDeps } from "../../services.ts";
 import { workspaceOf } from "../../workspace.ts";
-import { buildSubscribeView, listsWithin } from "./subscribe-modal-open.ts";
-import { decodeMeta, formFromValues } from "./subscribe-modal-state.ts";
+import { buildSubscribeView, listsWithin } from "../../subscriptions/modal-open.ts";
+import { decodeMeta, formFromValues } from "../../subscriptions/modal-state.ts";
 
 /** How long a redraw waits for the filter lists (usually cached) before drawing without them. */
 const LISTS_BUDGET_MS = 2_000;

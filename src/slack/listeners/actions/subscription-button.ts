@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import type { SlackDeps } from "../../services.ts";
 import { runSubscriptionOp, type SubscriptionOp } from "../../subscriptions/ops.ts";
 import { workspaceOf } from "../../workspace.ts";
-import { answer, answerError, type Surface } from "./subscription-surface.ts";
+import { answer, answerError, type Surface } from "../../subscriptions/reply.ts";
 
 /**
  * Pause, Resume, Send now and Delete on a subscription row (Home tab or list); the button's value is

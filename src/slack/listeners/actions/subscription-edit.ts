@@ -3,8 +3,8 @@ import type { SlackDeps } from "../../services.ts";
 import { requireChange } from "../../subscriptions/access.ts";
 import { loadSubscription } from "../../subscriptions/ops.ts";
 import { workspaceOf } from "../../workspace.ts";
-import { openSubscribeModal } from "./subscribe-modal-open.ts";
-import { answerError, fromHome, type Surface } from "./subscription-surface.ts";
+import { openSubscribeModal } from "../../subscriptions/modal-open.ts";
+import { answerError, fromHome, type Surface } from "../../subscriptions/reply.ts";
 
 /** Edit on a subscription row: the subscribe modal, filled in from the subscription. */
 export function subscriptionEdit(deps: SlackDeps) {

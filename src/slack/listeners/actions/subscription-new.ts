@@ -2,8 +2,8 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "
 import { requireManagerUser } from "../../require-manager.ts";
 import type { SlackDeps } from "../../services.ts";
 import { workspaceOf } from "../../workspace.ts";
-import { openSubscribeModal } from "./subscribe-modal-open.ts";
-import { answerError, fromHome } from "./subscription-surface.ts";
+import { openSubscribeModal } from "../../subscriptions/modal-open.ts";
+import { answerError, fromHome } from "../../subscriptions/reply.ts";
 
 /** "New subscription" on the Home tab: the subscribe modal with the creator's defaults. */
 export function subscriptionNew(deps: SlackDeps) {

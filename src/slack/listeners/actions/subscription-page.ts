@@ -4,7 +4,7 @@ import { canManage } from "../../permissions.ts";
 import type { SlackDeps } from "../../services.ts";
 import { LIST_PAGE, subscriptionRows } from "../../subscriptions/list.ts";
 import { workspaceOf } from "../../workspace.ts";
-import { answerError } from "./subscription-surface.ts";
+import { answerError } from "../../subscriptions/reply.ts";
 
 /** "Next page" under the subscription list: the value is the first row of that page. */
 export function subscriptionPage(deps: SlackDeps) {

@@ -6,7 +6,7 @@ import { canManage, managersOnly } from "../../permissions.ts";
 import type { SlackDeps } from "../../services.ts";
 import { channelProblem, channelState } from "../../subscriptions/access.ts";
 import { workspaceOf } from "../../workspace.ts";
-import { buildSubscribeView, listsWithin, NO_LISTS } from "../actions/subscribe-modal-open.ts";
+import { buildSubscribeView, listsWithin, NO_LISTS } from "../../subscriptions/modal-open.ts";
 import {
   decodeMeta,
   formFromValues,
@@ -14,8 +14,8 @@ import {
   scheduleErrors,
   scheduleOf,
   signature,
-} from "../actions/subscribe-modal-state.ts";
-import { blockFor, confirmSaved } from "./subscribe-confirm.ts";
+} from "../../subscriptions/modal-state.ts";
+import { blockFor, confirmSaved } from "../../subscriptions/modal-confirm.ts";
 
 type Values = Parameters<typeof formFromValues>[0];
 

@@ -3,13 +3,13 @@ import {
   type SubscribeForm,
   type SubscribeModalView,
   subscribeModal,
-} from "../../../../templates/subscribe-modal.ts";
-import { type FilterLists, loadFilterLists } from "../../../digests/subscription-filters.ts";
-import { AppError } from "../../../errors.ts";
-import type { WorkspaceRef } from "../../../store/keys.ts";
-import type { Subscription } from "../../../subscriptions/types.ts";
-import { DEFAULT_LIMITS } from "../../../subscriptions/validate.ts";
-import type { SlackDeps } from "../../services.ts";
+} from "../../../templates/subscribe-modal.ts";
+import { type FilterLists, loadFilterLists } from "../../digests/subscription-filters.ts";
+import { AppError } from "../../errors.ts";
+import type { WorkspaceRef } from "../../store/keys.ts";
+import type { Subscription } from "../../subscriptions/types.ts";
+import { DEFAULT_LIMITS } from "../../subscriptions/validate.ts";
+import type { SlackDeps } from "../services.ts";
 import {
   defaultForm,
   encodeMeta,
@@ -17,7 +17,7 @@ import {
   type ModalMeta,
   previewOf,
   signature,
-} from "./subscribe-modal-state.ts";
+} from "./modal-state.ts";
 
 /** How long opening waits for the filter lists before showing the modal without them (trigger_id lives 3 s). */
 const LISTS_BUDGET_MS = 1_200;

@@ -1,14 +1,14 @@
 import type { WebClient } from "@slack/web-api";
-import type { SubscribeForm } from "../../../../templates/subscribe-modal.ts";
-import { subscribedMessage } from "../../../../templates/subscribe-reply.ts";
-import { runTime, scheduleWords } from "../../../../templates/subscribe-times.ts";
-import { escapeMrkdwn } from "../../../blockkit/text.ts";
-import { SUBSCRIBE_FIELD as F } from "../../../ids.ts";
-import type { WorkspaceRef } from "../../../store/keys.ts";
-import type { Scheduled } from "../../../subscriptions/service.ts";
-import { publishHome } from "../../home.ts";
-import type { SlackDeps } from "../../services.ts";
-import type { ModalMeta } from "../actions/subscribe-modal-state.ts";
+import type { SubscribeForm } from "../../../templates/subscribe-modal.ts";
+import { subscribedMessage } from "../../../templates/subscribe-reply.ts";
+import { runTime, scheduleWords } from "../../../templates/subscribe-times.ts";
+import { escapeMrkdwn } from "../../blockkit/text.ts";
+import { SUBSCRIBE_FIELD as F } from "../../ids.ts";
+import type { WorkspaceRef } from "../../store/keys.ts";
+import type { Scheduled } from "../../subscriptions/service.ts";
+import { publishHome } from "../home.ts";
+import type { SlackDeps } from "../services.ts";
+import type { ModalMeta } from "./modal-state.ts";
 
 /** What the subscribe modal's submission does around the save: where errors go, how success is told. */
 

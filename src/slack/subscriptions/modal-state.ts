@@ -1,9 +1,9 @@
-import type { SubscribeForm } from "../../../../templates/subscribe-modal.ts";
-import { isAppError } from "../../../errors.ts";
-import { SUBSCRIBE_FIELD as F } from "../../../ids.ts";
-import { assertTimeZone } from "../../../insights/dayjs.ts";
-import { checkCronExpression, nextRuns, parseTime } from "../../../subscriptions/schedule.ts";
-import { type Schedule, type Subscription, WEEKDAYS, type Weekday } from "../../../subscriptions/types.ts";
+import type { SubscribeForm } from "../../../templates/subscribe-modal.ts";
+import { isAppError } from "../../errors.ts";
+import { SUBSCRIBE_FIELD as F } from "../../ids.ts";
+import { assertTimeZone } from "../../insights/dayjs.ts";
+import { checkCronExpression, nextRuns, parseTime } from "../../subscriptions/schedule.ts";
+import { type Schedule, type Subscription, WEEKDAYS, type Weekday } from "../../subscriptions/types.ts";
 
 /**
  * The subscribe modal's state, between Slack's payloads and the engine's types: what the inputs

@@ -1,10 +1,10 @@
 import type { BlockAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import { digestMessage } from "../../../../templates/digest-message.ts";
-import type { DigestState } from "../../../../templates/state.ts";
-import type { DigestRequest } from "../../../digests/digest-service.ts";
-import type { WorkspaceRef } from "../../../store/keys.ts";
-import type { SlackDeps } from "../../services.ts";
+import { digestMessage } from "../../templates/digest-message.ts";
+import type { DigestState } from "../../templates/state.ts";
+import type { DigestRequest } from "../digests/digest-service.ts";
+import type { WorkspaceRef } from "../store/keys.ts";
+import type { SlackDeps } from "./services.ts";
 
 /** The digest a message's state describes, in the clicking user's timezone. */
 export async function digestForState(

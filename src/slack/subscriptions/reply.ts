@@ -1,14 +1,14 @@
 import type { BlockAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import { subscriptionList } from "../../../../templates/subscriptions.ts";
-import { escapeMrkdwn, mrkdwn } from "../../../blockkit/text.ts";
-import { BLOCK } from "../../../ids.ts";
-import type { WorkspaceRef } from "../../../store/keys.ts";
-import { errorReply } from "../../error-reply.ts";
-import { publishHome } from "../../home.ts";
-import { canManage } from "../../permissions.ts";
-import type { SlackDeps } from "../../services.ts";
-import { LIST_PAGE, pageOffsetOf, subscriptionRows } from "../../subscriptions/list.ts";
+import { subscriptionList } from "../../../templates/subscriptions.ts";
+import { escapeMrkdwn, mrkdwn } from "../../blockkit/text.ts";
+import { BLOCK } from "../../ids.ts";
+import type { WorkspaceRef } from "../../store/keys.ts";
+import { errorReply } from "../error-reply.ts";
+import { publishHome } from "../home.ts";
+import { canManage } from "../permissions.ts";
+import type { SlackDeps } from "../services.ts";
+import { LIST_PAGE, pageOffsetOf, subscriptionRows } from "./list.ts";
 
 /**
  * Subscription buttons live on two surfaces: the App Home tab (answered by re-publishing it with a
