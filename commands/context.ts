@@ -1,6 +1,6 @@
 import type { RespondFn, SlashCommand } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import type { SlackDeps } from "../src/slack/services.ts";
+import type { AppServices } from "../src/slack/services.ts";
 import type { SlackUser } from "../src/slack/users.ts";
 import type { WorkspaceRef } from "../src/store/keys.ts";
 import type { Command } from "./grammar.ts";
@@ -12,7 +12,7 @@ export interface CommandContext<K extends Command["kind"] = Command["kind"]> {
   respond: RespondFn;
   client: WebClient;
   ref: WorkspaceRef;
-  deps: SlackDeps;
+  deps: AppServices;
   /** The caller, from users.info (cached): timezone and role. */
   user(): Promise<SlackUser>;
 }

@@ -5,7 +5,7 @@ import { requireManager } from "./guards.ts";
 export const disconnectCommand: CommandHandler<"disconnect"> = async (ctx) => {
   await requireManager(ctx);
   const removed = await ctx.deps.apiKeys.remove(ctx.ref);
-  await ctx.deps.source.invalidate(ctx.ref);
+  await ctx.deps.insightsCache.invalidate(ctx.ref);
   ctx.deps.logger.info({ teamId: ctx.ref.teamId, userId: ctx.body.user_id, removed }, "api key disconnected");
   await ctx.respond({
     response_type: "ephemeral",

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt"
 import { AppError } from "../src/errors.ts";
 import { codeOf } from "../src/metrics.ts";
 import { errorReply } from "../src/slack/error-reply.ts";
-import type { SlackDeps } from "../src/slack/services.ts";
+import type { AppServices } from "../src/slack/services.ts";
 import { workspaceOf } from "../src/slack/workspace.ts";
 import { connectCommand } from "./connect.ts";
 import type { CommandContext, CommandHandler } from "./context.ts";
@@ -33,7 +33,7 @@ export const COMMAND_HANDLERS: Handlers = {
 };
 
 /** Extra handlers (subscriptions) are added by the composition root that owns their services. */
-export function commandListener(deps: SlackDeps, extra: Handlers = {}) {
+export function commandListener(deps: AppServices, extra: Handlers = {}) {
   const handlers: Handlers = { ...COMMAND_HANDLERS, ...extra };
   return async ({ ack, body, respond, client, context }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
     // Slack gives 3 s; everything else happens after the ack and answers through response_url.

@@ -2,10 +2,10 @@ import type { Redis } from "ioredis";
 import { createAnalyticsClient } from "../analytics/client.ts";
 import type { Config, KeyringEntry } from "../config.ts";
 import { createDigestService } from "../digests/digest-service.ts";
-import { createInsightsSource } from "../digests/insights-cache.ts";
+import { createInsightsCache } from "../digests/insights-cache.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, instrumentAnalytics, type Metrics } from "../metrics.ts";
-import type { SlackDeps } from "../slack/services.ts";
+import type { AppServices } from "../slack/services.ts";
 import { createUserDirectory } from "../slack/users.ts";
 import { createApiKeyStore } from "../store/api-keys.ts";
 import { createKeyScheme } from "../store/keys.ts";
@@ -37,7 +37,7 @@ export function composeCore({
   clock = () => new Date(),
   subscriptions,
   metrics = createMetrics({ defaultMetrics: false }),
-}: CoreOptions): SlackDeps {
+}: CoreOptions): AppServices {
   const keys = createKeyScheme({ prefix });
   const analytics = instrumentAnalytics(
     createAnalyticsClient({
@@ -51,15 +51,15 @@ export function composeCore({
     metrics,
   );
   const apiKeys = createApiKeyStore({ redis, keyring, prefix });
-  const source = createInsightsSource({ redis, keys, client: analytics, logger });
+  const insightsCache = createInsightsCache({ redis, keys, client: analytics, logger });
   return {
     logger,
     redis,
     keys,
     apiKeys,
     users: createUserDirectory({ redis, keys }),
-    source,
-    digests: createDigestService({ apiKeys, source, platformUrl: config.platformUrl }),
+    insightsCache,
+    digests: createDigestService({ apiKeys, insights: insightsCache, platformUrl: config.platformUrl }),
     analytics,
     subscriptions,
     metrics,

@@ -14,7 +14,7 @@ import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, metricsHandler } from "../metrics.ts";
 import { createSlackApp } from "../slack/app.ts";
-import type { SlackDeps } from "../slack/services.ts";
+import type { AppServices } from "../slack/services.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { composeCore } from "./compose.ts";
 import { connectRedis } from "./redis.ts";
@@ -28,8 +28,8 @@ export interface WebOptions {
   clock?: () => Date;
   host?: string;
   /** Adjust the built services before listeners are registered (e.g. OAuth installer lookup). */
-  customize?: (deps: SlackDeps) => SlackDeps;
-  extend?: (app: App, deps: SlackDeps) => void;
+  customize?: (deps: AppServices) => AppServices;
+  extend?: (app: App, deps: AppServices) => void;
   /** Removes a workspace's BullMQ schedulers when it uninstalls [the subscription service's removeWorkspace]. */
   removeSchedulers?: RemoveSchedulers;
   /**
@@ -47,7 +47,7 @@ export interface WebOptions {
 
 export interface WebHandle {
   app: App;
-  deps: SlackDeps;
+  deps: AppServices;
   /** Base URL of the HTTP receiver (empty in Socket Mode). */
   url: string;
   close(): Promise<void>;

@@ -5,7 +5,7 @@ import type { RetryPolicy } from "../analytics/retry.ts";
 import { createChartRenderer } from "../chart/index.ts";
 import type { Config, KeyringEntry } from "../config.ts";
 import { createDigestService } from "../digests/digest-service.ts";
-import { createInsightsSource } from "../digests/insights-cache.ts";
+import { createInsightsCache } from "../digests/insights-cache.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer } from "../install/index.ts";
 import { createDeliveryClaims } from "../jobs/claims.ts";
@@ -121,7 +121,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   );
   const apiKeys = createApiKeyStore({ redis, keyring: config.keyring, prefix: o.prefix });
   // A short error memory: a BullMQ retry after its backoff should ask the service again.
-  const source = createInsightsSource({
+  const source = createInsightsCache({
     redis,
     keys,
     client: analytics,
@@ -129,7 +129,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     errorTtlMs: o.insightsErrorTtlMs ?? 2_000,
     lockMs: o.insightsLockMs,
   });
-  const digests = createDigestService({ apiKeys, source, platformUrl: config.platformUrl });
+  const digests = createDigestService({ apiKeys, insights: source, platformUrl: config.platformUrl });
 
   const { queue, store, subscriptions, scheduler } = createSubscriptionRuntime({
     redis,

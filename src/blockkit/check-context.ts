@@ -5,10 +5,10 @@ import { LIMITS } from "./limit-values.ts";
  * problems as strings instead of throwing: the checker must survive any junk a caller hands it.
  */
 
-export type Surface = "message" | "modal" | "home";
+export type BlockSurface = "message" | "modal" | "home";
 
 export interface CheckContext {
-  surface: Surface;
+  surface: BlockSurface;
   problems: string[];
   blockIds: Set<string>;
   /** Sum of every text object's length, for the message-wide text budget. */

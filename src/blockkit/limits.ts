@@ -6,7 +6,7 @@ import {
   checkText,
   fmt,
   isObj,
-  type Surface,
+  type BlockSurface,
 } from "./check-context.ts";
 import { LIMITS as L } from "./limit-values.ts";
 
@@ -18,7 +18,7 @@ export { LIMITS } from "./limit-values.ts";
  * nothing and never throws: junk in, a list of problems out.
  */
 
-function walk(surface: Surface, body: (ctx: CheckContext) => void): CheckContext {
+function walk(surface: BlockSurface, body: (ctx: CheckContext) => void): CheckContext {
   const ctx: CheckContext = { surface, problems: [], blockIds: new Set(), textTotal: 0 };
   try {
     body(ctx);

@@ -75,7 +75,7 @@ export async function run(args: string[]): Promise<number> {
     // The CLI talks to the service directly: no Redis, no stored key.
     const digests = createDigestService({
       apiKeys: { load: async () => ({ apiKey, meta: { savedBy: "cli", savedAt: "" } }) },
-      source: { fetch: (_ref, key, query) => client.insights(key, query), invalidate: async () => 0 },
+      insights: { fetch: (_ref, key, query) => client.insights(key, query), invalidate: async () => 0 },
       platformUrl: config.platformUrl ?? emulator?.appUrl,
     });
     const { view } = await digests.build({

@@ -6,7 +6,7 @@ import type { DigestView, ResolvedRange } from "../insights/types.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { matchFilters } from "./filter-match.ts";
-import type { InsightsSource } from "./insights-cache.ts";
+import type { InsightsCache } from "./insights-cache.ts";
 
 /** What a digest is asked for: a range in the grammar, a zone, and filters by name or by id. */
 export interface DigestRequest {
@@ -43,7 +43,7 @@ export interface DigestService {
  */
 export function createDigestService(options: {
   apiKeys: Pick<ApiKeyStore, "load">;
-  source: InsightsSource;
+  insights: InsightsCache;
   platformUrl?: string;
 }): DigestService {
   const apiKey = async (ref: WorkspaceRef) => {
@@ -68,7 +68,7 @@ export function createDigestService(options: {
       const typed = (req.assetNames?.length ?? 0) + (req.scannerNames?.length ?? 0);
       if (typed > 0) {
         // Names need the service's lists; the unfiltered reply carries them and is cached for the next step.
-        const unfiltered = await options.source.fetch(req.ref, key, base);
+        const unfiltered = await options.insights.fetch(req.ref, key, base);
         if (!unfiltered.filters) {
           throw new AppError(
             "filters_unavailable",
@@ -89,7 +89,7 @@ export function createDigestService(options: {
         ];
       }
       const query: InsightsQuery = { ...base, assetIds, scannerIds };
-      const result = await options.source.fetch(req.ref, key, query);
+      const result = await options.insights.fetch(req.ref, key, query);
       const digest = computeDigest(result, range);
       const view: DigestView = {
         digest,

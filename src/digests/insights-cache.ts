@@ -10,7 +10,7 @@ export interface InsightsFetcher {
   insights(apiKey: string, q: InsightsQuery): Promise<InsightsResult>;
 }
 
-export interface InsightsSourceOptions {
+export interface InsightsCacheOptions {
   redis: Redis;
   keys: KeyScheme;
   client: InsightsFetcher;
@@ -24,7 +24,7 @@ export interface InsightsSourceOptions {
   pollMs?: number;
 }
 
-export interface InsightsSource {
+export interface InsightsCache {
   fetch(ref: WorkspaceRef, apiKey: string, query: InsightsQuery): Promise<InsightsResult>;
   /** Drops the workspace's cached replies (after the key changes). */
   invalidate(ref: WorkspaceRef): Promise<number>;
@@ -54,7 +54,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * in-flight sharing (one process fetches under a lock, the others wait for its answer), so a storm
  * of identical digests makes one GraphQL request. Secrets never go into keys or cached values.
  */
-export function createInsightsSource(options: InsightsSourceOptions): InsightsSource {
+export function createInsightsCache(options: InsightsCacheOptions): InsightsCache {
   const { redis, keys, client, logger } = options;
   const ttlMs = options.ttlMs ?? 60_000;
   const errorTtlMs = options.errorTtlMs ?? 5_000;

@@ -12,12 +12,12 @@ import { registerActions } from "./listeners/actions/index.ts";
 import { registerEvents } from "./listeners/events/index.ts";
 import { registerOptions } from "./listeners/options/index.ts";
 import { registerViews } from "./listeners/views/index.ts";
-import type { SlackDeps } from "./services.ts";
+import type { AppServices } from "./services.ts";
 import { singleTeamAuthorize } from "./single-team.ts";
 
 export interface SlackAppOptions {
   slack: SlackConfig;
-  deps: SlackDeps;
+  deps: AppServices;
   customRoutes?: CustomRoute[];
   /** Extra listeners (subscriptions, lifecycle) registered by the composition root. */
   extend?: (app: App) => void;

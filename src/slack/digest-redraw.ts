@@ -4,11 +4,11 @@ import { digestMessage } from "../../templates/digest-message.ts";
 import type { DigestState } from "../../templates/state.ts";
 import type { DigestRequest } from "../digests/digest-service.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
-import type { SlackDeps } from "./services.ts";
+import type { AppServices } from "./services.ts";
 
 /** The digest a message's state describes, in the clicking user's timezone. */
 export async function digestForState(
-  deps: SlackDeps,
+  deps: AppServices,
   ref: WorkspaceRef,
   client: WebClient,
   userId: string,
@@ -34,7 +34,7 @@ export async function digestForState(
  * narrowed view privately, so one person's filter never rewrites a shared message.
  */
 export async function redrawDigest(args: {
-  deps: SlackDeps;
+  deps: AppServices;
   ref: WorkspaceRef;
   body: BlockAction;
   client: WebClient;

@@ -6,12 +6,12 @@ import type { WorkspaceRef } from "../store/keys.ts";
 import { describeReason } from "../subscriptions/reasons.ts";
 import type { Subscription } from "../subscriptions/types.ts";
 import { canManage } from "./permissions.ts";
-import type { SlackDeps } from "./services.ts";
+import type { AppServices } from "./services.ts";
 import { canChangeSubscription } from "./subscriptions/access.ts";
 
 /** What building the Home tab and the subscription list read. */
 export type HomeDeps = Pick<
-  SlackDeps,
+  AppServices,
   "apiKeys" | "subscriptions" | "users" | "policy" | "installerOf" | "logger"
 >;
 

@@ -2,12 +2,12 @@ import type { WebClient } from "@slack/web-api";
 import { AppError } from "../errors.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { canManage, managersOnly } from "./permissions.ts";
-import type { SlackDeps } from "./services.ts";
+import type { AppServices } from "./services.ts";
 import type { SlackUser } from "./users.ts";
 
 /** Looks the user up and throws `forbidden` unless they may manage; one check for every surface. */
 export async function requireManagerUser(
-  deps: Pick<SlackDeps, "users" | "policy" | "installerOf">,
+  deps: Pick<AppServices, "users" | "policy" | "installerOf">,
   ref: WorkspaceRef,
   client: WebClient,
   userId: string,

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { AnalyticsClient } from "../analytics/client.ts";
 import type { DigestService } from "../digests/digest-service.ts";
-import type { InsightsSource } from "../digests/insights-cache.ts";
+import type { InsightsCache } from "../digests/insights-cache.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
@@ -14,7 +14,7 @@ import type { UserDirectory } from "./users.ts";
  * Everything listeners need, built once by the composition root and handed down; no listener
  * creates a client of its own.
  */
-export interface SlackDeps {
+export interface AppServices {
   logger: Logger;
   redis: Redis;
   metrics: Metrics;
@@ -22,7 +22,7 @@ export interface SlackDeps {
   apiKeys: ApiKeyStore;
   users: UserDirectory;
   digests: DigestService;
-  source: InsightsSource;
+  insightsCache: InsightsCache;
   analytics: Pick<AnalyticsClient, "verifyKey" | "endpoint">;
   /** Scheduled digests: records and their BullMQ schedulers (the web process's producer side). */
   subscriptions: SubscriptionService;

@@ -2,7 +2,7 @@ import type { SubscriptionView } from "../../../templates/subscriptions.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import type { Subscription } from "../../subscriptions/types.ts";
 import { subscriptionView } from "../home.ts";
-import type { SlackDeps } from "../services.ts";
+import type { AppServices } from "../services.ts";
 
 /** Rows per page of the subscription list (the template's default page). */
 export const LIST_PAGE = 10;
@@ -18,7 +18,7 @@ export function channelFirst(subs: Subscription[], channelId: string | undefined
  * the page starting at `offset` (a zoned cron step costs milliseconds; 200 of them would be felt).
  */
 export async function subscriptionRows(
-  deps: Pick<SlackDeps, "subscriptions">,
+  deps: Pick<AppServices, "subscriptions">,
   ref: WorkspaceRef,
   channelId: string | undefined,
   offset: number,

@@ -7,7 +7,7 @@ import { SUBSCRIBE_FIELD as F } from "../../ids.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import type { Scheduled } from "../../subscriptions/service.ts";
 import { publishHome } from "../home.ts";
-import type { SlackDeps } from "../services.ts";
+import type { AppServices } from "../services.ts";
 import type { ModalMeta } from "./modal-state.ts";
 
 /** What the subscribe modal's submission does around the save: where errors go, how success is told. */
@@ -37,7 +37,7 @@ export function blockFor(field: unknown, form: SubscribeForm, present: Set<strin
 
 /** Tells the creator it is saved: on the Home tab when opened there, else privately where they typed. */
 export async function confirmSaved(
-  deps: SlackDeps,
+  deps: AppServices,
   client: WebClient,
   ref: WorkspaceRef,
   userId: string,

@@ -9,7 +9,7 @@ import { AppError } from "../../errors.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import type { Subscription } from "../../subscriptions/types.ts";
 import { DEFAULT_LIMITS } from "../../subscriptions/validate.ts";
-import type { SlackDeps } from "../services.ts";
+import type { AppServices } from "../services.ts";
 import {
   defaultForm,
   encodeMeta,
@@ -26,7 +26,7 @@ export const NO_LISTS: FilterLists = { assets: null, scanners: null };
 
 /** The filter lists within `ms`, or none (the service is slow, down, or has no filters). */
 export async function listsWithin(
-  deps: Pick<SlackDeps, "digests" | "clock" | "logger">,
+  deps: Pick<AppServices, "digests" | "clock" | "logger">,
   ref: WorkspaceRef,
   tz: string,
   ms: number,
@@ -39,7 +39,7 @@ export async function listsWithin(
 
 /** The modal for `form`, with its preview computed now and `meta` remembering what the preview shows. */
 export function buildSubscribeView(
-  deps: Pick<SlackDeps, "clock">,
+  deps: Pick<AppServices, "clock">,
   form: SubscribeForm,
   meta: ModalMeta,
   lists: FilterLists,
@@ -65,7 +65,7 @@ export function buildSubscribeView(
 
 /** Where the modal was opened from and for what. */
 export interface OpenModalOptions {
-  deps: SlackDeps;
+  deps: AppServices;
   client: WebClient;
   ref: WorkspaceRef;
   userId: string;

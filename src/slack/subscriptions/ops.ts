@@ -7,7 +7,7 @@ import { AppError } from "../../errors.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import { periodTime } from "../../subscriptions/period.ts";
 import type { Subscription } from "../../subscriptions/types.ts";
-import type { SlackDeps } from "../services.ts";
+import type { AppServices } from "../services.ts";
 import type { SlackUser } from "../users.ts";
 import { requireChange, requirePostableChannel } from "./access.ts";
 
@@ -21,7 +21,7 @@ export interface OpOutcome {
   message?: Message;
 }
 
-type OpDeps = Pick<SlackDeps, "subscriptions" | "policy" | "installerOf" | "logger" | "clock">;
+type OpDeps = Pick<AppServices, "subscriptions" | "policy" | "installerOf" | "logger" | "clock">;
 
 const channel = (id: string) => (/^[CG][A-Z0-9]{2,30}$/.test(id) ? `<#${id}>` : "its channel");
 const what = (sub: Subscription) =>

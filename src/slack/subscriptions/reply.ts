@@ -7,7 +7,7 @@ import type { WorkspaceRef } from "../../store/keys.ts";
 import { errorReply } from "../error-reply.ts";
 import { publishHome } from "../home.ts";
 import { canManage } from "../permissions.ts";
-import type { SlackDeps } from "../services.ts";
+import type { AppServices } from "../services.ts";
 import { LIST_PAGE, pageOffsetOf, subscriptionRows } from "./list.ts";
 
 /**
@@ -17,7 +17,7 @@ import { LIST_PAGE, pageOffsetOf, subscriptionRows } from "./list.ts";
  */
 
 export interface Surface {
-  deps: SlackDeps;
+  deps: AppServices;
   client: WebClient;
   ref: WorkspaceRef;
   body: BlockAction;

@@ -1,12 +1,12 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { connectModal } from "../../../../templates/connect-modal.ts";
 import { requireManagerUser } from "../../require-manager.ts";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { workspaceOf } from "../../workspace.ts";
 import { answerError } from "../../subscriptions/reply.ts";
 
 /** Connect (or Replace key) on the Home tab: the same modal as `/insights connect`, for admins only. */
-export function homeConnect(deps: SlackDeps) {
+export function homeConnect(deps: AppServices) {
   return async ({
     ack,
     body,

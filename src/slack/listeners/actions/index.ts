@@ -1,6 +1,6 @@
 import type { App } from "@slack/bolt";
 import { ACTION, RANGE_ACTION_PREFIX, SUBSCRIBE_SCHEDULE_FIELDS } from "../../../ids.ts";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { filterSelect } from "./filter-select.ts";
 import { homeConnect } from "./home-connect.ts";
 import { rangeButton } from "./range-button.ts";
@@ -12,7 +12,7 @@ import { subscriptionNew } from "./subscription-new.ts";
 import { subscriptionPage } from "./subscription-page.ts";
 
 /** Block actions, one handler per control. */
-export function registerActions(app: App, deps: SlackDeps): void {
+export function registerActions(app: App, deps: AppServices): void {
   app.action(ACTION.assetSelect, filterSelect(deps, "asset"));
   app.action(ACTION.scannerSelect, filterSelect(deps, "scanner"));
   app.action(new RegExp(`^${RANGE_ACTION_PREFIX}`), rangeButton(deps));

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { WorkspaceRef } from "../../../store/keys.ts";
 import { errorReply } from "../../error-reply.ts";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { workspaceOf } from "../../workspace.ts";
 
 export type MessageActionArgs = SlackActionMiddlewareArgs<BlockAction> &
@@ -11,7 +11,7 @@ export type MessageActionArgs = SlackActionMiddlewareArgs<BlockAction> &
  * The frame of every click on a digest message: ack at once, then the work, and any error becomes
  * a private reply on the message's response_url (never a rewrite of the message itself).
  */
-export function messageAction(deps: SlackDeps, work: (args: MessageActionArgs) => Promise<void>) {
+export function messageAction(deps: AppServices, work: (args: MessageActionArgs) => Promise<void>) {
   return async (args: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
     await args.ack();
     try {

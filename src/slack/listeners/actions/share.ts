@@ -1,14 +1,14 @@
 import type { ButtonAction } from "@slack/bolt";
 import { decodeState } from "../../../../templates/state.ts";
 import { AppError } from "../../../errors.ts";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { messageAction } from "./message-action.ts";
 import { digestForState } from "../../digest-redraw.ts";
 
 const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
 
 /** Posts the digest the user is looking at into the channel, as the bot, "Shared by @user". */
-export function shareDigest(deps: SlackDeps) {
+export function shareDigest(deps: AppServices) {
   return messageAction(deps, async ({ body, action, client, respond, ref }) => {
     const channel = body.channel?.id;
     if (!channel) throw new AppError("bad_request", "This digest is not in a channel.");

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { workspaceOf } from "../../workspace.ts";
 import { buildSubscribeView, listsWithin } from "../../subscriptions/modal-open.ts";
 import { decodeMeta, formFromValues } from "../../subscriptions/modal-state.ts";
@@ -12,7 +12,7 @@ const LISTS_BUDGET_MS = 2_000;
  * modal with the next runs of what is filled in now, and the inputs that frequency needs. The
  * view's hash makes Slack drop this redraw if a newer one got there first.
  */
-export function subscribeModalChange(deps: SlackDeps) {
+export function subscribeModalChange(deps: AppServices) {
   return async ({
     ack,
     body,

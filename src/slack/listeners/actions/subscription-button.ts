@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { runSubscriptionOp, type SubscriptionOp } from "../../subscriptions/ops.ts";
 import { workspaceOf } from "../../workspace.ts";
 import { answer, answerError, type Surface } from "../../subscriptions/reply.ts";
@@ -8,7 +8,7 @@ import { answer, answerError, type Surface } from "../../subscriptions/reply.ts"
  * Pause, Resume, Send now and Delete on a subscription row (Home tab or list); the button's value is
  * the subscription id. Permission is checked again here: a button is no proof of anything.
  */
-export function subscriptionButton(deps: SlackDeps, op: SubscriptionOp) {
+export function subscriptionButton(deps: AppServices, op: SubscriptionOp) {
   return async ({
     ack,
     body,

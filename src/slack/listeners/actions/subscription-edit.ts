@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { requireChange } from "../../subscriptions/access.ts";
 import { loadSubscription } from "../../subscriptions/ops.ts";
 import { workspaceOf } from "../../workspace.ts";
@@ -7,7 +7,7 @@ import { openSubscribeModal } from "../../subscriptions/modal-open.ts";
 import { answerError, fromHome, type Surface } from "../../subscriptions/reply.ts";
 
 /** Edit on a subscription row: the subscribe modal, filled in from the subscription. */
-export function subscriptionEdit(deps: SlackDeps) {
+export function subscriptionEdit(deps: AppServices) {
   return async ({
     ack,
     body,

@@ -1,12 +1,12 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { requireManagerUser } from "../../require-manager.ts";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { workspaceOf } from "../../workspace.ts";
 import { openSubscribeModal } from "../../subscriptions/modal-open.ts";
 import { answerError, fromHome } from "../../subscriptions/reply.ts";
 
 /** "New subscription" on the Home tab: the subscribe modal with the creator's defaults. */
-export function subscriptionNew(deps: SlackDeps) {
+export function subscriptionNew(deps: AppServices) {
   return async ({
     ack,
     body,

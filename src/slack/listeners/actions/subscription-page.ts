@@ -1,13 +1,13 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { subscriptionList } from "../../../../templates/subscriptions.ts";
 import { canManage } from "../../permissions.ts";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { LIST_PAGE, subscriptionRows } from "../../subscriptions/list.ts";
 import { workspaceOf } from "../../workspace.ts";
 import { answerError } from "../../subscriptions/reply.ts";
 
 /** "Next page" under the subscription list: the value is the first row of that page. */
-export function subscriptionPage(deps: SlackDeps) {
+export function subscriptionPage(deps: AppServices) {
   return async ({
     ack,
     body,

@@ -5,7 +5,7 @@ import { escapeMrkdwn } from "../../../blockkit/text.ts";
 import type { WorkspaceRef } from "../../../store/keys.ts";
 import { CHANNEL_REASONS } from "../../../subscriptions/reasons.ts";
 import type { Subscription } from "../../../subscriptions/types.ts";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { channelState } from "../../subscriptions/access.ts";
 import { workspaceOf } from "../../workspace.ts";
 
@@ -20,7 +20,7 @@ type Args = AllMiddlewareArgs & { event: { type: string; channel?: unknown; user
 
 const channelOf = (event: Args["event"]) => (typeof event.channel === "string" ? event.channel : undefined);
 
-async function pause(deps: SlackDeps, context: Context, channel: string, reason: string): Promise<void> {
+async function pause(deps: AppServices, context: Context, channel: string, reason: string): Promise<void> {
   const ref = workspaceOf(context);
   const paused = await deps.subscriptions.pauseChannel(ref, channel, reason);
   if (paused.length > 0)
@@ -31,7 +31,7 @@ async function pause(deps: SlackDeps, context: Context, channel: string, reason:
 }
 
 /** `channel_archive` / `group_archive` / `channel_deleted` / `group_deleted`: pause with `reason`. */
-export function channelGone(deps: SlackDeps, reason: "channel_archived" | "channel_deleted") {
+export function channelGone(deps: AppServices, reason: "channel_archived" | "channel_deleted") {
   return async ({ event, context }: Args) => {
     const channel = channelOf(event);
     if (channel)
@@ -45,7 +45,7 @@ export function channelGone(deps: SlackDeps, reason: "channel_archived" | "chann
  * The app left a channel: `member_left_channel` naming the bot user, or `channel_left` /
  * `group_left` (sent to the bot itself, without a user).
  */
-export function botLeft(deps: SlackDeps) {
+export function botLeft(deps: AppServices) {
   return async ({ event, context }: Args) => {
     const channel = channelOf(event);
     if (!channel) return;
@@ -67,7 +67,7 @@ function listLine(subs: Subscription[]): string {
 
 /** One DM per owner, naming their subscriptions of the channel. */
 async function tellOwners(
-  deps: SlackDeps,
+  deps: AppServices,
   client: WebClient,
   subs: Subscription[],
   text: (mine: Subscription[]) => string,
@@ -81,7 +81,7 @@ async function tellOwners(
 }
 
 async function channelBack(
-  deps: SlackDeps,
+  deps: AppServices,
   client: WebClient,
   ref: WorkspaceRef,
   channel: string,
@@ -117,7 +117,7 @@ async function channelBack(
 }
 
 /** `channel_unarchive` / `group_unarchive`, or `member_joined_channel` naming the bot user. */
-export function channelReturned(deps: SlackDeps) {
+export function channelReturned(deps: AppServices) {
   return async ({ event, context, client }: Args) => {
     const channel = channelOf(event);
     if (!channel) return;

@@ -1,5 +1,5 @@
 import type { App } from "@slack/bolt";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { appHomeOpened } from "./app-home-opened.ts";
 import { botLeft, channelGone, channelReturned } from "./channel-events.ts";
 
@@ -7,7 +7,7 @@ import { botLeft, channelGone, channelReturned } from "./channel-events.ts";
  * Events API listeners, one table. The lifecycle events (`app_uninstalled`, `tokens_revoked`) are
  * registered by the install layer, which owns the purge.
  */
-export function registerEvents(app: App, deps: SlackDeps): void {
+export function registerEvents(app: App, deps: AppServices): void {
   app.event("app_home_opened", appHomeOpened(deps));
   app.event("channel_archive", channelGone(deps, "channel_archived"));
   app.event("group_archive", channelGone(deps, "channel_archived"));

@@ -1,14 +1,14 @@
 import type { AllMiddlewareArgs, SlackOptionsMiddlewareArgs } from "@slack/bolt";
 import { optionsForQuery } from "../../../../templates/filter-menu.ts";
 import { decodeState } from "../../../../templates/state.ts";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { workspaceOf } from "../../workspace.ts";
 
 /** Slack drops an options reply after 3 s; answer empty before then rather than not at all. */
 const BUDGET_MS = 2_500;
 
 /** Type-ahead for the external asset/scanner menus (over 100 choices), by display name. */
-export function filterOptions(deps: SlackDeps, kind: "asset" | "scanner") {
+export function filterOptions(deps: AppServices, kind: "asset" | "scanner") {
   return async ({
     ack,
     body,

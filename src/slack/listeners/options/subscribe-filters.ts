@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackOptionsMiddlewareArgs } from "@slack/bolt";
 import { ALL_VALUE, optionsForQuery } from "../../../../templates/filter-menu.ts";
 import { loadFilterLists } from "../../../digests/subscription-filters.ts";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { workspaceOf } from "../../workspace.ts";
 
 /** Slack drops an options reply after 3 s; answer empty before then rather than not at all. */
@@ -11,7 +11,7 @@ const BUDGET_MS = 2_500;
  * Type-ahead for the subscribe modal's asset and scanner menus when there are over 100 choices. An
  * empty multi select already means "all", so the digest menu's clearing option is left out.
  */
-export function subscribeFilterOptions(deps: SlackDeps, kind: "asset" | "scanner") {
+export function subscribeFilterOptions(deps: AppServices, kind: "asset" | "scanner") {
   return async ({
     ack,
     body,

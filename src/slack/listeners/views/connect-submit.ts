@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } fro
 import { AppError, isAppError } from "../../../errors.ts";
 import { ACTION, BLOCK } from "../../../ids.ts";
 import { canManage, managersOnly } from "../../permissions.ts";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { workspaceOf } from "../../workspace.ts";
 
 const MAX_KEY = 4096;
@@ -29,7 +29,7 @@ function verifyMessage(err: unknown): string {
  * wrong key comes back as an inline error on the input. Slack waits 3 s for this ack, so the check
  * is bounded by `verifyTimeoutMs`.
  */
-export function connectSubmit(deps: SlackDeps) {
+export function connectSubmit(deps: AppServices) {
   return async ({
     ack,
     body,
@@ -68,7 +68,7 @@ export function connectSubmit(deps: SlackDeps) {
       savedAt: deps.clock().toISOString(),
       endpoint,
     });
-    await deps.source.invalidate(ref);
+    await deps.insightsCache.invalidate(ref);
     await ack({ response_action: "clear" });
     log.info("api key connected");
     let channel: string | undefined;

@@ -3,7 +3,7 @@ import { isAppError } from "../../../errors.ts";
 import { SUBSCRIBE_FIELD as F } from "../../../ids.ts";
 import type { Scheduled } from "../../../subscriptions/service.ts";
 import { canManage, managersOnly } from "../../permissions.ts";
-import type { SlackDeps } from "../../services.ts";
+import type { AppServices } from "../../services.ts";
 import { channelProblem, channelState } from "../../subscriptions/access.ts";
 import { workspaceOf } from "../../workspace.ts";
 import { buildSubscribeView, listsWithin, NO_LISTS } from "../../subscriptions/modal-open.ts";
@@ -25,7 +25,7 @@ type Values = Parameters<typeof formFromValues>[0];
  * before it is saved (response_action "update"); otherwise create or update, close, and confirm.
  * All checks finish within Slack's 3 s for the ack.
  */
-export function subscribeSubmit(deps: SlackDeps) {
+export function subscribeSubmit(deps: AppServices) {
   return async ({
     ack,
     body,
