@@ -1,10 +1,8 @@
 import { digestMessage } from "../templates/digest-message.ts";
 import type { CommandHandler } from "./context.ts";
-import { requireReader } from "./guards.ts";
 
 /** `/insights [range] [asset:…] [scanner:…]`: an ephemeral digest with a Share button. */
 export const digestCommand: CommandHandler<"digest"> = async (ctx) => {
-  await requireReader(ctx);
   const user = await ctx.user();
   const { view } = await ctx.deps.digests.build({
     ref: ctx.ref,

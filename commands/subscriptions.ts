@@ -2,11 +2,9 @@ import { canManage } from "../src/slack/permissions.ts";
 import { LIST_PAGE, subscriptionRows } from "../src/slack/subscriptions/list.ts";
 import { subscriptionList } from "../templates/subscriptions.ts";
 import type { CommandHandler } from "./context.ts";
-import { requireReader } from "./guards.ts";
 
 /** `/insights subscriptions`: every subscription of the workspace, this channel's first; buttons for managers. */
 export const subscriptionsCommand: CommandHandler<"subscriptions"> = async (ctx) => {
-  await requireReader(ctx);
   const user = await ctx.user();
   const manager = canManage(user, ctx.deps.policy, await ctx.deps.installerOf(ctx.ref));
   const rows = await subscriptionRows(ctx.deps, ctx.ref, ctx.body.channel_id, 0);

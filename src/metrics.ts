@@ -15,6 +15,17 @@ export function createMetrics(
     labelNames: ["kind", "outcome"] as const,
     registers: [registry],
   });
+  const requests = new Counter({
+    name: "insights_slack_requests_total",
+    help: "Requests from Slack through the listener frame, by kind (command, action, view, options, event, unrouted) and outcome (ok or an error code).",
+    labelNames: ["kind", "outcome"] as const,
+    registers: [registry],
+  });
+  const appRateLimited = new Counter({
+    name: "insights_app_rate_limited_total",
+    help: "app_rate_limited events: Slack withholds a workspace's events for the rest of a minute.",
+    registers: [registry],
+  });
   const digests = new Counter({
     name: "insights_digests_total",
     help: "Digests produced, by surface (command, action, scheduled) and outcome (delivered, failed) with the failure reason.",
@@ -51,6 +62,8 @@ export function createMetrics(
   return {
     registry,
     commands,
+    requests,
+    appRateLimited,
     digests,
     analyticsSeconds,
     slackSeconds,

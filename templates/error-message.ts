@@ -92,6 +92,12 @@ function wording(err: ErrorView): Wording {
         body: `Run \`${C}\` again for a fresh digest.`,
         showMessage: false,
       };
+    case "out_of_date":
+      return {
+        title: "This message is out of date.",
+        body: `Run \`${C}\` again for a fresh one.`,
+        showMessage: false,
+      };
     case "internal":
       return {
         title: "Something went wrong on our side.",
@@ -127,4 +133,12 @@ export function errorMessage(err: ErrorView): Message {
   );
   blocks.push({ type: "context", elements: [mrkdwn(footer.join(" · "))] });
   return { blocks, text: truncateMrkdwn(`${w.title}${message ? ` ${message}` : ""}`, 500) };
+}
+
+/**
+ * The answer to a click the app no longer routes (a control of an older version, a shortcut it never
+ * declared): digests stay in channels for months, and silence would show the person an error.
+ */
+export function outOfDateMessage(): Message {
+  return errorMessage({ code: "out_of_date" });
 }

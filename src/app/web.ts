@@ -1,19 +1,17 @@
 import type { AddressInfo } from "node:net";
 import type { App } from "@slack/bolt";
 import type { Redis } from "ioredis";
+import { SLASH_COMMAND } from "../../commands/index.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
-import {
-  createInstallationStore,
-  createInstallLayer,
-  type RemoveSchedulers,
-  registerLifecycleEvents,
-} from "../install/index.ts";
+import { createInstallationStore, createInstallLayer, type RemoveSchedulers } from "../install/index.ts";
 import { DEFAULT_POLICY, type DeliveryPolicy } from "../jobs/queue.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, metricsHandler } from "../metrics.ts";
 import { createSlackApp } from "../slack/app.ts";
+import type { ListenerEntry } from "../slack/frame/index.ts";
+import { LISTENERS, lifecycleEvents } from "../slack/listeners/index.ts";
 import type { AppServices } from "../slack/services.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { composeCore } from "./compose.ts";
@@ -27,9 +25,8 @@ export interface WebOptions {
   prefix?: string;
   clock?: () => Date;
   host?: string;
-  /** Adjust the built services before listeners are registered (e.g. OAuth installer lookup). */
-  customize?: (deps: AppServices) => AppServices;
-  extend?: (app: App, deps: AppServices) => void;
+  /** Extra entries for the listener frame (tests that probe the frame with a listener of their own). */
+  listeners?: ListenerEntry[];
   /** Removes a workspace's BullMQ schedulers when it uninstalls [the subscription service's removeWorkspace]. */
   removeSchedulers?: RemoveSchedulers;
   /**
@@ -103,8 +100,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
         removeSchedulers,
       })
     : undefined;
-  const withInstaller = install ? { ...core, installerOf: install.installerOf } : core;
-  const deps = options.customize ? options.customize(withInstaller) : withInstaller;
+  const deps = install ? { ...core, installerOf: install.installerOf } : core;
   const lifecycle = install?.lifecycle ?? {
     redis,
     keys: deps.keys,
@@ -117,10 +113,10 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     deps,
     customRoutes: [{ path: "/metrics", method: ["GET"], handler: metricsHandler(metrics) }],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
-    extend: (a) => {
+    routes: {
+      command: SLASH_COMMAND,
       // app_uninstalled / tokens_revoked purge the workspace in either mode.
-      registerLifecycleEvents(a, lifecycle);
-      options.extend?.(a, deps);
+      listeners: [...LISTENERS, ...lifecycleEvents(lifecycle), ...(options.listeners ?? [])],
     },
   });
   let url = "";

@@ -1,12 +1,12 @@
 import { checkBlock } from "./check-blocks.ts";
 import {
+  type BlockSurface,
   type CheckContext,
   checkArray,
   checkString,
   checkText,
   fmt,
   isObj,
-  type BlockSurface,
 } from "./check-context.ts";
 import { LIMITS as L } from "./limit-values.ts";
 

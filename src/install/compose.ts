@@ -6,8 +6,7 @@ import type { Logger } from "../log.ts";
 import { createKeyScheme } from "../store/keys.ts";
 import { type OAuthAppOptions, type OAuthAppOptionsInput, oauthAppOptions } from "./bolt-options.ts";
 import { withTokenRotation } from "./bolt-store.ts";
-import type { LifecycleDeps } from "./events.ts";
-import type { RemoveSchedulers } from "./purge.ts";
+import type { LifecycleDeps, RemoveSchedulers } from "./purge.ts";
 import { createTokenRefresher } from "./refresh.ts";
 import { createTokenRotation, type TokenRotation } from "./rotation.ts";
 import { createInstallationStore, type InstallationRecords } from "./store.ts";
@@ -49,7 +48,7 @@ export interface InstallLayer {
  * @example
  * const install = createInstallLayer({ redis, keyring, logger, slack: config.slack, removeSchedulers });
  * const app = new App({ signingSecret, ...install.appOptions(), clientOptions: { slackApiUrl } });
- * registerLifecycleEvents(app, install.lifecycle);
+ * // and the lifecycle listeners: lifecycleEvents(install.lifecycle) in the app's routes
  */
 export function createInstallLayer(o: InstallLayerOptions): InstallLayer {
   const { clientId, clientSecret } = o.slack;

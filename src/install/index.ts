@@ -1,4 +1,4 @@
-/** Public API of the multi-workspace layer (design.md §2 flow 5, §5): OAuth installs, token rotation, leaving. */
+/** Public API of the multi-workspace layer: OAuth installs, token rotation, and the purge on leaving. */
 export {
   authorizationUrlFor,
   BOT_SCOPES,
@@ -10,9 +10,14 @@ export {
 } from "./bolt-options.ts";
 export { withoutRefreshTokens, withTokenRotation } from "./bolt-store.ts";
 export { createInstallLayer, type InstallLayer, type InstallLayerOptions } from "./compose.ts";
-export { appUninstalled, type LifecycleDeps, registerLifecycleEvents, tokensRevoked } from "./events.ts";
 export { type HeldLock, tryLock } from "./lock.ts";
-export { type PurgeOptions, type PurgeResult, purgeWorkspace, type RemoveSchedulers } from "./purge.ts";
+export {
+  type LifecycleDeps,
+  type PurgeOptions,
+  type PurgeResult,
+  purgeWorkspace,
+  type RemoveSchedulers,
+} from "./purge.ts";
 export { fromSealedRecord, SECRET, type StoredInstallation, toSealedRecord } from "./records.ts";
 export {
   createTokenRefresher,

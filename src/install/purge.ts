@@ -4,6 +4,7 @@ import { type Logger, silentLogger } from "../log.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import { scanKeys } from "../store/scan.ts";
 import { refLabel } from "./refs.ts";
+import type { InstallationRecords } from "./store.ts";
 
 /**
  * Removes everything a workspace left in Redis: installation, API key, subscriptions, caches,
@@ -23,6 +24,15 @@ export interface PurgeOptions {
   logger?: Logger;
   /** SCAN COUNT hint. */
   batchSize?: number;
+}
+
+/** What leaving needs: the purge's stores, and the installation records for revoked user tokens. */
+export interface LifecycleDeps {
+  redis: Redis;
+  keys: KeyScheme;
+  records: Pick<InstallationRecords, "removeUserToken">;
+  removeSchedulers?: RemoveSchedulers;
+  logger: Logger;
 }
 
 export interface PurgeResult {

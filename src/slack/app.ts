@@ -1,35 +1,31 @@
 import { randomBytes } from "node:crypto";
 import { App, type CustomRoute, LogLevel } from "@slack/bolt";
-import { commandListener } from "../../commands/index.ts";
 import type { SlackConfig } from "../config.ts";
-import { COMMAND } from "../ids.ts";
 import type { OAuthAppOptions } from "../install/index.ts";
 import { withLogContext } from "../log.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { errorReply } from "./error-reply.ts";
+import { installFrame, type Routes } from "./frame/index.ts";
 import { healthRoutes } from "./health.ts";
-import { registerActions } from "./listeners/actions/index.ts";
-import { registerEvents } from "./listeners/events/index.ts";
-import { registerOptions } from "./listeners/options/index.ts";
-import { registerViews } from "./listeners/views/index.ts";
 import type { AppServices } from "./services.ts";
 import { singleTeamAuthorize } from "./single-team.ts";
 
 export interface SlackAppOptions {
   slack: SlackConfig;
   deps: AppServices;
+  /** Everything the app answers; the composition root assembles the tables. */
+  routes: Routes;
   customRoutes?: CustomRoute[];
-  /** Extra listeners (subscriptions, lifecycle) registered by the composition root. */
-  extend?: (app: App) => void;
   /** OAuth mode (many workspaces): replaces the single bot token. */
   oauth?: OAuthAppOptions;
 }
 
 /**
  * The Bolt app: HTTP receiver on /slack/events (or Socket Mode when an app token is set),
- * single-workspace authorisation from the bot token, Web API calls to `slack.apiUrl`.
+ * single-workspace authorisation from the bot token, Web API calls to `slack.apiUrl`, and the
+ * listener frame in front of every handler.
  */
-export function createSlackApp({ slack, deps, customRoutes = [], extend, oauth }: SlackAppOptions): App {
+export function createSlackApp({ slack, deps, routes, customRoutes = [], oauth }: SlackAppOptions): App {
   const socketMode = Boolean(slack.appToken);
   const app = new App({
     signingSecret: slack.signingSecret,
@@ -54,15 +50,10 @@ export function createSlackApp({ slack, deps, customRoutes = [], extend, oauth }
 
   // Every log line of one Slack request carries its id, whichever module writes it.
   app.use(async ({ next }) => withLogContext({ requestId: randomBytes(6).toString("hex") }, next));
-  app.command(COMMAND, commandListener(deps));
-  registerActions(app, deps);
-  registerViews(app, deps);
-  registerOptions(app, deps);
-  registerEvents(app, deps);
-  extend?.(app);
+  installFrame(app, deps, routes);
 
   app.error(async (error) => {
-    // Last line of defence: listeners catch their own errors; this only logs what escaped.
+    // Last line of defence: the frame answers every error it sees; this only logs what escaped it.
     errorReply(error.original ?? error, deps.logger, { where: "bolt" });
   });
   return app;

@@ -144,6 +144,8 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
       `${ns(ref)}:introspection:${token("endpoint digest", digest)}`,
     /** String with TTL: a mutex (SET NX PX). */
     lock: (ref: WorkspaceRef, name: string) => `${ns(ref)}:lock:${token("lock name", name)}`,
+    /** Set while Slack withholds the workspace's events (app_rate_limited); expires with that minute. */
+    eventsLimited: (ref: WorkspaceRef) => `${ns(ref)}:events-limited`,
     /** SCAN MATCH pattern for every key of one workspace (uninstall purge). */
     workspaceKeyPattern: (ref: WorkspaceRef) => `${ns(ref)}:*`,
     /** SCAN MATCH pattern for every key of an enterprise: its org-wide records and all its teams. */

@@ -10,12 +10,17 @@ import {
   startSlackStandIn,
   type WorkspaceSeed,
 } from "../../sandbox/slack/index.ts";
+import { composeCore } from "../../src/app/compose.ts";
 import type { SlackConfig } from "../../src/config.ts";
-import { createInstallLayer, type InstallLayer, registerLifecycleEvents } from "../../src/install/index.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createInstallLayer, type InstallLayer } from "../../src/install/index.ts";
+import { createSubscriptionRuntime } from "../../src/jobs/runtime.ts";
 import { createLogger } from "../../src/log.ts";
 import { boltLogger } from "../../src/slack/bolt-logger.ts";
+import { installFrame, onCommand } from "../../src/slack/frame/index.ts";
+import { lifecycleEvents } from "../../src/slack/listeners/index.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
-import { generateKeyring } from "../../src/store/crypto.ts";
+import { formatKeyring, generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
 
 /**
@@ -64,7 +69,7 @@ const logger = createLogger({ level: "info", destination: { write: (l: string) =
 const errorLines = () =>
   logLines.filter((l) => /"level":"(error|fatal)"/.test(l) && !l.includes("slack_bolt_authorization_error"));
 let slack: SlackStandIn;
-const running: { app: App; server: Server; redis: Redis }[] = [];
+const running: { app: App; server: Server; redis: Redis; close: () => Promise<void> }[] = [];
 const seen: { app: string; teamId?: string; enterpriseId?: string; botToken?: string }[] = [];
 const hookCalls: WorkspaceRef[] = [];
 let main: { url: string; install: InstallLayer; redis: Redis };
@@ -98,18 +103,48 @@ async function startApp(name: string) {
     // Tests wait for listeners through the HTTP answer; the listeners are the same either way.
     processBeforeResponse: true,
   });
-  registerLifecycleEvents(app, install.lifecycle);
-  app.command("/insights", async ({ ack, context }) => {
-    seen.push({
-      app: name,
-      teamId: context.teamId,
-      enterpriseId: context.enterpriseId,
-      botToken: context.botToken,
-    });
-    await ack();
+  // The real listener frame with the app's own services; a probe subcommand records what each
+  // request was authorised as, and the lifecycle listeners are the app's own.
+  const runtime = createSubscriptionRuntime({ redis, queuePrefix: "{t-oauth}", logger, prefix });
+  const config = loadConfig("web", {
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_CLIENT_ID: CLIENT_ID,
+    SLACK_CLIENT_SECRET: CLIENT_SECRET,
+    SLACK_STATE_SECRET: "state-secret-for-tests",
+    REDIS_URL: inject("redisUrl"),
+    ANALYTICS_GRAPHQL_URL: "http://127.0.0.1:9/analytics/graphql",
+    ENCRYPTION_KEYS: formatKeyring(keyring),
+  });
+  const services = composeCore({
+    config,
+    logger,
+    redis,
+    keyring,
+    prefix,
+    subscriptions: runtime.subscriptions,
+  });
+  installFrame(app, services, {
+    command: {
+      name: "/insights",
+      parse: () => ({ kind: "probe" }),
+      entries: [
+        onCommand({
+          name: "probe",
+          access: "anyone",
+          run: async (ctx) =>
+            void seen.push({
+              app: name,
+              teamId: ctx.ref.teamId,
+              enterpriseId: ctx.ref.enterpriseId,
+              botToken: ctx.client.token,
+            }),
+        }),
+      ],
+    },
+    listeners: lifecycleEvents(install.lifecycle),
   });
   const server = (await app.start(port)) as Server;
-  running.push({ app, server, redis });
+  running.push({ app, server, redis, close: () => runtime.close() });
   return { url, install, redis };
 }
 
@@ -201,6 +236,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const r of running) {
     await r.app.stop();
+    await r.close();
     await r.redis.quit();
   }
   await slack.close();

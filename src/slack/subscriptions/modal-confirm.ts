@@ -1,13 +1,11 @@
-import type { WebClient } from "@slack/web-api";
 import type { SubscribeForm } from "../../../templates/subscribe-modal.ts";
 import { subscribedMessage } from "../../../templates/subscribe-reply.ts";
 import { runTime, scheduleWords } from "../../../templates/subscribe-times.ts";
 import { escapeMrkdwn } from "../../blockkit/text.ts";
 import { SUBSCRIBE_FIELD as F } from "../../ids.ts";
-import type { WorkspaceRef } from "../../store/keys.ts";
 import type { Scheduled } from "../../subscriptions/service.ts";
+import type { RequestContext } from "../frame/index.ts";
 import { publishHome } from "../home.ts";
-import type { AppServices } from "../services.ts";
 import type { ModalMeta } from "./modal-state.ts";
 
 /** What the subscribe modal's submission does around the save: where errors go, how success is told. */
@@ -37,14 +35,12 @@ export function blockFor(field: unknown, form: SubscribeForm, present: Set<strin
 
 /** Tells the creator it is saved: on the Home tab when opened there, else privately where they typed. */
 export async function confirmSaved(
-  deps: AppServices,
-  client: WebClient,
-  ref: WorkspaceRef,
-  userId: string,
+  ctx: Pick<RequestContext, "deps" | "client" | "ref" | "userId">,
   meta: ModalMeta,
   saved: Scheduled,
   verb: "subscribed" | "updated",
 ): Promise<void> {
+  const { deps, client, ref, userId } = ctx;
   const sub = saved.subscription;
   const log = deps.logger.child({ subId: sub.id, userId });
   if (meta.home) {

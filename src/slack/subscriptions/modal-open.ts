@@ -1,4 +1,3 @@
-import type { WebClient } from "@slack/web-api";
 import {
   type SubscribeForm,
   type SubscribeModalView,
@@ -9,15 +8,9 @@ import { AppError } from "../../errors.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import type { Subscription } from "../../subscriptions/types.ts";
 import { DEFAULT_LIMITS } from "../../subscriptions/validate.ts";
+import type { RequestContext } from "../frame/index.ts";
 import type { AppServices } from "../services.ts";
-import {
-  defaultForm,
-  encodeMeta,
-  formOf,
-  type ModalMeta,
-  previewOf,
-  signature,
-} from "./modal-state.ts";
+import { defaultForm, encodeMeta, formOf, type ModalMeta, previewOf, signature } from "./modal-state.ts";
 
 /** How long opening waits for the filter lists before showing the modal without them (trigger_id lives 3 s). */
 const LISTS_BUDGET_MS = 1_200;
@@ -65,10 +58,7 @@ export function buildSubscribeView(
 
 /** Where the modal was opened from and for what. */
 export interface OpenModalOptions {
-  deps: AppServices;
-  client: WebClient;
-  ref: WorkspaceRef;
-  userId: string;
+  ctx: Pick<RequestContext, "deps" | "client" | "ref" | "user">;
   triggerId: string;
   /** Pre-selected channel (where `/insights subscribe` was typed). */
   channelId?: string;
@@ -82,13 +72,13 @@ export interface OpenModalOptions {
  * not at hand quickly the modal opens without them and is updated once they arrive.
  */
 export async function openSubscribeModal(o: OpenModalOptions): Promise<void> {
-  const { deps, client, ref } = o;
+  const { deps, client, ref } = o.ctx;
   if (!(await deps.apiKeys.status(ref)))
     throw new AppError(
       "not_connected",
       "Connect the platform API key first: an admin can run /insights connect.",
     );
-  const user = await deps.users.get(ref, client, o.userId);
+  const user = await o.ctx.user();
   const form = o.edit ? formOf(o.edit) : defaultForm(user.tz, o.channelId);
   const meta: ModalMeta = { origin: o.channelId, edit: o.edit?.id, home: o.fromHome || undefined };
   // The lists do not depend on the zone; the creator's is always a valid one.
@@ -101,7 +91,7 @@ export async function openSubscribeModal(o: OpenModalOptions): Promise<void> {
   const late = await loadFilterLists(deps.digests, ref, user.tz, deps.clock()).catch(() => null);
   const view = opened.view as { id?: string; hash?: string } | undefined;
   if (!late || !view?.id) return;
-  // The hash makes Slack refuse this update if the user changed something meanwhile (that redraw wins).
+  // The hash makes Slack refuse this update if the person changed something meanwhile (that redraw wins).
   await client.views
     .update({ view_id: view.id, hash: view.hash, view: buildSubscribeView(deps, form, meta, late) })
     .catch((err: unknown) => deps.logger.info({ err }, "subscribe modal not updated with the filter lists"));

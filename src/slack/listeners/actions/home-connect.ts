@@ -1,30 +1,16 @@
-import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { connectModal } from "../../../../templates/connect-modal.ts";
-import { requireManagerUser } from "../../require-manager.ts";
-import type { AppServices } from "../../services.ts";
-import { workspaceOf } from "../../workspace.ts";
-import { answerError } from "../../subscriptions/reply.ts";
+import { ACTION } from "../../../ids.ts";
+import { onAction } from "../../frame/index.ts";
 
-/** Connect (or Replace key) on the Home tab: the same modal as `/insights connect`, for admins only. */
-export function homeConnect(deps: AppServices) {
-  return async ({
-    ack,
-    body,
-    client,
-    respond,
-    context,
-  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
-    await ack();
-    const ref = workspaceOf(context);
-    try {
-      await requireManagerUser(deps, ref, client, body.user.id, "connect the key");
-      const endpoint = await deps.analytics.endpoint().catch(() => undefined);
-      await client.views.open({
-        trigger_id: body.trigger_id,
-        view: connectModal({ endpoint, privateMetadata: JSON.stringify({ channel: body.channel?.id }) }),
-      });
-    } catch (err) {
-      await answerError({ deps, client, ref, body, respond: body.response_url ? respond : undefined }, err);
-    }
-  };
-}
+/** Connect (or Replace key) on the Home tab: the same modal as `/insights connect`. */
+export const homeConnect = onAction({
+  id: ACTION.connect,
+  access: "manager",
+  async run(ctx) {
+    const endpoint = await ctx.deps.analytics.endpoint().catch(() => undefined);
+    await ctx.client.views.open({
+      trigger_id: ctx.body.trigger_id,
+      view: connectModal({ endpoint, privateMetadata: JSON.stringify({ channel: ctx.body.channel?.id }) }),
+    });
+  },
+});

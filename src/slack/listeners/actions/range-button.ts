@@ -1,13 +1,12 @@
 import type { ButtonAction } from "@slack/bolt";
 import { decodeState } from "../../../../templates/state.ts";
-import type { AppServices } from "../../services.ts";
-import { messageAction } from "./message-action.ts";
+import { RANGE_ACTION_PREFIX } from "../../../ids.ts";
 import { redrawDigest } from "../../digest-redraw.ts";
+import { onAction } from "../../frame/index.ts";
 
 /** A range preset clicked: its value is the whole state with the new range. */
-export function rangeButton(deps: AppServices) {
-  return messageAction(deps, async ({ body, action, client, respond, ref }) => {
-    const state = decodeState((action as ButtonAction).value);
-    await redrawDigest({ deps, ref, body, client, respond, state });
-  });
-}
+export const rangeButton = onAction({
+  id: new RegExp(`^${RANGE_ACTION_PREFIX}`),
+  access: "reader",
+  run: (ctx) => redrawDigest(ctx, decodeState((ctx.action as ButtonAction).value)),
+});

@@ -1,24 +1,28 @@
 import type { ButtonAction } from "@slack/bolt";
 import { decodeState } from "../../../../templates/state.ts";
+import { mrkdwn } from "../../../blockkit/text.ts";
 import { AppError } from "../../../errors.ts";
-import type { AppServices } from "../../services.ts";
-import { messageAction } from "./message-action.ts";
+import { ACTION } from "../../../ids.ts";
 import { digestForState } from "../../digest-redraw.ts";
+import { onAction } from "../../frame/index.ts";
 
 const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
 
-/** Posts the digest the user is looking at into the channel, as the bot, "Shared by @user". */
-export function shareDigest(deps: AppServices) {
-  return messageAction(deps, async ({ body, action, client, respond, ref }) => {
-    const channel = body.channel?.id;
-    if (!channel) throw new AppError("bad_request", "This digest is not in a channel.");
-    const state = decodeState((action as ButtonAction).value);
-    const message = await digestForState(deps, ref, client, body.user.id, state, {
+/** Posts the digest the person is looking at into the channel, as the bot, "Shared by @user". */
+export const shareDigest = onAction({
+  id: ACTION.share,
+  access: "reader",
+  async run(ctx) {
+    const channel = ctx.body.channel?.id;
+    if (!channel)
+      throw new AppError("bad_request", "This digest is not in a channel, so there is nowhere to share it.");
+    const state = decodeState((ctx.action as ButtonAction).value);
+    const message = await digestForState(ctx, state, {
       shareable: false,
-      attribution: `Shared by <@${body.user.id}>`,
+      attribution: `Shared by <@${ctx.userId}>`,
     });
     try {
-      await client.chat.postMessage({ channel, ...message });
+      await ctx.client.chat.postMessage({ channel, ...message });
     } catch (err) {
       const code = (err as { data?: { error?: string } }).data?.error;
       if (code && NOT_IN_CHANNEL.has(code)) {
@@ -26,10 +30,7 @@ export function shareDigest(deps: AppServices) {
       }
       throw err;
     }
-    await respond({
-      response_type: "ephemeral",
-      replace_original: true,
-      text: `:white_check_mark: Shared in <#${channel}>.`,
-    });
-  });
-}
+    const text = `:white_check_mark: Shared in <#${channel}>.`;
+    await ctx.reply.message({ text, blocks: [{ type: "section", text: mrkdwn(text) }] }, { replace: true });
+  },
+});

@@ -1,38 +1,28 @@
-import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
-import type { AppServices } from "../../services.ts";
+import type { ButtonAction } from "@slack/bolt";
+import { ACTION } from "../../../ids.ts";
+import { type ActionEntry, onAction } from "../../frame/index.ts";
 import { runSubscriptionOp, type SubscriptionOp } from "../../subscriptions/ops.ts";
-import { workspaceOf } from "../../workspace.ts";
-import { answer, answerError, type Surface } from "../../subscriptions/reply.ts";
+import { answerOnList } from "../../subscriptions/reply.ts";
 
 /**
  * Pause, Resume, Send now and Delete on a subscription row (Home tab or list); the button's value is
- * the subscription id. Permission is checked again here: a button is no proof of anything.
+ * the subscription id. Whether this person may change that subscription is checked by the operation.
  */
-export function subscriptionButton(deps: AppServices, op: SubscriptionOp) {
-  return async ({
-    ack,
-    body,
-    action,
-    client,
-    respond,
-    context,
-  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
-    await ack();
-    const ref = workspaceOf(context);
-    const surface: Surface = { deps, client, ref, body, respond: body.response_url ? respond : undefined };
-    try {
-      const user = await deps.users.get(ref, client, body.user.id);
-      const outcome = await runSubscriptionOp(
-        deps,
-        client,
-        ref,
-        user,
-        (action as ButtonAction).value ?? "",
-        op,
-      );
-      await answer(surface, outcome.text);
-    } catch (err) {
-      await answerError(surface, err);
-    }
-  };
+function subscriptionButton(id: string, op: SubscriptionOp): ActionEntry {
+  return onAction({
+    id,
+    access: "reader",
+    async run(ctx) {
+      const value = (ctx.action as ButtonAction).value ?? "";
+      const outcome = await runSubscriptionOp(ctx.deps, ctx.client, ctx.ref, await ctx.user(), value, op);
+      await answerOnList(ctx, outcome.text);
+    },
+  });
 }
+
+export const subscriptionButtons = [
+  subscriptionButton(ACTION.subscriptionPause, "pause"),
+  subscriptionButton(ACTION.subscriptionResume, "resume"),
+  subscriptionButton(ACTION.subscriptionSend, "send"),
+  subscriptionButton(ACTION.subscriptionDelete, "delete"),
+];

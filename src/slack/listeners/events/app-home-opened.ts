@@ -1,19 +1,17 @@
-import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import { onEvent } from "../../frame/index.ts";
 import { publishHome } from "../../home.ts";
-import type { AppServices } from "../../services.ts";
-import { workspaceOf } from "../../workspace.ts";
 
 /**
- * The Home tab is drawn when its user opens it, so it always shows the current key status and
- * subscriptions (other users' changes included). The Messages tab needs nothing.
+ * The Home tab is drawn when its person opens it, so it always shows the current key status and
+ * subscriptions (other people's changes included). The Messages tab needs nothing. Optional work:
+ * skipped while Slack rate limits the workspace's events.
  */
-export function appHomeOpened(deps: AppServices) {
-  return async ({
-    event,
-    client,
-    context,
-  }: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs) => {
-    if (event.tab !== "home") return;
-    await publishHome(deps, client, workspaceOf(context), event.user);
-  };
-}
+export const appHomeOpened = onEvent({
+  id: "app_home_opened",
+  optional: true,
+  async run(ctx) {
+    const { event } = ctx;
+    if (event.tab !== "home" || typeof event.user !== "string") return;
+    await publishHome(ctx.deps, ctx.client, ctx.ref, event.user);
+  },
+});

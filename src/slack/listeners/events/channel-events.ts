@@ -1,13 +1,12 @@
-import type { AllMiddlewareArgs, Context } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { scheduleWords } from "../../../../templates/subscribe-times.ts";
 import { escapeMrkdwn } from "../../../blockkit/text.ts";
 import type { WorkspaceRef } from "../../../store/keys.ts";
 import { CHANNEL_REASONS } from "../../../subscriptions/reasons.ts";
 import type { Subscription } from "../../../subscriptions/types.ts";
+import { type EventContext, type EventEntry, onEvent } from "../../frame/index.ts";
 import type { AppServices } from "../../services.ts";
 import { channelState } from "../../subscriptions/access.ts";
-import { workspaceOf } from "../../workspace.ts";
 
 /**
  * Channel lifecycle events and scheduled digests. A channel archived or deleted, or the app removed
@@ -16,12 +15,11 @@ import { workspaceOf } from "../../workspace.ts";
  * when the app can post there again; otherwise owners are told what is still missing.
  */
 
-type Args = AllMiddlewareArgs & { event: { type: string; channel?: unknown; user?: unknown } };
+const channelOf = (event: EventContext["event"]) =>
+  typeof event.channel === "string" ? event.channel : undefined;
 
-const channelOf = (event: Args["event"]) => (typeof event.channel === "string" ? event.channel : undefined);
-
-async function pause(deps: AppServices, context: Context, channel: string, reason: string): Promise<void> {
-  const ref = workspaceOf(context);
+async function pause(ctx: EventContext, channel: string, reason: string): Promise<void> {
+  const { deps, ref } = ctx;
   const paused = await deps.subscriptions.pauseChannel(ref, channel, reason);
   if (paused.length > 0)
     deps.logger.info(
@@ -31,29 +29,30 @@ async function pause(deps: AppServices, context: Context, channel: string, reaso
 }
 
 /** `channel_archive` / `group_archive` / `channel_deleted` / `group_deleted`: pause with `reason`. */
-export function channelGone(deps: AppServices, reason: "channel_archived" | "channel_deleted") {
-  return async ({ event, context }: Args) => {
-    const channel = channelOf(event);
-    if (channel)
-      await pause(deps, context, channel, reason).catch((err: unknown) =>
-        deps.logger.error({ err, channel }, "pausing a channel's subscriptions failed"),
-      );
-  };
+function channelGone(id: string, reason: "channel_archived" | "channel_deleted"): EventEntry {
+  return onEvent({
+    id,
+    async run(ctx) {
+      const channel = channelOf(ctx.event);
+      if (channel) await pause(ctx, channel, reason);
+    },
+  });
 }
 
 /**
  * The app left a channel: `member_left_channel` naming the bot user, or `channel_left` /
  * `group_left` (sent to the bot itself, without a user).
  */
-export function botLeft(deps: AppServices) {
-  return async ({ event, context }: Args) => {
-    const channel = channelOf(event);
-    if (!channel) return;
-    if (event.type === "member_left_channel" && event.user !== context.botUserId) return;
-    await pause(deps, context, channel, "bot_removed").catch((err: unknown) =>
-      deps.logger.error({ err, channel }, "pausing a channel's subscriptions failed"),
-    );
-  };
+function botLeft(id: string): EventEntry {
+  return onEvent({
+    id,
+    async run(ctx) {
+      const channel = channelOf(ctx.event);
+      if (!channel) return;
+      if (ctx.event.type === "member_left_channel" && ctx.event.user !== ctx.context.botUserId) return;
+      await pause(ctx, channel, "bot_removed");
+    },
+  });
 }
 
 function listLine(subs: Subscription[]): string {
@@ -117,13 +116,28 @@ async function channelBack(
 }
 
 /** `channel_unarchive` / `group_unarchive`, or `member_joined_channel` naming the bot user. */
-export function channelReturned(deps: AppServices) {
-  return async ({ event, context, client }: Args) => {
-    const channel = channelOf(event);
-    if (!channel) return;
-    if (event.type === "member_joined_channel" && event.user !== context.botUserId) return;
-    await channelBack(deps, client, workspaceOf(context), channel, context.retryNum !== undefined).catch(
-      (err: unknown) => deps.logger.error({ err, channel }, "resuming a channel's subscriptions failed"),
-    );
-  };
+function channelReturned(id: string): EventEntry {
+  return onEvent({
+    id,
+    async run(ctx) {
+      const channel = channelOf(ctx.event);
+      if (!channel) return;
+      if (ctx.event.type === "member_joined_channel" && ctx.event.user !== ctx.context.botUserId) return;
+      await channelBack(ctx.deps, ctx.client, ctx.ref, channel, ctx.context.retryNum !== undefined);
+    },
+  });
 }
+
+/** Every channel lifecycle event the app listens to. */
+export const CHANNEL_EVENTS: EventEntry[] = [
+  channelGone("channel_archive", "channel_archived"),
+  channelGone("group_archive", "channel_archived"),
+  channelGone("channel_deleted", "channel_deleted"),
+  channelGone("group_deleted", "channel_deleted"),
+  botLeft("member_left_channel"),
+  botLeft("channel_left"),
+  botLeft("group_left"),
+  channelReturned("channel_unarchive"),
+  channelReturned("group_unarchive"),
+  channelReturned("member_joined_channel"),
+];

@@ -1,9 +1,6 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import { AppError, isAppError } from "../../../errors.ts";
-import { ACTION, BLOCK } from "../../../ids.ts";
-import { canManage, managersOnly } from "../../permissions.ts";
-import type { AppServices } from "../../services.ts";
-import { workspaceOf } from "../../workspace.ts";
+import { ACTION, BLOCK, CALLBACK } from "../../../ids.ts";
+import { onView, type ViewResult } from "../../frame/index.ts";
 
 const MAX_KEY = 4096;
 
@@ -26,31 +23,25 @@ function verifyMessage(err: unknown): string {
 
 /**
  * Connect modal submission: the key is checked against the service before it is stored, and a
- * wrong key comes back as an inline error on the input. Slack waits 3 s for this ack, so the check
- * is bounded by `verifyTimeoutMs`.
+ * wrong key comes back as an inline error on the input. Slack waits 3 s for this answer, so the
+ * check is bounded by `verifyTimeoutMs`. Only managers get here (the frame refuses anyone else on
+ * the key's input).
  */
-export function connectSubmit(deps: AppServices) {
-  return async ({
-    ack,
-    body,
-    view,
-    client,
-    context,
-  }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
-    const inlineError = (message: string) =>
-      ack({ response_action: "errors", errors: { [BLOCK.apiKey]: message } });
+export const connectSubmit = onView({
+  id: CALLBACK.connectModal,
+  access: "manager",
+  errorBlock: BLOCK.apiKey,
+  async run(ctx) {
+    const { deps, view, ref, log } = ctx;
+    const inlineError = (message: string): ViewResult => ({
+      answer: { response_action: "errors", errors: { [BLOCK.apiKey]: message } },
+    });
     const apiKey = view.state.values[BLOCK.apiKey]?.[ACTION.apiKeyInput]?.value?.trim() ?? "";
     if (apiKey.length === 0)
       return inlineError("Paste the API key from the platform's application keys page.");
     if (apiKey.length > MAX_KEY || /\s/.test(apiKey))
       return inlineError("That does not look like an API key (no spaces, at most 4,096 characters).");
-    const ref = workspaceOf(context);
-    const log = deps.logger.child({ teamId: ref.teamId, userId: body.user.id, view: "connect" });
     try {
-      const user = await deps.users.get(ref, client, body.user.id);
-      if (!canManage(user, deps.policy, await deps.installerOf(ref))) {
-        return inlineError(managersOnly("connect a key"));
-      }
       const timeout = new Promise<never>((_, reject) =>
         setTimeout(
           () => reject(new AppError("timeout", "verification timed out")),
@@ -64,23 +55,30 @@ export function connectSubmit(deps: AppServices) {
     }
     const endpoint = await deps.analytics.endpoint().catch(() => undefined);
     await deps.apiKeys.save(ref, apiKey, {
-      savedBy: body.user.id,
+      savedBy: ctx.userId,
       savedAt: deps.clock().toISOString(),
       endpoint,
     });
     await deps.insightsCache.invalidate(ref);
-    await ack({ response_action: "clear" });
     log.info("api key connected");
-    let channel: string | undefined;
-    try {
-      channel = (JSON.parse(view.private_metadata || "{}") as { channel?: string }).channel;
-    } catch {
-      channel = undefined;
-    }
-    const text = ":white_check_mark: Connected. Try `/insights last7d`.";
-    await (channel
-      ? client.chat.postEphemeral({ channel, user: body.user.id, text })
-      : client.chat.postMessage({ channel: body.user.id, text })
-    ).catch((err: unknown) => log.warn({ err }, "could not confirm the connection"));
-  };
+    return {
+      answer: { response_action: "clear" },
+      after: async () => {
+        const text = ":white_check_mark: Connected. Try `/insights last7d`.";
+        const channel = channelOf(view.private_metadata);
+        await (channel
+          ? ctx.client.chat.postEphemeral({ channel, user: ctx.userId, text })
+          : ctx.client.chat.postMessage({ channel: ctx.userId, text }));
+      },
+    };
+  },
+});
+
+function channelOf(privateMetadata: string | undefined): string | undefined {
+  try {
+    const channel = (JSON.parse(privateMetadata || "{}") as { channel?: unknown }).channel;
+    return typeof channel === "string" ? channel : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,62 @@
+import type { Context, RespondFn } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import type { Logger } from "../../log.ts";
+import type { WorkspaceRef } from "../../store/keys.ts";
+import { canManage } from "../permissions.ts";
+import type { AppServices } from "../services.ts";
+import type { SlackUser } from "../users.ts";
+import { workspaceOf } from "../workspace.ts";
+import { type Origin, replyFor } from "./reply.ts";
+import type { Reply, RequestContext } from "./types.ts";
+
+/** What the frame reads off any person's request before it picks a handler. */
+export interface RequestFacts {
+  context: Context;
+  client: WebClient;
+  userId: string;
+  respond?: RespondFn;
+  viewType?: string;
+  channelId?: string;
+  ephemeral?: boolean;
+  /** Fields every log line of this request carries. */
+  logFields: Record<string, unknown>;
+}
+
+/** A reply that works even when the workspace could not be told (a malformed payload). */
+export function bareReply(deps: AppServices, facts: RequestFacts, log: Logger, ref?: WorkspaceRef): Reply {
+  const origin: Origin = {
+    userId: facts.userId,
+    respond: facts.respond,
+    viewType: facts.viewType,
+    channelId: facts.channelId,
+    ephemeral: facts.ephemeral,
+  };
+  return replyFor(origin, { deps, client: facts.client, ref, log });
+}
+
+/**
+ * The loaded request: workspace, lazily the user (one users.info per request at most, cached in
+ * Redis across requests), and the reply for its surface. Throws `bad_request` when the payload
+ * names no workspace.
+ */
+export function requestContext(deps: AppServices, facts: RequestFacts): RequestContext {
+  const log = deps.logger.child(facts.logFields);
+  const ref = workspaceOf(facts.context);
+  let user: Promise<SlackUser> | undefined;
+  const loadUser = () => {
+    user ??= deps.users.get(ref, facts.client, facts.userId);
+    return user;
+  };
+  return {
+    deps: { ...deps, logger: log },
+    ref,
+    client: facts.client,
+    log,
+    userId: facts.userId,
+    user: loadUser,
+    async isManager() {
+      return canManage(await loadUser(), deps.policy, await deps.installerOf(ref));
+    },
+    reply: bareReply(deps, facts, log, ref),
+  };
+}

@@ -1,0 +1,219 @@
+import type { AllMiddlewareArgs, AnyMiddlewareArgs, RespondFn } from "@slack/bolt";
+import { outOfDateMessage } from "../../../templates/error-message.ts";
+import { AppError, isAppError } from "../../errors.ts";
+import { codeOf } from "../../metrics.ts";
+import type { AppServices } from "../services.ts";
+import { workspaceOf } from "../workspace.ts";
+import { checkAccess } from "./access.ts";
+import { bareReply, type RequestFacts, requestContext } from "./context.ts";
+import type { RouteTable } from "./routes.ts";
+import type { ActionEntry, EventEntry, OptionsEntry, ViewEntry } from "./types.ts";
+
+type Args = AnyMiddlewareArgs & AllMiddlewareArgs & { ack?: (response?: unknown) => Promise<void> };
+type Body = Record<string, unknown>;
+
+/** Slack drops an options reply after 3 s: answer (empty, if need be) before then. */
+const OPTIONS_BUDGET_MS = 2_500;
+
+const obj = (v: unknown): Record<string, unknown> =>
+  typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {};
+const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** The person, surface and conversation of an interaction or command, whatever its shape. */
+function factsOf(args: Args, kind: string, id: string): RequestFacts {
+  const body = args.body as unknown as Body;
+  const view = obj(body.view);
+  const container = obj(body.container);
+  const userId = str(body.user_id) ?? str(obj(body.user).id) ?? "";
+  const channelId = str(body.channel_id) ?? str(obj(body.channel).id) ?? str(container.channel_id);
+  const respond = (args as { respond?: RespondFn }).respond;
+  return {
+    context: args.context,
+    client: args.client,
+    userId,
+    respond: str(body.response_url) || Array.isArray(body.response_urls) ? respond : undefined,
+    viewType: str(view.type) ?? (str(container.type) === "view" ? "modal" : undefined),
+    channelId,
+    ephemeral: container.is_ephemeral === true,
+    logFields: { teamId: args.context.teamId, userId, [kind]: id },
+  };
+}
+
+/**
+ * The one frame every request from Slack goes through: ack within Slack's limit, load the workspace
+ * and the person, apply the entry's access level, run the handler, and turn any error into the one
+ * reply shape. Handlers never ack, never check access and never catch to reply: they cannot forget.
+ */
+export function createDispatcher(deps: AppServices, table: RouteTable) {
+  const count = (kind: string, outcome: string) => deps.metrics.requests.inc({ kind, outcome });
+
+  async function command(args: Args): Promise<void> {
+    await args.ack?.();
+    const body = args.body as unknown as Body;
+    const facts = factsOf(args, "command", "");
+    let name = "invalid";
+    let reply = bareReply(deps, facts, deps.logger.child(facts.logFields));
+    try {
+      const parsed = table.parse(str(body.text) ?? "") as { kind: string };
+      name = parsed.kind;
+      const entry = table.commands.get(name);
+      if (!entry)
+        throw new AppError("unknown_command", `"${name}" is not available here.`, {
+          details: { suggestion: "help" },
+        });
+      const ctx = requestContext(deps, { ...facts, logFields: { ...facts.logFields, command: name } });
+      reply = ctx.reply;
+      await checkAccess(entry.access, ctx);
+      const started = Date.now();
+      await entry.run({
+        ...ctx,
+        command: parsed,
+        body: args.body as never,
+        respond: facts.respond as RespondFn,
+      });
+      ctx.log.info({ kind: name, ms: Date.now() - started }, "command handled");
+      deps.metrics.commands.inc({ kind: name, outcome: "ok" });
+      count("command", "ok");
+    } catch (err) {
+      deps.metrics.commands.inc({ kind: name, outcome: codeOf(err) });
+      count("command", codeOf(err));
+      await reply.error(err);
+    }
+  }
+
+  async function action(args: Args, entry: ActionEntry, id: string): Promise<void> {
+    await args.ack?.();
+    const facts = factsOf(args, "action", id);
+    let reply = bareReply(deps, facts, deps.logger.child(facts.logFields));
+    try {
+      const ctx = requestContext(deps, facts);
+      reply = ctx.reply;
+      await checkAccess(entry.access, ctx);
+      const body = args.body as unknown as { actions: unknown[] };
+      await entry.run({ ...ctx, body: args.body as never, action: body.actions[0] as never });
+      count("action", "ok");
+    } catch (err) {
+      count("action", codeOf(err));
+      await reply.error(err);
+    }
+  }
+
+  async function view(args: Args, entry: ViewEntry, id: string): Promise<void> {
+    const facts = factsOf(args, "view", id);
+    const log = deps.logger.child(facts.logFields);
+    const refuse = (message: string) =>
+      args.ack?.({ response_action: "errors", errors: { [entry.errorBlock]: message } });
+    let after: (() => Promise<void>) | undefined;
+    try {
+      const ctx = requestContext(deps, facts);
+      await checkAccess(entry.access, ctx);
+      const result = await entry.run({
+        ...ctx,
+        body: args.body as never,
+        view: (args.body as unknown as { view: never }).view,
+      });
+      await args.ack?.(result.answer);
+      after = result.after;
+      count("view", "ok");
+    } catch (err) {
+      count("view", codeOf(err));
+      if (isAppError(err) && (err.code === "forbidden" || err.code === "bad_request")) {
+        log.info({ code: err.code }, "modal submission refused");
+        await refuse(err.message);
+      } else {
+        log.error({ err }, "modal submission failed");
+        await refuse("Something went wrong on our side; nothing was saved. Try again in a moment.");
+      }
+      return;
+    }
+    // The modal is closed (or redrawn) by now; what follows only tells the person how it went.
+    await after?.().catch((err: unknown) => log.warn({ err }, "after a modal submission"));
+  }
+
+  async function options(args: Args, entry: OptionsEntry, id: string): Promise<void> {
+    const facts = factsOf(args, "options", id);
+    const log = deps.logger.child(facts.logFields);
+    const work = (async () => {
+      const ctx = requestContext(deps, facts);
+      await checkAccess(entry.access, ctx);
+      return entry.run({ ...ctx, body: args.body as never });
+    })();
+    const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), OPTIONS_BUDGET_MS).unref());
+    try {
+      const reply = await Promise.race([work, late]);
+      if (!reply) log.warn("options reply timed out; answered empty");
+      await args.ack?.(reply ?? { options: [] });
+      count("options", reply ? "ok" : "timeout");
+    } catch (err) {
+      log.info({ code: codeOf(err) }, "options lookup failed; answered empty");
+      await args.ack?.({ options: [] });
+      count("options", codeOf(err));
+    }
+    work.catch(() => undefined);
+  }
+
+  async function event(args: Args, entry: EventEntry, id: string): Promise<void> {
+    // Bolt has acknowledged the event already: Slack expects no body for events.
+    const log = deps.logger.child({ teamId: args.context.teamId, event: id });
+    try {
+      const ref = workspaceOf(args.context);
+      if (entry.optional && (await deps.redis.exists(deps.keys.eventsLimited(ref))) === 1) {
+        log.info("optional event work skipped while Slack rate limits this workspace's events");
+        count("event", "shed");
+        return;
+      }
+      const body = args.body as unknown as { event: EventEntryEvent };
+      await entry.run({
+        deps: { ...deps, logger: log },
+        ref,
+        client: args.client,
+        log,
+        event: body.event,
+        context: args.context,
+      });
+      count("event", "ok");
+    } catch (err) {
+      count("event", codeOf(err));
+      log.error({ err }, "event handling failed");
+    }
+  }
+
+  /** Nobody answers this id: ack at once, and tell a person who clicked that the message is stale. */
+  async function unrouted(args: Args, type: string, id: string): Promise<void> {
+    await args.ack?.(type === "block_suggestion" ? { options: [] } : undefined);
+    const facts = factsOf(args, "unrouted", id);
+    const log = deps.logger.child({ ...facts.logFields, type });
+    log.info("request not routed: answered as out of date");
+    count("unrouted", type.startsWith("event:") ? "event" : type);
+    // Events, closed modals and type-ahead have nobody waiting for a message.
+    if (type.startsWith("event:") || type === "view_closed" || type === "block_suggestion" || !facts.userId)
+      return;
+    let ref: ReturnType<typeof workspaceOf> | undefined;
+    try {
+      ref = workspaceOf(args.context);
+    } catch {
+      ref = undefined;
+    }
+    await bareReply(deps, facts, log, ref).message(outOfDateMessage());
+  }
+
+  return async function dispatch(args: Args): Promise<void> {
+    const route = table.route(args.body as unknown as Body);
+    switch (route.kind) {
+      case "command":
+        return command(args);
+      case "action":
+        return action(args, route.entry as ActionEntry, route.id);
+      case "view":
+        return view(args, route.entry as ViewEntry, route.id);
+      case "options":
+        return options(args, route.entry as OptionsEntry, route.id);
+      case "event":
+        return event(args, route.entry as EventEntry, route.id);
+      default:
+        return unrouted(args, route.type, route.id);
+    }
+  };
+}
+
+type EventEntryEvent = { type: string } & Record<string, unknown>;

@@ -1,0 +1,145 @@
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  BlockElementAction,
+  BlockSuggestion,
+  RespondFn,
+  SlashCommand,
+  ViewOutput,
+  ViewResponseAction,
+  ViewSubmitAction,
+} from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import type { Message } from "../../blockkit/types.ts";
+import type { Logger } from "../../log.ts";
+import type { WorkspaceRef } from "../../store/keys.ts";
+import type { AppServices } from "../services.ts";
+import type { SlackUser } from "../users.ts";
+
+/**
+ * Who may use an entry. `anyone`: every member (help, links). `reader`: whoever may run digests
+ * (DIGEST_ACCESS). `manager`: admins, owners, the installer and ADMIN_USER_IDS.
+ */
+export type Access = "anyone" | "reader" | "manager";
+
+/** Answers to the person, on whichever surface the request came from (see reply.ts). */
+export interface Reply {
+  /** A short private text (our mrkdwn). */
+  notice(text: string): Promise<void>;
+  /**
+   * A private message. With `replace`, the ephemeral message the click came from is redrawn in
+   * place; a message everyone sees is never rewritten for one person.
+   */
+  message(message: Message, opts?: { replace?: boolean }): Promise<void>;
+  /** An error in the one reply shape every entry uses. */
+  error(err: unknown): Promise<void>;
+}
+
+/** What every handler receives: already acknowledged, workspace loaded, access checked. */
+export interface RequestContext {
+  deps: AppServices;
+  ref: WorkspaceRef;
+  client: WebClient;
+  log: Logger;
+  userId: string;
+  /** The caller from users.info (cached in Redis): timezone and role. */
+  user(): Promise<SlackUser>;
+  /** Whether the caller may manage (connect the key, subscribe channels). */
+  isManager(): Promise<boolean>;
+  reply: Reply;
+}
+
+export interface CommandContext<C> extends RequestContext {
+  command: C;
+  body: SlashCommand;
+  respond: RespondFn;
+}
+
+export interface ActionContext extends RequestContext {
+  body: BlockAction;
+  action: BlockElementAction;
+}
+
+export interface ViewContext extends RequestContext {
+  body: ViewSubmitAction;
+  view: ViewOutput;
+}
+
+export interface OptionsContext extends RequestContext {
+  body: BlockSuggestion;
+}
+
+export interface EventContext {
+  deps: AppServices;
+  ref: WorkspaceRef;
+  client: WebClient;
+  log: Logger;
+  event: { type: string } & Record<string, unknown>;
+  context: AllMiddlewareArgs["context"];
+}
+
+/** How a modal submission is answered within Slack's 3 s, and what runs after the answer. */
+export interface ViewResult {
+  answer?: ViewResponseAction;
+  after?: () => Promise<void>;
+}
+
+export interface OptionsResult {
+  options?: { text: { type: "plain_text"; text: string }; value: string }[];
+  option_groups?: {
+    label: { type: "plain_text"; text: string };
+    options: { text: { type: "plain_text"; text: string }; value: string }[];
+  }[];
+}
+
+/** One subcommand of the slash command; `C` is the parsed command it handles. */
+export interface CommandEntry<C = unknown> {
+  kind: "command";
+  /** The subcommand's name as the parser returns it (`digest`, `help`, …). */
+  name: string;
+  access: Access;
+  run(ctx: CommandContext<C>): Promise<void>;
+}
+
+export interface ActionEntry {
+  kind: "action";
+  /** The `action_id`, or a pattern for a family of ids (range buttons). */
+  id: string | RegExp;
+  access: Access;
+  run(ctx: ActionContext): Promise<void>;
+}
+
+export interface ViewEntry {
+  kind: "view";
+  /** The modal's `callback_id`. */
+  id: string;
+  access: Access;
+  /** The input block a refusal is shown on (Slack shows view errors next to an input). */
+  errorBlock: string;
+  run(ctx: ViewContext): Promise<ViewResult>;
+}
+
+export interface OptionsEntry {
+  kind: "options";
+  /** The external select's `action_id`. */
+  id: string;
+  access: Access;
+  run(ctx: OptionsContext): Promise<OptionsResult>;
+}
+
+export interface EventEntry {
+  kind: "event";
+  /** The inner event's `type`. */
+  id: string;
+  /** Skipped while Slack says the workspace sends us more events than it allows (app_rate_limited). */
+  optional?: boolean;
+  run(ctx: EventContext): Promise<void>;
+}
+
+export type ListenerEntry = ActionEntry | ViewEntry | OptionsEntry | EventEntry;
+
+/**
+ * Turns the slash command's text into a named subcommand, or throws an AppError whose message
+ * says what was wrong (it reaches the person as is).
+ */
+export type CommandParser<C> = (text: string) => C & { kind: string };

@@ -1,0 +1,43 @@
+import { isAppError } from "../../../errors.ts";
+import { type LifecycleDeps, purgeWorkspace } from "../../../install/purge.ts";
+import { refLabel } from "../../../install/refs.ts";
+import type { WorkspaceRef } from "../../../store/keys.ts";
+import { type EventEntry, onEvent } from "../../frame/index.ts";
+
+/**
+ * Leaving: `app_uninstalled` and `tokens_revoked` (bot) purge the workspace. Slack may send both,
+ * in either order, and redeliver either; purging is idempotent, so every combination ends the same.
+ * Bolt skips authorize for these two events, so they work after the installation is gone.
+ */
+
+async function purge(deps: LifecycleDeps, ref: WorkspaceRef, reason: string): Promise<void> {
+  const log = deps.logger.child({ workspace: refLabel(ref), reason });
+  try {
+    await purgeWorkspace({ ...deps, ref, logger: log });
+  } catch (err) {
+    // Nothing to tell anyone in Slack: the app is gone from the workspace. Log for the operator.
+    log.error({ code: isAppError(err) ? err.code : "unexpected", err }, "workspace purge failed");
+  }
+}
+
+/** The lifecycle entries, bound to the install layer's stores. */
+export function lifecycleEvents(deps: LifecycleDeps): EventEntry[] {
+  return [
+    // `app_uninstalled`: purge the workspace (or, for an org-wide install, the enterprise).
+    onEvent({ id: "app_uninstalled", run: (ctx) => purge(deps, ctx.ref, "app_uninstalled") }),
+    // Revoked bot tokens mean the app can no longer act there: purge as for an uninstall. Revoked
+    // user tokens only drop the installer's user token; the rest stays.
+    onEvent({
+      id: "tokens_revoked",
+      async run(ctx) {
+        const tokens = (ctx.event.tokens ?? {}) as { bot?: string[]; oauth?: string[] };
+        const bots = tokens.bot ?? [];
+        const users = tokens.oauth ?? [];
+        if (bots.length > 0) return purge(deps, ctx.ref, "tokens_revoked");
+        if (users.length === 0) return;
+        const dropped = await deps.records.removeUserToken(ctx.ref, users);
+        deps.logger.info({ workspace: refLabel(ctx.ref), dropped }, "user tokens revoked");
+      },
+    }),
+  ];
+}
