@@ -6,6 +6,13 @@
 export { API_METHODS } from "./api/dispatch.ts";
 export { TRIGGER_TTL_MS } from "./api/views.ts";
 export { chooseOption, clickButton, findElement } from "./client/actions.ts";
+export {
+  DOCUMENTED_SHAPES,
+  EVENT_SHAPES,
+  INTERACTION_SHAPES,
+  OUTER_SHAPES,
+  type Shape,
+} from "./client/documented.ts";
 export { slackEvents } from "./client/events.ts";
 export type { DeliveryOptions, SendResult } from "./client/http.ts";
 export { REPLAY_AGE_SEC, type SignMode, slackSignature } from "./client/sign.ts";

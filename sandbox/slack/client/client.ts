@@ -1,5 +1,6 @@
 import { randomHex } from "../ids.ts";
 import type { StandInState } from "../state.ts";
+import type { Shape } from "./documented.ts";
 import { type DeliveryOptions, deliver, type SendResult } from "./http.ts";
 import {
   type BlockActionInput,
@@ -108,6 +109,42 @@ export function createSlackClient(env: ClientEnv) {
         eventTimeSec: Math.floor(state.now() / 1000),
         botUserId: ws?.botUserId ?? "U0UNKNOWN",
       });
+      return send(JSON.stringify(body), JSON_TYPE, o);
+    },
+
+    /**
+     * One payload of the documented catalogue (documented.ts), signed and delivered like Slack
+     * would, with a minted response_url and trigger_id where the shape carries them.
+     */
+    async sendShape(shape: Shape, o: Who & DeliveryOptions & { channelId: string }): Promise<SendResult> {
+      const ws = state.workspaces.get(o.teamId);
+      const actor = actorFor(state, appId, o.teamId, o.userId, o.enterpriseId);
+      const responseUrl = mintResponseUrl(state, env.baseUrl, {
+        teamId: o.teamId,
+        userId: o.userId,
+        channelId: o.channelId,
+        target: undefined,
+      });
+      const triggerId = mintTrigger(state, o.teamId, o.userId);
+      const nowSec = Math.floor(state.now() / 1000);
+      const minted = {
+        responseUrl,
+        triggerId,
+        channelId: o.channelId,
+        ts: `${nowSec}.000200`,
+        botUserId: ws?.botUserId ?? "U0UNKNOWN",
+      };
+      if (shape.kind === "interaction")
+        return send(interactionForm(shape.payload(actor, minted)), FORM, o, { responseUrl, triggerId });
+      const body =
+        shape.kind === "outer"
+          ? shape.body(actor, minted)
+          : eventCallback(actor, {
+              event: shape.event(actor, minted),
+              eventId: state.ids.eventId(),
+              eventTimeSec: nowSec,
+              botUserId: minted.botUserId,
+            });
       return send(JSON.stringify(body), JSON_TYPE, o);
     },
 
