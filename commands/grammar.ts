@@ -3,7 +3,7 @@ import { isRangeToken } from "../src/insights/range-grammar.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 
 /**
- * The `/insights` grammar (design.md §4), parsed into a typed command. Pure: ranges are recognised here
+ * The `/insights` grammar, parsed into a typed command. Pure: ranges are recognised here
  * but resolved later against the caller's clock and timezone.
  */
 

@@ -28,7 +28,7 @@ export function digestSummary(digest: Digest): string {
 }
 
 /**
- * The digest message (design.md §4): numbers against the previous period, trend, filter menus,
+ * The digest message: numbers against the previous period, trend, filter menus,
  * range buttons, share and platform link, footer. Pure: everything, the data time included, comes
  * in the view.
  */

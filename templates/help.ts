@@ -52,7 +52,7 @@ function lines(command: string, list: Line[]): string {
     .join("\n");
 }
 
-/** Usage with an example of every form of the command grammar (design.md §4). */
+/** Usage with an example of every form of the command grammar. */
 export function helpMessage(opts: HelpOptions): Message {
   const command = opts.commandName.replace(/[`\s]/g, "").slice(0, 40) || "/insights";
   const manageTitle = opts.canManage

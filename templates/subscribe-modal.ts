@@ -178,7 +178,7 @@ function previewBlock(o: SubscribeModalOptions): Block {
 }
 
 /**
- * The subscribe modal (design.md §4): channel, frequency (daily, weekly on chosen days, or cron),
+ * The subscribe modal: channel, frequency (daily, weekly on chosen days, or cron),
  * time, timezone, range, asset and scanner filters, and the next runs of what is filled in. The
  * schedule inputs dispatch actions so the preview is redrawn as they change. Each input's
  * `block_id` and `action_id` are the same {@link F} name.

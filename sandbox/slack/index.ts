@@ -1,5 +1,5 @@
 /**
- * Slack stand-in (design.md §8): a local HTTP server speaking Slack's Web API, response_url and
+ * Slack stand-in: a local HTTP server speaking Slack's Web API, response_url and
  * upload protocols, plus a client that delivers signed commands, interactions and events to the app.
  * See README.md beside this file.
  */

@@ -63,7 +63,7 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-/** The error code for a non-2xx HTTP status (design.md §3). */
+/** The error code for a non-2xx HTTP status. */
 export function codeForStatus(status: number): AnalyticsErrorCode {
   if (status === 401 || status === 403) return "unauthorized";
   if (status === 429) return "rate_limited";

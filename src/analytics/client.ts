@@ -48,7 +48,7 @@ const DEFAULT_TIMEOUT_MS = 8000;
 const DEFAULT_INTROSPECTION_TTL_MS = 10 * 60_000;
 
 /**
- * The analytics GraphQL client (design.md §3). Holds no key: every call takes the workspace's key,
+ * The analytics GraphQL client. Holds no key: every call takes the workspace's key,
  * so one client serves all workspaces.
  *
  * @example

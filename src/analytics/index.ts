@@ -1,4 +1,4 @@
-/** Public API of the analytics GraphQL client (design.md §3). */
+/** Public API of the analytics GraphQL client. */
 
 export { AnalyticsError, codeForStatus, isAnalyticsError, parseRetryAfter } from "./analytics-errors.ts";
 export { type AnalyticsClient, type AnalyticsClientOptions, createAnalyticsClient } from "./client.ts";

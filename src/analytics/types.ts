@@ -1,6 +1,7 @@
 /**
- * The analytics service's insights reply, as the client hands it on after validation.
- * Field meanings: ../shared/000_6e2347b01ff525d6.txt, "insights result".
+ * The analytics service's insights reply, as the client hands it on after validation: one entry
+ * per day of the range for the daily series, totals for the range (and the equally long period
+ * before it for findings and violations), and the values usable as filters.
  */
 
 /** `YYYY-MM-DD` */
@@ -55,7 +56,7 @@ export interface InsightsQuery {
   maxRules?: number;
 }
 
-/** Error codes of the analytics client (design.md §3). */
+/** Error codes of the analytics client. */
 export type AnalyticsErrorCode =
   | "unauthorized"
   | "rate_limited"

@@ -1,5 +1,5 @@
 /**
- * Block Kit limits (design.md §4). Lengths count UTF-16 code units, which is never fewer than the
+ * Block Kit limits. Lengths count UTF-16 code units, which is never fewer than the
  * characters Slack counts, so a payload within these is within Slack's. `optionValue` is 75, the
  * figure the SDK documents, although Slack accepts 150 today.
  */

@@ -13,7 +13,7 @@ import { LIMITS as L } from "./limit-values.ts";
 export { LIMITS } from "./limit-values.ts";
 
 /**
- * Checks payloads against Block Kit's limits and required fields (design.md §4). Used by the
+ * Checks payloads against Block Kit's limits and required fields. Used by the
  * template tests and by the Slack stand-in to reject what Slack would reject, so it depends on
  * nothing and never throws: junk in, a list of problems out.
  */

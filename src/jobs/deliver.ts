@@ -44,7 +44,7 @@ type DeliveryJob = Job<DeliveryJobData, DeliveryResult, string>;
 const finalAttempt = (job: DeliveryJob) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
 /**
- * The delivery processor (design.md §2 flow 3, §6): load the subscription, claim (subscription,
+ * The delivery processor: load the subscription, claim (subscription,
  * period), build, post, record. Exactly once: a claim is taken before any work, re-checked right
  * before the post and marked delivered right after it; duplicates and retries find it and stop.
  *

@@ -2,7 +2,7 @@ import { isAppError } from "../errors.ts";
 import { SlackCallError } from "./slack-api.ts";
 
 /**
- * What a delivery does about an error (design.md §6):
+ * What a delivery does about an error:
  * - `transient`: throw, BullMQ retries with exponential backoff; on the last attempt a failure
  *   notice is posted instead of a digest.
  * - `rate_limited`: Slack 429; the worker pauses the queue for Retry-After and the job waits (no attempt used).

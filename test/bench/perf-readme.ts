@@ -30,7 +30,7 @@ function stormNotes(r: BenchResults): string[] {
     );
   if (shared && own)
     out.push(
-      `- **Shared channels.** With two subscriptions per channel the same storm took ${round(shared.app.timeToAllMs / 1000, 1)} s instead of ${round(own.app.timeToAllMs / 1000, 1)} s (${shared.app.digestsPerSec} vs ${own.app.digestsPerSec} digests/s): each of the ${int(shared.app.rateLimited429)} Slack 429s pauses the whole queue for Retry-After (\`queue.rateLimit\`, design.md §6), so one busy channel stalls every other channel. Fix: pace per channel before posting (\`SET <channel>:pace NX PX 1000\`; when taken, \`moveToDelayed\` by its PTTL without using an attempt), keeping the queue-wide pause for the 429s that still happen.`,
+      `- **Shared channels.** With two subscriptions per channel the same storm took ${round(shared.app.timeToAllMs / 1000, 1)} s instead of ${round(own.app.timeToAllMs / 1000, 1)} s (${shared.app.digestsPerSec} vs ${own.app.digestsPerSec} digests/s): each of the ${int(shared.app.rateLimited429)} Slack 429s pauses the whole queue for Retry-After (\`queue.rateLimit\`, so one busy channel stalls every other channel. Fix: pace per channel before posting (\`SET <channel>:pace NX PX 1000\`; when taken, \`moveToDelayed\` by its PTTL without using an attempt), keeping the queue-wide pause for the 429s that still happen.`,
     );
   const tenK = r.storms.filter((s) => s.subscriptions >= 10_000);
   for (const s of tenK)

@@ -41,7 +41,7 @@ export function decodeMeta(raw: string | undefined): ModalMeta {
   }
 }
 
-/** A new subscription's defaults (design.md §4): weekly, Monday, 09:00, the creator's zone, last7d. */
+/** A new subscription's defaults: weekly, Monday, 09:00, the creator's zone, last7d. */
 export function defaultForm(tz: string, channelId?: string): SubscribeForm {
   return {
     channelId,
