@@ -2,14 +2,15 @@ import { digestMessage } from "../../templates/digest-message.ts";
 import type { DigestState } from "../../templates/state.ts";
 import type { Message } from "../blockkit/types.ts";
 import type { DigestRequest } from "../digests/digest-service.ts";
+import type { DigestView } from "../insights/types.ts";
 import type { ActionContext, RequestContext } from "./frame/index.ts";
 
-/** The digest a message's state describes, in the requesting person's timezone. */
-export async function digestForState(
+/** The digest view a message's state describes, in the requesting person's timezone. */
+export async function digestViewForState(
   ctx: Pick<RequestContext, "deps" | "ref" | "user">,
   state: DigestState,
   extra: Pick<DigestRequest, "shareable" | "attribution">,
-): Promise<Message> {
+): Promise<DigestView> {
   const user = await ctx.user();
   const { view } = await ctx.deps.digests.build({
     ref: ctx.ref,
@@ -20,7 +21,16 @@ export async function digestForState(
     scannerIds: state.scannerIds,
     ...extra,
   });
-  return digestMessage(view);
+  return view;
+}
+
+/** The digest message a message's state describes. */
+export async function digestForState(
+  ctx: Pick<RequestContext, "deps" | "ref" | "user">,
+  state: DigestState,
+  extra: Pick<DigestRequest, "shareable" | "attribution">,
+): Promise<Message> {
+  return digestMessage(await digestViewForState(ctx, state, extra));
 }
 
 /**

@@ -57,18 +57,23 @@ export function createSlackClient(env: ClientEnv) {
     return { ...res, responseUrl: ids.responseUrl, triggerId: ids.triggerId } satisfies SendResult;
   };
 
+  /** A response_url and trigger_id for a person's request in a channel, and who they are. */
+  const mintFor = (o: Who & { channelId: string }) => ({
+    responseUrl: mintResponseUrl(state, env.baseUrl, {
+      teamId: o.teamId,
+      userId: o.userId,
+      channelId: o.channelId,
+      target: undefined,
+    }),
+    triggerId: mintTrigger(state, o.teamId, o.userId),
+    actor: actorFor(state, appId, o.teamId, o.userId, o.enterpriseId),
+  });
+
   return {
     /** A slash command (form-encoded), by default `/insights`. */
     async sendCommand(o: CommandInput): Promise<SendResult> {
       const channel = state.workspaces.get(o.teamId)?.channels.get(o.channelId);
-      const responseUrl = mintResponseUrl(state, env.baseUrl, {
-        teamId: o.teamId,
-        userId: o.userId,
-        channelId: o.channelId,
-        target: undefined,
-      });
-      const triggerId = mintTrigger(state, o.teamId, o.userId);
-      const actor = actorFor(state, appId, o.teamId, o.userId, o.enterpriseId);
+      const { responseUrl, triggerId, actor } = mintFor(o);
       const form = commandForm(actor, {
         command: o.command ?? "/insights",
         text: o.text,
@@ -118,14 +123,7 @@ export function createSlackClient(env: ClientEnv) {
      */
     async sendShape(shape: Shape, o: Who & DeliveryOptions & { channelId: string }): Promise<SendResult> {
       const ws = state.workspaces.get(o.teamId);
-      const actor = actorFor(state, appId, o.teamId, o.userId, o.enterpriseId);
-      const responseUrl = mintResponseUrl(state, env.baseUrl, {
-        teamId: o.teamId,
-        userId: o.userId,
-        channelId: o.channelId,
-        target: undefined,
-      });
-      const triggerId = mintTrigger(state, o.teamId, o.userId);
+      const { responseUrl, triggerId, actor } = mintFor(o);
       const nowSec = Math.floor(state.now() / 1000);
       const minted = {
         responseUrl,

@@ -220,6 +220,13 @@ export const OUTER_SHAPES: Shape[] = [
   },
 ];
 
+/** The fields a legacy interaction in a channel carries. */
+const inChannel = (m: Minted) => ({
+  channel: { id: m.channelId, name: "general" },
+  action_ts: m.ts,
+  response_url: m.responseUrl,
+});
+
 const message = (m: Minted) => ({
   type: "message",
   user: m.botUserId,
@@ -261,11 +268,9 @@ export const INTERACTION_SHAPES: Shape[] = [
       ...interactionBase(a, "message_action"),
       callback_id: "explain_digest",
       trigger_id: m.triggerId,
-      response_url: m.responseUrl,
       message_ts: m.ts,
       message: message(m),
-      channel: { id: m.channelId, name: "general" },
-      action_ts: m.ts,
+      ...inChannel(m),
     }),
   },
   {
@@ -275,11 +280,9 @@ export const INTERACTION_SHAPES: Shape[] = [
       ...interactionBase(a, "interactive_message"),
       actions: [{ name: "refresh", type: "button", value: "1" }],
       callback_id: "legacy_digest",
-      channel: { id: m.channelId, name: "general" },
-      action_ts: m.ts,
+      ...inChannel(m),
       message_ts: m.ts,
       attachment_id: "1",
-      response_url: m.responseUrl,
       trigger_id: m.triggerId,
       original_message: message(m),
     }),
@@ -292,9 +295,7 @@ export const INTERACTION_SHAPES: Shape[] = [
       submission: { name: "x" },
       callback_id: "legacy_dialog",
       state: "",
-      channel: { id: m.channelId, name: "general" },
-      action_ts: m.ts,
-      response_url: m.responseUrl,
+      ...inChannel(m),
     }),
   },
   {
@@ -304,9 +305,7 @@ export const INTERACTION_SHAPES: Shape[] = [
       ...interactionBase(a, "dialog_cancellation"),
       callback_id: "legacy_dialog",
       state: "",
-      channel: { id: m.channelId, name: "general" },
-      action_ts: m.ts,
-      response_url: m.responseUrl,
+      ...inChannel(m),
     }),
   },
   {

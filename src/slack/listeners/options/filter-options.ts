@@ -1,6 +1,7 @@
 import { optionsForQuery } from "../../../../templates/filter-menu.ts";
 import { decodeState } from "../../../../templates/state.ts";
 import { ACTION } from "../../../ids.ts";
+import { digestViewForState } from "../../digest-redraw.ts";
 import { type OptionsEntry, onOptions } from "../../frame/index.ts";
 
 /** Type-ahead for the digest's external asset/scanner menus (over 100 choices), by display name. */
@@ -9,14 +10,8 @@ function filterOptions(kind: "asset" | "scanner"): OptionsEntry {
     id: kind === "asset" ? ACTION.assetSelect : ACTION.scannerSelect,
     access: "reader",
     async run(ctx) {
-      const state = decodeState(ctx.body.block_id);
-      const user = await ctx.user();
-      const { view } = await ctx.deps.digests.build({
-        ref: ctx.ref,
-        range: state.range,
-        tz: user.tz,
-        now: ctx.deps.clock(),
-      });
+      const { range } = decodeState(ctx.body.block_id);
+      const view = await digestViewForState(ctx, { range, assetIds: [], scannerIds: [] }, {});
       const list = kind === "asset" ? view.filters.assets : view.filters.scanners;
       return optionsForQuery(kind, list ?? [], ctx.body.value ?? "");
     },
