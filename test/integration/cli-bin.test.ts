@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { emptyDir, ROOT, run } from "./cli-run.ts";
+import { emptyDir, ROOT, removeEmptyDirs, run } from "./cli-run.ts";
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -13,7 +13,6 @@ const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as
  */
 function productionInstall(): string {
   const dir = emptyDir("prod-install-");
-  dirs.push(dir);
   mkdirSync(join(dir, "bin"));
   copyFileSync(join(ROOT, "bin", "insights-digest.js"), join(dir, "bin", "insights-digest.js"));
   copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
@@ -24,10 +23,7 @@ function productionInstall(): string {
   }
   return dir;
 }
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeEmptyDirs);
 
 describe("bin/insights-digest.js", () => {
   it("in a source checkout runs the TypeScript sources through tsx", async () => {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,8 +14,19 @@ export interface Run {
   stderr: string;
 }
 
+const made: string[] = [];
+
 /** A fresh empty directory: a working directory with no .env, or a PATH with no redis-server. */
-export const emptyDir = (name = "cli-") => mkdtempSync(join(tmpdir(), name));
+export function emptyDir(name = "cli-"): string {
+  const dir = mkdtempSync(join(tmpdir(), name));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every directory emptyDir made (for afterAll). */
+export function removeEmptyDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
 
 /**
  * Runs a command as a user would, with only the variables given (plus PATH and HOME), in `cwd`

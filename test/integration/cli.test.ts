@@ -1,15 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { TESTS_NEED_REDIS_SERVER } from "../setup/redis.ts";
-import { cli, emptyDir, ROOT, run } from "./cli-run.ts";
+import { cli, emptyDir, ROOT, removeEmptyDirs, run } from "./cli-run.ts";
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 const keys = () => `k1:${randomBytes(32).toString("base64")}`;
 /** One line of stderr, with no stack frame and no internal `[code]` suffix. */
 const ONE_SENTENCE = /^insights-digest: [^\n]+\n$/;
 const INTERNAL = /\[[a-z_]+\]\s*$|\n\s+at /m;
+
+afterAll(removeEmptyDirs);
 
 describe("insights-digest: the first commands a newcomer types", () => {
   it("--version prints the package version", async () => {
