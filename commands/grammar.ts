@@ -1,5 +1,5 @@
-import { closest, distance } from "fastest-levenshtein";
 import { isRangeToken } from "../src/insights/range-grammar.ts";
+import { didYouMean } from "../src/suggest.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 
 /**
@@ -63,11 +63,7 @@ const FIXED_RANGES = [
 const SUB_ID = /^[A-Za-z0-9_-]{1,40}$/;
 
 function suggest(word: string): string | undefined {
-  const lower = word.toLowerCase();
-  const candidates = [...SUBCOMMANDS, ...FIXED_RANGES];
-  const best = closest(lower, candidates);
-  // Only suggest when the word is plausibly a typo of the candidate, not any random word.
-  return distance(lower, best) <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+  return didYouMean(word, [...SUBCOMMANDS, ...FIXED_RANGES]);
 }
 
 function unknownWord(word: string): Command {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { AppError } from "../src/errors.ts";
 
 /** A private redis-server on a free loopback port, in its own temp dir, with AOF on. */
 export interface PrivateRedis {
@@ -35,8 +36,12 @@ export function redisServerAvailable(): boolean {
   return r.status === 0;
 }
 
-export const REDIS_MISSING_MESSAGE =
-  "redis-server was not found on PATH. Install it (Debian/Ubuntu: `sudo apt-get install -y redis-server`, macOS: `brew install redis`) or set REDIS_URL to a Redis you own.";
+/** How to install redis-server, said the same way wherever it is missing. */
+export const REDIS_INSTALL_HINT =
+  "Debian/Ubuntu: `sudo apt-get install -y redis-server`, macOS: `brew install redis`";
+
+/** For the demo, which uses REDIS_URL instead of a private server when it is set. */
+export const REDIS_MISSING_MESSAGE = `redis-server was not found on PATH. Install it (${REDIS_INSTALL_HINT}) or set REDIS_URL to a Redis you own.`;
 
 async function waitReady(port: number, child: ChildProcess, deadlineMs = 10_000): Promise<void> {
   const { connect } = await import("node:net");
@@ -61,7 +66,8 @@ async function waitReady(port: number, child: ChildProcess, deadlineMs = 10_000)
 }
 
 export async function startPrivateRedis(): Promise<PrivateRedis> {
-  if (!redisServerAvailable()) throw new Error(REDIS_MISSING_MESSAGE);
+  // A typed error: the CLI prints it as one sentence rather than a stack trace.
+  if (!redisServerAvailable()) throw new AppError("redis_server_missing", REDIS_MISSING_MESSAGE);
   const dir = mkdtempSync(join(tmpdir(), "insights-redis-"));
   const port = await freePort();
   let child: ChildProcess | undefined;

@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
+import * as nodeUtil from "node:util";
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
 
 /**
- * The only reader of `process.env`. Every other module receives its settings from the
- * composition root, so tests build configs without touching the environment.
+ * The only reader of `process.env` (and of the `.env` file that feeds it). Every other module
+ * receives its settings from the composition root, so tests build configs without touching the
+ * environment.
  */
 
 export type Mode = "web" | "worker" | "start" | "demo" | "preview" | "emulator" | "rotate-keys" | "bench";
@@ -168,6 +171,50 @@ const schema = z.object({
     .optional(),
   CHARTS: bool("CHARTS").optional(),
 });
+
+/** What loadEnvFile did with the file. */
+export type EnvFileResult =
+  | { status: "loaded"; path: string; names: string[] }
+  | { status: "absent"; path: string }
+  /** This Node has no .env parser (it came in Node 20.12); nothing was read. */
+  | { status: "unsupported"; path: string };
+
+type ParseEnv = (content: string) => Record<string, string | undefined>;
+// A namespace lookup, not a named import: on Node before 20.12 the export is missing, not an error.
+const nodeParseEnv = (nodeUtil as { parseEnv?: ParseEnv }).parseEnv;
+
+/**
+ * Reads a `.env` file (the format of `.env.example`) into `env`, before loadConfig reads it. A
+ * variable already in the environment wins over the file, even when set to "", so an operator's
+ * export or the platform's settings are never overridden by a file left on disk. The parser is
+ * Node's own (`util.parseEnv`, the one behind `process.loadEnvFile` and `node --env-file`); taking
+ * the parsed values rather than letting Node write `process.env` keeps that precedence here, in
+ * one line, and lets tests pass an env of their own. A missing file is fine: most deployments
+ * set real variables.
+ */
+export function loadEnvFile(
+  path = ".env",
+  env: Record<string, string | undefined> = process.env,
+  /** Node's parser; null where this Node has none. */
+  parse: ParseEnv | null = nodeParseEnv ?? null,
+): EnvFileResult {
+  let content: string;
+  try {
+    content = readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { status: "absent", path };
+    throw new ConfigError(`${path} could not be read (${code ?? (err as Error).message})`, []);
+  }
+  if (!parse) return { status: "unsupported", path };
+  const names: string[] = [];
+  for (const [name, value] of Object.entries(parse(content))) {
+    if (value === undefined || env[name] !== undefined) continue;
+    env[name] = value;
+    names.push(name);
+  }
+  return { status: "loaded", path, names };
+}
 
 /** Which variables each long-running mode cannot do without. */
 function requireFor(mode: Mode, env: z.infer<typeof schema>): string[] {

@@ -198,7 +198,8 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   if (port !== null) {
     health = await startHealthServer({
       port,
-      ready: async () => !closing && worker.isRunning() && (await redis.ping()) === "PONG",
+      ready: () => !closing && worker.isRunning(),
+      redis,
       metrics: metricsHandler(metrics),
     });
   }

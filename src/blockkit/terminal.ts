@@ -71,9 +71,8 @@ function decodeEntities(text: string): string {
 }
 
 function inline(text: string, s: Style): string {
-  return text
+  return emojify(text)
     .replace(/<([^<>\n]+)>/g, (_, inner: string) => link(inner, s))
-    .replace(/:[a-z_]+:/g, (code) => EMOJI[code] ?? code)
     .replace(
       /(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,:;!?])/g,
       (_, pre: string, t: string) => pre + paint(t, "bold", s),
@@ -88,13 +87,29 @@ function inline(text: string, s: Style): string {
     );
 }
 
-/** The emoji codes our templates use; others stay as `:code:`, which still reads. */
-const EMOJI: Record<string, string> = {
-  ":warning:": "⚠️",
-  ":x:": "❌",
+/**
+ * The emoji codes our messages use, as Slack draws them; a test keeps this table in step with the
+ * templates. Codes not listed stay as `:code:`, which still reads.
+ */
+export const EMOJI: Readonly<Record<string, string>> = {
+  ":arrow_forward:": "▶️",
+  ":calendar:": "📆",
   ":double_vertical_bar:": "⏸️",
+  ":eyes:": "👀",
+  ":inbox_tray:": "📥",
+  ":information_source:": "ℹ️",
+  ":large_orange_circle:": "🟠",
+  ":outbox_tray:": "📤",
+  ":warning:": "⚠️",
+  ":wastebasket:": "🗑️",
   ":white_check_mark:": "✅",
+  ":x:": "❌",
 };
+
+/** Replaces the `:code:`s of EMOJI with their emoji (Slack does so in mrkdwn and plain_text alike). */
+export function emojify(text: string): string {
+  return text.replace(/:[a-z_]+:/g, (code) => EMOJI[code] ?? code);
+}
 
 /**
  * Slack mrkdwn as terminal text: `*bold*`, `_italic_`, `~strike~` and `code` lose their markers

@@ -1,5 +1,5 @@
 import { ACTION } from "../ids.ts";
-import { displayWidth, padEnd, paint, renderMrkdwn, type Style, wrap } from "./terminal.ts";
+import { displayWidth, emojify, padEnd, paint, renderMrkdwn, type Style, wrap } from "./terminal.ts";
 
 /**
  * Block Kit as terminal text, for `insights-digest preview` and the demo: what a reader would see
@@ -26,7 +26,8 @@ const MENU_LABELS: Record<string, string> = {
 
 function textOf(v: unknown, s: Style): string {
   if (!isObj(v) || typeof v.text !== "string") return "";
-  return v.type === "mrkdwn" ? renderMrkdwn(v.text, s) : v.text;
+  if (v.type === "mrkdwn") return renderMrkdwn(v.text, s);
+  return v.emoji === false ? v.text : emojify(v.text);
 }
 
 function lines(text: string, width: number): string[] {

@@ -29,7 +29,7 @@ export interface SeriesStyle {
 export const SERIES: readonly SeriesStyle[] = [
   { key: "findings", label: "Findings", color: "#0072B2" },
   { key: "violations", label: "Violations", color: "#D55E00" },
-  { key: "fixed", label: "Fixed", color: "#009E73" },
+  { key: "fixed", label: "Fixes", color: "#009E73" },
 ];
 
 export const DEFAULT_WIDTH = 800;

@@ -13,6 +13,6 @@ export interface ChartInput {
   width?: number;
   /** Pixels; default 400, clamped to 200..1200. */
   height?: number;
-  /** Legend text per series; defaults to "Findings", "Violations", "Fixed". */
+  /** Legend text per series; defaults to "Findings", "Violations", "Fixes" (the digest's words). */
   labels?: Partial<Record<SeriesKey, string>>;
 }

@@ -5,6 +5,11 @@ export interface CliCommand {
   name: string;
   args: string;
   summary: string;
+  /**
+   * Reads `.env` before running. The sandbox tools (demo, emulator, bench) do not: they bring a
+   * private Redis, emulator and Slack stand-in, and a half-filled `.env` would only get in the way.
+   */
+  envFile: boolean;
   load: () => Promise<{ run: (args: string[]) => Promise<number> }>;
 }
 
@@ -15,6 +20,7 @@ export const COMMANDS: CliCommand[] = [
     args: "[--keep] [--out DIR]",
     summary:
       "Play the whole product on loopback with nothing configured: private Redis, analytics emulator, Slack stand-in and the real app; prints what a Slack user sees.",
+    envFile: false,
     load: () => loadSandbox("cli/demo.ts"),
   },
   {
@@ -22,6 +28,7 @@ export const COMMANDS: CliCommand[] = [
     args: "",
     summary:
       "Run the web process and the delivery worker in one process (small installs): /slack/events, /healthz and /readyz on PORT, scheduled digests delivered; SIGTERM drains both.",
+    envFile: true,
     load: () => import("./start.ts"),
   },
   {
@@ -29,6 +36,7 @@ export const COMMANDS: CliCommand[] = [
     args: "",
     summary:
       "Run the Slack-facing HTTP process (/slack/events, /healthz, /readyz), or Socket Mode when SLACK_APP_TOKEN is set.",
+    envFile: true,
     load: () => import("./web.ts"),
   },
   {
@@ -36,6 +44,7 @@ export const COMMANDS: CliCommand[] = [
     args: "",
     summary:
       "Run the delivery worker for scheduled digests (WORKER_CONCURRENCY jobs at a time, /healthz and /readyz on HEALTH_PORT).",
+    envFile: true,
     load: () => import("./worker.ts"),
   },
   {
@@ -43,6 +52,7 @@ export const COMMANDS: CliCommand[] = [
     args: "[--port N] [--api-key K]…",
     summary:
       "Run the analytics GraphQL emulator (a stand-in for the platform's analytics service) and print its URLs.",
+    envFile: false,
     load: () => loadSandbox("cli/emulator.ts"),
   },
   {
@@ -50,6 +60,7 @@ export const COMMANDS: CliCommand[] = [
     args: '[range] [asset:"parent / child"] [scanner:id] [--json] [--chart FILE.png] [--tz Area/City]',
     summary:
       "Print a digest in the terminal for ANALYTICS_API_KEY at ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL; with none set, runs against the built-in emulator.",
+    envFile: true,
     load: () => import("./preview.ts"),
   },
   {
@@ -57,6 +68,7 @@ export const COMMANDS: CliCommand[] = [
     args: "[--quick] [--out DIR]",
     summary:
       "Measure ack latency, digest storms, render cost, faults and bad input on loopback; writes test/bench/results/ (from a source checkout).",
+    envFile: false,
     load: () => loadSandbox("cli/bench.ts"),
   },
   {
@@ -64,6 +76,7 @@ export const COMMANDS: CliCommand[] = [
     args: "[--prefix NAME]",
     summary:
       "Re-encrypt every stored API key and bot token under the newest key of ENCRYPTION_KEYS (needs REDIS_URL).",
+    envFile: true,
     load: () => import("./rotate-keys.ts"),
   },
 ];
@@ -71,5 +84,15 @@ export const COMMANDS: CliCommand[] = [
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return `Usage: insights-digest <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun "insights-digest <command> --help" for a command's options.\n`;
+  const withEnv = COMMANDS.filter((c) => c.envFile).map((c) => c.name);
+  return [
+    "Usage: insights-digest <command> [options]",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    'Run "insights-digest <command> --help" for a command\'s options, "insights-digest --version" for the version.',
+    `${withEnv.join(", ")} read .env from the working directory; variables already set win over it.`,
+    "",
+  ].join("\n");
 }

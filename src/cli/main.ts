@@ -1,23 +1,47 @@
 import { isAppError } from "../errors.ts";
 import { redactText } from "../log.ts";
-import { COMMANDS, usage } from "./commands.ts";
+import { didYouMean } from "../suggest.ts";
+import { type CliCommand, COMMANDS, usage } from "./commands.ts";
+import { appVersion } from "./version.ts";
 
-/** CLI entry: `insights-digest <command> [args]`. Errors with a code print one clear line and exit 1. */
+const HELP = ["--help", "-h", "help"];
+const VERSION = ["--version", "-v", "-V", "version"];
+
+/** Reads `.env` from the working directory for commands that take configuration. */
+async function readEnvFile(command: CliCommand): Promise<void> {
+  if (!command.envFile) return;
+  const { loadEnvFile } = await import("../config.ts");
+  const result = loadEnvFile(".env");
+  if (result.status === "unsupported") {
+    process.stderr.write(
+      `insights-digest: ignoring .env: Node ${process.version} cannot read it (Node 20.12 or newer can); export its variables instead.\n`,
+    );
+  }
+}
+
+/** CLI entry: `insights-digest <command> [args]`. Errors print one sentence and exit 1. */
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === "--help" || name === "-h" || name === "help") {
+  if (!name || HELP.includes(name)) {
     process.stdout.write(usage());
+    return 0;
+  }
+  if (VERSION.includes(name)) {
+    process.stdout.write(`insights-digest ${appVersion()}\n`);
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    process.stderr.write(`Unknown command "${name}".\n\n${usage()}`);
+    const guess = didYouMean(name, [...COMMANDS.map((c) => c.name), "--help", "--version"]);
+    const hint = guess ? ` Did you mean "insights-digest ${guess}"?` : "";
+    process.stderr.write(`insights-digest: unknown command "${name}".${hint}\n\n${usage()}`);
     return 2;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
     process.stdout.write(`insights-digest ${command.name} ${command.args}\n\n${command.summary}\n`);
     return 0;
   }
+  await readEnvFile(command);
   const mod = await command.load();
   return mod.run(rest);
 }
@@ -29,12 +53,14 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (isAppError(err)) {
-      process.stderr.write(`insights-digest: ${redactText(err.message)} [${err.code}]\n`);
+      process.stderr.write(`insights-digest: ${redactText(err.message)}\n`);
     } else {
       process.stderr.write(
         `insights-digest: unexpected error: ${redactText(String((err as Error)?.stack ?? err))}\n`,
       );
     }
-    process.exitCode = 1;
+    // Exit now: a command that failed while starting may already hold connections (a Redis
+    // client reconnecting forever) that would otherwise keep a failed process alive.
+    process.exit(1);
   },
 );

@@ -9,9 +9,11 @@ import { chartInputFor } from "../digests/chart-input.ts";
 import { createDigestService } from "../digests/digest-service.ts";
 import { AppError } from "../errors.ts";
 import { assertTimeZone } from "../insights/dayjs.ts";
+import { isRangeToken } from "../insights/range-grammar.ts";
 import { silentLogger } from "../log.ts";
 import { parseCliArgs } from "./args.ts";
 import { loadSandbox } from "./sandbox.ts";
+import { commandText } from "./words.ts";
 
 const PREVIEW_REF = { teamId: "TPREVIEW" };
 
@@ -22,7 +24,28 @@ interface EmulatorModule {
 }
 
 const USAGE =
-  'insights-digest preview [range] [asset:"parent / child"] [scanner:name] [--json] [--chart FILE.png] [--tz Area/City] [--color]';
+  "insights-digest preview [range] ['asset:\"parent / child\"'] [scanner:name] [--json] [--chart FILE.png] [--tz Area/City] [--color]";
+
+/** What a failed chart write means, in words; other codes are shown as they are. */
+const WRITE_FAILURES: Record<string, string> = {
+  ENOENT: "its folder does not exist",
+  ENOTDIR: "a part of the path is not a folder",
+  EISDIR: "that is a folder",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EROFS: "the file system is read-only",
+  ENOSPC: "the disk is full",
+};
+
+function writeChart(path: string, png: Uint8Array): void {
+  try {
+    writeFileSync(path, png);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "";
+    const why = WRITE_FAILURES[code] ?? (code || (err as Error).message);
+    throw new AppError("chart_unwritable", `Cannot write the chart to ${path}: ${why}.`, { cause: err });
+  }
+}
 
 /**
  * `insights-digest preview [range] [asset:"…"] [scanner:…] [--json] [--chart FILE.png] [--tz Zone]`:
@@ -43,14 +66,18 @@ export async function run(args: string[]): Promise<number> {
     },
     USAGE,
   );
-  const command = parseCommand(positionals.join(" "));
+  const command = parseCommand(commandText(positionals));
   if (command.kind !== "digest") {
+    // Only a range is worth suggesting here: the grammar's other words are Slack commands.
+    const guess =
+      command.kind === "invalid" && command.suggestion && isRangeToken(command.suggestion)
+        ? ` Did you mean "${command.suggestion}"?`
+        : "";
     const hint =
-      command.kind === "invalid" ? command.message : `"${command.kind}" is a Slack command, not a preview.`;
-    throw new AppError(
-      "bad_syntax",
-      `${hint} Usage: insights-digest preview [range] [asset:"parent / child"] [scanner:name]`,
-    );
+      command.kind === "invalid"
+        ? `${command.message}${guess}`
+        : `"${command.kind}" is a Slack command, not a preview.`;
+    throw new AppError("bad_syntax", `${hint} Usage: ${USAGE}`);
   }
   const tz = values.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
   assertTimeZone(tz);
@@ -62,7 +89,13 @@ export async function run(args: string[]): Promise<number> {
       "ANALYTICS_API_KEY is required when ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL is set.",
     );
   }
-  const sandbox = configured ? undefined : await loadSandbox<EmulatorModule>("analytics/index.ts");
+  const sandbox = configured
+    ? undefined
+    : await loadSandbox<EmulatorModule>("analytics/index.ts", {
+        needs:
+          "With no ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL set, preview runs against the built-in analytics emulator, which lives in a source checkout (sandbox/)",
+        instead: "Or set ANALYTICS_APP_URL and ANALYTICS_API_KEY to preview against your platform.",
+      });
   const emulator = await sandbox?.startEmulator({ port: 0 });
   try {
     const client = createAnalyticsClient({
@@ -89,15 +122,14 @@ export async function run(args: string[]): Promise<number> {
       attribution: emulator ? "Preview · built-in emulator (demo account)" : "Preview",
     });
     const message = digestMessage(view);
+    // The chart first: a path that cannot be written fails the command before anything is printed.
+    if (values.chart) writeChart(values.chart, renderChartPng(chartInputFor(view)));
     if (values.json) process.stdout.write(`${JSON.stringify(message, null, 2)}\n`);
     else
       process.stdout.write(
         `${renderText(message, { color: values.color ?? process.stdout.isTTY === true, width: process.stdout.columns ?? 100 })}\n`,
       );
-    if (values.chart) {
-      writeFileSync(values.chart, renderChartPng(chartInputFor(view)));
-      process.stderr.write(`chart written to ${values.chart}\n`);
-    }
+    if (values.chart) process.stderr.write(`chart written to ${values.chart}\n`);
     return 0;
   } finally {
     await emulator?.close();

@@ -8,14 +8,26 @@ import { AppError } from "../errors.ts";
  * from the source checkout; run from the built `dist/`, it needs the dev dependencies (tsx) that a
  * source checkout has after `npm ci`, and says so when they are missing.
  */
-export async function loadSandbox<T>(module: string): Promise<T> {
+export async function loadSandbox<T>(
+  module: string,
+  say: {
+    /** What needs the sandbox, said first when it is not there. */
+    needs?: string;
+    /** Another way to get what the user wanted, said last. */
+    instead?: string;
+  } = {},
+): Promise<T> {
+  const needs =
+    say.needs ??
+    "The demo, emulator and bench are development tools that live in a source checkout (sandbox/)";
+  const instead = say.instead ? ` ${say.instead}` : "";
   const fromSource = import.meta.url.endsWith(".ts");
   // src/cli/ in a checkout, dist/src/cli/ in a build: the sandbox sits at the checkout's top level.
   const url = new URL(`${fromSource ? "../../" : "../../../"}sandbox/${module}`, import.meta.url);
   if (!existsSync(fileURLToPath(url))) {
     throw new AppError(
       "sandbox_unavailable",
-      "The demo, emulator and bench are development tools that live in a source checkout (sandbox/); this install has none. Clone the repository, run `npm ci`, then `npx insights-digest demo`.",
+      `${needs}; this install has none. Clone the repository and run \`npm ci\` there to use it.${instead}`,
     );
   }
   if (!fromSource) {
@@ -25,7 +37,7 @@ export async function loadSandbox<T>(module: string): Promise<T> {
     } catch {
       throw new AppError(
         "sandbox_unavailable",
-        "The demo, emulator and bench run from TypeScript sources and need the dev dependencies: run `npm ci` (not `npm ci --omit=dev`) in the checkout.",
+        `${needs}, and runs from TypeScript sources with the dev dependencies: run \`npm ci\` (not \`npm ci --omit=dev\`) in the checkout.${instead}`,
       );
     }
   }

@@ -1,5 +1,7 @@
+import { once } from "node:events";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Redis } from "ioredis";
 
 /** A running probe server. */
 export interface HealthServer {
@@ -7,15 +9,31 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
+/** Resolves false after `ms` if `check` has not answered (or failed) by then. */
+function within(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref());
+  return Promise.race([
+    Promise.resolve()
+      .then(check)
+      .catch(() => false),
+    timeout,
+  ]);
+}
+
 /**
- * The worker's probe endpoints: `/healthz` (the process is up) and `/readyz` (it takes jobs and
- * Redis answers within a second). A worker that is shutting down reports not ready, so an
- * orchestrator stops routing to it while in-flight jobs finish.
+ * The worker's probe endpoints: `/healthz` (the process is up) and `/readyz`, which answers like
+ * the web process's: 200 `{ ok: true, redis: "up" }` when Redis answers PING within a second and
+ * the worker takes jobs, else 503 with `redis: "down"` or `worker: "stopped"` saying which. A
+ * worker that is shutting down reports not ready, so an orchestrator stops routing to it while
+ * in-flight jobs finish.
  */
 export async function startHealthServer(o: {
   port: number;
   host?: string;
-  ready: () => Promise<boolean>;
+  /** Whether the worker takes jobs (false once it is closing). */
+  ready: () => boolean | Promise<boolean>;
+  /** The worker's Redis connection; /readyz pings a fail-fast copy of it (closed with the server). */
+  redis: Redis;
   /** Serves `/metrics` (Prometheus) when given. */
   metrics?: (req: unknown, res: ServerResponse) => void;
 }): Promise<HealthServer> {
@@ -23,25 +41,49 @@ export async function startHealthServer(o: {
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
   };
+  // Not the worker's own connection: that one keeps every command queued across reconnects (as
+  // BullMQ needs), so each probe during an outage would pile up there. This copy fails at once.
+  const probe = o.redis.duplicate({ enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+  probe.on("error", () => undefined);
+  // Probes that find it (re)connecting share one wait for "ready" rather than a listener each.
+  let connecting: Promise<unknown> | undefined;
+  const ping = async () => {
+    if (probe.status !== "ready") {
+      connecting ??= once(probe, "ready").finally(() => {
+        connecting = undefined;
+      });
+      await connecting;
+    }
+    return (await probe.ping()) === "PONG";
+  };
+  const readiness = async () => {
+    const [redisUp, running] = await Promise.all([within(ping, 1_000), within(o.ready, 1_000)]);
+    const ok = redisUp && running;
+    return { ok, redis: redisUp ? "up" : "down", ...(running ? {} : { worker: "stopped" }) };
+  };
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET") return json(res, 405, { ok: false });
     if (path === "/healthz") return json(res, 200, { ok: true });
     if (path === "/metrics" && o.metrics) return o.metrics(req, res);
     if (path !== "/readyz") return json(res, 404, { ok: false });
-    const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1_000).unref());
-    Promise.race([o.ready().catch(() => false), timeout]).then((ok) => json(res, ok ? 200 : 503, { ok }));
+    readiness().then((body) => json(res, body.ok ? 200 : 503, body));
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(o.port, o.host ?? "0.0.0.0", () => resolve());
+  }).catch((err: unknown) => {
+    probe.disconnect();
+    throw err;
   });
   return {
     port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await probe.quit().catch(() => probe.disconnect());
+    },
   };
 }

@@ -29,6 +29,9 @@ describe("npm run demo", () => {
     expect(stdout).toContain("Scheduled digest · Weekly on Mon at 09:00 Europe/Berlin");
     expect(stdout).toMatch(/Next 5 runs \(Europe\/Berlin\)/);
     expect(stdout).toContain("Last delivered");
+    // Emoji codes are drawn as Slack draws them, not printed as `:calendar:`.
+    expect(stdout).toContain("📆 Next run");
+    expect(stdout).not.toMatch(/:[a-z_]+:/);
     const files = readdirSync(out);
     expect(files.filter((f) => f.endsWith(".json")).length).toBeGreaterThanOrEqual(7);
     expect(files).toContain("scheduled-digest-chart.png");

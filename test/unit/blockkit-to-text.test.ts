@@ -1,6 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { displayWidth, renderMrkdwn, wrap } from "../../src/blockkit/terminal.ts";
+import { displayWidth, EMOJI, renderMrkdwn, wrap } from "../../src/blockkit/terminal.ts";
 import { renderText } from "../../src/blockkit/to-text.ts";
 import { connectModal } from "../../templates/connect-modal.ts";
 import { digestMessage } from "../../templates/digest-message.ts";
@@ -70,6 +71,25 @@ describe("renderMrkdwn", () => {
     [":warning: careful", "⚠️ careful"],
   ])("%s", (input, expected) => {
     expect(renderMrkdwn(input, plain)).toBe(expected);
+  });
+
+  it("draws every emoji code our messages use, as Slack would", () => {
+    // Every `:code:` written in the code that builds Slack text, so a new one cannot show raw.
+    const dirs = ["templates", "commands", "src/slack", "src/jobs"];
+    const files = dirs.flatMap((d) =>
+      readdirSync(new URL(`../../${d}/`, import.meta.url), { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => new URL(`../../${d}/${f}`, import.meta.url)),
+    );
+    const codes = new Set(files.flatMap((f) => readFileSync(f, "utf8").match(/:[a-z_]+:/g) ?? []));
+    expect(codes).toContain(":calendar:");
+    for (const code of codes) expect(renderMrkdwn(`${code} x`, plain), code).not.toContain(code);
+    expect(renderMrkdwn(":calendar: Next run", plain)).toBe("📆 Next run");
+    expect(
+      renderText({ blocks: [{ type: "header", text: { type: "plain_text", text: ":eyes: Preview" } }] }),
+    ).toContain("👀 Preview");
+    expect(renderMrkdwn(":not_ours: stays", plain)).toBe(":not_ours: stays");
+    expect(Object.keys(EMOJI).length).toBe(codes.size);
   });
 
   it("decodes escaped user text literally instead of as a link", () => {

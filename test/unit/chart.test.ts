@@ -7,7 +7,9 @@ import {
   renderChartPng,
 } from "../../src/chart/index.ts";
 import { SERIES, THEME } from "../../src/chart/theme.ts";
+import { digestMessage } from "../../templates/digest-message.ts";
 import { countColour, decodePng, distinctColours, hasPngSignature, makeSeries } from "./chart-helpers.ts";
+import { makeView } from "./fixtures/digest-view.ts";
 
 const renderer = createChartRenderer();
 const colour = (key: string): string => SERIES.find((s) => s.key === key)?.color ?? "";
@@ -157,6 +159,14 @@ describe("buildChartSvg", () => {
     const one = buildChartSvg({ title: "t", series: makeSeries(1, "2026-05-05") });
     expect(one).toContain(">May 5<");
     expect(one.match(/<circle /g)).toHaveLength(3);
+  });
+
+  it("names the series in the legend with the digest's own words (Fixes, not Fixed)", () => {
+    const svg = buildChartSvg({ title: "Last 7 days", series: makeSeries(7) });
+    const legend = SERIES.map((s) => new RegExp(`>${s.label}</text>`).exec(svg)?.[0]);
+    expect(legend).toEqual([">Findings</text>", ">Violations</text>", ">Fixes</text>"]);
+    const digest = JSON.stringify(digestMessage(makeView()));
+    for (const s of SERIES) expect(digest).toContain(`*${s.label}*`);
   });
 
   it("wraps the legend under the title on a narrow chart, inside the canvas", () => {

@@ -1,0 +1,66 @@
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { emptyDir, ROOT, removeEmptyDirs, run } from "./cli-run.ts";
+
+const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+/**
+ * A production install as `npm ci --omit=dev` leaves it: package.json, bin/, and node_modules
+ * without the dev dependencies (no tsx); dist/ only once built. The node_modules are links to this
+ * checkout's packages minus tsx (the bin script resolves tsx from its own folder up).
+ */
+function productionInstall(): string {
+  const dir = emptyDir("prod-install-");
+  mkdirSync(join(dir, "bin"));
+  copyFileSync(join(ROOT, "bin", "insights-digest.js"), join(dir, "bin", "insights-digest.js"));
+  copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
+  mkdirSync(join(dir, "node_modules"));
+  for (const name of readdirSync(join(ROOT, "node_modules"))) {
+    if (name === "tsx" || name.startsWith(".")) continue;
+    symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name));
+  }
+  return dir;
+}
+afterAll(removeEmptyDirs);
+
+describe("bin/insights-digest.js", () => {
+  it("in a source checkout runs the TypeScript sources through tsx", async () => {
+    const r = await run([join(ROOT, "bin", "insights-digest.js"), "--version"]);
+    expect(r).toMatchObject({ code: 0, stdout: `insights-digest ${version}\n` });
+  });
+
+  it("in an install without dev dependencies and no build, says what to run", async () => {
+    const r = await run([join(productionInstall(), "bin", "insights-digest.js"), "--version"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "insights-digest: this install has neither the dev dependencies (tsx) to run the TypeScript sources nor a build in dist/. Run `npm ci` for a development checkout, or `npm run build` (before `npm prune --omit=dev`) for production.\n",
+    );
+  });
+
+  it("in an install without dev dependencies runs the built dist/", async () => {
+    const prod = productionInstall();
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    const build = spawnSync(
+      process.execPath,
+      [tsc, "-p", "tsconfig.build.json", "--outDir", join(prod, "dist")],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+      },
+    );
+    expect(build.stdout + build.stderr).toBe("");
+    const bin = join(prod, "bin", "insights-digest.js");
+    expect(await run([bin, "--version"])).toMatchObject({ code: 0, stdout: `insights-digest ${version}\n` });
+    // The built CLI reads config like the sources do; preview's emulator is a source-checkout tool.
+    const missing = await run([bin, "worker"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^insights-digest: Missing configuration for "worker": REDIS_URL/);
+    const preview = await run([bin, "preview"]);
+    expect(preview.code).toBe(1);
+    expect(preview.stderr).toMatch(
+      /^insights-digest: With no ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL set, preview runs against the built-in analytics emulator, which lives in a source checkout \(sandbox\/\); this install has none\. .* Or set ANALYTICS_APP_URL and ANALYTICS_API_KEY to preview against your platform\.\n$/,
+    );
+  });
+});
