@@ -1,16 +1,20 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * The scenarios that also run with the app in Socket Mode (every delivery over the stand-in's
- * WebSocket instead of signed HTTP): on-demand digests, filters, modals and the App Home. Each file
- * picks its transport with `inject("transport")`, so one suite runs both ways.
+ * WebSocket instead of signed HTTP): on-demand digests, filters, modals, the App Home, the workflow
+ * step and unfurls. Each file picks its transport with `inject("transport")`, so one suite runs both
+ * ways. socket-mode.test.ts (reconnects) only makes sense over the socket.
  */
 const SOCKET_SCENARIOS = [
   "test/e2e/digest-command.test.ts",
   "test/e2e/interactions.test.ts",
   "test/e2e/subscriptions-modal.test.ts",
   "test/e2e/app-home.test.ts",
+  "test/e2e/workflow-step.test.ts",
+  "test/e2e/unfurls.test.ts",
 ];
+const SOCKET_ONLY = ["test/e2e/socket-mode.test.ts"];
 
 export default defineConfig({
   test: {
@@ -22,11 +26,20 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "http", include: ["test/**/*.test.ts"], provide: { transport: "http" } },
+        test: {
+          name: "http",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...SOCKET_ONLY],
+          provide: { transport: "http" },
+        },
       },
       {
         extends: true,
-        test: { name: "socket", include: SOCKET_SCENARIOS, provide: { transport: "socket" } },
+        test: {
+          name: "socket",
+          include: [...SOCKET_SCENARIOS, ...SOCKET_ONLY],
+          provide: { transport: "socket" },
+        },
       },
     ],
   },
