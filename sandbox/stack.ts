@@ -160,6 +160,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   });
   // In Socket Mode nothing listens on /slack/events; health and install pages are on `port`.
   const web = socketMode ? { ...started, url: `http://127.0.0.1:${port}` } : started;
+  // Bolt is connected once it read hello; the stand-in sends nothing before it knows that too.
+  if (socketMode) await slack.waitForSocket();
   slack.setAppUrl(`${web.url}/slack/events`);
   let worker: WorkerHandle | undefined;
   let workerRedis: Redis | undefined;

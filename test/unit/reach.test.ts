@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { readManifest } from "../../sandbox/slack/manifest/manifest.ts";
 import { parseYaml } from "../../sandbox/slack/manifest/yaml.ts";
@@ -6,6 +7,8 @@ import { checkMessage } from "../../src/blockkit/limits.ts";
 import { parseDashboardLink } from "../../src/digests/dashboard-link.ts";
 import { readStepInputs } from "../../src/digests/step-request.ts";
 import { STEP } from "../../src/ids.ts";
+import { createLogger } from "../../src/log.ts";
+import { guardAck } from "../../src/slack/frame/ack-guard.ts";
 import { FUNCTIONS } from "../../src/slack/listeners/functions/index.ts";
 import { appHome } from "../../templates/app-home.ts";
 import { unfurlBlocks } from "../../templates/unfurl.ts";
@@ -158,5 +161,26 @@ describe("templates", () => {
     expect(home({ socketMode: false })).toContain("Connection: HTTP request URL");
     expect(home({ socketMode: false })).toContain("Link previews: off");
     expect(home({ socketMode: false })).toContain("Send insights digest");
+  });
+});
+
+describe("acks that cannot sink a request", () => {
+  it("an ack that fails (the socket closed under it) is logged, and the handler goes on", async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
+    const log = createLogger({ level: "debug", destination });
+    const args = guardAck(
+      { ack: () => Promise.reject(new Error("Failed to send a WebSocket message")) },
+      log,
+    );
+    await expect(args.ack?.()).resolves.toBeUndefined();
+    expect(lines.join("")).toContain("could not acknowledge the request; handling it anyway");
+    const untouched: { body: object; ack?: () => Promise<void> } = { body: {} };
+    expect(guardAck(untouched, log)).toBe(untouched);
   });
 });

@@ -97,7 +97,7 @@ export function createSocketSide(o: SocketSideOptions) {
   function onConnection(ws: WebSocket) {
     const record: ConnectionRecord = {
       id: nextId++,
-      state: "open",
+      state: "connecting",
       openedAt: state.now(),
       closedAt: undefined,
       disconnects: [],
@@ -108,7 +108,8 @@ export function createSocketSide(o: SocketSideOptions) {
     ws.on("message", (data) => onMessage(c, data));
     ws.on("close", () => onClose(c));
     ws.on("error", () => undefined);
-    if (openOnes().length > MAX_CONNECTIONS) {
+    const current = live.filter((l) => l.record.state === "open" || l.record.state === "connecting");
+    if (current.length > MAX_CONNECTIONS) {
       record.disconnects.push("too_many_websockets");
       record.state = "closing";
       send(c, { type: "disconnect", reason: "too_many_websockets", debug_info: { host: DEBUG_INFO.host } });
@@ -116,13 +117,20 @@ export function createSocketSide(o: SocketSideOptions) {
     }
     send(c, {
       type: "hello",
-      num_connections: openOnes().length,
+      num_connections: current.length,
       debug_info: DEBUG_INFO,
       connection_info: { app_id: o.appId },
     });
-    const waiting = openWaiters;
-    openWaiters = [];
-    for (const w of waiting) w();
+    // Frames are read in order, so the pong to a ping sent after hello proves the app has read
+    // hello: only then is the connection used (and reported to tests as open).
+    ws.once("pong", () => {
+      if (record.state !== "connecting") return;
+      record.state = "open";
+      const waiting = openWaiters;
+      openWaiters = [];
+      for (const w of waiting) w();
+    });
+    ws.ping();
   }
 
   /** A connection to send on: the newest open one, or the first to open within `waitMs`. */

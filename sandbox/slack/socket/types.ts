@@ -25,8 +25,12 @@ export type DisconnectReason = "warning" | "refresh_requested" | "link_disabled"
 /** One WebSocket the app opened. */
 export interface ConnectionRecord {
   id: number;
-  /** `open`: gets envelopes; `closing`: told to disconnect, takes acks until it closes; `closed`. */
-  state: "open" | "closing" | "closed";
+  /**
+   * `connecting`: hello sent, the app has not yet answered the ping that follows it; `open`: the app
+   * has read hello (its pong came back after it), gets envelopes; `closing`: told to disconnect,
+   * takes acks until it closes; `closed`.
+   */
+  state: "connecting" | "open" | "closing" | "closed";
   openedAt: number;
   closedAt: number | undefined;
   /** The `disconnect` reasons sent on it, in order. */
