@@ -39,6 +39,8 @@ async function openSocket(): Promise<{ ws: WebSocket; messages: Record<string, u
     ws.once("error", reject);
   });
   await slack.waitFor(() => messages.find((m) => m.type === "hello"));
+  // The connection takes envelopes once our pong to the ping after hello is back.
+  await slack.waitForSocket(5_000);
   return { ws, messages };
 }
 
@@ -104,6 +106,25 @@ describe("Socket Mode side", () => {
     expect(slack.disconnectSocket("warning")).toBe(1);
     await slack.waitFor(() => messages.find((m) => m.type === "disconnect"));
     expect(messages.at(-1)).toMatchObject({ type: "disconnect", reason: "warning" });
+    ws.terminate();
+    await slack.waitFor(() => slack.socketConnections().every((c) => c.state === "closed"));
+  });
+
+  it("a connection that never answers the ping after hello gets no envelope", async () => {
+    const opened = await api("apps.connections.open", DEMO_APP_TOKEN);
+    const ws = new WebSocket(String(opened.url), { autoPong: false });
+    const messages: string[] = [];
+    ws.on("message", (d) => messages.push(String(d)));
+    await slack.waitFor(() => messages.find((m) => m.includes('"hello"')));
+    expect(slack.socketConnections().at(-1)?.state).toBe("connecting");
+    const sent = await slack.sendCommand({
+      teamId: DEMO.teamId,
+      userId: DEMO.member,
+      channelId: DEMO.general,
+      text: "x",
+    });
+    expect(sent).toMatchObject({ status: 0, error: "dispatch_failed" });
+    expect(messages).toHaveLength(1);
     ws.terminate();
     await slack.waitFor(() => slack.socketConnections().every((c) => c.state === "closed"));
   });
