@@ -9,7 +9,14 @@ import { formatKeyring, generateKeyring } from "../src/store/crypto.ts";
 import type { SubscriptionLimits } from "../src/subscriptions/validate.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
 import { freePort } from "./redis.ts";
-import { DEMO, type SlackStandIn, type SlackStandInOptions, startSlackStandIn } from "./slack/index.ts";
+import {
+  DEMO,
+  DEMO_APP_TOKEN,
+  type SlackStandIn,
+  type SlackStandInOptions,
+  startSlackStandIn,
+  type Transport,
+} from "./slack/index.ts";
 
 export const SANDBOX_SIGNING_SECRET = "sandbox-signing-secret-0123456789";
 const OAUTH_CLIENT_ID = "1111111111.2222222222";
@@ -55,6 +62,12 @@ export interface StackOptions {
   worker?: boolean | Partial<Omit<WorkerOptions, "config" | "logger" | "redis">>;
   /** Subscription limits for both sides (tests loosen them, e.g. `{ minIntervalMs: 0 }` for every-second crons). */
   subscriptionLimits?: Partial<SubscriptionLimits>;
+  /**
+   * `socket`: the app runs in Socket Mode (SLACK_APP_TOKEN set; Bolt's SocketModeReceiver opens its
+   * WebSocket through the stand-in's apps.connections.open) and every delivery goes over it.
+   * Default `http`: signed POSTs to /slack/events.
+   */
+  transport?: Transport;
 }
 
 /** The whole product on loopback: analytics emulator, Slack stand-in, the real app over HTTP. */
@@ -94,14 +107,20 @@ export function capturingLogger(level: string): { logger: Logger; lines: string[
  * await stack.slack.sendCommand({ teamId: DEMO.teamId, userId: DEMO.admin, channelId: DEMO.general, text: "last7d" });
  */
 export async function startStack(o: StackOptions): Promise<Stack> {
+  const socketMode = o.transport === "socket";
   const emulator = await startEmulator({ port: 0, ...o.emulator });
   const slack = await startSlackStandIn({
     signingSecret: SANDBOX_SIGNING_SECRET,
     appUrl: "http://127.0.0.1:9/",
     oauth: { clientId: OAUTH_CLIENT_ID, clientSecret: OAUTH_CLIENT_SECRET },
+    transport: o.transport,
+    // The sandbox's platform is the emulator: its links unfurl, as app.example.com's would.
+    unfurlDomains: [new URL(emulator.appUrl).hostname],
     ...o.slack,
   });
-  const port = o.oauth ? await freePort() : 0;
+  // OAuth fixes its redirect URL up front, and Socket Mode serves health and install pages on a
+  // server Bolt starts itself: both need the port chosen here.
+  const port = o.oauth || socketMode ? await freePort() : 0;
   const slackAuth = o.oauth
     ? {
         SLACK_CLIENT_ID: OAUTH_CLIENT_ID,
@@ -119,6 +138,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     PLATFORM_URL: emulator.appUrl,
     ANALYTICS_TIMEOUT_MS: "1500",
     PORT: String(port),
+    ...(socketMode ? { SLACK_APP_TOKEN: DEMO_APP_TOKEN } : {}),
     ...o.env,
   };
   const config = loadConfig("web", env);
@@ -128,7 +148,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   const redis = connectRedis(o.redisUrl, logger);
   // The OAuth redirect URL is fixed at construction, so OAuth mode picks its port up front.
   const redirectUri = o.oauth ? `http://127.0.0.1:${port}/slack/oauth_redirect` : undefined;
-  const web = await startWeb({
+  const started = await startWeb({
     config,
     logger,
     redis,
@@ -138,6 +158,10 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     redirectUri,
     subscriptions: { queueName, limits: o.subscriptionLimits, policy: workerOptions.policy },
   });
+  // In Socket Mode nothing listens on /slack/events; health and install pages are on `port`.
+  const web = socketMode ? { ...started, url: `http://127.0.0.1:${port}` } : started;
+  // Bolt is connected once it read hello; the stand-in sends nothing before it knows that too.
+  if (socketMode) await slack.waitForSocket();
   slack.setAppUrl(`${web.url}/slack/events`);
   let worker: WorkerHandle | undefined;
   let workerRedis: Redis | undefined;

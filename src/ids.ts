@@ -112,3 +112,11 @@ export const SUBSCRIBE_SCHEDULE_FIELDS = [
   SUBSCRIBE_FIELD.time,
   SUBSCRIBE_FIELD.timezone,
 ] as const;
+
+/**
+ * `callback_id`s of custom steps (manifest.yaml `functions`). Workflows built in Workflow Builder
+ * keep naming them, so like action ids they never change.
+ */
+export const STEP = {
+  sendDigest: "send_insights_digest",
+} as const;

@@ -22,6 +22,26 @@ export interface HomeModel {
   subscriptions: HomeSubscription[];
   /** The outcome of the viewer's last change from the Home tab: our own mrkdwn, user data already escaped. */
   notice?: string;
+  /** Which ways into Slack this deployment offers (shown so admins know what is on). */
+  reach?: HomeReach;
+}
+
+export interface HomeReach {
+  socketMode: boolean;
+  /** Host whose links unfurl as digests; undefined when no platform URL is configured. */
+  unfurlHost?: string;
+}
+
+/** One line: how Slack reaches the app, the workflow step, and which links unfurl. */
+function reachLine(r: HomeReach): Block {
+  const parts = [
+    r.socketMode ? "Connection: Socket Mode" : "Connection: HTTP request URL",
+    "Workflow step *Send insights digest*: on",
+    r.unfurlHost
+      ? `Link previews for ${userText(r.unfurlHost, 80)}: on`
+      : "Link previews: off (no platform URL set)",
+  ];
+  return { type: "context", elements: [mrkdwn(parts.join(" · "), LIMITS.contextText)] };
 }
 
 export interface HomeView {
@@ -29,8 +49,8 @@ export interface HomeView {
   blocks: Block[];
 }
 
-/** Fixed blocks around the rows (header, status, help, notice, divider, header, count, "more"). */
-const FIXED = 8;
+/** Fixed blocks around the rows (header, status, help, reach, notice, divider, header, count, "more"). */
+const FIXED = 9;
 /** Section, actions and divider per row: 30 rows keep the tab within 100 blocks. */
 export const HOME_MAX_ROWS = Math.floor((LIMITS.viewBlocks - FIXED) / 3);
 
@@ -127,6 +147,7 @@ export function appHome(m: HomeModel): HomeView {
       elements: [mrkdwn(`\`${COMMAND} last7d\` for a digest · \`${COMMAND} help\` for every command`)],
     },
   ];
+  if (m.reach) blocks.push(reachLine(m.reach));
   if (m.notice?.trim()) blocks.push({ type: "section", text: mrkdwn(m.notice, 1000) });
   blocks.push({ type: "divider" }, { type: "header", text: plain("Scheduled digests", LIMITS.headerText) });
   const total = m.subscriptions.length;

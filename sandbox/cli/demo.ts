@@ -2,20 +2,29 @@ import { resolve } from "node:path";
 import { parseCliArgs } from "../../src/cli/args.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createDemoOutput } from "../demo/output.ts";
+import { playReach } from "../demo/reach.ts";
 import { interactive, playDemo } from "../demo/run.ts";
 import { type PrivateRedis, startPrivateRedis } from "../redis.ts";
 import { type Stack, startStack } from "../stack.ts";
 
-const USAGE = "insights-digest demo [--keep] [--out DIR]";
+const USAGE = "insights-digest demo [--keep] [--socket] [--out DIR]";
 
 /**
- * `insights-digest demo [--keep] [--out DIR]`: the whole product on loopback with nothing
+ * `insights-digest demo [--keep] [--socket] [--out DIR]`: the whole product on loopback with nothing
  * configured — private Redis, analytics emulator, Slack stand-in, the real app — playing the main
- * flows over HTTP. Everything it started is stopped on exit, Ctrl-C included.
+ * flows over HTTP, or over Socket Mode with `--socket`. Everything it started is stopped on exit,
+ * Ctrl-C included.
  */
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCliArgs(
-    { args, options: { keep: { type: "boolean", default: false }, out: { type: "string" } } },
+    {
+      args,
+      options: {
+        keep: { type: "boolean", default: false },
+        socket: { type: "boolean", default: false },
+        out: { type: "string" },
+      },
+    },
     USAGE,
   );
   const config = loadConfig("demo");
@@ -48,11 +57,14 @@ export async function run(args: string[]): Promise<number> {
       prefix: `demo${Date.now().toString(36)}`,
       oauth: true,
       worker: true,
+      transport: values.socket ? "socket" : "http",
     });
+    const via = values.socket ? "Socket Mode (WebSocket from the app to the stand-in)" : "HTTP";
     write(
-      `insights-digest demo — Redis ${redis ? "(private, temporary)" : redisUrl}, analytics emulator ${stack.emulator.appUrl}, Slack stand-in ${stack.slack.baseUrl}, app ${stack.web.url}\n`,
+      `insights-digest demo — Redis ${redis ? "(private, temporary)" : redisUrl}, analytics emulator ${stack.emulator.appUrl}, Slack stand-in ${stack.slack.baseUrl}, app ${stack.web.url}, Slack → app over ${via}\n`,
     );
     const result = await playDemo(stack, out);
+    result.steps += await playReach(stack, out, result.steps + 1);
     const links = out.links();
     const acks = result.ackMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ");
     write(

@@ -4,10 +4,14 @@ import type { OAuthSettings } from "./api/context.ts";
 import type { ApiEnv } from "./api/dispatch.ts";
 import { createSlackClient, type SlackClientSide } from "./client/client.ts";
 import { mintTrigger } from "./client/mint.ts";
+import type { Transport } from "./client/transport.ts";
 import { type Control, createControl } from "./control.ts";
+import { type AppManifest, loadManifest } from "./manifest/manifest.ts";
 import { createQueries, type Queries } from "./queries.ts";
+import { addAppToken, createReachControls, DEMO_APP_TOKEN, type ReachControls } from "./reach.ts";
 import { defaultWorkspace } from "./seed.ts";
 import { API_PATH, createHandler } from "./server.ts";
+import { createSocketSide } from "./socket/server.ts";
 import { addWorkspaceTo, clearState, createState } from "./state.ts";
 import { mintOAuthCode } from "./tokens.ts";
 import type { RateLimitSettings, WorkspaceSeed } from "./types.ts";
@@ -31,16 +35,27 @@ export interface SlackStandInOptions {
   oauth?: Partial<OAuthSettings>;
   /** The stand-in's clock (trigger and response_url expiry, rate limits, token lifetimes). Default Date.now. */
   now?: () => number;
+  /** How deliveries reach the app: `http` (default) POSTs to `appUrl`; `socket` sends over Socket Mode. */
+  transport?: Transport;
+  /** The app-level token apps.connections.open accepts. Default `DEMO_APP_TOKEN`. */
+  appToken?: string;
+  /** The app's manifest (custom steps, unfurl domains). Default: the repository's manifest.yaml. */
+  manifest?: AppManifest;
+  /** Hosts whose links also reach the app, besides the manifest's unfurl_domains (the sandbox's platform). */
+  unfurlDomains?: string[];
 }
 
 /** A running stand-in: Slack's Web API and response_urls on one side, Slack's deliveries on the other. */
-export interface SlackStandIn extends Control, Queries, SlackClientSide {
+export interface SlackStandIn extends Control, Queries, SlackClientSide, ReachControls {
   /** `${baseUrl}/api/`: give this to the app as SLACK_API_URL. */
   readonly apiUrl: string;
   /** `http://host:port` of the stand-in. */
   readonly baseUrl: string;
   /** Points deliveries at another app URL (when the app's port is known only after the stand-in starts). */
   setAppUrl(url: string): void;
+  /** Switches how later deliveries reach the app (HTTP or Socket Mode). */
+  setTransport(transport: Transport): void;
+  readonly transport: Transport;
   /** A one-time OAuth code for `teamId` (what the authorize redirect would carry). */
   mintOAuthCode(teamId: string, userId?: string): string;
   /** A trigger_id as if the user had just interacted (valid 3 s). */
@@ -61,15 +76,20 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
   const rateLimit: RateLimitSettings = { enabled: true, perChannelPerSecond: 1, ...o.rateLimit };
   const seeds = o.workspaces ?? [defaultWorkspace()];
   const state = createState(o.now ?? Date.now, rateLimit);
+  state.manifest = o.manifest ?? loadManifest();
+  const appId = o.appId ?? "A0INSIGHTS";
+  const socket = createSocketSide({ state, appId });
   const reseed = () => {
     clearState(state, rateLimit);
+    socket.clearRecords();
     for (const seed of seeds) addWorkspaceTo(state, seed);
+    addAppToken(state, o.appToken ?? DEMO_APP_TOKEN, appId);
   };
   reseed();
   const env: ApiEnv = {
     state,
     baseUrl: "",
-    appId: o.appId ?? "A0INSIGHTS",
+    appId,
     oauth: {
       clientId: undefined,
       clientSecret: undefined,
@@ -79,6 +99,9 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
     },
   };
   const server = createServer(createHandler(env));
+  server.on("upgrade", (req, sock, head) => {
+    if (!socket.handleUpgrade(req, sock, head)) sock.destroy();
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(o.port ?? 0, o.host ?? "127.0.0.1", () => resolve());
@@ -91,6 +114,9 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
     baseUrl: env.baseUrl,
     appUrl: o.appUrl,
     signingSecret: o.signingSecret,
+    transport: o.transport ?? ("http" as Transport),
+    socket,
+    unfurlDomains: (o.unfurlDomains ?? []).map((d) => d.toLowerCase()),
   };
   return {
     apiUrl: `${env.baseUrl}${API_PATH}`,
@@ -98,16 +124,25 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
     ...createControl(state, reseed),
     ...createQueries(state),
     ...createSlackClient(clientEnv),
+    ...createReachControls(state, socket),
     setAppUrl(url: string) {
       clientEnv.appUrl = url;
+    },
+    setTransport(transport: Transport) {
+      clientEnv.transport = transport;
+    },
+    get transport() {
+      return clientEnv.transport;
     },
     mintOAuthCode: (teamId, userId) =>
       mintOAuthCode(state, teamId, userId ?? state.workspaces.get(teamId)?.installerUserId ?? "U0INSTALL"),
     mintTriggerId: (teamId, userId) => mintTrigger(state, teamId, userId),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await socket.close();
+      await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((err) => (err ? reject(err) : resolve()));
-      }),
+      });
+    },
   };
 }

@@ -1,4 +1,7 @@
+import type { FunctionExecution } from "./functions/types.ts";
 import { createIdMint, type IdMint } from "./ids.ts";
+import type { AppManifest } from "./manifest/manifest.ts";
+import type { AppTokenRecord, ConnectionTicket } from "./socket/types.ts";
 import type {
   Channel,
   ChannelMessage,
@@ -12,13 +15,15 @@ import type {
   Workspace,
   WorkspaceSeed,
 } from "./types.ts";
+import type { LinkShare } from "./unfurl/types.ts";
 import { toWorkspace } from "./workspace.ts";
 
 /** Why a token stopped working decides the error Slack answers with. */
 export interface TokenRecord {
   token: string;
   teamId: string;
-  kind: "bot";
+  /** `workflow`: a custom step's just-in-time token (`xwfp-`), alive while its execution runs. */
+  kind: "bot" | "workflow";
   /** Epoch ms after which the token answers `token_expired`; undefined = never. */
   expiresAt: number | undefined;
   revokedWith: string | undefined;
@@ -74,6 +79,15 @@ export interface StandInState {
   faults: Map<string, Fault[]>;
   rateLimit: RateLimitSettings;
   postTimes: Map<string, number[]>;
+  /** Socket Mode: app-level tokens (`xapp-`) and the one-time tickets of apps.connections.open. */
+  appTokens: Map<string, AppTokenRecord>;
+  connectionTickets: Map<string, ConnectionTicket>;
+  /** Custom steps: every function_executed sent, by function_execution_id. */
+  functionExecutions: Map<string, FunctionExecution>;
+  /** Links people posted to the app's unfurl domains, by unfurl_id, and what the app unfurled. */
+  linkShares: Map<string, LinkShare>;
+  /** The app's manifest as Slack knows it (custom steps, unfurl domains); set when the stand-in starts. */
+  manifest: AppManifest;
 }
 
 export function createState(now: () => number, rateLimit: RateLimitSettings): StandInState {
@@ -96,6 +110,11 @@ export function createState(now: () => number, rateLimit: RateLimitSettings): St
     faults: new Map(),
     rateLimit: { ...rateLimit },
     postTimes: new Map(),
+    appTokens: new Map(),
+    connectionTickets: new Map(),
+    functionExecutions: new Map(),
+    linkShares: new Map(),
+    manifest: { functions: new Map(), unfurlDomains: [], botScopes: [], botEvents: [] },
   };
 }
 

@@ -67,5 +67,6 @@ export function composeCore({
     installerOf: async () => undefined,
     clock,
     verifyTimeoutMs: 2_500,
+    reach: { socketMode: Boolean(config.slack.appToken), platformUrl: config.platformUrl },
   };
 }

@@ -19,6 +19,9 @@ export const BOT_SCOPES = [
   "files:write",
   "channels:history",
   "groups:history",
+  // Link unfurls: see links to the platform (link_shared) and answer them (chat.unfurl).
+  "links:read",
+  "links:write",
 ] as const;
 
 export const INSTALL_PATH = "/slack/install";

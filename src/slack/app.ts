@@ -37,6 +37,8 @@ export function createSlackApp({ slack, deps, routes, customRoutes = [], oauth }
       : { authorize: singleTeamAuthorize(slack.botToken as string, slack.apiUrl) }),
     appToken: slack.appToken,
     socketMode,
+    // In Socket Mode Bolt serves the health routes on a server of its own, on this port (else 3000).
+    ...(socketMode ? { port: slack.installerPort } : {}),
     logger: boltLogger(deps.logger),
     logLevel: LogLevel.INFO,
     clientOptions: {

@@ -13,7 +13,17 @@ import { canChangeSubscription } from "./subscriptions/access.ts";
 export type HomeDeps = Pick<
   AppServices,
   "apiKeys" | "subscriptions" | "users" | "policy" | "installerOf" | "logger"
->;
+> &
+  Partial<Pick<AppServices, "reach">>;
+
+/** The platform's host, for the Home tab's line on link previews. */
+function hostOf(url: string | undefined): string | undefined {
+  try {
+    return url ? new URL(url).host : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -85,7 +95,10 @@ export async function loadHome(
     : status.connected
       ? { connected: true, savedBy: status.savedBy, savedAt: status.savedAt }
       : { connected: false, unreadable: true };
-  return { key, canManage: manager, subscriptions: rows, notice };
+  const reach = deps.reach
+    ? { socketMode: deps.reach.socketMode, unfurlHost: hostOf(deps.reach.platformUrl) }
+    : undefined;
+  return { key, canManage: manager, subscriptions: rows, notice, reach };
 }
 
 /** Publishes (or re-publishes) a user's Home tab; failures are logged, never thrown at the caller's user. */

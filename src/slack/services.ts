@@ -32,4 +32,13 @@ export interface AppServices {
   clock: () => Date;
   /** How long the connect modal waits for the service before telling the admin to retry (Slack allows 3 s). */
   verifyTimeoutMs: number;
+  /** How Slack reaches this deployment: Socket Mode or HTTP, and the platform whose links unfurl. */
+  reach: ReachSettings;
+}
+
+export interface ReachSettings {
+  /** Slack delivers over a WebSocket the app opens (SLACK_APP_TOKEN), not to a public URL. */
+  socketMode: boolean;
+  /** The platform's web app (PLATFORM_URL or ANALYTICS_APP_URL): links to its host unfurl. */
+  platformUrl?: string;
 }

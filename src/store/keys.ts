@@ -139,6 +139,8 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
     /** String with TTL: a cached insights reply; `digest` from `digestToken(…)`. */
     insightsCache: (ref: WorkspaceRef, digest: string) =>
       `${ns(ref)}:insights:${token("cache digest", digest)}`,
+    /** String with TTL: the blocks of a link unfurl; `digest` from `digestToken(url, tz, day)`. */
+    unfurl: (ref: WorkspaceRef, digest: string) => `${ns(ref)}:unfurl:${token("unfurl digest", digest)}`,
     /** String with TTL: introspection result for an endpoint; `digest` from `digestToken(url)`. */
     introspection: (ref: WorkspaceRef, digest: string) =>
       `${ns(ref)}:introspection:${token("endpoint digest", digest)}`,

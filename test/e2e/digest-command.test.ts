@@ -12,7 +12,11 @@ import { command, connect } from "./helpers.ts";
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ redisUrl: inject("redisUrl"), prefix: `e2e-digest-${process.pid}` });
+  stack = await startStack({
+    redisUrl: inject("redisUrl"),
+    prefix: `e2e-digest-${process.pid}`,
+    transport: inject("transport"),
+  });
 });
 afterAll(async () => stack?.close());
 

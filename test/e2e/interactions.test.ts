@@ -12,6 +12,7 @@ beforeAll(async () => {
   stack = await startStack({
     redisUrl: inject("redisUrl"),
     prefix: `e2e-int-${process.pid}`,
+    transport: inject("transport"),
     emulator: { accounts: [{ apiKey: BIG_KEY, assetCount: 500 }] },
   });
   stack.slack.setRateLimit({ enabled: false });

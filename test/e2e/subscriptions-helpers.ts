@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 import type { StoredView } from "../../sandbox/slack/index.ts";
 import { slackEvents } from "../../sandbox/slack/index.ts";
 import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
@@ -14,6 +14,8 @@ export async function subscriptionStack(redisUrl: string, prefix: string): Promi
   const stack = await startStack({
     redisUrl,
     prefix,
+    // The http and socket projects of vitest.config.ts run the same scenarios both ways.
+    transport: inject("transport"),
     worker: {
       policy: { attempts: 2, backoffMs: 100 },
       analyticsRetry: { attempts: 1 },

@@ -16,6 +16,7 @@ beforeAll(async () => {
   stack = await startStack({
     redisUrl: inject("redisUrl"),
     prefix: `e2e-subs-modal-${process.pid}`,
+    transport: inject("transport"),
     emulator: { accounts: [{ apiKey: BIG_KEY, assetCount: 300 }] },
     worker: { policy: { attempts: 1, backoffMs: 100 } },
   });

@@ -3,5 +3,7 @@ import type {} from "vitest";
 declare module "vitest" {
   export interface ProvidedContext {
     redisUrl: string;
+    /** How the e2e scenarios reach the app: signed HTTP, or Socket Mode (vitest.config.ts projects). */
+    transport: "http" | "socket";
   }
 }

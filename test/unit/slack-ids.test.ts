@@ -6,6 +6,7 @@ import {
   CALLBACK,
   COMMAND,
   RANGE_PRESETS,
+  STEP,
   SUBSCRIBE_FIELD,
   SUBSCRIBE_SCHEDULE_FIELDS,
 } from "../../src/ids.ts";
@@ -18,7 +19,7 @@ import { LISTENERS, lifecycleEvents } from "../../src/slack/listeners/index.ts";
  * record in test/fixtures/slack-ids.json lists every id ever shipped; each must still be answered.
  */
 const record = JSON.parse(readFileSync(new URL("../fixtures/slack-ids.json", import.meta.url), "utf8")) as {
-  routed: { action: string[]; view: string[]; options: string[]; command: string[] };
+  routed: { action: string[]; view: string[]; options: string[]; command: string[]; function: string[] };
   retired: { action: string[]; view: string[]; options: string[] };
 };
 
@@ -33,6 +34,11 @@ const table = routeTable({ command: SLASH_COMMAND, listeners: [...LISTENERS, ...
 const action = (id: string) => table.route({ type: "block_actions", actions: [{ action_id: id }] });
 const view = (id: string) => table.route({ type: "view_submission", view: { callback_id: id } });
 const options = (id: string) => table.route({ type: "block_suggestion", action_id: id });
+const step = (id: string) =>
+  table.route({
+    type: "event_callback",
+    event: { type: "function_executed", function: { callback_id: id } },
+  });
 
 describe("every Slack id ever rendered is answered", () => {
   it("each routed id reaches its listener", () => {
@@ -40,6 +46,9 @@ describe("every Slack id ever rendered is answered", () => {
     for (const id of record.routed.view) expect(view(id).kind, id).toBe("view");
     for (const id of record.routed.options) expect(options(id).kind, id).toBe("options");
     for (const name of record.routed.command) expect(table.route({ command: name }).kind).toBe("command");
+    // Workflows keep naming their steps: a renamed callback_id would break every workflow using it.
+    for (const id of record.routed.function) expect(step(id).kind, id).toBe("function");
+    expect(step("never_shipped")).toMatchObject({ kind: "unrouted", type: "event:function_executed" });
   });
 
   it("each retired id gets the out-of-date answer, never a listener", () => {
@@ -61,6 +70,7 @@ describe("every Slack id ever rendered is answered", () => {
     };
     for (const kind of ["action", "view", "options", "command"] as const)
       for (const id of rendered[kind]) expect(record.routed[kind], `${kind} ${id}`).toContain(id);
+    for (const id of Object.values(STEP)) expect(record.routed.function, `function ${id}`).toContain(id);
   });
 
   it("a table where two entries answer one id is refused", () => {

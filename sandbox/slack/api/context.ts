@@ -21,6 +21,8 @@ export interface ApiContext {
   parts: Part[];
   /** The bearer token's workspace; set for every method that requires a token. */
   auth: { ws: Workspace; token: TokenRecord } | undefined;
+  /** The `Authorization: Bearer` token as sent, for methods that take other tokens than bot ones. */
+  bearer: string | undefined;
   /** Basic-auth credentials, which oauth.v2.access accepts instead of body fields. */
   basic: { user: string; pass: string } | undefined;
   baseUrl: string;

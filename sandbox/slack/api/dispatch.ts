@@ -1,8 +1,11 @@
 import { isAppError } from "../../../src/errors.ts";
 import { takeFault } from "../faults.ts";
+import { functionMethods } from "../functions/api.ts";
 import type { Part } from "../multipart.ts";
+import { socketMethods } from "../socket/api.ts";
 import type { StandInState } from "../state.ts";
 import { resolveToken } from "../tokens.ts";
+import { unfurlMethods } from "../unfurl/api.ts";
 import { type Args, recordableArgs, str } from "./args.ts";
 import { chatMethods } from "./chat.ts";
 import { type ApiBody, type ApiContext, type ApiMethod, HttpFault, type OAuthSettings } from "./context.ts";
@@ -18,6 +21,9 @@ export const API_METHODS: Readonly<Record<string, ApiMethod>> = {
   ...viewMethods,
   ...fileMethods,
   ...oauthMethods,
+  ...socketMethods,
+  ...functionMethods,
+  ...unfurlMethods,
 };
 
 export interface ApiEnv {
@@ -78,6 +84,7 @@ export function dispatchApi(env: ApiEnv, req: ApiRequest): HttpAnswer {
     args: req.args,
     parts: req.parts,
     auth: undefined,
+    bearer: req.bearer,
     basic: req.basic,
     baseUrl: env.baseUrl,
     appId: env.appId,

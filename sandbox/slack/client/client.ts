@@ -1,7 +1,10 @@
+import { type StepRun, startExecution } from "../functions/execute.ts";
 import { randomHex } from "../ids.ts";
+import type { SocketSide } from "../socket/server.ts";
 import type { StandInState } from "../state.ts";
+import { type LinkPost, postLinks } from "../unfurl/share.ts";
 import type { Shape } from "./documented.ts";
-import { type DeliveryOptions, deliver, type SendResult } from "./http.ts";
+import type { DeliveryOptions, SendResult } from "./http.ts";
 import {
   type BlockActionInput,
   blockActions,
@@ -13,6 +16,7 @@ import {
 } from "./interactions.ts";
 import { actorFor, mintResponseUrl, mintTrigger } from "./mint.ts";
 import { commandForm, eventCallback, interactionForm, VERIFICATION_TOKEN } from "./payloads.ts";
+import { type Transport, transmit } from "./transport.ts";
 import { applyViewAck } from "./view-ack.ts";
 
 export interface CommandInput extends Who, DeliveryOptions {
@@ -36,6 +40,11 @@ export interface ClientEnv {
   baseUrl: string;
   appUrl: string;
   signingSecret: string;
+  /** HTTP POSTs to `appUrl`, or envelopes over the app's Socket Mode connection. */
+  transport: Transport;
+  socket: SocketSide;
+  /** Hosts whose links reach the app besides the manifest's `unfurl_domains` (the sandbox's platform). */
+  unfurlDomains: string[];
 }
 
 const FORM = "application/x-www-form-urlencoded";
@@ -53,7 +62,8 @@ export function createSlackClient(env: ClientEnv) {
     o: DeliveryOptions,
     ids: Partial<SendResult> = {},
   ) => {
-    const res = await deliver({ url: env.appUrl, secret: env.signingSecret, body, contentType, options: o });
+    const delivery = { url: env.appUrl, secret: env.signingSecret, body, contentType, options: o };
+    const res = await transmit(env.transport, env.socket, delivery);
     return { ...res, responseUrl: ids.responseUrl, triggerId: ids.triggerId } satisfies SendResult;
   };
 
@@ -69,7 +79,7 @@ export function createSlackClient(env: ClientEnv) {
     actor: actorFor(state, appId, o.teamId, o.userId, o.enterpriseId),
   });
 
-  return {
+  const client = {
     /** A slash command (form-encoded), by default `/insights`. */
     async sendCommand(o: CommandInput): Promise<SendResult> {
       const channel = state.workspaces.get(o.teamId)?.channels.get(o.channelId);
@@ -146,6 +156,35 @@ export function createSlackClient(env: ClientEnv) {
       return send(JSON.stringify(body), JSON_TYPE, o);
     },
 
+    /**
+     * Runs a custom step as Workflow Builder would: a `function_executed` event with the inputs and
+     * a fresh `xwfp-` token. The run's outcome lands in `stepExecution(executionId)`.
+     */
+    async executeStep(o: StepRun & DeliveryOptions): Promise<SendResult & { executionId: string }> {
+      const { execution, event } = startExecution(state, appId, o);
+      const ws = state.workspaces.get(o.teamId);
+      const actor = actorFor(state, appId, o.teamId, ws?.installerUserId ?? "U0UNKNOWN");
+      const body = eventCallback(actor, {
+        event,
+        eventId: state.ids.eventId(),
+        eventTimeSec: Math.floor(state.now() / 1000),
+        botUserId: ws?.botUserId ?? "U0UNKNOWN",
+      });
+      return { ...(await send(JSON.stringify(body), JSON_TYPE, o)), executionId: execution.id };
+    },
+
+    /**
+     * A person posts a message with links. Links to the app's unfurl domains (the manifest's, plus
+     * `unfurlDomains`) bring a link_shared event to the app; `delivered` is undefined when none did.
+     */
+    async postLinks(o: LinkPost & DeliveryOptions) {
+      const domains = [...state.manifest.unfurlDomains, ...env.unfurlDomains];
+      const { ts, share, event } = postLinks(state, o, domains);
+      if (!share || !event) return { ts, unfurlId: undefined, delivered: undefined };
+      const delivered = await client.sendEvent({ ...o, event });
+      return { ts, unfurlId: share.unfurlId, delivered };
+    },
+
     /** Slack's endpoint check; the app must echo `challenge`. */
     async sendUrlVerification(o: DeliveryOptions & { challenge?: string } = {}): Promise<SendResult> {
       const body = {
@@ -156,6 +195,7 @@ export function createSlackClient(env: ClientEnv) {
       return send(JSON.stringify(body), JSON_TYPE, o);
     },
   };
+  return client;
 }
 
 export type SlackClientSide = ReturnType<typeof createSlackClient>;

@@ -1,4 +1,11 @@
-import type { ActionEntry, CommandEntry, EventEntry, OptionsEntry, ViewEntry } from "./types.ts";
+import type {
+  ActionEntry,
+  CommandEntry,
+  EventEntry,
+  FunctionEntry,
+  OptionsEntry,
+  ViewEntry,
+} from "./types.ts";
 
 /** Typed constructors for the registration tables: each entry says what it answers and who may use it. */
 export const onCommand = <C>(e: Omit<CommandEntry<C>, "kind">): CommandEntry<C> => ({
@@ -9,3 +16,4 @@ export const onAction = (e: Omit<ActionEntry, "kind">): ActionEntry => ({ kind: 
 export const onView = (e: Omit<ViewEntry, "kind">): ViewEntry => ({ kind: "view", ...e });
 export const onOptions = (e: Omit<OptionsEntry, "kind">): OptionsEntry => ({ kind: "options", ...e });
 export const onEvent = (e: Omit<EventEntry, "kind">): EventEntry => ({ kind: "event", ...e });
+export const onFunction = (e: Omit<FunctionEntry, "kind">): FunctionEntry => ({ kind: "function", ...e });

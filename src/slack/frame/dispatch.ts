@@ -6,8 +6,9 @@ import type { AppServices } from "../services.ts";
 import { workspaceOf } from "../workspace.ts";
 import { checkAccess } from "./access.ts";
 import { bareReply, type RequestFacts, requestContext } from "./context.ts";
+import { failUnknownStep, runFunction } from "./function.ts";
 import type { RouteTable } from "./routes.ts";
-import type { ActionEntry, EventEntry, OptionsEntry, ViewEntry } from "./types.ts";
+import type { ActionEntry, EventEntry, FunctionEntry, OptionsEntry, ViewEntry } from "./types.ts";
 
 type Args = AnyMiddlewareArgs & AllMiddlewareArgs & { ack?: (response?: unknown) => Promise<void> };
 type Body = Record<string, unknown>;
@@ -210,7 +211,10 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
         return options(args, route.entry as OptionsEntry, route.id);
       case "event":
         return event(args, route.entry as EventEntry, route.id);
+      case "function":
+        return runFunction(deps, args, route.entry as FunctionEntry, route.id);
       default:
+        if (route.type === "event:function_executed") return failUnknownStep(deps, args, route.id);
         return unrouted(args, route.type, route.id);
     }
   };

@@ -1,5 +1,6 @@
 import type { App } from "@slack/bolt";
 import type { AppServices } from "../services.ts";
+import { guardAck } from "./ack-guard.ts";
 import { createDispatcher } from "./dispatch.ts";
 import { type Routes, routeTable } from "./routes.ts";
 import { ackUnclassified } from "./unclassified.ts";
@@ -16,5 +17,5 @@ export type * from "./types.ts";
 export function installFrame(app: App, deps: AppServices, routes: Routes): void {
   ackUnclassified(app, deps);
   const dispatch = createDispatcher(deps, routeTable(routes));
-  app.use(async (args) => dispatch(args as Parameters<typeof dispatch>[0]));
+  app.use(async (args) => dispatch(guardAck(args as Parameters<typeof dispatch>[0], deps.logger)));
 }

@@ -15,7 +15,7 @@ export interface Routes {
 /** Where a request goes: its entry, or nowhere (then it is answered as out of date). */
 export type Route =
   | { kind: "command"; name: string }
-  | { kind: "action" | "view" | "options" | "event"; entry: ListenerEntry; id: string }
+  | { kind: "action" | "view" | "options" | "event" | "function"; entry: ListenerEntry; id: string }
   | { kind: "unrouted"; type: string; id: string };
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
@@ -66,6 +66,11 @@ export function routeTable(routes: Routes) {
     if (type === "block_actions") return pick("action", str(first?.action_id));
     if (type === "block_suggestion") return pick("options", str(body.action_id));
     if (type === "view_submission") return pick("view", str(view.callback_id));
+    // A custom step's run is routed by the step's callback_id, not by the event type.
+    if (event && event.type === "function_executed") {
+      const fn = (event as { function?: { callback_id?: unknown } }).function?.callback_id;
+      return pick("function", str(fn), "event:function_executed");
+    }
     if (event && typeof event === "object") return pick("event", str(event.type), `event:${str(event.type)}`);
     return { kind: "unrouted", type: type || "unknown", id: str(view.callback_id) || str(body.callback_id) };
   }

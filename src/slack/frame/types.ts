@@ -136,7 +136,31 @@ export interface EventEntry {
   run(ctx: EventContext): Promise<void>;
 }
 
-export type ListenerEntry = ActionEntry | ViewEntry | OptionsEntry | EventEntry;
+/** What a custom step's handler receives: already acknowledged, workspace loaded. */
+export interface FunctionContext {
+  deps: AppServices;
+  ref: WorkspaceRef;
+  /** Holds the run's own token (`xwfp-`), which Slack revokes when the step completes. */
+  client: WebClient;
+  log: Logger;
+  /** The step's inputs as Workflow Builder filled them in; unchecked (treat as untrusted). */
+  inputs: Record<string, unknown>;
+  executionId: string;
+}
+
+/**
+ * A Workflow Builder custom step (`functions` in manifest.yaml). The frame acks the
+ * `function_executed` event, completes the step with the outputs `run` returns, and fails it with
+ * the message of anything `run` throws (an AppError's words reach the workflow's owner as they are).
+ */
+export interface FunctionEntry {
+  kind: "function";
+  /** The step's `callback_id`. */
+  id: string;
+  run(ctx: FunctionContext): Promise<Record<string, unknown>>;
+}
+
+export type ListenerEntry = ActionEntry | ViewEntry | OptionsEntry | EventEntry | FunctionEntry;
 
 /**
  * Turns the slash command's text into a named subcommand, or throws an AppError whose message
