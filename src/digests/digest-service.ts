@@ -1,10 +1,17 @@
 import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
+import { assetIdsOfGroups } from "../insights/asset-groups.ts";
 import { computeDigest } from "../insights/compute-digest.ts";
+import type { GapRule } from "../insights/gaps.ts";
+import { partialFrom } from "../insights/partial-day.ts";
 import { parseRange } from "../insights/ranges.ts";
+import { repairSeries } from "../insights/series.ts";
 import type { DigestView, ResolvedRange } from "../insights/types.ts";
+import type { Logger } from "../log.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
+import { fetchChunked } from "./chunked-fetch.ts";
+import { computeDriversView, DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsSource } from "./insights-cache.ts";
 
@@ -20,8 +27,20 @@ export interface DigestRequest {
   /** Ids already chosen from a dropdown. */
   assetIds?: string[];
   scannerIds?: string[];
+  /** Top-level asset groups (`payments`) to narrow to, as a drivers button asks; added to the asset filter. */
+  assetGroups?: string[];
   shareable?: boolean;
   attribution?: string;
+  /**
+   * Break the change down (drivers) and judge each slice for data gaps: "required" fails the digest
+   * when they cannot be had (the Why? answer), "optional" shows the digest without them and says so
+   * (scheduled digests). Costs at most `DriversSettings.maxQueries` more queries, mostly cached.
+   */
+  drivers?: "required" | "optional";
+  /** Fetch the previous period day by day for the chart's faint line (free when drivers run). */
+  previousSeries?: boolean;
+  /** Offer the Why? button (on-demand digests without drivers). */
+  explainable?: boolean;
 }
 
 export interface DigestOutcome {
@@ -45,7 +64,12 @@ export function createDigestService(options: {
   apiKeys: Pick<ApiKeyStore, "load">;
   source: InsightsSource;
   platformUrl?: string;
+  drivers?: DriversSettings;
+  gapRule?: GapRule;
+  /** Where optional parts that failed (drivers, the previous-period line) are reported. */
+  logger?: Logger;
 }): DigestService {
+  const settings = options.drivers ?? DEFAULT_DRIVERS;
   const apiKey = async (ref: WorkspaceRef) => {
     const stored = await options.apiKeys.load(ref);
     if (!stored) {
@@ -65,9 +89,11 @@ export function createDigestService(options: {
       const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };
       let assetIds = [...new Set(req.assetIds ?? [])];
       let scannerIds = [...new Set(req.scannerIds ?? [])];
+      const groups = [...new Set(req.assetGroups ?? [])];
       const typed = (req.assetNames?.length ?? 0) + (req.scannerNames?.length ?? 0);
-      if (typed > 0) {
-        // Names need the service's lists; the unfiltered reply carries them and is cached for the next step.
+      let queryAssetIds = assetIds;
+      if (typed > 0 || groups.length > 0) {
+        // Names and groups need the service's lists; the unfiltered reply carries them and is cached for the next step.
         const unfiltered = await options.source.fetch(req.ref, key, base);
         if (!unfiltered.filters) {
           throw new AppError(
@@ -87,10 +113,17 @@ export function createDigestService(options: {
             ...matchFilters("scanner", req.scannerNames ?? [], unfiltered.filters.scannerId),
           ]),
         ];
+        const grouped = assetIdsOfGroups(unfiltered.filters.assetId, groups);
+        if (groups.length > 0 && grouped.length === 0)
+          throw new AppError("bad_filter", `No asset group is called "${groups.join('", "')}" any more.`, {
+            details: { kind: "asset", suggestions: [] },
+          });
+        queryAssetIds = [...new Set([...assetIds, ...grouped])];
       }
-      const query: InsightsQuery = { ...base, assetIds, scannerIds };
-      const result = await options.source.fetch(req.ref, key, query);
-      const digest = computeDigest(result, range);
+      const query: InsightsQuery = { ...base, assetIds: queryAssetIds, scannerIds };
+      const result = await fetchChunked(options.source, req.ref, key, query, settings.chunkSize);
+      const partial = partialFrom(req.now, req.tz);
+      const digest = computeDigest(result, range, { partialFrom: partial, gapRule: options.gapRule });
       const view: DigestView = {
         digest,
         filters: {
@@ -98,12 +131,54 @@ export function createDigestService(options: {
           scanners: result.filters?.scannerId ?? null,
           selectedAssetIds: assetIds,
           selectedScannerIds: scannerIds,
+          ...(groups.length > 0 ? { selectedGroups: groups } : {}),
         },
         generatedAt: req.now.toISOString(),
         platformUrl: options.platformUrl,
         shareable: req.shareable ?? false,
         attribution: req.attribution,
+        explainable: (req.explainable ?? false) && !req.drivers,
       };
+      if (req.drivers) {
+        try {
+          if (!result.filters)
+            throw new AppError(
+              "drivers_unavailable",
+              "This analytics endpoint offers no asset or scanner filters to break the change down by.",
+            );
+          const drivers = await computeDriversView(
+            { source: options.source, settings, gapRule: options.gapRule },
+            {
+              ref: req.ref,
+              apiKey: key,
+              periods: range,
+              assetIds: queryAssetIds,
+              scannerIds,
+              assets: result.filters.assetId,
+              scanners: result.filters.scannerId,
+              partialFrom: partial,
+            },
+          );
+          view.drivers = drivers.view;
+          view.previousSeries = drivers.previousSeries;
+        } catch (err) {
+          if (req.drivers === "required") throw err;
+          options.logger?.warn({ err }, "drivers failed; the digest goes out without them");
+          view.driversUnavailable =
+            err instanceof AppError && err.code === "drivers_unavailable"
+              ? err.message
+              : "The analytics service did not answer the breakdown in time.";
+        }
+      } else if (req.previousSeries) {
+        // A chart without its faint line beats no digest: a failure here only costs the line.
+        const previousQuery = { ...query, fromDay: range.previousFrom, toDay: range.previousTo };
+        await fetchChunked(options.source, req.ref, key, previousQuery, settings.chunkSize)
+          .then((previous) => {
+            const days = { from: range.previousFrom, to: range.previousTo };
+            view.previousSeries = repairSeries(previous, days).points;
+          })
+          .catch((err: unknown) => options.logger?.warn({ err }, "previous-period series failed"));
+      }
       return { view, range, query, result };
     },
   };

@@ -138,6 +138,8 @@ export interface DigestView {
   attribution?: string;
   /** Why the numbers moved, when asked for (Why? button, scheduled digests). */
   drivers?: DriversView;
+  /** Drivers were asked for but could not be had: why, in a sentence a reader can take. */
+  driversUnavailable?: string;
   /** Offer the Why? button (on-demand digests that do not show their drivers yet). */
   explainable?: boolean;
   /** Daily series of the previous period, aligned day by day with `digest.series` (the chart's faint line). */
