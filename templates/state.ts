@@ -32,6 +32,11 @@ const group = z
   // biome-ignore lint/suspicious/noControlCharactersInRegex: names with control characters are junk
   .regex(/^[^\u0000-\u001f\u007f]+$/);
 
+/** Whether a group name can travel in a state (and so be a button that narrows to it). */
+export function isCarriableGroup(name: string): boolean {
+  return group.safeParse(name).success;
+}
+
 const wire = z.object({
   r: z.string().regex(/^[A-Za-z0-9.-]{1,40}$/),
   a: z.array(id).max(100).optional(),
@@ -59,7 +64,7 @@ export function encodeStateWithin(state: DigestState, max: number): string {
   const assetIds = state.assetIds.slice(0, 100);
   const scannerIds = state.scannerIds.slice(0, 100);
   // Groups that could never be read back (too long, control characters) are not written.
-  const assetGroups = (state.assetGroups ?? []).filter((g) => group.safeParse(g).success).slice(0, 20);
+  const assetGroups = (state.assetGroups ?? []).filter(isCarriableGroup).slice(0, 20);
   const encode = () => encodeState({ range: state.range, assetIds, scannerIds, assetGroups });
   let encoded = encode();
   while (encoded.length > max && (scannerIds.length > 0 || assetIds.length > 0 || assetGroups.length > 0)) {

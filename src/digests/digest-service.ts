@@ -39,7 +39,7 @@ export interface DigestRequest {
   drivers?: "required" | "optional";
   /** Fetch the previous period day by day for the chart's faint line (free when drivers run). */
   previousSeries?: boolean;
-  /** Offer the Why? button (on-demand digests without drivers). */
+  /** Offer the Why? button; default: on-demand (shareable) digests without drivers do. */
   explainable?: boolean;
 }
 
@@ -137,7 +137,8 @@ export function createDigestService(options: {
         platformUrl: options.platformUrl,
         shareable: req.shareable ?? false,
         attribution: req.attribution,
-        explainable: (req.explainable ?? false) && !req.drivers,
+        // Every on-demand digest (the shareable, ephemeral kind) offers Why? unless it already answers it.
+        explainable: (req.explainable ?? req.shareable ?? false) && !req.drivers,
       };
       if (req.drivers) {
         try {

@@ -116,15 +116,14 @@ export async function computeDriversView(
   }));
   const gaps = findGaps(activity, gapRule, { periods: req.periods, partialFrom: req.partialFrom });
   const drivers = computeDrivers({ total, slices });
-  const named = new Set(
-    drivers.breakdowns
-      .flatMap((b) => [...b.up, ...b.down])
-      .filter((c) => c.dimension === "group")
-      .map((c) => c.key),
-  );
-  const groups = [...plan.slices, ...plan.trivial]
-    .filter((s) => s.dimension === "group" && named.has(s.key))
-    .map((s) => ({ name: s.key, label: s.label }));
+  // Buttons in the order a reader meets the groups: violations up, then down, then findings, fixes.
+  const labels = new Map([...plan.slices, ...plan.trivial].map((p) => [p.key, p.label]));
+  const order = drivers.breakdowns
+    .filter((b) => b.dimension === "group")
+    .flatMap((b) => [...b.up, ...b.down])
+    .map((c) => c.key)
+    .filter((k): k is string => k !== null);
+  const groups = [...new Set(order)].map((name) => ({ name, label: labels.get(name) ?? name }));
   return {
     view: { drivers, gaps, groups, queries: plan.queries, unqueriedGroups: plan.unqueriedGroups },
     previousSeries: daysBetween(totalSeries, req.periods.previousFrom, req.periods.previousTo),

@@ -10,10 +10,13 @@ import {
 } from "../../sandbox/analytics/index.ts";
 import { createAnalyticsClient } from "../../src/analytics/client.ts";
 import type { InsightsQuery } from "../../src/analytics/types.ts";
+import { checkMessage } from "../../src/blockkit/limits.ts";
 import { parseKeyring } from "../../src/config.ts";
 import { createDigestService } from "../../src/digests/digest-service.ts";
 import { DEFAULT_DRIVERS, type DriversSettings } from "../../src/digests/drivers-service.ts";
+import { explainDigest, explainInThread, narrowDigest } from "../../src/digests/explain.ts";
 import { createInsightsSource, type InsightsSource } from "../../src/digests/insights-cache.ts";
+import { ACTION, BLOCK, GROUP_ACTION_PREFIX } from "../../src/ids.ts";
 import { assetIdsOfGroups, groupAssets } from "../../src/insights/asset-groups.ts";
 import { enumerateDays } from "../../src/insights/days.ts";
 import { type Breakdown, breakdownOf } from "../../src/insights/drivers.ts";
@@ -21,6 +24,7 @@ import type { DigestView } from "../../src/insights/types.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
+import { decodeState } from "../../templates/state.ts";
 
 const TODAY = "2026-11-20";
 const NOW = new Date(`${TODAY}T15:00:00Z`);
@@ -203,5 +207,32 @@ describe("drivers of a digest, against the emulator", () => {
     await expect(
       w.digests.build({ ref: A, range: "last7d", tz: "UTC", now: NOW, assetGroups: ["no-such-group"] }),
     ).rejects.toMatchObject({ code: "bad_filter" });
+  });
+
+  it("answer Why? in place, in a thread, and narrow to a group from the use cases a listener calls", async () => {
+    const w = await world();
+    const plain = await w.digests.build({ ref: A, range: "last7d", tz: "UTC", now: NOW, shareable: true });
+    expect(plain.view.explainable).toBe(true);
+    const state = { range: "last7d", assetIds: [], scannerIds: ["sast"] };
+    const req = { ref: A, state, tz: "UTC", now: NOW };
+    const answer = await explainDigest(w.digests, req);
+    expect(checkMessage(answer)).toEqual([]);
+    const ids = JSON.stringify(answer.blocks);
+    expect(ids).toContain(BLOCK.digestDrivers);
+    expect(ids).not.toContain(ACTION.explain);
+    expect(ids).toContain(ACTION.share);
+    const thread = await explainInThread(w.digests, req);
+    expect(checkMessage(thread)).toEqual([]);
+    expect(thread.blocks.some((b) => b.block_id === BLOCK.digestDrivers)).toBe(true);
+    // The first group button of the answer narrows to its group.
+    const button = answer.blocks
+      .flatMap((b) => (b.type === "actions" ? b.elements : []))
+      .find((e) => e.action_id === `${GROUP_ACTION_PREFIX}0`) as { value: string } | undefined;
+    const narrowedState = decodeState(button?.value);
+    expect(narrowedState.assetGroups).toHaveLength(1);
+    expect(narrowedState.scannerIds).toEqual(["sast"]);
+    const narrowed = await narrowDigest(w.digests, { ...req, state: narrowedState });
+    expect(checkMessage(narrowed)).toEqual([]);
+    expect(JSON.stringify(narrowed.blocks)).toContain(`Assets: ${narrowedState.assetGroups?.[0]}/*`);
   });
 });
