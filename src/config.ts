@@ -296,7 +296,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     drivers: {
       maxQueries: e.DRIVERS_MAX_QUERIES ?? 32,
       chunkSize: e.DRIVERS_CHUNK_SIZE ?? 1000,
-      concurrency: e.DRIVERS_CONCURRENCY ?? 6,
+      concurrency: e.DRIVERS_CONCURRENCY ?? 8,
     },
     gapRule: {
       minDays: e.GAP_MIN_DAYS ?? 2,

@@ -2,7 +2,7 @@ import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
 import { assetIdsOfGroups } from "../insights/asset-groups.ts";
 import { computeDigest } from "../insights/compute-digest.ts";
-import type { GapRule } from "../insights/gaps.ts";
+import { DEFAULT_GAP_RULE, type GapRule } from "../insights/gaps.ts";
 import { partialFrom } from "../insights/partial-day.ts";
 import { parseRange } from "../insights/ranges.ts";
 import { repairSeries } from "../insights/series.ts";
@@ -11,6 +11,7 @@ import type { Logger } from "../log.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { fetchChunked } from "./chunked-fetch.ts";
+import { totalQueries } from "./drivers-plan.ts";
 import { computeDriversView, DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsSource } from "./insights-cache.ts";
@@ -121,6 +122,16 @@ export function createDigestService(options: {
         queryAssetIds = [...new Set([...assetIds, ...grouped])];
       }
       const query: InsightsQuery = { ...base, assetIds: queryAssetIds, scannerIds };
+      if (req.drivers) {
+        // The drivers' first queries do not depend on this reply: start them now, so they are in
+        // flight (shared through the cache) rather than a round trip later. Failures surface there.
+        const rule = {
+          chunkSize: settings.chunkSize,
+          baselineDays: (options.gapRule ?? DEFAULT_GAP_RULE).baselineDays,
+        };
+        for (const q of totalQueries(range, queryAssetIds, scannerIds, rule))
+          options.source.fetch(req.ref, key, q).catch(() => undefined);
+      }
       const result = await fetchChunked(options.source, req.ref, key, query, settings.chunkSize);
       const partial = partialFrom(req.now, req.tz);
       const digest = computeDigest(result, range, { partialFrom: partial, gapRule: options.gapRule });

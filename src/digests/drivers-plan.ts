@@ -1,4 +1,4 @@
-import type { FilterOption, IsoDay } from "../analytics/types.ts";
+import type { FilterOption, InsightsQuery, IsoDay } from "../analytics/types.ts";
 import { groupAssets } from "../insights/asset-groups.ts";
 import { addDays } from "../insights/days.ts";
 import type { Dimension } from "../insights/drivers.ts";
@@ -66,6 +66,21 @@ export function windowsFor(periods: Periods, baselineDays: number): Window[] {
   if (addDays(periods.previousFrom, -baselineDays) >= recent.fromDay) return [recent];
   const older = { fromDay: addDays(recent.fromDay, -WINDOW_DAYS), toDay: addDays(recent.fromDay, -1) };
   return [older, recent];
+}
+
+/**
+ * The queries of the plan's first slice (the whole digest), known before the digest's own reply: a
+ * caller may start them alongside it, and the plan then finds them in flight or in the cache.
+ */
+export function totalQueries(
+  periods: Periods,
+  assetIds: string[],
+  scannerIds: string[],
+  o: { chunkSize: number; baselineDays: number },
+): InsightsQuery[] {
+  return windowsFor(periods, o.baselineDays).flatMap((w) =>
+    assetChunks(assetIds, o.chunkSize).map((chunk) => ({ ...w, assetIds: chunk, scannerIds })),
+  );
 }
 
 /** The plan, or null when even the whole digest does not fit the budget. */

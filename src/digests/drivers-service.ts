@@ -15,11 +15,11 @@ export interface DriversSettings {
   maxQueries: number;
   /** Asset ids per query [1000]. */
   chunkSize: number;
-  /** Queries in flight at once per digest [6]. */
+  /** Queries in flight at once per digest [8]. */
   concurrency: number;
 }
 
-export const DEFAULT_DRIVERS: DriversSettings = { maxQueries: 32, chunkSize: 1000, concurrency: 6 };
+export const DEFAULT_DRIVERS: DriversSettings = { maxQueries: 32, chunkSize: 1000, concurrency: 8 };
 
 export interface DriversRequest {
   ref: WorkspaceRef;

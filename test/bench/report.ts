@@ -1,3 +1,4 @@
+import { driversSection } from "./drivers/report.ts";
 import type { BenchResults } from "./main.ts";
 import { int, round } from "./stats.ts";
 import { checkTargets, type TargetCheck } from "./targets.ts";
@@ -318,6 +319,8 @@ export function renderReport(r: BenchResults, extraNotes = ""): string {
     faultSection(r),
     "",
     badSection(r),
+    "",
+    driversSection(r),
     "",
     notesSection(r),
     extraNotes,

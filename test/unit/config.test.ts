@@ -90,7 +90,7 @@ describe("loadConfig", () => {
 describe("drivers and data-gap settings", () => {
   it("default to the documented thresholds", () => {
     const c = loadConfig("demo", {});
-    expect(c.drivers).toEqual({ maxQueries: 32, chunkSize: 1000, concurrency: 6 });
+    expect(c.drivers).toEqual({ maxQueries: 32, chunkSize: 1000, concurrency: 8 });
     expect(c.gapRule).toEqual({
       minDays: 2,
       baselineDays: 28,
