@@ -9,6 +9,7 @@ import type {
 } from "../src/blockkit/types.ts";
 import { BLOCK, GROUP_ACTION_PREFIX } from "../src/ids.ts";
 import type { Breakdown, Contribution, Dimension, Drivers } from "../src/insights/drivers.ts";
+import { directionMark } from "../src/insights/format.ts";
 import type { Measure } from "../src/insights/period-totals.ts";
 import type { DigestView } from "../src/insights/types.ts";
 import { stateOf } from "./digest-controls.ts";
@@ -69,16 +70,17 @@ function breakdownLine(b: Breakdown): string {
   return `    ${BY[b.dimension]}: ${items.length > 0 ? items.join(" · ") : "no change"}`;
 }
 
-function measureLines(drivers: Drivers, measure: Measure): string[] {
+function measureLines(drivers: Drivers, measure: Measure, incomplete: boolean): string[] {
   const list = drivers.breakdowns.filter((b) => b.measure === measure && telling(b));
   if (list.length === 0) return [];
   const { current, previous } = drivers.total[measure];
   const change = current - previous;
   const upIsGood = measure === "fixes";
-  const mark = changeMark({
-    direction: change > 0 ? "up" : change < 0 ? "down" : "flat",
-    sentiment: change === 0 ? "neutral" : change > 0 === upIsGood ? "good" : "bad",
-  });
+  const direction = change > 0 ? "up" : change < 0 ? "down" : "flat";
+  const sentiment = change === 0 ? "neutral" : change > 0 === upIsGood ? "good" : "bad";
+  // As in the numbers: with silent scanners a drop may be the silence, so it gets no green.
+  const doubtful = incomplete && sentiment === "good" && direction === "down";
+  const mark = doubtful ? `:warning: ${directionMark({ direction })}` : changeMark({ direction, sentiment });
   const head = `*${TITLE[measure]}* ${mark} ${change === 0 ? "no change" : formatSigned(change)} (${formatCount(previous)} → ${formatCount(current)})`;
   return [head, ...list.map(breakdownLine)];
 }
@@ -87,7 +89,10 @@ function measureLines(drivers: Drivers, measure: Measure): string[] {
 export function driversSection(view: DigestView): SectionBlock | null {
   const drivers = view.drivers?.drivers;
   if (!drivers) return null;
-  const lines = (["violations", "findings", "fixes"] as const).flatMap((m) => measureLines(drivers, m));
+  const incomplete = view.drivers?.gaps.some((g) => g.current) ?? false;
+  const lines = (["violations", "findings", "fixes"] as const).flatMap((m) =>
+    measureLines(drivers, m, incomplete),
+  );
   const headline = driversHeadline(drivers);
   const vs = `vs ${escapeMrkdwn(view.digest.range.previousLabel)}`;
   const body =

@@ -3,6 +3,7 @@ import { parseCliArgs } from "../../src/cli/args.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createDemoOutput } from "../demo/output.ts";
 import { interactive, playDemo } from "../demo/run.ts";
+import { playScenarios } from "../demo/scenarios.ts";
 import { type PrivateRedis, startPrivateRedis } from "../redis.ts";
 import { type Stack, startStack } from "../stack.ts";
 
@@ -53,6 +54,7 @@ export async function run(args: string[]): Promise<number> {
       `insights-digest demo — Redis ${redis ? "(private, temporary)" : redisUrl}, analytics emulator ${stack.emulator.appUrl}, Slack stand-in ${stack.slack.baseUrl}, app ${stack.web.url}\n`,
     );
     const result = await playDemo(stack, out);
+    result.steps += await playScenarios(stack, out, result.steps + 1);
     const links = out.links();
     const acks = result.ackMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ");
     write(

@@ -29,10 +29,20 @@ describe("npm run demo", () => {
     expect(stdout).toContain("Scheduled digest · Weekly on Mon at 09:00 Europe/Berlin");
     expect(stdout).toMatch(/Next 5 runs \(Europe\/Berlin\)/);
     expect(stdout).toContain("Last delivered");
+    // The three emulator scenarios: each top driver is the planted one, and the outage is flagged.
+    expect(stdout).toContain("Planted: group payments; top driver named: group payments (+");
+    expect(stdout).toContain("Planted: scanner container; top driver named: scanner container (+");
+    expect(stdout).toContain("Planted: scanner sca; top driver named: scanner sca (-");
+    expect(stdout).toMatch(
+      /No data from SCA \(dependencies\) since \w{3} \w{3} \d+ — possible scan outage\./,
+    );
+    expect(stdout).toContain("Why it changed");
     const files = readdirSync(out);
     expect(files.filter((f) => f.endsWith(".json")).length).toBeGreaterThanOrEqual(7);
     expect(files).toContain("scheduled-digest-chart.png");
     expect(files).toContain("trend-last30d.png");
+    for (const kind of ["regression", "newScanner", "outage"])
+      expect(files).toContain(`scenario-${kind}-last7d.png`);
     expect(readFileSync(join(out, "README.md"), "utf8")).toContain("block-kit-builder");
     expect(existsSync(join(out, "trend-last30d.png"))).toBe(true);
   }, 60_000);

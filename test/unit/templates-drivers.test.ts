@@ -140,6 +140,13 @@ describe("Why? and the notices", () => {
     // The drop in violations may be the silence: no green mark for it.
     expect(texts(m)).toContain("*321*  :warning: ▼ −17 (−5%)\\n_vs 338 before_ · _period incomplete_");
     expect(texts(digestMessage(withDrivers()))).toContain("*321*  🟢 ▼ −17 (−5%)");
+    // In the breakdown too: fewer violations in an incomplete period get no green; more fixes still do.
+    const dropped = computeDrivers({ total: t([50, 62], [310, 240], [47, 28]), slices });
+    const quiet = digestMessage(
+      withDrivers({ drivers: { ...withDrivers().drivers!, drivers: dropped, gaps: [sca] } }),
+    );
+    expect(texts(quiet)).toContain("*Violations* :warning: ▼ −12 (62 → 50)");
+    expect(texts(quiet)).toContain("*Fixes* 🟢 ▲ +19 (28 → 47)");
     expect(m.text).toContain("data incomplete (possible scan outage)");
     // Before the numbers: read first.
     const ids = m.blocks.map((b) => b.block_id ?? b.type);
