@@ -26,7 +26,7 @@ const USAGE =
   'insights-digest preview [range] [asset:"parent / child"] [scanner:name] [--why] [--json] [--chart FILE.png] [--tz Area/City] [--color]';
 
 /**
- * `insights-digest preview [range] [asset:"…"] [scanner:…] [--json] [--chart FILE.png] [--tz Zone]`:
+ * `insights-digest preview [range] [asset:"…"] [scanner:…] [--why] [--json] [--chart FILE.png] [--tz Zone]`:
  * the digest a channel would get, in the terminal. With no analytics URL set it runs against the
  * built-in emulator's demo account, so it works on a fresh clone with nothing configured.
  */
