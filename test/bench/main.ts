@@ -32,6 +32,8 @@ export interface BenchResults {
     plan: Plan;
     /** Failures of the bench itself (a section that threw), so a partial report says what is missing. */
     errors: string[];
+    /** Sections asked for with --only; absent when all ran. */
+    only?: string[];
   };
   render?: RenderResult;
   ack?: AckRow[];
@@ -134,6 +136,7 @@ export async function runBench(o: {
       commit: commit(),
       plan,
       errors: [],
+      ...(o.only ? { only: [...o.only] } : {}),
     },
     storms: [],
     faults: [],

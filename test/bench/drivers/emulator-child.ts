@@ -22,6 +22,11 @@ if (process.send) {
     },
     setLatency: (ms: number) => emulator?.setRates({ latencyMs: ms }),
     requests: () => emulator?.requestCount() ?? 0,
+    /** CPU time of this process so far, ms (user + system). */
+    cpuMs: () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    },
     async close() {
       await emulator?.close();
     },

@@ -104,6 +104,7 @@ export function driversSection(r: BenchResults): string {
         `${s.ratio} ×`,
         `${round(s.plain.hitRate * 100, 1)} % → ${round(s.drivers.hitRate * 100, 1)} %`,
         `${round(s.plain.wallMs / 1000, 1)} s → ${round(s.drivers.wallMs / 1000, 1)} s`,
+        `${round(s.plain.appCpuMs / 1000, 1)} / ${round(s.plain.emulatorCpuMs / 1000, 1)} s → ${round(s.drivers.appCpuMs / 1000, 1)} / ${round(s.drivers.emulatorCpuMs / 1000, 1)} s`,
         s.plain.failed + s.drivers.failed,
       ]),
     ),

@@ -57,6 +57,9 @@ export interface StormRun {
   wallMs: number;
   /** Digests that failed, or whose drivers were unavailable. */
   failed: number;
+  /** CPU ms spent during the run by the bench process (the app's side) and by the emulator's. */
+  appCpuMs: number;
+  emulatorCpuMs: number;
 }
 
 export interface StormResult {
@@ -180,6 +183,8 @@ async function storm(w: DriversWorld, spec: StormSpec, concurrency: number): Pro
   const run = async (withDrivers: boolean) => {
     const { digests, fetches } = await w.service(keys);
     const before = await w.requests();
+    const emuBefore = await w.emulatorCpuMs();
+    const cpuBefore = process.cpuUsage();
     const t = performance.now();
     let failed = 0;
     await inParallel(subs, concurrency, async ({ k, j }) => {
@@ -198,6 +203,8 @@ async function storm(w: DriversWorld, spec: StormSpec, concurrency: number): Pro
       else if (withDrivers && view.driversUnavailable) failed++;
     });
     const wallMs = performance.now() - t;
+    const cpu = process.cpuUsage(cpuBefore);
+    const emulatorCpuMs = round((await w.emulatorCpuMs()) - emuBefore, 0);
     const requests = (await w.requests()) - before;
     const f = fetches();
     return {
@@ -206,6 +213,8 @@ async function storm(w: DriversWorld, spec: StormSpec, concurrency: number): Pro
       hitRate: round(1 - requests / Math.max(1, f), 3),
       wallMs: round(wallMs, 0),
       failed,
+      appCpuMs: round((cpu.user + cpu.system) / 1000, 0),
+      emulatorCpuMs,
     };
   };
   const plain = await run(false);

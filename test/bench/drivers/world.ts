@@ -29,6 +29,8 @@ export interface DriversWorld {
   emulator: Child;
   graphqlUrl: string;
   requests(): Promise<number>;
+  /** CPU ms the emulator's process has used so far. */
+  emulatorCpuMs(): Promise<number>;
   setLatency(ms: number): Promise<void>;
   /** A digest service on a fresh prefix; every workspace `ref(i)` holds `keyOf(i)`. */
   service(
@@ -65,6 +67,7 @@ export async function buildDriversWorld(
     emulator,
     graphqlUrl,
     requests: () => emulator.call<number>("requests"),
+    emulatorCpuMs: () => emulator.call<number>("cpuMs"),
     setLatency: async (ms) => {
       await emulator.call("setLatency", ms);
     },
