@@ -2,17 +2,16 @@ import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
 import { assetIdsOfGroups } from "../insights/asset-groups.ts";
 import { computeDigest } from "../insights/compute-digest.ts";
-import { DEFAULT_GAP_RULE, type GapRule } from "../insights/gaps.ts";
+import type { GapRule } from "../insights/gaps.ts";
 import { partialFrom } from "../insights/partial-day.ts";
 import { parseRange } from "../insights/ranges.ts";
-import { repairSeries } from "../insights/series.ts";
 import type { DigestView, ResolvedRange } from "../insights/types.ts";
 import type { Logger } from "../log.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { fetchChunked } from "./chunked-fetch.ts";
-import { totalQueries } from "./drivers-plan.ts";
-import { computeDriversView, DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
+import { addDrivers, addPreviousSeries, type ExtrasContext, prefetchDrivers } from "./digest-extras.ts";
+import { DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsSource } from "./insights-cache.ts";
 
@@ -121,17 +120,18 @@ export function createDigestService(options: {
           });
         queryAssetIds = [...new Set([...assetIds, ...grouped])];
       }
-      const query: InsightsQuery = { ...base, assetIds: queryAssetIds, scannerIds };
-      if (req.drivers) {
-        // The drivers' first queries do not depend on this reply: start them now, so they are in
-        // flight (shared through the cache) rather than a round trip later. Failures surface there.
-        const rule = {
-          chunkSize: settings.chunkSize,
-          baselineDays: (options.gapRule ?? DEFAULT_GAP_RULE).baselineDays,
-        };
-        for (const q of totalQueries(range, queryAssetIds, scannerIds, rule))
-          options.source.fetch(req.ref, key, q).catch(() => undefined);
-      }
+      const query = { ...base, assetIds: queryAssetIds, scannerIds };
+      const extras: ExtrasContext = {
+        source: options.source,
+        settings,
+        gapRule: options.gapRule,
+        logger: options.logger,
+        ref: req.ref,
+        apiKey: key,
+        range,
+        query,
+      };
+      if (req.drivers) prefetchDrivers(extras);
       const result = await fetchChunked(options.source, req.ref, key, query, settings.chunkSize);
       const partial = partialFrom(req.now, req.tz);
       const digest = computeDigest(result, range, { partialFrom: partial, gapRule: options.gapRule });
@@ -151,46 +151,8 @@ export function createDigestService(options: {
         // Every on-demand digest (the shareable, ephemeral kind) offers Why? unless it already answers it.
         explainable: (req.explainable ?? req.shareable ?? false) && !req.drivers,
       };
-      if (req.drivers) {
-        try {
-          if (!result.filters)
-            throw new AppError(
-              "drivers_unavailable",
-              "This analytics endpoint offers no asset or scanner filters to break the change down by.",
-            );
-          const drivers = await computeDriversView(
-            { source: options.source, settings, gapRule: options.gapRule },
-            {
-              ref: req.ref,
-              apiKey: key,
-              periods: range,
-              assetIds: queryAssetIds,
-              scannerIds,
-              assets: result.filters.assetId,
-              scanners: result.filters.scannerId,
-              partialFrom: partial,
-            },
-          );
-          view.drivers = drivers.view;
-          view.previousSeries = drivers.previousSeries;
-        } catch (err) {
-          if (req.drivers === "required") throw err;
-          options.logger?.warn({ err }, "drivers failed; the digest goes out without them");
-          view.driversUnavailable =
-            err instanceof AppError && err.code === "drivers_unavailable"
-              ? err.message
-              : "The analytics service did not answer the breakdown in time.";
-        }
-      } else if (req.previousSeries) {
-        // A chart without its faint line beats no digest: a failure here only costs the line.
-        const previousQuery = { ...query, fromDay: range.previousFrom, toDay: range.previousTo };
-        await fetchChunked(options.source, req.ref, key, previousQuery, settings.chunkSize)
-          .then((previous) => {
-            const days = { from: range.previousFrom, to: range.previousTo };
-            view.previousSeries = repairSeries(previous, days).points;
-          })
-          .catch((err: unknown) => options.logger?.warn({ err }, "previous-period series failed"));
-      }
+      if (req.drivers) await addDrivers(view, result, { ...extras, partialFrom: partial, mode: req.drivers });
+      else if (req.previousSeries) await addPreviousSeries(view, extras);
       return { view, range, query, result };
     },
   };
