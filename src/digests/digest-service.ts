@@ -131,7 +131,9 @@ export function createDigestService(options: {
         range,
         query,
       };
-      if (req.drivers) prefetchDrivers(extras);
+      // Only when someone waits for the answer (Why?): a scheduled digest gains nothing from it, and a
+      // request sent beside one that fails would be load on a service already in trouble.
+      if (req.drivers === "required") prefetchDrivers(extras);
       const result = await fetchChunked(options.source, req.ref, key, query, settings.chunkSize);
       const partial = partialFrom(req.now, req.tz);
       const digest = computeDigest(result, range, { partialFrom: partial, gapRule: options.gapRule });
