@@ -49,6 +49,24 @@ export interface Config {
   workerConcurrency: number;
   queuePrefix: string;
   charts: boolean;
+  /** Drivers of a change: how many GraphQL queries one digest may spend on them, and how. */
+  drivers: {
+    /** Most queries per digest for its drivers (the digest's own query not counted). */
+    maxQueries: number;
+    /** Asset ids per query; larger groups are queried in chunks and summed. */
+    chunkSize: number;
+    /** Queries of one digest in flight at once. */
+    concurrency: number;
+  };
+  /** The data-gap rule's thresholds (src/insights/gaps.ts explains each). */
+  gapRule: {
+    minDays: number;
+    baselineDays: number;
+    minBaselineDays: number;
+    /** 0..1 */
+    minActiveShare: number;
+    minExpected: number;
+  };
 }
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -170,6 +188,14 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_{}-]{1,64}$/, "QUEUE_PREFIX may hold letters, digits, _, -, { and }")
     .optional(),
   CHARTS: bool("CHARTS").optional(),
+  DRIVERS_MAX_QUERIES: int("DRIVERS_MAX_QUERIES", 1, 500).optional(),
+  DRIVERS_CHUNK_SIZE: int("DRIVERS_CHUNK_SIZE", 1, 20_000).optional(),
+  DRIVERS_CONCURRENCY: int("DRIVERS_CONCURRENCY", 1, 64).optional(),
+  GAP_MIN_DAYS: int("GAP_MIN_DAYS", 1, 60).optional(),
+  GAP_BASELINE_DAYS: int("GAP_BASELINE_DAYS", 1, 300).optional(),
+  GAP_MIN_BASELINE_DAYS: int("GAP_MIN_BASELINE_DAYS", 1, 300).optional(),
+  GAP_MIN_ACTIVE_PERCENT: int("GAP_MIN_ACTIVE_PERCENT", 0, 100).optional(),
+  GAP_MIN_EXPECTED: int("GAP_MIN_EXPECTED", 1, 1_000_000_000).optional(),
 });
 
 /** What loadEnvFile did with the file. */
@@ -276,6 +302,14 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       "SLACK_STATE_SECRET",
     ]);
   }
+  const baselineDays = e.GAP_BASELINE_DAYS ?? 28;
+  const minBaselineDays = e.GAP_MIN_BASELINE_DAYS ?? Math.min(14, baselineDays);
+  if (minBaselineDays > baselineDays) {
+    throw new ConfigError("GAP_MIN_BASELINE_DAYS must not exceed GAP_BASELINE_DAYS", [
+      "GAP_MIN_BASELINE_DAYS",
+      "GAP_BASELINE_DAYS",
+    ]);
+  }
   const apiUrl = e.SLACK_API_URL ?? "https://slack.com/api/";
   return {
     mode,
@@ -306,5 +340,17 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     workerConcurrency: e.WORKER_CONCURRENCY ?? 5,
     queuePrefix: e.QUEUE_PREFIX ?? "{insights}",
     charts: e.CHARTS ?? true,
+    drivers: {
+      maxQueries: e.DRIVERS_MAX_QUERIES ?? 32,
+      chunkSize: e.DRIVERS_CHUNK_SIZE ?? 1000,
+      concurrency: e.DRIVERS_CONCURRENCY ?? 8,
+    },
+    gapRule: {
+      minDays: e.GAP_MIN_DAYS ?? 2,
+      baselineDays,
+      minBaselineDays,
+      minActiveShare: (e.GAP_MIN_ACTIVE_PERCENT ?? 90) / 100,
+      minExpected: e.GAP_MIN_EXPECTED ?? 30,
+    },
   };
 }

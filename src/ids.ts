@@ -37,7 +37,19 @@ export const ACTION = {
   subscriptionsPage: "subs_page",
   /** API key input inside the connect modal. */
   apiKeyInput: "api_key",
+  /**
+   * "Why?" on an on-demand digest: value = encoded digest state. Answered with the same digest plus
+   * its drivers and data gaps (src/digests/explain.ts), in place for an ephemeral digest.
+   */
+  explain: "digest_why",
 } as const;
+
+/**
+ * Asset-group buttons of a digest's drivers each need their own `action_id` (they share a block): the
+ * prefix, then the button's position (`digest_group_0` …) or `all` for the one that widens back.
+ * Value = the encoded digest state narrowed to that group; one handler matches the prefix.
+ */
+export const GROUP_ACTION_PREFIX = "digest_group_" as const;
 
 /**
  * Range buttons each need their own `action_id` (they share a block); all start with
@@ -69,6 +81,10 @@ export const BLOCK = {
   digestRange: "digest_range",
   digestLinks: "digest_links",
   digestFooter: "digest_footer",
+  /** The drivers section ("Why it changed"), its asset-group buttons, and the data-gap notices. */
+  digestDrivers: "digest_drivers",
+  digestDriverGroups: "digest_driver_groups",
+  digestNotices: "digest_notices",
   /** Input block of the API key in the connect modal. */
   apiKey: "api_key",
   /** Prefix of one subscription row's actions block; the subscription id follows. */

@@ -96,7 +96,7 @@ function rowText(s: HomeSubscription): string {
           .join(", ")}${s.filterNames.length > 5 ? ` +${formatCount(s.filterNames.length - 5)} more` : ""}`;
   const lines = [
     `*${userText(s.schedule, 100)}* · ${userText(s.tz, 60)} · in ${channel(s.channelId)}`,
-    `Set up by ${user(s.ownerId)} · range \`${userText(s.range.replace(/`/g, ""), 40)}\` · ${filters}`,
+    `Set up by ${user(s.ownerId)} · range \`${userText(s.range.replace(/`/g, ""), 40)}\`${s.drivers === false ? " · no drivers" : ""} · ${filters}`,
   ];
   if (s.paused) {
     lines.push(`:double_vertical_bar: *Paused* because ${shown(s.pausedReason ?? "it was paused", 300)}.`);

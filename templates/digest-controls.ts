@@ -10,11 +10,14 @@ import { type DigestState, encodeStateWithin } from "./state.ts";
 /** The interactive part of the digest: chart, filter menus, range buttons, share and link, footer. */
 
 export function stateOf(view: DigestView): DigestState {
-  return {
+  const state: DigestState = {
     range: view.digest.range.spec,
     assetIds: view.filters.selectedAssetIds,
     scannerIds: view.filters.selectedScannerIds,
   };
+  const groups = view.filters.selectedGroups ?? [];
+  if (groups.length > 0) state.assetGroups = groups;
+  return state;
 }
 
 export function chartBlock(view: DigestView): ImageBlock | null {
@@ -56,7 +59,9 @@ export function filterBlock(view: DigestView, textBudget: number): Block {
         : "There are no assets or scanners to filter by yet.";
     return { type: "context", elements: [mrkdwn(why)] };
   }
-  return { type: "actions", block_id: encodeStateWithin(stateOf(view), LIMITS.id), elements: menus };
+  // Without the asset groups: a pick from the menu replaces a group narrowing rather than adding to it.
+  const { assetGroups: _groups, ...menuState } = stateOf(view);
+  return { type: "actions", block_id: encodeStateWithin(menuState, LIMITS.id), elements: menus };
 }
 
 /** Range presets, the current one highlighted; each button's value is the state with its range. */
@@ -79,9 +84,16 @@ function isWebUrl(url: string): boolean {
   return /^https?:\/\/[^\s<>|]+$/i.test(url) && url.length <= LIMITS.url;
 }
 
-/** Share (ephemeral replies only) and the platform link (when known); null when neither applies. */
+/** Why? (on-demand digests), Share (ephemeral replies only) and the platform link (when known); null when none applies. */
 export function linksBlock(view: DigestView): Block | null {
   const elements: ButtonElement[] = [];
+  if (view.explainable && !view.drivers)
+    elements.push({
+      type: "button",
+      action_id: ACTION.explain,
+      text: plain("Why?", LIMITS.buttonText),
+      value: encodeStateWithin(stateOf(view), LIMITS.buttonValue),
+    });
   if (view.shareable)
     elements.push({
       type: "button",

@@ -3,6 +3,8 @@ import { escapeMrkdwn, truncate } from "../src/blockkit/text.ts";
 import type { Block, Message } from "../src/blockkit/types.ts";
 import type { Delta, Digest, DigestView } from "../src/insights/types.ts";
 import { chartBlock, filterBlock, footerBlock, linksBlock, rangeBlock } from "./digest-controls.ts";
+import { driversBlocks, driversHeadline } from "./digest-drivers.ts";
+import { gapNotice, gapsOf, partialNote } from "./digest-notices.ts";
 import { headerBlock, numbersBlock, scopeBlock, seriesWarning, trendBlock } from "./digest-summary.ts";
 import { formatCount, formatPct } from "./format.ts";
 
@@ -14,32 +16,42 @@ function summaryPart(n: number, noun: string, d?: Delta): string {
 }
 
 /**
- * The one-line `text` of a digest, what notifications and screen readers show.
+ * The one-line `text` of a digest, what notifications and screen readers show: the numbers, and
+ * when known the top drivers and whether data is missing (a notification must not read as good news
+ * when a scanner went silent).
  *
  * @example "Insights Nov 15 – Nov 21, 2026: 1,234 findings (+12%), 321 violations (−5%), 87 fixes"
  */
-export function digestSummary(digest: Digest): string {
+export function digestSummary(digest: Digest, view?: Pick<DigestView, "drivers" | "digest">): string {
   const label = escapeMrkdwn(truncate(digest.range.label, 100));
-  return `Insights ${label}: ${[
+  const numbers = `Insights ${label}: ${[
     summaryPart(digest.findings.current, "findings", digest.findings),
     summaryPart(digest.violations.current, "violations", digest.violations),
     summaryPart(digest.fixes, "fixes"),
   ].join(", ")}`;
+  const headline = view?.drivers ? driversHeadline(view.drivers.drivers) : null;
+  const incomplete = view && gapsOf(view).length > 0 ? " · data incomplete (possible scan outage)" : "";
+  return `${numbers}${headline ? ` · ${truncate(headline, 300)}` : ""}${incomplete}`;
 }
 
 /**
- * The digest message: numbers against the previous period, trend, filter menus,
- * range buttons, share and platform link, footer. Pure: everything, the data time included, comes
+ * The digest message: numbers against the previous period, data-gap notices, the drivers when
+ * asked for, trend, filter menus, range buttons, Why?, share and platform link, footer. Pure: everything, the data time included, comes
  * in the view.
  */
 export function digestMessage(view: DigestView): Message {
   const { digest } = view;
-  const text = digestSummary(digest);
+  const text = digestSummary(digest, view);
   const top: (Block | null)[] = [
     headerBlock(digest),
-    scopeBlock(digest, view.filters),
+    scopeBlock(digest, view.filters, partialNote(view)),
     seriesWarning(digest.seriesCheck),
-    numbersBlock(digest),
+    gapNotice(view),
+    numbersBlock(
+      digest,
+      gapsOf(view).some((g) => g.current),
+    ),
+    ...driversBlocks(view),
     trendBlock(digest),
     chartBlock(view),
     { type: "divider" },

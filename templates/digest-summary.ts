@@ -3,6 +3,7 @@ import { LIMITS } from "../src/blockkit/limits.ts";
 import { escapeMrkdwn, mrkdwn, plain, truncate, userText } from "../src/blockkit/text.ts";
 import type { Block, ContextBlock, SectionBlock } from "../src/blockkit/types.ts";
 import { BLOCK } from "../src/ids.ts";
+import { directionMark } from "../src/insights/format.ts";
 import type { Delta, Digest, FilterState, SeriesCheck } from "../src/insights/types.ts";
 import { changeMark, formatCount, formatDay, formatPct, formatRate, formatSigned } from "./format.ts";
 
@@ -20,20 +21,31 @@ export function headerBlock(digest: Digest): Block {
   };
 }
 
-function filterNames(label: string, all: FilterOption[] | null, selected: string[]): string {
-  if (selected.length === 0) return `All ${label}`;
+function filterNames(
+  label: string,
+  all: FilterOption[] | null,
+  selected: string[],
+  groups: string[] = [],
+): string {
+  if (selected.length === 0 && groups.length === 0) return `All ${label}`;
   const byId = new Map((all ?? []).map((o) => [o.value, o.displayValue]));
-  const names = selected.slice(0, NAMES_SHOWN).map((id) => userText(byId.get(id) || id, NAME_MAX));
-  const more = selected.length - names.length;
+  const chosen = [...groups.map((g) => `${g}/*`), ...selected.map((id) => byId.get(id) || id)];
+  const names = chosen.slice(0, NAMES_SHOWN).map((name) => userText(name, NAME_MAX));
+  const more = chosen.length - names.length;
   return `${label[0]?.toUpperCase()}${label.slice(1)}: ${names.join(", ")}${more > 0 ? ` +${formatCount(more)} more` : ""}`;
 }
 
-/** "Compared with …" and the active filters, by name. */
-export function scopeBlock(digest: Digest, filters: FilterState): ContextBlock {
+/** "Compared with …", the active filters by name, and a partial last day when there is one. */
+export function scopeBlock(
+  digest: Digest,
+  filters: FilterState,
+  partial: string | null = null,
+): ContextBlock {
   const parts = [
     `Compared with ${escapeMrkdwn(digest.range.previousLabel)}`,
-    filterNames("assets", filters.assets, filters.selectedAssetIds),
+    filterNames("assets", filters.assets, filters.selectedAssetIds, filters.selectedGroups),
     filterNames("scanners", filters.scanners, filters.selectedScannerIds),
+    ...(partial ? [partial] : []),
   ];
   return { type: "context", elements: [mrkdwn(parts.join(" · "), LIMITS.contextText)] };
 }
@@ -62,13 +74,17 @@ export function seriesWarning(check: SeriesCheck): SectionBlock | null {
   return { type: "section", text: mrkdwn(`:warning: *Check the daily figures:* ${notes.join("; ")}.`) };
 }
 
-function deltaField(title: string, d: Delta): string {
+function deltaField(title: string, d: Delta, incomplete: boolean): string {
   const change = d.isNew
     ? "new"
     : d.change === 0
       ? "no change"
       : `${formatSigned(d.change)} (${escapeMrkdwn(formatPct(d))})`;
-  return `*${title}*\n*${formatCount(d.current)}*  ${changeMark(d)} ${change}\n_vs ${formatCount(d.previous)} before_`;
+  // A drop in a period with silent scanners may be the silence, not good news: no green for it.
+  const doubtful = incomplete && d.sentiment === "good";
+  const mark = doubtful ? `:warning: ${directionMark(d)}` : changeMark(d);
+  const tail = doubtful ? " · _period incomplete_" : "";
+  return `*${title}*\n*${formatCount(d.current)}*  ${mark} ${change}\n_vs ${formatCount(d.previous)} before_${tail}`;
 }
 
 function netField(net: number): string {
@@ -77,11 +93,14 @@ function netField(net: number): string {
   return `*Net change*\n${mark} ${formatSigned(net)} · backlog ${net > 0 ? "grew" : "shrank"}`;
 }
 
-/** Findings and violations against the previous period, then fixes, merged, fix rate and net change. */
-export function numbersBlock(digest: Digest): SectionBlock {
+/**
+ * Findings and violations against the previous period, then fixes, merged, fix rate and net change.
+ * `incomplete`: the current period has silent scanners or groups, so a drop is not shown as good news.
+ */
+export function numbersBlock(digest: Digest, incomplete = false): SectionBlock {
   const fields = [
-    deltaField("Findings", digest.findings),
-    deltaField("Violations", digest.violations),
+    deltaField("Findings", digest.findings, incomplete),
+    deltaField("Violations", digest.violations, incomplete),
     `*Fixes*\n${formatCount(digest.fixes)}`,
     `*Merged violations*\n${formatCount(digest.mergedViolations)}`,
     `*Fix rate*\n${formatRate(digest.fixRate)}`,

@@ -11,6 +11,8 @@ export interface DigestState {
   range: string;
   assetIds: string[];
   scannerIds: string[];
+  /** Top-level asset groups the digest is narrowed to (a drivers button); absent = none. */
+  assetGroups?: string[];
 }
 
 /** Same bound as an option value: every id must also be usable as one. */
@@ -22,10 +24,24 @@ const id = z
   .regex(/^[^\u0000-\u001f\u007f]+$/);
 
 /** Compact wire form: short keys, empty lists left out. Unknown keys are ignored (newer senders). */
+/** A group is a name, not an id: longer, but as free of control characters. */
+const group = z
+  .string()
+  .min(1)
+  .max(200)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: names with control characters are junk
+  .regex(/^[^\u0000-\u001f\u007f]+$/);
+
+/** Whether a group name can travel in a state (and so be a button that narrows to it). */
+export function isCarriableGroup(name: string): boolean {
+  return group.safeParse(name).success;
+}
+
 const wire = z.object({
   r: z.string().regex(/^[A-Za-z0-9.-]{1,40}$/),
   a: z.array(id).max(100).optional(),
   s: z.array(id).max(100).optional(),
+  g: z.array(group).max(20).optional(),
 });
 
 const MAX_INPUT = 3000;
@@ -35,6 +51,7 @@ export function encodeState(state: DigestState): string {
   const out: z.infer<typeof wire> = { r: state.range };
   if (state.assetIds.length > 0) out.a = state.assetIds;
   if (state.scannerIds.length > 0) out.s = state.scannerIds;
+  if (state.assetGroups && state.assetGroups.length > 0) out.g = state.assetGroups;
   return JSON.stringify(out);
 }
 
@@ -46,11 +63,15 @@ export function encodeState(state: DigestState): string {
 export function encodeStateWithin(state: DigestState, max: number): string {
   const assetIds = state.assetIds.slice(0, 100);
   const scannerIds = state.scannerIds.slice(0, 100);
-  let encoded = encodeState({ range: state.range, assetIds, scannerIds });
-  while (encoded.length > max && (scannerIds.length > 0 || assetIds.length > 0)) {
+  // Groups that could never be read back (too long, control characters) are not written.
+  const assetGroups = (state.assetGroups ?? []).filter(isCarriableGroup).slice(0, 20);
+  const encode = () => encodeState({ range: state.range, assetIds, scannerIds, assetGroups });
+  let encoded = encode();
+  while (encoded.length > max && (scannerIds.length > 0 || assetIds.length > 0 || assetGroups.length > 0)) {
     if (scannerIds.length > 0) scannerIds.pop();
-    else assetIds.pop();
-    encoded = encodeState({ range: state.range, assetIds, scannerIds });
+    else if (assetIds.length > 0) assetIds.pop();
+    else assetGroups.pop();
+    encoded = encode();
   }
   return encoded;
 }
@@ -74,5 +95,11 @@ export function decodeState(text: unknown): DigestState {
     throw new AppError("bad_state", "This message's controls carry a state that is not valid.", {
       details: { issues: parsed.error.issues.length },
     });
-  return { range: parsed.data.r, assetIds: parsed.data.a ?? [], scannerIds: parsed.data.s ?? [] };
+  const state: DigestState = {
+    range: parsed.data.r,
+    assetIds: parsed.data.a ?? [],
+    scannerIds: parsed.data.s ?? [],
+  };
+  if (parsed.data.g && parsed.data.g.length > 0) state.assetGroups = parsed.data.g;
+  return state;
 }

@@ -17,6 +17,8 @@ export interface SubscriptionView {
   range: string;
   /** Filter names (not ids); empty = no filter. */
   filterNames: string[];
+  /** False when the subscription's digests leave out the drivers section (absent = on). */
+  drivers?: boolean;
   paused: boolean;
   pausedReason?: string;
   /** ISO instant of the next delivery. */
@@ -65,7 +67,7 @@ function describe(s: SubscriptionView): string {
     );
   // Status comes before the filters: when a row is cut to its budget, hostile names go first.
   lines.push(
-    `Range \`${escapeMrkdwn(s.range.replace(/`/g, "").slice(0, 40))}\` · set up by ${user(s.ownerId)} · ${filters}${more}`,
+    `Range \`${escapeMrkdwn(s.range.replace(/`/g, "").slice(0, 40))}\`${s.drivers === false ? " · no drivers" : ""} · set up by ${user(s.ownerId)} · ${filters}${more}`,
   );
   return lines.join("\n");
 }

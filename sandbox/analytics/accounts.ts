@@ -8,11 +8,19 @@ import {
   SECOND_ASSETS,
   SECOND_SCANNERS,
 } from "./names.ts";
+import { SCENARIO_KEYS, scenarioOf } from "./scenarios.ts";
 
 /** The built-in demo account's key: always known to every emulator. */
 export const DEMO_API_KEY = "demo-analytics-key";
 /** A second built-in account with other assets, scanners and numbers (for "two keys differ" tests). */
 export const SECOND_API_KEY = "second-analytics-key";
+
+/** Keys every emulator accepts: the demo, the second account and the scenario accounts. */
+export const BUILT_IN_KEYS: readonly string[] = [
+  DEMO_API_KEY,
+  SECOND_API_KEY,
+  ...Object.values(SCENARIO_KEYS),
+];
 
 /** One API key's catalogue. Its daily numbers come from `dailyCounts`, computed on demand. */
 export interface Account {
@@ -48,6 +56,10 @@ export function buildAccount(spec: AccountSpec): Account {
   const { apiKey } = spec;
   const sized = spec.assetCount !== undefined || spec.scannerCount !== undefined;
   if (!sized && apiKey === DEMO_API_KEY) {
+    return { apiKey, scanners: DEMO_SCANNERS.map(scannerOption), assets: assetOptions(apiKey, DEMO_ASSETS) };
+  }
+  // Scenario accounts are the demo estate with their own ids and numbers, and one planted change.
+  if (!sized && scenarioOf(apiKey)) {
     return { apiKey, scanners: DEMO_SCANNERS.map(scannerOption), assets: assetOptions(apiKey, DEMO_ASSETS) };
   }
   if (!sized && apiKey === SECOND_API_KEY) {
@@ -90,6 +102,6 @@ export function registerAccount(spec: AccountSpec): Account {
 export function accountFor(apiKey: string): Account | undefined {
   const known = registry.get(apiKey);
   if (known) return known;
-  if (apiKey === DEMO_API_KEY || apiKey === SECOND_API_KEY) return registerAccount({ apiKey });
+  if (BUILT_IN_KEYS.includes(apiKey)) return registerAccount({ apiKey });
   return undefined;
 }

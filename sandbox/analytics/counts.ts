@@ -2,6 +2,7 @@ import type { Account } from "./accounts.ts";
 import { dayNumber } from "./days.ts";
 import { hash3, hashInts, hashString, mix32, unit } from "./hash.ts";
 import { SCANNER_CATALOGUE } from "./names.ts";
+import { type CellEffect, effectOf, scenarioOf } from "./scenarios.ts";
 
 /** One day's numbers for a selection of assets and scanners. */
 export interface Counts {
@@ -27,6 +28,7 @@ interface Model {
 }
 
 const MAX_CACHED_DAYS = 5_000;
+const NO_EFFECT = [1, 1] as const;
 const models = new WeakMap<Account, Model>();
 
 function modelOf(account: Account): Model {
@@ -77,7 +79,13 @@ function select(ids: readonly string[] | undefined, index: Map<string, number>, 
   return [...picked].sort((x, y) => x - y);
 }
 
-function dayTotals(model: Model, d: number, assets: number[], scanners: number[]): Counts {
+function dayTotals(
+  model: Model,
+  d: number,
+  assets: number[],
+  scanners: number[],
+  effect?: CellEffect,
+): Counts {
   const weekday = (((d + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday; 0 = Sunday
   const rhythm = weekday === 0 || weekday === 6 ? 0.3 : 1;
   const [p1, p2, p3] = model.phases;
@@ -90,7 +98,8 @@ function dayTotals(model: Model, d: number, assets: number[], scanners: number[]
   for (const a of assets) {
     for (const s of scanners) {
       const p = a * model.scannerCount + s;
-      const mean = (model.pairMean[p] ?? 0) * dayMult;
+      const [more, fixMore] = effect ? effect(a, s, d) : NO_EFFECT;
+      const mean = (model.pairMean[p] ?? 0) * dayMult * more;
       if (mean === 0) continue;
       const h = hash3(model.seed, d, p);
       const findings = Math.floor(mean * (0.35 + 1.3 * ((h & 0xffff) / 65_536)) + ((h >>> 16) & 0xff) / 256);
@@ -99,7 +108,7 @@ function dayTotals(model: Model, d: number, assets: number[], scanners: number[]
       const violations = Math.floor(findings * (model.pairRatio[p] ?? 0) + (h >>> 24) / 256);
       const h2 = mix32(h ^ 0x5bd1e995);
       const fixed = Math.floor(
-        violations * fixRate * (0.5 + 0.9 * ((h2 & 0xffff) / 65_536)) + ((h2 >>> 16) & 0xff) / 256,
+        violations * fixRate * fixMore * (0.5 + 0.9 * ((h2 & 0xffff) / 65_536)) + ((h2 >>> 16) & 0xff) / 256,
       );
       const merged = Math.floor(violations * 0.15 + (h2 >>> 24) / 256);
       out.findings += findings;
@@ -114,19 +123,26 @@ function dayTotals(model: Model, d: number, assets: number[], scanners: number[]
 /**
  * A counter for one selection, reused across the days of a query. Empty or missing lists mean
  * "no filter"; ids the account does not have are ignored, so a filter of only unknown ids yields zeros.
+ * A scenario account's numbers depend on `today` (its planted change is relative to it); without
+ * `today` they are the plain model's.
  */
 export function countsFor(
   account: Account,
   assetIds?: readonly string[],
   scannerIds?: readonly string[],
+  today?: string,
 ): (day: string) => Counts {
   const model = modelOf(account);
-  const unfiltered = !assetIds?.length && !scannerIds?.length;
+  const effect = today
+    ? effectOf(scenarioOf(account.apiKey), account.assets, account.scanners, today)
+    : undefined;
+  // The day-totals cache holds plain numbers; a scenario's depend on today, so they are not cached.
+  const unfiltered = !assetIds?.length && !scannerIds?.length && !effect;
   const assets = select(assetIds, model.assetIndex, account.assets.length);
   const scanners = select(scannerIds, model.scannerIndex, account.scanners.length);
   return (day) => {
     const d = dayNumber(day);
-    if (!unfiltered) return dayTotals(model, d, assets, scanners);
+    if (!unfiltered) return dayTotals(model, d, assets, scanners, effect);
     const hit = model.totals.get(d);
     if (hit) return { ...hit };
     const fresh = dayTotals(model, d, assets, scanners);
@@ -138,15 +154,17 @@ export function countsFor(
 
 /**
  * The numbers of one day for a selection: the sums over the selected assets and scanners.
- * Pure and deterministic from (api key, day, asset, scanner); tests use it as the oracle.
+ * Pure and deterministic from (api key, day, asset, scanner) — and today, for a scenario account;
+ * tests use it as the oracle.
  */
 export function dailyCounts(
   account: Account,
   day: string,
   assetIds?: string[],
   scannerIds?: string[],
+  today?: string,
 ): Counts {
-  return countsFor(account, assetIds, scannerIds)(day);
+  return countsFor(account, assetIds, scannerIds, today)(day);
 }
 
 /** Whether a scanner ever reports on an asset in this account (some pairs are never scanned). */

@@ -6,6 +6,7 @@ export {
   type Account,
   type AccountSpec,
   accountFor,
+  BUILT_IN_KEYS,
   buildAccount,
   DEMO_API_KEY,
   SECOND_API_KEY,
@@ -14,6 +15,7 @@ export { type Counts, dailyCounts } from "./counts.ts";
 export type { Fault, FaultRates } from "./faults.ts";
 export { computeInsights, type InsightsArgs } from "./insights.ts";
 export { type DayRange, EmulatorInputError, MAX_RANGE_DAYS, previousRange, resolveRange } from "./range.ts";
+export { SCENARIO_KEYS, SCENARIOS, type Scenario, type ScenarioKind, scenarioOf } from "./scenarios.ts";
 export { createAnalyticsSchema } from "./schema.ts";
 export {
   type RawReply,

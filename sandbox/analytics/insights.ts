@@ -46,6 +46,7 @@ export function computeInsights(
     account,
     args.filters?.assetIds ?? undefined,
     args.filters?.scannerIds ?? undefined,
+    today,
   );
   const days = daysInRange(range.from, range.to);
   const series = days.map(count);

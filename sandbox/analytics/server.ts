@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHandler } from "graphql-http";
-import { type Account, accountFor, DEMO_API_KEY, registerAccount, SECOND_API_KEY } from "./accounts.ts";
+import { type Account, accountFor, BUILT_IN_KEYS, registerAccount } from "./accounts.ts";
 import { parseAuthorization } from "./auth.ts";
 import { utcToday } from "./days.ts";
 import { replyWithFault } from "./fault-reply.ts";
@@ -50,7 +50,7 @@ export interface Emulator {
 
 function accountsOf(options: EmulatorOptions): Map<string, Account> {
   const accounts = new Map<string, Account>();
-  for (const key of [DEMO_API_KEY, SECOND_API_KEY, ...(options.apiKeys ?? [])]) {
+  for (const key of [...BUILT_IN_KEYS, ...(options.apiKeys ?? [])]) {
     accounts.set(key, accountFor(key) ?? registerAccount({ apiKey: key }));
   }
   for (const spec of options.accounts ?? []) accounts.set(spec.apiKey, registerAccount(spec));

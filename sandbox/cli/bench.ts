@@ -1,5 +1,5 @@
 /**
- * `insights-digest bench [--quick] [--out DIR]`: load, storm, fault and bad-input figures on loopback
+ * `insights-digest bench [--quick] [--only drivers,…] [--out DIR]`: load, storm, fault, bad-input and drivers figures on loopback
  * (test/bench/). The bench lives with the tests, so it runs from a source checkout (`npm run bench`),
  * not from the built dist/.
  */

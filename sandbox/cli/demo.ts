@@ -4,6 +4,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createDemoOutput } from "../demo/output.ts";
 import { playReach } from "../demo/reach.ts";
 import { interactive, playDemo } from "../demo/run.ts";
+import { playScenarios } from "../demo/scenarios.ts";
 import { type PrivateRedis, startPrivateRedis } from "../redis.ts";
 import { type Stack, startStack } from "../stack.ts";
 
@@ -65,6 +66,7 @@ export async function run(args: string[]): Promise<number> {
     );
     const result = await playDemo(stack, out);
     result.steps += await playReach(stack, out, result.steps + 1);
+    result.steps += await playScenarios(stack, out, result.steps + 1);
     const links = out.links();
     const acks = result.ackMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ");
     write(

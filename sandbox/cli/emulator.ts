@@ -2,6 +2,7 @@ import {
   DEMO_API_KEY,
   type Emulator,
   type EmulatorOptions,
+  SCENARIO_KEYS,
   SECOND_API_KEY,
   SEED_INSIGHTS_QUERY,
   startEmulator,
@@ -59,10 +60,13 @@ export function banner(emu: Emulator, apiKeys: readonly string[]): string {
     query: SEED_INSIGHTS_QUERY,
     variables: { scannerIdsFilter: [], assetIdsFilter: [] },
   });
+  const scenarios: string[] = Object.values(SCENARIO_KEYS);
+  const builtIn = [DEMO_API_KEY, SECOND_API_KEY, ...scenarios];
   const keys = [
     `${DEMO_API_KEY} (demo)`,
     `${SECOND_API_KEY} (second account)`,
-    ...apiKeys.filter((k) => k !== DEMO_API_KEY && k !== SECOND_API_KEY),
+    `${scenarios.join(", ")} (scenarios: a regression, a new scanner, a scanner outage)`,
+    ...apiKeys.filter((k) => !builtIn.includes(k)),
   ];
   return [
     "Analytics GraphQL emulator running.",

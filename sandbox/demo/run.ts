@@ -147,6 +147,7 @@ export async function playDemo(stack: Stack, out: Output): Promise<DemoResult> {
     range: "last30d",
     tz: "Europe/Berlin",
     now: new Date(),
+    previousSeries: true,
   });
   const chart = out.file("trend-last30d.png", renderChartPng(chartInputFor(view)));
   out.note(`Trend chart of the last 30 days written to ${chart}`);

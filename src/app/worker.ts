@@ -129,7 +129,14 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     errorTtlMs: o.insightsErrorTtlMs ?? 2_000,
     lockMs: o.insightsLockMs,
   });
-  const digests = createDigestService({ apiKeys, insights: source, platformUrl: config.platformUrl });
+  const digests = createDigestService({
+    apiKeys,
+    insights: source,
+    platformUrl: config.platformUrl,
+    drivers: config.drivers,
+    gapRule: config.gapRule,
+    logger,
+  });
 
   const { queue, store, subscriptions, scheduler } = createSubscriptionRuntime({
     redis,

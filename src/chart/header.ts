@@ -7,8 +7,8 @@ import { THEME } from "./theme.ts";
 export interface LegendItem {
   label: string;
   color: string;
-  /** Lines get a stroke swatch; the no-data band gets a filled box. */
-  kind: "line" | "band";
+  /** Lines get a stroke swatch, faint lines a dashed one; the shaded bands get a filled box. */
+  kind: "line" | "faint" | "band";
 }
 
 export interface Header {
@@ -33,8 +33,11 @@ export function buildHeader(
   const labels = legend.map((item) => fitText(item.label, 120, legendSize));
   const itemWidths = labels.map((label) => SWATCH + SWATCH_GAP + estimateWidth(label, legendSize));
   const legendWidth = itemWidths.reduce((sum, w) => sum + w, 0) + ITEM_GAP * Math.max(0, legend.length - 1);
-  // Beside the title when that leaves the title room, else on rows of its own below the subtitle.
-  const inline = width - 2 * pad - legendWidth - 24 >= MIN_TITLE_WIDTH;
+  // Beside the title when the whole title still fits (or at least its minimum room), else on rows
+  // of its own below the subtitle: a legend should not cost the title its range.
+  const room = width - 2 * pad - legendWidth - 24;
+  const inline =
+    room >= Math.min(width - 2 * pad, Math.max(MIN_TITLE_WIDTH, estimateWidth(title, titleSize, true)));
   const textWidth = inline ? width - 2 * pad - legendWidth - 24 : width - 2 * pad;
   const titleY = pad + titleSize - 2;
   const parts: string[] = [
@@ -70,6 +73,9 @@ export function buildHeader(
 function swatch(item: LegendItem, x: number, midY: number): string {
   if (item.kind === "band") {
     return `<rect x="${x}" y="${midY - 6}" width="${SWATCH}" height="12" rx="2" fill="${item.color}" stroke="${THEME.axis}" stroke-width="0.5"/>`;
+  }
+  if (item.kind === "faint") {
+    return `<line x1="${x}" y1="${midY}" x2="${x + SWATCH}" y2="${midY}" stroke="${item.color}" stroke-width="2" stroke-dasharray="4 3"/>`;
   }
   return `<line x1="${x}" y1="${midY}" x2="${x + SWATCH}" y2="${midY}" stroke="${item.color}" stroke-width="3" stroke-linecap="round"/>`;
 }

@@ -1,8 +1,8 @@
-import type { DayPoint } from "../insights/types.ts";
 import { type Plot, xAxis, yAxis } from "./axes.ts";
 import { formatTick } from "./format.ts";
 import { buildHeader, type LegendItem } from "./header.ts";
-import { gapRuns, isKnown, linePath } from "./lines.ts";
+import { gapRuns, isKnown } from "./lines.ts";
+import { faintLine, gapBands, seriesLine } from "./marks.ts";
 import { linearScale, niceTicks, round1 } from "./scale.ts";
 import { escapeXml, estimateWidth } from "./text.ts";
 import {
@@ -10,14 +10,12 @@ import {
   DEFAULT_HEIGHT,
   DEFAULT_WIDTH,
   EMPTY_MESSAGE,
+  PARTIAL_LABEL,
+  PREVIOUS_LABEL,
   SERIES,
-  type SeriesStyle,
   THEME,
 } from "./theme.ts";
 import type { ChartInput } from "./types.ts";
-
-/** Past a month, one dot per day would be a smear; only the lines remain. */
-const DOTS_UP_TO_DAYS = 31;
 
 /**
  * The chart as an SVG document: title, legend, y-axis with nice ticks, day labels, and one line per
@@ -32,16 +30,27 @@ export function buildChartSvg(input: ChartInput): string {
   const series = input.series;
   const styles = SERIES.map((s) => ({ ...s, label: input.labels?.[s.key] ?? s.label }));
   const known = series.flatMap((p) => styles.map((s) => p[s.key]).filter(isKnown));
+  const previous = (input.previous ?? []).slice(0, series.length);
+  const knownBefore = previous.flatMap((p) => styles.map((s) => p[s.key]).filter(isKnown));
   const missingDay = (i: number): boolean => styles.every((s) => !isKnown(series[i]?.[s.key]));
   const gaps = known.length > 0 ? gapRuns(series.length, missingDay) : [];
+  const partial = input.partialFrom
+    ? gapRuns(series.length, (i) => (series[i]?.day ?? "") >= (input.partialFrom ?? ""))
+    : [];
 
   const legend: LegendItem[] = styles.map((s) => ({ label: s.label, color: s.color, kind: "line" }));
+  if (knownBefore.length > 0 && known.length > 0)
+    legend.push({ label: PREVIOUS_LABEL, color: THEME.muted, kind: "faint" });
   if (gaps.length > 0) legend.push({ label: "No data", color: THEME.gapFill, kind: "band" });
+  if (partial.length > 0 && known.length > 0)
+    legend.push({ label: PARTIAL_LABEL, color: THEME.partialFill, kind: "band" });
   const header = buildHeader(width, input.title, input.subtitle, legend);
 
+  // The faint lines share the axis, so a previous period that was busier still fits the plot.
+  const scaled = known.length > 0 ? [...known, ...knownBefore] : known;
   const ticks = niceTicks(
-    known.reduce((a, b) => Math.min(a, b), 0),
-    known.reduce((a, b) => Math.max(a, b), 0),
+    scaled.reduce((a, b) => Math.min(a, b), 0),
+    scaled.reduce((a, b) => Math.max(a, b), 0),
   );
   const tickLabels = ticks.values.map((v) => formatTick(v, ticks.step));
   const gutter = Math.max(...tickLabels.map((l) => estimateWidth(l, THEME.tickSize)));
@@ -60,7 +69,9 @@ export function buildChartSvg(input: ChartInput): string {
       ? emptyState(plot, EMPTY_MESSAGE)
       : [
           gapBands(gaps, series.length, x, plot),
+          gapBands(partial, series.length, x, plot, THEME.partialFill),
           yAxis(ticks, tickLabels, y, plot),
+          styles.map((s) => faintLine(previous, s, x, y, series.length)).join(""),
           styles.map((s) => seriesLine(series, s, x, y)).join(""),
           // Three lines on top of each other at 0 look like one line; say what happened.
           known.every((v) => v === 0) ? note(plot, ALL_ZERO_MESSAGE) : "",
@@ -86,44 +97,6 @@ function indexScale(length: number, plot: Plot): (index: number) => number {
   const inset = 6;
   const scale = linearScale(0, Math.max(1, length - 1), plot.left + inset, plot.right - inset);
   return length <= 1 ? () => round1((plot.left + plot.right) / 2) : (i) => round1(scale(i));
-}
-
-function gapBands(
-  gaps: Array<[number, number]>,
-  length: number,
-  x: (i: number) => number,
-  plot: Plot,
-): string {
-  const half = length > 1 ? (x(1) - x(0)) / 2 : 0;
-  return gaps
-    .map(([from, to]) => {
-      const x0 = Math.max(plot.left, x(from) - half);
-      const x1 = Math.min(plot.right, x(to) + half);
-      return `<rect x="${round1(x0)}" y="${plot.top}" width="${round1(Math.max(1, x1 - x0))}" height="${plot.bottom - plot.top}" fill="${THEME.gapFill}"/>`;
-    })
-    .join("");
-}
-
-function seriesLine(
-  series: DayPoint[],
-  style: SeriesStyle,
-  x: (i: number) => number,
-  y: (v: number) => number,
-): string {
-  const values = series.map((p) => p[style.key]);
-  const line = linePath(values, x, (v) => round1(y(v)));
-  const width = series.length > 92 ? 1.5 : 2;
-  const path = line.d
-    ? `<path d="${line.d}" fill="none" stroke="${style.color}" stroke-width="${width}" stroke-linejoin="round" stroke-linecap="round"/>`
-    : "";
-  const dotted =
-    series.length <= DOTS_UP_TO_DAYS
-      ? values.flatMap((v, i) => (isKnown(v) ? [[x(i), round1(y(v))] as const] : []))
-      : line.lonely;
-  const dots = dotted
-    .map(([cx, cy]) => `<circle cx="${cx}" cy="${cy}" r="2.5" fill="${style.color}"/>`)
-    .join("");
-  return path + dots;
 }
 
 function emptyState(plot: Plot, message: string): string {

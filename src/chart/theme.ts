@@ -12,6 +12,9 @@ export const THEME = {
   grid: "#ebebeb",
   axis: "#b8b8b8",
   gapFill: "#f3f1ee",
+  partialFill: "#eef3fb",
+  /** How faint the previous period's lines are. */
+  previousOpacity: 0.38,
   titleSize: 18,
   subtitleSize: 13,
   legendSize: 13,
@@ -36,3 +39,5 @@ export const DEFAULT_WIDTH = 800;
 export const DEFAULT_HEIGHT = 400;
 export const EMPTY_MESSAGE = "No data for this period";
 export const ALL_ZERO_MESSAGE = "All counts are 0 for this period";
+export const PREVIOUS_LABEL = "Previous period";
+export const PARTIAL_LABEL = "Today so far";

@@ -1,3 +1,4 @@
+import type { IsoDay } from "../analytics/types.ts";
 import type { DayPoint } from "../insights/types.ts";
 
 /** The series the chart draws, in drawing order (later ones on top). */
@@ -15,4 +16,11 @@ export interface ChartInput {
   height?: number;
   /** Legend text per series; defaults to "Findings", "Violations", "Fixes" (the digest's words). */
   labels?: Partial<Record<SeriesKey, string>>;
+  /**
+   * The previous period, day i under day i of `series`: drawn as faint dashed lines beneath the
+   * current ones, so the comparison the digest states can be seen. Extra days are ignored.
+   */
+  previous?: DayPoint[];
+  /** First day still being filled (today so far): shaded, so a low last point does not read as a drop. */
+  partialFrom?: IsoDay | null;
 }

@@ -57,17 +57,17 @@ export const COMMANDS: CliCommand[] = [
   },
   {
     name: "preview",
-    args: '[range] [asset:"parent / child"] [scanner:id] [--json] [--chart FILE.png] [--tz Area/City]',
+    args: '[range] [asset:"parent / child"] [scanner:id] [--why] [--json] [--chart FILE.png] [--tz Area/City]',
     summary:
-      "Print a digest in the terminal for ANALYTICS_API_KEY at ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL; with none set, runs against the built-in emulator.",
+      "Print a digest in the terminal for ANALYTICS_API_KEY at ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL; with none set, runs against the built-in emulator (ANALYTICS_API_KEY may name one of its demo or scenario keys). --why adds the drivers, as the Why? button does.",
     envFile: true,
     load: () => import("./preview.ts"),
   },
   {
     name: "bench",
-    args: "[--quick] [--out DIR]",
+    args: "[--quick] [--only SECTIONS] [--out DIR]",
     summary:
-      "Measure ack latency, digest storms, render cost, faults and bad input on loopback; writes test/bench/results/ (from a source checkout).",
+      "Measure ack latency, digest storms, render cost, faults, bad input and drivers on loopback (--quick, --only drivers,…); writes test/bench/results/ (from a source checkout).",
     envFile: false,
     load: () => loadSandbox("cli/bench.ts"),
   },

@@ -20,11 +20,12 @@ const PREVIEW_REF = { teamId: "TPREVIEW" };
 /** The part of the sandbox's analytics emulator that preview uses when no service is configured. */
 interface EmulatorModule {
   DEMO_API_KEY: string;
+  BUILT_IN_KEYS: readonly string[];
   startEmulator(o: { port: number }): Promise<{ appUrl: string; graphqlUrl: string; close(): Promise<void> }>;
 }
 
 const USAGE =
-  "insights-digest preview [range] ['asset:\"parent / child\"'] [scanner:name] [--json] [--chart FILE.png] [--tz Area/City] [--color]";
+  "insights-digest preview [range] ['asset:\"parent / child\"'] [scanner:name] [--why] [--json] [--chart FILE.png] [--tz Area/City] [--color]";
 
 /** What a failed chart write means, in words; other codes are shown as they are. */
 const WRITE_FAILURES: Record<string, string> = {
@@ -48,7 +49,7 @@ function writeChart(path: string, png: Uint8Array): void {
 }
 
 /**
- * `insights-digest preview [range] [asset:"…"] [scanner:…] [--json] [--chart FILE.png] [--tz Zone]`:
+ * `insights-digest preview [range] [asset:"…"] [scanner:…] [--why] [--json] [--chart FILE.png] [--tz Zone]`:
  * the digest a channel would get, in the terminal. With no analytics URL set it runs against the
  * built-in emulator's demo account, so it works on a fresh clone with nothing configured.
  */
@@ -62,6 +63,7 @@ export async function run(args: string[]): Promise<number> {
         chart: { type: "string" },
         tz: { type: "string" },
         color: { type: "boolean" },
+        why: { type: "boolean", default: false },
       },
     },
     USAGE,
@@ -104,12 +106,21 @@ export async function run(args: string[]): Promise<number> {
       timeoutMs: config.analytics.timeoutMs,
       logger: silentLogger(),
     });
-    const apiKey = sandbox && emulator ? sandbox.DEMO_API_KEY : (config.analytics.apiKey as string);
+    // The built-in emulator knows the demo and the scenario keys: ANALYTICS_API_KEY picks one.
+    const apiKey = config.analytics.apiKey ?? sandbox?.DEMO_API_KEY ?? "";
+    if (sandbox && !sandbox.BUILT_IN_KEYS.includes(apiKey)) {
+      throw new AppError(
+        "config",
+        `With no analytics URL set, preview runs the built-in emulator, which knows these keys only: ${sandbox.BUILT_IN_KEYS.join(", ")}. Set ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL to use another.`,
+      );
+    }
     // The CLI talks to the service directly: no Redis, no stored key.
     const digests = createDigestService({
       apiKeys: { load: async () => ({ apiKey, meta: { savedBy: "cli", savedAt: "" } }) },
       insights: { fetch: (_ref, key, query) => client.insights(key, query), invalidate: async () => 0 },
       platformUrl: config.platformUrl ?? emulator?.appUrl,
+      drivers: config.drivers,
+      gapRule: config.gapRule,
     });
     const { view } = await digests.build({
       ref: PREVIEW_REF,
@@ -119,7 +130,10 @@ export async function run(args: string[]): Promise<number> {
       assetNames: command.assets,
       scannerNames: command.scanners,
       shareable: true,
-      attribution: emulator ? "Preview · built-in emulator (demo account)" : "Preview",
+      attribution: emulator ? `Preview · built-in emulator (${apiKey})` : "Preview",
+      // --why: the answer the Why? button gives, drivers and data-gap notices included.
+      ...(values.why ? { drivers: "required" as const } : {}),
+      previousSeries: values.chart !== undefined,
     });
     const message = digestMessage(view);
     // The chart first: a path that cannot be written fails the command before anything is printed.

@@ -1,10 +1,17 @@
 import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
+import { assetIdsOfGroups } from "../insights/asset-groups.ts";
 import { computeDigest } from "../insights/compute-digest.ts";
+import type { GapRule } from "../insights/gaps.ts";
+import { partialFrom } from "../insights/partial-day.ts";
 import { parseRange } from "../insights/ranges.ts";
 import type { DigestView, ResolvedRange } from "../insights/types.ts";
+import type { Logger } from "../log.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
+import { fetchChunked } from "./chunked-fetch.ts";
+import { addDrivers, addPreviousSeries, type ExtrasContext, prefetchDrivers } from "./digest-extras.ts";
+import { DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsCache } from "./insights-cache.ts";
 
@@ -20,8 +27,20 @@ export interface DigestRequest {
   /** Ids already chosen from a dropdown. */
   assetIds?: string[];
   scannerIds?: string[];
+  /** Top-level asset groups (`payments`) to narrow to, as a drivers button asks; added to the asset filter. */
+  assetGroups?: string[];
   shareable?: boolean;
   attribution?: string;
+  /**
+   * Break the change down (drivers) and judge each slice for data gaps: "required" fails the digest
+   * when they cannot be had (the Why? answer), "optional" shows the digest without them and says so
+   * (scheduled digests). Costs at most `DriversSettings.maxQueries` more queries, mostly cached.
+   */
+  drivers?: "required" | "optional";
+  /** Fetch the previous period day by day for the chart's faint line (free when drivers run). */
+  previousSeries?: boolean;
+  /** Offer the Why? button; default: on-demand (shareable) digests without drivers do. */
+  explainable?: boolean;
 }
 
 export interface DigestOutcome {
@@ -45,7 +64,12 @@ export function createDigestService(options: {
   apiKeys: Pick<ApiKeyStore, "load">;
   insights: InsightsCache;
   platformUrl?: string;
+  drivers?: DriversSettings;
+  gapRule?: GapRule;
+  /** Where optional parts that failed (drivers, the previous-period line) are reported. */
+  logger?: Logger;
 }): DigestService {
+  const settings = options.drivers ?? DEFAULT_DRIVERS;
   const apiKey = async (ref: WorkspaceRef) => {
     const stored = await options.apiKeys.load(ref);
     if (!stored) {
@@ -65,9 +89,11 @@ export function createDigestService(options: {
       const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };
       let assetIds = [...new Set(req.assetIds ?? [])];
       let scannerIds = [...new Set(req.scannerIds ?? [])];
+      const groups = [...new Set(req.assetGroups ?? [])];
       const typed = (req.assetNames?.length ?? 0) + (req.scannerNames?.length ?? 0);
-      if (typed > 0) {
-        // Names need the service's lists; the unfiltered reply carries them and is cached for the next step.
+      let queryAssetIds = assetIds;
+      if (typed > 0 || groups.length > 0) {
+        // Names and groups need the service's lists; the unfiltered reply carries them and is cached for the next step.
         const unfiltered = await options.insights.fetch(req.ref, key, base);
         if (!unfiltered.filters) {
           throw new AppError(
@@ -87,10 +113,30 @@ export function createDigestService(options: {
             ...matchFilters("scanner", req.scannerNames ?? [], unfiltered.filters.scannerId),
           ]),
         ];
+        const grouped = assetIdsOfGroups(unfiltered.filters.assetId, groups);
+        if (groups.length > 0 && grouped.length === 0)
+          throw new AppError("bad_filter", `No asset group is called "${groups.join('", "')}" any more.`, {
+            details: { kind: "asset", suggestions: [] },
+          });
+        queryAssetIds = [...new Set([...assetIds, ...grouped])];
       }
-      const query: InsightsQuery = { ...base, assetIds, scannerIds };
-      const result = await options.insights.fetch(req.ref, key, query);
-      const digest = computeDigest(result, range);
+      const query = { ...base, assetIds: queryAssetIds, scannerIds };
+      const extras: ExtrasContext = {
+        source: options.insights,
+        settings,
+        gapRule: options.gapRule,
+        logger: options.logger,
+        ref: req.ref,
+        apiKey: key,
+        range,
+        query,
+      };
+      // Only when someone waits for the answer (Why?): a scheduled digest gains nothing from it, and a
+      // request sent beside one that fails would be load on a service already in trouble.
+      if (req.drivers === "required") prefetchDrivers(extras);
+      const result = await fetchChunked(options.insights, req.ref, key, query, settings.chunkSize);
+      const partial = partialFrom(req.now, req.tz);
+      const digest = computeDigest(result, range, { partialFrom: partial, gapRule: options.gapRule });
       const view: DigestView = {
         digest,
         filters: {
@@ -98,12 +144,17 @@ export function createDigestService(options: {
           scanners: result.filters?.scannerId ?? null,
           selectedAssetIds: assetIds,
           selectedScannerIds: scannerIds,
+          ...(groups.length > 0 ? { selectedGroups: groups } : {}),
         },
         generatedAt: req.now.toISOString(),
         platformUrl: options.platformUrl,
         shareable: req.shareable ?? false,
         attribution: req.attribution,
+        // Every on-demand digest (the shareable, ephemeral kind) offers Why? unless it already answers it.
+        explainable: (req.explainable ?? req.shareable ?? false) && !req.drivers,
       };
+      if (req.drivers) await addDrivers(view, result, { ...extras, partialFrom: partial, mode: req.drivers });
+      else if (req.previousSeries) await addPreviousSeries(view, extras);
       return { view, range, query, result };
     },
   };

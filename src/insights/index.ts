@@ -1,5 +1,6 @@
-/** The pure digest core: ranges, deltas, series repair, trend and number formatting. */
+/** The pure digest core: ranges, deltas, series repair, trend, number formatting, drivers and data gaps. */
 
+export { type AssetGroup, assetIdsOfGroups, groupAssets, groupNameOf } from "./asset-groups.ts";
 export { computeDigest } from "./compute-digest.ts";
 export { assertTimeZone, dayjs, todayIn } from "./dayjs.ts";
 export {
@@ -15,6 +16,17 @@ export {
 } from "./days.ts";
 export { delta, type Polarity } from "./delta.ts";
 export {
+  type Breakdown,
+  breakdownOf,
+  type Contribution,
+  computeDrivers,
+  type Dimension,
+  type Drivers,
+  type DriversInput,
+  type Slice,
+  topDriver,
+} from "./drivers.ts";
+export {
   type CountFormat,
   directionMark,
   formatCount,
@@ -23,7 +35,28 @@ export {
   formatSigned,
   MINUS,
 } from "./format.ts";
+export {
+  type ActivitySeries,
+  type Completeness,
+  completenessOf,
+  type DataGap,
+  DEFAULT_GAP_RULE,
+  findGaps,
+  type GapContext,
+  type GapRule,
+} from "./gaps.ts";
 export { formatRangeLabel } from "./labels.ts";
+export { partialFrom } from "./partial-day.ts";
+export {
+  addSeries,
+  emptyTotals,
+  MEASURES,
+  type Measure,
+  type MeasureTotals,
+  type PeriodPair,
+  type Periods,
+  totalsOf,
+} from "./period-totals.ts";
 export { RangeParseError, type RangeParseReason, TimezoneError } from "./range-errors.ts";
 export {
   acceptedRangesText,

@@ -1,4 +1,6 @@
 import type { FilterOption, IsoDay } from "../analytics/types.ts";
+import type { Drivers } from "./drivers.ts";
+import type { Completeness, DataGap } from "./gaps.ts";
 
 /**
  * View models of the pure core. `src/insights/` computes them from a validated reply and a resolved
@@ -87,6 +89,27 @@ export interface Digest {
   series: DayPoint[];
   seriesCheck: SeriesCheck;
   trend: Trend;
+  /** Partial today and data gaps found in the digest's own series (absent in older fixtures). */
+  completeness?: Completeness;
+}
+
+/** An asset group a reader can narrow the digest to (a drivers button). */
+export interface GroupChoice {
+  name: string;
+  label: string;
+}
+
+/** The drivers of a digest's change and the data gaps found on the way (see src/insights/drivers.ts). */
+export interface DriversView {
+  drivers: Drivers;
+  /** Silences per scanner, asset group or in total, over the drivers' window. */
+  gaps: DataGap[];
+  /** Asset groups named in the drivers, for the narrowing buttons. */
+  groups: GroupChoice[];
+  /** GraphQL queries the drivers needed (cache hits included). */
+  queries: number;
+  /** Asset groups left unnamed because the query budget ran out (counted in "other"). */
+  unqueriedGroups: number;
 }
 
 /** Active and available filters for the dropdowns. `available: null` means the service does not offer filters. */
@@ -95,6 +118,8 @@ export interface FilterState {
   scanners: FilterOption[] | null;
   selectedAssetIds: string[];
   selectedScannerIds: string[];
+  /** Asset groups the digest is narrowed to (a drivers button); their ids are queried, not listed here. */
+  selectedGroups?: string[];
 }
 
 /** Everything the digest template needs. */
@@ -111,4 +136,12 @@ export interface DigestView {
   shareable: boolean;
   /** "Shared by <@U…>" or "Scheduled digest · <subscription>" */
   attribution?: string;
+  /** Why the numbers moved, when asked for (Why? button, scheduled digests). */
+  drivers?: DriversView;
+  /** Drivers were asked for but could not be had: why, in a sentence a reader can take. */
+  driversUnavailable?: string;
+  /** Offer the Why? button (on-demand digests that do not show their drivers yet). */
+  explainable?: boolean;
+  /** Daily series of the previous period, aligned day by day with `digest.series` (the chart's faint line). */
+  previousSeries?: DayPoint[];
 }

@@ -1,6 +1,8 @@
 import { digestMessage } from "../../templates/digest-message.ts";
 import type { ChartInput } from "../chart/types.ts";
+import { scheduledChartInput } from "../digests/chart-input.ts";
 import type { DigestService } from "../digests/digest-service.ts";
+import { scheduledExtras } from "../digests/scheduled.ts";
 import type { DigestView } from "../insights/types.ts";
 import type { Logger } from "../log.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
@@ -39,12 +41,13 @@ export async function buildDigestView(
     assetIds: sub.assetIds,
     scannerIds: sub.scannerIds,
     attribution: `Scheduled digest · ${scheduleText(sub.schedule, sub.time, sub.tz)}`,
+    ...scheduledExtras(sub, deps.renderChart !== undefined),
   });
   if (!deps.renderChart) return view;
   try {
-    const title = `Daily trend · ${view.digest.range.label}`;
-    const subtitle = sub.filterLabels.length > 0 ? sub.filterLabels.join(", ").slice(0, 120) : undefined;
-    const png = deps.renderChart({ series: view.digest.series, title, subtitle });
+    const input = scheduledChartInput(view, sub.filterLabels);
+    const { title } = input;
+    const png = deps.renderChart(input);
     const altText = `Daily findings, violations and fixes, ${view.digest.range.label}`;
     const fileId = await uploadChart(deps.slack, token, {
       png,

@@ -2,6 +2,7 @@ import { digestMessage } from "../../templates/digest-message.ts";
 import type { DigestState } from "../../templates/state.ts";
 import type { Message } from "../blockkit/types.ts";
 import type { DigestRequest } from "../digests/digest-service.ts";
+import { requestForState } from "../digests/explain.ts";
 import type { DigestView } from "../insights/types.ts";
 import type { ActionContext, RequestContext } from "./frame/index.ts";
 
@@ -14,11 +15,10 @@ export async function digestViewForState(
   const user = await ctx.user();
   const { view } = await ctx.deps.digests.build({
     ref: ctx.ref,
-    range: state.range,
     tz: user.tz,
     now: ctx.deps.clock(),
-    assetIds: state.assetIds,
-    scannerIds: state.scannerIds,
+    // A digest narrowed to an asset group stays narrowed when its range changes or it is shared.
+    ...requestForState(state),
     ...extra,
   });
   return view;

@@ -36,6 +36,8 @@ export function toHash(sub: Partial<Omit<Subscription, "id" | "ref">>): Subscrip
   if (sub.assetIds !== undefined) h.assets = sub.assetIds.join(SEP);
   if (sub.scannerIds !== undefined) h.scanners = sub.scannerIds.join(SEP);
   if (sub.filterLabels !== undefined) h.labels = sub.filterLabels.join(SEP);
+  // Absent = on, so the common record carries no field for it; "1" is written only to undo a "0".
+  if (sub.drivers !== undefined) h.drivers = sub.drivers ? "1" : "0";
   if (sub.status !== undefined) h.status = sub.status;
   if (sub.pausedReason !== undefined) h.pausedReason = sub.pausedReason;
   if (sub.pausedAt !== undefined) h.pausedAt = sub.pausedAt;
@@ -76,6 +78,9 @@ export function fromHash(id: string, ref: WorkspaceRef, h: SubscriptionHash): Su
     status: h.status === "paused" ? "paused" : "active",
     createdAt: h.created ?? "",
   };
+  // Records from before the option have no field: they read as on, their owners' default.
+  if (h.drivers === "0") sub.drivers = false;
+  else if (h.drivers === "1") sub.drivers = true;
   if (h.pausedReason) sub.pausedReason = h.pausedReason;
   if (h.pausedAt) sub.pausedAt = h.pausedAt;
   const last = lastOf(h.last);

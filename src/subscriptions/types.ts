@@ -46,6 +46,11 @@ export interface Subscription {
   scannerIds: string[];
   /** Display names of the filters, for lists; never used to query. */
   filterLabels: string[];
+  /**
+   * Post the drivers of the change (and the data-gap notices of every scanner and asset group) with
+   * each digest. Absent means on: records stored before the option existed keep getting them.
+   */
+  drivers?: boolean;
   status: SubscriptionStatus;
   /** Code or short text: why it is paused (`paused_by_user`, `is_archived`, `unauthorized`, …). */
   pausedReason?: string;
@@ -70,6 +75,8 @@ export interface SubscriptionInput {
   assetIds?: string[];
   scannerIds?: string[];
   filterLabels?: string[];
+  /** Default on (see Subscription.drivers). */
+  drivers?: boolean;
 }
 
 /** Fields an update may change; channel moves are allowed. */

@@ -16,7 +16,8 @@ export interface SubscriptionLimits {
 export const DEFAULT_LIMITS: SubscriptionLimits = { minIntervalMs: 3_600_000, maxFilters: 20 };
 
 /** The checked, normalised fields of a subscription. */
-export type ValidFields = Required<SubscriptionInput>;
+/** Every field set, but `drivers` only when the caller chose (absent stays absent: on by default). */
+export type ValidFields = Required<Omit<SubscriptionInput, "drivers">> & Pick<SubscriptionInput, "drivers">;
 
 const CHANNEL = /^[CG][A-Z0-9]{2,31}$/;
 const LOOSE_TIME = /^(\d{1,2}):(\d{2})$/;
@@ -98,6 +99,8 @@ export function validateFields(
   } catch (err) {
     throw invalidField("range", err instanceof Error ? err.message : "Not a range.");
   }
+  if (input.drivers !== undefined && typeof input.drivers !== "boolean")
+    throw invalidField("drivers", "drivers is on or off (true or false).");
   return {
     channelId: input.channelId,
     schedule,
@@ -107,5 +110,6 @@ export function validateFields(
     assetIds: checkList("assetIds", input.assetIds, limits.maxFilters, 200),
     scannerIds: checkList("scannerIds", input.scannerIds, limits.maxFilters, 200),
     filterLabels: checkList("filterLabels", input.filterLabels, limits.maxFilters * 2, 300),
+    ...(input.drivers !== undefined ? { drivers: input.drivers } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { type AckRow, measureAck } from "./ack.ts";
 import { type BadInputResult, measureBadInput, type ProcessCounters } from "./bad-input.ts";
 import { startBareBolt } from "./bare-bolt.ts";
 import { type Child, spawnChild } from "./child.ts";
+import { type DriversBenchResult, measureDrivers } from "./drivers/section.ts";
 import { type Plan, planFor } from "./plan.ts";
 import { measureRender, type RenderResult } from "./render.ts";
 import type { OpenLoopResult, Target } from "./slash-sender.ts";
@@ -31,6 +32,8 @@ export interface BenchResults {
     plan: Plan;
     /** Failures of the bench itself (a section that threw), so a partial report says what is missing. */
     errors: string[];
+    /** Sections asked for with --only; absent when all ran. */
+    only?: string[];
   };
   render?: RenderResult;
   ack?: AckRow[];
@@ -40,8 +43,13 @@ export interface BenchResults {
   /** Redis per subscription with the recommended setting (see the report). */
   memoryTuned?: MemoryFigures & { config: Record<string, string> };
   faults: FaultRun[];
+  /** Drivers of a change: queries, time added, storms with shared accounts. */
+  drivers?: DriversBenchResult;
   process: ProcessCounters;
 }
+
+/** Section names for `--only` (comma-separated). */
+export const SECTIONS = ["render", "ack", "bad-input", "storms", "memory", "faults", "drivers"] as const;
 
 function commit(): string {
   const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim();
@@ -95,8 +103,14 @@ async function stopApps(a: Apps): Promise<void> {
  * other: pure render cost first, then ack latency and bad input against an idle app, then the
  * storms (one of them with ack latency measured alongside), then the fault runs.
  */
-export async function runBench(o: { quick: boolean; log: (line: string) => void }): Promise<BenchResults> {
+export async function runBench(o: {
+  quick: boolean;
+  log: (line: string) => void;
+  /** Run only these sections (default: all). */
+  only?: readonly string[];
+}): Promise<BenchResults> {
   const plan = planFor(o.quick);
+  const wanted = (name: (typeof SECTIONS)[number]) => !o.only || o.only.includes(name);
   const started = Date.now();
   const counters: ProcessCounters = { unhandledRejections: 0, uncaughtExceptions: 0 };
   const onRejection = (err: unknown) => {
@@ -122,6 +136,7 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
       commit: commit(),
       plan,
       errors: [],
+      ...(o.only ? { only: [...o.only] } : {}),
     },
     storms: [],
     faults: [],
@@ -139,32 +154,36 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
     o.log(`  ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s`);
   };
 
-  await section("render cost", async () => {
-    results.render = await measureRender(plan.render);
-  });
-  const apps = await startApps();
+  if (wanted("render"))
+    await section("render cost", async () => {
+      results.render = await measureRender(plan.render);
+    });
+  const needsApps = wanted("ack") || wanted("bad-input") || wanted("storms");
+  const apps = needsApps ? await startApps() : undefined;
   try {
-    await section("ack latency", async () => {
-      results.ack = await measureAck({
-        sender: apps.sender,
-        app: apps.app,
-        bare: apps.bareTarget,
-        rates: plan.ack.rates,
-        durationMs: plan.ack.durationMs,
-        text: "last7d",
+    if (apps && wanted("ack"))
+      await section("ack latency", async () => {
+        results.ack = await measureAck({
+          sender: apps.sender,
+          app: apps.app,
+          bare: apps.bareTarget,
+          rates: plan.ack.rates,
+          durationMs: plan.ack.durationMs,
+          text: "last7d",
+        });
       });
-    });
-    await section("bad input", async () => {
-      results.badInput = await measureBadInput({
-        stack: apps.stack,
-        sender: apps.sender,
-        target: apps.app,
-        counters,
-        fuzzCount: plan.badInput.fuzz,
-        analyticsCount: plan.badInput.analytics,
-        slackCount: plan.badInput.slack,
+    if (apps && wanted("bad-input"))
+      await section("bad input", async () => {
+        results.badInput = await measureBadInput({
+          stack: apps.stack,
+          sender: apps.sender,
+          target: apps.app,
+          counters,
+          fuzzCount: plan.badInput.fuzz,
+          analyticsCount: plan.badInput.analytics,
+          slackCount: plan.badInput.slack,
+        });
       });
-    });
     // Ack latency is measured during the heaviest storm with shared channels (the longest one).
     const underIndex = plan.storms.reduce(
       (best, s, i, all) =>
@@ -174,7 +193,8 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
           : best,
       0,
     );
-    for (const [i, spec] of plan.storms.entries()) {
+    for (const [i, spec] of (apps && wanted("storms") ? plan.storms : []).entries()) {
+      if (!apps) break;
       const label = `storm ${spec.subscriptions.toLocaleString("en-US")} subscriptions / ${spec.workspaces.toLocaleString("en-US")} workspaces, ${spec.subsPerChannel} per channel`;
       await section(label, async () => {
         const alongside =
@@ -202,20 +222,26 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
       });
     }
   } finally {
-    await stopApps(apps);
+    if (apps) await stopApps(apps);
   }
-  await section("Redis memory with hash-max-listpack-value 1024", async () => {
-    const first = plan.storms[0];
-    if (first)
-      results.memoryTuned = await memoryWithConfig({
-        subscriptions: first.subscriptions,
-        workspaces: first.workspaces,
-        config: { "hash-max-listpack-value": "1024" },
-      });
-  });
-  await section("faults", async () => {
-    results.faults = await runFaults({ ...plan.faults, concurrency: plan.concurrency });
-  });
+  if (wanted("memory"))
+    await section("Redis memory with hash-max-listpack-value 1024", async () => {
+      const first = plan.storms[0];
+      if (first)
+        results.memoryTuned = await memoryWithConfig({
+          subscriptions: first.subscriptions,
+          workspaces: first.workspaces,
+          config: { "hash-max-listpack-value": "1024" },
+        });
+    });
+  if (wanted("faults"))
+    await section("faults", async () => {
+      results.faults = await runFaults({ ...plan.faults, concurrency: plan.concurrency });
+    });
+  if (wanted("drivers"))
+    await section("drivers", async () => {
+      results.drivers = await measureDrivers(plan.drivers, o.log);
+    });
   process.off("unhandledRejection", onRejection);
   process.off("uncaughtException", onException);
   results.meta.loadAvgEnd = load();

@@ -1,3 +1,5 @@
+import type { DriversPlan } from "./drivers/section.ts";
+
 /** Counts and durations of a bench run; `--quick` keeps every section with smaller numbers where needed. */
 export interface Plan {
   quick: boolean;
@@ -10,7 +12,26 @@ export interface Plan {
   concurrency: number;
   faults: { subscriptions: number; workspaces: number; timeoutMs: number };
   stormTimeoutMs: number;
+  drivers: DriversPlan;
 }
+
+/** Storms of scheduled digests where subscriptions share accounts: varied ranges, then team filters. */
+const DRIVER_STORMS = (sizes: number[]) => [
+  ...sizes.map((n) => ({
+    name: `10 accounts × ${n} subscriptions, each its own range`,
+    accounts: 10,
+    subsPerAccount: n,
+    groupShare: 0,
+    scannerShare: 0,
+  })),
+  {
+    name: "10 accounts × 40 subscriptions, team channels (30 % one asset group, 20 % one scanner, last7d)",
+    accounts: 10,
+    subsPerAccount: 40,
+    groupShare: 0.3,
+    scannerShare: 0.2,
+  },
+];
 
 export function planFor(quick: boolean): Plan {
   return quick
@@ -28,6 +49,7 @@ export function planFor(quick: boolean): Plan {
         concurrency: 50,
         faults: { subscriptions: 150, workspaces: 15, timeoutMs: 90_000 },
         stormTimeoutMs: 120_000,
+        drivers: { timingRuns: 7, storms: DRIVER_STORMS([10, 20, 40]), huge: false },
       }
     : {
         quick,
@@ -44,5 +66,6 @@ export function planFor(quick: boolean): Plan {
         concurrency: 50,
         faults: { subscriptions: 1_000, workspaces: 100, timeoutMs: 240_000 },
         stormTimeoutMs: 480_000,
+        drivers: { timingRuns: 15, storms: DRIVER_STORMS([10, 20, 40, 100]), huge: true },
       };
 }

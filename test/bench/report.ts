@@ -1,3 +1,4 @@
+import { driversSection } from "./drivers/report.ts";
 import type { BenchResults } from "./main.ts";
 import { int, round } from "./stats.ts";
 import { checkTargets, type TargetCheck } from "./targets.ts";
@@ -27,9 +28,11 @@ function header(r: BenchResults): string {
   return [
     `# Performance and reliability — ${m.quick ? "quick run" : "full run"} of ${m.startedAt.slice(0, 16).replace("T", " ")} UTC`,
     "",
-    `\`npm run bench${m.quick ? " -- --quick" : ""}\` · ${m.durationS} s · commit ${m.commit} · Node ${m.node} · ${m.cpus} × ${m.cpuModel} · load average ${m.loadAvgStart.join(" / ")} at start, ${m.loadAvgEnd.join(" / ")} at the end. All traffic on loopback: the app, a bare Bolt app, Redis (private, AOF on), the analytics emulator and the Slack stand-in on this one machine.`,
+    `\`npm run bench${m.quick || m.only ? " --" : ""}${m.quick ? " --quick" : ""}${m.only ? ` --only ${m.only.join(",")}` : ""}\` · ${m.durationS} s · commit ${m.commit} · Node ${m.node} · ${m.cpus} × ${m.cpuModel} · load average ${m.loadAvgStart.join(" / ")} at start, ${m.loadAvgEnd.join(" / ")} at the end. All traffic on loopback: the app, a bare Bolt app, Redis (private, AOF on), the analytics emulator and the Slack stand-in on this one machine.`,
     "",
-    `Counts: ack ${p.ack.rates.join(" / ")} requests/s for ${s(p.ack.durationMs)} each (and ${p.ackUnderStorm.rate}/s for ${s(p.ackUnderStorm.durationMs)} during a storm); storms ${p.storms.map((x) => `${int(x.subscriptions)} subs / ${int(x.workspaces)} workspaces (${x.subsPerChannel} per channel)`).join(", ")} at concurrency ${p.concurrency}; faults ${int(p.faults.subscriptions)} subs / ${int(p.faults.workspaces)} workspaces each; render ${int(p.render.iterations)} iterations, chart ${p.render.chartIterations}; bad input ${int(p.badInput.fuzz)} texts, ${int(p.badInput.analytics)} analytics replies, ${int(p.badInput.slack)} Slack requests.`,
+    m.only
+      ? `Sections run: ${m.only.join(", ")} (the others were not run; their targets read "not measured"). Drivers: ${p.drivers.timingRuns} timed digests per cell, ${p.drivers.storms.length} storms.`
+      : `Counts: ack ${p.ack.rates.join(" / ")} requests/s for ${s(p.ack.durationMs)} each (and ${p.ackUnderStorm.rate}/s for ${s(p.ackUnderStorm.durationMs)} during a storm); storms ${p.storms.map((x) => `${int(x.subscriptions)} subs / ${int(x.workspaces)} workspaces (${x.subsPerChannel} per channel)`).join(", ")} at concurrency ${p.concurrency}; faults ${int(p.faults.subscriptions)} subs / ${int(p.faults.workspaces)} workspaces each; render ${int(p.render.iterations)} iterations, chart ${p.render.chartIterations}; bad input ${int(p.badInput.fuzz)} texts, ${int(p.badInput.analytics)} analytics replies, ${int(p.badInput.slack)} Slack requests.`,
     ...(m.errors.length > 0 ? ["", `**Sections that failed in this run:** ${m.errors.join("; ")}`] : []),
   ].join("\n");
 }
@@ -318,6 +321,8 @@ export function renderReport(r: BenchResults, extraNotes = ""): string {
     faultSection(r),
     "",
     badSection(r),
+    "",
+    driversSection(r),
     "",
     notesSection(r),
     extraNotes,

@@ -1,3 +1,4 @@
+import { driversTargets } from "./drivers/report.ts";
 import type { BenchResults } from "./main.ts";
 import { int, round } from "./stats.ts";
 
@@ -142,5 +143,12 @@ function badTargets(r: BenchResults): TargetCheck[] {
 }
 
 export function checkTargets(r: BenchResults): TargetCheck[] {
-  return [...ackTargets(r), ...stormTargets(r), ...renderTargets(r), ...faultTargets(r), ...badTargets(r)];
+  return [
+    ...ackTargets(r),
+    ...stormTargets(r),
+    ...renderTargets(r),
+    ...faultTargets(r),
+    ...badTargets(r),
+    ...driversTargets(r),
+  ];
 }

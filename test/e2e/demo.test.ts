@@ -32,10 +32,20 @@ describe("npm run demo", () => {
     // Emoji codes are drawn as Slack draws them, not printed as `:calendar:`.
     expect(stdout).toContain("📆 Next run");
     expect(stdout).not.toMatch(/:[a-z_]+:/);
+    // The three emulator scenarios: each top driver is the planted one, and the outage is flagged.
+    expect(stdout).toContain("Planted: group payments; top driver named: group payments (+");
+    expect(stdout).toContain("Planted: scanner container; top driver named: scanner container (+");
+    expect(stdout).toContain("Planted: scanner sca; top driver named: scanner sca (-");
+    expect(stdout).toMatch(
+      /No data from SCA \(dependencies\) since \w{3} \w{3} \d+ — possible scan outage\./,
+    );
+    expect(stdout).toContain("Why it changed");
     const files = readdirSync(out);
     expect(files.filter((f) => f.endsWith(".json")).length).toBeGreaterThanOrEqual(7);
     expect(files).toContain("scheduled-digest-chart.png");
     expect(files).toContain("trend-last30d.png");
+    for (const kind of ["regression", "newScanner", "outage"])
+      expect(files).toContain(`scenario-${kind}-last7d.png`);
     expect(readFileSync(join(out, "README.md"), "utf8")).toContain("block-kit-builder");
     expect(existsSync(join(out, "trend-last30d.png"))).toBe(true);
   }, 60_000);

@@ -10,7 +10,7 @@ import type {
   StaticSelectElement,
 } from "../../src/blockkit/types.ts";
 import { ACTION, BLOCK, RANGE_PRESETS } from "../../src/ids.ts";
-import type { DigestView } from "../../src/insights/types.ts";
+import type { DigestView, DriversView } from "../../src/insights/types.ts";
 import { digestMessage } from "../../templates/digest-message.ts";
 import { ALL_VALUE } from "../../templates/filter-menu.ts";
 import { formatCount } from "../../templates/format.ts";
@@ -98,6 +98,62 @@ function optionsArb(maxCount: number, idPrefix: string) {
     );
 }
 
+const pairArb = fc.record({ current: count, previous: count });
+const contributionArb = (dimension: "group" | "scanner") =>
+  fc
+    .record({
+      key: fc.option(hostileText(300), { nil: null }),
+      label: hostileText(300),
+      pair: pairArb,
+      isNew: fc.boolean(),
+    })
+    .map((c) => ({
+      dimension,
+      key: c.key,
+      label: c.label,
+      ...c.pair,
+      change: c.pair.current - c.pair.previous,
+      isNew: c.isNew,
+    }));
+const breakdownArb = fc
+  .record({
+    measure: fc.constantFrom("violations" as const, "findings" as const, "fixes" as const),
+    dimension: fc.constantFrom("group" as const, "scanner" as const),
+    total: pairArb,
+    slices: fc.integer({ min: 0, max: 5000 }),
+  })
+  .chain((b) =>
+    fc
+      .record({
+        up: fc.array(contributionArb(b.dimension), { maxLength: 3 }),
+        down: fc.array(contributionArb(b.dimension), { maxLength: 3 }),
+        other: fc.option(contributionArb(b.dimension), { nil: null }),
+      })
+      .map((rows) => ({ ...b, total: { ...b.total, change: b.total.current - b.total.previous }, ...rows })),
+  );
+const gapArb = fc.record({
+  dimension: fc.constantFrom("group" as const, "scanner" as const, "total" as const),
+  key: hostileText(300),
+  label: hostileText(300),
+  from: fc.constantFrom("2026-11-17", "bogus"),
+  to: fc.constantFrom("2026-11-19", "2026-11-17"),
+  ongoing: fc.boolean(),
+  days: fc.nat(),
+  expected: fc.double({ noNaN: true }),
+  current: fc.boolean(),
+  previous: fc.boolean(),
+});
+const driversArb: fc.Arbitrary<DriversView> = fc.record({
+  drivers: fc.record({
+    total: fc.record({ violations: pairArb, findings: pairArb, fixes: pairArb }),
+    breakdowns: fc.array(breakdownArb, { maxLength: 8 }),
+  }),
+  gaps: fc.array(gapArb, { maxLength: 40 }),
+  groups: fc.array(fc.record({ name: hostileText(300), label: hostileText(300) }), { maxLength: 40 }),
+  queries: fc.nat(),
+  unqueriedGroups: fc.oneof(fc.constant(0), fc.nat()),
+});
+
 const viewArb: fc.Arbitrary<DigestView> = fc
   .record({
     fc: count,
@@ -141,6 +197,12 @@ const viewArb: fc.Arbitrary<DigestView> = fc
       { nil: undefined },
     ),
     shareable: fc.boolean(),
+    explainable: fc.boolean(),
+    drivers: fc.option(driversArb, { nil: undefined, freq: 2 }),
+    ownGaps: fc.array(gapArb, { maxLength: 12 }),
+    groups: fc.array(hostileText(300), { maxLength: 25 }),
+    partial: fc.option(fc.constantFrom("2026-11-21", "2026-11-15", "bogus"), { nil: null }),
+    unavailable: fc.option(hostileText(500), { nil: undefined, freq: 5 }),
   })
   .map((r) => {
     const pickFrom = (list: FilterOption[] | null) =>
@@ -162,6 +224,12 @@ const viewArb: fc.Arbitrary<DigestView> = fc
         badTimeStamps: r.dropped % 3,
       },
       trend: { peak: null, quietest: { day: "2026-11-16", value: r.vc }, sparkline: r.sparkline },
+      completeness: {
+        gaps: r.ownGaps,
+        currentIncomplete: r.ownGaps.some((g) => g.current),
+        previousIncomplete: r.ownGaps.some((g) => g.previous),
+        partialFrom: r.partial,
+      },
     });
     digest.range = { ...digest.range, spec: r.spec, label: r.label, previousLabel: r.label };
     return makeView({
@@ -171,11 +239,15 @@ const viewArb: fc.Arbitrary<DigestView> = fc
         scanners: r.scanners,
         selectedAssetIds,
         selectedScannerIds: [...new Set(pickFrom(r.scanners))],
+        selectedGroups: r.groups.slice(0, 3),
       },
       generatedAt: r.generatedAt,
       platformUrl: r.platformUrl,
       chart: r.chart,
       shareable: r.shareable,
+      explainable: r.explainable,
+      drivers: r.drivers,
+      driversUnavailable: r.unavailable,
     });
   });
 

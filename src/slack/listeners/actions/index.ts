@@ -9,6 +9,7 @@ import { subscriptionButtons } from "./subscription-button.ts";
 import { subscriptionEdit } from "./subscription-edit.ts";
 import { subscriptionNew } from "./subscription-new.ts";
 import { subscriptionPage } from "./subscription-page.ts";
+import { groupButton, whyButton } from "./why.ts";
 
 /** Block actions, one entry per control: digest controls, links, subscription rows, modal redraws. */
 export const ACTIONS: ActionEntry[] = [
@@ -16,6 +17,8 @@ export const ACTIONS: ActionEntry[] = [
   scannerSelect,
   rangeButton,
   shareDigest,
+  whyButton,
+  groupButton,
   openPlatform,
   helpOpen,
   ...subscriptionButtons,

@@ -1,0 +1,94 @@
+import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
+import { AppError } from "../errors.ts";
+import { DEFAULT_GAP_RULE, type GapRule } from "../insights/gaps.ts";
+import { repairSeries } from "../insights/series.ts";
+import type { DigestView, ResolvedRange } from "../insights/types.ts";
+import type { Logger } from "../log.ts";
+import type { WorkspaceRef } from "../store/keys.ts";
+import { fetchChunked } from "./chunked-fetch.ts";
+import { totalQueries } from "./drivers-plan.ts";
+import { computeDriversView, type DriversSettings } from "./drivers-service.ts";
+import type { InsightsCache } from "./insights-cache.ts";
+
+/**
+ * The optional parts of a digest beyond its own query: the drivers (with the data gaps of every
+ * slice) and the previous period day by day for the chart. Kept apart from the digest's path so a
+ * digest that asks for neither costs nothing more.
+ */
+
+export interface ExtrasContext {
+  source: Pick<InsightsCache, "fetch">;
+  settings: DriversSettings;
+  gapRule?: GapRule;
+  logger?: Logger;
+  ref: WorkspaceRef;
+  apiKey: string;
+  range: ResolvedRange;
+  /** The digest's own query (asset groups expanded). */
+  query: InsightsQuery & { assetIds: string[]; scannerIds: string[] };
+}
+
+/**
+ * Starts the drivers' whole-digest queries, which do not depend on the digest's reply, so they are
+ * in flight (shared through the cache) rather than a round trip later. Failures surface when the
+ * drivers ask for the same queries.
+ */
+export function prefetchDrivers(ctx: ExtrasContext): void {
+  const rule = {
+    chunkSize: ctx.settings.chunkSize,
+    baselineDays: (ctx.gapRule ?? DEFAULT_GAP_RULE).baselineDays,
+  };
+  for (const q of totalQueries(ctx.range, ctx.query.assetIds, ctx.query.scannerIds, rule))
+    ctx.source.fetch(ctx.ref, ctx.apiKey, q).catch(() => undefined);
+}
+
+/**
+ * Adds the drivers to `view`. "required" lets a failure fail the digest (the Why? answer);
+ * "optional" records why they are missing and lets the digest go out (scheduled digests).
+ */
+export async function addDrivers(
+  view: DigestView,
+  result: InsightsResult,
+  ctx: ExtrasContext & { partialFrom: string | null; mode: "required" | "optional" },
+): Promise<void> {
+  try {
+    if (!result.filters)
+      throw new AppError(
+        "drivers_unavailable",
+        "This analytics endpoint offers no asset or scanner filters to break the change down by.",
+      );
+    const drivers = await computeDriversView(
+      { source: ctx.source, settings: ctx.settings, gapRule: ctx.gapRule },
+      {
+        ref: ctx.ref,
+        apiKey: ctx.apiKey,
+        periods: ctx.range,
+        assetIds: ctx.query.assetIds,
+        scannerIds: ctx.query.scannerIds,
+        assets: result.filters.assetId,
+        scanners: result.filters.scannerId,
+        partialFrom: ctx.partialFrom,
+      },
+    );
+    view.drivers = drivers.view;
+    view.previousSeries = drivers.previousSeries;
+  } catch (err) {
+    if (ctx.mode === "required") throw err;
+    ctx.logger?.warn({ err }, "drivers failed; the digest goes out without them");
+    view.driversUnavailable =
+      err instanceof AppError && err.code === "drivers_unavailable"
+        ? err.message
+        : "The analytics service did not answer the breakdown in time.";
+  }
+}
+
+/** Adds the previous period day by day; a failure only costs the chart its faint line. */
+export async function addPreviousSeries(view: DigestView, ctx: ExtrasContext): Promise<void> {
+  const { range } = ctx;
+  const previousQuery = { ...ctx.query, fromDay: range.previousFrom, toDay: range.previousTo };
+  await fetchChunked(ctx.source, ctx.ref, ctx.apiKey, previousQuery, ctx.settings.chunkSize)
+    .then((previous) => {
+      view.previousSeries = repairSeries(previous, { from: range.previousFrom, to: range.previousTo }).points;
+    })
+    .catch((err: unknown) => ctx.logger?.warn({ err }, "previous-period series failed"));
+}

@@ -1,0 +1,158 @@
+import { LIMITS } from "../src/blockkit/limits.ts";
+import { escapeMrkdwn, mrkdwn, plain, userText } from "../src/blockkit/text.ts";
+import type {
+  ActionsBlock,
+  Block,
+  ButtonElement,
+  ContextBlock,
+  SectionBlock,
+} from "../src/blockkit/types.ts";
+import { BLOCK, GROUP_ACTION_PREFIX } from "../src/ids.ts";
+import type { Breakdown, Contribution, Dimension, Drivers } from "../src/insights/drivers.ts";
+import { directionMark } from "../src/insights/format.ts";
+import type { Measure } from "../src/insights/period-totals.ts";
+import type { DigestView } from "../src/insights/types.ts";
+import { stateOf } from "./digest-controls.ts";
+import { changeMark, formatCount, formatSigned } from "./format.ts";
+import { encodeStateWithin, isCarriableGroup } from "./state.ts";
+
+/**
+ * The drivers section: which asset groups and scanners moved the numbers, e.g. "payments/* +31
+ * violations, SAST +25; fixed most: web/*", one line per measure and dimension below it, and the
+ * named asset groups as buttons that narrow the digest to that group.
+ */
+
+/** Names are cut to this inside the section; the buttons carry the full name. */
+const NAME_MAX = 40;
+/** Group buttons shown; named groups beyond these stay text. */
+const MAX_GROUP_BUTTONS = 6;
+
+const NOUN: Record<Measure, string> = { violations: "violations", findings: "findings", fixes: "fixes" };
+const TITLE: Record<Measure, string> = { violations: "Violations", findings: "Findings", fixes: "Fixes" };
+const BY: Record<Dimension, string> = { group: "by asset group", scanner: "by scanner" };
+
+/** A breakdown tells something only when it has two slices or more (one slice is the total itself). */
+const telling = (b: Breakdown) => b.slices > 1;
+
+function part(c: Contribution, noun = ""): string {
+  return `${userText(c.label, NAME_MAX)} ${formatSigned(c.change)}${noun ? ` ${noun}` : ""}${c.isNew ? " (new)" : ""}`;
+}
+
+/**
+ * The one-line answer: the two biggest movers of violations (findings when violations did not
+ * move) in the direction of the total, and who fixed most. Null when nothing named moved.
+ *
+ * @example driversHeadline(d) // "payments/* +31 violations, SAST +25; fixed most: web/*"
+ */
+export function driversHeadline(drivers: Drivers): string | null {
+  const moved = (m: Measure) =>
+    drivers.breakdowns.filter((b) => b.measure === m && telling(b) && b.up.length + b.down.length > 0);
+  const measure: Measure = moved("violations").length > 0 ? "violations" : "findings";
+  const list = moved(measure);
+  const change = drivers.total[measure].current - drivers.total[measure].previous;
+  const movers = list
+    .flatMap((b) => (change >= 0 ? b.up : b.down))
+    .sort((a, b) => Math.abs(b.change) - Math.abs(a.change))
+    .slice(0, 2);
+  const parts = movers.map((c, i) => (i === 0 ? part(c, NOUN[measure]) : part(c)));
+  const fixers = moved("fixes")
+    .sort((a, b) => (a.dimension === "group" ? -1 : 1) - (b.dimension === "group" ? -1 : 1))
+    .flatMap((b) => b.up);
+  const fixer = fixers[0];
+  const tail = fixer ? `fixed most: ${userText(fixer.label, NAME_MAX)}` : null;
+  if (parts.length === 0 && !tail) return null;
+  return [parts.join(", "), tail].filter((x) => x !== null && x !== "").join("; ");
+}
+
+function breakdownLine(b: Breakdown): string {
+  const items = [...b.up, ...b.down].map((c) => part(c));
+  if (b.other && b.other.change !== 0) items.push(`other ${formatSigned(b.other.change)}`);
+  return `    ${BY[b.dimension]}: ${items.length > 0 ? items.join(" · ") : "no change"}`;
+}
+
+function measureLines(drivers: Drivers, measure: Measure, incomplete: boolean): string[] {
+  const list = drivers.breakdowns.filter((b) => b.measure === measure && telling(b));
+  if (list.length === 0) return [];
+  const { current, previous } = drivers.total[measure];
+  const change = current - previous;
+  const upIsGood = measure === "fixes";
+  const direction = change > 0 ? "up" : change < 0 ? "down" : "flat";
+  const sentiment = change === 0 ? "neutral" : change > 0 === upIsGood ? "good" : "bad";
+  // As in the numbers: with silent scanners a drop may be the silence, so it gets no green.
+  const doubtful = incomplete && sentiment === "good" && direction === "down";
+  const mark = doubtful ? `:warning: ${directionMark({ direction })}` : changeMark({ direction, sentiment });
+  const head = `*${TITLE[measure]}* ${mark} ${change === 0 ? "no change" : formatSigned(change)} (${formatCount(previous)} → ${formatCount(current)})`;
+  return [head, ...list.map(breakdownLine)];
+}
+
+/** The section: headline, then each measure by asset group and by scanner. */
+export function driversSection(view: DigestView): SectionBlock | null {
+  const drivers = view.drivers?.drivers;
+  if (!drivers) return null;
+  const incomplete = view.drivers?.gaps.some((g) => g.current) ?? false;
+  const lines = (["violations", "findings", "fixes"] as const).flatMap((m) =>
+    measureLines(drivers, m, incomplete),
+  );
+  const headline = driversHeadline(drivers);
+  const vs = `vs ${escapeMrkdwn(view.digest.range.previousLabel)}`;
+  const body =
+    lines.length === 0
+      ? "_Nothing to break down: this digest covers a single asset group and scanner._"
+      : [headline ?? "_No asset group or scanner moved._", ...lines].join("\n");
+  return {
+    type: "section",
+    block_id: BLOCK.digestDrivers,
+    text: mrkdwn(`*Why it changed* · ${vs}\n${body}`, LIMITS.sectionText),
+  };
+}
+
+/** Budget notes under the section: groups left unnamed, how many queries it took. */
+export function driversContext(view: DigestView): ContextBlock | null {
+  const d = view.drivers;
+  if (view.driversUnavailable)
+    return {
+      type: "context",
+      elements: [mrkdwn(`:grey_question: No breakdown this time: ${escapeMrkdwn(view.driversUnavailable)}`)],
+    };
+  if (!d || d.unqueriedGroups === 0) return null;
+  const n = d.unqueriedGroups;
+  const text = `${formatCount(n)} smaller asset group${n === 1 ? " is" : "s are"} counted in "other" (query budget).`;
+  return { type: "context", elements: [mrkdwn(text)] };
+}
+
+/** Buttons that narrow the digest to a named group, and one that widens it back when narrowed. */
+export function driverGroupButtons(view: DigestView): ActionsBlock | null {
+  const groups = view.drivers?.groups ?? [];
+  const state = stateOf(view);
+  const current = new Set(state.assetGroups ?? []);
+  const buttons: ButtonElement[] = [];
+  for (const g of groups) {
+    if (buttons.length >= MAX_GROUP_BUTTONS) break;
+    // A name the state cannot carry (too long, control characters) would narrow to nothing.
+    if (current.has(g.name) || !isCarriableGroup(g.name)) continue;
+    const value = encodeStateWithin({ ...state, assetIds: [], assetGroups: [g.name] }, LIMITS.buttonValue);
+    buttons.push({
+      type: "button",
+      action_id: `${GROUP_ACTION_PREFIX}${buttons.length}`,
+      text: plain(g.label, LIMITS.buttonText),
+      value,
+    });
+  }
+  if (current.size > 0)
+    buttons.push({
+      type: "button",
+      action_id: `${GROUP_ACTION_PREFIX}all`,
+      text: plain("All asset groups", LIMITS.buttonText),
+      value: encodeStateWithin({ ...state, assetGroups: [] }, LIMITS.buttonValue),
+    });
+  return buttons.length > 0
+    ? { type: "actions", block_id: BLOCK.digestDriverGroups, elements: buttons }
+    : null;
+}
+
+/** Everything the drivers add to a digest, in order; empty when the digest has none. */
+export function driversBlocks(view: DigestView): Block[] {
+  return [driversSection(view), driversContext(view), driverGroupButtons(view)].filter(
+    (b): b is NonNullable<typeof b> => b !== null,
+  );
+}

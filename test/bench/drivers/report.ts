@@ -1,0 +1,114 @@
+import type { BenchResults } from "../main.ts";
+import { int, round } from "../stats.ts";
+import type { TargetCheck } from "../targets.ts";
+
+/** The drivers part of the bench report: targets and the section's tables. */
+
+const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+
+export function driversTargets(r: BenchResults): TargetCheck[] {
+  const d = r.drivers;
+  if (!d)
+    return [
+      {
+        target: "drivers add ≤ 1 s to an on-demand digest (emulator default latency)",
+        figure: "not measured",
+        met: null,
+      },
+    ];
+  const atDefault = d.timing.filter((t) => t.latencyMs === 0);
+  const worst = Math.max(...atDefault.map((t) => t.addedMsP90));
+  const out: TargetCheck[] = [
+    {
+      target:
+        "drivers add ≤ 1 s to an on-demand digest at the emulator's default latency (0 ms), p90, cold cache",
+      figure: atDefault
+        .map((t) => `${t.range}: +${round(t.addedMsP90, 0)} ms (p50 +${round(t.addedMsP50, 0)} ms)`)
+        .join("; "),
+      met: worst <= 1_000,
+    },
+  ];
+  for (const s of d.storms)
+    out.push({
+      target: `drivers ≤ 2× the GraphQL requests of a storm with shared accounts: ${s.spec.name}`,
+      figure: `${s.ratio} × (${int(s.drivers.requests)} vs ${int(s.plain.requests)} requests; cache hit rate ${round(s.drivers.hitRate * 100, 1)} % vs ${round(s.plain.hitRate * 100, 1)} %)`,
+      met: s.ratio <= 2,
+      why: "each (account, last day, filter) pays one query per scanner and per asset group once; the fewer digests share that set, the larger their share. Subscriptions each with their own filter (a team's group or scanner) share none of it",
+    });
+  return out;
+}
+
+export function driversSection(r: BenchResults): string {
+  const d = r.drivers;
+  if (!d) return "## 6. Drivers\n\nNot measured (section not run or failed).";
+  return [
+    "## 6. Drivers of a change",
+    "",
+    "Digest service as the app builds it (real client, Redis cache with in-flight sharing, fresh key prefix per measurement = cold cache), emulator in a child process.",
+    "",
+    "**GraphQL requests per digest** (cold cache; `drivers` = the Why? answer, the digest's own request included):",
+    "",
+    row([
+      "account",
+      "assets",
+      "range",
+      "plain",
+      "with drivers",
+      "drivers' planned queries",
+      "groups left in other",
+    ]),
+    row(["---", "---:", "---", "---:", "---:", "---:", "---:"]),
+    ...d.queries.map((q) =>
+      row([
+        q.account,
+        int(q.assets),
+        q.range,
+        q.plainRequests,
+        q.driversRequests,
+        q.plannedQueries,
+        q.unqueriedGroups,
+      ]),
+    ),
+    "",
+    "**On-demand digest time** (build + template, ms; cold cache; demo account):",
+    "",
+    row(["emulator latency", "range", "plain p50 / p90", "with drivers p50 / p90", "added p50 / p90"]),
+    row(["---:", "---", "---:", "---:", "---:"]),
+    ...d.timing.map((t) =>
+      row([
+        `${t.latencyMs} ms`,
+        t.range,
+        `${round(t.plainMs.p50, 0)} / ${round(t.plainMs.p90, 0)}`,
+        `${round(t.driversMs.p50, 0)} / ${round(t.driversMs.p90, 0)}`,
+        `${round(t.addedMsP50, 0)} / ${round(t.addedMsP90, 0)}`,
+      ]),
+    ),
+    "",
+    `**Storms of scheduled digests sharing accounts** (emulator latency ${d.latencyMs} ms, 50 at once, charts off):`,
+    "",
+    row([
+      "storm",
+      "digests",
+      "requests plain → drivers",
+      "ratio",
+      "cache hit rate plain → drivers",
+      "time plain → drivers",
+      "failed",
+    ]),
+    row(["---", "---:", "---:", "---:", "---:", "---:", "---:"]),
+    ...d.storms.map((s) =>
+      row([
+        s.spec.name,
+        int(s.subscriptions),
+        `${int(s.plain.requests)} → ${int(s.drivers.requests)}`,
+        `${s.ratio} ×`,
+        `${round(s.plain.hitRate * 100, 1)} % → ${round(s.drivers.hitRate * 100, 1)} %`,
+        `${round(s.plain.wallMs / 1000, 1)} s → ${round(s.drivers.wallMs / 1000, 1)} s`,
+        `${round(s.plain.appCpuMs / 1000, 1)} / ${round(s.plain.emulatorCpuMs / 1000, 1)} s → ${round(s.drivers.appCpuMs / 1000, 1)} / ${round(s.drivers.emulatorCpuMs / 1000, 1)} s`,
+        s.plain.failed + s.drivers.failed,
+      ]),
+    ),
+    "",
+    "Cache hit rate = 1 − requests that reached the service / questions put to the cache (hits and in-flight waits both count as hits).",
+  ].join("\n");
+}

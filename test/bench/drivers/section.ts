@@ -1,0 +1,253 @@
+import { buildAccount, DEMO_API_KEY, SCENARIO_KEYS } from "../../../sandbox/analytics/index.ts";
+import { scheduledExtras } from "../../../src/digests/scheduled.ts";
+import { groupAssets } from "../../../src/insights/asset-groups.ts";
+import { digestMessage } from "../../../templates/digest-message.ts";
+import { round, type Summary, summarize } from "../stats.ts";
+import { inParallel } from "../storm/world.ts";
+import { accountKey, BIG_KEY, buildDriversWorld, type DriversWorld, HUGE_KEY } from "./world.ts";
+
+/**
+ * Drivers in numbers: GraphQL queries per digest with and without them, the time they add to an
+ * on-demand digest (the Why? answer against the plain digest, cold cache), and a storm of scheduled
+ * digests where many subscriptions share an account, with and without drivers: requests that
+ * reached the service and the cache's hit rate.
+ */
+
+export interface DriversPlan {
+  timingRuns: number;
+  storms: StormSpec[];
+  /** Include a 10,000-asset account in the queries table. */
+  huge: boolean;
+}
+
+export interface StormSpec {
+  name: string;
+  accounts: number;
+  subsPerAccount: number;
+  /** Share of subscriptions filtered to one asset group, and to one scanner (team channels). */
+  groupShare: number;
+  scannerShare: number;
+}
+
+export interface QueryRow {
+  account: string;
+  assets: number;
+  range: string;
+  plainRequests: number;
+  driversRequests: number;
+  plannedQueries: number;
+  unqueriedGroups: number;
+}
+
+export interface TimingRow {
+  latencyMs: number;
+  range: string;
+  plainMs: Summary;
+  driversMs: Summary;
+  addedMsP50: number;
+  addedMsP90: number;
+}
+
+export interface StormRun {
+  /** GraphQL requests that reached the emulator. */
+  requests: number;
+  /** Questions put to the insights cache (hits, in-flight waits and misses). */
+  fetches: number;
+  hitRate: number;
+  wallMs: number;
+  /** Digests that failed, or whose drivers were unavailable. */
+  failed: number;
+  /** CPU ms spent during the run by the bench process (the app's side) and by the emulator's. */
+  appCpuMs: number;
+  emulatorCpuMs: number;
+}
+
+export interface StormResult {
+  spec: StormSpec;
+  subscriptions: number;
+  plain: StormRun;
+  drivers: StormRun;
+  ratio: number;
+}
+
+export interface DriversBenchResult {
+  latencyMs: number;
+  queries: QueryRow[];
+  timing: TimingRow[];
+  storms: StormResult[];
+}
+
+const NOW = () => new Date();
+const ref = (i: number) => ({ teamId: `TBDRV${String(i).padStart(4, "0")}` });
+
+async function queriesTable(w: DriversWorld, huge: boolean): Promise<QueryRow[]> {
+  const accounts = [
+    { name: "demo", key: DEMO_API_KEY, assets: 35 },
+    { name: "scenario-outage", key: SCENARIO_KEYS.outage, assets: 35 },
+    { name: "generated", key: BIG_KEY, assets: 2_400 },
+    ...(huge ? [{ name: "generated", key: HUGE_KEY, assets: 10_000 }] : []),
+  ];
+  const rows: QueryRow[] = [];
+  for (const a of accounts)
+    for (const range of ["last7d", "last30d", "last300d"]) {
+      const target = { ref: ref(9_000), apiKey: a.key };
+      const count = async (drivers: boolean) => {
+        const { digests } = await w.service([target]);
+        const before = await w.requests();
+        const { view } = await digests.build({
+          ref: target.ref,
+          range,
+          tz: "UTC",
+          now: NOW(),
+          ...(drivers ? { drivers: "required" as const } : {}),
+        });
+        return { requests: (await w.requests()) - before, view };
+      };
+      const plain = await count(false);
+      const withDrivers = await count(true);
+      rows.push({
+        account: a.name,
+        assets: a.assets,
+        range,
+        plainRequests: plain.requests,
+        driversRequests: withDrivers.requests,
+        plannedQueries: withDrivers.view.drivers?.queries ?? 0,
+        unqueriedGroups: withDrivers.view.drivers?.unqueriedGroups ?? 0,
+      });
+    }
+  return rows;
+}
+
+async function timing(w: DriversWorld, runs: number, latencies: number[]): Promise<TimingRow[]> {
+  const rows: TimingRow[] = [];
+  for (const latencyMs of latencies) {
+    await w.setLatency(latencyMs);
+    for (const range of ["last7d", "last30d"]) {
+      const plain: number[] = [];
+      const drivers: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        // Fresh prefix each time: a cold cache, as for the first digest of an account that day.
+        for (const withDrivers of [false, true]) {
+          const target = { ref: ref(8_000 + i), apiKey: DEMO_API_KEY };
+          const { digests } = await w.service([target]);
+          const t = performance.now();
+          const { view } = await digests.build({
+            ref: target.ref,
+            range,
+            tz: "UTC",
+            now: NOW(),
+            shareable: true,
+            ...(withDrivers ? { drivers: "required" as const } : {}),
+          });
+          digestMessage(view);
+          (withDrivers ? drivers : plain).push(performance.now() - t);
+        }
+      }
+      const p = summarize(plain);
+      const d = summarize(drivers);
+      rows.push({
+        latencyMs,
+        range,
+        plainMs: p,
+        driversMs: d,
+        addedMsP50: round(d.p50 - p.p50, 1),
+        addedMsP90: round(d.p90 - p.p90, 1),
+      });
+    }
+  }
+  return rows;
+}
+
+/** Subscription k of an account: its own range (as in the delivery storms), or a team filter. */
+function subscriptionOf(spec: StormSpec, k: number, groups: string[], scanners: string[]) {
+  const share = (k % 100) / 100;
+  if (share < spec.groupShare) return { range: "last7d", assetGroups: [groups[k % groups.length] as string] };
+  if (share < spec.groupShare + spec.scannerShare)
+    return { range: "last7d", scannerIds: [scanners[k % scanners.length] as string] };
+  return { range: `last${7 + (k % 300)}d` };
+}
+
+/** The account's own group names and scanner ids (the emulator's catalogue is a pure function of the key). */
+function catalogue(apiKey: string): { groups: string[]; scanners: string[] } {
+  const account = buildAccount({ apiKey });
+  return {
+    groups: groupAssets(account.assets).map((g) => g.name),
+    scanners: account.scanners.map((s) => s.value),
+  };
+}
+
+async function storm(w: DriversWorld, spec: StormSpec, concurrency: number): Promise<StormResult> {
+  const keys = Array.from({ length: spec.accounts }, (_, i) => ({ ref: ref(i), apiKey: accountKey(i) }));
+  const subs = keys.flatMap((k) => Array.from({ length: spec.subsPerAccount }, (_, j) => ({ k, j })));
+  const catalogues = new Map(keys.map((k) => [k.apiKey, catalogue(k.apiKey)]));
+  const run = async (withDrivers: boolean) => {
+    const { digests, fetches } = await w.service(keys);
+    const before = await w.requests();
+    const emuBefore = await w.emulatorCpuMs();
+    const cpuBefore = process.cpuUsage();
+    const t = performance.now();
+    let failed = 0;
+    await inParallel(subs, concurrency, async ({ k, j }) => {
+      const { groups, scanners } = catalogues.get(k.apiKey) ?? { groups: [], scanners: [] };
+      const sub = subscriptionOf(spec, j, groups, scanners);
+      const { view } = await digests
+        .build({
+          ref: k.ref,
+          tz: "UTC",
+          now: NOW(),
+          ...sub,
+          ...scheduledExtras({ drivers: withDrivers }, false),
+        })
+        .catch(() => ({ view: null }));
+      if (!view) failed++;
+      else if (withDrivers && view.driversUnavailable) failed++;
+    });
+    const wallMs = performance.now() - t;
+    const cpu = process.cpuUsage(cpuBefore);
+    const emulatorCpuMs = round((await w.emulatorCpuMs()) - emuBefore, 0);
+    const requests = (await w.requests()) - before;
+    const f = fetches();
+    return {
+      requests,
+      fetches: f,
+      hitRate: round(1 - requests / Math.max(1, f), 3),
+      wallMs: round(wallMs, 0),
+      failed,
+      appCpuMs: round((cpu.user + cpu.system) / 1000, 0),
+      emulatorCpuMs,
+    };
+  };
+  const plain = await run(false);
+  const drivers = await run(true);
+  return {
+    spec,
+    subscriptions: subs.length,
+    plain,
+    drivers,
+    ratio: round(drivers.requests / Math.max(1, plain.requests), 2),
+  };
+}
+
+export async function measureDrivers(
+  plan: DriversPlan,
+  log: (line: string) => void,
+): Promise<DriversBenchResult> {
+  const latencyMs = 100;
+  const accounts = Math.max(...plan.storms.map((s) => s.accounts), 1);
+  const w = await buildDriversWorld(accounts, 0, plan.huge);
+  try {
+    log("  queries per digest");
+    const queries = await queriesTable(w, plan.huge);
+    log("  digest time with and without drivers");
+    const timingRows = await timing(w, plan.timingRuns, [0, latencyMs]);
+    await w.setLatency(latencyMs);
+    const storms: StormResult[] = [];
+    for (const spec of plan.storms) {
+      log(`  storm ${spec.name}`);
+      storms.push(await storm(w, spec, 50));
+    }
+    return { latencyMs, queries, timing: timingRows, storms };
+  } finally {
+    await w.close();
+  }
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { DEMO_API_KEY } from "../../../sandbox/analytics/index.ts";
+import { type PrivateRedis, startPrivateRedis } from "../../../sandbox/redis.ts";
+import { createAnalyticsClient } from "../../../src/analytics/client.ts";
+import { parseKeyring } from "../../../src/config.ts";
+import { createDigestService, type DigestService } from "../../../src/digests/digest-service.ts";
+import { createInsightsCache } from "../../../src/digests/insights-cache.ts";
+import { silentLogger } from "../../../src/log.ts";
+import { createApiKeyStore } from "../../../src/store/api-keys.ts";
+import { createKeyScheme, type WorkspaceRef } from "../../../src/store/keys.ts";
+import { type Child, spawnChild } from "../child.ts";
+import type { EmulatorChildStart } from "./emulator-child.ts";
+
+/**
+ * The drivers bench's world: a private Redis, the emulator in a child process, and digest services
+ * built the app's way (real client, real Redis cache with in-flight sharing), each on a fresh key
+ * prefix so every measurement starts with a cold cache. `fetches` counts questions put to the cache;
+ * the emulator counts the GraphQL requests that reached it.
+ */
+
+export const BIG_KEY = "bench-drivers-2400";
+export const HUGE_KEY = "bench-drivers-10000";
+export const accountKey = (i: number) => `bench-drivers-account-${i}`;
+
+export interface DriversWorld {
+  redis: PrivateRedis;
+  conn: Redis;
+  emulator: Child;
+  graphqlUrl: string;
+  requests(): Promise<number>;
+  /** CPU ms the emulator's process has used so far. */
+  emulatorCpuMs(): Promise<number>;
+  setLatency(ms: number): Promise<void>;
+  /** A digest service on a fresh prefix; every workspace `ref(i)` holds `keyOf(i)`. */
+  service(
+    keys: { ref: WorkspaceRef; apiKey: string }[],
+  ): Promise<{ digests: DigestService; fetches(): number }>;
+  close(): Promise<void>;
+}
+
+export async function buildDriversWorld(
+  accounts: number,
+  latencyMs: number,
+  huge: boolean,
+): Promise<DriversWorld> {
+  const redis = await startPrivateRedis();
+  const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+  conn.on("error", () => undefined);
+  const emulator = spawnChild(new URL("./emulator-child.ts", import.meta.url));
+  const start: EmulatorChildStart = {
+    accounts: [
+      { apiKey: BIG_KEY, assetCount: 2_400 },
+      ...(huge ? [{ apiKey: HUGE_KEY, assetCount: 10_000 }] : []),
+      ...Array.from({ length: accounts }, (_, i) => ({ apiKey: accountKey(i) })),
+    ],
+    latencyMs,
+  };
+  const { graphqlUrl } = await emulator.call<{ graphqlUrl: string }>("start", start);
+  const keyring = parseKeyring(`k1:${randomBytes(32).toString("base64")}`);
+  const client = createAnalyticsClient({ graphqlUrl, timeoutMs: 30_000, logger: silentLogger() });
+  await client.introspect(DEMO_API_KEY);
+  let n = 0;
+  return {
+    redis,
+    conn,
+    emulator,
+    graphqlUrl,
+    requests: () => emulator.call<number>("requests"),
+    emulatorCpuMs: () => emulator.call<number>("cpuMs"),
+    setLatency: async (ms) => {
+      await emulator.call("setLatency", ms);
+    },
+    async service(keys) {
+      const prefix = `bench-drivers-${n++}`;
+      const apiKeys = createApiKeyStore({ redis: conn, keyring, prefix });
+      for (const k of keys)
+        await apiKeys.save(k.ref, k.apiKey, { savedBy: "UBENCH", savedAt: new Date().toISOString() });
+      const inner = createInsightsCache({
+        redis: conn,
+        keys: createKeyScheme({ prefix }),
+        client,
+        logger: silentLogger(),
+      });
+      let fetches = 0;
+      const source = {
+        fetch: (...args: Parameters<typeof inner.fetch>) => {
+          fetches++;
+          return inner.fetch(...args);
+        },
+        invalidate: inner.invalidate,
+      };
+      return {
+        digests: createDigestService({ apiKeys, insights: source, logger: silentLogger() }),
+        fetches: () => fetches,
+      };
+    },
+    async close() {
+      await emulator.call("close").catch(() => undefined);
+      await emulator.kill();
+      await conn.quit().catch(() => conn.disconnect());
+      await redis.destroy();
+    },
+  };
+}
