@@ -96,6 +96,7 @@ export const EMOJI: Readonly<Record<string, string>> = {
   ":calendar:": "📆",
   ":double_vertical_bar:": "⏸️",
   ":eyes:": "👀",
+  ":grey_question:": "❔",
   ":inbox_tray:": "📥",
   ":information_source:": "ℹ️",
   ":large_orange_circle:": "🟠",

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.close());
 
-async function click(blocks: unknown, actionId: string, responseUrl: string) {
+async function click(blocks: unknown, actionId: string, responseUrl: string | undefined) {
   const sent = await stack.slack.sendBlockAction({
     teamId: DEMO.teamId,
     userId: DEMO.member,
