@@ -55,6 +55,13 @@ export interface StackOptions {
   worker?: boolean | Partial<Omit<WorkerOptions, "config" | "logger" | "redis">>;
   /** Subscription limits for both sides (tests loosen them, e.g. `{ minIntervalMs: 0 }` for every-second crons). */
   subscriptionLimits?: Partial<SubscriptionLimits>;
+  /**
+   * Where digest work runs [threads]: `threads` in this process, as `start` does; `queue` on the
+   * stack's own interactive queue, for worker processes the caller starts (`interactiveQueue`).
+   */
+  interactive?: "threads" | "queue";
+  /** Lease of an interactive request's claim (tests that kill a run shorten it). */
+  interactiveClaimLeaseMs?: number;
 }
 
 /** The whole product on loopback: analytics emulator, Slack stand-in, the real app over HTTP. */
@@ -66,6 +73,10 @@ export interface Stack {
   worker?: WorkerHandle;
   /** The delivery queue's name (one per stack, so stacks sharing a Redis never take each other's jobs). */
   queueName: string;
+  /** The interactive queue's name (one per stack), for workers started with `interactive: "queue"`. */
+  interactiveQueue: string;
+  /** The environment the app was configured from (worker processes the caller starts use it too). */
+  env: Record<string, string>;
   redis: Redis;
   config: Config;
   logger: Logger;
@@ -102,14 +113,14 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     ...o.slack,
   });
   const port = o.oauth ? await freePort() : 0;
-  const slackAuth = o.oauth
+  const slackAuth: Record<string, string> = o.oauth
     ? {
         SLACK_CLIENT_ID: OAUTH_CLIENT_ID,
         SLACK_CLIENT_SECRET: OAUTH_CLIENT_SECRET,
         SLACK_STATE_SECRET: "sandbox-state-secret",
       }
     : { SLACK_BOT_TOKEN: DEMO.botToken };
-  const env = {
+  const env: Record<string, string> = {
     REDIS_URL: o.redisUrl,
     ENCRYPTION_KEYS: formatKeyring(generateKeyring(1)),
     ANALYTICS_GRAPHQL_URL: emulator.graphqlUrl,
@@ -123,7 +134,9 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   };
   const config = loadConfig("web", env);
   const { logger, lines } = capturingLogger(o.logLevel ?? "silent");
-  const queueName = `deliveries-${o.prefix ?? Math.random().toString(36).slice(2, 10)}`;
+  const suffix = o.prefix ?? Math.random().toString(36).slice(2, 10);
+  const queueName = `deliveries-${suffix}`;
+  const interactiveQueue = `interactive-${suffix}`;
   const workerOptions = typeof o.worker === "object" ? o.worker : {};
   const redis = connectRedis(o.redisUrl, logger);
   // The OAuth redirect URL is fixed at construction, so OAuth mode picks its port up front.
@@ -137,6 +150,13 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     host: "127.0.0.1",
     redirectUri,
     subscriptions: { queueName, limits: o.subscriptionLimits, policy: workerOptions.policy },
+    interactive: {
+      mode: o.interactive ?? "threads",
+      queueName: interactiveQueue,
+      claimLeaseMs: o.interactiveClaimLeaseMs,
+      // Tests read the backlog right after filling it.
+      depthCacheMs: 0,
+    },
   });
   slack.setAppUrl(`${web.url}/slack/events`);
   let worker: WorkerHandle | undefined;
@@ -153,6 +173,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       clock: o.clock,
       healthPort: null,
       limits: o.subscriptionLimits,
+      // Digest work runs in the stack's threads, or in the caller's worker processes.
+      interactive: false,
       ...workerOptions,
     });
   }
@@ -162,6 +184,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     web,
     worker,
     queueName,
+    interactiveQueue,
+    env,
     redis,
     config,
     logger,

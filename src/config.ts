@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
 
@@ -46,6 +47,17 @@ export interface Config {
   workerConcurrency: number;
   queuePrefix: string;
   charts: boolean;
+  /** Digest work handed off the request path (see src/interactive/). */
+  interactive: InteractiveConfig;
+}
+
+export interface InteractiveConfig {
+  /** Digest requests allowed to wait; past this the person gets an immediate "busy" reply (the work still runs). */
+  backlog: number;
+  /** Digest requests one worker process (or one thread) computes at once. */
+  concurrency: number;
+  /** Worker threads computing digests when web and worker run as one process (`start`). */
+  threads: number;
 }
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -167,7 +179,15 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_{}-]{1,64}$/, "QUEUE_PREFIX may hold letters, digits, _, -, { and }")
     .optional(),
   CHARTS: bool("CHARTS").optional(),
+  INTERACTIVE_BACKLOG: int("INTERACTIVE_BACKLOG", 0, 100_000).optional(),
+  INTERACTIVE_CONCURRENCY: int("INTERACTIVE_CONCURRENCY", 1, 500).optional(),
+  INTERACTIVE_THREADS: int("INTERACTIVE_THREADS", 1, 64).optional(),
 });
+
+/** One core for the web event loop, the rest (at most 4) for digest threads. */
+function defaultThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
 
 /** Which variables each long-running mode cannot do without. */
 function requireFor(mode: Mode, env: z.infer<typeof schema>): string[] {
@@ -259,5 +279,10 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     workerConcurrency: e.WORKER_CONCURRENCY ?? 5,
     queuePrefix: e.QUEUE_PREFIX ?? "{insights}",
     charts: e.CHARTS ?? true,
+    interactive: {
+      backlog: e.INTERACTIVE_BACKLOG ?? 200,
+      concurrency: e.INTERACTIVE_CONCURRENCY ?? 20,
+      threads: e.INTERACTIVE_THREADS ?? defaultThreads(),
+    },
   };
 }

@@ -5,6 +5,7 @@ import { parseRange } from "../insights/ranges.ts";
 import type { DigestView, ResolvedRange } from "../insights/types.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
+import type { FilterLists, FilterListsCache } from "./filter-lists.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsCache } from "./insights-cache.ts";
 
@@ -35,6 +36,12 @@ export interface DigestService {
   build(req: DigestRequest): Promise<DigestOutcome>;
   /** The workspace's API key, or a `not_connected` error. */
   apiKey(ref: WorkspaceRef): Promise<string>;
+  /**
+   * The asset and scanner lists, from the unfiltered insights reply of the last 7 days in `tz`
+   * (cached like any digest's). With `kept`, lists a digest left behind answer first: no query and
+   * no digest, for type-ahead that must answer within Slack's limit.
+   */
+  filterLists(ref: WorkspaceRef, tz: string, now: Date, opts?: { kept?: boolean }): Promise<FilterLists>;
 }
 
 /**
@@ -45,6 +52,8 @@ export function createDigestService(options: {
   apiKeys: Pick<ApiKeyStore, "load">;
   insights: InsightsCache;
   platformUrl?: string;
+  /** Where the filter lists are kept for type-ahead; without it they are read from each reply. */
+  filterLists?: FilterListsCache;
 }): DigestService {
   const apiKey = async (ref: WorkspaceRef) => {
     const stored = await options.apiKeys.load(ref);
@@ -57,8 +66,23 @@ export function createDigestService(options: {
     return stored.apiKey;
   };
 
+  const listsOf = (r: InsightsResult): FilterLists => ({
+    assets: r.filters?.assetId ?? null,
+    scanners: r.filters?.scannerId ?? null,
+  });
+
   return {
     apiKey,
+    async filterLists(ref, tz, now, opts = {}) {
+      const kept = opts.kept ? await options.filterLists?.get(ref) : undefined;
+      if (kept) return kept;
+      const range = parseRange("last7d", { now, tz });
+      const key = await apiKey(ref);
+      const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };
+      const lists = listsOf(await options.insights.fetch(ref, key, base));
+      await options.filterLists?.offer(ref, lists);
+      return lists;
+    },
     async build(req) {
       const range = parseRange(req.range, { now: req.now, tz: req.tz });
       const key = await apiKey(req.ref);
@@ -90,6 +114,8 @@ export function createDigestService(options: {
       }
       const query: InsightsQuery = { ...base, assetIds, scannerIds };
       const result = await options.insights.fetch(req.ref, key, query);
+      // Type-ahead reads the lists from here later, off the path Slack waits on.
+      if (result.filters) await options.filterLists?.offer(req.ref, listsOf(result));
       const digest = computeDigest(result, range);
       const view: DigestView = {
         digest,
