@@ -77,6 +77,8 @@ export interface Stack {
   interactiveQueue: string;
   /** The environment the app was configured from (worker processes the caller starts use it too). */
   env: Record<string, string>;
+  /** The Redis key prefix the app was given (undefined: the default). */
+  prefix?: string;
   redis: Redis;
   config: Config;
   logger: Logger;
@@ -186,6 +188,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     queueName,
     interactiveQueue,
     env,
+    prefix: o.prefix,
     redis,
     config,
     logger,

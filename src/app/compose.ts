@@ -28,6 +28,8 @@ export interface CoreOptions {
    * client gives up within 10 s, retries included. Scheduled deliveries retry through BullMQ instead.
    */
   interactive?: boolean;
+  /** How long one process may hold an insights query's shared-fetch lock [30 s; see insights-cache.ts]. */
+  insightsLockMs?: number;
 }
 
 /**
@@ -44,6 +46,7 @@ export function composeCore({
   subscriptions,
   metrics = createMetrics({ defaultMetrics: false }),
   interactive = config.mode !== "worker",
+  insightsLockMs,
 }: CoreOptions): AppServices {
   const keys = createKeyScheme({ prefix });
   const analytics = instrumentAnalytics(
@@ -58,7 +61,13 @@ export function composeCore({
     metrics,
   );
   const apiKeys = createApiKeyStore({ redis, keyring, prefix });
-  const insightsCache = createInsightsCache({ redis, keys, client: analytics, logger });
+  const insightsCache = createInsightsCache({
+    redis,
+    keys,
+    client: analytics,
+    logger,
+    lockMs: insightsLockMs,
+  });
   return {
     logger,
     redis,

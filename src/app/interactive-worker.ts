@@ -10,6 +10,8 @@ export interface InteractiveWorkerOptions {
   locks?: InteractiveLocks;
   /** Lease of a request's claim [6 s]. */
   claimLeaseMs?: number;
+  /** How long a run may hold an insights query's shared-fetch lock [10 s]. */
+  insightsLockMs?: number;
 }
 
 /**
@@ -17,9 +19,9 @@ export interface InteractiveWorkerOptions {
  * `INTERACTIVE_CONCURRENCY`, so they never stand behind scheduled deliveries.
  */
 export function startInteractiveWorker(
-  o: Omit<InteractiveRunnerOptions, "claimLeaseMs"> & InteractiveWorkerOptions & { metrics: Metrics },
+  o: InteractiveRunnerOptions & InteractiveWorkerOptions & { metrics: Metrics },
 ) {
-  const runner = createInteractiveRunner({ ...o, claimLeaseMs: o.claimLeaseMs });
+  const runner = createInteractiveRunner(o);
   const worker = startInteractiveConsumer({
     connection: o.redis,
     prefix: o.config.queuePrefix,

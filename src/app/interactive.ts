@@ -29,6 +29,11 @@ export interface InteractiveRunnerOptions {
   tokenFor?: (ref: WorkspaceRef) => Promise<string>;
   /** Lease of a request's claim [6 s]. */
   claimLeaseMs?: number;
+  /**
+   * How long a run may hold an insights query's shared-fetch lock [10 s: longer than the 9 s an
+   * interactive fetch may take]. A run that died holding it delays its peers' identical query that long.
+   */
+  insightsLockMs?: number;
 }
 
 /** The bot token of a workspace, looked up where the work runs: jobs never carry one. */
@@ -66,6 +71,7 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
     subscriptions: o.subscriptions,
     metrics,
     interactive: true,
+    insightsLockMs: o.insightsLockMs ?? 10_000,
   });
   const install =
     config.slack.clientId && config.slack.clientSecret

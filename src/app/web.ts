@@ -187,17 +187,23 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     },
   });
   let url = "";
-  if (config.slack.appToken) {
-    await app.start();
-    logger.info("web started in Socket Mode");
-  } else {
-    const server = (await app.start({
-      port: config.port,
-      host: options.host,
-    })) as unknown as import("node:http").Server;
-    const addr = server.address() as AddressInfo;
-    url = `http://${options.host ?? "127.0.0.1"}:${addr.port}`;
-    logger.info({ port: addr.port }, "web listening: /slack/events, /healthz, /readyz, /metrics");
+  try {
+    if (config.slack.appToken) {
+      await app.start();
+      logger.info("web started in Socket Mode");
+    } else {
+      const server = (await app.start({
+        port: config.port,
+        host: options.host,
+      })) as unknown as import("node:http").Server;
+      const addr = server.address() as AddressInfo;
+      url = `http://${options.host ?? "127.0.0.1"}:${addr.port}`;
+      logger.info({ port: addr.port }, "web listening: /slack/events, /healthz, /readyz, /metrics");
+    }
+  } catch (err) {
+    // Threads keep a process alive: a web that could not start must not leave them behind.
+    await executor.close().catch(() => undefined);
+    throw err;
   }
   return {
     app,

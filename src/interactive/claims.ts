@@ -8,9 +8,10 @@ import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
  * process computing it:
  *   `…:ireq:<id>`       `p|<token>` with a lease while a run holds it (renewed as it goes; a killed
  *                       run's lease runs out and the next run takes over), then `d` once answered.
- *   `…:ireq:<id>:sent`  set just before a run's first message goes out. It outlives the lease, so a
- *                       run taking over knows an answer may already be on screen and only repeats
- *                       what replaces in place (never a second message).
+ *   `…:ireq:<id>:sent`  set just before a run's first message goes out, once the run has confirmed
+ *                       the claim is still its own (a run that froze and lost it sends nothing). It
+ *                       outlives the lease, so a run taking over knows an answer may already be on
+ *                       screen and only repeats what replaces in place (never a second message).
  */
 
 export type RequestClaim =
@@ -32,10 +33,14 @@ export interface RequestClaims {
   claim(ref: WorkspaceRef, id: string): Promise<RequestClaim>;
   /** Extends our lease; false when it is no longer ours. */
   renew(ref: WorkspaceRef, id: string, token: string): Promise<boolean>;
-  /** Notes that an answer is about to go out. */
-  markSent(ref: WorkspaceRef, id: string): Promise<void>;
-  /** The request is answered: later runs skip it. */
-  finish(ref: WorkspaceRef, id: string): Promise<void>;
+  /**
+   * Right before a run's first answer goes out: true when the claim is still the run's own (it is
+   * extended, and the request marked as possibly answered); false when another run took it over or
+   * answered, and then this run must not send anything.
+   */
+  confirmSending(ref: WorkspaceRef, id: string, token: string): Promise<boolean>;
+  /** The request is answered: later runs skip it. A no-op for a run that lost the claim to another. */
+  finish(ref: WorkspaceRef, id: string, token: string): Promise<void>;
   readonly leaseMs: number;
 }
 
@@ -49,6 +54,19 @@ return {0, 0, redis.call('pttl', KEYS[1])}`;
 
 const RENEW = `
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0`;
+
+// Ours, or lapsed with nobody else in (taken back): mark the answer as going out. Otherwise: not ours.
+const CONFIRM = `
+local v = redis.call('get', KEYS[1])
+if v ~= ARGV[1] and v then return 0 end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('set', KEYS[2], '1', 'PX', ARGV[3])
+return 1`;
+
+const FINISH = `
+local v = redis.call('get', KEYS[1])
+if v == ARGV[1] or not v then redis.call('set', KEYS[1], 'd', 'PX', ARGV[2]) return 1 end
 return 0`;
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -84,11 +102,12 @@ export function createRequestClaims(o: RequestClaimOptions): RequestClaims {
     async renew(ref, id, token) {
       return (await redis.eval(RENEW, 1, key(ref, id), `p|${token}`, leaseMs)) === 1;
     },
-    async markSent(ref, id) {
-      await redis.set(`${key(ref, id)}:sent`, "1", "PX", doneTtlMs);
+    async confirmSending(ref, id, token) {
+      const k = key(ref, id);
+      return (await redis.eval(CONFIRM, 2, k, `${k}:sent`, `p|${token}`, leaseMs, doneTtlMs)) === 1;
     },
-    async finish(ref, id) {
-      await redis.set(key(ref, id), "d", "PX", doneTtlMs);
+    async finish(ref, id, token) {
+      await redis.eval(FINISH, 1, key(ref, id), `p|${token}`, doneTtlMs);
     },
   };
 }

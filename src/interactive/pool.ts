@@ -55,6 +55,7 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
   let closing = false;
   let idle: (() => void) | undefined;
   let seq = 0;
+  const crashes = new Map<string, number>();
   const asked = new Map<number, (metrics: unknown[]) => void>();
 
   const busy = () => waiting.length > 0 || [...slots].some((s) => s.running.size > 0);
@@ -95,7 +96,16 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
         slots.delete(slot);
         if (closing) return;
         // Its jobs go first to whichever thread is next free; their claims say what was answered.
-        waiting.unshift(...slot.running.values());
+        // A job that was in two dying threads is dropped rather than allowed to kill them all.
+        const again = [...slot.running.values()].filter((job) => {
+          const n = (crashes.get(job.id) ?? 0) + 1;
+          crashes.set(job.id, n);
+          if (n < 2) return true;
+          o.logger.error({ requestId: job.id }, "request dropped: it was running in two threads that died");
+          return false;
+        });
+        if (crashes.size > 10_000) crashes.clear();
+        waiting.unshift(...again);
         o.logger.error({ code, jobs: slot.running.size }, "interactive thread exited; starting another");
         spawn(slot.ready ? 0 : 1_000);
         dispatch();

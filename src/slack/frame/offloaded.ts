@@ -54,18 +54,18 @@ async function execute(
 ): Promise<string> {
   const name = job.route.kind === "command" ? job.route.name : job.route.id;
   const isCommand = job.route.kind === "command";
-  let sent = false;
-  // An earlier run got as far as answering: only what replaces in place may go out again.
+  let confirmed: Promise<boolean> | undefined;
   const outward = async (what: string, idempotent: boolean) => {
+    // An earlier run got as far as answering: only what replaces in place may go out again.
     if (claim.sent && !idempotent) {
       log.warn({ what }, "an earlier run may have answered this request; no second message");
       return false;
     }
-    if (!sent) {
-      sent = true;
-      await env.claims.markSent(ref, job.id);
-    }
-    return true;
+    // This run stalled and another took the request over: it sends nothing at all.
+    confirmed ??= env.claims.confirmSending(ref, job.id, claim.token);
+    if (await confirmed) return true;
+    log.warn({ what }, "another run took this request over; not answering it again");
+    return false;
   };
   const { client: raw, botToken } = await env.clientFor(ref);
   const client = guardClient(raw, outward);
@@ -164,7 +164,7 @@ export function runOffloaded(env: OffloadedEnv, job: InteractiveJob): Promise<In
     );
     try {
       const outcome = await execute(env, job, ref, claim, log);
-      await env.claims.finish(ref, job.id);
+      await env.claims.finish(ref, job.id, claim.token);
       return result(outcome);
     } finally {
       clearInterval(renew);
