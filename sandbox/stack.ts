@@ -156,8 +156,6 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       mode: o.interactive ?? "threads",
       queueName: interactiveQueue,
       claimLeaseMs: o.interactiveClaimLeaseMs,
-      // Tests read the backlog right after filling it.
-      depthCacheMs: 0,
     },
   });
   slack.setAppUrl(`${web.url}/slack/events`);

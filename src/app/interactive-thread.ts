@@ -1,3 +1,4 @@
+import { setPriority } from "node:os";
 import type { Config } from "../config.ts";
 import { serveThreadJobs, threadBoot, threadLogDestination } from "../interactive/thread-port.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
@@ -12,6 +13,12 @@ import { connectRedis } from "./redis.ts";
  * connection and services, its log lines handed to the main thread, jobs from the pool.
  */
 const data = threadBoot().data as ThreadData;
+// A nice value is per thread on Linux: digest threads give way to the event loop that acks Slack.
+try {
+  setPriority(10);
+} catch {
+  // Not allowed here: the threads then share the cores evenly with the event loop.
+}
 // The keyring crossed the thread boundary as plain bytes.
 const config: Config = {
   ...data.config,

@@ -7,6 +7,7 @@ import { type AckRow, measureAck } from "./ack.ts";
 import { type BadInputResult, measureBadInput, type ProcessCounters } from "./bad-input.ts";
 import { startBareBolt } from "./bare-bolt.ts";
 import { type Child, spawnChild } from "./child.ts";
+import type { InteractiveChildOptions } from "./interactive-worker-child.ts";
 import { type Plan, planFor } from "./plan.ts";
 import { measureRender, type RenderResult } from "./render.ts";
 import type { OpenLoopResult, Target } from "./slash-sender.ts";
@@ -33,7 +34,10 @@ export interface BenchResults {
     errors: string[];
   };
   render?: RenderResult;
+  /** `start`: digest work in threads of the app's process. */
   ack?: AckRow[];
+  /** Web + worker: the web process queues, a worker process computes. */
+  ackWorker?: AckRow[];
   ackUnderStorm?: { rate: number; storm: string; app: OpenLoopResult };
   badInput?: BadInputResult;
   storms: StormRow[];
@@ -58,13 +62,34 @@ interface Apps {
   sender: Child;
   app: Target;
   bareTarget: Target;
+  /** Web + worker: the worker process computing the digests. */
+  worker?: Child;
 }
 
-async function startApps(): Promise<Apps> {
+/**
+ * The app as `start` runs it (`threads`: digest threads in its process) or as the Procfile does
+ * (`queue`: this process is the web, a worker process computes the digests).
+ */
+async function startApps(mode: "threads" | "queue" = "threads"): Promise<Apps> {
   const redis = await startPrivateRedis();
   // Production-like logging: info level (one line per command), kept in memory by the stack.
-  const stack = await startStack({ redisUrl: redis.url, prefix: "bench", logLevel: "info" });
+  const stack = await startStack({
+    redisUrl: redis.url,
+    prefix: "bench",
+    logLevel: "info",
+    interactive: mode,
+  });
   await connect(stack);
+  let worker: Child | undefined;
+  if (mode === "queue") {
+    worker = spawnChild(new URL("./interactive-worker-child.ts", import.meta.url));
+    await worker.call("start", {
+      env: stack.env,
+      prefix: stack.prefix,
+      queueName: stack.queueName,
+      interactiveQueue: stack.interactiveQueue,
+    } satisfies InteractiveChildOptions);
+  }
   const bare = await startBareBolt(SANDBOX_SIGNING_SECRET);
   const sender = spawnChild(new URL("./slash-sender.ts", import.meta.url));
   const who = {
@@ -78,6 +103,7 @@ async function startApps(): Promise<Apps> {
     stack,
     bare,
     sender,
+    worker,
     app: { url: `${stack.web.url}/slack/events`, ...who },
     bareTarget: { url: bare.url, ...who },
   };
@@ -85,6 +111,8 @@ async function startApps(): Promise<Apps> {
 
 async function stopApps(a: Apps): Promise<void> {
   await a.sender.kill().catch(() => undefined);
+  await a.worker?.call("close").catch(() => undefined);
+  await a.worker?.kill().catch(() => undefined);
   await a.bare.close().catch(() => undefined);
   await a.stack.close().catch(() => undefined);
   await a.redis.destroy().catch(() => undefined);
@@ -95,7 +123,12 @@ async function stopApps(a: Apps): Promise<void> {
  * other: pure render cost first, then ack latency and bad input against an idle app, then the
  * storms (one of them with ack latency measured alongside), then the fault runs.
  */
-export async function runBench(o: { quick: boolean; log: (line: string) => void }): Promise<BenchResults> {
+export async function runBench(o: {
+  quick: boolean;
+  /** Only the ack sections (`--only ack`): a few minutes instead of the whole bench. */
+  onlyAck?: boolean;
+  log: (line: string) => void;
+}): Promise<BenchResults> {
   const plan = planFor(o.quick);
   const started = Date.now();
   const counters: ProcessCounters = { unhandledRejections: 0, uncaughtExceptions: 0 };
@@ -127,6 +160,13 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
     faults: [],
     process: counters,
   };
+  const finish = () => {
+    process.off("unhandledRejection", onRejection);
+    process.off("uncaughtException", onException);
+    results.meta.loadAvgEnd = load();
+    results.meta.durationS = round((Date.now() - started) / 1000, 1);
+    return results;
+  };
   const section = async (name: string, fn: () => Promise<void>) => {
     const t = Date.now();
     o.log(`▶ ${name}`);
@@ -139,12 +179,13 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
     o.log(`  ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s`);
   };
 
-  await section("render cost", async () => {
-    results.render = await measureRender(plan.render);
-  });
+  if (!o.onlyAck)
+    await section("render cost", async () => {
+      results.render = await measureRender(plan.render);
+    });
   const apps = await startApps();
   try {
-    await section("ack latency", async () => {
+    await section("ack latency (start: digest threads)", async () => {
       results.ack = await measureAck({
         sender: apps.sender,
         app: apps.app,
@@ -154,6 +195,22 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
         text: "last7d",
       });
     });
+    await section("ack latency (web + worker)", async () => {
+      const split = await startApps("queue");
+      try {
+        results.ackWorker = await measureAck({
+          sender: split.sender,
+          app: split.app,
+          bare: split.bareTarget,
+          rates: plan.ack.workerRates,
+          durationMs: plan.ack.durationMs,
+          text: "last7d",
+        });
+      } finally {
+        await stopApps(split);
+      }
+    });
+    if (o.onlyAck) return finish();
     await section("bad input", async () => {
       results.badInput = await measureBadInput({
         stack: apps.stack,
@@ -204,6 +261,7 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
   } finally {
     await stopApps(apps);
   }
+  if (o.onlyAck) return finish();
   await section("Redis memory with hash-max-listpack-value 1024", async () => {
     const first = plan.storms[0];
     if (first)
@@ -216,9 +274,5 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
   await section("faults", async () => {
     results.faults = await runFaults({ ...plan.faults, concurrency: plan.concurrency });
   });
-  process.off("unhandledRejection", onRejection);
-  process.off("uncaughtException", onException);
-  results.meta.loadAvgEnd = load();
-  results.meta.durationS = round((Date.now() - started) / 1000, 1);
-  return results;
+  return finish();
 }

@@ -9,7 +9,7 @@ import { renderReport } from "./report.ts";
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 
 /**
- * `insights-digest bench [--quick] [--out DIR]`: runs every section, prints the Markdown report and
+ * `insights-digest bench [--quick] [--only ack] [--out DIR]`: runs every section, prints the Markdown report and
  * writes latest.md / latest.json (plus timestamped copies) and README-performance.md (from full runs)
  * to the results folder. Exit code 0 when the bench ran (targets may still be missed: the report says which), 1 when
  * a section could not run.
@@ -17,24 +17,32 @@ const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 export async function benchCli(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { quick: { type: "boolean", default: false }, out: { type: "string" } },
+    options: {
+      quick: { type: "boolean", default: false },
+      out: { type: "string" },
+      // `--only ack`: the ack sections alone (start and web + worker), a few minutes.
+      only: { type: "string" },
+    },
   });
   const out = values.out ?? RESULTS;
   mkdirSync(out, { recursive: true });
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   log(`insights-digest bench${values.quick ? " --quick" : ""}: results go to ${out}`);
-  const results = await runBench({ quick: values.quick === true, log });
+  if (values.only !== undefined && values.only !== "ack")
+    throw new Error(`--only takes "ack", not "${values.only}"`);
+  const results = await runBench({ quick: values.quick === true, onlyAck: values.only === "ack", log });
   const markdown = renderReport(results);
   const json = `${JSON.stringify(results, null, 2)}\n`;
   const stamp = results.meta.startedAt.replace(/[:.]/g, "-").slice(0, 19);
-  const kind = results.meta.quick ? "quick" : "full";
+  const kind = `${results.meta.quick ? "quick" : "full"}${values.only ? `-${values.only}` : ""}`;
   writeFileSync(join(out, "latest.md"), markdown);
   writeFileSync(join(out, "latest.json"), json);
   writeFileSync(join(out, `${stamp}-${kind}.md`), markdown);
   writeFileSync(join(out, `${stamp}-${kind}.json`), json);
   // The README's figures come from a full run; a quick run fills the file only when there is none yet.
   const readme = join(out, "README-performance.md");
-  if (!results.meta.quick || !existsSync(readme)) writeFileSync(readme, performanceSection(results));
+  if (!values.only && (!results.meta.quick || !existsSync(readme)))
+    writeFileSync(readme, performanceSection(results));
   process.stdout.write(markdown);
   return results.meta.errors.length > 0 ? 1 : 0;
 }
