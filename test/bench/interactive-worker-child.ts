@@ -1,3 +1,4 @@
+import { setPriority } from "node:os";
 import { startWorker, type WorkerHandle } from "../../src/app/worker.ts";
 import { loadConfig } from "../../src/config.ts";
 import { silentLogger } from "../../src/log.ts";
@@ -20,6 +21,9 @@ let handle: WorkerHandle | undefined;
 if (process.send) {
   serveRpc({
     async start(o: InteractiveChildOptions) {
+      // Web and worker share this machine's cores here: the worker runs at a lower priority, as the
+      // README recommends for such hosts, so Slack's acks come before digest work.
+      setPriority(10);
       handle = await startWorker({
         config: loadConfig("worker", o.env),
         logger: silentLogger(),

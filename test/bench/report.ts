@@ -82,7 +82,7 @@ function ackSection(r: BenchResults): string {
     "",
     r.ack ? ackTable(r.ack) : "Not measured.",
     "",
-    "### Web + worker: the web process acks and queues, one worker process computes (interactive queue)",
+    "### Web + worker: the web process acks and queues, one worker process (at nice 10: it shares this machine's cores with the web) computes",
     "",
     r.ackWorker ? ackTable(r.ackWorker) : "Not measured.",
     under,
