@@ -23,6 +23,8 @@ export interface BenchResults {
     startedAt: string;
     durationS: number;
     quick: boolean;
+    /** Set when only some sections ran (`--only ack`). */
+    only?: string;
     node: string;
     cpus: number;
     cpuModel: string;
@@ -147,6 +149,7 @@ export async function runBench(o: {
       startedAt: new Date(started).toISOString(),
       durationS: 0,
       quick: o.quick,
+      only: o.onlyAck ? "ack" : undefined,
       node: process.version,
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model ?? "unknown",
