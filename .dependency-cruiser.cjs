@@ -7,7 +7,7 @@ const LAYERS = [
   { name: "cli", paths: ["^src/cli/"] },
   { name: "composition root", paths: ["^src/app/"] },
   { name: "handlers", paths: ["^commands/", "^src/slack/listeners/"] },
-  { name: "slack and delivery", paths: ["^src/slack/", "^src/install/", "^src/jobs/"] },
+  { name: "slack and delivery", paths: ["^src/slack/", "^src/install/", "^src/jobs/", "^src/interactive/"] },
   { name: "use cases", paths: ["^src/digests/"] },
   {
     name: "domain",

@@ -14,8 +14,12 @@ import { subscriptionsCommand } from "./subscriptions.ts";
 
 type Kind = Exclude<Command["kind"], "invalid">;
 
-const entry = <K extends Kind>(name: K, access: CommandEntry["access"], run: CommandHandler<K>) =>
-  onCommand({ name, access, run: run as CommandEntry["run"] });
+const entry = <K extends Kind>(
+  name: K,
+  access: CommandEntry["access"],
+  run: CommandHandler<K>,
+  opts: { offload?: boolean } = {},
+) => onCommand({ name, access, run: run as CommandEntry["run"], ...opts });
 
 /**
  * The registration table: one handler per subcommand, each with who may use it. The listener
@@ -23,7 +27,8 @@ const entry = <K extends Kind>(name: K, access: CommandEntry["access"], run: Com
  * check that the person owns (or may manage) that subscription.
  */
 export const COMMAND_ENTRIES: CommandEntry[] = [
-  entry("digest", "reader", digestCommand),
+  // Computing a digest is the one heavy step: it runs off the event loop that acks Slack's requests.
+  entry("digest", "reader", digestCommand, { offload: true }),
   entry("help", "anyone", helpCommand),
   entry("connect", "manager", connectCommand),
   entry("disconnect", "manager", disconnectCommand),

@@ -68,6 +68,13 @@ export interface StackOptions {
    * Default `http`: signed POSTs to /slack/events.
    */
   transport?: Transport;
+  /**
+   * Where digest work runs [threads]: `threads` in this process, as `start` does; `queue` on the
+   * stack's own interactive queue, for worker processes the caller starts (`interactiveQueue`).
+   */
+  interactive?: "threads" | "queue";
+  /** Lease of an interactive request's claim (tests that kill a run shorten it). */
+  interactiveClaimLeaseMs?: number;
 }
 
 /** The whole product on loopback: analytics emulator, Slack stand-in, the real app over HTTP. */
@@ -79,6 +86,12 @@ export interface Stack {
   worker?: WorkerHandle;
   /** The delivery queue's name (one per stack, so stacks sharing a Redis never take each other's jobs). */
   queueName: string;
+  /** The interactive queue's name (one per stack), for workers started with `interactive: "queue"`. */
+  interactiveQueue: string;
+  /** The environment the app was configured from (worker processes the caller starts use it too). */
+  env: Record<string, string>;
+  /** The Redis key prefix the app was given (undefined: the default). */
+  prefix?: string;
   redis: Redis;
   config: Config;
   logger: Logger;
@@ -121,14 +134,14 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   // OAuth fixes its redirect URL up front, and Socket Mode serves health and install pages on a
   // server Bolt starts itself: both need the port chosen here.
   const port = o.oauth || socketMode ? await freePort() : 0;
-  const slackAuth = o.oauth
+  const slackAuth: Record<string, string> = o.oauth
     ? {
         SLACK_CLIENT_ID: OAUTH_CLIENT_ID,
         SLACK_CLIENT_SECRET: OAUTH_CLIENT_SECRET,
         SLACK_STATE_SECRET: "sandbox-state-secret",
       }
     : { SLACK_BOT_TOKEN: DEMO.botToken };
-  const env = {
+  const env: Record<string, string> = {
     REDIS_URL: o.redisUrl,
     ENCRYPTION_KEYS: formatKeyring(generateKeyring(1)),
     ANALYTICS_GRAPHQL_URL: emulator.graphqlUrl,
@@ -143,7 +156,9 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   };
   const config = loadConfig("web", env);
   const { logger, lines } = capturingLogger(o.logLevel ?? "silent");
-  const queueName = `deliveries-${o.prefix ?? Math.random().toString(36).slice(2, 10)}`;
+  const suffix = o.prefix ?? Math.random().toString(36).slice(2, 10);
+  const queueName = `deliveries-${suffix}`;
+  const interactiveQueue = `interactive-${suffix}`;
   const workerOptions = typeof o.worker === "object" ? o.worker : {};
   const redis = connectRedis(o.redisUrl, logger);
   // The OAuth redirect URL is fixed at construction, so OAuth mode picks its port up front.
@@ -157,6 +172,11 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     host: "127.0.0.1",
     redirectUri,
     subscriptions: { queueName, limits: o.subscriptionLimits, policy: workerOptions.policy },
+    interactive: {
+      mode: o.interactive ?? "threads",
+      queueName: interactiveQueue,
+      claimLeaseMs: o.interactiveClaimLeaseMs,
+    },
   });
   // In Socket Mode nothing listens on /slack/events; health and install pages are on `port`.
   const web = socketMode ? { ...started, url: `http://127.0.0.1:${port}` } : started;
@@ -177,6 +197,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       clock: o.clock,
       healthPort: null,
       limits: o.subscriptionLimits,
+      // Digest work runs in the stack's threads, or in the caller's worker processes.
+      interactive: false,
       ...workerOptions,
     });
   }
@@ -186,6 +208,9 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     web,
     worker,
     queueName,
+    interactiveQueue,
+    env,
+    prefix: o.prefix,
     redis,
     config,
     logger,

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import * as nodeUtil from "node:util";
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
@@ -67,6 +68,17 @@ export interface Config {
     minActiveShare: number;
     minExpected: number;
   };
+  /** Digest work handed off the request path (see src/interactive/). */
+  interactive: InteractiveConfig;
+}
+
+export interface InteractiveConfig {
+  /** Digest requests allowed to wait; past this the person gets an immediate "busy" reply (the work still runs). */
+  backlog: number;
+  /** Digest requests one worker process (or one thread) computes at once. */
+  concurrency: number;
+  /** Worker threads computing digests when web and worker run as one process (`start`). */
+  threads: number;
 }
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -196,7 +208,15 @@ const schema = z.object({
   GAP_MIN_BASELINE_DAYS: int("GAP_MIN_BASELINE_DAYS", 1, 300).optional(),
   GAP_MIN_ACTIVE_PERCENT: int("GAP_MIN_ACTIVE_PERCENT", 0, 100).optional(),
   GAP_MIN_EXPECTED: int("GAP_MIN_EXPECTED", 1, 1_000_000_000).optional(),
+  INTERACTIVE_BACKLOG: int("INTERACTIVE_BACKLOG", 0, 100_000).optional(),
+  INTERACTIVE_CONCURRENCY: int("INTERACTIVE_CONCURRENCY", 1, 500).optional(),
+  INTERACTIVE_THREADS: int("INTERACTIVE_THREADS", 1, 64).optional(),
 });
+
+/** One core for the web event loop, the rest (at most 4) for digest threads. */
+function defaultThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
 
 /** What loadEnvFile did with the file. */
 export type EnvFileResult =
@@ -351,6 +371,11 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       minBaselineDays,
       minActiveShare: (e.GAP_MIN_ACTIVE_PERCENT ?? 90) / 100,
       minExpected: e.GAP_MIN_EXPECTED ?? 30,
+    },
+    interactive: {
+      backlog: e.INTERACTIVE_BACKLOG ?? 200,
+      concurrency: e.INTERACTIVE_CONCURRENCY ?? 20,
+      threads: e.INTERACTIVE_THREADS ?? defaultThreads(),
     },
   };
 }

@@ -67,6 +67,11 @@ export function withLogContext<T>(fields: Record<string, string>, fn: () => T): 
   return context.run({ ...context.getStore(), ...fields }, fn);
 }
 
+/** The fields of the current log context (a copy): what a hand-off to another thread or process carries on. */
+export function logContext(): Record<string, string> {
+  return { ...context.getStore() };
+}
+
 export interface LoggerOptions {
   level?: string;
   name?: string;

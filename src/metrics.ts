@@ -1,11 +1,16 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /**
  * Prometheus metrics, one registry per process (built by the composition root, so tests get their
  * own). Label values are codes and method names only: never ids, names or anything user-typed.
  */
 export function createMetrics(
-  options: { defaultMetrics?: boolean; queueDepth?: () => Promise<Record<string, number>> } = {},
+  options: {
+    defaultMetrics?: boolean;
+    queueDepth?: () => Promise<Record<string, number>>;
+    /** Digest requests waiting for the digest executor (read when scraped). */
+    interactiveBacklog?: () => Promise<number>;
+  } = {},
 ) {
   const registry = new Registry();
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: "insights_" });
@@ -59,8 +64,26 @@ export function createMetrics(
       },
     });
   }
+  const interactive = new Counter({
+    name: "insights_interactive_requests_total",
+    help: "Digest requests handed off the acking event loop, by admission: queued, or busy (answered busy at once, computed later).",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  const interactiveBacklog = options.interactiveBacklog;
+  if (interactiveBacklog) {
+    new Gauge({
+      name: "insights_interactive_backlog",
+      help: "Digest requests waiting for a worker or thread; past INTERACTIVE_BACKLOG new ones are answered busy.",
+      registers: [registry],
+      async collect() {
+        this.set(await interactiveBacklog().catch(() => 0));
+      },
+    });
+  }
   return {
     registry,
+    interactive,
     commands,
     requests,
     appRateLimited,
@@ -123,10 +146,21 @@ export function instrumentAnalytics<
   };
 }
 
+/**
+ * The process's metrics text: its own registry, summed with `others` (the registries of its digest
+ * threads, as `getMetricsAsJSON()` gives them) when there are any.
+ */
+async function exposition(metrics: Metrics, others?: () => Promise<unknown[][]>): Promise<string> {
+  const extra = (await others?.().catch(() => [])) ?? [];
+  if (extra.length === 0) return metrics.registry.metrics();
+  const own = await metrics.registry.getMetricsAsJSON();
+  return AggregatorRegistry.aggregate([own, ...extra] as object[]).metrics();
+}
+
 /** The `/metrics` handler for node:http and Bolt's custom routes. */
-export function metricsHandler(metrics: Metrics) {
+export function metricsHandler(metrics: Metrics, others?: () => Promise<unknown[][]>) {
   return (_req: unknown, res: import("node:http").ServerResponse) => {
-    metrics.registry.metrics().then(
+    exposition(metrics, others).then(
       (text) => {
         res.writeHead(200, { "content-type": metrics.registry.contentType });
         res.end(text);

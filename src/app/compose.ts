@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import { createAnalyticsClient } from "../analytics/client.ts";
 import type { Config, KeyringEntry } from "../config.ts";
 import { createDigestService } from "../digests/digest-service.ts";
+import { createFilterListsCache } from "../digests/filter-lists.ts";
 import { createInsightsCache } from "../digests/insights-cache.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, instrumentAnalytics, type Metrics } from "../metrics.ts";
@@ -22,6 +23,13 @@ export interface CoreOptions {
   /** Built by the entry point with the queue it owns (see createSubscriptionRuntime). */
   subscriptions: SubscriptionService;
   metrics?: Metrics;
+  /**
+   * Someone waits on this process's digests [true unless config.mode is "worker"]: the analytics
+   * client gives up within 10 s, retries included. Scheduled deliveries retry through BullMQ instead.
+   */
+  interactive?: boolean;
+  /** How long one process may hold an insights query's shared-fetch lock [30 s; see insights-cache.ts]. */
+  insightsLockMs?: number;
 }
 
 /**
@@ -37,6 +45,8 @@ export function composeCore({
   clock = () => new Date(),
   subscriptions,
   metrics = createMetrics({ defaultMetrics: false }),
+  interactive = config.mode !== "worker",
+  insightsLockMs,
 }: CoreOptions): AppServices {
   const keys = createKeyScheme({ prefix });
   const analytics = instrumentAnalytics(
@@ -45,13 +55,19 @@ export function composeCore({
       appUrl: config.analytics.appUrl,
       timeoutMs: config.analytics.timeoutMs,
       // A person is waiting on the web side: answer within 10 s, retries included. Workers retry via BullMQ.
-      retry: config.mode === "worker" ? undefined : { maxTotalMs: 9_000 },
+      retry: interactive ? { maxTotalMs: 9_000 } : undefined,
       logger,
     }),
     metrics,
   );
   const apiKeys = createApiKeyStore({ redis, keyring, prefix });
-  const insightsCache = createInsightsCache({ redis, keys, client: analytics, logger });
+  const insightsCache = createInsightsCache({
+    redis,
+    keys,
+    client: analytics,
+    logger,
+    lockMs: insightsLockMs,
+  });
   return {
     logger,
     redis,
@@ -66,6 +82,7 @@ export function composeCore({
       drivers: config.drivers,
       gapRule: config.gapRule,
       logger,
+      filterLists: createFilterListsCache({ redis, keys }),
     }),
     analytics,
     subscriptions,

@@ -5,6 +5,8 @@ import { SLASH_COMMAND } from "../../commands/index.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallationStore, createInstallLayer, type RemoveSchedulers } from "../install/index.ts";
+import { createQueueExecutor } from "../interactive/queue.ts";
+import type { InteractiveExecutor, Offload } from "../interactive/types.ts";
 import { DEFAULT_POLICY, type DeliveryPolicy } from "../jobs/queue.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import type { Logger } from "../log.ts";
@@ -15,6 +17,7 @@ import { LISTENERS, lifecycleEvents } from "../slack/listeners/index.ts";
 import type { AppServices } from "../slack/services.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { composeCore } from "./compose.ts";
+import { startInteractivePool } from "./interactive-pool.ts";
 import { connectRedis } from "./redis.ts";
 
 export interface WebOptions {
@@ -40,6 +43,23 @@ export interface WebOptions {
   };
   /** OAuth redirect URL when it differs from the app's configured one (sandbox). */
   redirectUri?: string;
+  /** Where digest work runs, off the event loop that acks Slack's requests. */
+  interactive?: WebInteractiveOptions;
+}
+
+/** Options of the hand-off of digest work. Defaults in brackets. */
+export interface WebInteractiveOptions {
+  /**
+   * `queue` [default]: worker processes compute digests from the interactive queue (Procfile web +
+   * worker). `threads`: a pool of INTERACTIVE_THREADS threads in this process (`start`, the demo).
+   */
+  mode?: "queue" | "threads";
+  /** Interactive queue name [interactive]; must match the workers'. */
+  queueName?: string;
+  /** How long one reading of the queue's backlog is reused [100 ms]. */
+  depthCacheMs?: number;
+  /** Lease of a request's claim in the threads [6 s]. */
+  claimLeaseMs?: number;
 }
 
 export interface WebHandle {
@@ -48,6 +68,36 @@ export interface WebHandle {
   /** Base URL of the HTTP receiver (empty in Socket Mode). */
   url: string;
   close(): Promise<void>;
+}
+
+/** The digest executor: the interactive queue (workers elsewhere) or threads in this process. */
+function startExecutor(
+  o: WebOptions,
+  redis: Redis,
+): InteractiveExecutor | ReturnType<typeof startInteractivePool> {
+  const i = o.interactive ?? {};
+  if (i.mode === "threads") {
+    if (!o.config.redisUrl) throw new AppError("config", "REDIS_URL is required for the digest threads.");
+    return startInteractivePool({
+      config: o.config,
+      redisUrl: o.config.redisUrl,
+      logger: o.logger,
+      prefix: o.prefix,
+      subscriptions: {
+        queueName: o.subscriptions?.queueName,
+        limits: o.subscriptions?.limits,
+        policy: o.subscriptions?.policy,
+      },
+      claimLeaseMs: i.claimLeaseMs,
+    });
+  }
+  return createQueueExecutor({
+    connection: redis,
+    prefix: o.config.queuePrefix,
+    name: i.queueName,
+    logger: o.logger,
+    depthCacheMs: i.depthCacheMs,
+  });
 }
 
 /** The `web` composition root: services, Bolt app, HTTP receiver (or Socket Mode). */
@@ -71,8 +121,10 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     limits: options.subscriptions?.limits,
   });
   const { subscriptions } = runtime;
+  let backlog: (() => Promise<number>) | undefined;
   const metrics = createMetrics({
     queueDepth: () => runtime.queue.getJobCounts("waiting", "active", "delayed", "failed"),
+    interactiveBacklog: () => backlog?.() ?? Promise.resolve(0),
   });
   const core = composeCore({
     metrics,
@@ -100,7 +152,16 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
         removeSchedulers,
       })
     : undefined;
-  const deps = install ? { ...core, installerOf: install.installerOf } : core;
+  const executor = startExecutor(options, redis);
+  backlog = () => executor.depth();
+  // Digest threads count into registries of their own; /metrics sums them with this one.
+  const threadMetrics = "metrics" in executor ? executor.metrics : undefined;
+  const offload: Offload = {
+    executor,
+    backlog: config.interactive.backlog,
+    admitted: (outcome) => metrics.interactive.inc({ outcome }),
+  };
+  const deps = { ...core, offload, ...(install ? { installerOf: install.installerOf } : {}) };
   const lifecycle = install?.lifecycle ?? {
     redis,
     keys: deps.keys,
@@ -111,7 +172,13 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
   const app = createSlackApp({
     slack: config.slack,
     deps,
-    customRoutes: [{ path: "/metrics", method: ["GET"], handler: metricsHandler(metrics) }],
+    customRoutes: [
+      {
+        path: "/metrics",
+        method: ["GET"],
+        handler: metricsHandler(metrics, () => threadMetrics?.() ?? Promise.resolve([])),
+      },
+    ],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
     routes: {
       command: SLASH_COMMAND,
@@ -120,17 +187,23 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     },
   });
   let url = "";
-  if (config.slack.appToken) {
-    await app.start();
-    logger.info("web started in Socket Mode");
-  } else {
-    const server = (await app.start({
-      port: config.port,
-      host: options.host,
-    })) as unknown as import("node:http").Server;
-    const addr = server.address() as AddressInfo;
-    url = `http://${options.host ?? "127.0.0.1"}:${addr.port}`;
-    logger.info({ port: addr.port }, "web listening: /slack/events, /healthz, /readyz, /metrics");
+  try {
+    if (config.slack.appToken) {
+      await app.start();
+      logger.info("web started in Socket Mode");
+    } else {
+      const server = (await app.start({
+        port: config.port,
+        host: options.host,
+      })) as unknown as import("node:http").Server;
+      const addr = server.address() as AddressInfo;
+      url = `http://${options.host ?? "127.0.0.1"}:${addr.port}`;
+      logger.info({ port: addr.port }, "web listening: /slack/events, /healthz, /readyz, /metrics");
+    }
+  } catch (err) {
+    // Threads keep a process alive: a web that could not start must not leave them behind.
+    await executor.close().catch(() => undefined);
+    throw err;
   }
   return {
     app,
@@ -138,6 +211,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     url,
     async close() {
       await app.stop();
+      await executor.close();
       await runtime.close();
       if (ownRedis) await redis.quit().catch(() => redis.disconnect());
     },

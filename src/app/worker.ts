@@ -21,6 +21,7 @@ import { createApiKeyStore } from "../store/api-keys.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
 import { connectRedis } from "./redis.ts";
 
 /** Options of startWorker; everything past `logger` has a production default. */
@@ -54,6 +55,8 @@ export interface WorkerOptions {
   limits?: Partial<SubscriptionLimits>;
   /** Most deliveries started per second across all workers of the queue [50]. */
   maxPerSecond?: number;
+  /** Digests people wait for, handed off by the web processes (interactive-worker.ts); false: none [on]. */
+  interactive?: false | InteractiveWorkerOptions;
 }
 
 /** A running worker process part. */
@@ -199,6 +202,22 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     );
   });
 
+  // ── interactive digests: the web processes' hand-off, read next to the delivery worker ──
+  const interactive =
+    o.interactive === false
+      ? undefined
+      : startInteractiveWorker({
+          config,
+          logger,
+          redis,
+          prefix: o.prefix,
+          subscriptions,
+          metrics,
+          tokenFor,
+          ...o.interactive,
+        });
+  // ──
+
   let closing = false;
   const port = o.healthPort === undefined ? config.healthPort : o.healthPort;
   let health: HealthServer | undefined;
@@ -222,6 +241,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     healthPort: health?.port,
     async close() {
       closing = true;
+      await interactive?.close();
       await worker.close();
       await queue.close();
       await health?.close();

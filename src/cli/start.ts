@@ -7,7 +7,8 @@ import { onShutdown } from "./shutdown.ts";
 
 /**
  * `insights-digest start`: the web process and the delivery worker in one process, for small
- * installs. Two Redis connections to the one REDIS_URL: request paths fail fast, while the worker's
+ * installs. Digests people wait for are computed by INTERACTIVE_THREADS worker threads, so the
+ * event loop that acks Slack's requests never computes one. Two Redis connections to the one REDIS_URL: request paths fail fast, while the worker's
  * blocking commands need `maxRetriesPerRequest: null`. The web's /healthz and /readyz serve both, so
  * the worker starts no probe server of its own. SIGTERM stops taking requests and jobs, lets jobs in
  * flight finish, then closes both connections; a second SIGTERM exits at once.
@@ -23,8 +24,14 @@ export async function run(_args: string[]): Promise<number> {
   };
   let web: Awaited<ReturnType<typeof startWeb>> | undefined;
   try {
-    web = await startWeb({ config, logger, redis, host: "0.0.0.0" });
-    const worker = await startWorker({ config, logger, redis: workerRedis, healthPort: null });
+    web = await startWeb({ config, logger, redis, host: "0.0.0.0", interactive: { mode: "threads" } });
+    const worker = await startWorker({
+      config,
+      logger,
+      redis: workerRedis,
+      healthPort: null,
+      interactive: false,
+    });
     const running = web;
     return await onShutdown(logger, async () => {
       // Both at once: the web stops accepting while the worker finishes what it holds.

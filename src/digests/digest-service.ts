@@ -12,6 +12,7 @@ import type { WorkspaceRef } from "../store/keys.ts";
 import { fetchChunked } from "./chunked-fetch.ts";
 import { addDrivers, addPreviousSeries, type ExtrasContext, prefetchDrivers } from "./digest-extras.ts";
 import { DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
+import type { FilterLists, FilterListsCache } from "./filter-lists.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsCache } from "./insights-cache.ts";
 
@@ -54,6 +55,12 @@ export interface DigestService {
   build(req: DigestRequest): Promise<DigestOutcome>;
   /** The workspace's API key, or a `not_connected` error. */
   apiKey(ref: WorkspaceRef): Promise<string>;
+  /**
+   * The asset and scanner lists, from the unfiltered insights reply of the last 7 days in `tz`
+   * (cached like any digest's). With `kept`, lists a digest left behind answer first: no query and
+   * no digest, for type-ahead that must answer within Slack's limit.
+   */
+  filterLists(ref: WorkspaceRef, tz: string, now: Date, opts?: { kept?: boolean }): Promise<FilterLists>;
 }
 
 /**
@@ -68,6 +75,8 @@ export function createDigestService(options: {
   gapRule?: GapRule;
   /** Where optional parts that failed (drivers, the previous-period line) are reported. */
   logger?: Logger;
+  /** Where the filter lists are kept for type-ahead; without it they are read from each reply. */
+  filterLists?: FilterListsCache;
 }): DigestService {
   const settings = options.drivers ?? DEFAULT_DRIVERS;
   const apiKey = async (ref: WorkspaceRef) => {
@@ -81,8 +90,23 @@ export function createDigestService(options: {
     return stored.apiKey;
   };
 
+  const listsOf = (r: InsightsResult): FilterLists => ({
+    assets: r.filters?.assetId ?? null,
+    scanners: r.filters?.scannerId ?? null,
+  });
+
   return {
     apiKey,
+    async filterLists(ref, tz, now, opts = {}) {
+      const kept = opts.kept ? await options.filterLists?.get(ref) : undefined;
+      if (kept) return kept;
+      const range = parseRange("last7d", { now, tz });
+      const key = await apiKey(ref);
+      const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };
+      const lists = listsOf(await options.insights.fetch(ref, key, base));
+      await options.filterLists?.offer(ref, lists);
+      return lists;
+    },
     async build(req) {
       const range = parseRange(req.range, { now: req.now, tz: req.tz });
       const key = await apiKey(req.ref);
@@ -135,6 +159,8 @@ export function createDigestService(options: {
       // request sent beside one that fails would be load on a service already in trouble.
       if (req.drivers === "required") prefetchDrivers(extras);
       const result = await fetchChunked(options.insights, req.ref, key, query, settings.chunkSize);
+      // Type-ahead reads the lists from here later, off the path Slack waits on.
+      if (result.filters) await options.filterLists?.offer(req.ref, listsOf(result));
       const partial = partialFrom(req.now, req.tz);
       const digest = computeDigest(result, range, { partialFrom: partial, gapRule: options.gapRule });
       const view: DigestView = {

@@ -2,26 +2,22 @@ import type { FilterOption } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import type { DigestService } from "./digest-service.ts";
+import type { FilterLists } from "./filter-lists.ts";
 import { matchFilters } from "./filter-match.ts";
 
-/** The workspace's asset and scanner lists; null where the endpoint offers none. */
-export interface FilterLists {
-  assets: FilterOption[] | null;
-  scanners: FilterOption[] | null;
-}
+export type { FilterLists } from "./filter-lists.ts";
 
 /**
- * The lists, from the unfiltered insights reply: the same cached request a digest makes, so opening
- * the modal or subscribing by name costs no extra query within the cache's minute.
+ * The lists: kept ones when a digest left them, else from the unfiltered insights reply (the same
+ * cached request a digest makes), so opening the modal or subscribing by name costs no extra query.
  */
 export async function loadFilterLists(
-  digests: Pick<DigestService, "build">,
+  digests: Pick<DigestService, "filterLists">,
   ref: WorkspaceRef,
   tz: string,
   now: Date,
 ): Promise<FilterLists> {
-  const { view } = await digests.build({ ref, range: "last7d", tz, now });
-  return { assets: view.filters.assets, scanners: view.filters.scanners };
+  return digests.filterLists(ref, tz, now);
 }
 
 /** Filters resolved for a subscription: ids to query with, names to show. */
@@ -36,7 +32,7 @@ export interface ResolvedFilters {
  * digest matches them (unknown or ambiguous names are `bad_filter` errors with suggestions).
  */
 export async function resolveFilterNames(
-  digests: Pick<DigestService, "build">,
+  digests: Pick<DigestService, "filterLists">,
   ref: WorkspaceRef,
   tz: string,
   now: Date,

@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import type { AnalyticsClient } from "../analytics/client.ts";
 import type { DigestService } from "../digests/digest-service.ts";
 import type { InsightsCache } from "../digests/insights-cache.ts";
+import type { Offload } from "../interactive/types.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
@@ -30,6 +31,11 @@ export interface AppServices {
   /** Who installed the app in a workspace (OAuth installs record it); undefined when unknown. */
   installerOf(ref: WorkspaceRef): Promise<string | undefined>;
   clock: () => Date;
+  /**
+   * Where entries marked `offload` run: set in the process that receives Slack's requests, absent
+   * where the work itself runs (then those entries run in place).
+   */
+  offload?: Offload;
   /** How long the connect modal waits for the service before telling the admin to retry (Slack allows 3 s). */
   verifyTimeoutMs: number;
   /** How Slack reaches this deployment: Socket Mode or HTTP, and the platform whose links unfurl. */

@@ -8,6 +8,7 @@ import { type BadInputResult, measureBadInput, type ProcessCounters } from "./ba
 import { startBareBolt } from "./bare-bolt.ts";
 import { type Child, spawnChild } from "./child.ts";
 import { type DriversBenchResult, measureDrivers } from "./drivers/section.ts";
+import type { InteractiveChildOptions } from "./interactive-worker-child.ts";
 import { type Plan, planFor } from "./plan.ts";
 import { measureRender, type RenderResult } from "./render.ts";
 import type { OpenLoopResult, Target } from "./slash-sender.ts";
@@ -36,7 +37,10 @@ export interface BenchResults {
     only?: string[];
   };
   render?: RenderResult;
+  /** `start`: digest work in threads of the app's process. */
   ack?: AckRow[];
+  /** Web + worker: the web process queues, a worker process computes. */
+  ackWorker?: AckRow[];
   ackUnderStorm?: { rate: number; storm: string; app: OpenLoopResult };
   badInput?: BadInputResult;
   storms: StormRow[];
@@ -66,13 +70,34 @@ interface Apps {
   sender: Child;
   app: Target;
   bareTarget: Target;
+  /** Web + worker: the worker process computing the digests. */
+  worker?: Child;
 }
 
-async function startApps(): Promise<Apps> {
+/**
+ * The app as `start` runs it (`threads`: digest threads in its process) or as the Procfile does
+ * (`queue`: this process is the web, a worker process computes the digests).
+ */
+async function startApps(mode: "threads" | "queue" = "threads"): Promise<Apps> {
   const redis = await startPrivateRedis();
   // Production-like logging: info level (one line per command), kept in memory by the stack.
-  const stack = await startStack({ redisUrl: redis.url, prefix: "bench", logLevel: "info" });
+  const stack = await startStack({
+    redisUrl: redis.url,
+    prefix: "bench",
+    logLevel: "info",
+    interactive: mode,
+  });
   await connect(stack);
+  let worker: Child | undefined;
+  if (mode === "queue") {
+    worker = spawnChild(new URL("./interactive-worker-child.ts", import.meta.url));
+    await worker.call("start", {
+      env: stack.env,
+      prefix: stack.prefix,
+      queueName: stack.queueName,
+      interactiveQueue: stack.interactiveQueue,
+    } satisfies InteractiveChildOptions);
+  }
   const bare = await startBareBolt(SANDBOX_SIGNING_SECRET);
   const sender = spawnChild(new URL("./slash-sender.ts", import.meta.url));
   const who = {
@@ -86,6 +111,7 @@ async function startApps(): Promise<Apps> {
     stack,
     bare,
     sender,
+    worker,
     app: { url: `${stack.web.url}/slack/events`, ...who },
     bareTarget: { url: bare.url, ...who },
   };
@@ -93,6 +119,8 @@ async function startApps(): Promise<Apps> {
 
 async function stopApps(a: Apps): Promise<void> {
   await a.sender.kill().catch(() => undefined);
+  await a.worker?.call("close").catch(() => undefined);
+  await a.worker?.kill().catch(() => undefined);
   await a.bare.close().catch(() => undefined);
   await a.stack.close().catch(() => undefined);
   await a.redis.destroy().catch(() => undefined);
@@ -142,6 +170,13 @@ export async function runBench(o: {
     faults: [],
     process: counters,
   };
+  const finish = () => {
+    process.off("unhandledRejection", onRejection);
+    process.off("uncaughtException", onException);
+    results.meta.loadAvgEnd = load();
+    results.meta.durationS = round((Date.now() - started) / 1000, 1);
+    return results;
+  };
   const section = async (name: string, fn: () => Promise<void>) => {
     const t = Date.now();
     o.log(`▶ ${name}`);
@@ -161,8 +196,8 @@ export async function runBench(o: {
   const needsApps = wanted("ack") || wanted("bad-input") || wanted("storms");
   const apps = needsApps ? await startApps() : undefined;
   try {
-    if (apps && wanted("ack"))
-      await section("ack latency", async () => {
+    if (apps && wanted("ack")) {
+      await section("ack latency (start: digest threads)", async () => {
         results.ack = await measureAck({
           sender: apps.sender,
           app: apps.app,
@@ -172,6 +207,22 @@ export async function runBench(o: {
           text: "last7d",
         });
       });
+      await section("ack latency (web + worker)", async () => {
+        const split = await startApps("queue");
+        try {
+          results.ackWorker = await measureAck({
+            sender: split.sender,
+            app: split.app,
+            bare: split.bareTarget,
+            rates: plan.ack.workerRates,
+            durationMs: plan.ack.durationMs,
+            text: "last7d",
+          });
+        } finally {
+          await stopApps(split);
+        }
+      });
+    }
     if (apps && wanted("bad-input"))
       await section("bad input", async () => {
         results.badInput = await measureBadInput({
@@ -242,9 +293,5 @@ export async function runBench(o: {
     await section("drivers", async () => {
       results.drivers = await measureDrivers(plan.drivers, o.log);
     });
-  process.off("unhandledRejection", onRejection);
-  process.off("uncaughtException", onException);
-  results.meta.loadAvgEnd = load();
-  results.meta.durationS = round((Date.now() - started) / 1000, 1);
-  return results;
+  return finish();
 }

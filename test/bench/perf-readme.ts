@@ -10,14 +10,16 @@ import { int, round } from "./stats.ts";
 const ms = (n: number | undefined) => (n === undefined ? "—" : `${round(n, 1)} ms`);
 
 function ackNotes(r: BenchResults): string[] {
-  const at = (rate: number) => r.ack?.find((a) => a.rate === rate);
-  const a100 = at(100);
-  const a300 = at(300);
-  const a1000 = at(1000);
-  if (!a300) return [];
-  return [
-    `- **Ack latency.** ${a100 ? `At 100/s a typical ack is as fast as the bare Bolt app's (p50 ${ms(a100.app.ackMs.p50)} vs ${ms(a100.bare.ackMs.p50)}); ` : ""}at 300/s the tail grows: p50 ${ms(a300.app.ackMs.p50)} vs ${ms(a300.bare.ackMs.p50)}, p99 ${ms(a300.app.ackMs.p99)} vs ${ms(a300.bare.ackMs.p99)}. The app acks first and then builds the digest in the same event loop: ${a300.cpuMsPerCommand.app} ms of CPU per command against ${a300.cpuMsPerCommand.bare} ms for the bare app, so at 300/s the loop is busy about ${Math.round(a300.cpuMsPerCommand.app * 30)} % of the time and a command that lands behind another one's template, reply validation, Redis round trips and response_url POST (Bolt's \`respond()\` goes through axios, about 0.5 ms) waits for it.${a1000 ? ` At 1,000/s one process cannot keep up: ack p99 ${ms(a1000.app.ackMs.p99)}, ${int(a1000.app.statuses.error ?? 0)} of ${int(a1000.app.sent)} commands without an answer within Slack's 3 s.` : ""} What would meet the target: keep the post-ack work off the request loop (hand on-demand digests to a worker_threads pool or to the delivery worker and answer through response_url), or run one web process per core behind the load balancer (the web tier is stateless); trimming per-command CPU (a plain \`fetch\` for response_url instead of axios, reusing the decrypted key for a few seconds) narrows the gap but does not close it on 2 cores.`,
-  ];
+  const line = (mode: string, rows: BenchResults["ack"]) => {
+    const a300 = rows?.find((a) => a.rate === 300);
+    const a1000 = rows?.find((a) => a.rate === 1_000);
+    if (!a300) return [];
+    const lost = (rows ?? []).reduce((n, a) => n + (a.app.lost ?? 0), 0);
+    return [
+      `- **Ack and digest reply, ${mode}.** At 300/s ack p50 ${ms(a300.app.ackMs.p50)} / p99 ${ms(a300.app.ackMs.p99)} against the bare Bolt app's ${ms(a300.bare.ackMs.p50)} / ${ms(a300.bare.ackMs.p99)} (${a300.ratioP99} ×); digest reply p50 ${ms(a300.app.replyMs.p50)} / p99 ${ms(a300.app.replyMs.p99)}.${a1000 ? ` At 1,000/s ack p99 ${ms(a1000.app.ackMs.p99)} (bare ${ms(a1000.bare.ackMs.p99)}), digest reply p99 ${ms(a1000.app.replyMs.p99)}, ${int(a1000.app.busy ?? 0)} of ${int(a1000.app.sent)} answered "busy" first.` : ""} ${int(lost)} lost. The event loop that acks only verifies, checks access and hands the command off (${a300.cpuMsPerCommand.app} ms of this process's CPU per command, bare ${a300.cpuMsPerCommand.bare} ms); what is left of the tail is the cores it shares with the digest work, Redis, the emulator and the sender.`,
+    ];
+  };
+  return [...line("`start` (digest threads)", r.ack), ...line("web + worker", r.ackWorker)];
 }
 
 function stormNotes(r: BenchResults): string[] {

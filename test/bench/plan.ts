@@ -3,7 +3,8 @@ import type { DriversPlan } from "./drivers/section.ts";
 /** Counts and durations of a bench run; `--quick` keeps every section with smaller numbers where needed. */
 export interface Plan {
   quick: boolean;
-  ack: { rates: number[]; durationMs: number };
+  /** `rates` for `start` (digest threads); `workerRates` for web + worker. */
+  ack: { rates: number[]; workerRates: number[]; durationMs: number };
   ackUnderStorm: { rate: number; durationMs: number; delayMs: number };
   render: { iterations: number; chartIterations: number };
   badInput: { fuzz: number; analytics: number; slack: number };
@@ -37,7 +38,7 @@ export function planFor(quick: boolean): Plan {
   return quick
     ? {
         quick,
-        ack: { rates: [100, 300, 1_000], durationMs: 1_500 },
+        ack: { rates: [100, 300, 1_000], workerRates: [300, 1_000], durationMs: 1_500 },
         ackUnderStorm: { rate: 300, durationMs: 4_000, delayMs: 2_000 },
         render: { iterations: 2_000, chartIterations: 10 },
         badInput: { fuzz: 10_000, analytics: 1_000, slack: 1_000 },
@@ -53,7 +54,7 @@ export function planFor(quick: boolean): Plan {
       }
     : {
         quick,
-        ack: { rates: [100, 300, 1_000], durationMs: 4_000 },
+        ack: { rates: [100, 300, 1_000], workerRates: [300, 1_000], durationMs: 4_000 },
         ackUnderStorm: { rate: 300, durationMs: 8_000, delayMs: 3_000 },
         render: { iterations: 10_000, chartIterations: 30 },
         badInput: { fuzz: 10_000, analytics: 1_000, slack: 1_000 },

@@ -7,12 +7,17 @@ export interface SinkEntry {
   body: unknown;
 }
 
+/** Words of the app's "busy, your answer is coming" note (BUSY_TEXT); its digest follows on the same url. */
+const BUSY_MARK = "Insights is busy right now";
+
 /**
- * Stands in for Slack's response_url endpoints at `/r/<seq>`: keeps the first post of each seq (with
- * its arrival time, and its body when asked), and tells whoever waits for it.
+ * Stands in for Slack's response_url endpoints at `/r/<seq>`: keeps the first answer of each seq
+ * (with its arrival time, and its body when asked) and tells whoever waits for it. A "busy" note is
+ * not the answer: it is counted, and the answer is the first post after it.
  */
 export function startSink(keepBodies: boolean) {
   const first = new Map<number, SinkEntry>();
+  const busy = new Set<number>();
   const waiters = new Map<number, (e: SinkEntry) => void>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -20,11 +25,13 @@ export function startSink(keepBodies: boolean) {
     req.on("end", () => {
       const at = performance.now();
       const seq = Number((req.url ?? "").split("/").pop());
-      if (Number.isInteger(seq) && !first.has(seq)) {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      if (Number.isInteger(seq) && raw.includes(BUSY_MARK)) busy.add(seq);
+      else if (Number.isInteger(seq) && !first.has(seq)) {
         let body: unknown;
         if (keepBodies || waiters.has(seq)) {
           try {
-            body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+            body = JSON.parse(raw);
           } catch {
             body = "(not JSON)";
           }
@@ -40,6 +47,7 @@ export function startSink(keepBodies: boolean) {
   });
   return {
     first,
+    busy,
     waitFor(seq: number, timeoutMs: number): Promise<SinkEntry | undefined> {
       const got = first.get(seq);
       if (got) return Promise.resolve(got);

@@ -42,9 +42,13 @@ export interface OpenLoopResult {
   /** How late the sender fired, p99: shows the sender kept its schedule. */
   senderLagP99Ms: number;
   achievedRate: number;
-  /** response_url posts received, and their time from the command's send. */
+  /** Answers received on response_url (a "busy" note is not one), and their time from the command's send. */
   replies: number;
   replyMs: Summary;
+  /** Commands first answered "busy" (the backlog was past its bound); their answer came later. */
+  busy: number;
+  /** Commands acknowledged 200 that got no answer within the grace period. */
+  lost: number;
 }
 
 export interface ClosedLoopArgs extends Target {
@@ -134,6 +138,7 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   const lags: number[] = [];
   const statuses: Record<string, number> = {};
   const scheduled = new Map<number, number>();
+  const acked = new Set<number>();
   const inflight: Promise<void>[] = [];
   let timeouts = 0;
   const t0 = performance.now() + 20;
@@ -145,6 +150,7 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
     inflight.push(
       post(a.url, cmd.headers, cmd.body, timeoutMs).then((status) => {
         const ms = performance.now() - sentAt;
+        if (status === 200) acked.add(cmd.n);
         if (status === -1 && ms >= timeoutMs) timeouts++;
         countStatus(statuses, status);
         latencies.push(status === -1 ? Math.max(ms, timeoutMs) : ms);
@@ -162,13 +168,15 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   await Promise.all(inflight);
   const elapsed = performance.now() - t0;
   const graceUntil = performance.now() + (a.replyGraceMs ?? 5_000);
-  while (sink.first.size < total && performance.now() < graceUntil)
+  while (sink.first.size < acked.size && performance.now() < graceUntil)
     await new Promise((r) => setTimeout(r, 50));
   const replyMs: number[] = [];
   for (const [n, e] of sink.first) {
     const due = scheduled.get(n);
     if (due !== undefined) replyMs.push(e.at - due);
   }
+  const lost = [...acked].filter((n) => !sink.first.has(n)).length;
+  const busy = sink.busy.size;
   await sink.close();
   return {
     sent: total,
@@ -179,6 +187,8 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
     achievedRate: Math.round((total / elapsed) * 1000),
     replies: replyMs.length,
     replyMs: summarize(replyMs),
+    busy,
+    lost,
   };
 }
 

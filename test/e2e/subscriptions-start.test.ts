@@ -5,6 +5,7 @@ import { type Emulator, startEmulator } from "../../sandbox/analytics/index.ts";
 import { freePort, type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
 import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
 import type { Stack } from "../../sandbox/stack.ts";
+import { ACTION } from "../../src/ids.ts";
 import { command, connect } from "./helpers.ts";
 import { idIn } from "./subscriptions-helpers.ts";
 
@@ -73,6 +74,9 @@ describe("insights-digest start", () => {
     // The helpers only use the stand-in.
     const stack = { slack } as unknown as Stack;
     await connect(stack);
+    // An on-demand digest: computed in the process's digest threads, answered on response_url.
+    const digest = await command(stack, "last7d");
+    expect(JSON.stringify(digest.body.blocks)).toContain(ACTION.share);
     const { body } = await command(stack, "subscribe weekly", DEMO.admin, DEMO.general);
     const id = idIn(body);
     await command(stack, `send ${id}`, DEMO.admin);

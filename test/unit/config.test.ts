@@ -76,6 +76,25 @@ describe("loadConfig", () => {
     expect(loadConfig("demo", { PORT: "", LOG_LEVEL: " " }).port).toBe(3000);
   });
 
+  it("reads the interactive backlog, concurrency and threads, with defaults, and names a bad one", () => {
+    const d = loadConfig("start", serving).interactive;
+    expect(d).toMatchObject({ backlog: 200, concurrency: 20 });
+    expect(d.threads).toBeGreaterThanOrEqual(1);
+    expect(d.threads).toBeLessThanOrEqual(4);
+    const set = {
+      ...serving,
+      INTERACTIVE_BACKLOG: "0",
+      INTERACTIVE_CONCURRENCY: "3",
+      INTERACTIVE_THREADS: "2",
+    };
+    expect(loadConfig("start", set).interactive).toEqual({ backlog: 0, concurrency: 3, threads: 2 });
+    const err = configError(() => loadConfig("web", { ...serving, INTERACTIVE_BACKLOG: "lots" }));
+    expect(err.message).toContain("INTERACTIVE_BACKLOG must be a whole number");
+    expect(configError(() => loadConfig("web", { ...serving, INTERACTIVE_THREADS: "0" })).message).toContain(
+      "INTERACTIVE_THREADS must be between 1 and 64",
+    );
+  });
+
   it("parses the admin allow-list and rejects junk in it", () => {
     expect(loadConfig("demo", { ADMIN_USER_IDS: "U01ABC, W02DEF" }).adminUserIds).toEqual([
       "U01ABC",

@@ -1,44 +1,21 @@
-import type { AllMiddlewareArgs, AnyMiddlewareArgs, RespondFn } from "@slack/bolt";
+import type { RespondFn } from "@slack/bolt";
 import { outOfDateMessage } from "../../../templates/error-message.ts";
 import { AppError, isAppError } from "../../errors.ts";
 import { codeOf } from "../../metrics.ts";
 import type { AppServices } from "../services.ts";
 import { workspaceOf } from "../workspace.ts";
 import { checkAccess } from "./access.ts";
-import { bareReply, type RequestFacts, requestContext } from "./context.ts";
+import { bareReply, requestContext } from "./context.ts";
+import { type Args, factsOf, str } from "./facts.ts";
 import { failUnknownStep, runFunction } from "./function.ts";
+import { handOff } from "./offload.ts";
 import type { RouteTable } from "./routes.ts";
 import type { ActionEntry, EventEntry, FunctionEntry, OptionsEntry, ViewEntry } from "./types.ts";
 
-type Args = AnyMiddlewareArgs & AllMiddlewareArgs & { ack?: (response?: unknown) => Promise<void> };
 type Body = Record<string, unknown>;
 
 /** Slack drops an options reply after 3 s: answer (empty, if need be) before then. */
 const OPTIONS_BUDGET_MS = 2_500;
-
-const obj = (v: unknown): Record<string, unknown> =>
-  typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {};
-const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
-
-/** The person, surface and conversation of an interaction or command, whatever its shape. */
-function factsOf(args: Args, kind: string, id: string): RequestFacts {
-  const body = args.body as unknown as Body;
-  const view = obj(body.view);
-  const container = obj(body.container);
-  const userId = str(body.user_id) ?? str(obj(body.user).id) ?? "";
-  const channelId = str(body.channel_id) ?? str(obj(body.channel).id) ?? str(container.channel_id);
-  const respond = (args as { respond?: RespondFn }).respond;
-  return {
-    context: args.context,
-    client: args.client,
-    userId,
-    respond: str(body.response_url) || Array.isArray(body.response_urls) ? respond : undefined,
-    viewType: str(view.type) ?? (str(container.type) === "view" ? "modal" : undefined),
-    channelId,
-    ephemeral: container.is_ephemeral === true,
-    logFields: { teamId: args.context.teamId, userId, [kind]: id },
-  };
-}
 
 /**
  * The one frame every request from Slack goes through: ack within Slack's limit, load the workspace
@@ -65,6 +42,12 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       const ctx = requestContext(deps, { ...facts, logFields: { ...facts.logFields, command: name } });
       reply = ctx.reply;
       await checkAccess(entry.access, ctx);
+      // ── digest work leaves the acking event loop (src/interactive/) ──
+      if (entry.offload && deps.offload) {
+        await handOff(deps.offload, { kind: "command", name }, args, facts, ctx);
+        return;
+      }
+      // ──
       const started = Date.now();
       await entry.run({
         ...ctx,
@@ -90,6 +73,12 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       const ctx = requestContext(deps, facts);
       reply = ctx.reply;
       await checkAccess(entry.access, ctx);
+      // ── digest work leaves the acking event loop (src/interactive/) ──
+      if (entry.offload && deps.offload) {
+        await handOff(deps.offload, { kind: "action", id }, args, facts, ctx);
+        return;
+      }
+      // ──
       const body = args.body as unknown as { actions: unknown[] };
       await entry.run({ ...ctx, body: args.body as never, action: body.actions[0] as never });
       count("action", "ok");

@@ -6,7 +6,9 @@ import { type Routes, routeTable } from "./routes.ts";
 import { ackUnclassified } from "./unclassified.ts";
 
 export * from "./define.ts";
-export type { Routes } from "./routes.ts";
+export { BUSY_TEXT } from "./offload.ts";
+export { countOffloaded, type OffloadedEnv, runOffloaded } from "./offloaded.ts";
+export { type Routes, type RouteTable, routeTable } from "./routes.ts";
 export type * from "./types.ts";
 
 /**

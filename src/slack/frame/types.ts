@@ -98,6 +98,8 @@ export interface CommandEntry<C = unknown> {
   /** The subcommand's name as the parser returns it (`digest`, `help`, …). */
   name: string;
   access: Access;
+  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
+  offload?: boolean;
   run(ctx: CommandContext<C>): Promise<void>;
 }
 
@@ -106,6 +108,8 @@ export interface ActionEntry {
   /** The `action_id`, or a pattern for a family of ids (range buttons). */
   id: string | RegExp;
   access: Access;
+  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
+  offload?: boolean;
   run(ctx: ActionContext): Promise<void>;
 }
 

@@ -1,18 +1,20 @@
 import { optionsForQuery } from "../../../../templates/filter-menu.ts";
-import { decodeState } from "../../../../templates/state.ts";
 import { ACTION } from "../../../ids.ts";
-import { digestViewForState } from "../../digest-redraw.ts";
 import { type OptionsEntry, onOptions } from "../../frame/index.ts";
 
-/** Type-ahead for the digest's external asset/scanner menus (over 100 choices), by display name. */
+/**
+ * Type-ahead for the digest's external asset/scanner menus (over 100 choices), by display name. The
+ * lists come from what the digest left behind when it was built (one Redis read), so the answer
+ * never waits for a digest; only when none is kept are they fetched (no digest computed either).
+ */
 function filterOptions(kind: "asset" | "scanner"): OptionsEntry {
   return onOptions({
     id: kind === "asset" ? ACTION.assetSelect : ACTION.scannerSelect,
     access: "reader",
     async run(ctx) {
-      const { range } = decodeState(ctx.body.block_id);
-      const view = await digestViewForState(ctx, { range, assetIds: [], scannerIds: [] }, {});
-      const list = kind === "asset" ? view.filters.assets : view.filters.scanners;
+      const user = await ctx.user();
+      const lists = await ctx.deps.digests.filterLists(ctx.ref, user.tz, ctx.deps.clock(), { kept: true });
+      const list = kind === "asset" ? lists.assets : lists.scanners;
       return optionsForQuery(kind, list ?? [], ctx.body.value ?? "");
     },
   });

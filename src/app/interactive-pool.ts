@@ -1,0 +1,63 @@
+import { pino } from "pino";
+import type { Config } from "../config.ts";
+import { createThreadPool } from "../interactive/pool.ts";
+import type { DeliveryPolicy } from "../jobs/queue.ts";
+import type { Logger } from "../log.ts";
+import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+
+/** What every digest thread is started with (plain data: it is copied into the thread). */
+export interface ThreadData {
+  config: Config;
+  redisUrl: string;
+  logLevel: string;
+  prefix?: string;
+  subscriptions: {
+    queueName?: string;
+    policy?: Partial<DeliveryPolicy>;
+    limits?: Partial<SubscriptionLimits>;
+  };
+  claimLeaseMs?: number;
+}
+
+/** Options of startInteractivePool. */
+export interface InteractivePoolOptions {
+  config: Config;
+  redisUrl: string;
+  logger: Logger;
+  prefix?: string;
+  subscriptions?: ThreadData["subscriptions"];
+  claimLeaseMs?: number;
+}
+
+/** Writes a thread's finished JSON line to this process's log stream as it is (same format, same place). */
+function lineWriter(logger: Logger): (line: string) => void {
+  const stream = (logger as unknown as Record<symbol, { write?: (s: string) => void }>)[
+    pino.symbols.streamSym
+  ];
+  if (stream?.write) return (line) => stream.write?.(`${line}\n`);
+  return (line) => logger.info({ thread: line }, "digest thread log line");
+}
+
+/**
+ * The digest threads of a single-process install (`start`, the demo, the test stack): the main
+ * event loop keeps Slack's acks, `INTERACTIVE_THREADS` threads compute the digests.
+ */
+export function startInteractivePool(o: InteractivePoolOptions) {
+  const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  const data: ThreadData = {
+    config: o.config,
+    redisUrl: o.redisUrl,
+    logLevel: o.logger.level,
+    prefix: o.prefix,
+    subscriptions: o.subscriptions ?? {},
+    claimLeaseMs: o.claimLeaseMs,
+  };
+  return createThreadPool({
+    entry: new URL(`./interactive-thread${ext}`, import.meta.url),
+    data,
+    size: o.config.interactive.threads,
+    concurrency: o.config.interactive.concurrency,
+    logger: o.logger,
+    onLog: lineWriter(o.logger),
+  });
+}

@@ -1,0 +1,109 @@
+import { WebClient } from "@slack/web-api";
+import type { Redis } from "ioredis";
+import { SLASH_COMMAND } from "../../commands/index.ts";
+import type { Config } from "../config.ts";
+import { AppError } from "../errors.ts";
+import { createInstallLayer, type InstallLayer } from "../install/index.ts";
+import { createRequestClaims } from "../interactive/claims.ts";
+import type { InteractiveJob, InteractiveOutcome } from "../interactive/types.ts";
+import type { Logger } from "../log.ts";
+import { createMetrics, type Metrics } from "../metrics.ts";
+import { boltLogger } from "../slack/bolt-logger.ts";
+import { countOffloaded, type OffloadedEnv, routeTable, runOffloaded } from "../slack/frame/index.ts";
+import { LISTENERS } from "../slack/listeners/index.ts";
+import type { WorkspaceRef } from "../store/keys.ts";
+import type { SubscriptionService } from "../subscriptions/service.ts";
+import { composeCore } from "./compose.ts";
+
+/** Options of createInteractiveRunner. Defaults in brackets. */
+export interface InteractiveRunnerOptions {
+  config: Config;
+  logger: Logger;
+  redis: Redis;
+  /** Redis key prefix of the store (tests use one per file). */
+  prefix?: string;
+  /** The subscription service of this process (handlers get the same services as on the web side). */
+  subscriptions: SubscriptionService;
+  metrics?: Metrics;
+  /** Bot token per workspace [SLACK_BOT_TOKEN, else the OAuth installation store]. */
+  tokenFor?: (ref: WorkspaceRef) => Promise<string>;
+  /** Lease of a request's claim [6 s]. */
+  claimLeaseMs?: number;
+  /**
+   * How long a run may hold an insights query's shared-fetch lock [10 s: longer than the 9 s an
+   * interactive fetch may take]. A run that died holding it delays its peers' identical query that long.
+   */
+  insightsLockMs?: number;
+}
+
+/** The bot token of a workspace, looked up where the work runs: jobs never carry one. */
+function tokenLookup(
+  o: InteractiveRunnerOptions,
+  install: InstallLayer | undefined,
+): (ref: WorkspaceRef) => Promise<string> {
+  if (o.tokenFor) return o.tokenFor;
+  const token = o.config.slack.botToken;
+  if (token) return async () => token;
+  if (install) return install.botToken;
+  throw new AppError(
+    "config",
+    "Digest work needs SLACK_BOT_TOKEN, or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET (OAuth).",
+    { details: { variables: ["SLACK_BOT_TOKEN"] } },
+  );
+}
+
+/**
+ * Where handed-off requests run (a worker process or a thread): the same services and route table
+ * as the web process, a Web API client per bot token, and the requests' claims.
+ */
+export function createInteractiveRunner(o: InteractiveRunnerOptions): {
+  run(job: InteractiveJob): Promise<InteractiveOutcome>;
+} {
+  const { config, logger, redis } = o;
+  if (!config.keyring) throw new AppError("config", "ENCRYPTION_KEYS is required to compute digests.");
+  const metrics = o.metrics ?? createMetrics({ defaultMetrics: false });
+  const core = composeCore({
+    config,
+    logger,
+    redis,
+    keyring: config.keyring,
+    prefix: o.prefix,
+    subscriptions: o.subscriptions,
+    metrics,
+    interactive: true,
+    insightsLockMs: o.insightsLockMs ?? 10_000,
+  });
+  const install =
+    config.slack.clientId && config.slack.clientSecret
+      ? createInstallLayer({ redis, keyring: config.keyring, prefix: o.prefix, logger, slack: config.slack })
+      : undefined;
+  const deps = install ? { ...core, installerOf: install.installerOf } : core;
+  const tokenFor = tokenLookup(o, install);
+  const clients = new Map<string, WebClient>();
+  const env: OffloadedEnv = {
+    deps,
+    table: routeTable({ command: SLASH_COMMAND, listeners: LISTENERS }),
+    claims: createRequestClaims({ redis, keys: deps.keys, leaseMs: o.claimLeaseMs }),
+    async clientFor(ref) {
+      const botToken = await tokenFor(ref);
+      let client = clients.get(botToken);
+      if (!client) {
+        client = new WebClient(botToken, {
+          slackApiUrl: config.slack.apiUrl,
+          logger: boltLogger(logger),
+          retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+        });
+        if (clients.size > 1_000) clients.clear();
+        clients.set(botToken, client);
+      }
+      return { client, botToken };
+    },
+  };
+  return {
+    async run(job) {
+      const outcome = await runOffloaded(env, job);
+      countOffloaded(metrics, outcome);
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { AppError } from "../errors.ts";
+import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
+
+/**
+ * The claim of one handed-off request, so a request is answered once whatever happens to the
+ * process computing it:
+ *   `…:ireq:<id>`       `p|<token>` with a lease while a run holds it (renewed as it goes; a killed
+ *                       run's lease runs out and the next run takes over), then `d` once answered.
+ *   `…:ireq:<id>:sent`  set just before a run's first message goes out, once the run has confirmed
+ *                       the claim is still its own (a run that froze and lost it sends nothing). It
+ *                       outlives the lease, so a run taking over knows an answer may already be on
+ *                       screen and only repeats what replaces in place (never a second message).
+ */
+
+export type RequestClaim =
+  | { state: "acquired"; token: string; sent: boolean }
+  | { state: "done" }
+  | { state: "busy"; retryInMs: number };
+
+/** Options of createRequestClaims. Defaults in brackets. */
+export interface RequestClaimOptions {
+  redis: Redis;
+  keys: KeyScheme;
+  /** How long a run holds the claim without renewing it [6 s]. */
+  leaseMs?: number;
+  /** How long an answered request is remembered [31 min]: past that its response_url is dead anyway. */
+  doneTtlMs?: number;
+}
+
+export interface RequestClaims {
+  claim(ref: WorkspaceRef, id: string): Promise<RequestClaim>;
+  /** Extends our lease; false when it is no longer ours. */
+  renew(ref: WorkspaceRef, id: string, token: string): Promise<boolean>;
+  /**
+   * Right before a run's first answer goes out: true when the claim is still the run's own (it is
+   * extended, and the request marked as possibly answered); false when another run took it over or
+   * answered, and then this run must not send anything.
+   */
+  confirmSending(ref: WorkspaceRef, id: string, token: string): Promise<boolean>;
+  /** The request is answered: later runs skip it. A no-op for a run that lost the claim to another. */
+  finish(ref: WorkspaceRef, id: string, token: string): Promise<void>;
+  readonly leaseMs: number;
+}
+
+const CLAIM = `
+if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
+  return {1, redis.call('exists', KEYS[2]), 0}
+end
+local v = redis.call('get', KEYS[1]) or ''
+if v == 'd' then return {2, 0, 0} end
+return {0, 0, redis.call('pttl', KEYS[1])}`;
+
+const RENEW = `
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0`;
+
+// Ours, or lapsed with nobody else in (taken back): mark the answer as going out. Otherwise: not ours.
+const CONFIRM = `
+local v = redis.call('get', KEYS[1])
+if v ~= ARGV[1] and v then return 0 end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('set', KEYS[2], '1', 'PX', ARGV[3])
+return 1`;
+
+const FINISH = `
+local v = redis.call('get', KEYS[1])
+if v == ARGV[1] or not v then redis.call('set', KEYS[1], 'd', 'PX', ARGV[2]) return 1 end
+return 0`;
+
+const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * @example
+ * const claims = createRequestClaims({ redis, keys });
+ * const c = await claims.claim(ref, job.id); // { state: "acquired", token, sent: false } the first time
+ */
+export function createRequestClaims(o: RequestClaimOptions): RequestClaims {
+  const { redis, keys } = o;
+  const leaseMs = o.leaseMs ?? 6_000;
+  const doneTtlMs = o.doneTtlMs ?? 31 * 60_000;
+  const key = (ref: WorkspaceRef, id: string) => {
+    if (!REQUEST_ID.test(id)) throw new AppError("bad_request", "The request id is not valid.");
+    return `${keys.namespace(ref)}:ireq:${id}`;
+  };
+
+  return {
+    leaseMs,
+    async claim(ref, id) {
+      const k = key(ref, id);
+      const token = randomUUID();
+      const [state, sent, pttl] = (await redis.eval(CLAIM, 2, k, `${k}:sent`, `p|${token}`, leaseMs)) as [
+        number,
+        number,
+        number,
+      ];
+      if (state === 1) return { state: "acquired", token, sent: sent === 1 };
+      if (state === 2) return { state: "done" };
+      return { state: "busy", retryInMs: Math.max(pttl, 1) };
+    },
+    async renew(ref, id, token) {
+      return (await redis.eval(RENEW, 1, key(ref, id), `p|${token}`, leaseMs)) === 1;
+    },
+    async confirmSending(ref, id, token) {
+      const k = key(ref, id);
+      return (await redis.eval(CONFIRM, 2, k, `${k}:sent`, `p|${token}`, leaseMs, doneTtlMs)) === 1;
+    },
+    async finish(ref, id, token) {
+      await redis.eval(FINISH, 1, key(ref, id), `p|${token}`, doneTtlMs);
+    },
+  };
+}

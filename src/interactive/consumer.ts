@@ -1,0 +1,52 @@
+import { Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Logger } from "../log.ts";
+import { INTERACTIVE_KEEP, INTERACTIVE_QUEUE } from "./queue.ts";
+import type { InteractiveJob, InteractiveOutcome } from "./types.ts";
+
+/** BullMQ lock settings of the interactive worker. Defaults in brackets. */
+export interface InteractiveLocks {
+  /** How long a job's lock lasts unless renewed [10 s]; a killed worker's job is picked up after it. */
+  lockDuration?: number;
+  /** How often stalled jobs are looked for [5 s]. */
+  stalledInterval?: number;
+  /** Stalls before a job is given up [2]. */
+  maxStalledCount?: number;
+}
+
+/** Options of startInteractiveConsumer. */
+export interface InteractiveConsumerOptions {
+  /** A worker connection (maxRetriesPerRequest: null). */
+  connection: Redis;
+  prefix: string;
+  name?: string;
+  concurrency: number;
+  locks?: InteractiveLocks;
+  logger: Logger;
+  run(job: InteractiveJob): Promise<InteractiveOutcome>;
+}
+
+/**
+ * The worker side of the interactive queue. Locks are short, so a request whose worker died is
+ * taken over within seconds; the request's claim keeps the takeover from answering twice.
+ */
+export function startInteractiveConsumer(o: InteractiveConsumerOptions) {
+  const worker = new Worker<InteractiveJob, InteractiveOutcome, string>(
+    o.name ?? INTERACTIVE_QUEUE,
+    (job) => o.run(job.data),
+    {
+      connection: o.connection,
+      prefix: o.prefix,
+      concurrency: o.concurrency,
+      lockDuration: o.locks?.lockDuration ?? 10_000,
+      stalledInterval: o.locks?.stalledInterval ?? 5_000,
+      maxStalledCount: o.locks?.maxStalledCount ?? 2,
+      ...INTERACTIVE_KEEP,
+    },
+  );
+  worker.on("error", (err) => o.logger.warn({ err: { message: err.message } }, "interactive worker error"));
+  worker.on("failed", (job, err) =>
+    o.logger.warn({ jobId: job?.id, err: { message: err.message } }, "interactive job failed"),
+  );
+  return worker;
+}

@@ -1,0 +1,168 @@
+import { Worker } from "node:worker_threads";
+import type { Logger } from "../log.ts";
+import { type FromThread, THREAD_BOOTSTRAP, type ThreadBoot, type ToThread } from "./thread-protocol.ts";
+import type { InteractiveExecutor, InteractiveJob } from "./types.ts";
+
+/** Options of createThreadPool. Defaults in brackets. */
+export interface ThreadPoolOptions {
+  /** The module every thread runs (it calls serveThreadJobs). */
+  entry: URL;
+  /** Given to every thread; plain data only (it is copied). */
+  data: unknown;
+  size: number;
+  /** Jobs one thread computes at once. */
+  concurrency: number;
+  logger: Logger;
+  /** A thread's log line (JSON), for this process's log stream. */
+  onLog?(line: string): void;
+  /** How long close() waits for queued and running jobs [10 s]. */
+  drainMs?: number;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  running: Map<string, InteractiveJob>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** tsx's loader, when this module runs as TypeScript source (the threads need it to load theirs). */
+function tsxLoader(entry: URL): string | undefined {
+  if (!entry.pathname.endsWith(".ts")) return undefined;
+  return import.meta.resolve("tsx/esm/api");
+}
+
+/**
+ * Digest work in worker threads, for a single-process install: the event loop that acks Slack's
+ * requests only hands jobs over and never computes a digest. Jobs wait here (the backlog) until a
+ * thread has a free slot; a thread that dies has its jobs handed to its replacement (each
+ * request's claim keeps that from answering twice).
+ */
+export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
+  threads(): number;
+  /** Each ready thread's metrics (`getMetricsAsJSON()`), skipping one that does not answer within a second. */
+  metrics(): Promise<unknown[][]>;
+} {
+  const waiting: InteractiveJob[] = [];
+  const slots = new Set<Slot>();
+  const boot: ThreadBoot = {
+    entry: o.entry.href,
+    tsx: tsxLoader(o.entry),
+    concurrency: o.concurrency,
+    data: o.data,
+  };
+  let closing = false;
+  let idle: (() => void) | undefined;
+  let seq = 0;
+  const crashes = new Map<string, number>();
+  const asked = new Map<number, (metrics: unknown[]) => void>();
+
+  const busy = () => waiting.length > 0 || [...slots].some((s) => s.running.size > 0);
+
+  function dispatch() {
+    while (waiting.length > 0) {
+      let best: Slot | undefined;
+      for (const s of slots)
+        if (s.ready && s.running.size < o.concurrency && (!best || s.running.size < best.running.size))
+          best = s;
+      if (!best) return;
+      const job = waiting.shift() as InteractiveJob;
+      best.running.set(job.id, job);
+      best.worker.postMessage({ type: "job", job } satisfies ToThread);
+    }
+  }
+
+  function spawn(delayMs = 0) {
+    const start = () => {
+      if (closing) return;
+      const worker = new Worker(THREAD_BOOTSTRAP, { eval: true, workerData: boot });
+      const slot: Slot = { worker, ready: false, running: new Map() };
+      slots.add(slot);
+      worker.on("message", (m: FromThread) => {
+        if (m.type === "ready") slot.ready = true;
+        else if (m.type === "log") o.onLog?.(m.line);
+        else if (m.type === "metrics") {
+          asked.get(m.seq)?.(m.metrics);
+          asked.delete(m.seq);
+        } else if (m.type === "done") {
+          slot.running.delete(m.outcome.id);
+          if (!busy()) idle?.();
+        }
+        dispatch();
+      });
+      worker.on("error", (err) => o.logger.error({ err }, "interactive thread failed"));
+      worker.on("exit", (code) => {
+        slots.delete(slot);
+        if (closing) return;
+        // Its jobs go first to whichever thread is next free; their claims say what was answered.
+        // A job that was in two dying threads is dropped rather than allowed to kill them all.
+        const again = [...slot.running.values()].filter((job) => {
+          const n = (crashes.get(job.id) ?? 0) + 1;
+          crashes.set(job.id, n);
+          if (n < 2) return true;
+          o.logger.error({ requestId: job.id }, "request dropped: it was running in two threads that died");
+          return false;
+        });
+        if (crashes.size > 10_000) crashes.clear();
+        waiting.unshift(...again);
+        o.logger.error({ code, jobs: slot.running.size }, "interactive thread exited; starting another");
+        spawn(slot.ready ? 0 : 1_000);
+        dispatch();
+      });
+    };
+    if (delayMs > 0) setTimeout(start, delayMs).unref();
+    else start();
+  }
+
+  for (let i = 0; i < Math.max(1, o.size); i++) spawn();
+
+  return {
+    threads: () => slots.size,
+    metrics() {
+      const ready = [...slots].filter((s) => s.ready);
+      return Promise.all(
+        ready.map(
+          (s) =>
+            new Promise<unknown[]>((resolve) => {
+              const n = ++seq;
+              const timer = setTimeout(() => {
+                asked.delete(n);
+                resolve([]);
+              }, 1_000);
+              asked.set(n, (m) => {
+                clearTimeout(timer);
+                resolve(m);
+              });
+              s.worker.postMessage({ type: "metrics", seq: n } satisfies ToThread);
+            }),
+        ),
+      );
+    },
+    async submit(job) {
+      if (closing) throw new Error("the digest thread pool is closed");
+      waiting.push(job);
+      dispatch();
+    },
+    async depth() {
+      return waiting.length;
+    },
+    async close() {
+      if (busy()) {
+        const drained = new Promise<void>((resolve) => {
+          idle = resolve;
+        });
+        await Promise.race([drained, sleep(o.drainMs ?? 10_000)]);
+      }
+      closing = true;
+      await Promise.all(
+        [...slots].map(async (s) => {
+          const exited = new Promise<void>((resolve) => s.worker.once("exit", () => resolve()));
+          s.worker.postMessage({ type: "close" } satisfies ToThread);
+          await Promise.race([exited, sleep(5_000)]);
+          await s.worker.terminate();
+        }),
+      );
+    },
+  };
+}

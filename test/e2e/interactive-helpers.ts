@@ -1,0 +1,83 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Stack } from "../../sandbox/stack.ts";
+import type { InteractiveWorkerOptions } from "../../src/app/interactive-worker.ts";
+import { scanKeys } from "../../src/store/scan.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+
+/** A worker process as `insights-digest worker` runs it, on the stack's queues, its log lines kept. */
+export interface WorkerProcess {
+  child: ChildProcess;
+  /** Its JSON log lines, parsed. */
+  lines: Record<string, unknown>[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `startWorker` in a process of its own and resolves once it is taking jobs. */
+export async function spawnWorker(
+  stack: Stack,
+  interactive: InteractiveWorkerOptions,
+): Promise<WorkerProcess> {
+  const code = `
+    const root = process.env.CHILD_ROOT;
+    const o = JSON.parse(process.env.CHILD_OPTIONS);
+    const { loadConfig } = await import(root + "src/config.ts");
+    const { startWorker } = await import(root + "src/app/worker.ts");
+    const { createLogger } = await import(root + "src/log.ts");
+    await startWorker({
+      config: loadConfig("worker", o.env),
+      logger: createLogger({ level: "info", name: "test-worker" }),
+      prefix: o.prefix,
+      queueName: o.queueName,
+      healthPort: null,
+      interactive: o.interactive,
+    });
+    process.stdout.write("ready\\n");`;
+  const options = {
+    env: stack.env,
+    prefix: stack.prefix,
+    queueName: stack.queueName,
+    interactive: { queueName: stack.interactiveQueue, ...interactive },
+  };
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", CHILD_ROOT: ROOT.href, CHILD_OPTIONS: JSON.stringify(options) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: Record<string, unknown>[] = [];
+  let err = "";
+  child.stderr?.on("data", (d: Buffer) => {
+    err += d.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (c, signal) => resolve({ code: c, signal })),
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`worker did not start: ${out}${err}`)), 20_000);
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+      const parts = out.split("\n");
+      out = parts.pop() ?? "";
+      for (const line of parts) {
+        if (line === "ready") {
+          clearTimeout(timer);
+          resolve();
+        } else if (line.startsWith("{")) lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+    });
+    child.once("exit", (c) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited (${c}) before it was ready: ${err}`));
+    });
+  });
+  return { child, lines, exited };
+}
+
+/** The claims of handed-off requests in the stack's key space, by key. */
+export async function requestClaims(stack: Stack): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for await (const batch of scanKeys(stack.redis, `${stack.prefix ?? "insights"}:ws:*:ireq:*`))
+    for (const key of batch) out[key] = (await stack.redis.get(key)) ?? "";
+  return out;
+}

@@ -1,0 +1,126 @@
+import { Queue } from "bullmq";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { findElement } from "../../sandbox/slack/index.ts";
+import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
+import { ACTION } from "../../src/ids.ts";
+import { connect, who } from "./helpers.ts";
+import { requestClaims, spawnWorker, type WorkerProcess } from "./interactive-helpers.ts";
+
+/**
+ * Web + worker, as the Procfile runs them: the web process acks and queues; only worker processes
+ * compute digests and answer through the request's response_url.
+ */
+let stack: Stack;
+let queue: Queue;
+const workers: WorkerProcess[] = [];
+// Short locks and leases, so a killed worker's request is taken over in about two seconds.
+const FAST = {
+  locks: { lockDuration: 1_000, stalledInterval: 500 },
+  claimLeaseMs: 1_500,
+  insightsLockMs: 3_000,
+};
+
+beforeAll(async () => {
+  stack = await startStack({
+    redisUrl: inject("redisUrl"),
+    prefix: `e2e-iq-${process.pid}`,
+    interactive: "queue",
+  });
+  queue = new Queue(stack.interactiveQueue, { connection: stack.redis, prefix: stack.config.queuePrefix });
+  await connect(stack);
+});
+afterEach(async () => {
+  for (const w of workers.splice(0)) {
+    w.child.kill("SIGKILL");
+    await w.exited;
+  }
+});
+afterAll(async () => {
+  await queue?.close();
+  await stack?.close();
+});
+
+const accepted = (url: string) => stack.slack.responses(url).filter((r) => r.status === 200);
+
+describe("digests computed by worker processes", () => {
+  it("the web process only queues; a worker process computes the digest and answers on the response_url", async () => {
+    const sent = await stack.slack.sendCommand({ ...who(), text: "last9d" });
+    expect(sent.status).toBe(200);
+    const url = sent.responseUrl as string;
+    await stack.slack.waitFor(async () => (await queue.getWaitingCount()) === 1, { timeoutMs: 5_000 });
+    expect(stack.slack.responses(url)).toEqual([]);
+    // Job data carries ids and the response_url, never a token.
+    const data = JSON.stringify((await queue.getWaiting()).map((j) => j.data));
+    expect(data).toContain(url);
+    expect(data).not.toContain(DEMO.botToken);
+    expect(data).not.toMatch(/xox[bp]-/);
+
+    const worker = await spawnWorker(stack, {});
+    workers.push(worker);
+    const reply = await stack.slack.waitFor(() => accepted(url)[0], { timeoutMs: 15_000 });
+    expect(reply.outcome).toBe("ephemeral");
+    const body = reply.body as { blocks: unknown[]; text: string };
+    expect(findElement(body.blocks, ACTION.share)).toBeDefined();
+    expect(body.text).toMatch(/Insights/);
+    // The answer came from the worker's process: its own log line says it handled this command.
+    const handled = await stack.slack.waitFor(
+      () => worker.lines.find((l) => l.msg === "command handled" && l.kind === "digest"),
+      { timeoutMs: 5_000 },
+    );
+    expect(handled.pid).toBe(worker.child.pid);
+    expect(handled.pid).not.toBe(process.pid);
+    expect(handled.userId).toBe(DEMO.member);
+  });
+
+  it("a worker killed while computing a digest: another takes the request over and the person gets one reply", async () => {
+    const doomed = await spawnWorker(stack, FAST);
+    workers.push(doomed);
+    // The doomed worker's analytics request takes 5 s: it is mid-digest when it dies.
+    stack.emulator.inject({ kind: "latency", ms: 5_000 }, 1);
+    const sent = await stack.slack.sendCommand({ ...who(), text: "last13d" });
+    const url = sent.responseUrl as string;
+    await stack.slack.waitFor(
+      async () => Object.values(await requestClaims(stack)).some((v) => v.startsWith("p|")),
+      { timeoutMs: 10_000, what: "the request claimed by the doomed worker" },
+    );
+    doomed.child.kill("SIGKILL");
+    expect(await doomed.exited).toMatchObject({ signal: "SIGKILL" });
+    expect(stack.slack.responses(url)).toEqual([]);
+
+    const rescuer = await spawnWorker(stack, FAST);
+    workers.push(rescuer);
+    const reply = await stack.slack.waitFor(() => accepted(url)[0], { timeoutMs: 20_000 });
+    expect(findElement((reply.body as { blocks: unknown[] }).blocks, ACTION.share)).toBeDefined();
+    // Long enough for any second run (a stalled-job retry) to have answered too.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(stack.slack.responses(url)).toHaveLength(1);
+    expect(Object.values(await requestClaims(stack))).toContain("d");
+  });
+
+  it("a worker frozen mid-digest loses the request to another; resumed, it does not answer a second time", async () => {
+    const frozen = await spawnWorker(stack, FAST);
+    workers.push(frozen);
+    stack.emulator.inject({ kind: "latency", ms: 3_000 }, 1);
+    const sent = await stack.slack.sendCommand({ ...who(), text: "last17d" });
+    const url = sent.responseUrl as string;
+    await stack.slack.waitFor(
+      async () => Object.values(await requestClaims(stack)).some((v) => v.startsWith("p|")),
+      { timeoutMs: 10_000, what: "the request claimed by the worker about to freeze" },
+    );
+    frozen.child.kill("SIGSTOP");
+    const rescuer = await spawnWorker(stack, FAST);
+    workers.push(rescuer);
+    const reply = await stack.slack.waitFor(() => accepted(url)[0], { timeoutMs: 20_000 });
+    expect(findElement((reply.body as { blocks: unknown[] }).blocks, ACTION.share)).toBeDefined();
+
+    frozen.child.kill("SIGCONT");
+    const heldBack = () =>
+      frozen.lines.some((l) => l.msg === "another run took this request over; not answering it again");
+    await stack.slack.waitFor(() => heldBack() || stack.slack.responses(url).length > 1, {
+      timeoutMs: 20_000,
+      what: "the resumed worker reaching its answer",
+    });
+    expect(stack.slack.responses(url)).toHaveLength(1);
+    expect(heldBack()).toBe(true);
+  });
+});

@@ -1,0 +1,92 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createRequestClaims } from "../../src/interactive/claims.ts";
+import { createKeyScheme } from "../../src/store/keys.ts";
+
+const REF = { teamId: "T0ICLAIM1" };
+const ID = "r0123456789abcdef";
+let redis: Redis;
+
+beforeAll(() => {
+  redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+});
+afterAll(async () => {
+  await redis.quit();
+});
+
+const claimsFor = (leaseMs = 200) =>
+  createRequestClaims({
+    redis,
+    keys: createKeyScheme({ prefix: `t-iclaims-${randomUUID().slice(0, 8)}` }),
+    leaseMs,
+    doneTtlMs: 60_000,
+  });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("interactive request claims", () => {
+  it("one run holds a request at a time; another learns how long to wait", async () => {
+    const claims = claimsFor(5_000);
+    const [a, b] = await Promise.all([claims.claim(REF, ID), claims.claim(REF, ID)]);
+    expect([a.state, b.state].sort()).toEqual(["acquired", "busy"]);
+    const busy = a.state === "busy" ? a : b;
+    expect(busy.state === "busy" && busy.retryInMs).toBeGreaterThan(4_000);
+    expect((await claims.claim(REF, "r-another-request")).state).toBe("acquired");
+  });
+
+  it("an answered request is skipped by every later run", async () => {
+    const claims = claimsFor();
+    const first = await claims.claim(REF, ID);
+    expect(first).toMatchObject({ state: "acquired", sent: false });
+    if (first.state !== "acquired") throw new Error("not acquired");
+    await claims.finish(REF, ID, first.token);
+    expect(await claims.claim(REF, ID)).toEqual({ state: "done" });
+    expect(await claims.renew(REF, ID, first.token)).toBe(false);
+    expect(await claims.confirmSending(REF, ID, first.token)).toBe(false);
+  });
+
+  it("a dead run's lease runs out; the takeover learns whether an answer may already be out", async () => {
+    const claims = claimsFor(150);
+    const quiet = await claims.claim(REF, ID);
+    expect(quiet.state).toBe("acquired");
+    await sleep(200);
+    expect(await claims.claim(REF, ID)).toMatchObject({ state: "acquired", sent: false });
+    await sleep(200);
+    const taken = await claims.claim(REF, ID);
+    if (taken.state !== "acquired") throw new Error("not acquired");
+    expect(await claims.confirmSending(REF, ID, taken.token)).toBe(true);
+    await sleep(200);
+    expect(await claims.claim(REF, ID)).toMatchObject({ state: "acquired", sent: true });
+  });
+
+  it("a run that stalled and lost its claim may neither answer nor mark the request answered", async () => {
+    const claims = claimsFor(1_000);
+    const stalled = await claims.claim(REF, ID);
+    await sleep(1_100);
+    const rescuer = await claims.claim(REF, ID);
+    if (stalled.state !== "acquired" || rescuer.state !== "acquired") throw new Error("not acquired");
+    expect(await claims.confirmSending(REF, ID, stalled.token)).toBe(false);
+    await claims.finish(REF, ID, stalled.token);
+    expect(await claims.confirmSending(REF, ID, rescuer.token)).toBe(true);
+    await claims.finish(REF, ID, rescuer.token);
+    expect(await claims.claim(REF, ID)).toEqual({ state: "done" });
+  });
+
+  it("a renewed lease outlasts its first term; a stale token cannot renew", async () => {
+    // Renewed every 500 ms for 3 s: a term of 2 s would have ended without the renewals.
+    const claims = claimsFor(2_000);
+    const held = await claims.claim(REF, ID);
+    if (held.state !== "acquired") throw new Error("not acquired");
+    for (let i = 0; i < 6; i++) {
+      await sleep(500);
+      expect(await claims.renew(REF, ID, held.token)).toBe(true);
+    }
+    expect((await claims.claim(REF, ID)).state).toBe("busy");
+    expect(await claims.renew(REF, ID, "not-the-token")).toBe(false);
+  });
+
+  it("refuses a request id that could escape its key", async () => {
+    const claims = claimsFor();
+    await expect(claims.claim(REF, "r1:*")).rejects.toMatchObject({ code: "bad_request" });
+  });
+});
