@@ -1,8 +1,8 @@
 import type { IsoDay } from "../analytics/types.ts";
+import type { DayPoint } from "./day-point.ts";
 import { isoWeekday } from "./days.ts";
 import type { Dimension } from "./drivers.ts";
 import type { Periods } from "./period-totals.ts";
-import type { DayPoint } from "./types.ts";
 
 /**
  * The data-gap rule: a zero you can trust. A scanner or asset group that reported every day and then

@@ -1,5 +1,5 @@
 import type { IsoDay } from "../analytics/types.ts";
-import type { DayPoint } from "./types.ts";
+import type { DayPoint } from "./day-point.ts";
 
 /** The three counts the drivers explain. More findings or violations is bad news, more fixes good. */
 export const MEASURES = ["violations", "findings", "fixes"] as const;

@@ -1,6 +1,9 @@
 import type { FilterOption, IsoDay } from "../analytics/types.ts";
+import type { DayPoint } from "./day-point.ts";
 import type { Drivers } from "./drivers.ts";
 import type { Completeness, DataGap } from "./gaps.ts";
+
+export type { DayPoint } from "./day-point.ts";
 
 /**
  * View models of the pure core. `src/insights/` computes them from a validated reply and a resolved
@@ -40,15 +43,6 @@ export interface Delta {
   sentiment: Sentiment;
   /** previous = 0 and current > 0 */
   isNew: boolean;
-}
-
-/** One day of the series; null marks a gap (the service left the day out). */
-export interface DayPoint {
-  day: IsoDay;
-  findings: number | null;
-  violations: number | null;
-  fixed: number | null;
-  merged: number | null;
 }
 
 /** What was wrong with the daily series as received, and whether it was repaired. */
