@@ -97,6 +97,7 @@ export const EMOJI: Readonly<Record<string, string>> = {
   ":double_vertical_bar:": "⏸️",
   ":eyes:": "👀",
   ":grey_question:": "❔",
+  ":hourglass_flowing_sand:": "⏳",
   ":inbox_tray:": "📥",
   ":information_source:": "ℹ️",
   ":large_orange_circle:": "🟠",
