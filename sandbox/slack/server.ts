@@ -83,7 +83,7 @@ async function route(env: ApiEnv, req: IncomingMessage, res: ServerResponse): Pr
     } catch {
       body = undefined;
     }
-    const out = receiveResponse(env.state, path.slice(RESPONSE_PATH.length), body);
+    const out = receiveResponse(env.state, env.baseUrl, path.slice(RESPONSE_PATH.length), body);
     return send(res, out.status, out.body);
   }
   send(res, 404, { ok: false, error: "not_found" });

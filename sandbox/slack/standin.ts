@@ -31,6 +31,11 @@ export interface SlackStandInOptions {
   oauth?: Partial<OAuthSettings>;
   /** The stand-in's clock (trigger and response_url expiry, rate limits, token lifetimes). Default Date.now. */
   now?: () => number;
+  /**
+   * How long an uploaded file stays unprocessed after files.completeUploadExternal (files.info shows
+   * no mimetype; an image block naming it is `invalid_blocks`). Default 300 ms.
+   */
+  fileProcessingMs?: number;
 }
 
 /** A running stand-in: Slack's Web API and response_urls on one side, Slack's deliveries on the other. */
@@ -60,9 +65,11 @@ export interface SlackStandIn extends Control, Queries, SlackClientSide {
 export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackStandIn> {
   const rateLimit: RateLimitSettings = { enabled: true, perChannelPerSecond: 1, ...o.rateLimit };
   const seeds = o.workspaces ?? [defaultWorkspace()];
-  const state = createState(o.now ?? Date.now, rateLimit);
+  const fileProcessingMs = o.fileProcessingMs ?? 300;
+  const state = createState(o.now ?? Date.now, rateLimit, fileProcessingMs);
   const reseed = () => {
     clearState(state, rateLimit);
+    state.fileProcessingMs = fileProcessingMs;
     for (const seed of seeds) addWorkspaceTo(state, seed);
   };
   reseed();

@@ -74,9 +74,15 @@ export interface StandInState {
   faults: Map<string, Fault[]>;
   rateLimit: RateLimitSettings;
   postTimes: Map<string, number[]>;
+  /** How long an uploaded file stays unprocessed after its upload completed, ms. */
+  fileProcessingMs: number;
 }
 
-export function createState(now: () => number, rateLimit: RateLimitSettings): StandInState {
+export function createState(
+  now: () => number,
+  rateLimit: RateLimitSettings,
+  fileProcessingMs: number,
+): StandInState {
   return {
     now,
     ids: createIdMint(now),
@@ -96,6 +102,7 @@ export function createState(now: () => number, rateLimit: RateLimitSettings): St
     faults: new Map(),
     rateLimit: { ...rateLimit },
     postTimes: new Map(),
+    fileProcessingMs,
   };
 }
 

@@ -156,6 +156,8 @@ export interface StoredFile {
   contentType: string | undefined;
   bytes: Buffer | undefined;
   completed: boolean;
+  /** When Slack has processed it (stand-in clock): its upload completed plus the processing time. */
+  readyAt: number | undefined;
   channels: string[];
   initialComment: string | undefined;
 }

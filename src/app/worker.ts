@@ -8,6 +8,7 @@ import { createDigestService } from "../digests/digest-service.ts";
 import { createInsightsSource } from "../digests/insights-cache.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer } from "../install/index.ts";
+import type { ChartWait } from "../jobs/chart-ready.ts";
 import { createDeliveryClaims } from "../jobs/claims.ts";
 import { createDeliveryProcessor, type DeliveryResult } from "../jobs/deliver.ts";
 import { type HealthServer, startHealthServer } from "../jobs/health.ts";
@@ -54,6 +55,8 @@ export interface WorkerOptions {
   limits?: Partial<SubscriptionLimits>;
   /** Most deliveries started per second across all workers of the queue [50]. */
   maxPerSecond?: number;
+  /** How long a delivery waits for Slack to process its chart [8 s, polls from 250 ms]. */
+  chartWait?: Partial<ChartWait>;
 }
 
 /** A running worker process part. */
@@ -155,6 +158,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
     },
     renderChart: charts ? (input) => charts.render(input) : undefined,
+    chartWait: o.chartWait,
     tokenFor,
     rateLimit: (ms) => queue.rateLimit(ms),
     logger,
@@ -180,8 +184,9 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   });
   worker.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));
   worker.on("completed", (_job, result) => {
-    if (result?.status === "delivered")
-      metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
+    if (result?.status !== "delivered") return;
+    metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
+    if (result.chart) metrics.charts.inc({ outcome: result.chart });
   });
   worker.on("failed", (job, err) => {
     const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);

@@ -25,6 +25,8 @@ export interface LastDelivery {
   reason?: string;
   /** Slack ts of the posted digest. */
   messageTs?: string;
+  /** Set when a delivered digest went out without its chart: why (`not_ready`, `upload_failed`, …). */
+  chart?: string;
 }
 
 /** One scheduled digest of one channel. Several may post to the same channel. */
