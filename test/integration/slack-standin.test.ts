@@ -445,11 +445,11 @@ describe("file uploads", () => {
 
   async function upload(extra: Record<string, string> = {}): Promise<string> {
     const c = client();
-    const got = await c.apiCall("files.getUploadURLExternal", {
+    const got = (await c.apiCall("files.getUploadURLExternal", {
       filename: "t.png",
       length: png.length,
       ...extra,
-    });
+    })) as { upload_url?: string; file_id?: string };
     await fetch(got.upload_url as string, {
       method: "POST",
       headers: { "Content-Type": "image/png" },
