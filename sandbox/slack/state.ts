@@ -61,7 +61,11 @@ export interface StandInState {
   workspaces: Map<string, Workspace>;
   tokens: Map<string, TokenRecord>;
   refreshTokens: Map<string, { teamId: string; used: boolean }>;
-  oauthCodes: Map<string, { teamId: string; userId: string; createdAt: number; used: boolean }>;
+  /** `scopes`: what the authorize URL asked for; the install grants exactly those. */
+  oauthCodes: Map<
+    string,
+    { teamId: string; userId: string; createdAt: number; used: boolean; scopes: string[] | undefined }
+  >;
   calls: RecordedCall[];
   messages: Map<string, ChannelMessage[]>;
   ephemerals: EphemeralMessage[];

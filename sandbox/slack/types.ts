@@ -90,6 +90,8 @@ export interface RecordedCall {
   ok: boolean;
   error: string | undefined;
   status: number;
+  /** For `missing_scope`: the scopes the call needed (Slack's `needed`). */
+  needed?: string;
 }
 
 export interface ChannelMessage {

@@ -2,7 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { webApi } from "@slack/bolt";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { METHOD_SCOPES } from "../../sandbox/slack/api/scopes.ts";
 import {
+  API_METHODS,
   DEMO,
   defaultWorkspace,
   RESPONSE_URL_TTL_MS,
@@ -194,6 +196,49 @@ describe("Web API basics", () => {
       expect.objectContaining({ ts: eph.message_ts, text: "only you" }),
     ]);
     expect(slack.ephemerals(DEMO.admin)).toHaveLength(0);
+  });
+});
+
+describe("scopes", () => {
+  it("declares the scopes of every method it speaks", () => {
+    expect(Object.keys(API_METHODS).filter((m) => !(m in METHOD_SCOPES))).toEqual([]);
+  });
+
+  it("answers missing_scope with needed and provided, as Slack does, by the kind of channel", async () => {
+    slack.setScopes(DEMO.teamId, ["chat:write", "channels:read"]);
+    const users = await failure(client().users.info({ user: DEMO.admin }));
+    expect(users.data).toMatchObject({
+      ok: false,
+      error: "missing_scope",
+      needed: "users:read",
+      provided: "chat:write,channels:read",
+    });
+    expect((await client().conversations.info({ channel: DEMO.general })).ok).toBe(true);
+    slack.addChannel(DEMO.teamId, { id: "C0PRIVATE", name: "private", isPrivate: true });
+    const priv = await failure(client().conversations.info({ channel: "C0PRIVATE" }));
+    expect(priv.data).toMatchObject({ error: "missing_scope", needed: "groups:read" });
+    const dm = await failure(client().chat.postMessage({ channel: DEMO.member, text: "hi" }));
+    expect(dm.data).toMatchObject({ error: "missing_scope", needed: "im:write" });
+    expect(slack.calls({ error: "missing_scope" }).map((c) => c.needed)).toEqual([
+      "users:read",
+      "groups:read",
+      "im:write",
+    ]);
+  });
+
+  it("grants an OAuth install the scopes its authorize URL asked for", async () => {
+    const res = await fetch(
+      `${slack.baseUrl}/oauth/v2/authorize?client_id=x&scope=chat:write,commands&redirect_uri=${encodeURIComponent("http://127.0.0.1:9/back")}`,
+      { redirect: "manual" },
+    );
+    const code = new URL(String(res.headers.get("location"))).searchParams.get("code") as string;
+    const reply = await client(null).oauth.v2.access({
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+      code,
+    });
+    expect(reply.scope).toBe("chat:write,commands");
+    expect((await failure(client().users.info({ user: DEMO.admin }))).data.needed).toBe("users:read");
   });
 });
 
