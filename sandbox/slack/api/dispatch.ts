@@ -68,7 +68,12 @@ function answer(env: ApiEnv, req: ApiRequest, ctx: ApiContext): HttpAnswer {
     const lacking = ctx.auth ? lackingScopes(req.method, ctx, ctx.auth.ws) : [];
     if (ctx.auth && lacking.length > 0) {
       // Slack's shape: the scopes the call needed and the ones the token has.
-      const body = { ok: false, error: "missing_scope", needed: lacking.join(","), provided: ctx.auth.ws.scopes.join(",") };
+      const body = {
+        ok: false,
+        error: "missing_scope",
+        needed: lacking.join(","),
+        provided: ctx.auth.ws.scopes.join(","),
+      };
       return { status: 200, headers: { ...headers, "X-Accepted-OAuth-Scopes": lacking.join(",") }, body };
     }
     const body = method.run(ctx);

@@ -49,10 +49,16 @@ function checkContext(w: Walk, elements: unknown, path: string): void {
 
 /** One block of a message or view. */
 export function checkBlock(w: Walk, block: unknown, path: string): void {
-  if (!isObj(block)) return fail(w, path, "must provide an object");
+  if (!isObj(block)) {
+    fail(w, path, "must provide an object");
+    return;
+  }
   const type = typeof block.type === "string" ? block.type : "";
   const props = BLOCKS[type];
-  if (!props) return fail(w, `${path}/type`, `unsupported type: ${type.slice(0, 40)}`);
+  if (!props) {
+    fail(w, `${path}/type`, `unsupported type: ${type.slice(0, 40)}`);
+    return;
+  }
   onlyProps(w, block, path, ["type", "block_id", ...props]);
   checkBlockId(w, block.block_id, `${path}/block_id`, L.id);
   const actionIds = new Set<string>();

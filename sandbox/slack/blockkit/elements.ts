@@ -75,7 +75,10 @@ function allowedAt(type: string, place: Place): boolean {
 }
 
 function checkOption(w: Walk, v: unknown, path: string, plainOnly: boolean, withUrl: boolean): void {
-  if (!isObj(v)) return fail(w, path, "must provide an object");
+  if (!isObj(v)) {
+    fail(w, path, "must provide an object");
+    return;
+  }
   onlyProps(w, v, path, withUrl ? ["text", "value", "description", "url"] : ["text", "value", "description"]);
   if (required(w, v, "text", path)) checkText(w, v.text, `${path}/text`, L.optionText, plainOnly);
   if (required(w, v, "value", path)) checkStr(w, v.value, `${path}/value`, L.optionValue, 1);
@@ -107,14 +110,19 @@ function checkInitial(w: Walk, v: unknown, path: string, options: Obj[]): void {
 }
 
 function checkStaticSelect(w: Walk, el: Obj, path: string): void {
-  if ((el.options === undefined) === (el.option_groups === undefined))
-    return fail(w, path, "must provide exactly one of options or option_groups");
+  if ((el.options === undefined) === (el.option_groups === undefined)) {
+    fail(w, path, "must provide exactly one of options or option_groups");
+    return;
+  }
   let all: Obj[] = [];
   if (el.options !== undefined)
     all = checkOptions(w, el.options, `${path}/options`, L.selectOptions, { plain: true });
   checkList(w, el.option_groups, `${path}/option_groups`, L.selectOptionGroups).forEach((g, i) => {
     const at = `${path}/option_groups/${i}`;
-    if (!isObj(g)) return fail(w, at, "must provide an object");
+    if (!isObj(g)) {
+      fail(w, at, "must provide an object");
+      return;
+    }
     onlyProps(w, g, at, ["label", "options"]);
     if (required(w, g, "label", at)) checkText(w, g.label, `${at}/label`, L.optionGroupLabel, true);
     if (required(w, g, "options", at))
@@ -125,7 +133,10 @@ function checkStaticSelect(w: Walk, el: Obj, path: string): void {
 
 export function checkConfirm(w: Walk, v: unknown, path: string): void {
   if (v === undefined) return;
-  if (!isObj(v)) return fail(w, path, "must provide an object");
+  if (!isObj(v)) {
+    fail(w, path, "must provide an object");
+    return;
+  }
   onlyProps(w, v, path, ["title", "text", "confirm", "deny", "style"]);
   if (required(w, v, "title", path)) checkText(w, v.title, `${path}/title`, L.confirmTitle, true);
   if (required(w, v, "text", path)) checkText(w, v.text, `${path}/text`, L.confirmText);
@@ -136,8 +147,10 @@ export function checkConfirm(w: Walk, v: unknown, path: string): void {
 /** An image's source: exactly one of `image_url` or `slack_file`, and the file must be ready. */
 export function checkImageSource(w: Walk, v: Obj, path: string): void {
   if (required(w, v, "alt_text", path)) checkStr(w, v.alt_text, `${path}/alt_text`, L.imageAltText, 1);
-  if ((v.image_url === undefined) === (v.slack_file === undefined))
-    return fail(w, path, "must provide exactly one of image_url or slack_file");
+  if ((v.image_url === undefined) === (v.slack_file === undefined)) {
+    fail(w, path, "must provide exactly one of image_url or slack_file");
+    return;
+  }
   checkStr(w, v.image_url, `${path}/image_url`, L.url, 1);
   if (v.slack_file === undefined) return;
   const file = v.slack_file;
@@ -156,11 +169,20 @@ function checkTextInput(w: Walk, el: Obj, path: string): void {
 
 /** One element; `actionIds` holds its block's ids (Slack wants them unique per block). */
 export function checkElement(w: Walk, v: unknown, path: string, place: Place, actionIds: Set<string>): void {
-  if (!isObj(v)) return fail(w, path, "must provide an object");
+  if (!isObj(v)) {
+    fail(w, path, "must provide an object");
+    return;
+  }
   const type = typeof v.type === "string" ? v.type : "";
-  if (!allowedAt(type, place)) return fail(w, `${path}/type`, `unsupported type: ${type.slice(0, 40)}`);
+  if (!allowedAt(type, place)) {
+    fail(w, `${path}/type`, `unsupported type: ${type.slice(0, 40)}`);
+    return;
+  }
   onlyProps(w, v, path, [...COMMON, ...(ELEMENTS[type] ?? [])]);
-  if (type === "image") return checkImageSource(w, v, path);
+  if (type === "image") {
+    checkImageSource(w, v, path);
+    return;
+  }
   checkStr(w, v.action_id, `${path}/action_id`, L.id, 1);
   if (typeof v.action_id === "string") {
     if (actionIds.has(v.action_id)) fail(w, `${path}/action_id`, "duplicate action_id in block");

@@ -64,8 +64,14 @@ export function checkMessageBlocks(blocks: unknown, o: CheckOptions = {}): strin
 /** Problems with a view (views.open / push / update / publish); `expected` is the method's type. */
 export function checkViewPayload(view: unknown, expected: "modal" | "home", o: CheckOptions = {}): string[] {
   return walk(expected, o, (w) => {
-    if (!isObj(view)) return fail(w, "", "must provide an object");
-    if (view.type !== expected) return fail(w, "/type", `must be ${expected}`);
+    if (!isObj(view)) {
+      fail(w, "", "must provide an object");
+      return;
+    }
+    if (view.type !== expected) {
+      fail(w, "/type", `must be ${expected}`);
+      return;
+    }
     const common = ["type", "blocks", "private_metadata", "callback_id", "external_id"];
     const modal = ["title", "close", "submit", "clear_on_close", "notify_on_close", "submit_disabled"];
     onlyProps(w, view, "", expected === "modal" ? [...common, ...modal] : common);

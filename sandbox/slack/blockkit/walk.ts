@@ -41,7 +41,10 @@ export function required(w: Walk, v: Obj, key: string, path: string): boolean {
 /** A string of at most `max` (and at least `min`) characters, when present. */
 export function checkStr(w: Walk, v: unknown, path: string, max: number, min = 0): void {
   if (v === undefined) return;
-  if (typeof v !== "string") return fail(w, path, "must provide a string");
+  if (typeof v !== "string") {
+    fail(w, path, "must provide a string");
+    return;
+  }
   if (v.length > max) fail(w, path, `must be less than ${max + 1} characters`);
   if (v.length < min) fail(w, path, `must be more than ${min - 1} characters`);
 }
@@ -61,7 +64,10 @@ export function checkList(w: Walk, v: unknown, path: string, max: number, min = 
 /** A text object: plain_text (with `emoji`) or mrkdwn (with `verbatim`), 1 to `max` characters. */
 export function checkText(w: Walk, v: unknown, path: string, max: number, plainOnly = false): void {
   if (v === undefined) return;
-  if (!isObj(v)) return fail(w, path, "must provide an object");
+  if (!isObj(v)) {
+    fail(w, path, "must provide an object");
+    return;
+  }
   if (v.type === "plain_text") onlyProps(w, v, path, ["type", "text", "emoji"]);
   else if (v.type === "mrkdwn" && !plainOnly) onlyProps(w, v, path, ["type", "text", "verbatim"]);
   else fail(w, `${path}/type`, plainOnly ? "must be plain_text" : "must be plain_text or mrkdwn");
