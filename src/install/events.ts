@@ -9,9 +9,10 @@ import { refLabel } from "./refs.ts";
 import type { InstallationRecords } from "./store.ts";
 
 /**
- * Leaving: `app_uninstalled` and `tokens_revoked` (bot) purge the workspace. Slack may send both,
- * in either order, and redeliver either; purging is idempotent, so every combination ends the same.
- * Bolt skips authorize for these two events, so they work after the installation is gone.
+ * Leaving: `app_uninstalled` and `tokens_revoked` (bot) purge the workspace; `team_access_revoked`
+ * (an org app losing workspaces of its Enterprise Grid org) purges each of those workspaces. Slack
+ * may send them in any order, and redeliver any; purging is idempotent, so every combination ends
+ * the same. Bolt skips authorize for the first two, so they work after the installation is gone.
  */
 
 export interface LifecycleDeps {
@@ -61,8 +62,27 @@ export function tokensRevoked(deps: LifecycleDeps) {
   };
 }
 
-/** Registers both lifecycle listeners. */
+/**
+ * `team_access_revoked`: the org-wide install can no longer act in these workspaces, so each one's
+ * own data (an install of its own, its key, its subscriptions and schedulers) goes as on a
+ * `tokens_revoked`. The org's shared record stays for the workspaces it still reaches. The event
+ * names no workspace of its own (`team_id: null`); the enterprise comes from its authorization.
+ */
+export function teamAccessRevoked(deps: LifecycleDeps) {
+  return async ({ context, event }: EventArgs<"team_access_revoked">): Promise<void> => {
+    const enterpriseId = context.enterpriseId;
+    if (!enterpriseId) {
+      deps.logger.warn({ teams: event.team_ids.length }, "team_access_revoked without an enterprise; ignored");
+      return;
+    }
+    for (const teamId of event.team_ids)
+      await purge(deps, { enterpriseId, teamId, isEnterpriseInstall: false }, "team_access_revoked");
+  };
+}
+
+/** Registers the lifecycle listeners. */
 export function registerLifecycleEvents(app: App, deps: LifecycleDeps): void {
   app.event("app_uninstalled", appUninstalled(deps));
   app.event("tokens_revoked", tokensRevoked(deps));
+  app.event("team_access_revoked", teamAccessRevoked(deps));
 }
