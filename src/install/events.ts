@@ -72,7 +72,10 @@ export function teamAccessRevoked(deps: LifecycleDeps) {
   return async ({ context, event }: EventArgs<"team_access_revoked">): Promise<void> => {
     const enterpriseId = context.enterpriseId;
     if (!enterpriseId) {
-      deps.logger.warn({ teams: event.team_ids.length }, "team_access_revoked without an enterprise; ignored");
+      deps.logger.warn(
+        { teams: event.team_ids.length },
+        "team_access_revoked without an enterprise; ignored",
+      );
       return;
     }
     for (const teamId of event.team_ids)
