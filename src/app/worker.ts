@@ -105,7 +105,14 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   if (!o.redis && !config.redisUrl)
     throw new AppError("config", "REDIS_URL is required to start the worker.");
   const redis = o.redis ?? connectRedis(config.redisUrl as string, logger, "worker");
-  const tokenFor = tokenLookup(o, redis, config.keyring);
+  let tokenFor: (ref: WorkspaceRef) => Promise<string>;
+  try {
+    tokenFor = tokenLookup(o, redis, config.keyring);
+  } catch (err) {
+    // An open connection would keep a worker that cannot start alive, printing nothing more.
+    if (!o.redis) redis.disconnect();
+    throw err;
+  }
   const clock = o.clock ?? (() => new Date());
   const keys = createKeyScheme({ prefix: o.prefix });
 
