@@ -38,7 +38,7 @@ export function createSlackApp({ slack, deps, customRoutes = [], extend, oauth }
       ? socketMode
         ? { ...oauth, installerOptions: { ...oauth.installerOptions, port: slack.installerPort } }
         : oauth
-      : { authorize: singleTeamAuthorize(slack.botToken as string, slack.apiUrl) }),
+      : { authorize: singleTeamAuthorize(slack.botToken as string, slack.apiUrl, boltLogger(deps.logger)) }),
     appToken: slack.appToken,
     socketMode,
     logger: boltLogger(deps.logger),
