@@ -116,7 +116,7 @@ describe("logging HTTP client errors", () => {
       ["error", "bolt"],
       ["debug", "bolt"],
     ]);
-    expect((lines[1]?.err as Record<string, unknown>).statusCode).toBe(503);
+    expect(lines[1]?.err).toMatchObject({ statusCode: 503 });
     const text = JSON.stringify(lines);
     expect(text).not.toContain(PLAIN);
     expect(text).not.toContain(TOKEN);
