@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { parseCliArgs } from "../../src/cli/args.ts";
-import { loadConfig } from "../../src/config.ts";
 import { createDemoOutput } from "../demo/output.ts";
 import { interactive, playDemo } from "../demo/run.ts";
+import { loadConfig, PRODUCT_BUILD } from "../product.ts";
 import { type PrivateRedis, startPrivateRedis } from "../redis.ts";
 import { type Stack, startStack } from "../stack.ts";
 
@@ -50,7 +50,7 @@ export async function run(args: string[]): Promise<number> {
       worker: true,
     });
     write(
-      `insights-digest demo — Redis ${redis ? "(private, temporary)" : redisUrl}, analytics emulator ${stack.emulator.appUrl}, Slack stand-in ${stack.slack.baseUrl}, app ${stack.web.url}\n`,
+      `insights-digest demo — Redis ${redis ? "(private, temporary)" : redisUrl}, analytics emulator ${stack.emulator.appUrl}, Slack stand-in ${stack.slack.baseUrl}, app ${stack.web.url} (${PRODUCT_BUILD === "dist" ? "built product from dist/" : "product from the TypeScript sources"})\n`,
     );
     const result = await playDemo(stack, out);
     const links = out.links();
