@@ -103,10 +103,10 @@ describe("analytics failures", () => {
     h.emulator.inject({ kind: "status", status: 503 }, 2);
     const { jobId } = await subscriptions.sendNow(REF, sub.id);
     await until(() => h.slack.messages(DEMO.general).length > 0, 10_000, "the digest");
-    const job = await until(async () => {
-      const j = await queue.getJob(jobId);
-      return (await j?.isCompleted()) ? j : null;
-    });
+    // Read the job again once it is finished: a copy fetched before the state check may be one attempt old.
+    const job = await until(async () =>
+      (await (await queue.getJob(jobId))?.isCompleted()) ? queue.getJob(jobId) : null,
+    );
     // Two failed attempts and the successful third (BullMQ counts finished attempts).
     expect(job.attemptsMade).toBe(3);
     const messages = h.slack.messages(DEMO.general);
@@ -122,10 +122,10 @@ describe("analytics failures", () => {
     const { subscription: sub } = await subscriptions.create(REF, daily(DEMO.general), OWNER);
     h.emulator.inject({ kind: "status", status: 503 }, 1_000);
     const { jobId } = await subscriptions.sendNow(REF, sub.id);
-    const job = await until(async () => {
-      const j = await queue.getJob(jobId);
-      return (await j?.isFailed()) ? j : null;
-    });
+    // Read the job again once it failed: a copy fetched before the state check may be one attempt old.
+    const job = await until(async () =>
+      (await (await queue.getJob(jobId))?.isFailed()) ? queue.getJob(jobId) : null,
+    );
     expect(job.attemptsMade).toBe(3);
     const messages = h.slack.messages(DEMO.general);
     expect(messages).toHaveLength(1);
