@@ -6,6 +6,7 @@ import type { Config } from "../src/config.ts";
 import type { Logger } from "../src/log.ts";
 import type { SubscriptionLimits } from "../src/subscriptions/validate.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
+import { keepLogLines } from "./log-dir.ts";
 import {
   connectRedis,
   createLogger,
@@ -86,7 +87,9 @@ export function capturingLogger(level: string): { logger: Logger; lines: string[
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk, _enc, cb) {
-      lines.push(...String(chunk).split("\n").filter(Boolean));
+      const got = String(chunk).split("\n").filter(Boolean);
+      lines.push(...got);
+      keepLogLines(got);
       cb();
     },
   });

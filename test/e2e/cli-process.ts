@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { keepLogLines } from "../../sandbox/log-dir.ts";
 
 /**
  * The product's CLI as a real child process (`node bin/insights-digest.js <command>`), with every
@@ -30,6 +31,7 @@ export function startCli(command: string, env: Record<string, string>, args: str
     stream.on("data", (d: Buffer) => {
       const parts = (rest + d.toString("utf8")).split("\n");
       rest = parts.pop() ?? "";
+      keepLogLines(parts, `cli-${command}`);
       for (const line of parts) {
         lines.push(line);
         for (const w of [...waiters]) {

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { DEMO_API_KEY, type Emulator, startEmulator } from "../../sandbox/analytics/index.ts";
 import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
+import { capturingLogger } from "../../sandbox/stack.ts";
 import { startWorker, type WorkerHandle, type WorkerOptions } from "../../src/app/worker.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../src/jobs/runtime.ts";
@@ -124,7 +125,8 @@ export async function startHarness(o: {
       conn.on("error", () => undefined);
       const handle = await startWorker({
         config,
-        logger: silentLogger(),
+        // Kept in memory (and in INSIGHTS_TEST_LOG_DIR when set), so a run's logs can be searched.
+        logger: capturingLogger("debug").logger,
         redis: conn,
         prefix,
         queueName,
