@@ -16,6 +16,7 @@ import { type SlackApi, SlackCallError } from "./slack-api.ts";
 /** What became of a digest's chart; recorded on the delivery and counted in `insights_charts_total`. */
 export type ChartOutcome =
   | "attached"
+  | "unchecked"
   | "off"
   | "render_failed"
   | "upload_failed"
@@ -30,9 +31,16 @@ export interface ChartWait {
   /** First look at files.info after this long; doubles up to `maxPollMs` [250 ms, 2 s]. */
   firstPollMs: number;
   maxPollMs: number;
+  /** Without files:read, attach after this long and let Slack say whether it is ready [2 s]. */
+  uncheckedGraceMs: number;
 }
 
-export const DEFAULT_CHART_WAIT: ChartWait = { timeoutMs: 8_000, firstPollMs: 250, maxPollMs: 2_000 };
+export const DEFAULT_CHART_WAIT: ChartWait = {
+  timeoutMs: 8_000,
+  firstPollMs: 250,
+  maxPollMs: 2_000,
+  uncheckedGraceMs: 2_000,
+};
 
 /** What attaching a chart needs (a subset of the delivery's dependencies). */
 export interface ChartDeps {
@@ -118,8 +126,14 @@ export async function attachChart(
       return { view, chart: "not_ready" };
     }
   } catch (err) {
-    // files.info refused (an install from before files:read was requested, a Slack outage).
     const reason = err instanceof SlackCallError ? err.slackError : "error";
+    if (reason === "missing_scope") {
+      // Installed before files:read was requested: no way to ask. Give Slack a moment and attach;
+      // if it still refuses the image, the post is retried without it (outcome `refused`).
+      log.info("no files:read scope to check the chart; attaching it after a grace period");
+      await sleep(wait.uncheckedGraceMs);
+      return { view: { ...view, chart: { slackFileId: fileId, altText } }, chart: "unchecked" };
+    }
     log.warn({ err, reason }, "could not check the chart's processing; posting the digest as text");
     return { view, chart: "check_failed" };
   }

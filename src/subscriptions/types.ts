@@ -25,7 +25,10 @@ export interface LastDelivery {
   reason?: string;
   /** Slack ts of the posted digest. */
   messageTs?: string;
-  /** Set when a delivered digest went out without its chart: why (`not_ready`, `upload_failed`, …). */
+  /**
+   * Set when a delivered digest's chart was not attached as planned: why it is missing (`not_ready`,
+   * `upload_failed`, …), or `unchecked` when the install lacks files:read to check it first.
+   */
   chart?: string;
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { DEMO } from "../../sandbox/slack/index.ts";
+import { manifestBotScopes } from "../../sandbox/slack/manifest.ts";
 import type { DeliveryResult } from "../../src/jobs/deliver.ts";
 import { type Harness, OWNER, REF, startHarness, until } from "./worker-harness.ts";
 
@@ -10,6 +11,7 @@ afterEach(async () => {
 
 const daily = { channelId: DEMO.general, schedule: { kind: "daily" as const }, tz: "UTC" };
 type Block = { type: string; slack_file?: { id: string }; alt_text?: string };
+const scopesWithout = (scope: string) => manifestBotScopes().filter((s) => s !== scope);
 
 async function deliverOnce(): Promise<DeliveryResult> {
   const { subscriptions, queue } = h.producer();
@@ -65,5 +67,18 @@ describe("the digest's chart and Slack's file processing", () => {
     );
     expect(metrics).not.toContain('insights_charts_total{outcome="attached"}');
     expect(h.slack.calls((c) => c.method === "chat.postMessage" && !c.ok)).toEqual([]);
+  });
+
+  it("an install without files:read: the chart is attached after a grace, and the delivery says unchecked", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    h.slack.setScopes(DEMO.teamId, scopesWithout("files:read"));
+    await h.worker({ chartWait: { uncheckedGraceMs: 600 } });
+    const result = await deliverOnce();
+    expect(result).toMatchObject({ status: "delivered", chart: "unchecked" });
+    const blocks = h.slack.messages(DEMO.general)[0]?.blocks as Block[];
+    expect(blocks.some((b) => b.type === "image")).toBe(true);
+    expect(h.slack.calls({ method: "files.info" }).map((c) => c.error)).toEqual(["missing_scope"]);
+    const [sub] = await h.producer().subscriptions.list(REF);
+    expect(sub?.lastDelivery).toMatchObject({ outcome: "delivered", chart: "unchecked" });
   });
 });
