@@ -12,7 +12,7 @@ export interface PrivateRedis {
   dir: string;
   /** Stops the server (SIGTERM, or SIGKILL to simulate a crash). The data dir is kept for restart. */
   stop(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts it again on the same port and dir, so AOF is replayed. */
+  /** Starts it again on the same port and dir, so AOF is replayed; a no-op while it runs. */
   restart(): Promise<void>;
   /** Stops it and removes its data dir. */
   destroy(): Promise<void>;
@@ -71,7 +71,16 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const dir = mkdtempSync(join(tmpdir(), "insights-redis-"));
   const port = await freePort();
   let child: ChildProcess | undefined;
+  const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+  // A test runner or demo that exits (or crashes) without destroy() must not leave the server behind.
+  const killOnExit = () => {
+    if (alive()) child?.kill("SIGKILL");
+  };
+  process.once("exit", killOnExit);
   const launch = async () => {
+    // Already running: a second server on the same port would fail to bind, yet the readiness check
+    // would get its answer from the first, and the first would be left running untracked.
+    if (alive()) return;
     child = spawn(
       "redis-server",
       [
@@ -113,6 +122,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     restart: launch,
     destroy: async () => {
       await stop();
+      process.off("exit", killOnExit);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,13 +1,21 @@
 import { Writable } from "node:stream";
 import type { Redis } from "ioredis";
-import { connectRedis } from "../src/app/redis.ts";
-import { startWeb, type WebHandle } from "../src/app/web.ts";
-import { startWorker, type WorkerHandle, type WorkerOptions } from "../src/app/worker.ts";
-import { type Config, loadConfig } from "../src/config.ts";
-import { createLogger, type Logger } from "../src/log.ts";
-import { formatKeyring, generateKeyring } from "../src/store/crypto.ts";
+import type { WebHandle } from "../src/app/web.ts";
+import type { WorkerHandle, WorkerOptions } from "../src/app/worker.ts";
+import type { Config } from "../src/config.ts";
+import type { Logger } from "../src/log.ts";
 import type { SubscriptionLimits } from "../src/subscriptions/validate.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
+import { keepLogLines } from "./log-dir.ts";
+import {
+  connectRedis,
+  createLogger,
+  formatKeyring,
+  generateKeyring,
+  loadConfig,
+  startWeb,
+  startWorker,
+} from "./product.ts";
 import { freePort } from "./redis.ts";
 import {
   DEMO,
@@ -105,7 +113,9 @@ export function capturingLogger(level: string): { logger: Logger; lines: string[
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk, _enc, cb) {
-      lines.push(...String(chunk).split("\n").filter(Boolean));
+      const got = String(chunk).split("\n").filter(Boolean);
+      lines.push(...got);
+      keepLogLines(got);
       cb();
     },
   });

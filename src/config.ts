@@ -278,6 +278,9 @@ function requireFor(mode: Mode, env: z.infer<typeof schema>): string[] {
   }
   if (mode === "web" || mode === "start") {
     if (!env.SLACK_SIGNING_SECRET) missing.push("SLACK_SIGNING_SECRET");
+  }
+  // The worker posts digests too, so it needs a bot token (or the OAuth store's) as much as web does.
+  if (serving) {
     const oauth = [env.SLACK_CLIENT_ID, env.SLACK_CLIENT_SECRET, env.SLACK_STATE_SECRET];
     if (!env.SLACK_BOT_TOKEN && !oauth.every(Boolean)) {
       missing.push("SLACK_BOT_TOKEN (or SLACK_CLIENT_ID + SLACK_CLIENT_SECRET + SLACK_STATE_SECRET)");

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { type DestinationStream, destination, type Logger, pino, stdSerializers } from "pino";
+import { type DestinationStream, destination, type Logger, pino } from "pino";
 
 export type { Logger } from "pino";
 
@@ -27,15 +27,27 @@ const SECRET_FIELDS = [
   "keyring",
   "ciphertext",
   "password",
+  "secret",
+  // A response_url lets anyone holding it post into the channel for half an hour.
+  "response_url",
+  "responseUrl",
 ];
 
-const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [
-  f,
-  `*.${f}`,
-  `*.*.${f}`,
-  `headers.${f}`,
-  `*.headers.${f}`,
-]);
+const REDACT_PATHS = [
+  ...SECRET_FIELDS.flatMap((f) => [
+    f,
+    `*.${f}`,
+    `*.*.${f}`,
+    `headers.${f}`,
+    `*.headers.${f}`,
+    `*.*.headers.${f}`,
+    `*.config.headers.${f}`,
+  ]),
+  // Raw request text of node:http / HTTP client errors: the request line and every header.
+  "_header",
+  "*._header",
+  "*.*._header",
+];
 
 /** Token shapes that must not survive in free text (messages, error strings, stack traces). */
 const SECRET_PATTERNS: RegExp[] = [
@@ -43,18 +55,79 @@ const SECRET_PATTERNS: RegExp[] = [
   /\bxapp-[A-Za-z0-9-]+/g,
   /\bxoxe(?:\.xox[bp])?-[A-Za-z0-9-]+/g,
   /(ApiKey|Bearer)\s+[^\s"',]+/g,
+  // Secrets inside JSON that was logged as text (a request body in a debug line), escaped or not.
+  /(\\?"(?:token|api_key|apiKey|client_secret|refresh_token|access_token|response_url)\\?"\s*:\s*\\?")[^"\\]+/g,
+  // Incoming-webhook and response_url capability URLs: the path is the credential.
+  /(https:\/\/hooks\.slack\.com\/)[^\s"'\\]+/g,
 ];
 
 /** Removes token-shaped substrings from a string. Used on log messages and on errors shown to users. */
 export function redactText(text: string): string {
   let out = text;
   for (const p of SECRET_PATTERNS)
-    out = out.replace(
-      p,
-      (m) =>
-        `${m.startsWith("ApiKey") || m.startsWith("Bearer") ? m.split(/\s+/)[0] : m.slice(0, 5)}[redacted]`,
-    );
+    out = out.replace(p, (m, keep?: string) => {
+      if (typeof keep === "string" && keep !== "ApiKey" && keep !== "Bearer") return `${keep}[redacted]`;
+      return `${m.startsWith("ApiKey") || m.startsWith("Bearer") ? m.split(/\s+/)[0] : m.slice(0, 5)}[redacted]`;
+    });
   return out;
+}
+
+/** Fields of an error that say what went wrong without carrying what was sent or received. */
+const ERROR_FIELDS = [
+  "code",
+  "slackError",
+  "method",
+  "status",
+  "statusCode",
+  "retryAfter",
+  "retryAfterMs",
+  "errno",
+  "syscall",
+] as const;
+
+/** Slack's reply on a platform error: its code and the scope names, never the reply's other fields. */
+function slackReply(data: unknown): Record<string, unknown> | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const d = data as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of ["error", "needed", "provided"]) if (typeof d[k] === "string") out[k] = d[k];
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * An error as a log line carries it. HTTP client errors hold the request that failed (headers with
+ * the bot token, raw request text), the response (headers, body) and client configs: none of that is
+ * kept. What is kept (type, message, codes, status, Slack's error code, AppError details, stack, and
+ * the same for each cause) is scrubbed of token shapes.
+ */
+export function serializeError(err: unknown, depth = 0): Record<string, unknown> {
+  if (typeof err !== "object" || err === null) return { message: redactText(String(err)) };
+  const e = err as Record<string, unknown>;
+  const out: Record<string, unknown> = {
+    type: err instanceof Error ? err.constructor.name : "Object",
+    message: redactText(typeof e.message === "string" ? e.message : ""),
+  };
+  for (const k of ERROR_FIELDS) {
+    const v = e[k];
+    if (typeof v === "number") out[k] = v;
+    else if (typeof v === "string") out[k] = redactText(v);
+  }
+  const slack = slackReply(e.data);
+  if (slack) out.slack = slack;
+  if (typeof e.details === "object" && e.details !== null)
+    out.details = JSON.parse(redactText(JSON.stringify(e.details)) || "null");
+  if (typeof e.stack === "string") out.stack = redactText(e.stack);
+  const cause = e.cause ?? e.original;
+  if (cause !== undefined && cause !== err && depth < 4) out.cause = serializeError(cause, depth + 1);
+  return out;
+}
+
+/**
+ * The last line of defence: every line is scrubbed of token shapes on its way out, whatever field
+ * or library put it there.
+ */
+function scrubbed(out: DestinationStream): DestinationStream {
+  return { write: (line: string) => out.write(redactText(line)) };
 }
 
 const context = new AsyncLocalStorage<Record<string, string>>();
@@ -95,16 +168,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       mixin: () => context.getStore() ?? {},
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
       formatters: { level: (label) => ({ level: label }) },
-      serializers: {
-        err: (err: unknown) => {
-          const s = stdSerializers.err(err as Error);
-          return {
-            ...s,
-            message: redactText(String(s.message ?? "")),
-            stack: s.stack ? redactText(s.stack) : undefined,
-          };
-        },
-      },
+      serializers: { err: serializeError, error: serializeError, cause: serializeError },
       hooks: {
         logMethod(args, method) {
           const scrubbed = args.map((a) => (typeof a === "string" ? redactText(a) : a)) as typeof args;
@@ -112,7 +176,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         },
       },
     },
-    options.destination ?? destination({ dest: 1, sync: false }),
+    scrubbed(options.destination ?? destination({ dest: 1, sync: false })),
   );
 }
 

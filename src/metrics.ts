@@ -37,6 +37,12 @@ export function createMetrics(
     labelNames: ["surface", "outcome", "reason"] as const,
     registers: [registry],
   });
+  const charts = new Counter({
+    name: "insights_charts_total",
+    help: "Charts of delivered scheduled digests, by outcome (attached, or why the digest went out without it).",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
   const analyticsSeconds = new Histogram({
     name: "insights_analytics_request_seconds",
     help: "Analytics GraphQL calls (retries included), by operation and outcome.",
@@ -88,6 +94,7 @@ export function createMetrics(
     requests,
     appRateLimited,
     digests,
+    charts,
     analyticsSeconds,
     slackSeconds,
     /** Times an analytics call; the outcome label is "ok" or the error's code. */

@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
 import { parseCliArgs } from "../../src/cli/args.ts";
-import { loadConfig } from "../../src/config.ts";
 import { createDemoOutput } from "../demo/output.ts";
 import { playReach } from "../demo/reach.ts";
 import { interactive, playDemo } from "../demo/run.ts";
 import { playScenarios } from "../demo/scenarios.ts";
+import { loadConfig, PRODUCT_BUILD } from "../product.ts";
 import { type PrivateRedis, startPrivateRedis } from "../redis.ts";
 import { type Stack, startStack } from "../stack.ts";
 
@@ -62,7 +62,7 @@ export async function run(args: string[]): Promise<number> {
     });
     const via = values.socket ? "Socket Mode (WebSocket from the app to the stand-in)" : "HTTP";
     write(
-      `insights-digest demo — Redis ${redis ? "(private, temporary)" : redisUrl}, analytics emulator ${stack.emulator.appUrl}, Slack stand-in ${stack.slack.baseUrl}, app ${stack.web.url}, Slack → app over ${via}\n`,
+      `insights-digest demo — Redis ${redis ? "(private, temporary)" : redisUrl}, analytics emulator ${stack.emulator.appUrl}, Slack stand-in ${stack.slack.baseUrl}, app ${stack.web.url} (${PRODUCT_BUILD === "dist" ? "built product from dist/" : "product from the TypeScript sources"}), Slack → app over ${via}\n`,
     );
     const result = await playDemo(stack, out);
     result.steps += await playReach(stack, out, result.steps + 1);

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { renderText } from "../../src/blockkit/to-text.ts";
+import { renderText } from "../product.ts";
 
 /** What one demo step showed the Slack user, kept for the summary. */
 export interface ShownMessage {

@@ -1,8 +1,6 @@
 import { createInterface } from "node:readline/promises";
-import { renderChartPng } from "../../src/chart/render.ts";
-import { chartInputFor } from "../../src/digests/chart-input.ts";
-import { ACTION, BLOCK } from "../../src/ids.ts";
 import { accountFor } from "../analytics/index.ts";
+import { ACTION, BLOCK, chartInputFor, renderChartPng } from "../product.ts";
 import { chooseOption } from "../slack/index.ts";
 import { DEMO, DEMO_API_KEY, installViaOAuth, type Stack } from "../stack.ts";
 import type { createDemoOutput } from "./output.ts";

@@ -62,6 +62,14 @@ export function createControl(state: StandInState, reseed: () => void) {
       const error = status === 429 ? "ratelimited" : status >= 500 ? "service_unavailable" : `http_${status}`;
       addFault(state, method, { kind: "http", error, status, retryAfter }, o.times ?? 1);
     },
+    /** The bot token's scopes in the workspace (what an install granted); calls needing others fail. */
+    setScopes(teamId: string, scopes: string[]): void {
+      workspace(state, teamId).scopes = [...scopes];
+    },
+    /** Files uploaded from now on stay unprocessed this long (a large value: never ready in a test). */
+    setFileProcessing(ms: number): void {
+      state.fileProcessingMs = ms;
+    },
     setRateLimit(change: Partial<RateLimitSettings>): void {
       Object.assign(state.rateLimit, change);
       state.postTimes.clear();

@@ -2,6 +2,7 @@ import { isAppError } from "../../src/errors.ts";
 import { isRecord } from "./api/args.ts";
 import { readMessage } from "./api/content.ts";
 import { takeFault } from "./faults.ts";
+import { slackFileReady } from "./file-status.ts";
 import { addEphemeral, addMessage, findEphemeral, findMessage, removeMessage } from "./messages.ts";
 import type { ResponseUrlRecord, StandInState } from "./state.ts";
 import type { ResponseRecord } from "./types.ts";
@@ -42,9 +43,15 @@ function replaceTarget(
   return true;
 }
 
-function post(state: StandInState, rec: ResponseUrlRecord, body: Record<string, unknown>): Outcome {
+function post(
+  state: StandInState,
+  baseUrl: string,
+  rec: ResponseUrlRecord,
+  body: Record<string, unknown>,
+): Outcome {
   if (body.delete_original === true) return deleteTarget(state, rec);
-  const { text, blocks } = readMessage(body, { requireContent: true });
+  const fileReady = slackFileReady(state, baseUrl, rec.teamId);
+  const { text, blocks } = readMessage(body, { requireContent: true, fileReady });
   if (body.replace_original === true && replaceTarget(state, rec, text, blocks))
     return { status: 200, outcome: "replaced", error: undefined };
   const ws = state.workspaces.get(rec.teamId);
@@ -66,7 +73,12 @@ function post(state: StandInState, rec: ResponseUrlRecord, body: Record<string, 
   return { status: 200, outcome: "ephemeral", error: undefined };
 }
 
-function decide(state: StandInState, rec: ResponseUrlRecord | undefined, body: unknown): Outcome {
+function decide(
+  state: StandInState,
+  baseUrl: string,
+  rec: ResponseUrlRecord | undefined,
+  body: unknown,
+): Outcome {
   const fault = takeFault(state, "response_url");
   if (fault) return reject(fault.kind === "http" ? fault.status : 400, fault.error);
   if (!rec) return reject(404, "invalid_url");
@@ -74,7 +86,7 @@ function decide(state: StandInState, rec: ResponseUrlRecord | undefined, body: u
   if (rec.uses >= RESPONSE_URL_USES) return reject(404, "used_url");
   if (!isRecord(body)) return reject(400, "invalid_payload");
   try {
-    const out = post(state, rec, body);
+    const out = post(state, baseUrl, rec, body);
     if (out.status === 200) rec.uses += 1;
     return out;
   } catch (err) {
@@ -90,11 +102,12 @@ function decide(state: StandInState, rec: ResponseUrlRecord | undefined, body: u
  */
 export function receiveResponse(
   state: StandInState,
+  baseUrl: string,
   responseId: string,
   body: unknown,
 ): { status: number; body: Record<string, unknown> } {
   const rec = state.responseUrls.get(responseId);
-  const { details, ...out } = decide(state, rec, body);
+  const { details, ...out } = decide(state, baseUrl, rec, body);
   const recorded = isRecord(body) ? body : undefined;
   state.responses.push({ responseId, at: state.now(), body: recorded, ...out });
   state.calls.push({

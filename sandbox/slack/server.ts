@@ -48,7 +48,9 @@ function authorize(env: ApiEnv, url: URL, res: ServerResponse): void {
     return;
   }
   const target = new URL(redirect);
-  target.searchParams.set("code", mintOAuthCode(env.state, ws.teamId, ws.installerUserId));
+  // The bot token gets the scopes the app asked for here, as a real install grants them.
+  const scopes = url.searchParams.get("scope")?.split(",").filter(Boolean);
+  target.searchParams.set("code", mintOAuthCode(env.state, ws.teamId, ws.installerUserId, scopes));
   const state = url.searchParams.get("state");
   if (state !== null) target.searchParams.set("state", state);
   res.writeHead(302, { Location: target.toString() });
@@ -83,7 +85,7 @@ async function route(env: ApiEnv, req: IncomingMessage, res: ServerResponse): Pr
     } catch {
       body = undefined;
     }
-    const out = receiveResponse(env.state, path.slice(RESPONSE_PATH.length), body);
+    const out = receiveResponse(env.state, env.baseUrl, path.slice(RESPONSE_PATH.length), body);
     return send(res, out.status, out.body);
   }
   send(res, 404, { ok: false, error: "not_found" });

@@ -43,6 +43,11 @@ export interface SlackStandInOptions {
   manifest?: AppManifest;
   /** Hosts whose links also reach the app, besides the manifest's unfurl_domains (the sandbox's platform). */
   unfurlDomains?: string[];
+  /**
+   * How long an uploaded file stays unprocessed after files.completeUploadExternal (files.info shows
+   * no mimetype; an image block naming it is `invalid_blocks`). Default 300 ms.
+   */
+  fileProcessingMs?: number;
 }
 
 /** A running stand-in: Slack's Web API and response_urls on one side, Slack's deliveries on the other. */
@@ -75,12 +80,14 @@ export interface SlackStandIn extends Control, Queries, SlackClientSide, ReachCo
 export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackStandIn> {
   const rateLimit: RateLimitSettings = { enabled: true, perChannelPerSecond: 1, ...o.rateLimit };
   const seeds = o.workspaces ?? [defaultWorkspace()];
-  const state = createState(o.now ?? Date.now, rateLimit);
+  const fileProcessingMs = o.fileProcessingMs ?? 300;
+  const state = createState(o.now ?? Date.now, rateLimit, fileProcessingMs);
   state.manifest = o.manifest ?? loadManifest();
   const appId = o.appId ?? "A0INSIGHTS";
   const socket = createSocketSide({ state, appId });
   const reseed = () => {
     clearState(state, rateLimit);
+    state.fileProcessingMs = fileProcessingMs;
     socket.clearRecords();
     for (const seed of seeds) addWorkspaceTo(state, seed);
     addAppToken(state, o.appToken ?? DEMO_APP_TOKEN, appId);

@@ -66,7 +66,11 @@ export interface StandInState {
   workspaces: Map<string, Workspace>;
   tokens: Map<string, TokenRecord>;
   refreshTokens: Map<string, { teamId: string; used: boolean }>;
-  oauthCodes: Map<string, { teamId: string; userId: string; createdAt: number; used: boolean }>;
+  /** `scopes`: what the authorize URL asked for; the install grants exactly those. */
+  oauthCodes: Map<
+    string,
+    { teamId: string; userId: string; createdAt: number; used: boolean; scopes: string[] | undefined }
+  >;
   calls: RecordedCall[];
   messages: Map<string, ChannelMessage[]>;
   ephemerals: EphemeralMessage[];
@@ -88,9 +92,15 @@ export interface StandInState {
   linkShares: Map<string, LinkShare>;
   /** The app's manifest as Slack knows it (custom steps, unfurl domains); set when the stand-in starts. */
   manifest: AppManifest;
+  /** How long an uploaded file stays unprocessed after its upload completed, ms. */
+  fileProcessingMs: number;
 }
 
-export function createState(now: () => number, rateLimit: RateLimitSettings): StandInState {
+export function createState(
+  now: () => number,
+  rateLimit: RateLimitSettings,
+  fileProcessingMs: number,
+): StandInState {
   return {
     now,
     ids: createIdMint(now),
@@ -115,6 +125,7 @@ export function createState(now: () => number, rateLimit: RateLimitSettings): St
     functionExecutions: new Map(),
     linkShares: new Map(),
     manifest: { functions: new Map(), unfurlDomains: [], botScopes: [], botEvents: [] },
+    fileProcessingMs,
   };
 }
 

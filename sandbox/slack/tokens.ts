@@ -71,8 +71,13 @@ export function expireTeamTokens(state: StandInState, teamId: string, except: st
 }
 
 /** A one-time OAuth code for installing into `teamId`, as the authorize redirect would carry. */
-export function mintOAuthCode(state: StandInState, teamId: string, userId: string): string {
+export function mintOAuthCode(
+  state: StandInState,
+  teamId: string,
+  userId: string,
+  scopes?: string[],
+): string {
   const code = `${Math.floor(state.now() / 1000)}.${randomHex(16)}`;
-  state.oauthCodes.set(code, { teamId, userId, createdAt: state.now(), used: false });
+  state.oauthCodes.set(code, { teamId, userId, createdAt: state.now(), used: false, scopes });
   return code;
 }

@@ -90,6 +90,8 @@ export interface RecordedCall {
   ok: boolean;
   error: string | undefined;
   status: number;
+  /** For `missing_scope`: the scopes the call needed (Slack's `needed`). */
+  needed?: string;
 }
 
 export interface ChannelMessage {
@@ -156,6 +158,8 @@ export interface StoredFile {
   contentType: string | undefined;
   bytes: Buffer | undefined;
   completed: boolean;
+  /** When Slack has processed it (stand-in clock): its upload completed plus the processing time. */
+  readyAt: number | undefined;
   channels: string[];
   initialComment: string | undefined;
 }

@@ -1,13 +1,5 @@
+import { manifestBotScopes } from "./manifest.ts";
 import type { Channel, ChannelSeed, User, UserSeed, Workspace, WorkspaceSeed } from "./types.ts";
-
-const DEFAULT_SCOPES = [
-  "chat:write",
-  "commands",
-  "users:read",
-  "channels:read",
-  "groups:read",
-  "files:write",
-];
 
 /** Fills a user seed's defaults: a plain full member in UTC. */
 export function toUser(teamId: string, seed: UserSeed): User {
@@ -51,7 +43,8 @@ export function toWorkspace(seed: WorkspaceSeed, nowSec: number): Workspace {
     botUserId: seed.botUserId ?? `U0BOT${seed.teamId.slice(-4)}`,
     botId: seed.botId ?? `B0BOT${seed.teamId.slice(-4)}`,
     installerUserId: seed.installerUserId ?? seed.users?.[0]?.id ?? "U0INSTALL",
-    scopes: seed.scopes ?? DEFAULT_SCOPES,
+    // Unless a test says otherwise, the workspace installed the app from its manifest.
+    scopes: [...(seed.scopes ?? manifestBotScopes())],
     tokenRotation: seed.tokenRotation ?? false,
     users: new Map(),
     channels: new Map(),

@@ -8,6 +8,7 @@ import { createDigestService } from "../digests/digest-service.ts";
 import { createInsightsCache } from "../digests/insights-cache.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer } from "../install/index.ts";
+import type { ChartWait } from "../jobs/chart-ready.ts";
 import { createDeliveryClaims } from "../jobs/claims.ts";
 import { createDeliveryProcessor, type DeliveryResult } from "../jobs/deliver.ts";
 import { type HealthServer, startHealthServer } from "../jobs/health.ts";
@@ -57,6 +58,8 @@ export interface WorkerOptions {
   maxPerSecond?: number;
   /** Digests people wait for, handed off by the web processes (interactive-worker.ts); false: none [on]. */
   interactive?: false | InteractiveWorkerOptions;
+  /** How long a delivery waits for Slack to process its chart [8 s, polls from 250 ms]. */
+  chartWait?: Partial<ChartWait>;
 }
 
 /** A running worker process part. */
@@ -105,7 +108,14 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   if (!o.redis && !config.redisUrl)
     throw new AppError("config", "REDIS_URL is required to start the worker.");
   const redis = o.redis ?? connectRedis(config.redisUrl as string, logger, "worker");
-  const tokenFor = tokenLookup(o, redis, config.keyring);
+  let tokenFor: (ref: WorkspaceRef) => Promise<string>;
+  try {
+    tokenFor = tokenLookup(o, redis, config.keyring);
+  } catch (err) {
+    // An open connection would keep a worker that cannot start alive, printing nothing more.
+    if (!o.redis) redis.disconnect();
+    throw err;
+  }
   const clock = o.clock ?? (() => new Date());
   const keys = createKeyScheme({ prefix: o.prefix });
 
@@ -165,6 +175,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
     },
     renderChart: charts ? (input) => charts.render(input) : undefined,
+    chartWait: o.chartWait,
     tokenFor,
     rateLimit: (ms) => queue.rateLimit(ms),
     logger,
@@ -190,8 +201,9 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   });
   worker.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));
   worker.on("completed", (_job, result) => {
-    if (result?.status === "delivered")
-      metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
+    if (result?.status !== "delivered") return;
+    metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
+    if (result.chart) metrics.charts.inc({ outcome: result.chart });
   });
   worker.on("failed", (job, err) => {
     const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);

@@ -17,6 +17,7 @@ export const BOT_SCOPES = [
   "channels:read",
   "groups:read",
   "files:write",
+  "files:read",
   "channels:history",
   "groups:history",
   // Link unfurls: see links to the platform (link_shared) and answer them (chat.unfurl).

@@ -18,7 +18,7 @@ export async function uploadChart(slack: SlackApi, token: string, file: ChartFil
   const got = await slack.call(token, "files.getUploadURLExternal", {
     filename: file.filename,
     length: String(file.png.length),
-    alt_text: file.altText,
+    alt_txt: file.altText,
   });
   const url = got.upload_url;
   const id = got.file_id;

@@ -7,6 +7,7 @@ import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
 import type { Subscription } from "../subscriptions/types.ts";
+import type { ChartOutcome } from "./chart-ready.ts";
 import type { DeliveryClaims } from "./claims.ts";
 import { buildDigestView, type DigestPostDeps, findPosted, postDigest } from "./digest-post.ts";
 import { classifyFailure, type Failure } from "./failures.ts";
@@ -30,7 +31,7 @@ export interface DeliveryDeps extends DigestPostDeps {
 
 /** A job's return value (kept on completed jobs; tests and operators read it). */
 export type DeliveryResult =
-  | { status: "delivered"; period: string; ts: string }
+  | { status: "delivered"; period: string; ts: string; chart?: ChartOutcome }
   | {
       status: "skipped";
       why: "gone" | "paused" | "already_done" | "lease_lost" | "notice_not_needed";
@@ -92,7 +93,7 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     sub: Subscription,
     period: string,
     outcome: "delivered" | "failed",
-    extra: { reason?: string; messageTs?: string },
+    extra: { reason?: string; messageTs?: string; chart?: ChartOutcome },
   ) {
     await store.patch(sub, { lastDelivery: { period, at: deps.clock().toISOString(), outcome, ...extra } });
   }
@@ -154,6 +155,7 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
       throw new DelayedError();
     }
     let ts: string;
+    let chart: ChartOutcome;
     const deliveryId = `${id}/${period}`;
     try {
       const botToken = await deps.tokenFor(ref);
@@ -169,19 +171,21 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
         );
         return { status: "delivered", period, ts: earlier };
       }
-      const view = await buildDigestView(deps, sub, botToken, periodTime(period) ?? deps.clock());
+      const prepared = await buildDigestView(deps, sub, botToken, periodTime(period) ?? deps.clock());
       if (!(await claims.confirm(ref, id, period, claim.token)))
         return { status: "skipped", why: "lease_lost", period };
       await claims.markPosting(ref, id, period);
-      ts = await postDigest(deps, sub, botToken, view, deliveryId);
+      ({ ts, chart } = await postDigest(deps, sub, botToken, prepared, deliveryId));
     } catch (err) {
       return fail(job, sub, period, claim.token, classifyFailure(err), err);
     }
     // Posted: from here on nothing may release the claim, or a retry would post again.
     await claims.finish(ref, id, period, "delivered", ts);
-    await record(sub, period, "delivered", { messageTs: ts });
-    logger.info({ subId: id, period, ts }, "digest delivered");
-    return { status: "delivered", period, ts };
+    // A chart that should have been there and is not is part of the outcome, not only a log line.
+    const missing = chart !== "attached" && chart !== "off";
+    await record(sub, period, "delivered", { messageTs: ts, ...(missing ? { chart } : {}) });
+    logger.info({ subId: id, period, ts, chart }, "digest delivered");
+    return { status: "delivered", period, ts, chart };
   }
 
   return async function processDelivery(job: DeliveryJob, jobToken?: string): Promise<DeliveryResult> {

@@ -1,22 +1,15 @@
 import { digestMessage } from "../../templates/digest-message.ts";
-import type { ChartInput } from "../chart/types.ts";
-import { scheduledChartInput } from "../digests/chart-input.ts";
 import type { DigestService } from "../digests/digest-service.ts";
 import { scheduledExtras } from "../digests/scheduled.ts";
 import type { DigestView } from "../insights/types.ts";
-import type { Logger } from "../log.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
 import type { Subscription } from "../subscriptions/types.ts";
-import { uploadChart } from "./chart-upload.ts";
-import { type SlackApi, SlackCallError } from "./slack-api.ts";
+import { attachChart, type ChartDeps, type ChartOutcome, type PreparedDigest } from "./chart-ready.ts";
+import { SlackCallError } from "./slack-api.ts";
 
 /** What building and posting a digest needs. */
-export interface DigestPostDeps {
+export interface DigestPostDeps extends ChartDeps {
   digests: Pick<DigestService, "build">;
-  slack: SlackApi;
-  /** Renders the trend chart; unset = text-only digests (CHARTS=off). */
-  renderChart?: (input: ChartInput) => Uint8Array;
-  logger: Logger;
 }
 
 /** Marks our messages so a later check (conversations.history) can tell a delivery was already posted. */
@@ -32,7 +25,7 @@ export async function buildDigestView(
   sub: Subscription,
   token: string,
   asOf: Date,
-): Promise<DigestView> {
+): Promise<PreparedDigest> {
   const { view } = await deps.digests.build({
     ref: sub.ref,
     range: sub.range,
@@ -43,34 +36,21 @@ export async function buildDigestView(
     attribution: `Scheduled digest · ${scheduleText(sub.schedule, sub.time, sub.tz)}`,
     ...scheduledExtras(sub, deps.renderChart !== undefined),
   });
-  if (!deps.renderChart) return view;
-  try {
-    const input = scheduledChartInput(view, sub.filterLabels);
-    const { title } = input;
-    const png = deps.renderChart(input);
-    const altText = `Daily findings, violations and fixes, ${view.digest.range.label}`;
-    const fileId = await uploadChart(deps.slack, token, {
-      png,
-      filename: `insights-${sub.id}.png`,
-      title,
-      altText,
-    });
-    return { ...view, chart: { slackFileId: fileId, altText } };
-  } catch (err) {
-    // A digest without its chart beats no digest.
-    deps.logger.warn({ err, subId: sub.id }, "chart upload failed; posting the digest as text");
-    return view;
-  }
+  return attachChart(deps, sub, token, view);
 }
 
-/** Posts the digest; an image Slack cannot use yet (`invalid_blocks`) is dropped and the post retried once. */
+/**
+ * Posts the digest; if Slack still refuses its image (`invalid_blocks`), the post is retried once
+ * without it and the chart's outcome becomes `refused`.
+ */
 export async function postDigest(
   deps: DigestPostDeps,
   sub: Subscription,
   token: string,
-  view: DigestView,
+  prepared: PreparedDigest,
   deliveryId: string,
-): Promise<string> {
+): Promise<{ ts: string; chart: ChartOutcome }> {
+  const { view } = prepared;
   const post = async (v: DigestView) => {
     const { blocks, text } = digestMessage(v);
     const reply = await deps.slack.call(token, "chat.postMessage", {
@@ -83,12 +63,12 @@ export async function postDigest(
     return String(reply.ts ?? "");
   };
   try {
-    return await post(view);
+    return { ts: await post(view), chart: prepared.chart };
   } catch (err) {
     if (!(err instanceof SlackCallError) || err.slackError !== "invalid_blocks" || !view.chart) throw err;
     deps.logger.warn({ subId: sub.id }, "digest with chart refused (invalid_blocks); posting without it");
     const { chart: _chart, ...textOnly } = view;
-    return post(textOnly);
+    return { ts: await post(textOnly), chart: "refused" };
   }
 }
 

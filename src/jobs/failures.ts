@@ -32,7 +32,17 @@ const SLACK_PERMANENT = new Set([
   "missing_scope",
   "team_access_not_granted",
   "ekm_access_denied",
+  // A workspace or channel preference forbids the post (read-only, thread-only channels, an admin
+  // restriction, Enterprise Grid policy): only a person changing that setting helps.
+  "restricted_action",
+  "restricted_action_read_only_channel",
+  "restricted_action_thread_only_channel",
+  "access_denied",
+  "enterprise_is_restricted",
 ]);
+
+/** Slack's throttling answers: `ratelimited` with HTTP 429, `rate_limited` in a 200 body (chat.* methods). */
+const SLACK_RATE_LIMITED = new Set(["ratelimited", "rate_limited"]);
 
 const SLACK_TRANSIENT = new Set([
   "internal_error",
@@ -54,7 +64,7 @@ const DEFAULT_RETRY_AFTER_MS = 1_000;
 export function classifyFailure(err: unknown): Failure {
   if (err instanceof SlackCallError) {
     const reason = err.slackError;
-    if (err.status === 429 || reason === "ratelimited")
+    if (err.status === 429 || SLACK_RATE_LIMITED.has(reason))
       return {
         kind: "rate_limited",
         reason: "ratelimited",

@@ -1,9 +1,16 @@
+import { randomBytes } from "node:crypto";
 import { schedulerIdFor } from "../subscriptions/ids.ts";
 import { cronFor } from "../subscriptions/schedule.ts";
 import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
 import { type DeliveryPolicy, type DeliveryQueue, deliveryJobOptions, JOB_NAME } from "./queue.ts";
 
 const PAGE = 500;
+
+/**
+ * A one-off job's id suffix. The time alone repeats within a millisecond, and BullMQ silently
+ * drops a job whose id it already holds, so two catch-ups added at once became one.
+ */
+const unique = () => `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
 
 /** The scheduler writer for one queue; every delivery job gets `policy`'s attempts and backoff. */
 /**
@@ -63,17 +70,13 @@ export function createSchedulerSync(options: {
     async enqueue(ref, subId, kind, period) {
       const sub = schedulerIdFor(ref, subId);
       // Unique: a finished job keeps its id for a day, and a second catch-up of one period must still run.
-      const jobId = `${kind === "test" ? "send" : "catchup"}-${sub}-${period}-${Date.now().toString(36)}`;
+      const jobId = `${kind === "test" ? "send" : "catchup"}-${sub}-${period}-${unique()}`;
       await queue.add(JOB_NAME[kind], { sub, period }, { ...opts, jobId });
       return jobId;
     },
     async notifyOwner(ref, subId, reason) {
       const sub = schedulerIdFor(ref, subId);
-      await queue.add(
-        JOB_NAME.notice,
-        { sub, reason },
-        { ...opts, jobId: `notice-${sub}-${Date.now().toString(36)}` },
-      );
+      await queue.add(JOB_NAME.notice, { sub, reason }, { ...opts, jobId: `notice-${sub}-${unique()}` });
     },
     async *schedulerIds() {
       for (let start = 0; ; start += PAGE) {

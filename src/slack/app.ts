@@ -34,7 +34,7 @@ export function createSlackApp({ slack, deps, routes, customRoutes = [], oauth }
       ? socketMode
         ? { ...oauth, installerOptions: { ...oauth.installerOptions, port: slack.installerPort } }
         : oauth
-      : { authorize: singleTeamAuthorize(slack.botToken as string, slack.apiUrl) }),
+      : { authorize: singleTeamAuthorize(slack.botToken as string, slack.apiUrl, boltLogger(deps.logger)) }),
     appToken: slack.appToken,
     socketMode,
     // In Socket Mode Bolt serves the health routes on a server of its own, on this port (else 3000).

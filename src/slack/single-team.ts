@@ -1,4 +1,4 @@
-import type { Authorize } from "@slack/bolt";
+import type { Authorize, Logger as BoltLogger } from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
 import { AppError } from "../errors.ts";
 
@@ -7,8 +7,13 @@ import { AppError } from "../errors.ts";
  * request with the bot's own team, whatever team sent it; this one refuses a request from any
  * other team, so a stray or forged team id can never read this workspace's key or data.
  */
-export function singleTeamAuthorize(botToken: string, slackApiUrl: string): Authorize<boolean> {
-  const client = new WebClient(botToken, { slackApiUrl, retryConfig: { retries: 2 } });
+export function singleTeamAuthorize(
+  botToken: string,
+  slackApiUrl: string,
+  logger: BoltLogger,
+): Authorize<boolean> {
+  // The app's logger, not the WebClient's own console one: its lines stay JSON and redacted.
+  const client = new WebClient(botToken, { slackApiUrl, retryConfig: { retries: 2 }, logger });
   let auth:
     | Promise<{ teamId?: string; enterpriseId?: string; botId?: string; botUserId?: string }>
     | undefined;

@@ -63,6 +63,26 @@ const REASONS: Record<string, ReasonText> = {
     what: "the app is no longer installed in this workspace",
     fix: "Reinstall the app, then resume the subscription.",
   },
+  restricted_action: {
+    what: "a workspace setting stops the app from posting in the channel",
+    fix: "Ask a workspace admin to let the app post there, then resume.",
+  },
+  restricted_action_read_only_channel: {
+    what: "the channel is read-only for the app",
+    fix: "Allow the app to post in the channel's settings (or subscribe another channel), then resume.",
+  },
+  restricted_action_thread_only_channel: {
+    what: "the channel only accepts replies in threads",
+    fix: "Allow top-level posts for the app in the channel's settings (or subscribe another channel), then resume.",
+  },
+  access_denied: {
+    what: "Slack denied the app access to the channel",
+    fix: "Check the app's access to the channel with a workspace admin, then resume.",
+  },
+  enterprise_is_restricted: {
+    what: "an organization policy blocks the app from posting",
+    fix: "Ask an org admin of your Enterprise Grid to allow the app, then resume.",
+  },
   unauthorized: {
     what: "the platform rejected the workspace's API key",
     fix: "An admin can save a valid key with /insights connect, then resume.",

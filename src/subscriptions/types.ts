@@ -25,6 +25,11 @@ export interface LastDelivery {
   reason?: string;
   /** Slack ts of the posted digest. */
   messageTs?: string;
+  /**
+   * Set when a delivered digest's chart was not attached as planned: why it is missing (`not_ready`,
+   * `upload_failed`, …), or `unchecked` when the install lacks files:read to check it first.
+   */
+  chart?: string;
 }
 
 /** One scheduled digest of one channel. Several may post to the same channel. */

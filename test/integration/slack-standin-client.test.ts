@@ -384,6 +384,57 @@ describe("events", () => {
     expect(seen[1]?.headers["x-slack-retry-num"]).toBe("1");
   });
 
+  it("send org-wide install shapes: team null in interactions and authorizations, no team at all for team_access_revoked", async () => {
+    const org = { id: "E0ORGWIDE", name: "Org" };
+    slack.addWorkspace({
+      teamId: "T0ORGWIDE",
+      name: "Org wide",
+      botToken: "xoxb-org-wide",
+      enterprise: org,
+      isEnterpriseInstall: true,
+      users: [{ id: "U0ORGUSER" }],
+      channels: [{ id: "C0ORGWIDE", name: "general" }],
+    });
+    await slack.sendBlockAction({
+      teamId: "T0ORGWIDE",
+      userId: "U0ORGUSER",
+      channelId: "C0ORGWIDE",
+      actions: [],
+    });
+    expect(lastPayload()).toMatchObject({
+      team: null,
+      user: { id: "U0ORGUSER", team_id: "T0ORGWIDE" },
+      enterprise: org,
+      is_enterprise_install: true,
+    });
+    await slack.sendEvent({
+      teamId: "T0ORGWIDE",
+      event: slackEvents.appHomeOpened("U0ORGUSER", "D0ORGUSER"),
+    });
+    expect(JSON.parse(seen.at(-1)?.raw ?? "{}")).toMatchObject({
+      team_id: "T0ORGWIDE",
+      enterprise_id: org.id,
+      authorizations: [{ enterprise_id: org.id, team_id: null, is_enterprise_install: true }],
+    });
+    await slack.sendEvent({ teamId: "T0ORGWIDE", event: slackEvents.teamAccessRevoked(["T0GONE001"]) });
+    expect(JSON.parse(seen.at(-1)?.raw ?? "{}")).toMatchObject({
+      team_id: null,
+      enterprise_id: org.id,
+      event: { type: "team_access_revoked", team_ids: ["T0GONE001"] },
+    });
+  });
+
+  it("send Slack Connect shapes: a partner's user names their own workspace in team and user.team_id", async () => {
+    await slack.sendBlockAction({
+      teamId: DEMO.teamId,
+      userId: DEMO.member,
+      channelId: DEMO.general,
+      payloadTeam: { id: "T0PARTNER", domain: "partner" },
+      actions: [],
+    });
+    expect(lastPayload()).toMatchObject({ team: { id: "T0PARTNER" }, user: { team_id: "T0PARTNER" } });
+  });
+
   it("send url_verification and return the echoed challenge", async () => {
     reply = (s) => ({ status: 200, body: { challenge: JSON.parse(s.raw).challenge } });
     const r = await slack.sendUrlVerification({ challenge: "c-42" });

@@ -2,7 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { webApi } from "@slack/bolt";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { METHOD_SCOPES } from "../../sandbox/slack/api/scopes.ts";
 import {
+  API_METHODS,
   DEMO,
   defaultWorkspace,
   RESPONSE_URL_TTL_MS,
@@ -154,8 +156,7 @@ describe("Web API basics", () => {
       client().chat.postMessage({ channel: DEMO.general, text: "t", blocks: [header] }),
     );
     expect(err.data.error).toBe("invalid_blocks");
-    expect(err.data.errors.length).toBeGreaterThan(0);
-    expect(err.data.errors.join(" ")).toContain("150");
+    expect(err.data.errors).toEqual(["must be less than 151 characters [json-pointer:/blocks/0/text/text]"]);
     const many = Array.from({ length: 51 }, () => ({ type: "divider" }));
     const err2 = await failure(client().chat.postMessage({ channel: DEMO.general, text: "t", blocks: many }));
     expect(err2.data.error).toBe("invalid_blocks");
@@ -195,6 +196,49 @@ describe("Web API basics", () => {
       expect.objectContaining({ ts: eph.message_ts, text: "only you" }),
     ]);
     expect(slack.ephemerals(DEMO.admin)).toHaveLength(0);
+  });
+});
+
+describe("scopes", () => {
+  it("declares the scopes of every method it speaks", () => {
+    expect(Object.keys(API_METHODS).filter((m) => !(m in METHOD_SCOPES))).toEqual([]);
+  });
+
+  it("answers missing_scope with needed and provided, as Slack does, by the kind of channel", async () => {
+    slack.setScopes(DEMO.teamId, ["chat:write", "channels:read"]);
+    const users = await failure(client().users.info({ user: DEMO.admin }));
+    expect(users.data).toMatchObject({
+      ok: false,
+      error: "missing_scope",
+      needed: "users:read",
+      provided: "chat:write,channels:read",
+    });
+    expect((await client().conversations.info({ channel: DEMO.general })).ok).toBe(true);
+    slack.addChannel(DEMO.teamId, { id: "C0PRIVATE", name: "private", isPrivate: true });
+    const priv = await failure(client().conversations.info({ channel: "C0PRIVATE" }));
+    expect(priv.data).toMatchObject({ error: "missing_scope", needed: "groups:read" });
+    const dm = await failure(client().chat.postMessage({ channel: DEMO.member, text: "hi" }));
+    expect(dm.data).toMatchObject({ error: "missing_scope", needed: "im:write" });
+    expect(slack.calls({ error: "missing_scope" }).map((c) => c.needed)).toEqual([
+      "users:read",
+      "groups:read",
+      "im:write",
+    ]);
+  });
+
+  it("grants an OAuth install the scopes its authorize URL asked for", async () => {
+    const res = await fetch(
+      `${slack.baseUrl}/oauth/v2/authorize?client_id=x&scope=chat:write,commands&redirect_uri=${encodeURIComponent("http://127.0.0.1:9/back")}`,
+      { redirect: "manual" },
+    );
+    const code = new URL(String(res.headers.get("location"))).searchParams.get("code") as string;
+    const reply = await client(null).oauth.v2.access({
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+      code,
+    });
+    expect(reply.scope).toBe("chat:write,commands");
+    expect((await failure(client().users.info({ user: DEMO.admin }))).data.needed).toBe("users:read");
   });
 });
 
@@ -291,12 +335,12 @@ describe("views", () => {
       "exchanged_trigger_id",
     );
     expect((await failure(c.views.open({ trigger_id: "123.456.abc", view: modal }))).data.error).toBe(
-      "expired_trigger_id",
+      "invalid_trigger_id",
     );
     const late = slack.mintTriggerId(DEMO.teamId, DEMO.admin);
     clock += TRIGGER_TTL_MS + 1;
     expect((await failure(c.views.open({ trigger_id: late, view: modal }))).data.error).toBe(
-      "expired_trigger_id",
+      "invalid_trigger_id",
     );
   });
 
@@ -434,6 +478,75 @@ describe("file uploads", () => {
       c.files.completeUploadExternal({ files: [{ id: file_id as string }], channel_id: DEMO.noBot }),
     );
     expect(err.data.error).toBe("not_in_channel");
+  });
+
+  /** A PNG's first bytes with a 640×360 IHDR, then padding. */
+  const png = Buffer.concat([
+    Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"),
+    Buffer.from([0, 0, 2, 128, 0, 0, 1, 104]),
+    Buffer.alloc(512, 7),
+  ]);
+  const imageBlock = (id: string) => ({ type: "image", slack_file: { id }, alt_text: "trend" });
+
+  async function upload(extra: Record<string, string> = {}): Promise<string> {
+    const c = client();
+    const got = (await c.apiCall("files.getUploadURLExternal", {
+      filename: "t.png",
+      length: png.length,
+      ...extra,
+    })) as { upload_url?: string; file_id?: string };
+    await fetch(got.upload_url as string, {
+      method: "POST",
+      headers: { "Content-Type": "image/png" },
+      body: png,
+    });
+    await c.files.completeUploadExternal({ files: [{ id: got.file_id as string, title: "Trend" }] });
+    return got.file_id as string;
+  }
+
+  it("processes a file for a moment: no mimetype and invalid_blocks for an image naming it, then both work", async () => {
+    const c = client();
+    const id = await upload();
+    expect((await c.files.info({ file: id })).file).toMatchObject({ id, mimetype: "" });
+    const early = await failure(
+      c.chat.postMessage({ channel: DEMO.general, text: "t", blocks: [imageBlock(id)] }),
+    );
+    expect(early.data).toMatchObject({
+      error: "invalid_blocks",
+      errors: ["invalid slack file [json-pointer:/blocks/0/slack_file]"],
+    });
+    clock += 300;
+    expect((await c.files.info({ file: id })).file).toMatchObject({
+      mimetype: "image/png",
+      original_w: 640,
+      original_h: 360,
+    });
+    const ok = await c.chat.postMessage({ channel: DEMO.general, text: "t", blocks: [imageBlock(id)] });
+    expect(ok.ok).toBe(true);
+    const unknown = await failure(
+      c.chat.postMessage({ channel: DEMO.general, text: "t", blocks: [imageBlock("F0NOSUCH01")] }),
+    );
+    expect(unknown.data.errors).toEqual(["invalid slack file [json-pointer:/blocks/0/slack_file]"]);
+    slack.setFileProcessing(60_000);
+    const slow = await upload();
+    clock += 59_000;
+    expect((await c.files.info({ file: slow })).file?.mimetype).toBe("");
+  });
+
+  it("takes the image description as alt_txt (alt_text is ignored) and refuses one over 1,000 characters", async () => {
+    const withAlt = await upload({ alt_txt: "Daily findings" });
+    const wrongName = await upload({ alt_text: "Daily findings" });
+    expect(slack.files().find((f) => f.id === withAlt)?.altText).toBe("Daily findings");
+    expect(slack.files().find((f) => f.id === wrongName)?.altText).toBeUndefined();
+    expect((await client().files.info({ file: withAlt })).file).toMatchObject({ alt_txt: "Daily findings" });
+    const long = await failure(
+      client().apiCall("files.getUploadURLExternal", {
+        filename: "t.png",
+        length: 10,
+        alt_txt: "x".repeat(1_001),
+      }),
+    );
+    expect(long.data.error).toBe("alt_txt_too_large");
   });
 });
 

@@ -4,7 +4,7 @@ import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
 import { DEMO } from "../../sandbox/slack/index.ts";
 import { schedulerIdFor } from "../../src/subscriptions/ids.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
-import { FAST, type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
+import { CRASH, type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 let h: Harness | undefined;
@@ -66,7 +66,7 @@ async function spawnWorker(harness: Harness, concurrency: number): Promise<Child
     env: { ...harness.env, WORKER_CONCURRENCY: String(concurrency) },
     prefix: harness.prefix,
     queueName: harness.queueName,
-    tuning: FAST,
+    tuning: CRASH,
   };
   const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
     cwd: ROOT,
@@ -126,7 +126,7 @@ describe("crashes", () => {
     h = await startHarness({ redisUrl: privateRedis.url });
     const harness = h;
     const { subscriptions, queue } = harness.producer();
-    await harness.worker({ policy: { attempts: 5, backoffMs: 200 } });
+    await harness.worker({ locks: CRASH.locks, policy: { attempts: 5, backoffMs: 200 } });
     const a = (
       await subscriptions.create(
         REF,

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { DEMO_API_KEY, type Emulator, startEmulator } from "../../sandbox/analytics/index.ts";
 import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
+import { capturingLogger } from "../../sandbox/stack.ts";
 import { startWorker, type WorkerHandle, type WorkerOptions } from "../../src/app/worker.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../src/jobs/runtime.ts";
@@ -19,16 +20,27 @@ export const REF: WorkspaceRef = { teamId: DEMO.teamId };
 export const OWNER = DEMO.admin;
 export const OWNER_DM = `D${DEMO.admin.slice(1)}`;
 
-/** Worker settings for tests: fast retries, short leases and lock checks, every-second crons allowed. */
+/**
+ * Worker settings for tests: fast retries, short claim leases, every-second crons allowed. BullMQ's
+ * job locks keep their production length here: a 2 s lock is lost whenever a loaded machine keeps
+ * the event loop busy for a second (a chart render, a GC pause), and BullMQ then runs the "stalled"
+ * job a second time, which is a crash the test never staged.
+ */
 export const FAST: Partial<WorkerOptions> = {
   policy: { attempts: 3, backoffMs: 100 },
   analyticsRetry: { attempts: 1 },
   insightsErrorTtlMs: 1,
   insightsLockMs: 2_000,
   claims: { leaseMs: 3_000 },
-  locks: { lockDuration: 2_000, stalledInterval: 1_000 },
+  locks: { lockDuration: 30_000, stalledInterval: 30_000 },
   limits: { minIntervalMs: 0 },
   healthPort: null,
+};
+
+/** For the crash tests only: a killed worker's job is found stalled within a second or two. */
+export const CRASH: Partial<WorkerOptions> = {
+  ...FAST,
+  locks: { lockDuration: 2_000, stalledInterval: 1_000 },
 };
 
 export interface Harness {
@@ -113,7 +125,8 @@ export async function startHarness(o: {
       conn.on("error", () => undefined);
       const handle = await startWorker({
         config,
-        logger: silentLogger(),
+        // Kept in memory (and in INSIGHTS_TEST_LOG_DIR when set), so a run's logs can be searched.
+        logger: capturingLogger("debug").logger,
         redis: conn,
         prefix,
         queueName,

@@ -61,9 +61,9 @@ describe("loadConfig", () => {
     expect(err.message).not.toContain("xoxp-secret-value");
   });
 
-  it("requires a Slack credential for web", () => {
+  it.each(["web", "worker", "start"] as const)("%s requires a Slack credential", (mode) => {
     const { SLACK_BOT_TOKEN: _, ...env } = serving;
-    expect(configError(() => loadConfig("web", env)).message).toMatch(/SLACK_BOT_TOKEN .*SLACK_CLIENT_ID/);
+    expect(configError(() => loadConfig(mode, env)).message).toMatch(/SLACK_BOT_TOKEN .*SLACK_CLIENT_ID/);
   });
 
   it("rejects a partial OAuth configuration", () => {

@@ -1,6 +1,9 @@
 import { Writable } from "node:stream";
+import { webApi } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
+import { SlackCallError } from "../../src/jobs/slack-api.ts";
 import { createLogger, redactText, withLogContext } from "../../src/log.ts";
+import { boltLogger } from "../../src/slack/bolt-logger.ts";
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -40,5 +43,82 @@ describe("logger", () => {
     expect(text).not.toContain("xoxb-1234-5678-abcdef");
     expect(text).not.toContain("xoxp-9-9-9");
     expect(redactText("Authorization: ApiKey abc.def")).toBe("Authorization: ApiKey[redacted]");
+  });
+});
+
+/** A secret with no token shape: only structure (what the serializer keeps) can keep it out. */
+const PLAIN = "plain-secret-4d1f9c";
+const TOKEN = "xoxb-111-222-known0token";
+
+/** Errors as the HTTP clients of the app build them, each holding the secrets somewhere. */
+function httpErrors(): unknown[] {
+  const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), {
+    code: "ECONNREFUSED",
+    errno: -111,
+    syscall: "connect",
+  });
+  const fetchFailed = new TypeError("fetch failed", { cause: refused });
+  const axiosLike = Object.assign(new Error("Request failed with status code 503"), {
+    config: { headers: { Authorization: `Bearer ${TOKEN}`, "X-Plain": PLAIN }, data: `token=${TOKEN}` },
+    request: {
+      _header: `POST /api/chat.postMessage HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\nX: ${PLAIN}`,
+    },
+    response: { status: 503, headers: { "set-cookie": PLAIN }, data: { token: PLAIN } },
+  });
+  return [
+    new webApi.WebAPIRequestError(fetchFailed as Error),
+    new webApi.WebAPIHTTPError(
+      503,
+      "Service Unavailable",
+      { "set-cookie": PLAIN, "x-echo": TOKEN },
+      JSON.stringify({ secret: PLAIN }),
+    ),
+    new webApi.WebAPIPlatformError({
+      ok: false,
+      error: "invalid_auth",
+      needed: "chat:write",
+      response_metadata: { messages: [PLAIN] },
+    } as never),
+    new webApi.WebAPIRateLimitedError(7),
+    axiosLike,
+    new SlackCallError("slack_network", "chat.postMessage", "network", { cause: axiosLike }),
+    new SlackCallError("slack_http", "chat.postMessage", "ratelimited", { status: 429, retryAfterMs: 2000 }),
+  ];
+}
+
+describe("logging HTTP client errors", () => {
+  it("keeps what went wrong (type, codes, status, Slack's error) and drops headers, requests, bodies and configs", async () => {
+    const { lines, logger } = capture();
+    for (const err of httpErrors()) logger.warn({ err }, "slack call failed");
+    await new Promise((r) => setImmediate(r));
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain(PLAIN);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain("known0token");
+    const errs = lines.map((l) => l.err as Record<string, unknown>);
+    expect(errs[0]).toMatchObject({ type: "WebAPIRequestError", code: "slack_webapi_request_error" });
+    expect(JSON.stringify(errs[0])).toContain("ECONNREFUSED");
+    expect(errs[1]).toMatchObject({ type: "WebAPIHTTPError", statusCode: 503 });
+    expect(errs[2]).toMatchObject({ slack: { error: "invalid_auth", needed: "chat:write" } });
+    expect(errs[3]).toMatchObject({ retryAfter: 7 });
+    expect(errs[6]).toMatchObject({ slackError: "ratelimited", status: 429, retryAfterMs: 2000 });
+  });
+
+  it("routes Bolt's and the WebClient's own lines through pino as JSON, errors through the same serializer", async () => {
+    const { lines, logger } = capture();
+    const bolt = boltLogger(logger);
+    bolt.warn("http request failed", `connect ECONNREFUSED for Bearer ${TOKEN}`);
+    bolt.error("An API error occurred", httpErrors()[1]);
+    bolt.debug(`http request body: {"token":"${PLAIN}","channel":"C1"}`);
+    await new Promise((r) => setImmediate(r));
+    expect(lines.map((l) => [l.level, l.component])).toEqual([
+      ["warn", "bolt"],
+      ["error", "bolt"],
+      ["debug", "bolt"],
+    ]);
+    expect(lines[1]?.err).toMatchObject({ statusCode: 503 });
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain(PLAIN);
+    expect(text).not.toContain(TOKEN);
   });
 });

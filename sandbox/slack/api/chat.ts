@@ -2,7 +2,7 @@ import { checkPostRate } from "../faults.ts";
 import { addEphemeral, addMessage, findMessage, removeMessage, wireMessage } from "../messages.ts";
 import { isRecord, json, slackError, str } from "./args.ts";
 import { postableChannel, visibleChannel } from "./channels.ts";
-import { readMessage } from "./content.ts";
+import { filesOf, readMessage } from "./content.ts";
 import { type ApiContext, type ApiMethod, authed } from "./context.ts";
 
 const nowSec = (ctx: ApiContext) => Math.floor(ctx.state.now() / 1000);
@@ -20,7 +20,7 @@ const postMessage: ApiMethod = {
   run(ctx) {
     const { ws } = authed(ctx);
     const ch = postableChannel(ws, str(ctx.args, "channel"), nowSec(ctx));
-    const { text, blocks } = readMessage(ctx.args, { requireContent: true });
+    const { text, blocks } = readMessage(ctx.args, { requireContent: true, ...filesOf(ctx) });
     checkPostRate(ctx.state, ch.id);
     const msg = addMessage(ctx.state, {
       channelId: ch.id,
@@ -46,7 +46,7 @@ const postEphemeral: ApiMethod = {
     const userId = str(ctx.args, "user");
     if (!userId || !ws.users.has(userId)) throw slackError("user_not_found");
     if (!ch.members.has(userId)) throw slackError("user_not_in_channel");
-    const { text, blocks } = readMessage(ctx.args, { requireContent: true });
+    const { text, blocks } = readMessage(ctx.args, { requireContent: true, ...filesOf(ctx) });
     const msg = addEphemeral(ctx.state, {
       userId,
       channelId: ch.id,
@@ -74,7 +74,7 @@ const update: ApiMethod = {
   auth: "bot",
   run(ctx) {
     const { ch, msg } = ownMessage(ctx, "cant_update_message");
-    const { text, blocks } = readMessage(ctx.args, { requireContent: false });
+    const { text, blocks } = readMessage(ctx.args, { requireContent: false, ...filesOf(ctx) });
     if (text !== undefined) msg.text = text;
     if (blocks !== undefined) msg.blocks = blocks;
     msg.editedAt = ctx.state.now();

@@ -1,8 +1,7 @@
-import { checkMessage, checkView } from "../../../src/blockkit/limits.ts";
+import { type CheckOptions, checkMessageBlocks, checkViewPayload, SLACK_LIMITS } from "../blockkit/index.ts";
+import { slackFileReady } from "../file-status.ts";
 import { type Args, isRecord, json, slackError, str } from "./args.ts";
-
-/** Slack cuts top-level text at 40,000 characters with `msg_too_long`. */
-const MAX_TEXT = 40_000;
+import { type ApiContext, authed } from "./context.ts";
 
 export interface MessageContent {
   text: string | undefined;
@@ -18,9 +17,10 @@ function invalidBlocks(errors: string[]): Error {
 
 /**
  * Reads and checks a message body (`text`, `blocks`) the way chat.* and response_url do: blocks that
- * break Block Kit limits answer `invalid_blocks` with one entry per problem in `errors`.
+ * break Block Kit limits, or name a file Slack has not processed, answer `invalid_blocks` with one
+ * entry per problem in `errors`.
  */
-export function readMessage(source: Args, opts: { requireContent: boolean }): MessageContent {
+export function readMessage(source: Args, opts: { requireContent: boolean } & CheckOptions): MessageContent {
   const text = str(source, "text");
   const rawBlocks = json(source, "blocks", "invalid_blocks_format");
   if (rawBlocks !== undefined && !Array.isArray(rawBlocks)) throw slackError("invalid_blocks_format");
@@ -28,15 +28,19 @@ export function readMessage(source: Args, opts: { requireContent: boolean }): Me
   const hasAttachments = source.attachments !== undefined && source.attachments !== "";
   if (opts.requireContent && !text && (!blocks || blocks.length === 0) && !hasAttachments)
     throw slackError("no_text");
-  if (text && text.length > MAX_TEXT) throw slackError("msg_too_long");
-  if (text === undefined && blocks === undefined) return { text, blocks };
-  const problems = checkMessage({ ...(blocks ? { blocks } : {}), ...(text ? { text } : {}) });
+  if (text && text.length > SLACK_LIMITS.topLevelText) throw slackError("msg_too_long");
+  if (blocks === undefined) return { text, blocks };
+  const problems = checkMessageBlocks(blocks, opts);
   if (problems.length > 0) throw invalidBlocks(problems);
   return { text, blocks };
 }
 
 /** Reads and checks the `view` argument of views.*; `expected` is the only type the method accepts. */
-export function readView(args: Args, expected: "modal" | "home"): Record<string, unknown> {
+export function readView(
+  args: Args,
+  expected: "modal" | "home",
+  o: CheckOptions = {},
+): Record<string, unknown> {
   const view = json(args, "view", "invalid_arguments");
   if (!isRecord(view))
     throw slackError("invalid_arguments", { response_metadata: { messages: ["[ERROR] missing view"] } });
@@ -44,7 +48,12 @@ export function readView(args: Args, expected: "modal" | "home"): Record<string,
     throw slackError("invalid_arguments", {
       response_metadata: { messages: [`[ERROR] view.type must be ${expected}`] },
     });
-  const problems = checkView(view);
+  const problems = checkViewPayload(view, expected, o);
   if (problems.length > 0) throw invalidBlocks(problems);
   return view;
+}
+
+/** Check options of an authenticated call: its workspace's processed files may be shown. */
+export function filesOf(ctx: ApiContext): CheckOptions {
+  return { fileReady: slackFileReady(ctx.state, ctx.baseUrl, authed(ctx).ws.teamId) };
 }

@@ -12,6 +12,7 @@ import { type ApiBody, type ApiContext, type ApiMethod, HttpFault, type OAuthSet
 import { directoryMethods } from "./directory.ts";
 import { fileMethods } from "./files.ts";
 import { oauthMethods } from "./oauth.ts";
+import { lackingScopes } from "./scopes.ts";
 import { viewMethods } from "./views.ts";
 
 /** Every Web API method the stand-in speaks, by name. */
@@ -67,10 +68,21 @@ function answer(env: ApiEnv, req: ApiRequest, ctx: ApiContext): HttpAnswer {
   if (fault) return { status: 200, headers: {}, body: { ok: false, error: fault.error } };
   try {
     if (method.auth === "bot") ctx.auth = resolveToken(env.state, req.bearer ?? str(req.args, "token"));
-    const body = method.run(ctx);
     const headers: Record<string, string> = ctx.auth
       ? { "X-OAuth-Scopes": ctx.auth.ws.scopes.join(",") }
       : {};
+    const lacking = ctx.auth ? lackingScopes(req.method, ctx, ctx.auth.ws) : [];
+    if (ctx.auth && lacking.length > 0) {
+      // Slack's shape: the scopes the call needed and the ones the token has.
+      const body = {
+        ok: false,
+        error: "missing_scope",
+        needed: lacking.join(","),
+        provided: ctx.auth.ws.scopes.join(","),
+      };
+      return { status: 200, headers: { ...headers, "X-Accepted-OAuth-Scopes": lacking.join(",") }, body };
+    }
+    const body = method.run(ctx);
     return { status: 200, headers, body: { ok: true, ...body } };
   } catch (err) {
     return failure(err);
@@ -102,6 +114,7 @@ export function dispatchApi(env: ApiEnv, req: ApiRequest): HttpAnswer {
     ok: res.body.ok === true,
     error: typeof res.body.error === "string" ? res.body.error : undefined,
     status: res.status,
+    ...(typeof res.body.needed === "string" ? { needed: res.body.needed } : {}),
   });
   return res;
 }

@@ -50,6 +50,7 @@ function exchangeCode(ctx: ApiContext) {
   if (!code || code.used || ctx.state.now() - code.createdAt > CODE_TTL_MS) throw slackError("invalid_code");
   code.used = true;
   const ws = workspaceOf(ctx, code.teamId);
+  if (code.scopes) ws.scopes = [...code.scopes];
   if (!ws.tokenRotation) {
     // Reinstalling keeps the bot token, as in Slack; after an uninstall there is none left, so mint one.
     const live = [...ctx.state.tokens.values()].find((t) => t.teamId === ws.teamId && !t.revokedWith);

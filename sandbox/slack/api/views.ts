@@ -2,7 +2,7 @@ import { randomHex } from "../ids.ts";
 import type { TriggerRecord } from "../state.ts";
 import type { StoredView, Workspace } from "../types.ts";
 import { slackError, str } from "./args.ts";
-import { readView } from "./content.ts";
+import { filesOf, readView } from "./content.ts";
 import { type ApiContext, type ApiMethod, authed } from "./context.ts";
 
 /** Slack's trigger_id lifetime. */
@@ -32,11 +32,15 @@ export function wireView(v: StoredView, ws: Workspace | undefined, appId: string
   };
 }
 
-/** Triggers work once, within 3 s, in the workspace they were issued for. */
+/**
+ * Triggers work once, within 3 s, in the workspace they were issued for. A late, unknown or foreign
+ * trigger answers `invalid_trigger_id`, which is what Slack answers a views.open made after 3 s
+ * (its reference also lists `expired_trigger_id`; the app treats every refusal alike).
+ */
 function consumeTrigger(ctx: ApiContext, ws: Workspace): TriggerRecord {
   const t = ctx.state.triggers.get(str(ctx.args, "trigger_id") ?? "");
   if (!t || t.teamId !== ws.teamId || ctx.state.now() - t.createdAt > TRIGGER_TTL_MS)
-    throw slackError("expired_trigger_id");
+    throw slackError("invalid_trigger_id");
   if (t.used) throw slackError("exchanged_trigger_id");
   t.used = true;
   return t;
@@ -61,7 +65,7 @@ const open: ApiMethod = {
   run(ctx) {
     const { ws } = authed(ctx);
     const trigger = consumeTrigger(ctx, ws);
-    const view = readView(ctx.args, "modal");
+    const view = readView(ctx.args, "modal", filesOf(ctx));
     const externalId = typeof view.external_id === "string" ? view.external_id : undefined;
     return reply(
       ctx,
@@ -82,7 +86,7 @@ const push: ApiMethod = {
   run(ctx) {
     const { ws } = authed(ctx);
     const trigger = consumeTrigger(ctx, ws);
-    const view = readView(ctx.args, "modal");
+    const view = readView(ctx.args, "modal", filesOf(ctx));
     const open = [...ctx.state.views.values()].filter(
       (v) => v.type === "modal" && !v.closed && v.userId === trigger.userId,
     );
@@ -120,7 +124,7 @@ const update: ApiMethod = {
       : [...ctx.state.views.values()].find((x) => ext !== undefined && x.externalId === ext);
     if (!v || v.teamId !== ws.teamId) throw slackError("not_found");
     checkHash(ctx, v);
-    v.view = readView(ctx.args, v.type);
+    v.view = readView(ctx.args, v.type, filesOf(ctx));
     v.hash = randomHex(8);
     return reply(ctx, v);
   },
@@ -134,7 +138,7 @@ const publish: ApiMethod = {
     if (!userId || !ws.users.has(userId)) throw slackError("user_not_found");
     const existing = ctx.state.views.get(ctx.state.homeViews.get(userId) ?? "");
     if (existing) checkHash(ctx, existing);
-    const view = readView(ctx.args, "home");
+    const view = readView(ctx.args, "home", filesOf(ctx));
     if (existing) {
       existing.view = view;
       existing.hash = randomHex(8);

@@ -48,6 +48,20 @@ export interface ClientEnv {
 }
 
 const FORM = "application/x-www-form-urlencoded";
+
+/** What a user gets for a command the app cannot have: Slack never calls the app. */
+function notOffered(command: string): SendResult {
+  return {
+    status: 0,
+    body: undefined,
+    text: "",
+    headers: {},
+    ackMs: 0,
+    responseUrl: undefined,
+    triggerId: undefined,
+    error: `missing_scope: commands (Slack does not offer ${command} in this workspace)`,
+  };
+}
 const JSON_TYPE = "application/json";
 
 /**
@@ -82,7 +96,10 @@ export function createSlackClient(env: ClientEnv) {
   const client = {
     /** A slash command (form-encoded), by default `/insights`. */
     async sendCommand(o: CommandInput): Promise<SendResult> {
-      const channel = state.workspaces.get(o.teamId)?.channels.get(o.channelId);
+      const ws = state.workspaces.get(o.teamId);
+      // Slash commands exist in a workspace only where the app holds the `commands` scope.
+      if (ws && !ws.scopes.includes("commands")) return notOffered(o.command ?? "/insights");
+      const channel = ws?.channels.get(o.channelId);
       const { responseUrl, triggerId, actor } = mintFor(o);
       const form = commandForm(actor, {
         command: o.command ?? "/insights",

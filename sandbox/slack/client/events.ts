@@ -5,6 +5,8 @@
  */
 export const slackEvents = {
   appUninstalled: () => ({ type: "app_uninstalled" }),
+  /** An org-wide install lost these workspaces of its org; sent with `team_id: null`. */
+  teamAccessRevoked: (teamIds: string[]) => ({ type: "team_access_revoked", team_ids: teamIds }),
   /** `bot` lists the bot user ids whose tokens were revoked. */
   tokensRevoked: (o: { bot?: string[]; oauth?: string[] }) => ({
     type: "tokens_revoked",

@@ -6,11 +6,19 @@ import { findElement } from "./actions.ts";
 import { actorFor, mintResponseUrl, mintTrigger } from "./mint.ts";
 import { interactionBase } from "./payloads.ts";
 
-/** Who interacts. `enterpriseId` overrides the workspace's own (for org-level tests). */
+/**
+ * Who interacts. `enterpriseId` overrides the workspace's own (for org-level tests); `payloadTeam`
+ * overrides the payload's `team` (a Slack Connect user from another workspace, or `null`).
+ */
 export interface Who {
   teamId: string;
   userId: string;
   enterpriseId?: string;
+  payloadTeam?: { id: string; domain: string } | null;
+}
+
+function whoActs(state: StandInState, appId: string, o: Who) {
+  return { ...actorFor(state, appId, o.teamId, o.userId, o.enterpriseId), payloadTeam: o.payloadTeam };
 }
 
 export interface BlockActionInput extends Who {
@@ -49,7 +57,7 @@ function fromView(state: StandInState, appId: string, o: BlockActionInput & { vi
   const triggerId = mintTrigger(state, o.teamId, o.userId, o.view.id);
   const view = viewPayload(state, appId, { ...o.view, state: { values: o.values ?? {} } });
   const payload = {
-    ...interactionBase(actorFor(state, appId, o.teamId, o.userId, o.enterpriseId), "block_actions"),
+    ...interactionBase(whoActs(state, appId, o), "block_actions"),
     container: { type: "view", view_id: o.view.id, ...o.container },
     trigger_id: triggerId,
     view,
@@ -82,7 +90,7 @@ export function blockActions(
   // Slack leaves `message` out for ephemeral messages: apps must carry what they need in values.
   const message = ephemeral ? undefined : { ...(posted ? wireMessage(posted, appId) : {}), ...o.message };
   const payload = {
-    ...interactionBase(actorFor(state, appId, o.teamId, o.userId, o.enterpriseId), "block_actions"),
+    ...interactionBase(whoActs(state, appId, o), "block_actions"),
     container: {
       type: "message",
       message_ts: ts,
@@ -113,7 +121,7 @@ export function viewSubmission(state: StandInState, appId: string, o: ViewSubmis
   const values = o.values ?? (isRecord(o.view.state) ? o.view.state.values : undefined) ?? {};
   const view = viewPayload(state, appId, { ...o.view, id, state: { values } });
   const payload = {
-    ...interactionBase(actorFor(state, appId, o.teamId, o.userId, o.enterpriseId), "view_submission"),
+    ...interactionBase(whoActs(state, appId, o), "view_submission"),
     trigger_id: triggerId,
     view,
     response_urls: [],
@@ -141,7 +149,7 @@ export function blockSuggestion(
   const view = o.viewId ? viewPayload(state, appId, { id: o.viewId }) : undefined;
   const blockId = o.blockId ?? findElement(view?.blocks, o.actionId)?.blockId ?? "";
   return {
-    ...interactionBase(actorFor(state, appId, o.teamId, o.userId, o.enterpriseId), "block_suggestion"),
+    ...interactionBase(whoActs(state, appId, o), "block_suggestion"),
     container: o.viewId
       ? { type: "view", view_id: o.viewId }
       : { type: "message", message_ts: o.messageTs, channel_id: o.channelId, is_ephemeral: false },

@@ -15,6 +15,11 @@ export interface Actor {
   userId: string;
   userName: string;
   appId: string;
+  /**
+   * Overrides the payload's `team`. Slack Connect: a user of another workspace acts in a shared
+   * channel, so `team` (and `user.team_id`) name their workspace, not the one that installed the app.
+   */
+  payloadTeam?: { id: string; domain: string } | null;
 }
 
 export interface CommandFields {
@@ -52,22 +57,32 @@ export function interactionForm(payload: Record<string, unknown>): string {
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
-/** The fields every interaction payload shares. */
+/**
+ * The fields every interaction payload shares. With an org-wide install Slack sends `team: null`
+ * (the user's workspace is only in `user.team_id`); the enterprise and `is_enterprise_install` say
+ * which install the request belongs to.
+ */
 export function interactionBase(a: Actor, type: string): Record<string, unknown> {
+  const own = {
+    id: a.teamId,
+    domain: a.domain,
+    ...(a.enterprise ? { enterprise_id: a.enterprise.id, enterprise_name: a.enterprise.name } : {}),
+  };
+  const team = a.payloadTeam !== undefined ? a.payloadTeam : a.isEnterpriseInstall ? null : own;
+  const userTeam = a.payloadTeam ? a.payloadTeam.id : a.teamId;
   return {
     type,
     token: VERIFICATION_TOKEN,
     api_app_id: a.appId,
-    user: { id: a.userId, username: a.userName, name: a.userName, team_id: a.teamId },
-    team: {
-      id: a.teamId,
-      domain: a.domain,
-      ...(a.enterprise ? { enterprise_id: a.enterprise.id, enterprise_name: a.enterprise.name } : {}),
-    },
+    user: { id: a.userId, username: a.userName, name: a.userName, team_id: userTeam },
+    team,
     enterprise: a.enterprise,
     is_enterprise_install: a.isEnterpriseInstall,
   };
 }
+
+/** Events about the org app itself carry no workspace in their envelope (`team_id: null`). */
+const ORG_LEVEL_EVENTS = new Set(["team_access_granted", "team_access_revoked"]);
 
 export interface EventFields {
   event: Record<string, unknown>;
@@ -76,15 +91,19 @@ export interface EventFields {
   botUserId: string;
 }
 
-/** An Events API `event_callback` envelope, with the app's authorization in that workspace. */
+/**
+ * An Events API `event_callback` envelope, with the app's authorization in that workspace. An
+ * org-wide install's authorization names no team (`team_id: null`), only the enterprise.
+ */
 export function eventCallback(
   a: Omit<Actor, "userId" | "userName">,
   e: EventFields,
 ): Record<string, unknown> {
   const enterpriseId = a.enterprise?.id ?? null;
+  const orgLevel = ORG_LEVEL_EVENTS.has(String(e.event.type));
   return {
     token: VERIFICATION_TOKEN,
-    team_id: a.teamId,
+    team_id: orgLevel ? null : a.teamId,
     ...(enterpriseId ? { enterprise_id: enterpriseId } : {}),
     context_team_id: a.teamId,
     context_enterprise_id: enterpriseId,
@@ -96,7 +115,7 @@ export function eventCallback(
     authorizations: [
       {
         enterprise_id: enterpriseId,
-        team_id: a.teamId,
+        team_id: a.isEnterpriseInstall ? null : a.teamId,
         user_id: e.botUserId,
         is_bot: true,
         is_enterprise_install: a.isEnterpriseInstall,

@@ -5,9 +5,10 @@ import type { WorkspaceRef } from "../../../store/keys.ts";
 import { type EventEntry, onEvent } from "../../frame/index.ts";
 
 /**
- * Leaving: `app_uninstalled` and `tokens_revoked` (bot) purge the workspace. Slack may send both,
- * in either order, and redeliver either; purging is idempotent, so every combination ends the same.
- * Bolt skips authorize for these two events, so they work after the installation is gone.
+ * Leaving: `app_uninstalled` and `tokens_revoked` (bot) purge the workspace; `team_access_revoked`
+ * (an org app losing workspaces of its Enterprise Grid org) purges each of those workspaces. Slack
+ * may send them in any order, and redeliver any; purging is idempotent, so every combination ends
+ * the same. Bolt skips authorize for the first two, so they work after the installation is gone.
  */
 
 async function purge(deps: LifecycleDeps, ref: WorkspaceRef, reason: string): Promise<void> {
@@ -37,6 +38,24 @@ export function lifecycleEvents(deps: LifecycleDeps): EventEntry[] {
         if (users.length === 0) return;
         const dropped = await deps.records.removeUserToken(ctx.ref, users);
         deps.logger.info({ workspace: refLabel(ctx.ref), dropped }, "user tokens revoked");
+      },
+    }),
+    // The org-wide install can no longer act in these workspaces, so each one's own data goes as on
+    // a `tokens_revoked`; the org's shared record stays for the workspaces it still reaches. The event
+    // names no workspace of its own (`team_id: null`): the enterprise comes from its authorization.
+    onEvent({
+      id: "team_access_revoked",
+      async run(ctx) {
+        const enterpriseId = ctx.context.enterpriseId;
+        const teams = Array.isArray(ctx.event.team_ids)
+          ? ctx.event.team_ids.filter((t) => typeof t === "string")
+          : [];
+        if (!enterpriseId) {
+          deps.logger.warn({ teams: teams.length }, "team_access_revoked without an enterprise; ignored");
+          return;
+        }
+        for (const teamId of teams)
+          await purge(deps, { enterpriseId, teamId, isEnterpriseInstall: false }, "team_access_revoked");
       },
     }),
   ];

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { accountFor, DEMO_API_KEY, SECOND_API_KEY } from "../../sandbox/analytics/index.ts";
+import { clickButton, findElement, slackEvents } from "../../sandbox/slack/index.ts";
+import type { WorkspaceSeed } from "../../sandbox/slack/types.ts";
+import { installViaOAuth, type Stack, startStack } from "../../sandbox/stack.ts";
+import { ACTION, BLOCK } from "../../src/ids.ts";
+import { scanKeys } from "../../src/store/scan.ts";
+
+/**
+ * Payloads whose `team` is null or names another workspace, sent through the real app: an org-wide
+ * (Enterprise Grid) install gets `team: null` in interactions and `team_id: null` in its event
+ * authorizations; a Slack Connect user submits a view with their own workspace in `team` and the
+ * installing one in `view.app_installed_team_id`; `team_access_revoked` arrives with no team at all.
+ */
+
+const GRID_KEY = "grid-org-key-payloads";
+const prefix = `e2e-org-${process.pid}`;
+const ENTERPRISE = { id: "E0ORGPAY1", name: "Payload Grid" };
+
+function seed(teamId: string, extra: Partial<WorkspaceSeed> = {}): WorkspaceSeed {
+  const tail = teamId.slice(2);
+  return {
+    teamId,
+    name: `Team ${teamId}`,
+    botToken: `xoxb-${teamId.toLowerCase()}-org`,
+    botUserId: `UB${tail}`,
+    installerUserId: `UA${tail}`,
+    users: [
+      { id: `UA${tail}`, name: "admin", tz: "UTC", isAdmin: true },
+      { id: `UM${tail}`, name: "member", tz: "Asia/Tokyo" },
+    ],
+    channels: [{ id: `C${teamId.slice(1)}`, name: "general" }],
+    ...extra,
+  };
+}
+/** Installed org-wide: one record for the whole enterprise. */
+const ORG = seed("T0ORGPAY1", { enterprise: ENTERPRISE, isEnterpriseInstall: true });
+/** A workspace of the same org with an install of its own. */
+const TEAM2 = seed("T0ORGPAY2", { enterprise: ENTERPRISE });
+/** An ordinary workspace whose shared channel a partner's user works in (Slack Connect). */
+const ALPHA = seed("T0CONNECT");
+const admin = (s: WorkspaceSeed) => s.installerUserId as string;
+const member = (s: WorkspaceSeed) => `UM${s.teamId.slice(2)}`;
+const channel = (s: WorkspaceSeed) => `C${s.teamId.slice(1)}`;
+
+let stack: Stack;
+
+async function openConnectModal(s: WorkspaceSeed): Promise<string> {
+  const before = stack.slack.views().length;
+  await stack.slack.sendCommand({
+    teamId: s.teamId,
+    userId: admin(s),
+    channelId: channel(s),
+    text: "connect",
+  });
+  const view = await stack.slack.waitFor(() =>
+    stack.slack
+      .views()
+      .slice(before)
+      .find((v) => v.teamId === s.teamId),
+  );
+  return view.id;
+}
+
+const keyValues = (apiKey: string) => ({
+  [BLOCK.apiKey]: { [ACTION.apiKeyInput]: { type: "plain_text_input", value: apiKey } },
+});
+
+async function digest(s: WorkspaceSeed, text = "last7d") {
+  const sent = await stack.slack.sendCommand({
+    teamId: s.teamId,
+    userId: member(s),
+    channelId: channel(s),
+    text,
+  });
+  const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0], {
+    timeoutMs: 10_000,
+  });
+  return { sent, body: reply.body as { text?: string; blocks?: unknown[] } };
+}
+
+async function keysNaming(text: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const batch of scanKeys(stack.redis, `${prefix}:*${text}*`)) out.push(...batch);
+  return out;
+}
+
+beforeAll(async () => {
+  stack = await startStack({
+    redisUrl: inject("redisUrl"),
+    prefix,
+    oauth: true,
+    emulator: { accounts: [{ apiKey: GRID_KEY, assetCount: 150 }] },
+    slack: { workspaces: [ORG, TEAM2, ALPHA] },
+  });
+  stack.slack.setRateLimit({ enabled: false });
+  for (const s of [ORG, TEAM2, ALPHA]) await installViaOAuth(stack, s.teamId);
+});
+afterAll(async () => stack?.close());
+
+describe("org-wide install: interactions arrive with team: null", () => {
+  it("the connect modal's view_submission stores the key for the whole org", async () => {
+    const view = await openConnectModal(ORG);
+    const res = await stack.slack.sendViewSubmission({
+      teamId: ORG.teamId,
+      userId: admin(ORG),
+      view: { id: view },
+      values: keyValues(GRID_KEY),
+    });
+    expect(res.status).toBe(200);
+    const orgRef = { enterpriseId: ENTERPRISE.id, isEnterpriseInstall: true };
+    expect((await stack.web.deps.apiKeys.load(orgRef))?.apiKey).toBe(GRID_KEY);
+    expect(await keysNaming(ORG.teamId)).toEqual([]);
+  });
+
+  it("a range button and an asset type-ahead on the digest answer like in any workspace", async () => {
+    const { sent, body } = await digest(ORG);
+    expect(body.text).toMatch(/findings/);
+    await stack.slack.sendBlockAction({
+      teamId: ORG.teamId,
+      userId: member(ORG),
+      channelId: channel(ORG),
+      responseUrl: sent.responseUrl,
+      container: { is_ephemeral: true },
+      actions: [clickButton(body.blocks, "digest_range_last30d")],
+    });
+    const replaced = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1]);
+    expect(replaced.outcome).toBe("replaced");
+    const menu = findElement(body.blocks, ACTION.assetSelect);
+    expect(menu?.element.type).toBe("external_select");
+    const wanted = accountFor(GRID_KEY)?.assets[42];
+    const query = (wanted?.displayValue.split(" / ")[1] ?? "").slice(0, 5);
+    const res = await stack.slack.sendOptions({
+      teamId: ORG.teamId,
+      userId: member(ORG),
+      actionId: ACTION.assetSelect,
+      blockId: menu?.blockId,
+      value: query,
+      channelId: channel(ORG),
+    });
+    expect(res.status).toBe(200);
+    const options = (res.body as { options: { value: string }[] }).options;
+    expect(options.map((o) => o.value)).toContain(wanted?.value);
+  });
+
+  it("an event whose authorization names no team (app_home_opened) publishes the Home tab", async () => {
+    const res = await stack.slack.sendEvent({
+      teamId: ORG.teamId,
+      event: slackEvents.appHomeOpened(member(ORG), `D${member(ORG).slice(1)}`),
+    });
+    expect(res.status).toBe(200);
+    const home = await stack.slack.waitFor(() => stack.slack.homeView(member(ORG)));
+    expect(home.teamId).toBe(ORG.teamId);
+  });
+});
+
+describe("Slack Connect: a user of another workspace in a shared channel", () => {
+  it("a view they submit counts for the workspace that installed the app, not theirs", async () => {
+    const view = await openConnectModal(ALPHA);
+    const res = await stack.slack.sendViewSubmission({
+      teamId: ALPHA.teamId,
+      userId: admin(ALPHA),
+      payloadTeam: { id: "T0PARTNER", domain: "partner" },
+      view: { id: view },
+      values: keyValues(DEMO_API_KEY),
+    });
+    expect(res.status).toBe(200);
+    expect((await stack.web.deps.apiKeys.load({ teamId: ALPHA.teamId }))?.apiKey).toBe(DEMO_API_KEY);
+    expect(await keysNaming("T0PARTNER")).toEqual([]);
+  });
+});
+
+describe("team_access_revoked", () => {
+  it("purges each workspace it names like tokens_revoked; the org's record and other workspaces stay", async () => {
+    const view = await openConnectModal(TEAM2);
+    await stack.slack.sendViewSubmission({
+      teamId: TEAM2.teamId,
+      userId: admin(TEAM2),
+      view: { id: view },
+      values: keyValues(SECOND_API_KEY),
+    });
+    await stack.web.deps.subscriptions.create(
+      { enterpriseId: ENTERPRISE.id, teamId: TEAM2.teamId },
+      { channelId: channel(TEAM2), schedule: { kind: "daily" }, tz: "UTC" },
+      admin(TEAM2),
+    );
+    expect((await keysNaming(TEAM2.teamId)).length).toBeGreaterThan(2);
+    const org = await keysNaming(`${ENTERPRISE.id}:-`);
+    const alpha = await keysNaming(ALPHA.teamId);
+    expect(org.length).toBeGreaterThan(0);
+    for (let delivery = 0; delivery < 2; delivery++) {
+      // Sent as the org app (its authorization has team_id null), naming the workspace it lost.
+      const res = await stack.slack.sendEvent({
+        teamId: ORG.teamId,
+        event: slackEvents.teamAccessRevoked([TEAM2.teamId]),
+      });
+      expect(res.status).toBe(200);
+      await stack.slack.waitFor(async () => (await keysNaming(TEAM2.teamId)).length === 0, {
+        timeoutMs: 10_000,
+      });
+    }
+    expect(await keysNaming(`${ENTERPRISE.id}:-`)).toEqual(expect.arrayContaining(org));
+    expect(await keysNaming(ALPHA.teamId)).toEqual(expect.arrayContaining(alpha));
+    expect((await digest(ORG, "last30d")).body.text).toMatch(/findings/);
+    expect(stack.logLines.filter((l) => /"level":"(error|fatal)"/.test(l))).toEqual([]);
+  });
+});

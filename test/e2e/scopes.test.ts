@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type RecordedCall, slackEvents } from "../../sandbox/slack/index.ts";
+import { manifestBotScopes } from "../../sandbox/slack/manifest.ts";
+import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
+import { BOT_SCOPES } from "../../src/install/bolt-options.ts";
+import { createDeliveryClaims } from "../../src/jobs/claims.ts";
+import { createKeyScheme } from "../../src/store/keys.ts";
+import { schedulerIdFor } from "../../src/subscriptions/ids.ts";
+import { connect } from "./helpers.ts";
+
+/**
+ * Every bot scope manifest.yaml requests, with the feature that needs it and the Web API call that
+ * proves it: the stand-in enforces each method's scopes (its own table, from Slack's reference), so
+ * taking a scope away must break its feature with `missing_scope`, and with all of them nothing may.
+ * An unused scope fails the "without it" test; a needed scope the manifest lacks fails the first two.
+ */
+
+const prefix = `e2e-scopes-${process.pid}`;
+const REF = { teamId: DEMO.teamId };
+let stack: Stack;
+let serial = 0;
+
+/** A channel of its own for each run, so runs never see each other's subscriptions or messages. */
+function freshChannel(isPrivate = false): string {
+  serial += 1;
+  const id = `C0SCOPE${String(serial).padStart(3, "0")}`;
+  stack.slack.addChannel(DEMO.teamId, { id, name: `scopes-${serial}`, isPrivate });
+  return id;
+}
+
+async function subscription(channelId: string): Promise<string> {
+  const { subscription } = await stack.web.deps.subscriptions.create(
+    REF,
+    { channelId, schedule: { kind: "daily" }, tz: "UTC" },
+    DEMO.admin,
+  );
+  return subscription.id;
+}
+
+async function takeover(isPrivate: boolean): Promise<Proves> {
+  const channel = freshChannel(isPrivate);
+  const id = await subscription(channel);
+  const period = "20261102T080000Z";
+  // What a worker that died right after posting leaves behind: the "posting" marker.
+  const claims = createDeliveryClaims({ redis: stack.redis, keys: createKeyScheme({ prefix }) });
+  await claims.markPosting(REF, id, period);
+  await stack.worker?.queue.add("catchup", { sub: schedulerIdFor(REF, id), period });
+  return (c) => c.method === "conversations.history" && c.args.channel === channel;
+}
+
+async function sendNow(): Promise<{ channel: string; id: string }> {
+  const channel = freshChannel();
+  const id = await subscription(channel);
+  await stack.web.deps.subscriptions.sendNow(REF, id);
+  return { channel, id };
+}
+
+async function command(userId: string, channelId: string, text: string) {
+  return stack.slack.sendCommand({ teamId: DEMO.teamId, userId, channelId, text });
+}
+
+/** Which recorded call shows the feature using its scope (only this run's, never an earlier one's). */
+type Proves = (c: RecordedCall) => boolean;
+
+interface Use {
+  scope: string;
+  feature: string;
+  /** Starts the feature; for `commands`, Slack's refusal to offer the command, if any. */
+  run(): Promise<Proves | { commandError: string | undefined }>;
+}
+
+const USES: Use[] = [
+  {
+    scope: "commands",
+    feature: "the /insights slash command",
+    async run() {
+      const sent = await command(DEMO.admin, DEMO.general, "help");
+      if (sent.status === 200) await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0]);
+      return { commandError: sent.error };
+    },
+  },
+  {
+    scope: "chat:write",
+    feature: "a scheduled digest posted in its channel",
+    async run() {
+      const { channel } = await sendNow();
+      return (c) => c.method === "chat.postMessage" && c.args.channel === channel;
+    },
+  },
+  {
+    scope: "im:write",
+    feature: "the DM to a subscription's owner when its channel is archived",
+    async run() {
+      const channel = freshChannel();
+      await subscription(channel);
+      stack.slack.setChannel(channel, { archived: true });
+      await stack.slack.sendEvent({
+        teamId: DEMO.teamId,
+        event: slackEvents.channelArchive(channel, DEMO.owner),
+      });
+      return (c) =>
+        c.method === "chat.postMessage" &&
+        c.args.channel === DEMO.admin &&
+        String(c.args.text).includes(channel);
+    },
+  },
+  {
+    scope: "users:read",
+    feature: "the caller's timezone and role for a digest command",
+    async run() {
+      serial += 1;
+      const user = `U0SCOPEU${String(serial).padStart(2, "0")}`;
+      stack.slack.addUser(DEMO.teamId, { id: user, tz: "Europe/Paris" });
+      await command(user, DEMO.general, "last7d");
+      return (c) => c.method === "users.info" && c.args.user === user;
+    },
+  },
+  {
+    scope: "channels:read",
+    feature: "subscribing a public channel (the app checks it can post there)",
+    async run() {
+      const channel = freshChannel();
+      await command(DEMO.admin, channel, "subscribe daily");
+      return (c) => c.method === "conversations.info" && c.args.channel === channel;
+    },
+  },
+  {
+    scope: "groups:read",
+    feature: "subscribing a private channel",
+    async run() {
+      const channel = freshChannel(true);
+      await command(DEMO.admin, channel, "subscribe daily");
+      return (c) => c.method === "conversations.info" && c.args.channel === channel;
+    },
+  },
+  {
+    scope: "files:write",
+    feature: "uploading a scheduled digest's trend chart",
+    async run() {
+      const { id } = await sendNow();
+      return (c) => c.method === "files.getUploadURLExternal" && c.args.filename === `insights-${id}.png`;
+    },
+  },
+  {
+    scope: "files:read",
+    feature: "waiting until Slack has processed the chart before attaching it",
+    async run() {
+      const { id } = await sendNow();
+      const chartOf = (fileId: unknown) => stack.slack.files().find((f) => f.id === fileId)?.filename;
+      return (c) => c.method === "files.info" && chartOf(c.args.file) === `insights-${id}.png`;
+    },
+  },
+  {
+    scope: "channels:history",
+    feature: "after a worker crash, finding the digest it already posted in a public channel",
+    run: () => takeover(false),
+  },
+  {
+    scope: "groups:history",
+    feature: "the same in a private channel",
+    run: () => takeover(true),
+  },
+];
+
+/** Runs a use and returns the calls that needed its scope, once there is one. */
+async function exercise(use: Use): Promise<{ calls: RecordedCall[]; commandError?: string }> {
+  const proves = await use.run();
+  if (typeof proves !== "function") return { calls: [], commandError: proves.commandError };
+  const calls = await stack.slack.waitFor(
+    () => {
+      const found = stack.slack.calls().filter(proves);
+      return found.length > 0 ? found : undefined;
+    },
+    { timeoutMs: 15_000 },
+  );
+  return { calls };
+}
+
+beforeAll(async () => {
+  stack = await startStack({
+    redisUrl: inject("redisUrl"),
+    prefix,
+    worker: {
+      policy: { attempts: 1, backoffMs: 100 },
+      analyticsRetry: { attempts: 1 },
+      claims: { leaseMs: 3_000 },
+      chartWait: { firstPollMs: 50, maxPollMs: 200, timeoutMs: 5_000 },
+    },
+  });
+  stack.slack.setRateLimit({ enabled: false });
+  stack.slack.setFileProcessing(100);
+  await connect(stack);
+});
+afterAll(async () => stack?.close());
+
+describe("bot scopes: each one manifest.yaml requests has a feature that needs it", () => {
+  it("the manifest, the app's install request and this list name the same scopes", () => {
+    const listed = USES.map((u) => u.scope).sort();
+    expect(manifestBotScopes().sort()).toEqual(listed);
+    expect([...BOT_SCOPES].sort()).toEqual(listed);
+  });
+
+  it("with the manifest's scopes every feature works and no call lacks a scope", async () => {
+    stack.slack.setScopes(DEMO.teamId, manifestBotScopes());
+    const from = stack.slack.calls().length;
+    for (const use of USES) {
+      const { calls, commandError } = await exercise(use);
+      expect(commandError, use.feature).toBeUndefined();
+      if (use.scope !== "commands")
+        expect(
+          calls.some((c) => c.ok),
+          use.feature,
+        ).toBe(true);
+    }
+    expect(
+      stack.slack
+        .calls()
+        .slice(from)
+        .filter((c) => c.error === "missing_scope"),
+    ).toEqual([]);
+  });
+
+  it.each(USES.map((u) => [u.scope, u.feature, u] as const))(
+    "without %s, %s fails with missing_scope",
+    async (scope, _feature, use) => {
+      stack.slack.setScopes(
+        DEMO.teamId,
+        manifestBotScopes().filter((s) => s !== scope),
+      );
+      try {
+        const { calls, commandError } = await exercise(use);
+        if (scope === "commands") expect(commandError).toMatch(/^missing_scope: commands/);
+        else expect(calls.map((c) => [c.error, c.needed])).toContainEqual(["missing_scope", scope]);
+      } finally {
+        stack.slack.setScopes(DEMO.teamId, manifestBotScopes());
+      }
+    },
+  );
+});

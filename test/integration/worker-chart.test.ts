@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { DEMO } from "../../sandbox/slack/index.ts";
+import { manifestBotScopes } from "../../sandbox/slack/manifest.ts";
+import type { DeliveryResult } from "../../src/jobs/deliver.ts";
+import { type Harness, OWNER, REF, startHarness, until } from "./worker-harness.ts";
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+const daily = { channelId: DEMO.general, schedule: { kind: "daily" as const }, tz: "UTC" };
+type Block = { type: string; slack_file?: { id: string }; alt_text?: string };
+const scopesWithout = (scope: string) => manifestBotScopes().filter((s) => s !== scope);
+
+async function deliverOnce(): Promise<DeliveryResult> {
+  const { subscriptions, queue } = h.producer();
+  const { subscription: sub } = await subscriptions.create(REF, daily, OWNER);
+  await subscriptions.sendNow(REF, sub.id);
+  await until(() => h.slack.messages(DEMO.general).length === 1, 15_000, "the digest");
+  const done = await until(async () => (await queue.getJobs(["completed"]))[0], 5_000, "the finished job");
+  return done.returnvalue as DeliveryResult;
+}
+
+describe("the digest's chart and Slack's file processing", () => {
+  it("is attached only once files.info reports the file processed, with its alt_txt", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    h.slack.setFileProcessing(700);
+    await h.worker({ chartWait: { firstPollMs: 50, maxPollMs: 200, timeoutMs: 10_000 } });
+    const result = await deliverOnce();
+    expect(result).toMatchObject({ status: "delivered", chart: "attached" });
+    const blocks = h.slack.messages(DEMO.general)[0]?.blocks as Block[];
+    const image = blocks.find((b) => b.type === "image");
+    const file = h.slack.files().find((f) => f.id === image?.slack_file?.id);
+    expect(file?.altText).toMatch(/^Daily findings, violations and fixes, /);
+    expect(image?.alt_text).toBe(file?.altText);
+    const calls = h.slack.calls();
+    const post = calls.find((c) => c.method === "chat.postMessage" && c.ok);
+    const infos = calls.filter((c) => c.method === "files.info");
+    // Posted after Slack had processed the file, and only after asking: no refused post, no blind wait.
+    expect(post?.at).toBeGreaterThanOrEqual(file?.readyAt ?? Number.POSITIVE_INFINITY);
+    expect(infos.length).toBeGreaterThan(0);
+    expect(infos.every((c) => c.at <= (post?.at ?? 0))).toBe(true);
+    expect(calls.filter((c) => c.method === "chat.postMessage" && !c.ok)).toEqual([]);
+  });
+
+  it("never processed in time: the digest goes out without it, the delivery says not_ready, /metrics counts it", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    h.slack.setFileProcessing(60 * 60_000);
+    const w = await h.worker({
+      healthPort: 0,
+      chartWait: { firstPollMs: 50, maxPollMs: 100, timeoutMs: 400 },
+    });
+    const result = await deliverOnce();
+    expect(result).toMatchObject({ status: "delivered", chart: "not_ready" });
+    const blocks = h.slack.messages(DEMO.general)[0]?.blocks as Block[];
+    expect(blocks.some((b) => b.type === "image")).toBe(false);
+    const [sub] = await h.producer().subscriptions.list(REF);
+    expect(sub?.lastDelivery).toMatchObject({ outcome: "delivered", chart: "not_ready" });
+    const metrics = await until(
+      async () => {
+        const text = await (await fetch(`http://127.0.0.1:${w.healthPort}/metrics`)).text();
+        return text.includes('insights_charts_total{outcome="not_ready"} 1') ? text : undefined;
+      },
+      5_000,
+      "the chart outcome in /metrics",
+    );
+    expect(metrics).not.toContain('insights_charts_total{outcome="attached"}');
+    expect(h.slack.calls((c) => c.method === "chat.postMessage" && !c.ok)).toEqual([]);
+  });
+
+  it("an install without files:read: the chart is attached after a grace, and the delivery says unchecked", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    h.slack.setScopes(DEMO.teamId, scopesWithout("files:read"));
+    await h.worker({ chartWait: { uncheckedGraceMs: 600 } });
+    const result = await deliverOnce();
+    expect(result).toMatchObject({ status: "delivered", chart: "unchecked" });
+    const blocks = h.slack.messages(DEMO.general)[0]?.blocks as Block[];
+    expect(blocks.some((b) => b.type === "image")).toBe(true);
+    expect(h.slack.calls({ method: "files.info" }).map((c) => c.error)).toEqual(["missing_scope"]);
+    const [sub] = await h.producer().subscriptions.list(REF);
+    expect(sub?.lastDelivery).toMatchObject({ outcome: "delivered", chart: "unchecked" });
+  });
+});
