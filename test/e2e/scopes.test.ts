@@ -55,6 +55,13 @@ async function sendNow(): Promise<{ channel: string; id: string }> {
   return { channel, id };
 }
 
+/** A dashboard link nobody posted before (unfurls are cached per link). */
+async function postDashboardLink() {
+  serial += 1;
+  const text = `numbers: <${stack.emulator.appUrl}/dashboard?range=last${serial + 1}d>`;
+  return stack.slack.postLinks({ teamId: DEMO.teamId, userId: DEMO.member, channelId: DEMO.general, text });
+}
+
 async function command(userId: string, channelId: string, text: string) {
   return stack.slack.sendCommand({ teamId: DEMO.teamId, userId, channelId, text });
 }
@@ -65,8 +72,11 @@ type Proves = (c: RecordedCall) => boolean;
 interface Use {
   scope: string;
   feature: string;
-  /** Starts the feature; for `commands`, Slack's refusal to offer the command, if any. */
-  run(): Promise<Proves | { commandError: string | undefined }>;
+  /**
+   * Starts the feature; for scopes that decide whether Slack delivers anything at all (`commands`,
+   * `links:read`), Slack's refusal to deliver, if any.
+   */
+  run(): Promise<Proves | { refused: string | undefined }>;
 }
 
 const USES: Use[] = [
@@ -76,7 +86,7 @@ const USES: Use[] = [
     async run() {
       const sent = await command(DEMO.admin, DEMO.general, "help");
       if (sent.status === 200) await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0]);
-      return { commandError: sent.error };
+      return { refused: sent.error };
     },
   },
   {
@@ -151,6 +161,22 @@ const USES: Use[] = [
     },
   },
   {
+    scope: "links:read",
+    feature: "hearing of a dashboard link posted in a channel (link_shared)",
+    async run() {
+      const shared = await postDashboardLink();
+      return { refused: shared.delivered ? undefined : "missing_scope: links:read" };
+    },
+  },
+  {
+    scope: "links:write",
+    feature: "unfurling a dashboard link with its numbers (chat.unfurl)",
+    async run() {
+      const shared = await postDashboardLink();
+      return (c) => c.method === "chat.unfurl" && c.args.ts === shared.ts;
+    },
+  },
+  {
     scope: "channels:history",
     feature: "after a worker crash, finding the digest it already posted in a public channel",
     run: () => takeover(false),
@@ -163,9 +189,9 @@ const USES: Use[] = [
 ];
 
 /** Runs a use and returns the calls that needed its scope, once there is one. */
-async function exercise(use: Use): Promise<{ calls: RecordedCall[]; commandError?: string }> {
+async function exercise(use: Use): Promise<{ calls: RecordedCall[]; refused?: string }> {
   const proves = await use.run();
-  if (typeof proves !== "function") return { calls: [], commandError: proves.commandError };
+  if (typeof proves !== "function") return { calls: [], refused: proves.refused };
   const calls = await stack.slack.waitFor(
     () => {
       const found = stack.slack.calls().filter(proves);
@@ -204,9 +230,9 @@ describe("bot scopes: each one manifest.yaml requests has a feature that needs i
     stack.slack.setScopes(DEMO.teamId, manifestBotScopes());
     const from = stack.slack.calls().length;
     for (const use of USES) {
-      const { calls, commandError } = await exercise(use);
-      expect(commandError, use.feature).toBeUndefined();
-      if (use.scope !== "commands")
+      const { calls, refused } = await exercise(use);
+      expect(refused, use.feature).toBeUndefined();
+      if (use.scope !== "commands" && use.scope !== "links:read")
         expect(
           calls.some((c) => c.ok),
           use.feature,
@@ -228,8 +254,9 @@ describe("bot scopes: each one manifest.yaml requests has a feature that needs i
         manifestBotScopes().filter((s) => s !== scope),
       );
       try {
-        const { calls, commandError } = await exercise(use);
-        if (scope === "commands") expect(commandError).toMatch(/^missing_scope: commands/);
+        const { calls, refused } = await exercise(use);
+        if (scope === "commands" || scope === "links:read")
+          expect(refused).toMatch(new RegExp(`^missing_scope: ${scope}`));
         else expect(calls.map((c) => [c.error, c.needed])).toContainEqual(["missing_scope", scope]);
       } finally {
         stack.slack.setScopes(DEMO.teamId, manifestBotScopes());

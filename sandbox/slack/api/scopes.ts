@@ -62,6 +62,8 @@ export const METHOD_SCOPES: Readonly<Record<string, Need>> = {
   "files.getUploadURLExternal": ["files:write"],
   "files.completeUploadExternal": ["files:write"],
   "files.info": ["files:read"],
+  "chat.unfurl": ["links:write"],
+  "chat.getPermalink": [],
   "oauth.v2.access": [],
   "apps.uninstall": [],
 };

@@ -197,7 +197,10 @@ export function createSlackClient(env: ClientEnv) {
     async postLinks(o: LinkPost & DeliveryOptions) {
       const domains = [...state.manifest.unfurlDomains, ...env.unfurlDomains];
       const { ts, share, event } = postLinks(state, o, domains);
-      if (!share || !event) return { ts, unfurlId: undefined, delivered: undefined };
+      // Slack sends link_shared only to an app granted links:read in that workspace.
+      const ws = state.workspaces.get(o.teamId);
+      if (!share || !event || (ws && !ws.scopes.includes("links:read")))
+        return { ts, unfurlId: undefined, delivered: undefined };
       const delivered = await client.sendEvent({ ...o, event });
       return { ts, unfurlId: share.unfurlId, delivered };
     },
