@@ -280,10 +280,15 @@ function requireFor(mode: Mode, env: z.infer<typeof schema>): string[] {
     if (!env.SLACK_SIGNING_SECRET) missing.push("SLACK_SIGNING_SECRET");
   }
   // The worker posts digests too, so it needs a bot token (or the OAuth store's) as much as web does.
+  // The worker refreshes OAuth tokens but never runs the install flow, so it needs no state secret.
   if (serving) {
-    const oauth = [env.SLACK_CLIENT_ID, env.SLACK_CLIENT_SECRET, env.SLACK_STATE_SECRET];
-    if (!env.SLACK_BOT_TOKEN && !oauth.every(Boolean)) {
-      missing.push("SLACK_BOT_TOKEN (or SLACK_CLIENT_ID + SLACK_CLIENT_SECRET + SLACK_STATE_SECRET)");
+    const names = [
+      "SLACK_CLIENT_ID",
+      "SLACK_CLIENT_SECRET",
+      ...(mode === "worker" ? [] : ["SLACK_STATE_SECRET"]),
+    ];
+    if (!env.SLACK_BOT_TOKEN && !names.every((n) => Boolean(env[n as keyof typeof env]))) {
+      missing.push(`SLACK_BOT_TOKEN (or ${names.join(" + ")})`);
     }
   }
   return missing;

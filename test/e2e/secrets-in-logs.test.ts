@@ -31,7 +31,6 @@ let redis: PrivateRedis;
 let emulator: Emulator;
 let slack: SlackStandIn;
 const procs: CliProcess[] = [];
-let web: CliProcess;
 let worker: CliProcess;
 let deadWeb: CliProcess;
 let deadWorker: CliProcess;
@@ -100,7 +99,7 @@ beforeAll(async () => {
     started("web", env(deadSlack, "{logs-dead}")),
     started("worker", env(deadSlack, "{logs-dead}")),
   ]);
-  [web, worker, deadWeb, deadWorker] = [live.p, liveWorker.p, dead.p, deadW.p];
+  [worker, deadWeb, deadWorker] = [liveWorker.p, dead.p, deadW.p];
   deadWebUrl = dead.url;
   slack.setAppUrl(live.url);
 }, 60_000);

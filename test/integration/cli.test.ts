@@ -126,7 +126,7 @@ describe("insights-digest: configuration errors stop every entry point with one 
     expect(r.signal).toBeNull();
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      "insights-digest: The worker needs SLACK_BOT_TOKEN, or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET (OAuth).\n",
+      'insights-digest: Missing configuration for "worker": SLACK_BOT_TOKEN (or SLACK_CLIENT_ID + SLACK_CLIENT_SECRET)\n',
     );
   });
 

@@ -64,6 +64,11 @@ export const METHOD_SCOPES: Readonly<Record<string, Need>> = {
   "files.info": ["files:read"],
   "chat.unfurl": ["links:write"],
   "chat.getPermalink": [],
+  // Called with other tokens than the bot's, checked by those methods themselves: the app-level token
+  // (connections:write) and a custom step run's own workflow token.
+  "apps.connections.open": [],
+  "functions.completeSuccess": [],
+  "functions.completeError": [],
   "oauth.v2.access": [],
   "apps.uninstall": [],
 };
