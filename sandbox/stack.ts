@@ -1,11 +1,11 @@
 import { Writable } from "node:stream";
-import type { Redis } from "ioredis";
 import { connectRedis } from "../src/app/redis.ts";
 import { startWeb, type WebHandle } from "../src/app/web.ts";
 import { startWorker, type WorkerHandle, type WorkerOptions } from "../src/app/worker.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import { createLogger, type Logger } from "../src/log.ts";
 import { formatKeyring, generateKeyring } from "../src/store/crypto.ts";
+import type { RedisClient } from "../src/store/redis-client.ts";
 import type { SubscriptionLimits } from "../src/subscriptions/validate.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
 import { freePort } from "./redis.ts";
@@ -66,7 +66,7 @@ export interface Stack {
   worker?: WorkerHandle;
   /** The delivery queue's name (one per stack, so stacks sharing a Redis never take each other's jobs). */
   queueName: string;
-  redis: Redis;
+  redis: RedisClient;
   config: Config;
   logger: Logger;
   /** Every JSON log line the app wrote (to check that no secret reaches the logs). */
@@ -140,7 +140,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   });
   slack.setAppUrl(`${web.url}/slack/events`);
   let worker: WorkerHandle | undefined;
-  let workerRedis: Redis | undefined;
+  let workerRedis: RedisClient | undefined;
   if (o.worker) {
     // Workers block on Redis and need their own connection with maxRetriesPerRequest: null.
     workerRedis = connectRedis(o.redisUrl, logger, "worker");

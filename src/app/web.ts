@@ -1,6 +1,5 @@
 import type { AddressInfo } from "node:net";
 import type { App } from "@slack/bolt";
-import type { Redis } from "ioredis";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import {
@@ -15,6 +14,7 @@ import type { Logger } from "../log.ts";
 import { createMetrics, metricsHandler } from "../metrics.ts";
 import { createSlackApp } from "../slack/app.ts";
 import type { SlackDeps } from "../slack/services.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { composeCore } from "./compose.ts";
 import { connectRedis } from "./redis.ts";
@@ -23,7 +23,7 @@ export interface WebOptions {
   config: Config;
   logger: Logger;
   /** Reuse a connection (tests, `start`); otherwise one is opened from REDIS_URL and closed on stop. */
-  redis?: Redis;
+  redis?: RedisClient;
   prefix?: string;
   clock?: () => Date;
   host?: string;

@@ -1,9 +1,9 @@
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from "@slack/bolt";
-import type { Redis } from "ioredis";
 import { isAppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { workspaceOf } from "../slack/workspace.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import { purgeWorkspace, type RemoveSchedulers } from "./purge.ts";
 import { refLabel } from "./refs.ts";
 import type { InstallationRecords } from "./store.ts";
@@ -15,7 +15,7 @@ import type { InstallationRecords } from "./store.ts";
  */
 
 export interface LifecycleDeps {
-  redis: Redis;
+  redis: RedisClient;
   keys: KeyScheme;
   records: Pick<InstallationRecords, "removeUserToken">;
   removeSchedulers?: RemoveSchedulers;
