@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { OAuthSettings } from "./api/context.ts";
 import type { ApiEnv } from "./api/dispatch.ts";
+import { type HistoryTier, setHistoryTier } from "./api/history.ts";
 import { createSlackClient, type SlackClientSide } from "./client/client.ts";
 import { mintTrigger } from "./client/mint.ts";
 import { type Control, createControl } from "./control.ts";
@@ -29,6 +30,11 @@ export interface SlackStandInOptions {
   appId?: string;
   /** Client credentials to check in oauth.v2.access (unchecked when unset), token lifetime and grace. */
   oauth?: Partial<OAuthSettings>;
+  /**
+   * `conversations.history` limits: a non-Marketplace app (default; 1 call a minute per workspace,
+   * 15 messages a page, as Slack since 2025) or a Marketplace one (Tier 3).
+   */
+  history?: HistoryTier;
   /** The stand-in's clock (trigger and response_url expiry, rate limits, token lifetimes). Default Date.now. */
   now?: () => number;
 }
@@ -41,6 +47,8 @@ export interface SlackStandIn extends Control, Queries, SlackClientSide {
   readonly baseUrl: string;
   /** Points deliveries at another app URL (when the app's port is known only after the stand-in starts). */
   setAppUrl(url: string): void;
+  /** Switches the conversations.history tier (and forgets the counts). */
+  setHistoryTier(tier: HistoryTier): void;
   /** A one-time OAuth code for `teamId` (what the authorize redirect would carry). */
   mintOAuthCode(teamId: string, userId?: string): string;
   /** A trigger_id as if the user had just interacted (valid 3 s). */
@@ -66,6 +74,7 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
     for (const seed of seeds) addWorkspaceTo(state, seed);
   };
   reseed();
+  setHistoryTier(state, o.history ?? "non_marketplace");
   const env: ApiEnv = {
     state,
     baseUrl: "",
@@ -98,6 +107,7 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
     ...createControl(state, reseed),
     ...createQueries(state),
     ...createSlackClient(clientEnv),
+    setHistoryTier: (tier) => setHistoryTier(state, tier),
     setAppUrl(url: string) {
       clientEnv.appUrl = url;
     },

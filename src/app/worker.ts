@@ -168,8 +168,9 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     apiKeys,
     digestsWith,
     pacer: createPacer({ redis, keys, policy: o.pacing }),
-    // A post can go out until the lease runs out, plus one Slack call's timeout.
-    windowMs: claims.leaseMs + 70_000,
+    // A post goes out within one Slack call's timeout of being noted (10 s); a worker stalled longer
+    // than that inside the post is the gap no check closes.
+    windowMs: 60_000,
     fanOut: { store, registry, queue, policy },
     slack: {
       call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),

@@ -141,7 +141,8 @@ export async function findPosted(
     try {
       reply = await deps.slack.call(token, "conversations.history", {
         channel: sub.channelId,
-        oldest: ((sinceMs - 5_000) / 1000).toFixed(6),
+        // A second of margin for the clocks of Redis (which noted the post) and Slack (which stamped it).
+        oldest: ((sinceMs - 1_000) / 1000).toFixed(6),
         latest: ((sinceMs + deps.windowMs) / 1000).toFixed(6),
         include_all_metadata: true,
         limit: HISTORY_PAGE,

@@ -1,9 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { type WorkspaceRef, workspaceLabel } from "../store/keys.ts";
 import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
 import { slotSchedulerId } from "../subscriptions/slots.ts";
 import { type DeliveryPolicy, type DeliveryQueue, deliveryJobOptions, JOB_NAME } from "./queue.ts";
 
 const PAGE = 500;
+const unique = () => `${Date.now().toString(36)}${randomBytes(4).toString("hex")}`;
 
 /**
  * The one place that writes BullMQ job schedulers: one per time slot, `slot.<slotId>`, with the slot's
@@ -52,8 +54,9 @@ export function createSchedulerSync(options: {
     },
     async enqueue(ref, subId, channelId, kind, period) {
       const sub = deliveryId(ref, subId);
-      // Unique: a second catch-up of one period must still run; the claim stops a repeat of a delivered one.
-      const jobId = `${kind === "test" ? "send" : "catchup"}.${sub}.${period}.${Date.now().toString(36)}`;
+      // Unique, also for two calls in one millisecond (BullMQ drops a job whose id exists): a second
+      // catch-up of one period must still run; the claim stops a repeat of a delivered one.
+      const jobId = `${kind === "test" ? "send" : "catchup"}.${sub}.${period}.${unique()}`;
       await queue.add(JOB_NAME[kind], { sub, period, ch: channelId }, { ...opts, jobId });
       return jobId;
     },
@@ -62,7 +65,7 @@ export function createSchedulerSync(options: {
       await queue.add(
         JOB_NAME.notice,
         { sub, reason },
-        { ...opts, jobId: `notice.${sub}.${Date.now().toString(36)}` },
+        { ...opts, jobId: `notice.${sub}.${unique()}` },
       );
     },
     async *schedulers() {
