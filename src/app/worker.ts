@@ -183,7 +183,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     takeoverGiveUpMs: o.takeoverGiveUpMs,
   });
 
-  await migrateLegacyData({ redis, keys, queue, logger });
+  await migrateLegacyData({ redis, keys, store, logger });
   await subscriptions.reconcile();
   // Every log line written while a job runs carries its id (and the subscription's scheduler id).
   const traced: typeof processor = (job, token) =>

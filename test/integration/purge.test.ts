@@ -61,7 +61,7 @@ describe.each(backends())("purgeWorkspace ($name)", ({ url }) => {
     const prefix = `t-purge-${randomUUID().slice(0, 8)}`;
     const keys = createKeyScheme({ prefix });
     // A hash-tagged prefix, as BullMQ needs on a cluster.
-    const queue = new Queue("digests", { connection: redis.duplicate(), prefix: `{${prefix}-bull}` });
+    const queue = new Queue("digests", { connection: connect(url), prefix: `{${prefix}-bull}` });
     queues.push(queue);
     const installs = createInstallationStore({ redis, keyring, prefix });
     const apiKeys = createApiKeyStore({ redis, keyring, prefix });
