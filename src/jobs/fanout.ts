@@ -27,11 +27,17 @@ export interface FanOutDeps {
   parallel?: number;
 }
 
+/** BullMQ's largest priority. */
+const MAX_PRIORITY = 2_097_152;
+
 /**
  * The job of a firing time slot: pages through the slot's members workspace by workspace and adds
  * one delivery job per member in bulk. Rounds interleave workspaces (one member of each in turn), so a
  * workspace with thousands of subscriptions in the slot cannot push one with five to the back of the
- * queue. Job ids are (subscription, period): a retried fan-out adds nothing twice while the jobs wait,
+ * queue. Each job's priority is its rank within its workspace (1 for every workspace's first member,
+ * 2 for the second, …), so the order survives pacing too: a job put back by its channel's or
+ * workspace's budget comes back in at its rank, ahead of a big workspace's tail, not behind it.
+ * Job ids are (subscription, period): a retried fan-out adds nothing twice while the jobs wait,
  * and a repeat of a delivered one stops at its claim. Workspaces found without members are pruned
  * from the slot's registry (it is kept a superset).
  */
@@ -42,9 +48,18 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
   const period = periodOf(fire);
   const pageSize = deps.pageSize ?? 100;
   const opts = deliveryJobOptions(deps.policy);
-  let lanes = (await deps.registry.workspaces(slotId)).map((ref) => ({ ref, cursor: "0", started: false }));
+  let lanes = (await deps.registry.workspaces(slotId)).map((ref) => ({
+    ref,
+    cursor: "0",
+    started: false,
+    rank: 0,
+  }));
   let added = 0;
-  let pending: { name: string; data: DeliveryJobData; opts: typeof opts & { jobId: string } }[] = [];
+  let pending: {
+    name: string;
+    data: DeliveryJobData;
+    opts: typeof opts & { jobId: string; priority: number };
+  }[] = [];
   const flush = async (force: boolean) => {
     while (pending.length >= (deps.batchSize ?? 500) || (force && pending.length > 0)) {
       const batch = pending.splice(0, deps.batchSize ?? 500);
@@ -53,7 +68,7 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
     }
   };
   while (lanes.length > 0) {
-    const round: { ref: WorkspaceRef; members: [string, string][] }[] = [];
+    const round: { lane: (typeof lanes)[number]; members: [string, string][] }[] = [];
     const next: typeof lanes = [];
     for (let i = 0; i < lanes.length; i += deps.parallel ?? 64) {
       const group = lanes.slice(i, i + (deps.parallel ?? 64));
@@ -62,9 +77,13 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
       );
       pages.forEach((p, j) => {
         const lane = group[j] as (typeof lanes)[number];
-        round.push({ ref: lane.ref, members: p.members });
+        round.push({ lane, members: p.members });
         if (!lane.started && p.cursor === "0" && p.members.length === 0) void prune(deps, slotId, lane.ref);
-        if (p.cursor !== "0") next.push({ ref: lane.ref, cursor: p.cursor, started: true });
+        if (p.cursor !== "0") {
+          lane.cursor = p.cursor;
+          lane.started = true;
+          next.push(lane);
+        }
       });
     }
     const longest = Math.max(0, ...round.map((r) => r.members.length));
@@ -72,11 +91,12 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
       for (const r of round) {
         const m = r.members[k];
         if (!m) continue;
-        const sub = `${workspaceLabel(r.ref)}.${m[0]}`;
+        const sub = `${workspaceLabel(r.lane.ref)}.${m[0]}`;
+        r.lane.rank++;
         pending.push({
           name: JOB_NAME.scheduled,
           data: { sub, period, ch: m[1] },
-          opts: { ...opts, jobId: `d.${sub}.${period}` },
+          opts: { ...opts, jobId: `d.${sub}.${period}`, priority: Math.min(r.lane.rank, MAX_PRIORITY) },
         });
       }
       await flush(false);

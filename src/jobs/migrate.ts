@@ -72,7 +72,8 @@ export async function migrateLegacyData(o: {
       if (SEALED.has(k.kind) && k.rest.length === 0) {
         const target = keys.sealed(k.kind as "installation" | "apikey", k.ref);
         const hash = await redis.hgetall(k.key);
-        if ((await redis.exists(target)) === 0 && Object.keys(hash).length > 0) await redis.hset(target, hash);
+        if ((await redis.exists(target)) === 0 && Object.keys(hash).length > 0)
+          await redis.hset(target, hash);
         counts.moved++;
       } else if (k.kind === "sub" && k.rest.length === 1) {
         const id = k.rest[0] as string;
@@ -92,7 +93,12 @@ export async function migrateLegacyData(o: {
     logger.info(counts, "data of an older version moved to the current key scheme");
     return counts;
   } finally {
-    await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, lock, token);
+    await redis.eval(
+      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+      1,
+      lock,
+      token,
+    );
   }
 }
 
@@ -111,7 +117,8 @@ async function moveClaim(redis: RedisClient, keys: KeyScheme, k: LegacyKey): Pro
   if (next === null) return false;
   const current = await redis.hget(target, subId);
   // A verdict beats a posting note; anything already in the new scheme stays.
-  if (current === null || (current.startsWith("p|") && !next.startsWith("p|"))) await redis.hset(target, subId, next);
+  if (current === null || (current.startsWith("p|") && !next.startsWith("p|")))
+    await redis.hset(target, subId, next);
   if (pttl > 0 && (await redis.pttl(target)) < pttl) await redis.pexpire(target, pttl);
   return true;
 }

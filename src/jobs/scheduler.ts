@@ -62,11 +62,7 @@ export function createSchedulerSync(options: {
     },
     async notifyOwner(ref, subId, reason) {
       const sub = deliveryId(ref, subId);
-      await queue.add(
-        JOB_NAME.notice,
-        { sub, reason },
-        { ...opts, jobId: `notice.${sub}.${unique()}` },
-      );
+      await queue.add(JOB_NAME.notice, { sub, reason }, { ...opts, jobId: `notice.${sub}.${unique()}` });
     },
     async *schedulers() {
       for (let start = 0; ; start += PAGE) {

@@ -155,7 +155,9 @@ describe.each(backends())("scheduled delivery end to end ($name)", ({ url }) => 
     expect(othersDoneAt - throttledAt).toBeLessThan(3_000);
     expect(mineAt - throttledAt).toBeGreaterThanOrEqual(2_900);
     expect(limited).toBe(1);
-    expect(h.slack.calls((c) => c.method === "chat.postMessage" && c.args.channel === DEMO.general)).toHaveLength(1);
+    expect(
+      h.slack.calls((c) => c.method === "chat.postMessage" && c.args.channel === DEMO.general),
+    ).toHaveLength(1);
     expect(h.slack.messages(DEMO.general)).toHaveLength(1);
     expect(mineAt).toBeGreaterThan(t0);
   });
@@ -177,7 +179,8 @@ describe.each(backends())("scheduled delivery end to end ($name)", ({ url }) => 
     if (dead.state !== "acquired") throw new Error("unreachable");
     const slack = new WebClient(DEMO.botToken, { slackApiUrl: h.slack.apiUrl });
     h.slack.setRateLimit({ enabled: false });
-    for (let i = 0; i < 10; i++) await slack.chat.postMessage({ channel: DEMO.security, text: `before the claim ${i}` });
+    for (let i = 0; i < 10; i++)
+      await slack.chat.postMessage({ channel: DEMO.security, text: `before the claim ${i}` });
     // Older than the claim by more than the clock margin (1 s): outside the read.
     await sleep(1_100);
     expect(await claims.confirm(REF, sub.id, period, dead.token)).toBe(true);
@@ -187,7 +190,8 @@ describe.each(backends())("scheduled delivery end to end ($name)", ({ url }) => 
       metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: { delivery: `${sub.id}/${period}` } },
     });
     // Later chatter: the read stops at claim time + 60 s, so it cannot grow without bound.
-    for (let i = 0; i < 12; i++) await slack.chat.postMessage({ channel: DEMO.security, text: `chatter ${i}` });
+    for (let i = 0; i < 12; i++)
+      await slack.chat.postMessage({ channel: DEMO.security, text: `chatter ${i}` });
     await sleep(150);
     await queue.add("catchup", { sub: subId(REF, sub.id), period, ch: DEMO.security }, { jobId: "takeover" });
     const h1 = h;

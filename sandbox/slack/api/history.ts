@@ -54,7 +54,11 @@ function spend(state: StandInState, teamId: string, rules: TierRules): void {
   const recent = (h.calls.get(teamId) ?? []).filter((t) => now - t < 60_000);
   if (recent.length >= rules.perMinute) {
     h.calls.set(teamId, recent);
-    throw new HttpFault(429, "ratelimited", Math.max(1, Math.ceil(((recent[0] ?? now) + 60_000 - now) / 1000)));
+    throw new HttpFault(
+      429,
+      "ratelimited",
+      Math.max(1, Math.ceil(((recent[0] ?? now) + 60_000 - now) / 1000)),
+    );
   }
   recent.push(now);
   h.calls.set(teamId, recent);
