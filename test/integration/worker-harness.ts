@@ -148,13 +148,13 @@ export async function startHarness(o: {
       const token = `xoxb-${teamId.toLowerCase()}-standin`;
       const ids = Array.from(
         { length: channels },
-        (_, i) => `C${teamId.slice(1, 8)}${String(i).padStart(2, "0")}`,
+        (_, i) => `C${teamId.slice(1)}X${String(i).padStart(2, "0")}`,
       );
       slack.addWorkspace({
         teamId,
         name: teamId,
         botToken: token,
-        users: [{ id: `U${teamId.slice(1, 8)}A`, name: "admin", isAdmin: true }],
+        users: [{ id: `U${teamId.slice(1)}A`, name: "admin", isAdmin: true }],
         channels: ids.map((id, i) => ({ id, name: `digests-${i}` })),
       });
       tokens.set(teamId, token);
