@@ -12,8 +12,6 @@ import { measureRender, type RenderResult } from "./render.ts";
 import type { OpenLoopResult, Target } from "./slash-sender.ts";
 import { round, sleep } from "./stats.ts";
 import { type FaultRun, runFaults } from "./storm/faults.ts";
-import type { MemoryFigures } from "./storm/memory.ts";
-import { memoryWithConfig } from "./storm/memory-config.ts";
 import { runStormRow, type StormRow } from "./storm/section.ts";
 
 /** Everything one run measured; the Markdown report is rendered from this (report.ts). */
@@ -37,8 +35,6 @@ export interface BenchResults {
   ackUnderStorm?: { rate: number; storm: string; app: OpenLoopResult };
   badInput?: BadInputResult;
   storms: StormRow[];
-  /** Redis per subscription with the recommended setting (see the report). */
-  memoryTuned?: MemoryFigures & { config: Record<string, string> };
   faults: FaultRun[];
   process: ProcessCounters;
 }
@@ -204,15 +200,6 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
   } finally {
     await stopApps(apps);
   }
-  await section("Redis memory with hash-max-listpack-value 1024", async () => {
-    const first = plan.storms[0];
-    if (first)
-      results.memoryTuned = await memoryWithConfig({
-        subscriptions: first.subscriptions,
-        workspaces: first.workspaces,
-        config: { "hash-max-listpack-value": "1024" },
-      });
-  });
   await section("faults", async () => {
     results.faults = await runFaults({ ...plan.faults, concurrency: plan.concurrency });
   });

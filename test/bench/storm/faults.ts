@@ -18,7 +18,6 @@ export const FAULT_TUNING = {
   policy: { attempts: 5, backoffMs: 1_000 },
   claims: { leaseMs: 10_000 },
   locks: { lockDuration: 10_000, stalledInterval: 5_000 },
-  maxPerSecond: 1_000,
 } satisfies BenchWorkerOptions;
 
 interface FaultSpec {

@@ -39,9 +39,8 @@ export async function runStormRow(o: {
     const app = await runStorm({
       world,
       memory: true,
-      // The product's limiter default is 50 deliveries/s (startWorker maxPerSecond), which alone would
-      // cap a storm at 50/s; the bench lifts it to measure the worker itself (see the report).
-      worker: { prefix: world.prefix, queueName: world.queueName, maxPerSecond: 1_000 },
+      // Production settings: Slack's pacing per workspace and channel, no queue-wide limiter.
+      worker: { prefix: world.prefix, queueName: world.queueName },
       timeoutMs: o.timeoutMs,
       alongside: o.alongside,
     });

@@ -17,7 +17,7 @@ export type BenchWorkerOptions = Pick<
   | "policy"
   | "claims"
   | "locks"
-  | "maxPerSecond"
+  | "pacing"
   | "analyticsRetry"
   | "insightsErrorTtlMs"
 >;
