@@ -7,12 +7,22 @@ import { type AckRow, measureAck } from "./ack.ts";
 import { type BadInputResult, measureBadInput, type ProcessCounters } from "./bad-input.ts";
 import { startBareBolt } from "./bare-bolt.ts";
 import { type Child, spawnChild } from "./child.ts";
+import type { CostResult } from "./engine/cost.ts";
+import {
+  measureBig,
+  measureCosts,
+  measureThrottle,
+  measureWorkers,
+  type ThrottleResult,
+  type WorkersRow,
+} from "./engine/sections.ts";
 import { type Plan, planFor } from "./plan.ts";
 import { measureRender, type RenderResult } from "./render.ts";
 import type { OpenLoopResult, Target } from "./slash-sender.ts";
 import { round, sleep } from "./stats.ts";
 import { type FaultRun, runFaults } from "./storm/faults.ts";
 import { runStormRow, type StormRow } from "./storm/section.ts";
+import type { StormResult } from "./storm/storm.ts";
 
 /** Everything one run measured; the Markdown report is rendered from this (report.ts). */
 export interface BenchResults {
@@ -36,6 +46,14 @@ export interface BenchResults {
   badInput?: BadInputResult;
   storms: StormRow[];
   faults: FaultRun[];
+  /** The same fault runs on a 3-master Redis Cluster. */
+  faultsCluster: FaultRun[];
+  engine: {
+    cost?: CostResult[];
+    workers?: WorkersRow[];
+    throttle?: ThrottleResult;
+    big?: StormResult;
+  };
   process: ProcessCounters;
 }
 
@@ -91,7 +109,12 @@ async function stopApps(a: Apps): Promise<void> {
  * other: pure render cost first, then ack latency and bad input against an idle app, then the
  * storms (one of them with ack latency measured alongside), then the fault runs.
  */
-export async function runBench(o: { quick: boolean; log: (line: string) => void }): Promise<BenchResults> {
+export async function runBench(o: {
+  quick: boolean;
+  /** `engine`: only issue 15's sections (Redis cost, storms, workers, throttling, faults). */
+  only?: string;
+  log: (line: string) => void;
+}): Promise<BenchResults> {
   const plan = planFor(o.quick);
   const started = Date.now();
   const counters: ProcessCounters = { unhandledRejections: 0, uncaughtExceptions: 0 };
@@ -121,6 +144,8 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
     },
     storms: [],
     faults: [],
+    faultsCluster: [],
+    engine: {},
     process: counters,
   };
   const section = async (name: string, fn: () => Promise<void>) => {
@@ -135,32 +160,39 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
     o.log(`  ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s`);
   };
 
-  await section("render cost", async () => {
-    results.render = await measureRender(plan.render);
+  const all = o.only !== "engine";
+  await section("Redis cost per delivery (single node, cluster)", async () => {
+    results.engine.cost = await measureCosts(plan.engine.cost);
   });
+  if (all)
+    await section("render cost", async () => {
+      results.render = await measureRender(plan.render);
+    });
   const apps = await startApps();
   try {
-    await section("ack latency", async () => {
-      results.ack = await measureAck({
-        sender: apps.sender,
-        app: apps.app,
-        bare: apps.bareTarget,
-        rates: plan.ack.rates,
-        durationMs: plan.ack.durationMs,
-        text: "last7d",
+    if (all)
+      await section("ack latency", async () => {
+        results.ack = await measureAck({
+          sender: apps.sender,
+          app: apps.app,
+          bare: apps.bareTarget,
+          rates: plan.ack.rates,
+          durationMs: plan.ack.durationMs,
+          text: "last7d",
+        });
       });
-    });
-    await section("bad input", async () => {
-      results.badInput = await measureBadInput({
-        stack: apps.stack,
-        sender: apps.sender,
-        target: apps.app,
-        counters,
-        fuzzCount: plan.badInput.fuzz,
-        analyticsCount: plan.badInput.analytics,
-        slackCount: plan.badInput.slack,
+    if (all)
+      await section("bad input", async () => {
+        results.badInput = await measureBadInput({
+          stack: apps.stack,
+          sender: apps.sender,
+          target: apps.app,
+          counters,
+          fuzzCount: plan.badInput.fuzz,
+          analyticsCount: plan.badInput.analytics,
+          slackCount: plan.badInput.slack,
+        });
       });
-    });
     // Ack latency is measured during the heaviest storm with shared channels (the longest one).
     const underIndex = plan.storms.reduce(
       (best, s, i, all) =>
@@ -174,7 +206,7 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
       const label = `storm ${spec.subscriptions.toLocaleString("en-US")} subscriptions / ${spec.workspaces.toLocaleString("en-US")} workspaces, ${spec.subsPerChannel} per channel`;
       await section(label, async () => {
         const alongside =
-          i === underIndex
+          all && i === underIndex
             ? async () => {
                 await sleep(plan.ackUnderStorm.delayMs);
                 const app = await apps.sender.call<OpenLoopResult>("openLoop", {
@@ -200,8 +232,25 @@ export async function runBench(o: { quick: boolean; log: (line: string) => void 
   } finally {
     await stopApps(apps);
   }
-  await section("faults", async () => {
+  await section("1 vs 2 worker processes", async () => {
+    results.engine.workers = await measureWorkers({ ...plan.engine.workers, timeoutMs: plan.stormTimeoutMs });
+  });
+  await section("a throttled workspace's cost to the others", async () => {
+    results.engine.throttle = await measureThrottle({
+      ...plan.engine.throttle,
+      timeoutMs: plan.stormTimeoutMs,
+    });
+  });
+  const big = plan.engine.big;
+  if (big)
+    await section(`storm ${big.subs.toLocaleString("en-US")} subscriptions`, async () => {
+      results.engine.big = await measureBig({ ...big, timeoutMs: 900_000 });
+    });
+  await section("faults (single node)", async () => {
     results.faults = await runFaults({ ...plan.faults, concurrency: plan.concurrency });
+  });
+  await section("faults (Redis Cluster)", async () => {
+    results.faultsCluster = await runFaults({ ...plan.faults, concurrency: plan.concurrency, cluster: true });
   });
   process.off("unhandledRejection", onRejection);
   process.off("uncaughtException", onException);

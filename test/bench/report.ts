@@ -1,3 +1,4 @@
+import { engineSection } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
 import { int, round } from "./stats.ts";
 import { checkTargets, type TargetCheck } from "./targets.ts";
@@ -93,16 +94,16 @@ function stormSection(r: BenchResults): string {
   const memRow = (x: (typeof r.storms)[number], m: NonNullable<typeof x.app.memory>, when: string) => {
     const p = m.perSub;
     return [
-        `${int(x.subscriptions)} / ${x.subsPerChannel}, ${when}`,
-        p.record,
-        p.indexes,
-        p.claims,
-        p.transient,
-        p.queue,
-        p.events,
-        `**${int(p.total)}**`,
-        int(m.infoDeltaPerSub),
-      ];
+      `${int(x.subscriptions)} / ${x.subsPerChannel}, ${when}`,
+      p.record,
+      p.indexes,
+      p.claims,
+      p.transient,
+      p.queue,
+      p.events,
+      `**${int(p.total)}**`,
+      int(m.infoDeltaPerSub),
+    ];
   };
   const mem = r.storms.flatMap((x) => [
     ...(x.app.memory ? [memRow(x, x.app.memory, "before the fire")] : []),
@@ -298,6 +299,8 @@ export function renderReport(r: BenchResults, extraNotes = ""): string {
     renderSection(r),
     "",
     faultSection(r),
+    "",
+    engineSection(r),
     "",
     badSection(r),
     "",

@@ -17,13 +17,17 @@ const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 export async function benchCli(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { quick: { type: "boolean", default: false }, out: { type: "string" } },
+    options: {
+      quick: { type: "boolean", default: false },
+      out: { type: "string" },
+      only: { type: "string" },
+    },
   });
   const out = values.out ?? RESULTS;
   mkdirSync(out, { recursive: true });
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   log(`insights-digest bench${values.quick ? " --quick" : ""}: results go to ${out}`);
-  const results = await runBench({ quick: values.quick === true, log });
+  const results = await runBench({ quick: values.quick === true, only: values.only, log });
   const markdown = renderReport(results);
   const json = `${JSON.stringify(results, null, 2)}\n`;
   const stamp = results.meta.startedAt.replace(/[:.]/g, "-").slice(0, 19);

@@ -1,3 +1,4 @@
+import { engineTargets } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
 import { int, round } from "./stats.ts";
 
@@ -64,7 +65,9 @@ function stormTargets(r: BenchResults): TargetCheck[] {
       met: null,
     });
   }
-  const after = r.storms.find((s) => s.app.memoryAfter && s.subscriptions >= 10_000) ?? r.storms.find((s) => s.app.memoryAfter);
+  const after =
+    r.storms.find((s) => s.app.memoryAfter && s.subscriptions >= 10_000) ??
+    r.storms.find((s) => s.app.memoryAfter);
   const m = after?.app.memoryAfter;
   out.push({
     target: `≤ 700 B of Redis per subscription after its first fire${after ? ` (${int(after.subscriptions)} subscriptions)` : ""}`,
@@ -140,5 +143,12 @@ function badTargets(r: BenchResults): TargetCheck[] {
 }
 
 export function checkTargets(r: BenchResults): TargetCheck[] {
-  return [...ackTargets(r), ...stormTargets(r), ...renderTargets(r), ...faultTargets(r), ...badTargets(r)];
+  return [
+    ...ackTargets(r),
+    ...stormTargets(r),
+    ...renderTargets(r),
+    ...faultTargets(r),
+    ...badTargets(r),
+    ...engineTargets(r),
+  ];
 }

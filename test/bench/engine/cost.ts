@@ -37,7 +37,9 @@ export interface CostResult {
 
 const counts = { commands: 0, trips: 0, on: false, by: new Map<string, number>() };
 const open = new WeakSet<object>();
-const proto = Redis.prototype as unknown as { sendCommand: (this: object, cmd: { name: string }, ...rest: unknown[]) => unknown };
+const proto = Redis.prototype as unknown as {
+  sendCommand: (this: object, cmd: { name: string }, ...rest: unknown[]) => unknown;
+};
 const original = proto.sendCommand;
 proto.sendCommand = function (this: object, cmd: { name: string }, ...rest: unknown[]) {
   if (counts.on) {
@@ -61,7 +63,11 @@ async function serverCommands(redis: RedisClient): Promise<number> {
   return total;
 }
 
-export async function measureCost(o: { cluster: boolean; subs: number; workspaces: number }): Promise<CostResult> {
+export async function measureCost(o: {
+  cluster: boolean;
+  subs: number;
+  workspaces: number;
+}): Promise<CostResult> {
   const server = o.cluster ? await startPrivateRedisCluster(3) : await startPrivateRedis();
   const emulator = await startEmulator();
   const slack = await startSlackStandIn({
@@ -71,14 +77,23 @@ export async function measureCost(o: { cluster: boolean; subs: number; workspace
       teamId: `TC${String(w).padStart(6, "0")}`,
       name: `cost ${w}`,
       botToken: `xoxb-cost-${w}`,
-      channels: Array.from({ length: Math.ceil(o.subs / o.workspaces) }, (_, c) => ({ id: `CC${String(w).padStart(6, "0")}X${c}`, name: `c${c}` })),
+      channels: Array.from({ length: Math.ceil(o.subs / o.workspaces) }, (_, c) => ({
+        id: `CC${String(w).padStart(6, "0")}X${c}`,
+        name: `c${c}`,
+      })),
     })),
   });
   const keyring = `k1:${Buffer.alloc(32, 3).toString("base64")}`;
   const redis = connectRedis(server.url, silentLogger(), "worker");
   const prefix = "cost";
   const queueName = "deliveries";
-  const rt = createSubscriptionRuntime({ redis, queuePrefix: "{insights}", logger: silentLogger(), prefix, queueName });
+  const rt = createSubscriptionRuntime({
+    redis,
+    queuePrefix: "{insights}",
+    logger: silentLogger(),
+    prefix,
+    queueName,
+  });
   const apiKeys = createApiKeyStore({ redis, keyring: parseKeyring(keyring), prefix });
   const fireAt = new Date(Math.ceil((Date.now() + 6_000) / 1000) * 1000);
   const expression = `${fireAt.getUTCSeconds()} ${fireAt.getUTCMinutes()} ${fireAt.getUTCHours()} * * *`;
@@ -160,4 +175,5 @@ export async function measureCost(o: { cluster: boolean; subs: number; workspace
   };
 }
 
-if (process.send) serveRpc({ run: (o: { cluster: boolean; subs: number; workspaces: number }) => measureCost(o) });
+if (process.send)
+  serveRpc({ run: (o: { cluster: boolean; subs: number; workspaces: number }) => measureCost(o) });

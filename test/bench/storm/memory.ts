@@ -72,6 +72,14 @@ export async function measureMemory(o: {
   return {
     subscriptions: o.subscriptions,
     infoDeltaPerSub: round((after - o.before) / n, 0),
-    perSub: { record, indexes, claims, transient, queue, events, total: record + indexes + claims + transient + queue + events },
+    perSub: {
+      record,
+      indexes,
+      claims,
+      transient,
+      queue,
+      events,
+      total: record + indexes + claims + transient + queue + events,
+    },
   };
 }

@@ -46,12 +46,13 @@ export async function runStormRow(o: {
     });
     const bare = await runBareLoop(world, o.concurrency);
     const bareDigestsPerSec = round(bare.delivered / Math.max(0.001, bare.ms / 1000), 1);
+    const { firstPostBy: _f, ...appSlim } = app;
     return {
       subscriptions: o.subscriptions,
       workspaces: o.workspaces,
       subsPerChannel: o.subsPerChannel,
       concurrency: o.concurrency,
-      app,
+      app: appSlim,
       bare,
       bareDigestsPerSec,
       ratio: round(app.digestsPerSec / Math.max(0.001, bareDigestsPerSec), 2),

@@ -123,7 +123,10 @@ if (process.send) {
       if (!o.throttleable) return { graphqlUrl: emulator.graphqlUrl, apiUrl: slack.apiUrl };
       const proxy = await startSlackProxy(slack.apiUrl);
       proxy.rule = (method, token) =>
-        method === "chat.postMessage" && throttled && token === throttled.token && Date.now() < throttled.until
+        method === "chat.postMessage" &&
+        throttled &&
+        token === throttled.token &&
+        Date.now() < throttled.until
           ? { status: 429, retryAfter: 1 }
           : "pass";
       return { graphqlUrl: emulator.graphqlUrl, apiUrl: proxy.apiUrl };

@@ -35,6 +35,8 @@ export interface StormOptions {
   alongside?: () => Promise<unknown>;
   /** Worker processes [1]. */
   workers?: number;
+  /** Stop once this many digests are out [all of them]. */
+  stopAt?: number;
 }
 
 export interface StormResult {
@@ -62,6 +64,8 @@ export interface StormResult {
   memory?: MemoryFigures;
   /** The same, right after the storm (claims written, caches still warm). */
   memoryAfter?: MemoryFigures;
+  /** When the subscriptions fell due (epoch ms). */
+  firedAt: number;
   /** First post time of each delivery (`<subId>/<period>` → epoch ms). */
   firstPostBy?: Record<string, number>;
   /** Machine CPU from the fire time to the end (other processes included). */
@@ -161,7 +165,7 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
       lastChange = Date.now();
     }
     const faultsDone = faults.length === 0;
-    if (faultsDone && t.uniqueDeliveries >= n) break;
+    if (faultsDone && t.uniqueDeliveries >= (o.stopAt ?? n)) break;
     if (faultsDone && Date.now() - lastChange > (o.settleMs ?? 5_000) && (await pendingJobs(world)) === 0)
       break;
     if (Date.now() - t0 > o.timeoutMs) {
@@ -206,6 +210,7 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
     setupOverran,
     memory,
     memoryAfter,
+    firedAt: t0,
     firstPostBy: final.firstPostBy,
     cpu: cpuShare,
     alongside: alongsideResult,

@@ -2,16 +2,16 @@ import { randomBytes } from "node:crypto";
 import { type PrivateRedis, startPrivateRedis } from "../../../sandbox/redis.ts";
 import { type PrivateRedisCluster, startPrivateRedisCluster } from "../../../sandbox/redis-cluster.ts";
 import type { WorkspaceSeed } from "../../../sandbox/slack/types.ts";
+import { connectRedis } from "../../../src/app/redis.ts";
 import { parseKeyring } from "../../../src/config.ts";
 import { parseRange } from "../../../src/insights/ranges.ts";
 import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../../src/jobs/runtime.ts";
-import { connectRedis } from "../../../src/app/redis.ts";
 import { silentLogger } from "../../../src/log.ts";
 import { createApiKeyStore } from "../../../src/store/api-keys.ts";
 import type { WorkspaceRef } from "../../../src/store/keys.ts";
 import type { RedisClient } from "../../../src/store/redis-client.ts";
-import { slotOf } from "../../../src/subscriptions/slots.ts";
 import { compactRef, newSubscriptionId } from "../../../src/subscriptions/ids.ts";
+import { slotOf } from "../../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../../src/subscriptions/types.ts";
 import { type Child, spawnChild } from "../child.ts";
 import type { ServicesStart } from "./services.ts";
@@ -119,7 +119,9 @@ export async function inParallel<T>(
 export async function buildWorld(spec: WorldSpec, extraEnv: Record<string, string> = {}): Promise<World> {
   const perWorkspace = Math.ceil(spec.subscriptions / spec.workspaces);
   const channels = spec.channelsPerWorkspace ?? Math.max(1, Math.ceil(perWorkspace / 2));
-  const redis = spec.cluster ? clusterRedis(await startPrivateRedisCluster(3)) : singleRedis(await startPrivateRedis());
+  const redis = spec.cluster
+    ? clusterRedis(await startPrivateRedisCluster(3))
+    : singleRedis(await startPrivateRedis());
   const services = spawnChild(new URL("./services.ts", import.meta.url));
   const workspaces = seeds(spec, channels);
 
