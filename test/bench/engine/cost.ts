@@ -15,7 +15,6 @@ import { slotOf } from "../../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../../src/subscriptions/types.ts";
 import { serveRpc } from "../child.ts";
 import { round, sleep } from "../stats.ts";
-import { inParallel } from "../storm/world.ts";
 
 /**
  * Redis cost of one delivery, measured on the client: every command any connection of this process
@@ -53,6 +52,15 @@ proto.sendCommand = function (this: object, cmd: { name: string }, ...rest: unkn
   }
   return original.call(this, cmd, ...rest);
 };
+
+/** Runs `fn` over `items` with `n` in flight (not imported from the storm: its module serves another RPC). */
+async function inParallel<T>(items: T[], n: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < items.length; i = next++) await fn(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: n }, lane));
+}
 
 async function serverCommands(redis: RedisClient): Promise<number> {
   let total = 0;
