@@ -5,6 +5,7 @@ import type { Logger } from "../log.ts";
 import { digestToken, type KeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { scanKeys } from "../store/scan.ts";
+import { runScript, script } from "../store/scripts.ts";
 
 /** What the source needs from the analytics client. */
 export interface InsightsFetcher {
@@ -55,15 +56,15 @@ function canonical(q: InsightsQuery): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // KEYS: cache, lock. ARGV: lock token, lock ms. {1, value} cached; {2} locked by us; {0} someone else fetches.
-const GET_OR_LOCK = `
+const GET_OR_LOCK = script(`
 local v = redis.call('get', KEYS[1])
 if v then return {1, v} end
 if redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {2, ''} end
-return {0, ''}`;
+return {0, ''}`);
 
 // KEYS: cache, lock, index. ARGV: value ('' = none), ttl ms, lock token, now ms, max entries, cache key prefix.
 // Stores the reply, evicts the workspace's oldest beyond the bound, releases our lock: one round trip.
-const STORE_AND_UNLOCK = `
+const STORE_AND_UNLOCK = script(`
 if ARGV[1] ~= '' then
   redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
   redis.call('zadd', KEYS[3], ARGV[4], KEYS[1])
@@ -78,7 +79,7 @@ if ARGV[1] ~= '' then
   redis.call('pexpire', KEYS[3], ARGV[2])
 end
 if redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end
-return 1`;
+return 1`);
 
 /** Replies are stored deflated (JSON of daily series compresses several times over), as base64 text. */
 const pack = (entry: CachedEntry) => deflateRawSync(Buffer.from(JSON.stringify(entry))).toString("base64");
@@ -116,22 +117,22 @@ export function createInsightsSource(options: InsightsSourceOptions): InsightsSo
   ) {
     const deadline = Date.now() + lockMs + 1_000;
     const store = (value: string, ttl: number, token: string) =>
-      redis.eval(
+      runScript(
+        redis,
         STORE_AND_UNLOCK,
-        3,
-        cacheKey,
-        lockKey,
-        keys.insightsCacheIndex(ref),
-        value.length > maxEntryBytes ? "" : value,
-        ttl,
-        token,
-        Date.now(),
-        maxEntries,
-        `${keys.namespace(ref)}:insights:`,
+        [cacheKey, lockKey, keys.insightsCacheIndex(ref)],
+        [
+          value.length > maxEntryBytes ? "" : value,
+          ttl,
+          token,
+          Date.now(),
+          maxEntries,
+          `${keys.namespace(ref)}:insights:`,
+        ],
       );
     for (;;) {
       const token = `${process.pid}:${Math.random()}`;
-      const [state, cached] = (await redis.eval(GET_OR_LOCK, 2, cacheKey, lockKey, token, lockMs)) as [
+      const [state, cached] = (await runScript(redis, GET_OR_LOCK, [cacheKey, lockKey], [token, lockMs])) as [
         number,
         string,
       ];
@@ -150,7 +151,9 @@ export function createInsightsSource(options: InsightsSourceOptions): InsightsSo
           );
           throw err;
         }
-        await store(pack({ ok: true, result }), ttlMs, token).catch((e: unknown) =>
+        // Not awaited: the reply is ready, the write (and the lock's release) go out while the digest is
+        // built; a peer waiting on the lock sees the entry a moment later.
+        void store(pack({ ok: true, result }), ttlMs, token).catch((e: unknown) =>
           logger.warn({ err: e }, "insights cache write failed"),
         );
         return result;

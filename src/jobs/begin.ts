@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { runScript, script } from "../store/scripts.ts";
 import { fromHash, LAST_FIELDS, lastFields } from "../subscriptions/codec.ts";
 import type { LastDelivery, Subscription } from "../subscriptions/types.ts";
 import { CLAIM_LUA, CLAIM_LUA_HEAD, type ClaimState, claimState } from "./claims.ts";
@@ -12,7 +13,7 @@ import { CLAIM_LUA, CLAIM_LUA_HEAD, type ClaimState, claimState } from "./claims
  */
 
 // KEYS: record, api key hash, claims hash. ARGV: sub id, token, lease ms, ttl ms, "1" = claim only if active.
-const BEGIN = `${CLAIM_LUA_HEAD}
+const BEGIN = script(`${CLAIM_LUA_HEAD}
 local rec = redis.call('hgetall', KEYS[1])
 if #rec == 0 then return {rec, {}, false} end
 local key = redis.call('hgetall', KEYS[2])
@@ -20,7 +21,7 @@ if ARGV[5] == '1' and redis.call('hget', KEYS[1], 'status') == 'paused' then ret
 local function claim()
 ${CLAIM_LUA.replace(/KEYS\[1\]/g, "KEYS[3]")}
 end
-return {rec, key, claim()}`;
+return {rec, key, claim()}`);
 
 export interface Begun {
   sub: Subscription | null;
@@ -44,17 +45,11 @@ export function createBegin(o: { redis: RedisClient; keys: KeyScheme; leaseMs: n
     onlyActive: boolean,
   ): Promise<Begun> {
     const token = randomUUID();
-    const [rec, key, claim] = (await o.redis.eval(
+    const [rec, key, claim] = (await runScript(
+      o.redis,
       BEGIN,
-      3,
-      o.keys.subscription(ref, subId),
-      o.keys.apiKey(ref),
-      o.keys.deliveryClaims(ref, period),
-      subId,
-      token,
-      o.leaseMs,
-      o.doneTtlMs,
-      onlyActive ? "1" : "0",
+      [o.keys.subscription(ref, subId), o.keys.apiKey(ref), o.keys.deliveryClaims(ref, period)],
+      [subId, token, o.leaseMs, o.doneTtlMs, onlyActive ? "1" : "0"],
     )) as [string[], string[], [number, string, number] | null];
     return {
       sub: fromHash(subId, ref, pairs(rec)),
@@ -65,14 +60,14 @@ export function createBegin(o: { redis: RedisClient; keys: KeyScheme; leaseMs: n
 }
 
 // KEYS: claims hash, record. ARGV: sub id, claim value, ttl ms, n cleared, cleared..., field/value pairs.
-const FINISH = `
+const FINISH = script(`
 redis.call('hset', KEYS[1], ARGV[1], ARGV[2])
 redis.call('pexpire', KEYS[1], ARGV[3])
 if redis.call('exists', KEYS[2]) == 0 then return 0 end
 local n = tonumber(ARGV[4])
 for i = 5, 4 + n do redis.call('hdel', KEYS[2], ARGV[i]) end
 redis.call('hset', KEYS[2], unpack(ARGV, 5 + n))
-return 1`;
+return 1`);
 
 /**
  * The last round trip of a delivery: the claim's verdict and the record's last-delivery fields in one
@@ -83,17 +78,11 @@ export function createFinish(o: { redis: RedisClient; keys: KeyScheme; doneTtlMs
     const fields = lastFields(last);
     const clear = LAST_FIELDS.filter((f) => !(f in fields));
     const verdict = last.outcome === "delivered" ? `d|${last.messageTs ?? ""}` : `f|${last.reason ?? ""}`;
-    await o.redis.eval(
+    await runScript(
+      o.redis,
       FINISH,
-      2,
-      o.keys.deliveryClaims(sub.ref, period),
-      o.keys.subscription(sub.ref, sub.id),
-      sub.id,
-      verdict,
-      o.doneTtlMs,
-      clear.length,
-      ...clear,
-      ...Object.entries(fields).flat(),
+      [o.keys.deliveryClaims(sub.ref, period), o.keys.subscription(sub.ref, sub.id)],
+      [sub.id, verdict, o.doneTtlMs, clear.length, ...clear, ...Object.entries(fields).flat()],
     );
   };
 }

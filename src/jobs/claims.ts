@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { runScript, script } from "../store/scripts.ts";
 
 /**
  * The idempotency claim of one delivery, (subscription, period), as one field of a hash per
@@ -86,7 +87,7 @@ redis.call('hset', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. (now + tonumber(A
 if redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then redis.call('pexpire', KEYS[1], ARGV[4]) end
 return {1, since, 0}`;
 
-const CONFIRM = `${CLAIM_LUA_HEAD}
+const CONFIRM = script(`${CLAIM_LUA_HEAD}
 local v = redis.call('hget', KEYS[1], ARGV[1])
 local since = ''
 if v then
@@ -97,16 +98,18 @@ end
 if since == '' then since = tostring(now) end
 redis.call('hset', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. (now + tonumber(ARGV[3])) .. '|' .. since)
 if redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then redis.call('pexpire', KEYS[1], ARGV[4]) end
-return 1`;
+return 1`);
 
-const RELEASE = `${CLAIM_LUA_HEAD}
+const RELEASE = script(`${CLAIM_LUA_HEAD}
 local v = redis.call('hget', KEYS[1], ARGV[1])
 if not v then return 0 end
 local token, untilMs, since = pending(v)
 if token ~= ARGV[2] then return 0 end
 if since == '' or ARGV[3] == '0' then return redis.call('hdel', KEYS[1], ARGV[1]) end
 redis.call('hset', KEYS[1], ARGV[1], 'p||0|' .. since)
-return 1`;
+return 1`);
+
+const CLAIM = script(`${CLAIM_LUA_HEAD}${CLAIM_LUA}`);
 
 /** Reads a claim script's reply. */
 export function claimState(reply: [number, string, number], token: string): ClaimState {
@@ -133,19 +136,11 @@ export function createDeliveryClaims(options: ClaimOptions): DeliveryClaims {
     doneTtlMs,
     async claim(ref, subId, period) {
       const token = randomUUID();
-      const reply = await redis.eval(
-        `${CLAIM_LUA_HEAD}${CLAIM_LUA}`,
-        1,
-        key(ref, period),
-        subId,
-        token,
-        leaseMs,
-        doneTtlMs,
-      );
+      const reply = await runScript(redis, CLAIM, [key(ref, period)], [subId, token, leaseMs, doneTtlMs]);
       return claimState(reply as [number, string, number], token);
     },
     async confirm(ref, subId, period, token) {
-      return (await redis.eval(CONFIRM, 1, key(ref, period), subId, token, leaseMs, doneTtlMs)) === 1;
+      return (await runScript(redis, CONFIRM, [key(ref, period)], [subId, token, leaseMs, doneTtlMs])) === 1;
     },
     async finish(ref, subId, period, outcome, detail) {
       await redis
@@ -155,7 +150,7 @@ export function createDeliveryClaims(options: ClaimOptions): DeliveryClaims {
         .exec();
     },
     async release(ref, subId, period, token, o = {}) {
-      await redis.eval(RELEASE, 1, key(ref, period), subId, token, o.posted === false ? "0" : "1");
+      await runScript(redis, RELEASE, [key(ref, period)], [subId, token, o.posted === false ? "0" : "1"]);
     },
   };
 }
