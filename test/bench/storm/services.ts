@@ -48,6 +48,8 @@ export interface SlackTally {
 
 let emulator: Emulator | undefined;
 let throttled: { token: string; until: number } | undefined;
+/** 429s the pass-through answered (the stand-in never sees those calls). */
+let throttled429 = 0;
 let slack: SlackStandIn | undefined;
 
 interface DigestMeta {
@@ -122,13 +124,17 @@ if (process.send) {
       });
       if (!o.throttleable) return { graphqlUrl: emulator.graphqlUrl, apiUrl: slack.apiUrl };
       const proxy = await startSlackProxy(slack.apiUrl);
-      proxy.rule = (method, token) =>
-        method === "chat.postMessage" &&
-        throttled &&
-        token === throttled.token &&
-        Date.now() < throttled.until
-          ? { status: 429, retryAfter: 1 }
-          : "pass";
+      proxy.rule = (method, token) => {
+        if (
+          method !== "chat.postMessage" ||
+          !throttled ||
+          token !== throttled.token ||
+          Date.now() >= throttled.until
+        )
+          return "pass";
+        throttled429++;
+        return { status: 429, retryAfter: 1 };
+      };
       return { graphqlUrl: emulator.graphqlUrl, apiUrl: proxy.apiUrl };
     },
     tally: (withIds: boolean) => tally(withIds),
@@ -146,6 +152,7 @@ if (process.send) {
     throttle: (a: { token: string; ms: number }) => {
       throttled = { token: a.token, until: Date.now() + a.ms };
     },
+    throttled429: () => throttled429,
     rss: () => process.memoryUsage().rss,
     async close() {
       await slack?.close();
