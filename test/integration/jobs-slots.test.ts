@@ -3,11 +3,19 @@ import { DEMO } from "../../sandbox/slack/index.ts";
 import { compactRef, newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
-import { inParallel } from "../bench/storm/world.ts";
 import { backends } from "../setup/backends.ts";
 import { type Harness, OWNER, REF, startHarness, until } from "./worker-harness.ts";
 
 let h: Harness | undefined;
+
+/** Runs `fn` over `items` with `n` in flight. */
+async function inParallel<T>(items: T[], n: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < items.length; i = next++) await fn(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: n }, lane));
+}
 afterEach(async () => {
   vi.useRealTimers();
   await h?.close();
