@@ -47,6 +47,8 @@ export interface SlackTally {
 }
 
 let emulator: Emulator | undefined;
+/** The storm's analytics latency, restored after a reset (clearing faults clears rates too). */
+let baseLatencyMs = 0;
 let throttled: { token: string; until: number } | undefined;
 /** 429s the pass-through answered (the stand-in never sees those calls). */
 let throttled429 = 0;
@@ -114,6 +116,7 @@ if (process.send) {
   serveRpc({
     async start(o: ServicesStart) {
       emulator = await startEmulator({ apiKeys: o.apiKeys });
+      baseLatencyMs = o.latencyMs;
       emulator.setRates({ latencyMs: o.latencyMs });
       slack = await startSlackStandIn({
         signingSecret: "bench-storm-signing-secret",
@@ -142,6 +145,8 @@ if (process.send) {
     resetCalls: () => {
       slack?.reset();
       emulator?.clearFaults();
+      // The bare loop must meet the same 100 ms analytics latency as the worker did.
+      emulator?.setRates({ latencyMs: baseLatencyMs });
     },
     setRates: (rates: FaultRates) => emulator?.setRates(rates),
     inject: (a: { fault: Fault; times: number }) => emulator?.inject(a.fault, a.times),
