@@ -1,9 +1,9 @@
 import { Writable } from "node:stream";
-import type { Redis } from "ioredis";
 import type { WebHandle } from "../src/app/web.ts";
 import type { WorkerHandle, WorkerOptions } from "../src/app/worker.ts";
 import type { Config } from "../src/config.ts";
 import type { Logger } from "../src/log.ts";
+import type { RedisClient } from "../src/store/redis-client.ts";
 import type { SubscriptionLimits } from "../src/subscriptions/validate.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
 import { keepLogLines } from "./log-dir.ts";
@@ -100,7 +100,7 @@ export interface Stack {
   env: Record<string, string>;
   /** The Redis key prefix the app was given (undefined: the default). */
   prefix?: string;
-  redis: Redis;
+  redis: RedisClient;
   config: Config;
   logger: Logger;
   /** Every JSON log line the app wrote (to check that no secret reaches the logs). */
@@ -194,7 +194,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   if (socketMode) await slack.waitForSocket();
   slack.setAppUrl(`${web.url}/slack/events`);
   let worker: WorkerHandle | undefined;
-  let workerRedis: Redis | undefined;
+  let workerRedis: RedisClient | undefined;
   if (o.worker) {
     // Workers block on Redis and need their own connection with maxRetriesPerRequest: null.
     workerRedis = connectRedis(o.redisUrl, logger, "worker");

@@ -115,6 +115,47 @@ export function parseKeyring(value: string): KeyringEntry[] {
   });
 }
 
+/** Where Redis is: one server (a redis:// URL for ioredis) or the seed nodes of a Redis Cluster. */
+export type RedisTarget =
+  | { kind: "single"; url: string }
+  | {
+      kind: "cluster";
+      nodes: { host: string; port: number }[];
+      username?: string;
+      password?: string;
+      tls: boolean;
+    };
+
+const CLUSTER_URL = /^(rediss?)-cluster:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?#@]+)\/?$/;
+
+/**
+ * Reads REDIS_URL. `redis://` and `rediss://` name one server; `redis-cluster://[user:pass@]h1:p1,h2:p2`
+ * (or `rediss-cluster://` for TLS) names seed nodes of a Redis Cluster, any of which lets the client
+ * discover the rest. Throws on anything else; the message never echoes the value (it may hold a password).
+ */
+export function parseRedisUrl(value: string): RedisTarget {
+  if (/^rediss?:\/\/./.test(value)) return { kind: "single", url: value };
+  const m = CLUSTER_URL.exec(value);
+  if (!m)
+    throw new ConfigError("REDIS_URL is not a redis://, rediss:// or redis-cluster:// URL", ["REDIS_URL"]);
+  const nodes = (m[4] as string).split(",").map((hp) => {
+    const at = hp.lastIndexOf(":");
+    const host = hp.slice(0, at).replace(/^\[|\]$/g, "");
+    const port = Number(hp.slice(at + 1));
+    if (at <= 0 || !host || !Number.isInteger(port) || port < 1 || port > 65_535)
+      throw new ConfigError("REDIS_URL: every cluster node needs host:port", ["REDIS_URL"]);
+    return { host, port };
+  });
+  const decode = (v: string | undefined) => (v ? decodeURIComponent(v) : undefined);
+  return {
+    kind: "cluster",
+    nodes,
+    username: decode(m[2]),
+    password: decode(m[3]),
+    tls: m[1] === "rediss",
+  };
+}
+
 const url = (name: string) =>
   z
     .string()
@@ -180,7 +221,14 @@ const schema = z.object({
   REDIS_URL: z
     .string()
     .trim()
-    .regex(/^rediss?:\/\//, "REDIS_URL must start with redis:// or rediss://")
+    .refine((v) => {
+      try {
+        parseRedisUrl(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "REDIS_URL must be redis://host:port, rediss://…, or redis-cluster://host:port,host:port (rediss-cluster:// for TLS)")
     .optional(),
   ENCRYPTION_KEYS: z.string().optional(),
   ANALYTICS_GRAPHQL_URL: url("ANALYTICS_GRAPHQL_URL").optional(),

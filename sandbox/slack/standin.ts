@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { OAuthSettings } from "./api/context.ts";
 import type { ApiEnv } from "./api/dispatch.ts";
+import { type HistoryTier, setHistoryTier } from "./api/history.ts";
 import { createSlackClient, type SlackClientSide } from "./client/client.ts";
 import { mintTrigger } from "./client/mint.ts";
 import type { Transport } from "./client/transport.ts";
@@ -33,6 +34,11 @@ export interface SlackStandInOptions {
   appId?: string;
   /** Client credentials to check in oauth.v2.access (unchecked when unset), token lifetime and grace. */
   oauth?: Partial<OAuthSettings>;
+  /**
+   * `conversations.history` limits: a non-Marketplace app (default; 1 call a minute per workspace,
+   * 15 messages a page, as Slack since 2025) or a Marketplace one (Tier 3).
+   */
+  history?: HistoryTier;
   /** The stand-in's clock (trigger and response_url expiry, rate limits, token lifetimes). Default Date.now. */
   now?: () => number;
   /** How deliveries reach the app: `http` (default) POSTs to `appUrl`; `socket` sends over Socket Mode. */
@@ -61,6 +67,8 @@ export interface SlackStandIn extends Control, Queries, SlackClientSide, ReachCo
   /** Switches how later deliveries reach the app (HTTP or Socket Mode). */
   setTransport(transport: Transport): void;
   readonly transport: Transport;
+  /** Switches the conversations.history tier (and forgets the counts). */
+  setHistoryTier(tier: HistoryTier): void;
   /** A one-time OAuth code for `teamId` (what the authorize redirect would carry). */
   mintOAuthCode(teamId: string, userId?: string): string;
   /** A trigger_id as if the user had just interacted (valid 3 s). */
@@ -93,6 +101,7 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
     addAppToken(state, o.appToken ?? DEMO_APP_TOKEN, appId);
   };
   reseed();
+  setHistoryTier(state, o.history ?? "non_marketplace");
   const env: ApiEnv = {
     state,
     baseUrl: "",
@@ -132,6 +141,7 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
     ...createQueries(state),
     ...createSlackClient(clientEnv),
     ...createReachControls(state, socket),
+    setHistoryTier: (tier) => setHistoryTier(state, tier),
     setAppUrl(url: string) {
       clientEnv.appUrl = url;
     },

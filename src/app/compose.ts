@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import { createAnalyticsClient } from "../analytics/client.ts";
 import type { Config, KeyringEntry } from "../config.ts";
 import { createDigestService } from "../digests/digest-service.ts";
@@ -10,12 +9,13 @@ import type { AppServices } from "../slack/services.ts";
 import { createUserDirectory } from "../slack/users.ts";
 import { createApiKeyStore } from "../store/api-keys.ts";
 import { createKeyScheme } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 
 export interface CoreOptions {
   config: Config;
   logger: Logger;
-  redis: Redis;
+  redis: RedisClient;
   keyring: KeyringEntry[];
   /** Redis key prefix (tests use one per test file). */
   prefix?: string;

@@ -1,5 +1,4 @@
 import { WebClient } from "@slack/web-api";
-import type { Redis } from "ioredis";
 import { SLASH_COMMAND } from "../../commands/index.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
@@ -12,6 +11,7 @@ import { boltLogger } from "../slack/bolt-logger.ts";
 import { countOffloaded, type OffloadedEnv, routeTable, runOffloaded } from "../slack/frame/index.ts";
 import { LISTENERS } from "../slack/listeners/index.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import { composeCore } from "./compose.ts";
 
@@ -19,7 +19,7 @@ import { composeCore } from "./compose.ts";
 export interface InteractiveRunnerOptions {
   config: Config;
   logger: Logger;
-  redis: Redis;
+  redis: RedisClient;
   /** Redis key prefix of the store (tests use one per file). */
   prefix?: string;
   /** The subscription service of this process (handlers get the same services as on the web side). */

@@ -1,6 +1,5 @@
 import type { AddressInfo } from "node:net";
 import type { App } from "@slack/bolt";
-import type { Redis } from "ioredis";
 import { SLASH_COMMAND } from "../../commands/index.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
@@ -15,6 +14,7 @@ import { createSlackApp } from "../slack/app.ts";
 import type { ListenerEntry } from "../slack/frame/index.ts";
 import { LISTENERS, lifecycleEvents } from "../slack/listeners/index.ts";
 import type { AppServices } from "../slack/services.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { composeCore } from "./compose.ts";
 import { startInteractivePool } from "./interactive-pool.ts";
@@ -24,7 +24,7 @@ export interface WebOptions {
   config: Config;
   logger: Logger;
   /** Reuse a connection (tests, `start`); otherwise one is opened from REDIS_URL and closed on stop. */
-  redis?: Redis;
+  redis?: RedisClient;
   prefix?: string;
   clock?: () => Date;
   host?: string;
@@ -73,7 +73,7 @@ export interface WebHandle {
 /** The digest executor: the interactive queue (workers elsewhere) or threads in this process. */
 function startExecutor(
   o: WebOptions,
-  redis: Redis,
+  redis: RedisClient,
 ): InteractiveExecutor | ReturnType<typeof startInteractivePool> {
   const i = o.interactive ?? {};
   if (i.mode === "threads") {

@@ -1,5 +1,4 @@
 import { Worker } from "bullmq";
-import type { Redis } from "ioredis";
 import { createAnalyticsClient } from "../analytics/client.ts";
 import type { RetryPolicy } from "../analytics/retry.ts";
 import { createChartRenderer } from "../chart/index.ts";
@@ -8,11 +7,20 @@ import { createDigestService } from "../digests/digest-service.ts";
 import { createInsightsCache } from "../digests/insights-cache.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer } from "../install/index.ts";
+import { createBegin, createFinish } from "../jobs/begin.ts";
 import type { ChartWait } from "../jobs/chart-ready.ts";
 import { createDeliveryClaims } from "../jobs/claims.ts";
 import { createDeliveryProcessor, type DeliveryResult } from "../jobs/deliver.ts";
 import { type HealthServer, startHealthServer } from "../jobs/health.ts";
-import { type DeliveryJobData, type DeliveryPolicy, type DeliveryQueue, KEEP_JOBS } from "../jobs/queue.ts";
+import { migrateLegacyData } from "../jobs/migrate.ts";
+import { createPacer, type PacingPolicy } from "../jobs/pacing.ts";
+import {
+  DEFAULT_POLICY,
+  type DeliveryJobData,
+  type DeliveryPolicy,
+  type DeliveryQueue,
+  KEEP_JOBS,
+} from "../jobs/queue.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
 import type { Logger } from "../log.ts";
@@ -20,6 +28,7 @@ import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, instrumentAnalytics, metricsHandler } from "../metrics.ts";
 import { createApiKeyStore } from "../store/api-keys.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
@@ -30,7 +39,7 @@ export interface WorkerOptions {
   config: Config;
   logger: Logger;
   /** A worker connection (maxRetriesPerRequest: null); otherwise one is opened from REDIS_URL and closed on stop. */
-  redis?: Redis;
+  redis?: RedisClient;
   /** Redis key prefix of the store (tests use one per file). */
   prefix?: string;
   /** Delivery queue name (tests use one per test). */
@@ -60,6 +69,10 @@ export interface WorkerOptions {
   interactive?: false | InteractiveWorkerOptions;
   /** How long a delivery waits for Slack to process its chart [8 s, polls from 250 ms]. */
   chartWait?: Partial<ChartWait>;
+  /** Slack budgets per workspace and channel [Slack's limits, non-Marketplace history]. */
+  pacing?: Partial<PacingPolicy>;
+  /** A takeover that cannot tell whether a post went out gives up after this long [6 h]. */
+  takeoverGiveUpMs?: number;
 }
 
 /** A running worker process part. */
@@ -79,7 +92,7 @@ export interface WorkerHandle {
  */
 function tokenLookup(
   o: WorkerOptions,
-  redis: Redis,
+  redis: RedisClient,
   keyring: KeyringEntry[],
 ): (ref: WorkspaceRef) => Promise<string> {
   if (o.tokenFor) return o.tokenFor;
@@ -142,34 +155,45 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     errorTtlMs: o.insightsErrorTtlMs ?? 2_000,
     lockMs: o.insightsLockMs,
   });
-  const digests = createDigestService({
-    apiKeys,
-    insights: source,
-    platformUrl: config.platformUrl,
-    drivers: config.drivers,
-    gapRule: config.gapRule,
-    logger,
-  });
+  const digestsWith = (loader: Pick<typeof apiKeys, "load">) =>
+    createDigestService({
+      apiKeys: loader,
+      insights: source,
+      platformUrl: config.platformUrl,
+      drivers: config.drivers,
+      gapRule: config.gapRule,
+      logger,
+    });
 
-  const { queue, store, subscriptions, scheduler } = createSubscriptionRuntime({
+  const policy = { ...DEFAULT_POLICY, ...o.policy };
+  const { queue, store, subscriptions, scheduler, registry } = createSubscriptionRuntime({
     redis,
     queuePrefix: config.queuePrefix,
     logger,
     prefix: o.prefix,
     queueName: o.queueName,
     clock,
-    policy: o.policy,
+    policy,
     limits: o.limits,
   });
   depth = () => queue.getJobCounts("waiting", "active", "delayed", "failed");
   const charts = config.charts ? createChartRenderer() : undefined;
   const slackApi = createSlackApi({ apiUrl: o.slackApiUrl ?? config.slack.apiUrl });
+  const claims = createDeliveryClaims({ redis, keys, ...o.claims });
   const processor = createDeliveryProcessor({
     store,
     subscriptions,
     notifier: scheduler,
-    claims: createDeliveryClaims({ redis, keys, ...o.claims }),
-    digests,
+    claims,
+    begin: createBegin({ redis, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
+    finish: createFinish({ redis, keys, doneTtlMs: claims.doneTtlMs }),
+    apiKeys,
+    digestsWith,
+    pacer: createPacer({ redis, keys, policy: o.pacing }),
+    // A post goes out within one Slack call's timeout of being noted (10 s); a worker stalled longer
+    // than that inside the post is the gap no check closes.
+    windowMs: 60_000,
+    fanOut: { store, registry, queue, policy },
     slack: {
       call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),
       upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
@@ -177,11 +201,12 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     renderChart: charts ? (input) => charts.render(input) : undefined,
     chartWait: o.chartWait,
     tokenFor,
-    rateLimit: (ms) => queue.rateLimit(ms),
     logger,
     clock,
+    takeoverGiveUpMs: o.takeoverGiveUpMs,
   });
 
+  await migrateLegacyData({ redis, keys, store, logger });
   await subscriptions.reconcile();
   // Every log line written while a job runs carries its id (and the subscription's scheduler id).
   const traced: typeof processor = (job, token) =>
@@ -194,9 +219,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     stalledInterval: o.locks?.stalledInterval ?? 30_000,
     // A worker killed mid-delivery stalls its job once; the claim keeps a second run from double-posting.
     maxStalledCount: o.locks?.maxStalledCount ?? 2,
-    // BullMQ honours a manual rate limit (Slack 429 → queue.rateLimit) only when a limiter is set;
-    // this one is also a ceiling on deliveries per second across all workers.
-    limiter: { max: o.maxPerSecond ?? 50, duration: 1_000 },
+    // No queue-wide limiter: Slack's limits are per workspace and channel, paced per job (pacing.ts).
     ...KEEP_JOBS,
   });
   worker.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));

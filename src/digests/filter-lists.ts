@@ -1,6 +1,6 @@
-import type { Redis } from "ioredis";
 import type { FilterOption } from "../analytics/types.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 
 /** The workspace's asset and scanner lists; null where the endpoint offers none. */
 export interface FilterLists {
@@ -10,7 +10,7 @@ export interface FilterLists {
 
 /** Options of createFilterListsCache. Defaults in brackets. */
 export interface FilterListsCacheOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: KeyScheme;
   /** How long stored lists answer type-ahead [6 h]; every digest built refreshes them. */
   ttlMs?: number;

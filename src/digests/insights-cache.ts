@@ -1,9 +1,11 @@
-import type { Redis } from "ioredis";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { digestToken, type KeyScheme, type WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import { scanKeys } from "../store/scan.ts";
+import { runScript, script } from "../store/scripts.ts";
 
 /** What the source needs from the analytics client. */
 export interface InsightsFetcher {
@@ -11,12 +13,16 @@ export interface InsightsFetcher {
 }
 
 export interface InsightsCacheOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: KeyScheme;
   client: InsightsFetcher;
   logger: Logger;
   /** How long a reply is reused (default 60 s): digests of one workspace within a minute share one request. */
   ttlMs?: number;
+  /** Most replies kept per workspace [50]; the oldest go first. With `maxEntryBytes`, this bounds the cache's size. */
+  maxEntries?: number;
+  /** Replies larger than this (compressed) are not cached [256 KiB]. */
+  maxEntryBytes?: number;
   /** How long a failure is remembered, so a down service is not hammered by every waiter (default 5 s). */
   errorTtlMs?: number;
   /** Upper bound on one fetch while others wait on it (default 30 s; longer than the client's retries). */
@@ -49,10 +55,41 @@ function canonical(q: InsightsQuery): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+// KEYS: cache, lock. ARGV: lock token, lock ms. {1, value} cached; {2} locked by us; {0} someone else fetches.
+const GET_OR_LOCK = script(`
+local v = redis.call('get', KEYS[1])
+if v then return {1, v} end
+if redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {2, ''} end
+return {0, ''}`);
+
+// KEYS: cache, lock, index. ARGV: value ('' = none), ttl ms, lock token, now ms, max entries, cache key prefix.
+// Stores the reply, evicts the workspace's oldest beyond the bound, releases our lock: one round trip.
+const STORE_AND_UNLOCK = script(`
+if ARGV[1] ~= '' then
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('zadd', KEYS[3], ARGV[4], KEYS[1])
+  redis.call('zremrangebyscore', KEYS[3], 0, tonumber(ARGV[4]) - tonumber(ARGV[2]))
+  local over = redis.call('zcard', KEYS[3]) - tonumber(ARGV[5])
+  if over > 0 then
+    for _, k in ipairs(redis.call('zrange', KEYS[3], 0, over - 1)) do
+      if string.sub(k, 1, #ARGV[6]) == ARGV[6] then redis.call('unlink', k) end
+    end
+    redis.call('zremrangebyrank', KEYS[3], 0, over - 1)
+  end
+  redis.call('pexpire', KEYS[3], ARGV[2])
+end
+if redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end
+return 1`);
+
+/** Replies are stored deflated (JSON of daily series compresses several times over), as base64 text. */
+const pack = (entry: CachedEntry) => deflateRawSync(Buffer.from(JSON.stringify(entry))).toString("base64");
+
 /**
  * Insights replies shared across requests and processes: a short-lived cache in Redis, plus
  * in-flight sharing (one process fetches under a lock, the others wait for its answer), so a storm
- * of identical digests makes one GraphQL request. Secrets never go into keys or cached values.
+ * of identical digests makes one GraphQL request. Bounded: at most `maxEntries` replies per workspace,
+ * compressed, none over `maxEntryBytes`. A miss costs two round trips (look-or-lock, store-and-unlock).
+ * Secrets never go into keys or cached values.
  */
 export function createInsightsCache(options: InsightsCacheOptions): InsightsCache {
   const { redis, keys, client, logger } = options;
@@ -60,46 +97,66 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
   const errorTtlMs = options.errorTtlMs ?? 5_000;
   const lockMs = options.lockMs ?? 30_000;
   const pollMs = options.pollMs ?? 25;
+  const maxEntries = options.maxEntries ?? 50;
+  const maxEntryBytes = options.maxEntryBytes ?? 256 * 1024;
   const local = new Map<string, Promise<InsightsResult>>();
 
   const unpack = (raw: string): InsightsResult => {
-    const entry = JSON.parse(raw) as CachedEntry;
+    const entry = JSON.parse(inflateRawSync(Buffer.from(raw, "base64")).toString("utf8")) as CachedEntry;
     if (entry.ok && entry.result) return entry.result;
     const e = entry.error ?? { code: "unavailable", message: "The analytics service did not answer." };
     throw new AppError(e.code, e.message, { details: { ...(e.details ?? {}), shared: true } });
   };
 
-  async function fetchShared(apiKey: string, query: InsightsQuery, cacheKey: string, lockKey: string) {
+  async function fetchShared(
+    ref: WorkspaceRef,
+    apiKey: string,
+    query: InsightsQuery,
+    cacheKey: string,
+    lockKey: string,
+  ) {
     const deadline = Date.now() + lockMs + 1_000;
+    const store = (value: string, ttl: number, token: string) =>
+      runScript(
+        redis,
+        STORE_AND_UNLOCK,
+        [cacheKey, lockKey, keys.insightsCacheIndex(ref)],
+        [
+          value.length > maxEntryBytes ? "" : value,
+          ttl,
+          token,
+          Date.now(),
+          maxEntries,
+          `${keys.namespace(ref)}:insights:`,
+        ],
+      );
     for (;;) {
-      const cached = await redis.get(cacheKey);
-      if (cached) return unpack(cached);
       const token = `${process.pid}:${Math.random()}`;
-      if (await redis.set(lockKey, token, "PX", lockMs, "NX")) {
+      const [state, cached] = (await runScript(redis, GET_OR_LOCK, [cacheKey, lockKey], [token, lockMs])) as [
+        number,
+        string,
+      ];
+      if (state === 1) return unpack(cached);
+      if (state === 2) {
+        let result: InsightsResult;
         try {
-          const result = await client.insights(apiKey, query);
-          await redis.set(cacheKey, JSON.stringify({ ok: true, result } satisfies CachedEntry), "PX", ttlMs);
-          return result;
+          result = await client.insights(apiKey, query);
         } catch (err) {
-          if (err instanceof AppError) {
-            const entry: CachedEntry = {
-              ok: false,
-              error: { code: err.code, message: err.message, details: { ...err.details } },
-            };
-            await redis.set(cacheKey, JSON.stringify(entry), "PX", errorTtlMs).catch(() => undefined);
-          }
+          const entry: CachedEntry | null =
+            err instanceof AppError
+              ? { ok: false, error: { code: err.code, message: err.message, details: { ...err.details } } }
+              : null;
+          await store(entry ? pack(entry) : "", errorTtlMs, token).catch((e: unknown) =>
+            logger.warn({ err: e }, "insights cache write failed"),
+          );
           throw err;
-        } finally {
-          // Release only our own lock: after a long stall another process may hold it now.
-          await redis
-            .eval(
-              "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-              1,
-              lockKey,
-              token,
-            )
-            .catch((e: unknown) => logger.warn({ err: e }, "insights lock release failed"));
         }
+        // Not awaited: the reply is ready, the write (and the lock's release) go out while the digest is
+        // built; a peer waiting on the lock sees the entry a moment later.
+        void store(pack({ ok: true, result }), ttlMs, token).catch((e: unknown) =>
+          logger.warn({ err: e }, "insights cache write failed"),
+        );
+        return result;
       }
       if (Date.now() > deadline) {
         throw new AppError("unavailable", "The analytics service did not answer in time.", {
@@ -116,7 +173,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
       const cacheKey = keys.insightsCache(ref, digest);
       const inFlight = local.get(cacheKey);
       if (inFlight) return inFlight;
-      const p = fetchShared(apiKey, query, cacheKey, keys.lock(ref, `insights-${digest}`)).finally(() =>
+      const p = fetchShared(ref, apiKey, query, cacheKey, keys.lock(ref, `insights-${digest}`)).finally(() =>
         local.delete(cacheKey),
       );
       local.set(cacheKey, p);
@@ -124,8 +181,9 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
     },
     async invalidate(ref) {
       let removed = 0;
-      for await (const batch of scanKeys(redis, `${keys.namespace(ref)}:insights:*`)) {
-        if (batch.length > 0) removed += await redis.del(...batch);
+      // Every key of one workspace shares its hash tag: a multi-key UNLINK is fine on a cluster too.
+      for await (const batch of scanKeys(redis, `${keys.namespace(ref)}:insights*`)) {
+        if (batch.length > 0) removed += await redis.unlink(...batch);
       }
       return removed;
     },

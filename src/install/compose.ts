@@ -1,9 +1,9 @@
 import type { InstallationStore } from "@slack/bolt";
-import type { Redis } from "ioredis";
 import type { KeyringEntry, SlackConfig } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { createKeyScheme } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import { type OAuthAppOptions, type OAuthAppOptionsInput, oauthAppOptions } from "./bolt-options.ts";
 import { withTokenRotation } from "./bolt-store.ts";
 import type { LifecycleDeps, RemoveSchedulers } from "./purge.ts";
@@ -17,7 +17,7 @@ import { createInstallationStore, type InstallationRecords } from "./store.ts";
  */
 
 export interface InstallLayerOptions {
-  redis: Redis;
+  redis: RedisClient;
   keyring: readonly KeyringEntry[];
   prefix?: string;
   logger: Logger;

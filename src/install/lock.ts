@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 
 /**
  * A single-Redis mutex (SET NX PX). It bounds how many processes do a job at once; it is not what
@@ -17,7 +17,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0`;
 
 /** Tries once; null when another holder has it. */
-export async function tryLock(redis: Redis, key: string, ttlMs: number): Promise<HeldLock | null> {
+export async function tryLock(redis: RedisClient, key: string, ttlMs: number): Promise<HeldLock | null> {
   const token = randomUUID();
   const ok = await redis.set(key, token, "PX", ttlMs, "NX");
   if (ok !== "OK") return null;

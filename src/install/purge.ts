@@ -1,7 +1,8 @@
-import type { Redis } from "ioredis";
 import { AppError } from "../errors.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
+import { unlinkKeys } from "../store/redis-client.ts";
 import { scanKeys } from "../store/scan.ts";
 import { refLabel } from "./refs.ts";
 import type { InstallationRecords } from "./store.ts";
@@ -17,7 +18,7 @@ import type { InstallationRecords } from "./store.ts";
 export type RemoveSchedulers = (ref: WorkspaceRef) => Promise<void>;
 
 export interface PurgeOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: KeyScheme;
   ref: WorkspaceRef;
   removeSchedulers?: RemoveSchedulers;
@@ -28,7 +29,7 @@ export interface PurgeOptions {
 
 /** What leaving needs: the purge's stores, and the installation records for revoked user tokens. */
 export interface LifecycleDeps {
-  redis: Redis;
+  redis: RedisClient;
   keys: KeyScheme;
   records: Pick<InstallationRecords, "removeUserToken">;
   removeSchedulers?: RemoveSchedulers;
@@ -46,7 +47,7 @@ export interface PurgeResult {
  * For an org-wide purge: which keys belong to a team of the enterprise that installed the app on
  * its own (kept, its own uninstall will clear them). Workspace purges keep nothing.
  */
-function ownInstallFilter(redis: Redis, keys: KeyScheme, orgWide: boolean) {
+function ownInstallFilter(redis: RedisClient, keys: KeyScheme, orgWide: boolean) {
   const known = new Map<string, boolean>();
   return async (key: string): Promise<boolean> => {
     const teamRef = keys.parse(key)?.ref;
@@ -60,10 +61,15 @@ function ownInstallFilter(redis: Redis, keys: KeyScheme, orgWide: boolean) {
   };
 }
 
+/** Every key matching any of the patterns, page by page (all masters of a cluster). */
+async function* scanAll(o: PurgeOptions, patterns: string[]): AsyncGenerator<string[]> {
+  for (const pattern of patterns) yield* scanKeys(o.redis, pattern, o.batchSize);
+}
+
 /** Teams of the enterprise holding data without an install of their own; their schedulers go too. */
-async function strayTeams(o: PurgeOptions, pattern: string, keep: (key: string) => Promise<boolean>) {
+async function strayTeams(o: PurgeOptions, patterns: string[], keep: (key: string) => Promise<boolean>) {
   const teams = new Map<string, WorkspaceRef>();
-  for await (const page of scanKeys(o.redis, pattern, o.batchSize)) {
+  for await (const page of scanAll(o, patterns)) {
     for (const key of page) {
       const teamRef = o.keys.parse(key)?.ref;
       if (teamRef?.teamId && !teams.has(teamRef.teamId) && !(await keep(key)))
@@ -82,16 +88,17 @@ export async function purgeWorkspace(options: PurgeOptions): Promise<PurgeResult
   const logger = options.logger ?? silentLogger();
   const label = refLabel(ref);
   // Installation and key first: from here on no request authorises or reads data for the workspace.
+  // Both keys share the workspace's hash tag: one UNLINK on a cluster too.
   let deleted = await redis.unlink(keys.installation(ref), keys.apiKey(ref));
   const orgWide = Boolean(ref.isEnterpriseInstall && ref.enterpriseId);
-  const pattern = orgWide
-    ? keys.enterpriseKeyPattern(ref.enterpriseId as string)
-    : keys.workspaceKeyPattern(ref);
+  const patterns = orgWide
+    ? keys.enterpriseKeyPatterns(ref.enterpriseId as string)
+    : [keys.workspaceKeyPattern(ref)];
   const keep = ownInstallFilter(redis, keys, orgWide);
 
   // Schedulers before the scan: the engine finds them through the subscription index it deletes.
   let hookError: unknown;
-  for (const target of [ref, ...(orgWide ? await strayTeams(options, pattern, keep) : [])]) {
+  for (const target of [ref, ...(orgWide ? await strayTeams(options, patterns, keep) : [])]) {
     try {
       await options.removeSchedulers?.(target);
     } catch (err) {
@@ -103,13 +110,14 @@ export async function purgeWorkspace(options: PurgeOptions): Promise<PurgeResult
   // Two passes: the second catches keys a request already in flight wrote during the first.
   let spared = 0;
   for (let pass = 0; pass < 2; pass++) {
-    for await (const page of scanKeys(redis, pattern, options.batchSize)) {
+    for await (const page of scanAll(options, patterns)) {
       const doomed: string[] = [];
       for (const key of page) {
         if (!(await keep(key))) doomed.push(key);
         else if (pass === 0) spared++;
       }
-      if (doomed.length > 0) deleted += await redis.unlink(...doomed);
+      // An org-wide purge spans teams, so hash slots: unlinkKeys splits what a cluster would refuse.
+      deleted += await unlinkKeys(redis, doomed);
     }
   }
   logger.info({ workspace: label, deleted, spared }, "workspace purged");

@@ -1,8 +1,8 @@
 import type { Installation } from "@slack/bolt";
-import type { Redis } from "ioredis";
 import { AppError } from "../errors.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import { sleep, tryLock } from "./lock.ts";
 import type { StoredInstallation } from "./records.ts";
 import type { RefreshBotToken } from "./refresh.ts";
@@ -18,7 +18,7 @@ import type { InstallationRecords } from "./store.ts";
 
 export interface TokenRotationOptions {
   records: InstallationRecords;
-  redis: Redis;
+  redis: RedisClient;
   prefix?: string;
   refresh: RefreshBotToken;
   /** Refresh when the token expires within this many seconds (default 7,200, as Bolt). */

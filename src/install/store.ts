@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Installation, InstallationQuery, InstallationStore } from "@slack/bolt";
-import type { Redis } from "ioredis";
 import type { KeyringEntry } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import { seal } from "../store/crypto.ts";
 import { createKeyScheme, sealedField, type WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import { createSealedValueStore } from "../store/sealed-store.ts";
 import { fromSealedRecord, SECRET, type StoredInstallation, toSealedRecord } from "./records.ts";
 import { refLabel, refOfInstallation, refOfQuery } from "./refs.ts";
@@ -41,7 +41,7 @@ export interface InstallationRecords extends InstallationStore {
 }
 
 export interface InstallationStoreOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Newest first; writes seal with [0]. */
   keyring: readonly KeyringEntry[];
   prefix?: string;

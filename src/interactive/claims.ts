@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import { AppError } from "../errors.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 
 /**
  * The claim of one handed-off request, so a request is answered once whatever happens to the
@@ -21,7 +21,7 @@ export type RequestClaim =
 
 /** Options of createRequestClaims. Defaults in brackets. */
 export interface RequestClaimOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: KeyScheme;
   /** How long a run holds the claim without renewing it [6 s]. */
   leaseMs?: number;

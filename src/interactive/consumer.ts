@@ -1,6 +1,6 @@
 import { Worker } from "bullmq";
-import type { Redis } from "ioredis";
 import type { Logger } from "../log.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import { INTERACTIVE_KEEP, INTERACTIVE_QUEUE } from "./queue.ts";
 import type { InteractiveJob, InteractiveOutcome } from "./types.ts";
 
@@ -17,7 +17,7 @@ export interface InteractiveLocks {
 /** Options of startInteractiveConsumer. */
 export interface InteractiveConsumerOptions {
   /** A worker connection (maxRetriesPerRequest: null). */
-  connection: Redis;
+  connection: RedisClient;
   prefix: string;
   name?: string;
   concurrency: number;

@@ -1,6 +1,6 @@
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import type { Logger } from "../log.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { InteractiveExecutor, InteractiveJob } from "./types.ts";
 
 /** Default name of the interactive queue; tests use their own. */
@@ -18,7 +18,7 @@ export const INTERACTIVE_KEEP = {
 /** Options of createQueueExecutor. Defaults in brackets. */
 export interface QueueExecutorOptions {
   /** The web process's fail-fast connection. */
-  connection: Redis;
+  connection: RedisClient;
   /** BullMQ prefix (QUEUE_PREFIX), shared with the workers. */
   prefix: string;
   name?: string;

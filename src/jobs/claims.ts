@@ -1,27 +1,32 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
+import { runScript, script } from "../store/scripts.ts";
 
 /**
- * The idempotency claim of one delivery: (subscription, period) → a string key.
- *   `p|<token>` with a lease (PX): a worker is delivering; if it dies the lease runs out and the next
- *              attempt takes over.
- *   `d|<ts>`   delivered (the message ts), kept `doneTtlMs` so retried or duplicated jobs skip it.
+ * The idempotency claim of one delivery, (subscription, period), as one field of a hash per
+ * (workspace, period) that expires as a whole, so a fire of thousands of subscriptions leaves a few
+ * compact hashes rather than a key each:
+ *   `p|<token>|<lease until ms>|<posting since ms>` a worker is delivering; if it dies the lease runs
+ *       out and the next attempt takes over. `posting since` is set right before chat.postMessage and
+ *       survives a release: a post may be in the channel, so whoever goes on looks before posting.
+ *   `d|<ts>`   delivered (the message ts); retried or duplicated jobs skip it.
  *   `f|<code>` failed for good and already reported (one failure notice per period).
+ * Time is Redis' own (TIME), so workers with skewed clocks agree on leases.
  */
 
 export type ClaimState =
-  | { state: "acquired"; token: string }
+  | { state: "acquired"; token: string; postingSince: number | null }
   | { state: "done"; outcome: "delivered" | "failed"; detail: string }
   | { state: "busy"; retryInMs: number };
 
 /** Options of createDeliveryClaims. Defaults in brackets. */
 export interface ClaimOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: KeyScheme;
   /** How long a delivering worker holds the claim [120 s]; longer than one delivery takes. */
   leaseMs?: number;
-  /** How long a finished claim is remembered [36 h]; longer than a job's retries last. */
+  /** How long a period's claims are remembered [36 h]; longer than a job's retries last. */
   doneTtlMs?: number;
 }
 
@@ -29,8 +34,8 @@ export interface ClaimOptions {
 export interface DeliveryClaims {
   claim(ref: WorkspaceRef, subId: string, period: string): Promise<ClaimState>;
   /**
-   * Re-checks the lease right before posting: extends it if ours, retakes it if it ran out unclaimed,
-   * false if another worker took over or the period is done (then do not post).
+   * Right before posting: re-checks the lease (extends it if ours, retakes it if it ran out unclaimed)
+   * and notes that a post is going out. False if another worker took over or the period is done.
    */
   confirm(ref: WorkspaceRef, subId: string, period: string, token: string): Promise<boolean>;
   /** Records the verdict. Overwrites whoever holds it: once a post went out, nobody may post again. */
@@ -42,83 +47,110 @@ export interface DeliveryClaims {
     detail: string,
   ): Promise<void>;
   /**
-   * Notes that a post for this period is about to go out. It outlives the lease, so a worker that
-   * takes over after a crash knows a post may already be in the channel and looks before posting.
+   * Gives the claim up, so a retry can take it at once. `posted: true` (the default) keeps a noted
+   * post noted (it may be in the channel); `false` when Slack certainly refused it.
    */
-  markPosting(ref: WorkspaceRef, subId: string, period: string): Promise<void>;
-  /** When a post for this period was last about to go out (epoch ms), or null. */
-  postingSince(ref: WorkspaceRef, subId: string, period: string): Promise<number | null>;
-  /** Gives the claim up (nothing was posted), so a retry or catch-up can take it at once. */
-  release(ref: WorkspaceRef, subId: string, period: string, token: string): Promise<void>;
+  release(
+    ref: WorkspaceRef,
+    subId: string,
+    period: string,
+    token: string,
+    o?: { posted?: boolean },
+  ): Promise<void>;
   readonly leaseMs: number;
+  readonly doneTtlMs: number;
 }
 
-const CLAIM = `
-if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {1, '', 0} end
-return {0, redis.call('get', KEYS[1]) or '', redis.call('pttl', KEYS[1])}`;
+/** Lua shared by the claim scripts: Redis time in ms, and the parts of a pending value. */
+export const CLAIM_LUA_HEAD = `
+local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local function pending(v)
+  local token, untilMs, since = string.match(v, '^p|([^|]*)|(%d+)|(%d*)$')
+  return token, tonumber(untilMs), since
+end`;
 
-// Ours: extend. Expired with nobody else in: take it back (else the run would be lost). Otherwise: not ours.
-const CONFIRM = `
-local v = redis.call('get', KEYS[1])
-if v == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end
-if not v then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
-return 0`;
+/**
+ * KEYS: claims hash. ARGV: sub id, token, lease ms, ttl ms. Returns {1, posting since} when acquired,
+ * {0, value, ms to wait} otherwise.
+ */
+export const CLAIM_LUA = `
+local v = redis.call('hget', KEYS[1], ARGV[1])
+local since = ''
+if v then
+  local token, untilMs, s = pending(v)
+  if not token then return {0, v, 0} end
+  if untilMs > now then return {0, v, untilMs - now} end
+  since = s
+end
+redis.call('hset', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. (now + tonumber(ARGV[3])) .. '|' .. since)
+if redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then redis.call('pexpire', KEYS[1], ARGV[4]) end
+return {1, since, 0}`;
 
-const RELEASE = `
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
-return 0`;
+const CONFIRM = script(`${CLAIM_LUA_HEAD}
+local v = redis.call('hget', KEYS[1], ARGV[1])
+local since = ''
+if v then
+  local token, untilMs, s = pending(v)
+  if not token or (token ~= ARGV[2] and untilMs > now) then return 0 end
+  since = s
+end
+if since == '' then since = tostring(now) end
+redis.call('hset', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. (now + tonumber(ARGV[3])) .. '|' .. since)
+if redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then redis.call('pexpire', KEYS[1], ARGV[4]) end
+return 1`);
+
+const RELEASE = script(`${CLAIM_LUA_HEAD}
+local v = redis.call('hget', KEYS[1], ARGV[1])
+if not v then return 0 end
+local token, untilMs, since = pending(v)
+if token ~= ARGV[2] then return 0 end
+if since == '' or ARGV[3] == '0' then return redis.call('hdel', KEYS[1], ARGV[1]) end
+redis.call('hset', KEYS[1], ARGV[1], 'p||0|' .. since)
+return 1`);
+
+const CLAIM = script(`${CLAIM_LUA_HEAD}${CLAIM_LUA}`);
+
+/** Reads a claim script's reply. */
+export function claimState(reply: [number, string, number], token: string): ClaimState {
+  const [ok, value, wait] = reply;
+  if (ok === 1) return { state: "acquired", token, postingSince: value ? Number(value) : null };
+  if (value.startsWith("d|")) return { state: "done", outcome: "delivered", detail: value.slice(2) };
+  if (value.startsWith("f|")) return { state: "done", outcome: "failed", detail: value.slice(2) };
+  return { state: "busy", retryInMs: Math.max(wait, 1) };
+}
 
 /**
  * @example
  * const claims = createDeliveryClaims({ redis, keys });
- * const c = await claims.claim(ref, subId, "20261102T080000Z"); // { state: "acquired", token } the first time
+ * const c = await claims.claim(ref, subId, "20261102T080000Z"); // { state: "acquired", token, postingSince: null }
  */
 export function createDeliveryClaims(options: ClaimOptions): DeliveryClaims {
   const { redis, keys } = options;
   const leaseMs = options.leaseMs ?? 120_000;
   const doneTtlMs = options.doneTtlMs ?? 36 * 3_600_000;
-  const key = keys.deliveryClaim;
+  const key = keys.deliveryClaims;
 
   return {
     leaseMs,
+    doneTtlMs,
     async claim(ref, subId, period) {
       const token = randomUUID();
-      for (let i = 0; i < 3; i++) {
-        const [ok, value, pttl] = (await redis.eval(
-          CLAIM,
-          1,
-          key(ref, subId, period),
-          `p|${token}`,
-          leaseMs,
-        )) as [number, string, number];
-        if (ok === 1) return { state: "acquired", token };
-        if (value.startsWith("d|")) return { state: "done", outcome: "delivered", detail: value.slice(2) };
-        if (value.startsWith("f|")) return { state: "done", outcome: "failed", detail: value.slice(2) };
-        if (value.startsWith("p|")) return { state: "busy", retryInMs: Math.max(pttl, 1) };
-        // The key expired between SET and GET: try again.
-      }
-      return { state: "busy", retryInMs: 100 };
+      const reply = await runScript(redis, CLAIM, [key(ref, period)], [subId, token, leaseMs, doneTtlMs]);
+      return claimState(reply as [number, string, number], token);
     },
     async confirm(ref, subId, period, token) {
-      return (await redis.eval(CONFIRM, 1, key(ref, subId, period), `p|${token}`, leaseMs)) === 1;
+      return (await runScript(redis, CONFIRM, [key(ref, period)], [subId, token, leaseMs, doneTtlMs])) === 1;
     },
     async finish(ref, subId, period, outcome, detail) {
-      await redis.set(
-        key(ref, subId, period),
-        `${outcome === "delivered" ? "d" : "f"}|${detail}`,
-        "PX",
-        doneTtlMs,
-      );
+      await redis
+        .multi()
+        .hset(key(ref, period), subId, `${outcome === "delivered" ? "d" : "f"}|${detail}`)
+        .pexpire(key(ref, period), doneTtlMs)
+        .exec();
     },
-    async markPosting(ref, subId, period) {
-      await redis.set(key(ref, subId, `${period}.posting`), String(Date.now()), "PX", doneTtlMs);
-    },
-    async postingSince(ref, subId, period) {
-      const v = await redis.get(key(ref, subId, `${period}.posting`));
-      return v && /^\d+$/.test(v) ? Number(v) : null;
-    },
-    async release(ref, subId, period, token) {
-      await redis.eval(RELEASE, 1, key(ref, subId, period), `p|${token}`);
+    async release(ref, subId, period, token, o = {}) {
+      await runScript(redis, RELEASE, [key(ref, period)], [subId, token, o.posted === false ? "0" : "1"]);
     },
   };
 }

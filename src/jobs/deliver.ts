@@ -1,105 +1,83 @@
-import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq";
+import { UnrecoverableError } from "bullmq";
+import type { DigestService } from "../digests/digest-service.ts";
 import type { Logger } from "../log.ts";
+import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { parseSchedulerId } from "../subscriptions/ids.ts";
 import { fireTimeOfJob, periodOf, periodTime } from "../subscriptions/period.ts";
 import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
-import type { Subscription } from "../subscriptions/types.ts";
+import type { LastDelivery, Subscription } from "../subscriptions/types.ts";
+import type { Begun, createBegin, createFinish } from "./begin.ts";
 import type { ChartOutcome } from "./chart-ready.ts";
 import type { DeliveryClaims } from "./claims.ts";
-import { buildDigestView, type DigestPostDeps, findPosted, postDigest } from "./digest-post.ts";
+import { type DeliveryJob, type DeliveryResult, finalAttempt, later } from "./delivery-job.ts";
+import {
+  buildDigestView,
+  type DigestPostDeps,
+  findPosted,
+  postDigest,
+  type TakeoverDeps,
+} from "./digest-post.ts";
 import { classifyFailure, type Failure } from "./failures.ts";
-import { failureNotice, ownerPausedNotice } from "./notices.ts";
-import { type DeliveryJobData, JOB_NAME } from "./queue.ts";
+import { type FanOutDeps, fanOut } from "./fanout.ts";
+import { failureNotice } from "./notices.ts";
+import { tellOwner } from "./owner-notice.ts";
+import type { Pacer } from "./pacing.ts";
+import { JOB_NAME } from "./queue.ts";
+import { SlackCallError } from "./slack-api.ts";
+
+export type { DeliveryJob, DeliveryResult } from "./delivery-job.ts";
 
 /** Everything the processor needs, built by the worker entry point. */
-export interface DeliveryDeps extends DigestPostDeps {
+export interface DeliveryDeps extends TakeoverDeps, Pick<DigestPostDeps, "renderChart" | "chartWait"> {
   store: SubscriptionStore;
   subscriptions: Pick<SubscriptionService, "pause">;
   /** Queues the owner's DM (a `notice` job) after a pause. */
   notifier: Pick<SchedulerSync, "notifyOwner">;
   claims: DeliveryClaims;
+  begin: ReturnType<typeof createBegin>;
+  finish: ReturnType<typeof createFinish>;
+  apiKeys: Pick<ApiKeyStore, "open">;
+  /** The digest service reading the API key the delivery already loaded. */
+  digestsWith(apiKeys: Pick<ApiKeyStore, "load">): Pick<DigestService, "build">;
+  pacer: Pacer;
+  fanOut: Omit<FanOutDeps, "logger">;
   /** The bot token of a workspace: the configured one, or an installation-store lookup. */
   tokenFor(ref: WorkspaceRef): Promise<string>;
-  /** Stops the whole queue for `ms` (Slack 429); bound to BullMQ's rate limiter by the entry point. */
-  rateLimit(ms: number): Promise<void>;
   logger: Logger;
   clock: () => Date;
+  /** A takeover that cannot tell for this long gives the period up without posting [6 h]. */
+  takeoverGiveUpMs?: number;
 }
 
-/** A job's return value (kept on completed jobs; tests and operators read it). */
-export type DeliveryResult =
-  | { status: "delivered"; period: string; ts: string; chart?: ChartOutcome }
-  | {
-      status: "skipped";
-      why: "gone" | "paused" | "already_done" | "lease_lost" | "notice_not_needed";
-      period?: string;
-    }
-  | { status: "notified" };
-
-type DeliveryJob = Job<DeliveryJobData, DeliveryResult, string>;
-
-/** True when BullMQ will not try this job again after a failure now. */
-const finalAttempt = (job: DeliveryJob) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+/** Slack refused the post outright (a reply, or 429): it is certainly not in the channel. */
+const notPosted = (err: unknown) =>
+  err instanceof SlackCallError && (err.code === "slack_error" || err.status === 429 || err.status === 400);
 
 /**
- * The delivery processor: load the subscription, claim (subscription,
- * period), build, post, record. Exactly once: a claim is taken before any work, re-checked right
- * before the post and marked delivered right after it; duplicates and retries find it and stop.
- *
- * A worker that dies after Slack accepted chat.postMessage and before `claims.finish` reached
- * Redis leaves a pending claim whose lease runs out. Before posting, every worker notes "posting"
- * in a marker that outlives the lease; a worker that takes over and finds the marker searches the
- * channel (conversations.history with metadata) for this delivery's id, which every digest carries
- * in `metadata.event_payload.delivery = "<subId>/<period>"`, and records that post instead of
- * posting again. Without the history scope it posts (a duplicate beats a lost digest). A worker
- * stalled past its lease is caught by `confirm`, except for a stall inside the post itself.
+ * The delivery processor. A slot's job fans out (fanout.ts); a delivery loads the subscription,
+ * its API key and the claim of (subscription, period) in one round trip, is paced per workspace and
+ * channel, builds, posts, and records claim and outcome in one more. Exactly once: the claim is taken
+ * before any work, re-checked and marked "posting" right before the post, and finished right after.
+ * A worker that takes over a period whose post may have gone out looks for it in the channel first
+ * (findPosted) and never posts while it cannot tell. A stall inside the post itself is the one gap.
  */
 export function createDeliveryProcessor(deps: DeliveryDeps) {
-  const { store, claims, logger } = deps;
+  const { claims, logger } = deps;
+  const giveUpMs = deps.takeoverGiveUpMs ?? 6 * 3_600_000;
 
-  /**
-   * The owner's DM, sent by `notice` jobs only, so it gets the job's retries and rate limiting.
-   * Marked before sending so concurrent notices send one; unmarked again if the send may succeed later.
-   */
-  async function tellOwner(job: DeliveryJob, sub: Subscription, reason: string): Promise<DeliveryResult> {
-    if (!(await store.markOwnerNotified(sub.ref, sub.id, reason)))
-      return { status: "skipped", why: "notice_not_needed" };
-    try {
-      await deps.slack.call(await deps.tokenFor(sub.ref), "chat.postMessage", {
-        channel: sub.ownerId,
-        ...ownerPausedNotice(sub, reason),
-      });
-      return { status: "notified" };
-    } catch (err) {
-      const f = classifyFailure(err);
-      logger.warn({ err, subId: sub.id, reason }, "could not DM the subscription's owner");
-      // A dead token or a gone owner: nobody can be told; do not try forever.
-      if (f.kind === "permanent" || f.kind === "fatal")
-        return { status: "skipped", why: "notice_not_needed" };
-      await store.patch(sub, {}, ["notified"]);
-      if (f.kind === "rate_limited") {
-        await deps.rateLimit(f.retryAfterMs ?? 1_000);
-        throw Worker.RateLimitError();
-      }
-      if (finalAttempt(job)) return { status: "skipped", why: "notice_not_needed" };
-      throw err;
-    }
-  }
-
-  async function record(
+  const record = (
     sub: Subscription,
     period: string,
-    outcome: "delivered" | "failed",
-    extra: { reason?: string; messageTs?: string; chart?: ChartOutcome },
-  ) {
-    await store.patch(sub, { lastDelivery: { period, at: deps.clock().toISOString(), outcome, ...extra } });
-  }
+    outcome: LastDelivery["outcome"],
+    extra: Partial<LastDelivery>,
+  ) => deps.finish(sub, period, { period, at: deps.clock().toISOString(), outcome, ...extra });
 
   async function fail(
     job: DeliveryJob,
+    jobToken: string | undefined,
     sub: Subscription,
     period: string,
     token: string,
@@ -108,18 +86,24 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
   ): Promise<never> {
     const { ref, id } = sub;
     if (f.kind === "rate_limited") {
-      await claims.release(ref, id, period, token);
-      await deps.rateLimit(f.retryAfterMs ?? 1_000);
-      throw Worker.RateLimitError();
+      const waitMs = f.retryAfterMs ?? 1_000;
+      await deps.pacer.throttled(ref, "chat.postMessage", waitMs);
+      await claims.release(ref, id, period, token, { posted: !notPosted(err) });
+      return later(job, jobToken, waitMs);
     }
     if (f.kind === "transient" && !finalAttempt(job)) {
-      await claims.release(ref, id, period, token);
+      await claims.release(ref, id, period, token, { posted: !notPosted(err) });
       throw err;
     }
     if (f.kind === "permanent") {
       // Released: the catch-up after the fix delivers this very period.
-      await claims.release(ref, id, period, token);
-      await record(sub, period, "failed", { reason: f.reason });
+      await claims.release(ref, id, period, token, { posted: !notPosted(err) });
+      await deps.store.recordLast(ref, id, {
+        period,
+        at: deps.clock().toISOString(),
+        outcome: "failed",
+        reason: f.reason,
+      });
       // The pause starts at the failed run's fire time, so resume delivers that run as its catch-up.
       await deps.subscriptions.pause(ref, id, f.reason, periodTime(period) ?? deps.clock());
       logger.warn({ subId: id, reason: f.reason }, "subscription paused by a permanent delivery error");
@@ -127,7 +111,6 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
       throw new UnrecoverableError(`paused: ${f.reason}`);
     }
     // Out of retries, or an error retrying cannot fix: one notice, never a digest of zeros.
-    await claims.finish(ref, id, period, "failed", f.reason);
     await record(sub, period, "failed", { reason: f.reason });
     try {
       await deps.slack.call(await deps.tokenFor(ref), "chat.postMessage", {
@@ -143,67 +126,87 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
   async function deliver(
     job: DeliveryJob,
     jobToken: string | undefined,
-    sub: Subscription,
+    ref: WorkspaceRef,
+    subId: string,
     period: string,
   ): Promise<DeliveryResult> {
-    const { ref, id } = sub;
-    const claim = await claims.claim(ref, id, period);
+    const isTest = job.name === JOB_NAME.test;
+    const ch = job.data.ch;
+    const [begun, pace] = await Promise.all([
+      deps.begin(ref, subId, period, !isTest),
+      ch ? deps.pacer.take(ref, "chat.postMessage", ch) : Promise.resolve(null),
+    ]);
+    const { sub, claim } = begun as Begun;
+    if (!sub) return { status: "skipped", why: "gone" };
+    if (!claim) return { status: "skipped", why: "paused" };
     if (claim.state === "done") return { status: "skipped", why: "already_done", period };
-    if (claim.state === "busy") {
-      // Another worker holds it, or one died holding it: look again when its lease runs out.
-      await job.moveToDelayed(Date.now() + claim.retryInMs + 50, jobToken);
-      throw new DelayedError();
+    // Another worker holds it, or one died holding it: look again when its lease runs out.
+    if (claim.state === "busy") return later(job, jobToken, claim.retryInMs + 50);
+    const paced = pace ?? (await deps.pacer.take(ref, "chat.postMessage", sub.channelId));
+    if (!paced.ok) {
+      await claims.release(ref, subId, period, claim.token, { posted: true });
+      return later(job, jobToken, paced.waitMs);
     }
+    const deliveryId = `${subId}/${period}`;
     let ts: string;
     let chart: ChartOutcome;
-    const deliveryId = `${id}/${period}`;
     try {
       const botToken = await deps.tokenFor(ref);
-      // A worker died between posting and recording it: the digest may be in the channel already.
-      const since = await claims.postingSince(ref, id, period);
-      const earlier = since === null ? null : await findPosted(deps, sub, botToken, deliveryId, since);
-      if (earlier) {
-        await claims.finish(ref, id, period, "delivered", earlier);
-        await record(sub, period, "delivered", { messageTs: earlier });
-        logger.info(
-          { subId: id, period, ts: earlier },
-          "digest was already posted by a worker that died; recorded",
-        );
-        return { status: "delivered", period, ts: earlier };
+      if (claim.postingSince !== null) {
+        // A worker died between posting and recording it: the digest may be in the channel already.
+        const seen = await findPosted(deps, sub, botToken, deliveryId, claim.postingSince, job.data.cursor);
+        if (seen.kind === "found") {
+          await record(sub, period, "delivered", { messageTs: seen.ts });
+          logger.info(
+            { subId, period, ts: seen.ts },
+            "digest was already posted by a worker that died; recorded",
+          );
+          return { status: "delivered", period, ts: seen.ts };
+        }
+        if (seen.kind === "unknown") {
+          await claims.release(ref, subId, period, claim.token, { posted: true });
+          if (Date.now() - job.timestamp > giveUpMs) {
+            await record(sub, period, "failed", { reason: "unverifiable" });
+            logger.error(
+              { subId, period, why: seen.why },
+              "could not tell whether the digest went out; not posting it again",
+            );
+            return { status: "skipped", why: "unverifiable", period };
+          }
+          if (seen.cursor !== job.data.cursor) await job.updateData({ ...job.data, cursor: seen.cursor });
+          return later(job, jobToken, seen.waitMs);
+        }
       }
-      const prepared = await buildDigestView(deps, sub, botToken, periodTime(period) ?? deps.clock());
-      if (!(await claims.confirm(ref, id, period, claim.token)))
+      const stored = deps.apiKeys.open(ref, begun.apiKeyHash);
+      const digests = deps.digestsWith({ load: async () => stored });
+      const prepared = await buildDigestView(
+        { ...deps, digests },
+        sub,
+        botToken,
+        periodTime(period) ?? deps.clock(),
+      );
+      if (!(await claims.confirm(ref, subId, period, claim.token)))
         return { status: "skipped", why: "lease_lost", period };
-      await claims.markPosting(ref, id, period);
       ({ ts, chart } = await postDigest(deps, sub, botToken, prepared, deliveryId));
     } catch (err) {
-      return fail(job, sub, period, claim.token, classifyFailure(err), err);
+      return fail(job, jobToken, sub, period, claim.token, classifyFailure(err), err);
     }
     // Posted: from here on nothing may release the claim, or a retry would post again.
-    await claims.finish(ref, id, period, "delivered", ts);
     // A chart that should have been there and is not is part of the outcome, not only a log line.
     const missing = chart !== "attached" && chart !== "off";
     await record(sub, period, "delivered", { messageTs: ts, ...(missing ? { chart } : {}) });
-    logger.info({ subId: id, period, ts, chart }, "digest delivered");
+    logger.info({ subId, period, ts, chart }, "digest delivered");
     return { status: "delivered", period, ts, chart };
   }
 
   return async function processDelivery(job: DeliveryJob, jobToken?: string): Promise<DeliveryResult> {
+    if (job.name === JOB_NAME.slot) return fanOut({ ...deps.fanOut, logger }, job);
     const ids = parseSchedulerId(job.data.sub ?? "");
     if (!ids) throw new UnrecoverableError("a delivery job without a subscription id");
-    const sub = await store.get(ids.ref, ids.subId);
-    if (!sub) return { status: "skipped", why: "gone" };
-    if (job.name === JOB_NAME.notice) {
-      const reason = sub.pausedReason;
-      if (sub.status !== "paused" || !reason || reason !== job.data.reason)
-        return { status: "skipped", why: "notice_not_needed" };
-      return tellOwner(job, sub, reason);
-    }
-    // Test sends go out even while paused: they are how an owner checks a fix.
-    if (sub.status === "paused" && job.name !== JOB_NAME.test) return { status: "skipped", why: "paused" };
+    if (job.name === JOB_NAME.notice) return tellOwner(deps, job, jobToken, ids.ref, ids.subId);
     const fire = job.data.period ? null : fireTimeOfJob(job);
     const period = job.data.period ?? (fire === null ? null : periodOf(fire));
     if (!period) throw new UnrecoverableError("a delivery job without a period");
-    return deliver(job, jobToken, sub, period);
+    return deliver(job, jobToken, ids.ref, ids.subId, period);
   };
 }

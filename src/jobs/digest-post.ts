@@ -5,6 +5,7 @@ import type { DigestView } from "../insights/types.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
 import type { Subscription } from "../subscriptions/types.ts";
 import { attachChart, type ChartDeps, type ChartOutcome, type PreparedDigest } from "./chart-ready.ts";
+import type { Pacer } from "./pacing.ts";
 import { SlackCallError } from "./slack-api.ts";
 
 /** What building and posting a digest needs. */
@@ -44,7 +45,7 @@ export async function buildDigestView(
  * without it and the chart's outcome becomes `refused`.
  */
 export async function postDigest(
-  deps: DigestPostDeps,
+  deps: Pick<DigestPostDeps, "slack" | "logger">,
   sub: Subscription,
   token: string,
   prepared: PreparedDigest,
@@ -72,34 +73,91 @@ export async function postDigest(
   }
 }
 
+/** What the takeover check learned: the earlier post, its absence, or nothing yet (ask again later). */
+export type Takeover =
+  | { kind: "found"; ts: string }
+  | { kind: "absent" }
+  | { kind: "unknown"; waitMs: number; cursor?: string; why: string };
+
+/** Slack's largest `conversations.history` page for apps outside the Marketplace (since 2025). */
+export const HISTORY_PAGE = 15;
+
+/** Slack errors after which a post would fail the same way: the post itself then reports them. */
+const POST_WOULD_FAIL = new Set([
+  "channel_not_found",
+  "is_archived",
+  "not_in_channel",
+  "invalid_auth",
+  "account_inactive",
+  "token_revoked",
+]);
+
+/** What the takeover check needs besides Slack. */
+export interface TakeoverDeps extends Pick<DigestPostDeps, "slack" | "logger"> {
+  pacer: Pacer;
+  /** How long a post can take after its lease was noted: bounds the window searched [lease + 70 s]. */
+  windowMs: number;
+}
+
 /**
- * The ts of this delivery's digest if it is already in the channel (found by its metadata), else null.
- * Used only when a worker takes over a delivery another may have posted before dying. Without the
- * history scope (`missing_scope`) or on any other error it answers null: posting again is the
- * lesser harm than losing the digest.
+ * Whether this delivery's digest is already in the channel, found by its metadata. Used only when a
+ * worker takes over a delivery whose post may have gone out before its worker died. Never guesses:
+ * a 429, an error, a missing scope or an empty pacing budget answers `unknown` with how long to wait,
+ * and the job asks again then (a blind post could be a duplicate). It reads pages of at most 15
+ * messages (Slack's limit for apps outside the Marketplace), bounded by `oldest` = when the post was
+ * about to go out and `latest` = that plus the longest a post can take; a page Slack says has more
+ * leaves its cursor for the next try.
  */
 export async function findPosted(
-  deps: DigestPostDeps,
+  deps: TakeoverDeps,
   sub: Subscription,
   token: string,
   deliveryId: string,
   sinceMs: number,
-): Promise<string | null> {
-  try {
-    const reply = await deps.slack.call(token, "conversations.history", {
-      channel: sub.channelId,
-      oldest: String(Math.floor(sinceMs / 1000) - 60),
-      include_all_metadata: true,
-      limit: 200,
-    });
+  cursor?: string,
+): Promise<Takeover> {
+  let next = cursor;
+  for (;;) {
+    const pace = await deps.pacer.take(sub.ref, "conversations.history");
+    if (!pace.ok) return { kind: "unknown", waitMs: pace.waitMs, cursor: next, why: "paced" };
+    let reply: Record<string, unknown>;
+    try {
+      reply = await deps.slack.call(token, "conversations.history", {
+        channel: sub.channelId,
+        // A second of margin for the clocks of Redis (which noted the post) and Slack (which stamped it).
+        oldest: ((sinceMs - 1_000) / 1000).toFixed(6),
+        latest: ((sinceMs + deps.windowMs) / 1000).toFixed(6),
+        include_all_metadata: true,
+        limit: HISTORY_PAGE,
+        ...(next ? { cursor: next } : {}),
+      });
+    } catch (err) {
+      const slackError = err instanceof SlackCallError ? err.slackError : "unknown";
+      if (err instanceof SlackCallError && err.status === 429) {
+        const waitMs = err.retryAfterMs ?? 60_000;
+        await deps.pacer.throttled(sub.ref, "conversations.history", waitMs);
+        return { kind: "unknown", waitMs, cursor: next, why: "ratelimited" };
+      }
+      if (POST_WOULD_FAIL.has(slackError)) return { kind: "absent" };
+      deps.logger.warn(
+        { err, subId: sub.id },
+        "could not check the channel for an earlier post; asking again later",
+      );
+      return {
+        kind: "unknown",
+        waitMs: slackError === "missing_scope" ? 600_000 : 30_000,
+        cursor: next,
+        why: slackError,
+      };
+    }
     const messages = Array.isArray(reply.messages) ? (reply.messages as Record<string, unknown>[]) : [];
     const found = messages.find((m) => {
       const meta = m.metadata as { event_type?: unknown; event_payload?: { delivery?: unknown } } | undefined;
       return meta?.event_type === DIGEST_EVENT_TYPE && meta.event_payload?.delivery === deliveryId;
     });
-    return found && typeof found.ts === "string" ? found.ts : null;
-  } catch (err) {
-    deps.logger.warn({ err, subId: sub.id }, "could not check the channel for an earlier post; posting");
-    return null;
+    if (found && typeof found.ts === "string") return { kind: "found", ts: found.ts };
+    const more = (reply.response_metadata as { next_cursor?: unknown } | undefined)?.next_cursor;
+    if (reply.has_more !== true || typeof more !== "string" || more === "") return { kind: "absent" };
+    next = more;
   }
 }

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Redis } from "ioredis";
+import { isCluster, type RedisClient } from "../store/redis-client.ts";
 
 /** A running probe server. */
 export interface HealthServer {
@@ -27,13 +27,23 @@ function within(check: () => boolean | Promise<boolean>, ms: number): Promise<bo
  * worker that is shutting down reports not ready, so an orchestrator stops routing to it while
  * in-flight jobs finish.
  */
+/** A fail-fast copy of the connection, of the same kind (one server or a cluster). */
+function probeOf(redis: RedisClient): RedisClient {
+  if (isCluster(redis))
+    return redis.duplicate(undefined, {
+      enableOfflineQueue: false,
+      redisOptions: { maxRetriesPerRequest: 0 },
+    });
+  return redis.duplicate({ enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+}
+
 export async function startHealthServer(o: {
   port: number;
   host?: string;
   /** Whether the worker takes jobs (false once it is closing). */
   ready: () => boolean | Promise<boolean>;
   /** The worker's Redis connection; /readyz pings a fail-fast copy of it (closed with the server). */
-  redis: Redis;
+  redis: RedisClient;
   /** Serves `/metrics` (Prometheus) when given. */
   metrics?: (req: unknown, res: ServerResponse) => void;
 }): Promise<HealthServer> {
@@ -43,7 +53,7 @@ export async function startHealthServer(o: {
   };
   // Not the worker's own connection: that one keeps every command queued across reconnects (as
   // BullMQ needs), so each probe during an outage would pile up there. This copy fails at once.
-  const probe = o.redis.duplicate({ enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+  const probe = probeOf(o.redis);
   probe.on("error", () => undefined);
   // Probes that find it (re)connecting share one wait for "ready" rather than a listener each.
   let connecting: Promise<unknown> | undefined;

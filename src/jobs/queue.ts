@@ -1,15 +1,24 @@
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { isCluster, type RedisClient } from "../store/redis-client.ts";
 
 /** Default name of the delivery queue; tests use their own. */
 export const DELIVERY_QUEUE = "deliveries";
 
 /**
- * Job names: what produced the job. The period of a scheduled job comes from its fire time; a
+ * Job names: what produced the job. `slot` is a time slot firing (its scheduler's job): it fans out
+ * into one `digest` job per member, which carries the slot's fire time as its period. Older versions
+ * made `digest` jobs straight from per-subscription schedulers (period from the job's fire time). A
  * `notice` job only tells a paused subscription's owner why (after pauseChannel).
  */
-export const JOB_NAME = { scheduled: "digest", catchUp: "catchup", test: "send", notice: "notice" } as const;
+export const JOB_NAME = {
+  slot: "slot",
+  scheduled: "digest",
+  catchUp: "catchup",
+  test: "send",
+  notice: "notice",
+} as const;
 /** One of {@link JOB_NAME}. */
 export type JobName = (typeof JOB_NAME)[keyof typeof JOB_NAME];
 
@@ -19,11 +28,18 @@ export type JobName = (typeof JOB_NAME)[keyof typeof JOB_NAME];
  * scheduler hash in Redis' compact encoding (values ≤ 64 bytes), which halves its memory.
  */
 export interface DeliveryJobData {
-  sub: string;
-  /** Set for catch-up and test sends; scheduled jobs take theirs from the scheduler. */
+  /** `<enterprise|->.<team|->.<subId>`; absent on slot jobs. */
+  sub?: string;
+  /** The delivery period; jobs of older per-subscription schedulers take theirs from their fire time. */
   period?: string;
+  /** The channel at fan-out time, for pacing before the record is read (a moved channel just paces the old one). */
+  ch?: string;
   /** Notice jobs: the pause reason to tell the owner about. */
   reason?: string;
+  /** Slot jobs: the slot id. */
+  slot?: string;
+  /** Takeover checks paging through channel history across delays: where to go on. */
+  cursor?: string;
 }
 
 /** Retry policy of delivery jobs. */
@@ -43,7 +59,7 @@ export type DeliveryQueue = Queue<DeliveryJobData, unknown, string>;
 /** Options of createDeliveryQueue. */
 export interface QueueOptions {
   /** A producer connection: web processes pass one that fails fast (maxRetriesPerRequest > 0). */
-  connection: Redis;
+  connection: RedisClient;
   /** BullMQ key prefix, e.g. "{insights}" (a hash tag keeps a queue in one Cluster slot). */
   prefix: string;
   name?: string;
@@ -52,9 +68,15 @@ export interface QueueOptions {
 
 /** The delivery queue, with the 'error' listener every BullMQ client needs. */
 export function createDeliveryQueue(o: QueueOptions): DeliveryQueue {
+  if (isCluster(o.connection) && !/\{[^}]+\}/.test(o.prefix))
+    throw new AppError(
+      "config",
+      "On a Redis Cluster the queue prefix needs a {hash tag} (QUEUE_PREFIX, default {insights}): BullMQ keeps a queue in one slot.",
+    );
   const queue: DeliveryQueue = new Queue(o.name ?? DELIVERY_QUEUE, {
     connection: o.connection,
     prefix: o.prefix,
+    streams: { events: { maxLen: EVENTS_MAX_LEN } },
   });
   queue.on("error", (err) =>
     o.logger.warn({ err: { message: err.message }, queue: queue.name }, "delivery queue error"),
@@ -70,8 +92,14 @@ export function deliveryJobOptions(policy: DeliveryPolicy) {
   return { attempts: policy.attempts, backoff: { type: "exponential" as const, delay: policy.backoffMs } };
 }
 
-/** Finished jobs are only history: a bounded tail keeps Redis small. */
+/**
+ * Finished jobs: a delivery's outcome is on its subscription record and claim, so completed jobs are
+ * removed at once; failed ones stay a week (at most 1,000) for an operator to look at.
+ */
 export const KEEP_JOBS = {
-  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnComplete: { count: 0 },
   removeOnFail: { age: 7 * 24 * 3600, count: 1000 },
 };
+
+/** The queue's event stream is an activity log for dashboards: a short tail is enough. */
+export const EVENTS_MAX_LEN = 1_000;

@@ -1,8 +1,10 @@
-import type { Redis } from "ioredis";
 import type { Logger } from "../log.ts";
 import { createKeyScheme } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
 import { createSubscriptionService, type SubscriptionService } from "../subscriptions/service.ts";
+import { createSlotLayout } from "../subscriptions/slot-layout.ts";
+import { createSlotRegistry, type SlotRegistry } from "../subscriptions/slot-registry.ts";
 import { createSubscriptionStore, type SubscriptionStore } from "../subscriptions/store.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { createDeliveryQueue, DEFAULT_POLICY, type DeliveryPolicy, type DeliveryQueue } from "./queue.ts";
@@ -11,7 +13,7 @@ import { createSchedulerSync } from "./scheduler.ts";
 /** Options of createSubscriptionRuntime. */
 export interface SubscriptionRuntimeOptions {
   /** Web processes pass their fail-fast connection; the worker its own (maxRetriesPerRequest: null). */
-  redis: Redis;
+  redis: RedisClient;
   /** BullMQ prefix (config.queuePrefix). */
   queuePrefix: string;
   logger: Logger;
@@ -30,6 +32,7 @@ export interface SubscriptionRuntime {
   store: SubscriptionStore;
   queue: DeliveryQueue;
   scheduler: SchedulerSync;
+  registry: SlotRegistry;
   /** Closes the queue (not the shared Redis connection). */
   close(): Promise<void>;
 }
@@ -49,15 +52,19 @@ export function createSubscriptionRuntime(o: SubscriptionRuntimeOptions): Subscr
     name: o.queueName,
     logger: o.logger,
   });
-  const store = createSubscriptionStore({ redis: o.redis, keys: createKeyScheme({ prefix: o.prefix }) });
+  const keys = createKeyScheme({ prefix: o.prefix });
+  const store = createSubscriptionStore({ redis: o.redis, keys });
+  const registry = createSlotRegistry({ redis: o.redis, keys });
   const scheduler = createSchedulerSync({ queue, policy: { ...DEFAULT_POLICY, ...o.policy } });
   const subscriptions = createSubscriptionService({
     store,
     scheduler,
+    registry,
+    layout: createSlotLayout({ redis: o.redis, keys }),
     logger: o.logger,
     clock: o.clock,
     limits: o.limits,
     maxPerWorkspace: o.maxPerWorkspace,
   });
-  return { subscriptions, store, queue, scheduler, close: () => queue.close() };
+  return { subscriptions, store, queue, scheduler, registry, close: () => queue.close() };
 }

@@ -1,8 +1,8 @@
 import type { CustomRoute } from "@slack/bolt";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 
 /** Extra HTTP routes: liveness, readiness (Redis answers), and whatever the root adds (metrics). */
-export function healthRoutes(redis: Redis, extra: CustomRoute[] = []): CustomRoute[] {
+export function healthRoutes(redis: RedisClient, extra: CustomRoute[] = []): CustomRoute[] {
   const json = (res: import("node:http").ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));

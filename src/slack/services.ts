@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import type { AnalyticsClient } from "../analytics/client.ts";
 import type { DigestService } from "../digests/digest-service.ts";
 import type { InsightsCache } from "../digests/insights-cache.ts";
@@ -7,6 +6,7 @@ import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import type { UserDirectory } from "./users.ts";
@@ -17,7 +17,7 @@ import type { UserDirectory } from "./users.ts";
  */
 export interface AppServices {
   logger: Logger;
-  redis: Redis;
+  redis: RedisClient;
   metrics: Metrics;
   keys: KeyScheme;
   apiKeys: ApiKeyStore;

@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
-import type { Redis } from "ioredis";
 import { AppError } from "../errors.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 
 /** What the app needs to know about a Slack user: timezone for ranges, role for permissions. */
 export interface SlackUser {
@@ -60,7 +60,7 @@ export function toSlackUser(userId: string, u: UsersInfoUser): SlackUser {
  * Redis round trip; within the Redis cache's hour that changes nothing a person could notice.
  */
 export function createUserDirectory(options: {
-  redis: Redis;
+  redis: RedisClient;
   keys: KeyScheme;
   ttlSeconds?: number;
   memoMs?: number;

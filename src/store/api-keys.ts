@@ -1,7 +1,7 @@
-import type { Redis } from "ioredis";
 import type { KeyringEntry } from "../config.ts";
 import { AppError } from "../errors.ts";
 import type { WorkspaceRef } from "./keys.ts";
+import type { RedisClient } from "./redis-client.ts";
 import { createSealedValueStore } from "./sealed-store.ts";
 
 /**
@@ -36,6 +36,8 @@ export interface ApiKeyStore {
   /** Throws `decrypt_failed` when the stored key cannot be opened with the keyring. */
   load(ref: WorkspaceRef): Promise<{ apiKey: string; meta: ApiKeyMeta } | null>;
   remove(ref: WorkspaceRef): Promise<boolean>;
+  /** `load` for a hash read elsewhere (a delivery reads it with the record, in one round trip). */
+  open(ref: WorkspaceRef, hash: Record<string, string>): { apiKey: string; meta: ApiKeyMeta } | null;
   /** Reads without decrypting. */
   status(ref: WorkspaceRef): Promise<ApiKeyStatus | null>;
 }
@@ -52,7 +54,7 @@ function toMeta(fields: Record<string, string>): ApiKeyMeta {
  * await apiKeys.save(ref, key, { savedBy: "U123", savedAt: now.toISOString() });
  */
 export function createApiKeyStore(options: {
-  redis: Redis;
+  redis: RedisClient;
   keyring: readonly KeyringEntry[];
   prefix?: string;
 }): ApiKeyStore {
@@ -69,6 +71,12 @@ export function createApiKeyStore(options: {
 
     async load(ref) {
       const record = await sealed.get("apikey", ref);
+      const apiKey = record?.secrets[API_KEY_PURPOSE];
+      return record && apiKey !== undefined ? { apiKey, meta: toMeta(record.fields) } : null;
+    },
+
+    open(ref, hash) {
+      const record = sealed.open(ref, hash);
       const apiKey = record?.secrets[API_KEY_PURPOSE];
       return record && apiKey !== undefined ? { apiKey, meta: toMeta(record.fields) } : null;
     },

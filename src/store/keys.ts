@@ -2,9 +2,12 @@ import { createHash } from "node:crypto";
 import { AppError } from "../errors.ts";
 
 /**
- * The whole Redis key scheme. Every key that belongs to a workspace lives under
- * `{prefix}:ws:{enterpriseId|-}:{teamId|-}:` so an uninstall can SCAN one pattern and find all of it.
- * Only validated ids and our own tokens go into keys; user text is hashed first (`digestToken`).
+ * The whole Redis key scheme. Every key of a workspace starts with its namespace,
+ * `{prefix}:{w:<team>}:<enterprise|->` for a team and `{prefix}:{w:<enterprise>}:org` for an org-wide
+ * install. The `{w:…}` part is a Redis Cluster hash tag: all keys of a workspace hash to one slot, so
+ * a workspace's multi-key writes (MULTI, scripts) work on a cluster, and workspaces spread over the
+ * masters. An uninstall finds everything of a workspace with one SCAN pattern. Only validated ids and
+ * our own tokens go into keys; user text is hashed first (`digestToken`).
  */
 
 /** Who a record belongs to, as Bolt describes an installation. */
@@ -33,8 +36,9 @@ export const DEFAULT_PREFIX = "insights";
 const SLACK_ID = /^[A-Z0-9]{1,32}$/;
 const TOKEN = /^[A-Za-z0-9_.-]{1,128}$/;
 const PURPOSE = /^[a-z][a-z0-9_]{0,31}$/;
-// No glob metacharacters (* ? [ ] \) so namespaces can go into SCAN MATCH unescaped.
-const PREFIX = /^[A-Za-z0-9_{}.:-]{1,64}$/;
+// No glob metacharacters (* ? [ ] \) so namespaces can go into SCAN MATCH unescaped, and no braces:
+// the first {…} of a key is its hash tag, which must be the workspace's.
+const PREFIX = /^[A-Za-z0-9_.:-]{1,64}$/;
 const NONE = "-";
 
 /** A value that must not go into a key. The message never echoes the value. */
@@ -67,12 +71,25 @@ export function workspaceIds(ref: WorkspaceRef): WorkspaceIds {
   return { enterprise, team: slackId("teamId", ref.teamId) };
 }
 
-function refFromIds(enterprise: string, team: string): WorkspaceRef | null {
+/** The ref of ids as keys and scheduler ids spell them ("-" for none); null when they name nothing valid. */
+export function refFromIds(enterprise: string, team: string): WorkspaceRef | null {
   const e = enterprise === NONE ? undefined : enterprise;
   const t = team === NONE ? undefined : team;
   if ((e !== undefined && !SLACK_ID.test(e)) || (t !== undefined && !SLACK_ID.test(t))) return null;
   if (t === undefined) return e === undefined ? null : { enterpriseId: e, isEnterpriseInstall: true };
   return e === undefined ? { teamId: t } : { enterpriseId: e, teamId: t, isEnterpriseInstall: false };
+}
+
+/** `<enterprise|->.<team|->`: a workspace as one short, key-safe string (registry members, scheduler ids). */
+export function workspaceLabel(ref: WorkspaceRef): string {
+  const ids = workspaceIds(ref);
+  return `${ids.enterprise}.${ids.team}`;
+}
+
+/** Inverse of {@link workspaceLabel}; null for anything else. */
+export function parseWorkspaceLabel(label: string): WorkspaceRef | null {
+  const parts = label.split(".");
+  return parts.length === 2 ? refFromIds(parts[0] as string, parts[1] as string) : null;
 }
 
 /**
@@ -91,7 +108,7 @@ export function sealedField(purpose: string): string {
 /** What `parse` recovers from a workspace key. */
 export interface ParsedKey {
   ref: WorkspaceRef;
-  /** First segment after the namespace: `apikey`, `sub`, `claim`, … */
+  /** First segment after the namespace: `apikey`, `sub`, `claims`, … */
   kind: string;
   /** Remaining segments. */
   rest: string[];
@@ -99,24 +116,30 @@ export interface ParsedKey {
 
 export type KeyScheme = ReturnType<typeof createKeyScheme>;
 
+const ORG = "org";
+
 /**
  * Builds the key functions for one prefix.
  *
  * @example
  * const keys = createKeyScheme({ prefix: "insights" });
- * keys.apiKey({ enterpriseId: "E1", teamId: "T2" }); // "insights:ws:E1:T2:apikey"
+ * keys.apiKey({ enterpriseId: "E1", teamId: "T2" }); // "insights:{w:T2}:E1:apikey"
+ * keys.apiKey({ enterpriseId: "E1", isEnterpriseInstall: true }); // "insights:{w:E1}:org:apikey"
  */
 export function createKeyScheme(options: { prefix?: string } = {}) {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (!PREFIX.test(prefix)) throw invalidId("key prefix", "1-64 characters of A-Z, a-z, 0-9, _ . : - { }");
-  const root = `${prefix}:ws:`;
+  if (!PREFIX.test(prefix)) throw invalidId("key prefix", "1-64 characters of A-Z, a-z, 0-9, _ . : -");
+  const root = `${prefix}:{w:`;
   const ns = (ref: WorkspaceRef) => {
     const ids = workspaceIds(ref);
-    return `${root}${ids.enterprise}:${ids.team}`;
+    return ids.team === NONE ? `${root}${ids.enterprise}}:${ORG}` : `${root}${ids.team}}:${ids.enterprise}`;
   };
+  const parseRe = new RegExp(
+    `^${prefix.replace(/[.]/g, "\\.")}:\\{w:([A-Z0-9]{1,32})\\}:([A-Z0-9]{1,32}|-|${ORG}):(.+)$`,
+  );
   return {
     prefix,
-    /** `{prefix}:ws:E…:T…`; every key of the workspace starts with this plus ":". */
+    /** Every key of the workspace starts with this plus ":". */
     namespace: ns,
     /** Hash: the Bolt installation (plain fields + sealed tokens). */
     installation: (ref: WorkspaceRef) => `${ns(ref)}:installation`,
@@ -128,19 +151,21 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
     user: (ref: WorkspaceRef, userId: string) => `${ns(ref)}:user:${slackId("userId", userId)}`,
     /** Hash: one subscription. */
     subscription: (ref: WorkspaceRef, subId: string) => `${ns(ref)}:sub:${token("subscription id", subId)}`,
-    /** Set: ids of all subscriptions of the workspace. */
-    subscriptionIndex: (ref: WorkspaceRef) => `${ns(ref)}:subs`,
-    /** Set: ids of the subscriptions posting to one channel. */
-    channelSubscriptions: (ref: WorkspaceRef, channelId: string) =>
-      `${ns(ref)}:chan:${slackId("channelId", channelId)}:subs`,
-    /** String with TTL: the idempotency claim of one delivery period (e.g. `2026-11-02`). */
-    deliveryClaim: (ref: WorkspaceRef, subId: string, period: string) =>
-      `${ns(ref)}:claim:${token("subscription id", subId)}:${token("period", period)}`,
+    /** Hash: subscription id → channel id, for every subscription of the workspace. */
+    subscriptionIndex: (ref: WorkspaceRef) => `${ns(ref)}:idx`,
+    /** Hash: subscription id → channel id, for the workspace's active subscriptions in one time slot. */
+    slotMembers: (ref: WorkspaceRef, slotId: string) => `${ns(ref)}:slot:${token("slot id", slotId)}`,
+    /** Hash with TTL: subscription id → delivery claim, for one delivery period (e.g. `20261102T080000Z`). */
+    deliveryClaims: (ref: WorkspaceRef, period: string) => `${ns(ref)}:claims:${token("period", period)}`,
+    /** Prefix of the workspace's pacing counters (rate limiter keys). */
+    pacing: (ref: WorkspaceRef) => `${ns(ref)}:pace`,
     /** String with TTL: a cached insights reply; `digest` from `digestToken(…)`. */
     insightsCache: (ref: WorkspaceRef, digest: string) =>
       `${ns(ref)}:insights:${token("cache digest", digest)}`,
     /** String with TTL: the blocks of a link unfurl; `digest` from `digestToken(url, tz, day)`. */
     unfurl: (ref: WorkspaceRef, digest: string) => `${ns(ref)}:unfurl:${token("unfurl digest", digest)}`,
+    /** Sorted set: the workspace's cached insights replies by time written, to bound how many are kept. */
+    insightsCacheIndex: (ref: WorkspaceRef) => `${ns(ref)}:insights`,
     /** String with TTL: introspection result for an endpoint; `digest` from `digestToken(url)`. */
     introspection: (ref: WorkspaceRef, digest: string) =>
       `${ns(ref)}:introspection:${token("endpoint digest", digest)}`,
@@ -148,19 +173,37 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
     lock: (ref: WorkspaceRef, name: string) => `${ns(ref)}:lock:${token("lock name", name)}`,
     /** Set while Slack withholds the workspace's events (app_rate_limited); expires with that minute. */
     eventsLimited: (ref: WorkspaceRef) => `${ns(ref)}:events-limited`,
+    /**
+     * Set: labels of the workspaces with members in a time slot; its own hash tag, so slots spread
+     * over a cluster. A superset: the fan-out skips and prunes workspaces that have left.
+     */
+    slotWorkspaces: (slotId: string) => `${prefix}:slot:{s:${token("slot id", slotId)}}:ws`,
+    /** SCAN MATCH pattern for every time slot's workspace set. */
+    allSlotsPattern: () => `${prefix}:slot:{s:*}:ws`,
+    /** Parses a slot's workspace-set key back to the slot id. */
+    parseSlotKey(key: string): string | null {
+      const m = /^(.*):slot:\{s:([A-Za-z0-9_.-]{1,128})\}:ws$/.exec(key);
+      return m && m[1] === prefix ? (m[2] as string) : null;
+    },
+    /** String with TTL: a process-wide mutex outside any workspace (start-up migration). */
+    globalLock: (name: string) => `${prefix}:lock:${token("lock name", name)}`,
     /** SCAN MATCH pattern for every key of one workspace (uninstall purge). */
     workspaceKeyPattern: (ref: WorkspaceRef) => `${ns(ref)}:*`,
-    /** SCAN MATCH pattern for every key of an enterprise: its org-wide records and all its teams. */
-    enterpriseKeyPattern: (enterpriseId: string) => `${root}${slackId("enterpriseId", enterpriseId)}:*`,
+    /** SCAN MATCH patterns for every key of an enterprise: its org-wide records and all its teams. */
+    enterpriseKeyPatterns: (enterpriseId: string) => {
+      const e = slackId("enterpriseId", enterpriseId);
+      return [`${root}${e}}:${ORG}:*`, `${root}*}:${e}:*`];
+    },
     /** SCAN MATCH pattern for every workspace key under this prefix. */
     allWorkspacesPattern: () => `${root}*`,
     /** Splits a workspace key back into its ref and kind; null for keys not in this scheme. */
     parse(key: string): ParsedKey | null {
-      if (!key.startsWith(root)) return null;
-      const [enterprise, team, kind, ...rest] = key.slice(root.length).split(":");
-      if (enterprise === undefined || team === undefined || !kind) return null;
-      const ref = refFromIds(enterprise, team);
-      return ref ? { ref, kind, rest } : null;
+      const m = parseRe.exec(key);
+      if (!m) return null;
+      const [, tag, second, tail] = m as unknown as [string, string, string, string];
+      const ref = second === ORG ? refFromIds(tag, NONE) : refFromIds(second, tag);
+      const [kind, ...rest] = tail.split(":");
+      return ref && kind ? { ref, kind, rest } : null;
     },
   };
 }

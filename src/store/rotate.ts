@@ -1,9 +1,9 @@
-import type { Redis } from "ioredis";
 import type { KeyringEntry } from "../config.ts";
 import { isAppError } from "../errors.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import { assertKeyring, envelopeKeyId, open, seal } from "./crypto.ts";
 import { createKeyScheme, SEALED_FIELD_PREFIX, SEALED_KINDS, type WorkspaceRef } from "./keys.ts";
+import type { RedisClient } from "./redis-client.ts";
 import { scanKeys } from "./scan.ts";
 
 /**
@@ -24,7 +24,7 @@ export interface RotateCounts {
 }
 
 export interface RotateOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Newest first: values not under [0] are re-sealed with it. */
   keyring: readonly KeyringEntry[];
   prefix?: string;

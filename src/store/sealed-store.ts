@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import type { KeyringEntry } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { assertKeyring, envelopeKeyId, open, seal } from "./crypto.ts";
@@ -10,6 +9,7 @@ import {
   sealedField,
   type WorkspaceRef,
 } from "./keys.ts";
+import type { RedisClient } from "./redis-client.ts";
 
 /**
  * One Redis hash per (workspace, kind) holding plain fields beside sealed secrets
@@ -35,6 +35,8 @@ export interface SealedValueStore {
   put(kind: SealedKind, ref: WorkspaceRef, record: SealedRecord): Promise<void>;
   /** Opens every sealed field; null when nothing is stored. Throws `decrypt_failed`. */
   get(kind: SealedKind, ref: WorkspaceRef): Promise<SealedRecord | null>;
+  /** Opens a hash read elsewhere (e.g. in a script with other keys); null when it is empty. */
+  open(ref: WorkspaceRef, hash: Record<string, string>): SealedRecord | null;
   /** Reads without decrypting; null when nothing is stored. */
   peek(kind: SealedKind, ref: WorkspaceRef): Promise<SealedPeek | null>;
   /** Deletes the hash; true when something was deleted. */
@@ -42,7 +44,7 @@ export interface SealedValueStore {
 }
 
 export interface SealedValueStoreOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Newest first; writes use [0]. */
   keyring: readonly KeyringEntry[];
   /** Key prefix (default "insights"). */
@@ -73,6 +75,16 @@ export function createSealedValueStore(options: SealedValueStoreOptions): Sealed
   assertKeyring(keyring);
   const keys = createKeyScheme({ prefix: options.prefix });
 
+  function openHash(ref: WorkspaceRef, hash: Record<string, string>): SealedRecord | null {
+    if (Object.keys(hash).length === 0) return null;
+    const { fields, envelopes } = splitSealedHash(hash);
+    const secrets: Record<string, string> = {};
+    for (const [purpose, envelope] of Object.entries(envelopes)) {
+      secrets[purpose] = open(keyring, envelope, { ref, purpose });
+    }
+    return { secrets, fields };
+  }
+
   return {
     async put(kind, ref, record) {
       const key = keys.sealed(kind, ref);
@@ -100,15 +112,10 @@ export function createSealedValueStore(options: SealedValueStoreOptions): Sealed
     },
 
     async get(kind, ref) {
-      const hash = await redis.hgetall(keys.sealed(kind, ref));
-      if (Object.keys(hash).length === 0) return null;
-      const { fields, envelopes } = splitSealedHash(hash);
-      const secrets: Record<string, string> = {};
-      for (const [purpose, envelope] of Object.entries(envelopes)) {
-        secrets[purpose] = open(keyring, envelope, { ref, purpose });
-      }
-      return { secrets, fields };
+      return openHash(ref, await redis.hgetall(keys.sealed(kind, ref)));
     },
+
+    open: (ref, hash) => openHash(ref, hash),
 
     async peek(kind, ref) {
       const hash = await redis.hgetall(keys.sealed(kind, ref));

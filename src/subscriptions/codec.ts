@@ -4,8 +4,9 @@ import type { LastDelivery, Schedule, Subscription, Weekday } from "./types.ts";
 
 /**
  * A subscription as a flat Redis hash. Lists are joined with "\n" (ids and names never hold one);
- * absent optionals are absent fields, so a small record stays a small listpack (see the memory test).
- * The id and workspace live in the key, not in the hash.
+ * absent optionals are absent fields, and the last delivery is kept as short fields of its own rather
+ * than one JSON value, so every value stays under Redis' 64-byte listpack limit and a record stays a
+ * compact listpack (see the memory test). The id and workspace live in the key, not in the hash.
  */
 export type SubscriptionHash = Record<string, string>;
 
@@ -42,15 +43,41 @@ export function toHash(sub: Partial<Omit<Subscription, "id" | "ref">>): Subscrip
   if (sub.pausedReason !== undefined) h.pausedReason = sub.pausedReason;
   if (sub.pausedAt !== undefined) h.pausedAt = sub.pausedAt;
   if (sub.createdAt !== undefined) h.created = sub.createdAt;
-  if (sub.lastDelivery !== undefined) h.last = JSON.stringify(sub.lastDelivery);
+  if (sub.lastDelivery !== undefined) Object.assign(h, lastFields(sub.lastDelivery));
   if (sub.ownerNotifiedReason !== undefined) h.notified = sub.ownerNotifiedReason;
   return h;
 }
 
+/** The hash fields of a last delivery: period, epoch ms, d/f, and the ts or the failure reason. */
+export function lastFields(last: LastDelivery): SubscriptionHash {
+  const h: SubscriptionHash = {
+    lp: last.period,
+    la: String(Date.parse(last.at)),
+    lo: last.outcome[0] as string,
+  };
+  if (last.messageTs !== undefined) h.lt = last.messageTs;
+  if (last.reason !== undefined) h.lr = last.reason.slice(0, 60);
+  return h;
+}
+
+/** Every field a last delivery may have written (older versions kept it as JSON in `last`). */
+export const LAST_FIELDS = ["last", "lp", "la", "lo", "lt", "lr"] as const;
+
 /** Fields a schedule change must clear (the old kind's). */
 export const SCHEDULE_FIELDS = ["days", "cron"] as const;
 
-function lastOf(raw: string | undefined): LastDelivery | undefined {
+function lastOf(h: SubscriptionHash): LastDelivery | undefined {
+  if (h.lp && h.la && h.lo) {
+    const last: LastDelivery = {
+      period: h.lp,
+      at: new Date(Number(h.la)).toISOString(),
+      outcome: h.lo === "d" ? "delivered" : "failed",
+    };
+    if (h.lt) last.messageTs = h.lt;
+    if (h.lr) last.reason = h.lr;
+    return last;
+  }
+  const raw = h.last;
   if (!raw) return undefined;
   try {
     const v = JSON.parse(raw) as LastDelivery;
@@ -83,7 +110,7 @@ export function fromHash(id: string, ref: WorkspaceRef, h: SubscriptionHash): Su
   else if (h.drivers === "1") sub.drivers = true;
   if (h.pausedReason) sub.pausedReason = h.pausedReason;
   if (h.pausedAt) sub.pausedAt = h.pausedAt;
-  const last = lastOf(h.last);
+  const last = lastOf(h);
   if (last) sub.lastDelivery = last;
   if (h.notified) sub.ownerNotifiedReason = h.notified;
   return sub;

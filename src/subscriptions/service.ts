@@ -3,11 +3,15 @@ import type { Logger } from "../log.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { SCHEDULE_FIELDS } from "./codec.ts";
 import { compactRef, isSubscriptionId, newSubscriptionId } from "./ids.ts";
-import { createWorkspaceMaintenance } from "./maintenance.ts";
+import { createWorkspaceMaintenance, type ReconcileCounts } from "./maintenance.ts";
 import { periodOf, testPeriod } from "./period.ts";
 import { CHANNEL_REASONS } from "./reasons.ts";
 import { nextRuns, previousRun } from "./schedule.ts";
 import type { SchedulerSync } from "./scheduler-sync.ts";
+import type { SlotLayout } from "./slot-layout.ts";
+import type { SlotRegistry } from "./slot-registry.ts";
+import { createSlotSync } from "./slot-sync.ts";
+import { slotOf } from "./slots.ts";
 import type { SubscriptionStore } from "./store.ts";
 import type { Subscription, SubscriptionInput, SubscriptionPatch } from "./types.ts";
 import { DEFAULT_LIMITS, type SubscriptionLimits, validateFields } from "./validate.ts";
@@ -16,6 +20,8 @@ import { DEFAULT_LIMITS, type SubscriptionLimits, validateFields } from "./valid
 export interface SubscriptionServiceOptions {
   store: SubscriptionStore;
   scheduler: SchedulerSync;
+  registry: SlotRegistry;
+  layout: SlotLayout;
   logger: Logger;
   clock?: () => Date;
   limits?: Partial<SubscriptionLimits>;
@@ -53,8 +59,11 @@ export interface SubscriptionService {
   resumeChannel(ref: WorkspaceRef, channelId: string): Promise<Subscription[]>;
   /** Removes every subscription and scheduler of a workspace (uninstall); returns how many subscriptions. */
   removeWorkspace(ref: WorkspaceRef): Promise<number>;
-  /** Makes the schedulers match the records: upserts active ones, removes strays. Run at worker start. */
-  reconcile(): Promise<{ upserted: number; removed: number }>;
+  /**
+   * Makes slots and schedulers match the records: heals memberships, registrations and schedulers,
+   * removes strays, and replaces the per-subscription schedulers of older versions. Run at worker start.
+   */
+  reconcile(): Promise<ReconcileCounts>;
   /** The next `n` fire times of an active subscription; [] while paused. */
   nextRuns(sub: Subscription, n?: number): Date[];
 }
@@ -65,15 +74,32 @@ const notFound = (id: string) =>
   });
 
 /**
- * Subscriptions for the Slack layer: validated records plus their schedulers, kept in step. Records
- * are written first; a scheduler write that fails afterwards is healed by `reconcile` at worker start.
+ * Subscriptions for the Slack layer: validated records, each active one a member of its time slot,
+ * and one scheduler per slot, kept in step (see slot-sync.ts). Whatever a crash leaves half done is
+ * healed by `reconcile` at worker start.
  */
 export function createSubscriptionService(o: SubscriptionServiceOptions): SubscriptionService {
-  const { store, scheduler, logger } = o;
+  const { store, scheduler, registry, layout, logger } = o;
+  const slots = createSlotSync({ registry, scheduler });
   const clock = o.clock ?? (() => new Date());
   const limits = { ...DEFAULT_LIMITS, ...o.limits };
   const maxPerWorkspace = o.maxPerWorkspace ?? 200;
-  const maintenance = createWorkspaceMaintenance({ store, scheduler, logger });
+  const maintenance = createWorkspaceMaintenance({
+    store,
+    scheduler,
+    registry,
+    slots,
+    layout,
+    logger,
+    clock,
+  });
+
+  /** Writes `set` (and clears `clear`), moving slot membership as the change asks; not found if gone. */
+  async function write(sub: Subscription, set: Partial<Subscription>, clear: readonly string[] = []) {
+    const next = { ...sub, ...set };
+    const r = await slots.move(slotOf(sub), slotOf(next), sub.ref, () => store.patch(sub, set, clear));
+    if (!r.written) throw notFound(sub.id);
+  }
 
   const upcoming = (sub: Subscription, n = 5) =>
     sub.status === "active" ? nextRuns(sub.schedule, sub.time, sub.tz, clock(), n) : [];
@@ -87,10 +113,8 @@ export function createSubscriptionService(o: SubscriptionServiceOptions): Subscr
   async function pauseOne(sub: Subscription, reason: string, since = clock()): Promise<Subscription> {
     const pausedAt = sub.status === "paused" && sub.pausedAt ? sub.pausedAt : since.toISOString();
     const set = { status: "paused" as const, pausedReason: reason.slice(0, 300), pausedAt };
-    if (!(await store.patch(sub, set))) throw notFound(sub.id);
-    const paused = { ...sub, ...set };
-    await scheduler.sync(paused);
-    return paused;
+    await write(sub, set);
+    return { ...sub, ...set };
   }
 
   /**
@@ -109,12 +133,10 @@ export function createSubscriptionService(o: SubscriptionServiceOptions): Subscr
 
   async function resumeOne(sub: Subscription) {
     const catchUp = sub.status === "paused" ? catchUpPeriod(sub) : null;
-    if (!(await store.patch(sub, { status: "active" }, ["pausedReason", "pausedAt", "notified"])))
-      throw notFound(sub.id);
+    await write(sub, { status: "active" }, ["pausedReason", "pausedAt", "notified"]);
     const { pausedReason: _r, pausedAt: _a, ownerNotifiedReason: _n, ...rest } = sub;
     const resumed: Subscription = { ...rest, status: "active" };
-    await scheduler.sync(resumed);
-    if (catchUp) await scheduler.enqueue(sub.ref, sub.id, "catchUp", catchUp);
+    if (catchUp) await scheduler.enqueue(sub.ref, sub.id, sub.channelId, "catchUp", catchUp);
     return { subscription: resumed, nextRuns: upcoming(resumed), catchUpPeriod: catchUp };
   }
 
@@ -141,14 +163,10 @@ export function createSubscriptionService(o: SubscriptionServiceOptions): Subscr
         status: "active",
         createdAt: now.toISOString(),
       };
-      await store.insert(sub);
-      try {
-        await scheduler.sync(sub);
-      } catch (err) {
-        // No half-made subscription: the user sees the error and tries again.
-        await store.remove(sub).catch(() => undefined);
-        throw err;
-      }
+      await slots.move(null, slotOf(sub), sub.ref, async () => {
+        await store.insert(sub);
+        return { left: 0 };
+      });
       return { subscription: sub, nextRuns: upcoming(sub) };
     },
     list: (ref) => store.list(ref),
@@ -158,16 +176,15 @@ export function createSubscriptionService(o: SubscriptionServiceOptions): Subscr
       const sub = await load(ref, id);
       const fields = validateFields({ ...sub, ...patch }, clock(), limits);
       const clear = fields.schedule.kind === sub.schedule.kind ? [] : SCHEDULE_FIELDS;
-      if (!(await store.patch(sub, fields, clear))) throw notFound(id);
+      await write(sub, fields, clear);
       const updated: Subscription = { ...sub, ...fields };
-      await scheduler.sync(updated);
       return { subscription: updated, nextRuns: upcoming(updated) };
     },
     async remove(ref, id) {
       const sub = isSubscriptionId(id) ? await store.get(ref, id) : null;
       if (!sub) return false;
-      await scheduler.remove(sub.ref, sub.id);
-      return store.remove(sub);
+      const r = await slots.move(slotOf(sub), null, sub.ref, () => store.remove(sub));
+      return r.removed;
     },
     async pause(ref, id, reason = "paused_by_user", since) {
       return pauseOne(await load(ref, id), reason, since);
@@ -178,7 +195,7 @@ export function createSubscriptionService(o: SubscriptionServiceOptions): Subscr
     async sendNow(ref, id) {
       const sub = await load(ref, id);
       const period = testPeriod(clock());
-      return { jobId: await scheduler.enqueue(sub.ref, sub.id, "test", period), period };
+      return { jobId: await scheduler.enqueue(sub.ref, sub.id, sub.channelId, "test", period), period };
     },
     async pauseChannel(ref, channelId, reason) {
       const paused: Subscription[] = [];

@@ -8,15 +8,23 @@ import { type BadInputResult, measureBadInput, type ProcessCounters } from "./ba
 import { startBareBolt } from "./bare-bolt.ts";
 import { type Child, spawnChild } from "./child.ts";
 import { type DriversBenchResult, measureDrivers } from "./drivers/section.ts";
+import type { CostResult } from "./engine/cost.ts";
+import {
+  measureBig,
+  measureCosts,
+  measureThrottle,
+  measureWorkers,
+  type ThrottleResult,
+  type WorkersRow,
+} from "./engine/sections.ts";
 import type { InteractiveChildOptions } from "./interactive-worker-child.ts";
 import { type Plan, planFor } from "./plan.ts";
 import { measureRender, type RenderResult } from "./render.ts";
 import type { OpenLoopResult, Target } from "./slash-sender.ts";
 import { round, sleep } from "./stats.ts";
 import { type FaultRun, runFaults } from "./storm/faults.ts";
-import type { MemoryFigures } from "./storm/memory.ts";
-import { memoryWithConfig } from "./storm/memory-config.ts";
 import { runStormRow, type StormRow } from "./storm/section.ts";
+import type { StormResult } from "./storm/storm.ts";
 
 /** Everything one run measured; the Markdown report is rendered from this (report.ts). */
 export interface BenchResults {
@@ -44,16 +52,22 @@ export interface BenchResults {
   ackUnderStorm?: { rate: number; storm: string; app: OpenLoopResult };
   badInput?: BadInputResult;
   storms: StormRow[];
-  /** Redis per subscription with the recommended setting (see the report). */
-  memoryTuned?: MemoryFigures & { config: Record<string, string> };
   faults: FaultRun[];
   /** Drivers of a change: queries, time added, storms with shared accounts. */
   drivers?: DriversBenchResult;
+  /** The same fault runs on a 3-master Redis Cluster. */
+  faultsCluster: FaultRun[];
+  engine: {
+    cost?: CostResult[];
+    workers?: WorkersRow[];
+    throttle?: ThrottleResult;
+    big?: StormResult;
+  };
   process: ProcessCounters;
 }
 
 /** Section names for `--only` (comma-separated). */
-export const SECTIONS = ["render", "ack", "bad-input", "storms", "memory", "faults", "drivers"] as const;
+export const SECTIONS = ["render", "ack", "bad-input", "storms", "engine", "faults", "drivers"] as const;
 
 function commit(): string {
   const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim();
@@ -168,6 +182,8 @@ export async function runBench(o: {
     },
     storms: [],
     faults: [],
+    faultsCluster: [],
+    engine: {},
     process: counters,
   };
   const finish = () => {
@@ -189,6 +205,10 @@ export async function runBench(o: {
     o.log(`  ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s`);
   };
 
+  if (wanted("engine"))
+    await section("Redis cost per delivery (single node, cluster)", async () => {
+      results.engine.cost = await measureCosts(plan.engine.cost);
+    });
   if (wanted("render"))
     await section("render cost", async () => {
       results.render = await measureRender(plan.render);
@@ -249,7 +269,7 @@ export async function runBench(o: {
       const label = `storm ${spec.subscriptions.toLocaleString("en-US")} subscriptions / ${spec.workspaces.toLocaleString("en-US")} workspaces, ${spec.subsPerChannel} per channel`;
       await section(label, async () => {
         const alongside =
-          i === underIndex
+          wanted("ack") && i === underIndex
             ? async () => {
                 await sleep(plan.ackUnderStorm.delayMs);
                 const app = await apps.sender.call<OpenLoopResult>("openLoop", {
@@ -275,20 +295,37 @@ export async function runBench(o: {
   } finally {
     if (apps) await stopApps(apps);
   }
-  if (wanted("memory"))
-    await section("Redis memory with hash-max-listpack-value 1024", async () => {
-      const first = plan.storms[0];
-      if (first)
-        results.memoryTuned = await memoryWithConfig({
-          subscriptions: first.subscriptions,
-          workspaces: first.workspaces,
-          config: { "hash-max-listpack-value": "1024" },
-        });
+  if (wanted("engine")) {
+    await section("1 vs 2 worker processes", async () => {
+      results.engine.workers = await measureWorkers({
+        ...plan.engine.workers,
+        timeoutMs: plan.stormTimeoutMs,
+      });
     });
-  if (wanted("faults"))
-    await section("faults", async () => {
+    await section("a throttled workspace's cost to the others", async () => {
+      results.engine.throttle = await measureThrottle({
+        ...plan.engine.throttle,
+        timeoutMs: plan.stormTimeoutMs,
+      });
+    });
+    const big = plan.engine.big;
+    if (big)
+      await section(`storm ${big.subs.toLocaleString("en-US")} subscriptions`, async () => {
+        results.engine.big = await measureBig({ ...big, timeoutMs: 900_000 });
+      });
+  }
+  if (wanted("faults")) {
+    await section("faults (single node)", async () => {
       results.faults = await runFaults({ ...plan.faults, concurrency: plan.concurrency });
     });
+    await section("faults (Redis Cluster)", async () => {
+      results.faultsCluster = await runFaults({
+        ...plan.faults,
+        concurrency: plan.concurrency,
+        cluster: true,
+      });
+    });
+  }
   if (wanted("drivers"))
     await section("drivers", async () => {
       results.drivers = await measureDrivers(plan.drivers, o.log);

@@ -42,7 +42,7 @@ function stormNotes(r: BenchResults): string[] {
   const mem = r.storms.find((s) => s.app.memory)?.app.memory;
   if (mem)
     out.push(
-      `- **Redis per subscription.** ${int(mem.perSub.total)} B, of which our record and indexes are ${int(mem.perSub.record + mem.perSub.indexes)} B and BullMQ ${int(mem.perSub.schedulerHash + mem.perSub.pendingJob + mem.perSub.queueSets)} B; the largest part is the pending next-run job hash (${int(mem.perSub.pendingJob)} B), stored as a hashtable because its \`opts\` JSON is longer than Redis' default \`hash-max-listpack-value\` (64).${r.memoryTuned ? ` With \`hash-max-listpack-value 1024\` in redis.conf (a deployment setting, no code change) the same subscriptions take ${int(r.memoryTuned.perSub.total)} B each (job hash ${int(r.memoryTuned.perSub.pendingJob)} B)${r.memoryTuned.perSub.total <= 1536 ? ", within the target" : `, ${int(r.memoryTuned.perSub.total - 1536)} B above 1.5 KB; the rest is BullMQ's scheduler hash and sorted-set entries, which only a shorter job template (fewer options per job) would shrink`}.` : ""}`,
+      `- **Redis per subscription.** ${int(mem.perSub.total)} B before its first fire: record ${int(mem.perSub.record)} B, index and slot membership ${int(mem.perSub.indexes)} B, the queue ${int(mem.perSub.queue)} B (one scheduler per time slot, not per subscription).`,
     );
   return out;
 }

@@ -14,6 +14,14 @@ export interface Plan {
   faults: { subscriptions: number; workspaces: number; timeoutMs: number };
   stormTimeoutMs: number;
   drivers: DriversPlan;
+  /** Issue 15's engine figures. */
+  engine: {
+    cost: { subs: number; workspaces: number };
+    workers: { subs: number; workspaces: number };
+    throttle: { subs: number; workspaces: number };
+    /** The full run's big storm; none in --quick. */
+    big: { subs: number; workspaces: number } | null;
+  };
 }
 
 /** Storms of scheduled digests where subscriptions share accounts: varied ranges, then team filters. */
@@ -46,11 +54,19 @@ export function planFor(quick: boolean): Plan {
         storms: [
           { subscriptions: 2_000, workspaces: 200, subsPerChannel: 1 },
           { subscriptions: 1_000, workspaces: 100, subsPerChannel: 2 },
+          { subscriptions: 10_000, workspaces: 1_000, subsPerChannel: 1 },
         ],
         concurrency: 50,
-        faults: { subscriptions: 150, workspaces: 15, timeoutMs: 90_000 },
+        // One subscription per workspace: after a kill, each takeover may read history once a minute.
+        faults: { subscriptions: 150, workspaces: 150, timeoutMs: 120_000 },
         stormTimeoutMs: 120_000,
         drivers: { timingRuns: 7, storms: DRIVER_STORMS([10, 20, 40]), huge: false },
+        engine: {
+          cost: { subs: 200, workspaces: 20 },
+          workers: { subs: 2_000, workspaces: 200 },
+          throttle: { subs: 2_000, workspaces: 100 },
+          big: null,
+        },
       }
     : {
         quick,
@@ -65,8 +81,14 @@ export function planFor(quick: boolean): Plan {
           { subscriptions: 10_000, workspaces: 1_000, subsPerChannel: 1 },
         ],
         concurrency: 50,
-        faults: { subscriptions: 1_000, workspaces: 100, timeoutMs: 240_000 },
+        faults: { subscriptions: 1_000, workspaces: 1_000, timeoutMs: 240_000 },
         stormTimeoutMs: 480_000,
         drivers: { timingRuns: 15, storms: DRIVER_STORMS([10, 20, 40, 100]), huge: true },
+        engine: {
+          cost: { subs: 500, workspaces: 50 },
+          workers: { subs: 10_000, workspaces: 1_000 },
+          throttle: { subs: 5_000, workspaces: 250 },
+          big: { subs: 100_000, workspaces: 10_000 },
+        },
       };
 }

@@ -1,5 +1,6 @@
 import type { AckRow } from "./ack.ts";
 import { driversSection } from "./drivers/report.ts";
+import { engineSection } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
 import { int, round } from "./stats.ts";
 import { checkTargets, type TargetCheck } from "./targets.ts";
@@ -106,22 +107,24 @@ function stormSection(r: BenchResults): string {
     s(x.app.createMs),
     `${x.app.cpu.machinePct} / ${x.app.cpu.othersPct} %`,
   ]);
-  const mem = r.storms
-    .filter((x) => x.app.memory)
-    .map((x) => {
-      const m = x.app.memory as NonNullable<typeof x.app.memory>;
-      const p = m.perSub;
-      return [
-        `${int(x.subscriptions)} / ${x.subsPerChannel}`,
-        p.record,
-        p.indexes,
-        p.schedulerHash,
-        p.pendingJob,
-        p.queueSets,
-        `**${int(p.total)}**`,
-        int(m.infoDeltaPerSub),
-      ];
-    });
+  const memRow = (x: (typeof r.storms)[number], m: NonNullable<typeof x.app.memory>, when: string) => {
+    const p = m.perSub;
+    return [
+      `${int(x.subscriptions)} / ${x.subsPerChannel}, ${when}`,
+      p.record,
+      p.indexes,
+      p.claims,
+      p.transient,
+      p.queue,
+      p.events,
+      `**${int(p.total)}**`,
+      int(m.infoDeltaPerSub),
+    ];
+  };
+  const mem = r.storms.flatMap((x) => [
+    ...(x.app.memory ? [memRow(x, x.app.memory, "before the fire")] : []),
+    ...(x.app.memoryAfter ? [memRow(x, x.app.memoryAfter, "after it")] : []),
+  ]);
   return [
     "## 2. Digest storms",
     "",
@@ -144,43 +147,23 @@ function stormSection(r: BenchResults): string {
       rows,
     ),
     "",
-    "Redis bytes per subscription (MEMORY USAGE of every key, divided by the count, right after creating them; the last column is INFO used_memory's growth per subscription, allocator overhead included):",
+    "Redis bytes per subscription (MEMORY USAGE of every key, divided by the count, right after creating them and right after the fire; claims live 36 h, the transient part (pacing counters, insights cache) under a minute; the last column is INFO used_memory's growth per subscription since before they were made, allocator overhead included):",
     "",
     table(
       [
         "Subs / per channel",
         "Record",
         "Indexes",
-        "Scheduler hash",
-        "Pending next-run job",
-        "Queue sorted sets",
+        "Claims",
+        "Transient",
+        "Queue",
+        "Events stream",
         "Total",
         "INFO delta",
       ],
-      [...mem, ...tuned(r)],
+      mem,
     ),
   ].join("\n");
-}
-
-function tuned(r: BenchResults): (string | number)[][] {
-  const t = r.memoryTuned;
-  if (!t) return [];
-  const p = t.perSub;
-  const cfg = Object.entries(t.config)
-    .map(([k, v]) => `${k} ${v}`)
-    .join(", ");
-  return [
-    [
-      `${int(t.subscriptions)} / 2, Redis \`${cfg}\``,
-      p.record,
-      p.indexes,
-      p.schedulerHash,
-      p.pendingJob,
-      p.queueSets,
-      `**${int(p.total)}**`,
-      int(t.infoDeltaPerSub),
-    ],
-  ];
 }
 
 function renderSection(r: BenchResults): string {
@@ -332,6 +315,8 @@ export function renderReport(r: BenchResults, extraNotes = ""): string {
     renderSection(r),
     "",
     faultSection(r),
+    "",
+    engineSection(r),
     "",
     badSection(r),
     "",

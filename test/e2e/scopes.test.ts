@@ -4,8 +4,7 @@ import { manifestBotScopes } from "../../sandbox/slack/manifest.ts";
 import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
 import { BOT_SCOPES } from "../../src/install/bolt-options.ts";
 import { createDeliveryClaims } from "../../src/jobs/claims.ts";
-import { createKeyScheme } from "../../src/store/keys.ts";
-import { schedulerIdFor } from "../../src/subscriptions/ids.ts";
+import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
 import { connect } from "./helpers.ts";
 
 /**
@@ -41,10 +40,13 @@ async function takeover(isPrivate: boolean): Promise<Proves> {
   const channel = freshChannel(isPrivate);
   const id = await subscription(channel);
   const period = "20261102T080000Z";
-  // What a worker that died right after posting leaves behind: the "posting" marker.
-  const claims = createDeliveryClaims({ redis: stack.redis, keys: createKeyScheme({ prefix }) });
-  await claims.markPosting(REF, id, period);
-  await stack.worker?.queue.add("catchup", { sub: schedulerIdFor(REF, id), period });
+  // What a worker that died right after posting leaves behind: a claim noted "posting" whose lease ran out.
+  const claims = createDeliveryClaims({ redis: stack.redis, keys: createKeyScheme({ prefix }), leaseMs: 50 });
+  const dead = await claims.claim(REF, id, period);
+  if (dead.state !== "acquired") throw new Error("the claim was not free");
+  await claims.confirm(REF, id, period, dead.token);
+  await new Promise((r) => setTimeout(r, 100));
+  await stack.worker?.queue.add("catchup", { sub: `${workspaceLabel(REF)}.${id}`, period, ch: channel });
   return (c) => c.method === "conversations.history" && c.args.channel === channel;
 }
 

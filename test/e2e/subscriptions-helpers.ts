@@ -3,6 +3,7 @@ import type { StoredView } from "../../sandbox/slack/index.ts";
 import { slackEvents } from "../../sandbox/slack/index.ts";
 import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
 import { checkView } from "../../src/blockkit/limits.ts";
+import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
 import { connect } from "./helpers.ts";
 
@@ -42,11 +43,13 @@ export async function sub(stack: Stack, id: string): Promise<Subscription | null
   return stack.web.deps.subscriptions.get(REF, id);
 }
 
-/** The BullMQ scheduler of a subscription, or undefined. */
+/** The BullMQ scheduler that fires a subscription (its time slot's), or undefined when none does. */
 export async function schedulerOf(stack: Stack, id: string) {
   const queue = stack.worker?.queue;
   if (!queue) throw new Error("the stack has no worker");
-  return queue.getJobScheduler(`-.${DEMO.teamId}.${id}`);
+  const record = await sub(stack, id);
+  const slot = record ? slotOf(record) : null;
+  return slot ? queue.getJobScheduler(slotSchedulerId(slot.id)) : undefined;
 }
 
 /** Opens the Home tab as `userId` and returns the published view once it changed. */

@@ -213,8 +213,8 @@ async function seedData(redis: Redis, ref: WorkspaceRef) {
     savedAt: "2026-11-02T09:00:00Z",
   });
   await redis.hset(keys.subscription(ref, "sub1"), { channel: "C0GENERAL", cron: "0 9 * * 1" });
-  await redis.sadd(keys.subscriptionIndex(ref), "sub1");
-  await redis.set(keys.deliveryClaim(ref, "sub1", "2026-11-02"), "done", "EX", 600);
+  await redis.hset(keys.subscriptionIndex(ref), "sub1", "C0GENERAL");
+  await redis.hset(keys.deliveryClaims(ref, "20261102T090000Z"), "sub1", "d|1.2");
   await redis.set(keys.insightsCache(ref, "digest1"), "{}", "EX", 60);
   await redis.set(keys.user(ref, "U0MEMBER1"), "{}");
 }

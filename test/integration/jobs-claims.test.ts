@@ -1,45 +1,46 @@
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeliveryClaims } from "../../src/jobs/claims.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
+import type { RedisClient } from "../../src/store/redis-client.ts";
+import { backends, connect } from "../setup/backends.ts";
 
 const REF = { teamId: "T0CLAIMS1" };
 const P = "20261102T080000Z";
-let redis: Redis;
-
-beforeAll(() => {
-  redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
-});
-afterAll(async () => {
-  await redis.quit();
-});
-
-const claimsFor = (leaseMs = 200) => {
-  const keys = createKeyScheme({ prefix: `t-claims-${randomUUID().slice(0, 8)}` });
-  return {
-    claims: createDeliveryClaims({ redis, keys, leaseMs, doneTtlMs: 60_000 }),
-    key: keys.deliveryClaim(REF, "abcd1234", P),
-  };
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe("delivery claims", () => {
+describe.each(backends())("delivery claims ($name)", ({ url }) => {
+  let redis: RedisClient;
+  beforeAll(() => {
+    redis = connect(url);
+  });
+  afterAll(async () => {
+    await redis.quit();
+  });
+
+  const claimsFor = (leaseMs = 200) => {
+    const keys = createKeyScheme({ prefix: `t-claims-${randomUUID().slice(0, 8)}` });
+    return {
+      claims: createDeliveryClaims({ redis, keys, leaseMs, doneTtlMs: 60_000 }),
+      key: keys.deliveryClaims(REF, P),
+    };
+  };
+
   it("one taker per period; the others learn how long to wait", async () => {
     const { claims } = claimsFor(5_000);
     const [a, b] = await Promise.all([claims.claim(REF, "abcd1234", P), claims.claim(REF, "abcd1234", P)]);
-    const states = [a.state, b.state].sort();
-    expect(states).toEqual(["acquired", "busy"]);
+    expect([a.state, b.state].sort()).toEqual(["acquired", "busy"]);
     const busy = a.state === "busy" ? a : b;
     expect(busy.state === "busy" && busy.retryInMs).toBeGreaterThan(4_000);
-    // Another period is another claim.
+    // Another period, or another subscription of the same period, is another claim.
     expect((await claims.claim(REF, "abcd1234", "20261109T080000Z")).state).toBe("acquired");
+    expect((await claims.claim(REF, "efgh5678", P)).state).toBe("acquired");
   });
 
-  it("a finished claim answers done with its outcome, to every later taker", async () => {
+  it("a finished claim answers done with its outcome, to every later taker; the period's hash expires", async () => {
     const { claims, key } = claimsFor();
     const first = await claims.claim(REF, "abcd1234", P);
-    expect(first.state).toBe("acquired");
+    expect(first).toMatchObject({ state: "acquired", postingSince: null });
     await claims.finish(REF, "abcd1234", P, "delivered", "1700000000.000100");
     expect(await claims.claim(REF, "abcd1234", P)).toEqual({
       state: "done",
@@ -63,6 +64,26 @@ describe("delivery claims", () => {
     await sleep(200);
     expect(await claims.confirm(REF, "abcd1234", P, next.token)).toBe(true);
     expect((await claims.claim(REF, "abcd1234", P)).state).toBe("busy");
+  });
+
+  it("a post noted by confirm survives the holder's death and a release: the next taker learns when", async () => {
+    const { claims } = claimsFor(150);
+    const held = await claims.claim(REF, "abcd1234", P);
+    if (held.state !== "acquired") throw new Error("unreachable");
+    const before = Date.now();
+    expect(await claims.confirm(REF, "abcd1234", P, held.token)).toBe(true);
+    await sleep(200);
+    const taken = await claims.claim(REF, "abcd1234", P);
+    expect(taken.state).toBe("acquired");
+    if (taken.state !== "acquired") throw new Error("unreachable");
+    expect(taken.postingSince).toBeGreaterThanOrEqual(before - 1_000);
+    // Released after a failure that may have posted: still noted.
+    await claims.release(REF, "abcd1234", P, taken.token);
+    const again = await claims.claim(REF, "abcd1234", P);
+    expect(again).toMatchObject({ state: "acquired", postingSince: taken.postingSince });
+    // Released after Slack refused the post outright: the note goes.
+    if (again.state === "acquired") await claims.release(REF, "abcd1234", P, again.token, { posted: false });
+    expect(await claims.claim(REF, "abcd1234", P)).toMatchObject({ state: "acquired", postingSince: null });
   });
 
   it("only the holder releases, and a released period can be taken at once", async () => {

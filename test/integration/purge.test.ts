@@ -1,118 +1,119 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Queue } from "bullmq";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInstallationStore, purgeWorkspace, type RemoveSchedulers } from "../../src/install/index.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme, type KeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
+import type { RedisClient } from "../../src/store/redis-client.ts";
+import { scanKeys } from "../../src/store/scan.ts";
+import { backends, connect } from "../setup/backends.ts";
 
 const keyring = generateKeyring();
 /** Ids unique to this run, so a scan of the shared test Redis can only find our own keys. */
 const uid = (head: string) => `${head}${randomBytes(4).toString("hex").toUpperCase()}`;
-let redis: Redis;
-const queues: Queue[] = [];
 
-beforeAll(() => {
-  redis = new Redis(inject("redisUrl"));
-});
-afterAll(async () => {
-  await Promise.all(queues.map((q) => q.close()));
-  await redis.quit();
-});
+describe.each(backends())("purgeWorkspace ($name)", ({ url }) => {
+  let redis: RedisClient;
+  const queues: Queue[] = [];
 
-/** Every key of the Redis and its value(s), one line each. */
-async function dumpRedis(): Promise<string[]> {
-  const lines: string[] = [];
-  let cursor = "0";
-  do {
-    const [next, page] = await redis.scan(cursor, "COUNT", 1000);
-    cursor = next;
-    for (const key of page) {
-      const type = await redis.type(key);
-      const value =
-        type === "string"
-          ? await redis.get(key)
-          : type === "hash"
-            ? await redis.hgetall(key)
-            : type === "set"
-              ? await redis.smembers(key)
-              : type === "zset"
-                ? await redis.zrange(key, 0, "-1", "WITHSCORES")
-                : type === "list"
-                  ? await redis.lrange(key, 0, -1)
-                  : type === "stream"
-                    ? await redis.xrange(key, "-", "+")
-                    : null;
-      lines.push(`${key} ${JSON.stringify(value)}`);
+  beforeAll(() => {
+    redis = connect(url);
+  });
+  afterAll(async () => {
+    await Promise.all(queues.map((q) => q.close()));
+    await redis.quit();
+  });
+
+  /** Every key of the Redis (every master of a cluster) and its value(s), one line each. */
+  async function dumpRedis(): Promise<string[]> {
+    const lines: string[] = [];
+    for await (const page of scanKeys(redis, "*", 1000)) {
+      for (const key of page) {
+        const type = await redis.type(key);
+        const value =
+          type === "string"
+            ? await redis.get(key)
+            : type === "hash"
+              ? await redis.hgetall(key)
+              : type === "set"
+                ? await redis.smembers(key)
+                : type === "zset"
+                  ? await redis.zrange(key, 0, "-1", "WITHSCORES")
+                  : type === "list"
+                    ? await redis.lrange(key, 0, -1)
+                    : type === "stream"
+                      ? await redis.xrange(key, "-", "+")
+                      : null;
+        lines.push(`${key} ${JSON.stringify(value)}`);
+      }
     }
-  } while (cursor !== "0");
-  return lines.sort();
-}
-
-const naming = (lines: string[], ...ids: string[]) => lines.filter((l) => ids.some((id) => l.includes(id)));
-
-/**
- * A world with data of every kind per workspace, plus one BullMQ queue whose schedulers the
- * engine's hook removes by reading the subscription index (as the subscriptions engine will).
- */
-async function world() {
-  const prefix = `t-purge-${randomUUID().slice(0, 8)}`;
-  const keys = createKeyScheme({ prefix });
-  const queue = new Queue("digests", { connection: redis.duplicate(), prefix: `${prefix}-bull` });
-  queues.push(queue);
-  const installs = createInstallationStore({ redis, keyring, prefix });
-  const apiKeys = createApiKeyStore({ redis, keyring, prefix });
-
-  async function seed(ref: WorkspaceRef, o: { installed?: boolean } = {}) {
-    const label = ref.teamId ?? ref.enterpriseId ?? "";
-    if (o.installed !== false) {
-      await installs.storeInstallation({
-        team: ref.isEnterpriseInstall ? undefined : { id: ref.teamId as string },
-        enterprise: ref.enterpriseId ? { id: ref.enterpriseId } : undefined,
-        user: { id: "U0INSTALL", token: undefined, scopes: undefined },
-        bot: { id: "B0BOT0001", userId: "U0BOT0001", token: `xoxb-${label}`, scopes: ["commands"] },
-        isEnterpriseInstall: Boolean(ref.isEnterpriseInstall),
-        authVersion: "v2",
-      });
-    }
-    await apiKeys.save(ref, `pk-${label}`, { savedBy: "U0INSTALL", savedAt: "2026-11-02T09:00:00.000Z" });
-    const sub = randomUUID().replaceAll("-", "");
-    await redis.hset(keys.subscription(ref, sub), { channel: "C0GENERAL", cron: "0 9 * * 1", team: label });
-    await redis.sadd(keys.subscriptionIndex(ref), sub);
-    await redis.sadd(keys.channelSubscriptions(ref, "C0GENERAL"), sub);
-    await redis.set(keys.deliveryClaim(ref, sub, "2026-11-02"), "done", "EX", 3600);
-    await redis.set(
-      keys.insightsCache(ref, "abc123"),
-      JSON.stringify({ ok: true, team: label }),
-      "PX",
-      60_000,
-    );
-    await redis.set(keys.user(ref, "U0MEMBER1"), JSON.stringify({ id: "U0MEMBER1", team: label }));
-    await queue.upsertJobScheduler(
-      `sub-${sub}`,
-      { pattern: "0 9 * * 1", tz: "Europe/Berlin" },
-      { name: "digest", data: { enterpriseId: ref.enterpriseId ?? null, teamId: ref.teamId ?? null, sub } },
-    );
+    return lines.sort();
   }
 
-  const calls: WorkspaceRef[] = [];
-  const removeSchedulers: RemoveSchedulers = async (ref) => {
-    calls.push(ref);
-    for (const sub of await redis.smembers(keys.subscriptionIndex(ref)))
-      await queue.removeJobScheduler(`sub-${sub}`);
-  };
-  const schedulerTeams = async () =>
-    (await queue.getJobSchedulers()).map(
-      (s) => (s.template?.data as { teamId: string | null } | undefined)?.teamId,
-    );
-  return { prefix, keys, queue, seed, calls, removeSchedulers, schedulerTeams, installs };
-}
+  const naming = (lines: string[], ...ids: string[]) => lines.filter((l) => ids.some((id) => l.includes(id)));
 
-const purge = (keys: KeyScheme, ref: WorkspaceRef, removeSchedulers?: RemoveSchedulers) =>
-  purgeWorkspace({ redis, keys, ref, removeSchedulers });
+  /**
+   * A world with data of every kind per workspace, plus one BullMQ queue whose schedulers the
+   * engine's hook removes by reading the subscription index (as the subscriptions engine will).
+   */
+  async function world() {
+    const prefix = `t-purge-${randomUUID().slice(0, 8)}`;
+    const keys = createKeyScheme({ prefix });
+    // A hash-tagged prefix, as BullMQ needs on a cluster.
+    const queue = new Queue("digests", { connection: connect(url), prefix: `{${prefix}-bull}` });
+    queues.push(queue);
+    const installs = createInstallationStore({ redis, keyring, prefix });
+    const apiKeys = createApiKeyStore({ redis, keyring, prefix });
 
-describe("purgeWorkspace", () => {
+    async function seed(ref: WorkspaceRef, o: { installed?: boolean } = {}) {
+      const label = ref.teamId ?? ref.enterpriseId ?? "";
+      if (o.installed !== false) {
+        await installs.storeInstallation({
+          team: ref.isEnterpriseInstall ? undefined : { id: ref.teamId as string },
+          enterprise: ref.enterpriseId ? { id: ref.enterpriseId } : undefined,
+          user: { id: "U0INSTALL", token: undefined, scopes: undefined },
+          bot: { id: "B0BOT0001", userId: "U0BOT0001", token: `xoxb-${label}`, scopes: ["commands"] },
+          isEnterpriseInstall: Boolean(ref.isEnterpriseInstall),
+          authVersion: "v2",
+        });
+      }
+      await apiKeys.save(ref, `pk-${label}`, { savedBy: "U0INSTALL", savedAt: "2026-11-02T09:00:00.000Z" });
+      const sub = randomUUID().replaceAll("-", "");
+      await redis.hset(keys.subscription(ref, sub), { channel: "C0GENERAL", cron: "0 9 * * 1", team: label });
+      await redis.hset(keys.subscriptionIndex(ref), sub, "C0GENERAL");
+      await redis.hset(keys.slotMembers(ref, "slot0001"), sub, "C0GENERAL");
+      await redis.hset(keys.deliveryClaims(ref, "20261102T080000Z"), sub, "d|1.2");
+      await redis.set(
+        keys.insightsCache(ref, "abc123"),
+        JSON.stringify({ ok: true, team: label }),
+        "PX",
+        60_000,
+      );
+      await redis.set(keys.user(ref, "U0MEMBER1"), JSON.stringify({ id: "U0MEMBER1", team: label }));
+      await queue.upsertJobScheduler(
+        `sub-${sub}`,
+        { pattern: "0 9 * * 1", tz: "Europe/Berlin" },
+        { name: "digest", data: { enterpriseId: ref.enterpriseId ?? null, teamId: ref.teamId ?? null, sub } },
+      );
+    }
+
+    const calls: WorkspaceRef[] = [];
+    const removeSchedulers: RemoveSchedulers = async (ref) => {
+      calls.push(ref);
+      for (const sub of await redis.hkeys(keys.subscriptionIndex(ref)))
+        await queue.removeJobScheduler(`sub-${sub}`);
+    };
+    const schedulerTeams = async () =>
+      (await queue.getJobSchedulers()).map(
+        (s) => (s.template?.data as { teamId: string | null } | undefined)?.teamId,
+      );
+    return { prefix, keys, queue, seed, calls, removeSchedulers, schedulerTeams, installs };
+  }
+
+  const purge = (keys: KeyScheme, ref: WorkspaceRef, removeSchedulers?: RemoveSchedulers) =>
+    purgeWorkspace({ redis, keys, ref, removeSchedulers });
+
   it("leaves no key or value naming the workspace, and the others intact", async () => {
     const w = await world();
     const alpha = { teamId: uid("T0A") };

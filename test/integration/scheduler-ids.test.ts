@@ -28,10 +28,10 @@ describe("one-off delivery jobs", () => {
     const ref = { teamId: "T0SAMEMS1" };
     const now = vi.spyOn(Date, "now").mockReturnValue(1_800_000_000_000);
     try {
-      const a = await sync.enqueue(ref, "abcd1234", "catchUp", "20261102T080000Z");
-      const b = await sync.enqueue(ref, "abcd1234", "catchUp", "20261102T080000Z");
-      await sync.enqueue(ref, "abcd1234", "test", "send-x");
-      await sync.enqueue(ref, "abcd1234", "test", "send-x");
+      const a = await sync.enqueue(ref, "abcd1234", "C0SAME001", "catchUp", "20261102T080000Z");
+      const b = await sync.enqueue(ref, "abcd1234", "C0SAME001", "catchUp", "20261102T080000Z");
+      await sync.enqueue(ref, "abcd1234", "C0SAME001", "test", "send-x");
+      await sync.enqueue(ref, "abcd1234", "C0SAME001", "test", "send-x");
       await sync.notifyOwner(ref, "abcd1234", "is_archived");
       await sync.notifyOwner(ref, "abcd1234", "is_archived");
       expect(a).not.toBe(b);

@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
+import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
 import { createSealedValueStore } from "../../src/store/sealed-store.ts";
+import { backends, connect } from "../setup/backends.ts";
 
 const A = { enterpriseId: "E1", teamId: "TA" };
 const B = { enterpriseId: "E1", teamId: "TB" };
@@ -24,7 +25,7 @@ async function rejection(p: Promise<unknown>): Promise<AppError> {
 }
 
 /** Every key and every value in the whole database, read by type. */
-async function dumpAll(redis: Redis): Promise<string[]> {
+async function dumpAll(redis: RedisClient): Promise<string[]> {
   const out: string[] = [];
   for await (const page of scanKeys(redis, "*")) {
     for (const key of page) {
@@ -41,10 +42,10 @@ async function dumpAll(redis: Redis): Promise<string[]> {
   return out;
 }
 
-describe("API key store", () => {
-  let redis: Redis;
+describe.each(backends())("API key store ($name)", ({ url }) => {
+  let redis: RedisClient;
   beforeAll(() => {
-    redis = new Redis(inject("redisUrl"));
+    redis = connect(url);
   });
   afterAll(async () => {
     await redis.quit();
@@ -98,7 +99,7 @@ describe("API key store", () => {
     await sealed.put("installation", A, { secrets: { bot_token: bot }, fields: { botUserId: "U0BOT" } });
 
     const everything = (await dumpAll(redis)).join("\n");
-    expect(everything).toContain(`${prefix}:ws:E1:TA:apikey`); // the dump does see our data
+    expect(everything).toContain(`${prefix}:{w:TA}:E1:apikey`); // the dump does see our data
     for (const plain of [keyA, keyB, bot]) {
       expect(everything).not.toContain(plain);
       expect(everything).not.toContain(Buffer.from(plain).toString("base64"));
@@ -125,7 +126,11 @@ describe("API key store", () => {
     expect(err.message).not.toContain(keyB);
 
     // Same for B's whole hash renamed to the org-wide install, and for another purpose.
-    await redis.copy(keys.apiKey(B), keys.apiKey({ enterpriseId: "E1", isEnterpriseInstall: true }));
+    // Read and write rather than COPY: the two workspaces hash to different cluster slots.
+    await redis.hset(
+      keys.apiKey({ enterpriseId: "E1", isEnterpriseInstall: true }),
+      await redis.hgetall(keys.apiKey(B)),
+    );
     expect((await rejection(store.load({ enterpriseId: "E1", isEnterpriseInstall: true }))).code).toBe(
       "decrypt_failed",
     );

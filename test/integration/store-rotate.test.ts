@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KeyringEntry } from "../../src/config.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { envelopeKeyId, generateKeyring, seal } from "../../src/store/crypto.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
+import type { RedisClient } from "../../src/store/redis-client.ts";
 import { rotateKeys } from "../../src/store/rotate.ts";
 import { createSealedValueStore } from "../../src/store/sealed-store.ts";
+import { backends, connect } from "../setup/backends.ts";
 
 const uniquePrefix = () => `t-rotate-${randomUUID().slice(0, 8)}`;
 const meta = { savedBy: "U0ADMIN", savedAt: "2026-11-02T09:00:00.000Z" };
@@ -17,7 +18,7 @@ const refs: WorkspaceRef[] = [
 ];
 
 /** The real client, with a hook that runs once just before the first EVAL (the compare-and-set). */
-function beforeFirstEval(redis: Redis, hook: () => Promise<void>): Redis {
+function beforeFirstEval(redis: RedisClient, hook: () => Promise<void>): RedisClient {
   let fired = false;
   return new Proxy(redis, {
     get(target, prop) {
@@ -36,12 +37,12 @@ function beforeFirstEval(redis: Redis, hook: () => Promise<void>): Redis {
   });
 }
 
-describe("rotateKeys", () => {
-  let redis: Redis;
+describe.each(backends())("rotateKeys ($name)", ({ url }) => {
+  let redis: RedisClient;
   let k1: KeyringEntry;
   let k2: KeyringEntry;
   beforeAll(() => {
-    redis = new Redis(inject("redisUrl"));
+    redis = connect(url);
     [k2, k1] = generateKeyring(2) as [KeyringEntry, KeyringEntry];
   });
   afterAll(async () => {

@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
 import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../src/jobs/runtime.ts";
 import { silentLogger } from "../../src/log.ts";
-import { createKeyScheme } from "../../src/store/keys.ts";
+import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
+import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
-import { newSubscriptionId, schedulerIdFor } from "../../src/subscriptions/ids.ts";
 import { periodOf } from "../../src/subscriptions/period.ts";
 import { previousRun } from "../../src/subscriptions/schedule.ts";
+import { slotFor, slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { SubscriptionInput } from "../../src/subscriptions/types.ts";
-import { validateFields } from "../../src/subscriptions/validate.ts";
+import { backends, connect } from "../setup/backends.ts";
 
 const A = { teamId: "T0SUBSA01" };
 const B = { enterpriseId: "E0ORG0001", teamId: "T0SUBSB01" };
@@ -21,23 +21,7 @@ const weekly: SubscriptionInput = {
   schedule: { kind: "weekly", days: ["mon"] },
   tz: "Europe/Berlin",
 };
-
-let redis: Redis;
-const runtimes: SubscriptionRuntime[] = [];
-
-function runtime(clock?: () => Date) {
-  const id = randomUUID().slice(0, 8);
-  const rt = createSubscriptionRuntime({
-    redis,
-    queuePrefix: QUEUE_PREFIX,
-    logger: silentLogger(),
-    prefix: `t-subs-${id}`,
-    queueName: `subs-${id}`,
-    clock,
-  });
-  runtimes.push(rt);
-  return { ...rt, keys: createKeyScheme({ prefix: `t-subs-${id}` }) };
-}
+const MON_BERLIN = slotFor("0 9 * * 1", "Europe/Berlin");
 
 async function code(p: Promise<unknown>): Promise<string> {
   const err = await p.then(
@@ -48,68 +32,90 @@ async function code(p: Promise<unknown>): Promise<string> {
   return (err as AppError).code;
 }
 
-beforeAll(() => {
-  redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
-});
+describe.each(backends())("subscription records, slots and schedulers ($name)", ({ url }) => {
+  let redis: RedisClient;
+  const runtimes: SubscriptionRuntime[] = [];
+  beforeAll(() => {
+    redis = connect(url);
+  });
+  afterAll(async () => {
+    for (const rt of runtimes) await rt.close();
+    await redis.quit();
+  });
 
-afterAll(async () => {
-  for (const rt of runtimes) await rt.close();
-  await redis.quit();
-});
+  function runtime(clock?: () => Date) {
+    const id = randomUUID().slice(0, 8);
+    const rt = createSubscriptionRuntime({
+      redis,
+      queuePrefix: QUEUE_PREFIX,
+      logger: silentLogger(),
+      prefix: `t-subs-${id}`,
+      queueName: `subs-${id}`,
+      clock,
+    });
+    runtimes.push(rt);
+    const keys = createKeyScheme({ prefix: `t-subs-${id}` });
+    const schedulerIds = async () => (await rt.queue.getJobSchedulers()).map((s) => s.key).sort();
+    const members = (ref: typeof A, slotId: string) => redis.hgetall(keys.slotMembers(ref, slotId));
+    return { ...rt, keys, schedulerIds, members };
+  }
 
-describe("subscription records and their schedulers", () => {
-  it("creates a record, both indexes and one scheduler with the cron pattern and zone", async () => {
-    const { subscriptions, queue, keys } = runtime();
+  it("creates a record, its index entry, its slot membership and one scheduler per (pattern, zone)", async () => {
+    const { subscriptions, queue, keys, schedulerIds, members, registry } = runtime();
     const { subscription: sub, nextRuns } = await subscriptions.create(A, weekly, OWNER);
     expect(sub).toMatchObject({
       ref: A,
       channelId: "C0GENERAL",
       ownerId: OWNER,
       status: "active",
-      range: "last7d",
       time: "09:00",
     });
     expect(nextRuns).toHaveLength(5);
-    expect(nextRuns[0]?.getTime()).toBeGreaterThan(Date.now());
-    expect(await redis.sismember(keys.subscriptionIndex(A), sub.id)).toBe(1);
-    expect(await redis.sismember(keys.channelSubscriptions(A, "C0GENERAL"), sub.id)).toBe(1);
-    const scheduler = await queue.getJobScheduler(schedulerIdFor(A, sub.id));
-    expect(scheduler).toMatchObject({ pattern: "0 9 * * 1", tz: "Europe/Berlin" });
-    expect(scheduler?.template?.data).toEqual({ sub: schedulerIdFor(A, sub.id) });
+    expect(await redis.hget(keys.subscriptionIndex(A), sub.id)).toBe("C0GENERAL");
+    expect(await members(A, MON_BERLIN.id)).toEqual({ [sub.id]: "C0GENERAL" });
+    expect((await registry.workspaces(MON_BERLIN.id)).map(workspaceLabel)).toEqual([workspaceLabel(A)]);
+    const scheduler = await queue.getJobScheduler(slotSchedulerId(MON_BERLIN.id));
+    expect(scheduler).toMatchObject({ pattern: "0 9 * * 1", tz: "Europe/Berlin", name: "slot" });
+    expect(scheduler?.template?.data).toEqual({ slot: MON_BERLIN.id });
     expect(scheduler?.next).toBe(nextRuns[0]?.getTime());
     expect(await subscriptions.get(A, sub.id)).toEqual(sub);
+
+    // The same schedule in another workspace joins the slot; another zone is another slot.
+    const b = (await subscriptions.create(B, weekly, OWNER)).subscription;
+    const ny = (await subscriptions.create(A, { ...weekly, tz: "America/New_York" }, OWNER)).subscription;
+    expect(await schedulerIds()).toEqual(
+      [slotSchedulerId(MON_BERLIN.id), slotSchedulerId(slotOf(ny)?.id ?? "")].sort(),
+    );
+    expect(await members(B, MON_BERLIN.id)).toEqual({ [b.id]: "C0GENERAL" });
+    expect(await registry.size(MON_BERLIN.id)).toBe(2);
+    // One pending run per slot, not per subscription.
+    expect(await queue.getDelayedCount()).toBe(2);
   });
 
-  it("keeps several per channel, lists by workspace and channel, and moves the channel index on update", async () => {
-    const { subscriptions, queue, keys } = runtime();
+  it("an update moves the channel and the slot together; the emptied slot loses its scheduler", async () => {
+    const { subscriptions, members, schedulerIds, registry } = runtime();
     const one = (await subscriptions.create(A, weekly, OWNER)).subscription;
     const two = (
       await subscriptions.create(A, { ...weekly, schedule: { kind: "daily" }, time: "07:30" }, OWNER)
     ).subscription;
-    const other = (await subscriptions.create(B, weekly, OWNER)).subscription;
-    expect((await subscriptions.listByChannel(A, "C0GENERAL")).map((s) => s.id).sort()).toEqual(
-      [one.id, two.id].sort(),
-    );
-    expect((await subscriptions.list(B)).map((s) => s.id)).toEqual([other.id]);
-
+    const daily = slotOf(two)?.id ?? "";
     const { subscription: moved, nextRuns } = await subscriptions.update(A, two.id, {
       channelId: "C0SECURITY",
       schedule: { kind: "cron", expression: "15 6 * * 1-5" },
       tz: "America/New_York",
     });
-    expect(moved).toMatchObject({
-      channelId: "C0SECURITY",
-      schedule: { kind: "cron", expression: "15 6 * * 1-5" },
-      time: "07:30",
-    });
+    const cron = slotOf(moved)?.id ?? "";
     expect(nextRuns[0]?.getUTCMinutes()).toBe(15);
-    expect(await redis.smembers(keys.channelSubscriptions(A, "C0GENERAL"))).toEqual([one.id]);
-    expect(await redis.smembers(keys.channelSubscriptions(A, "C0SECURITY"))).toEqual([two.id]);
-    expect(await queue.getJobScheduler(schedulerIdFor(A, two.id))).toMatchObject({
-      pattern: "15 6 * * 1-5",
-      tz: "America/New_York",
-    });
+    expect(await members(A, daily)).toEqual({});
+    expect(await members(A, cron)).toEqual({ [two.id]: "C0SECURITY" });
+    expect(await registry.size(daily)).toBe(0);
+    expect(await schedulerIds()).toEqual([slotSchedulerId(MON_BERLIN.id), slotSchedulerId(cron)].sort());
+    expect((await subscriptions.listByChannel(A, "C0GENERAL")).map((s) => s.id)).toEqual([one.id]);
+    expect((await subscriptions.listByChannel(A, "C0SECURITY")).map((s) => s.id)).toEqual([two.id]);
     expect(await subscriptions.get(A, two.id)).toEqual(moved);
+    // A channel move within the same slot updates the member's channel (pacing reads it).
+    await subscriptions.update(A, one.id, { channelId: "C0SECURITY" });
+    expect(await members(A, MON_BERLIN.id)).toEqual({ [one.id]: "C0SECURITY" });
   });
 
   it("refuses bad input with typed errors and unknown ids with subscription_not_found", async () => {
@@ -124,13 +130,16 @@ describe("subscription records and their schedulers", () => {
     expect(await subscriptions.list(A)).toEqual([]);
   });
 
-  it("pause removes the scheduler and its next job; resume brings them back", async () => {
-    const { subscriptions, queue } = runtime();
+  it("pause leaves the slot (its scheduler and pending run go with the last member); resume joins again", async () => {
+    const { subscriptions, queue, members } = runtime();
     const sub = (await subscriptions.create(A, weekly, OWNER)).subscription;
-    const sid = schedulerIdFor(A, sub.id);
-    expect(await queue.getDelayedCount()).toBe(1);
+    const other = (await subscriptions.create(B, weekly, OWNER)).subscription;
+    const sid = slotSchedulerId(MON_BERLIN.id);
+    await subscriptions.pause(B, other.id);
+    expect(await queue.getJobScheduler(sid)).toMatchObject({ pattern: "0 9 * * 1" });
     const paused = await subscriptions.pause(A, sub.id);
     expect(paused).toMatchObject({ status: "paused", pausedReason: "paused_by_user" });
+    expect(await members(A, MON_BERLIN.id)).toEqual({});
     expect(await queue.getJobScheduler(sid)).toBeUndefined();
     expect(await queue.getDelayedCount()).toBe(0);
     expect(subscriptions.nextRuns(paused)).toEqual([]);
@@ -139,6 +148,7 @@ describe("subscription records and their schedulers", () => {
     expect(resumed.subscription.pausedReason).toBeUndefined();
     expect(resumed.catchUpPeriod).toBeNull();
     expect(await queue.getJobScheduler(sid)).toMatchObject({ pattern: "0 9 * * 1" });
+    expect(await members(A, MON_BERLIN.id)).toEqual({ [sub.id]: "C0GENERAL" });
     expect(await subscriptions.get(A, sub.id)).toEqual(resumed.subscription);
   });
 
@@ -153,7 +163,9 @@ describe("subscription records and their schedulers", () => {
     const expected = periodOf(previousRun({ kind: "daily" }, "09:00", "Europe/Berlin", now) as Date);
     expect(catchUpPeriod).toBe(expected);
     const waiting = await queue.getJobs(["wait", "prioritized"]);
-    expect(waiting.map((j) => [j.name, j.data.period])).toEqual([["catchup", expected]]);
+    expect(waiting.map((j) => [j.name, j.data.period, j.data.ch])).toEqual([
+      ["catchup", expected, "C0GENERAL"],
+    ]);
   });
 
   it("resume skips the catch-up when a digest already went out after the missed run (a test send after the fix)", async () => {
@@ -161,10 +173,13 @@ describe("subscription records and their schedulers", () => {
     const { subscriptions, store, queue } = runtime(() => now);
     const sub = (await subscriptions.create(A, { ...weekly, schedule: { kind: "daily" } }, OWNER))
       .subscription;
-    const paused = await subscriptions.pause(A, sub.id);
+    await subscriptions.pause(A, sub.id);
     now = new Date();
-    await store.patch(paused, {
-      lastDelivery: { period: "send-x", at: now.toISOString(), outcome: "delivered", messageTs: "1.1" },
+    await store.recordLast(A, sub.id, {
+      period: "send-x",
+      at: now.toISOString(),
+      outcome: "delivered",
+      messageTs: "1.1",
     });
     expect((await subscriptions.resume(A, sub.id)).catchUpPeriod).toBeNull();
     expect(await queue.getJobs(["wait", "prioritized"])).toEqual([]);
@@ -186,8 +201,8 @@ describe("subscription records and their schedulers", () => {
     const notices = await queue.getJobs(["wait"]);
     expect(notices.map((j) => [j.name, j.data.sub, j.data.reason]).sort()).toEqual(
       [
-        ["notice", schedulerIdFor(A, a.id), "channel_archived"],
-        ["notice", schedulerIdFor(A, b.id), "channel_archived"],
+        ["notice", `${workspaceLabel(A)}.${a.id}`, "channel_archived"],
+        ["notice", `${workspaceLabel(A)}.${b.id}`, "channel_archived"],
       ].sort(),
     );
     const resumed = await subscriptions.resumeChannel(A, "C0GENERAL");
@@ -196,102 +211,68 @@ describe("subscription records and their schedulers", () => {
     expect((await subscriptions.get(A, byUser.id))?.status).toBe("paused");
   });
 
-  it("remove and removeWorkspace delete records, indexes and schedulers, and nothing of other workspaces", async () => {
-    const { subscriptions, queue, keys } = runtime();
+  it("remove and removeWorkspace delete records, index, memberships and emptied schedulers, nothing of other workspaces", async () => {
+    const { subscriptions, keys, schedulerIds } = runtime();
     const one = (await subscriptions.create(A, weekly, OWNER)).subscription;
-    await subscriptions.create(A, { ...weekly, channelId: "C0SECURITY" }, OWNER);
+    const daily = (
+      await subscriptions.create(
+        A,
+        { ...weekly, schedule: { kind: "daily" }, channelId: "C0SECURITY" },
+        OWNER,
+      )
+    ).subscription;
     const keep = (await subscriptions.create(B, weekly, OWNER)).subscription;
     expect(await subscriptions.remove(A, one.id)).toBe(true);
-    expect(await queue.getJobScheduler(schedulerIdFor(A, one.id))).toBeUndefined();
     expect(await subscriptions.removeWorkspace(A)).toBe(1);
     const left: string[] = [];
     for await (const page of scanKeys(redis, keys.workspaceKeyPattern(A))) left.push(...page);
     expect(left).toEqual([]);
-    expect((await queue.getJobSchedulers()).map((s) => s.key)).toEqual([schedulerIdFor(B, keep.id)]);
+    expect(await schedulerIds()).toEqual([slotSchedulerId(MON_BERLIN.id)]);
+    expect(slotOf(daily)?.id).not.toBe(MON_BERLIN.id);
     expect(await subscriptions.get(B, keep.id)).toEqual(keep);
   });
 
-  it("reconcile heals lost schedulers, removes strays, leaves foreign ones, and is idempotent", async () => {
-    const { subscriptions, queue } = runtime();
+  it("reconcile heals lost schedulers, memberships and registrations, removes strays, leaves foreign ones, and is idempotent", async () => {
+    const { subscriptions, queue, keys, schedulerIds, members, registry } = runtime();
     const a = (await subscriptions.create(A, weekly, OWNER)).subscription;
     const b = (await subscriptions.create(B, { ...weekly, schedule: { kind: "daily" } }, OWNER)).subscription;
     const paused = (await subscriptions.create(A, weekly, OWNER)).subscription;
     await subscriptions.pause(A, paused.id);
-    await queue.removeJobScheduler(schedulerIdFor(A, a.id));
+    const daily = slotOf(b)?.id ?? "";
+    // Damage: a lost scheduler, a lost membership, a lost registration, a stray member, a stray slot, a foreign scheduler.
+    await queue.removeJobScheduler(slotSchedulerId(daily));
+    await redis.hdel(keys.slotMembers(B, daily), b.id);
+    await redis.srem(keys.slotWorkspaces(MON_BERLIN.id), workspaceLabel(A));
+    await redis.hset(keys.slotMembers(A, MON_BERLIN.id), paused.id, "C0GENERAL", "gone0000", "C0GENERAL");
+    const stray = slotFor("0 3 * * *", "UTC");
     await queue.upsertJobScheduler(
-      schedulerIdFor(A, "gone0000"),
-      { pattern: "0 9 * * 1" },
-      { name: "digest" },
+      slotSchedulerId(stray.id),
+      { pattern: stray.pattern, tz: "UTC" },
+      { name: "slot", data: { slot: stray.id } },
     );
     await queue.upsertJobScheduler("someone-elses", { pattern: "0 9 * * 1" }, { name: "other" });
-    expect(await subscriptions.reconcile()).toEqual({ upserted: 2, removed: 1 });
-    const ids = async () => (await queue.getJobSchedulers()).map((s) => s.key).sort();
-    const want = [schedulerIdFor(A, a.id), schedulerIdFor(B, b.id), "someone-elses"].sort();
-    expect(await ids()).toEqual(want);
+
+    expect(await subscriptions.reconcile()).toMatchObject({
+      active: 2,
+      slots: 2,
+      membersHealed: 3,
+      schedulersRemoved: 1,
+      schedulersEnsured: 1,
+    });
+    const want = [slotSchedulerId(MON_BERLIN.id), slotSchedulerId(daily), "someone-elses"].sort();
+    expect(await schedulerIds()).toEqual(want);
+    expect(await members(A, MON_BERLIN.id)).toEqual({ [a.id]: "C0GENERAL" });
+    expect(await members(B, daily)).toEqual({ [b.id]: "C0GENERAL" });
+    expect((await registry.workspaces(MON_BERLIN.id)).map(workspaceLabel)).toEqual([workspaceLabel(A)]);
     const delayed = await queue.getDelayedCount();
-    expect(await subscriptions.reconcile()).toEqual({ upserted: 2, removed: 0 });
-    expect(await ids()).toEqual(want);
-    // Re-upserting an unchanged scheduler must not add a second next run.
+    expect(await subscriptions.reconcile()).toMatchObject({
+      membersHealed: 0,
+      schedulersRemoved: 0,
+      schedulersEnsured: 0,
+    });
+    expect(await schedulerIds()).toEqual(want);
+    // Re-checking an unchanged scheduler must not add a second next run.
     expect(await queue.getDelayedCount()).toBe(delayed);
     expect(delayed).toBe(3);
-  });
-});
-
-describe("memory", () => {
-  it("measures Redis bytes per subscription: record, indexes, scheduler and its pending next job", async () => {
-    const { store, scheduler, queue, keys } = runtime();
-    // 130 > 128: the queue's sorted sets and our index sets are past Redis' compact encodings, as in a real install.
-    const n = 130;
-    const now = new Date();
-    for (let i = 0; i < n; i++) {
-      const fields = validateFields(
-        {
-          channelId: `C0CHAN${String(i % 10).padStart(3, "0")}`,
-          schedule: { kind: "weekly", days: ["mon", "thu"] },
-          tz: "Europe/Berlin",
-          range: "last30d",
-          assetIds: [randomUUID()],
-          filterLabels: ["payments / api"],
-        },
-        now,
-      );
-      // What create() writes, minus the five-run preview it computes for the reply.
-      const sub = {
-        id: newSubscriptionId(),
-        ref: A,
-        ownerId: OWNER,
-        ...fields,
-        status: "active" as const,
-        createdAt: now.toISOString(),
-      };
-      await store.insert(sub);
-      await scheduler.sync(sub);
-    }
-    const usage = async (pattern: string) => {
-      const sizes: Record<string, number> = {};
-      for await (const page of scanKeys(redis, pattern))
-        for (const key of page) sizes[key] = Number(await redis.call("MEMORY", "USAGE", key, "SAMPLES", "0"));
-      return sizes;
-    };
-    const ours = await usage(keys.workspaceKeyPattern(A));
-    const bull = await usage(`${QUEUE_PREFIX}:${queue.name}:*`);
-    const per = (o: Record<string, number>, f: (k: string) => boolean) =>
-      Object.entries(o).reduce((t, [k, v]) => t + (f(k) ? v : 0), 0) / n;
-    const record = per(ours, (k) => k.includes(":sub:"));
-    const indexes = per(ours, (k) => !k.includes(":sub:"));
-    const schedulerHash = per(bull, (k) => /:repeat:[^:]+$/.test(k));
-    const nextJob = per(bull, (k) => /:repeat:[^:]+:\d+$/.test(k));
-    // The events stream is the queue's activity log, trimmed at ~10,000 entries: not per subscription.
-    const queueSets = per(bull, (k) => !/:repeat:[^:]+(:\d+)?$/.test(k) && !k.endsWith(":events"));
-    const withScheduler = record + indexes + schedulerHash + queueSets / 2;
-    const total = record + indexes + schedulerHash + nextJob + queueSets;
-    console.info(
-      `[memory] per subscription: record ${record.toFixed(0)} B + indexes ${indexes.toFixed(0)} B + scheduler hash ${schedulerHash.toFixed(0)} B + queue sorted sets ${queueSets.toFixed(0)} B + pending next job ${nextJob.toFixed(0)} B = ${total.toFixed(0)} B; without the pending job ${(total - nextJob).toFixed(0)} B`,
-    );
-    expect(Object.keys(ours).filter((k) => k.includes(":sub:"))).toHaveLength(n);
-    // Our share stays small; BullMQ's pending job hash (hashtable-encoded: its opts exceed 64 bytes) dominates.
-    expect(record + indexes).toBeLessThanOrEqual(512);
-    expect(withScheduler).toBeLessThanOrEqual(1536);
-    expect(total).toBeLessThanOrEqual(2048);
   });
 });

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
 import { DEMO_API_KEY, type Emulator, startEmulator } from "../../sandbox/analytics/index.ts";
 import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
 import { capturingLogger } from "../../sandbox/stack.ts";
@@ -9,7 +8,9 @@ import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../src/j
 import { silentLogger } from "../../src/log.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
+import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
+import { connect } from "../setup/backends.ts";
 
 /**
  * One isolated world per test: its own Slack stand-in and analytics emulator, a unique Redis key
@@ -45,7 +46,7 @@ export const CRASH: Partial<WorkerOptions> = {
 
 export interface Harness {
   redisUrl: string;
-  redis: Redis;
+  redis: RedisClient;
   slack: SlackStandIn;
   emulator: Emulator;
   prefix: string;
@@ -56,8 +57,16 @@ export interface Harness {
   /** A producer, as the web process builds it (fail-fast connection). */
   producer(clock?: () => Date): SubscriptionRuntime;
   worker(overrides?: Partial<WorkerOptions>): Promise<WorkerHandle>;
-  /** Claim keys of the harness's workspace and their values. */
+  /** Claims of the harness's workspace: `<period>/<subId>` → value. */
   claims(): Promise<Record<string, string>>;
+  /**
+   * Another workspace in the stand-in, with `channels` channels (bot in) and the demo API key
+   * connected; workers of this harness get its bot token.
+   */
+  addWorkspace(
+    teamId: string,
+    channels?: number,
+  ): Promise<{ ref: WorkspaceRef; token: string; channels: string[] }>;
   close(): Promise<void>;
 }
 
@@ -84,14 +93,15 @@ export async function startHarness(o: {
     LOG_LEVEL: "silent",
   };
   const config = loadConfig("worker", env);
-  const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
-  redis.on("error", () => undefined);
+  const redis = connect(o.redisUrl);
   await createApiKeyStore({ redis, keyring: config.keyring ?? [], prefix }).save(REF, DEMO_API_KEY, {
     savedBy: OWNER,
     savedAt: new Date().toISOString(),
   });
   const closers: (() => Promise<unknown>)[] = [];
   const keys = createKeyScheme({ prefix });
+  const tokens = new Map<string, string>([[DEMO.teamId, DEMO.botToken]]);
+  const apiKeys = createApiKeyStore({ redis, keyring: config.keyring ?? [], prefix });
   return {
     redisUrl: o.redisUrl,
     redis,
@@ -102,8 +112,7 @@ export async function startHarness(o: {
     config,
     env,
     producer(clock) {
-      const conn = new Redis(o.redisUrl, { maxRetriesPerRequest: 2 });
-      conn.on("error", () => undefined);
+      const conn = connect(o.redisUrl, "client");
       const rt = createSubscriptionRuntime({
         redis: conn,
         queuePrefix: config.queuePrefix,
@@ -121,8 +130,7 @@ export async function startHarness(o: {
       return rt;
     },
     async worker(overrides = {}) {
-      const conn = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
-      conn.on("error", () => undefined);
+      const conn = connect(o.redisUrl);
       const handle = await startWorker({
         config,
         // Kept in memory (and in INSIGHTS_TEST_LOG_DIR when set), so a run's logs can be searched.
@@ -130,6 +138,7 @@ export async function startHarness(o: {
         redis: conn,
         prefix,
         queueName,
+        tokenFor: async (ref) => tokens.get(ref.teamId ?? "") ?? DEMO.botToken,
         ...FAST,
         ...overrides,
       });
@@ -141,9 +150,30 @@ export async function startHarness(o: {
     },
     async claims() {
       const out: Record<string, string> = {};
-      for await (const page of scanKeys(redis, `${keys.namespace(REF)}:claim:*`))
-        for (const k of page) out[k] = (await redis.get(k)) ?? "";
+      for await (const page of scanKeys(redis, `${keys.namespace(REF)}:claims:*`))
+        for (const k of page) {
+          const period = k.slice(k.lastIndexOf(":") + 1);
+          for (const [sub, v] of Object.entries(await redis.hgetall(k))) out[`${period}/${sub}`] = v;
+        }
       return out;
+    },
+    async addWorkspace(teamId, channels = 1) {
+      const token = `xoxb-${teamId.toLowerCase()}-standin`;
+      const ids = Array.from(
+        { length: channels },
+        (_, i) => `C${teamId.slice(1)}X${String(i).padStart(2, "0")}`,
+      );
+      slack.addWorkspace({
+        teamId,
+        name: teamId,
+        botToken: token,
+        users: [{ id: `U${teamId.slice(1)}A`, name: "admin", isAdmin: true }],
+        channels: ids.map((id, i) => ({ id, name: `digests-${i}` })),
+      });
+      tokens.set(teamId, token);
+      const ref = { teamId };
+      await apiKeys.save(ref, DEMO_API_KEY, { savedBy: OWNER, savedAt: new Date().toISOString() });
+      return { ref, token, channels: ids };
     },
     async close() {
       for (const c of closers.reverse()) await c().catch(() => undefined);

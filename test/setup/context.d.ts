@@ -5,5 +5,7 @@ declare module "vitest" {
     redisUrl: string;
     /** How the e2e scenarios reach the app: signed HTTP, or Socket Mode (vitest.config.ts projects). */
     transport: "http" | "socket";
+    /** `redis-cluster://…` of a private 3-master Redis Cluster. */
+    redisClusterUrl: string;
   }
 }

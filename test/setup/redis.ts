@@ -7,7 +7,13 @@ import { REDIS_INSTALL_HINT, redisServerAvailable, startPrivateRedis } from "../
  */
 export const TESTS_NEED_REDIS_SERVER = `The tests need redis-server on PATH: they start private ones in temp dirs (some are killed and restarted on purpose), so they do not use REDIS_URL. Install it (${REDIS_INSTALL_HINT}) and run npm test again.`;
 
-/** Global setup: one private redis-server for the whole run; tests isolate themselves by key prefix. */
+import { startPrivateRedisCluster } from "../../sandbox/redis-cluster.ts";
+
+/**
+ * Global setup: one private redis-server and one private 3-master Redis Cluster for the whole run;
+ * tests isolate themselves by key prefix and queue name. Suites that must hold on both take their
+ * URLs from `backends()` (test/setup/backends.ts).
+ */
 export default async function setup(project: TestProject) {
   if (!redisServerAvailable()) {
     // Exit with the sentence alone: a thrown error would come with the runner's "Unhandled Error"
@@ -15,9 +21,10 @@ export default async function setup(project: TestProject) {
     process.stderr.write(`\n${TESTS_NEED_REDIS_SERVER}\n\n`);
     process.exit(1);
   }
-  const redis = await startPrivateRedis();
+  const [redis, cluster] = await Promise.all([startPrivateRedis(), startPrivateRedisCluster(3)]);
   project.provide("redisUrl", redis.url);
+  project.provide("redisClusterUrl", cluster.url);
   return async () => {
-    await redis.destroy();
+    await Promise.all([redis.destroy(), cluster.destroy()]);
   };
 }

@@ -141,7 +141,21 @@ describe("hash codec", () => {
   it("treats an empty or broken hash as missing", () => {
     expect(fromHash("x", sub.ref, {})).toBeNull();
     expect(fromHash("x", sub.ref, { channel: "C1" })).toBeNull();
-    expect(fromHash("x", sub.ref, { ...toHash(sub), last: "{not json" })?.lastDelivery).toBeUndefined();
+    const { lastDelivery, ...withoutLast } = sub;
+    expect(
+      fromHash("x", sub.ref, { ...toHash(withoutLast), last: "{not json" })?.lastDelivery,
+    ).toBeUndefined();
+    // Records of older versions kept the outcome as JSON in `last`: still read.
+    expect(
+      fromHash("x", sub.ref, { ...toHash(withoutLast), last: JSON.stringify(lastDelivery) })?.lastDelivery,
+    ).toEqual(lastDelivery);
+  });
+
+  it("keeps the last delivery in short fields, each under Redis' 64-byte listpack limit", () => {
+    const h = toHash(sub);
+    expect(h.last).toBeUndefined();
+    expect(Object.values(h).every((v) => v.length <= 64)).toBe(true);
+    expect(fromHash(sub.id, sub.ref, h)).toEqual(sub);
   });
 });
 

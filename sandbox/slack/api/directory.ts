@@ -1,9 +1,9 @@
-import { wireMessage } from "../messages.ts";
 import type { Channel, User, Workspace } from "../types.ts";
 import { imChannel } from "../workspace.ts";
 import { bool, slackError, str } from "./args.ts";
 import { visibleChannel } from "./channels.ts";
 import { type ApiMethod, authed } from "./context.ts";
+import { historyMethod } from "./history.ts";
 
 /** The zone's offset from UTC at `at` (so DST applies as in Slack's `tz_offset`) and its long name. */
 export function zoneInfo(tz: string, at: Date): { offsetSec: number; label: string } {
@@ -104,27 +104,8 @@ export const directoryMethods: Record<string, ApiMethod> = {
       return { channel: wireChannel(ch, ws, bool(ctx.args, "include_num_members")) };
     },
   },
-  /** Newest first, from `oldest`; metadata only with include_all_metadata, as Slack does. Needs membership. */
-  "conversations.history": {
-    auth: "bot",
-    run(ctx) {
-      const { ws } = authed(ctx);
-      const ch = visibleChannel(ws, str(ctx.args, "channel"), Math.floor(ctx.state.now() / 1000));
-      if (!ch.botMember) throw slackError("not_in_channel");
-      const oldest = Number(str(ctx.args, "oldest") ?? "0") || 0;
-      const limit = Math.min(Math.max(Number(str(ctx.args, "limit") ?? "100") || 100, 1), 999);
-      const withMeta = bool(ctx.args, "include_all_metadata");
-      const messages = (ctx.state.messages.get(ch.id) ?? [])
-        .filter((m) => Number(m.ts) >= oldest)
-        .slice(-limit)
-        .reverse()
-        .map((m) => ({
-          ...wireMessage(m, ctx.appId),
-          ...(withMeta && m.metadata ? { metadata: m.metadata } : {}),
-        }));
-      return { messages, has_more: false };
-    },
-  },
+  /** Tiered as Slack does for the app's distribution (history.ts). */
+  "conversations.history": historyMethod,
   "conversations.open": {
     auth: "bot",
     run(ctx) {

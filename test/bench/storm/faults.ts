@@ -18,7 +18,6 @@ export const FAULT_TUNING = {
   policy: { attempts: 5, backoffMs: 1_000 },
   claims: { leaseMs: 10_000 },
   locks: { lockDuration: 10_000, stalledInterval: 5_000 },
-  maxPerSecond: 1_000,
 } satisfies BenchWorkerOptions;
 
 interface FaultSpec {
@@ -82,6 +81,8 @@ export async function runFaults(o: {
   concurrency: number;
   timeoutMs: number;
   only?: string;
+  /** On a 3-master Redis Cluster (the Redis fault kills and restarts one master). */
+  cluster?: boolean;
 }): Promise<FaultRun[]> {
   const runs: FaultRun[] = [];
   for (const spec of SPECS.filter((s) => !o.only || s.name.includes(o.only))) {
@@ -93,6 +94,7 @@ export async function runFaults(o: {
           latencyMs: 100,
           channelsPerWorkspace: Math.ceil(o.subscriptions / o.workspaces),
           policy: FAULT_TUNING.policy,
+          cluster: o.cluster,
         },
         { WORKER_CONCURRENCY: String(o.concurrency), ANALYTICS_TIMEOUT_MS: "2000" },
       );

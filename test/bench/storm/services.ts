@@ -6,6 +6,7 @@ import {
 } from "../../../sandbox/analytics/index.ts";
 import { type SlackStandIn, startSlackStandIn } from "../../../sandbox/slack/index.ts";
 import type { RecordedCall, WorkspaceSeed } from "../../../sandbox/slack/types.ts";
+import { startSlackProxy } from "../../integration/slack-proxy.ts";
 import { serveRpc } from "../child.ts";
 
 /**
@@ -20,6 +21,10 @@ export interface ServicesStart {
   /** Emulator delay on every GraphQL request. */
   latencyMs: number;
   perChannelPerSecond: number;
+  /** Put a pass-through in front of Slack that can throttle one workspace (see `throttle`). */
+  throttleable?: boolean;
+  /** conversations.history tier of the app [non_marketplace]. */
+  history?: "marketplace" | "non_marketplace";
 }
 
 /** What Slack saw of a storm. */
@@ -42,6 +47,11 @@ export interface SlackTally {
 }
 
 let emulator: Emulator | undefined;
+/** The storm's analytics latency, restored after a reset (clearing faults clears rates too). */
+let baseLatencyMs = 0;
+let throttled: { token: string; until: number } | undefined;
+/** 429s the pass-through answered (the stand-in never sees those calls). */
+let throttled429 = 0;
 let slack: SlackStandIn | undefined;
 
 interface DigestMeta {
@@ -54,10 +64,13 @@ function deliveryOf(c: RecordedCall): string | undefined {
   return meta?.event_type === "insights_digest" ? meta.event_payload?.delivery : undefined;
 }
 
-function tally(withIds: boolean): SlackTally & { deliveries?: string[]; firstPosts?: number[] } {
+function tally(
+  withIds: boolean,
+): SlackTally & { deliveries?: string[]; firstPosts?: number[]; firstPostBy?: Record<string, number> } {
   const s = slack as SlackStandIn;
   const seen = new Set<string>();
   const firstPosts: number[] = [];
+  const firstPostBy: Record<string, number> = {};
   const out: SlackTally = {
     digestPosts: 0,
     uniqueDeliveries: 0,
@@ -85,7 +98,10 @@ function tally(withIds: boolean): SlackTally & { deliveries?: string[]; firstPos
     const channel = String(c.args.channel ?? "");
     if (delivery) {
       out.digestPosts++;
-      if (!seen.has(delivery)) firstPosts.push(c.at);
+      if (!seen.has(delivery)) {
+        firstPosts.push(c.at);
+        firstPostBy[delivery] = c.at;
+      }
       seen.add(delivery);
       out.firstPostAt ??= c.at;
       out.lastPostAt = c.at;
@@ -93,33 +109,55 @@ function tally(withIds: boolean): SlackTally & { deliveries?: string[]; firstPos
     else out.ownerNotices++;
   }
   out.uniqueDeliveries = seen.size;
-  return withIds ? { ...out, deliveries: [...seen], firstPosts } : out;
+  return withIds ? { ...out, deliveries: [...seen], firstPosts, firstPostBy } : out;
 }
 
 if (process.send) {
   serveRpc({
     async start(o: ServicesStart) {
       emulator = await startEmulator({ apiKeys: o.apiKeys });
+      baseLatencyMs = o.latencyMs;
       emulator.setRates({ latencyMs: o.latencyMs });
       slack = await startSlackStandIn({
         signingSecret: "bench-storm-signing-secret",
         appUrl: "http://127.0.0.1:9/slack/events",
         rateLimit: { enabled: true, perChannelPerSecond: o.perChannelPerSecond },
         workspaces: o.workspaces,
+        history: o.history ?? "non_marketplace",
       });
-      return { graphqlUrl: emulator.graphqlUrl, apiUrl: slack.apiUrl };
+      if (!o.throttleable) return { graphqlUrl: emulator.graphqlUrl, apiUrl: slack.apiUrl };
+      const proxy = await startSlackProxy(slack.apiUrl);
+      proxy.rule = (method, token) => {
+        if (
+          method !== "chat.postMessage" ||
+          !throttled ||
+          token !== throttled.token ||
+          Date.now() >= throttled.until
+        )
+          return "pass";
+        throttled429++;
+        return { status: 429, retryAfter: 1 };
+      };
+      return { graphqlUrl: emulator.graphqlUrl, apiUrl: proxy.apiUrl };
     },
     tally: (withIds: boolean) => tally(withIds),
     /** Forgets recorded calls and messages between runs (workspaces stay). */
     resetCalls: () => {
       slack?.reset();
       emulator?.clearFaults();
+      // The bare loop must meet the same 100 ms analytics latency as the worker did.
+      emulator?.setRates({ latencyMs: baseLatencyMs });
     },
     setRates: (rates: FaultRates) => emulator?.setRates(rates),
     inject: (a: { fault: Fault; times: number }) => emulator?.inject(a.fault, a.times),
     injectHttp: (a: { method: string; status: number; retryAfter?: number; times?: number }) =>
       slack?.injectHttp(a.method, a.status, { retryAfter: a.retryAfter, times: a.times }),
     emulatorRequests: () => emulator?.requestCount() ?? 0,
+    /** Slack throttles one workspace: its chat.postMessage calls answer 429 (Retry-After 1 s) for `ms`. */
+    throttle: (a: { token: string; ms: number }) => {
+      throttled = { token: a.token, until: Date.now() + a.ms };
+    },
+    throttled429: () => throttled429,
     rss: () => process.memoryUsage().rss,
     async close() {
       await slack?.close();

@@ -33,6 +33,10 @@ export interface StormOptions {
   faults?: { at: number; run(c: StormControl): Promise<void> }[];
   /** Runs alongside the storm from its start (ack latency under load). */
   alongside?: () => Promise<unknown>;
+  /** Worker processes [1]. */
+  workers?: number;
+  /** Stop once this many digests are out [all of them]. */
+  stopAt?: number;
 }
 
 export interface StormResult {
@@ -58,6 +62,12 @@ export interface StormResult {
   /** Always false in a result: a run whose set-up overran its fire time is thrown away and built again. */
   setupOverran: boolean;
   memory?: MemoryFigures;
+  /** The same, right after the storm (claims written, caches still warm). */
+  memoryAfter?: MemoryFigures;
+  /** When the subscriptions fell due (epoch ms). */
+  firedAt: number;
+  /** First post time of each delivery (`<subId>/<period>` → epoch ms). */
+  firstPostBy?: Record<string, number>;
   /** Machine CPU from the fire time to the end (other processes included). */
   cpu: CpuShare;
   alongside?: unknown;
@@ -98,19 +108,25 @@ async function pendingJobs(world: World): Promise<number> {
 export async function runStorm(o: StormOptions): Promise<StormResult> {
   const { world } = o;
   const n = world.spec.subscriptions;
-  let worker: Child | undefined;
+  let workers: Child[] = [];
   let peakRss = 0;
   const startMs: number[] = [];
   const startWorker = async () => {
-    worker = spawnChild(new URL("./worker-child.ts", import.meta.url), world.env);
-    startMs.push((await worker.call<{ startMs: number }>("start", o.worker)).startMs);
+    for (let i = 0; i < (o.workers ?? 1); i++) {
+      const w = spawnChild(new URL("./worker-child.ts", import.meta.url), world.env);
+      workers.push(w);
+      startMs.push((await w.call<{ startMs: number }>("start", o.worker)).startMs);
+    }
+  };
+  const rssAll = () => {
+    for (const w of workers) peakRss = Math.max(peakRss, rssMb(w.pid));
   };
   const control: StormControl = {
     world,
     async killWorker() {
-      if (worker) peakRss = Math.max(peakRss, rssMb(worker.pid));
-      await worker?.kill("SIGKILL");
-      worker = undefined;
+      rssAll();
+      for (const w of workers) await w.kill("SIGKILL");
+      workers = [];
     },
     startWorker,
     tally: () => world.services.call<SlackTally>("tally", false),
@@ -127,7 +143,7 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   const memory = o.memory ? await worldMemory(world, memoryBefore) : undefined;
   const setupOverran = Date.now() > fireAt.getTime() - 100;
   if (setupOverran) {
-    await worker?.kill("SIGKILL");
+    for (const w of workers) await w.kill("SIGKILL");
     throw new SetupOverrun(`creating ${n} subscriptions took ${createMs} ms, past their fire time`);
   }
   await sleep(fireAt.getTime() - Date.now());
@@ -140,7 +156,7 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   let timedOut = false;
   for (;;) {
     await sleep(250);
-    if (worker) peakRss = Math.max(peakRss, rssMb(worker.pid));
+    rssAll();
     const t = await control.tally();
     if (t.calls !== last.calls) lastChange = Date.now();
     last = t;
@@ -149,7 +165,7 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
       lastChange = Date.now();
     }
     const faultsDone = faults.length === 0;
-    if (faultsDone && t.uniqueDeliveries >= n) break;
+    if (faultsDone && t.uniqueDeliveries >= (o.stopAt ?? n)) break;
     if (faultsDone && Date.now() - lastChange > (o.settleMs ?? 5_000) && (await pendingJobs(world)) === 0)
       break;
     if (Date.now() - t0 > o.timeoutMs) {
@@ -160,7 +176,9 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   // Late duplicates would show up now: give retries and stalled jobs a moment.
   await sleep(1_000);
   const cpuShare = cpu.stop();
-  const final = await world.services.call<SlackTally & { firstPosts: number[] }>("tally", true);
+  const final = await world.services.call<
+    SlackTally & { firstPosts: number[]; firstPostBy: Record<string, number> }
+  >("tally", true);
   const sortedPosts = final.firstPosts.sort((a, b) => a - b);
   const timeTo = (q: number) => {
     const at = sortedPosts[Math.max(0, Math.ceil(q * n) - 1)];
@@ -168,9 +186,10 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   };
   const failedJobs = await world.runtime.queue.getFailedCount();
   const alongsideResult = alongside ? await alongside : undefined;
-  if (worker) peakRss = Math.max(peakRss, rssMb(worker.pid));
-  await worker?.call("close").catch(() => undefined);
-  await worker?.kill();
+  rssAll();
+  for (const w of workers) await w.call("close").catch(() => undefined);
+  for (const w of workers) await w.kill();
+  const memoryAfter = o.memory ? await worldMemory(world, memoryBefore) : undefined;
   const timeToAllMs = (final.lastPostAt ?? Date.now()) - t0;
   return {
     subscriptions: n,
@@ -190,6 +209,9 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
     createMs,
     setupOverran,
     memory,
+    memoryAfter,
+    firedAt: t0,
+    firstPostBy: final.firstPostBy,
     cpu: cpuShare,
     alongside: alongsideResult,
   };

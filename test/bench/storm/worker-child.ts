@@ -12,14 +12,7 @@ import { serveRpc } from "../child.ts";
 
 export type BenchWorkerOptions = Pick<
   WorkerOptions,
-  | "prefix"
-  | "queueName"
-  | "policy"
-  | "claims"
-  | "locks"
-  | "maxPerSecond"
-  | "analyticsRetry"
-  | "insightsErrorTtlMs"
+  "prefix" | "queueName" | "policy" | "claims" | "locks" | "pacing" | "analyticsRetry" | "insightsErrorTtlMs"
 >;
 
 export const benchToken = (ref: WorkspaceRef) => `xoxb-bench-${ref.teamId ?? ref.enterpriseId ?? "none"}`;

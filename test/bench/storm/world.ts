@@ -1,14 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { type PrivateRedis, startPrivateRedis } from "../../../sandbox/redis.ts";
+import { type PrivateRedisCluster, startPrivateRedisCluster } from "../../../sandbox/redis-cluster.ts";
 import type { WorkspaceSeed } from "../../../sandbox/slack/types.ts";
+import { connectRedis } from "../../../src/app/redis.ts";
 import { parseKeyring } from "../../../src/config.ts";
 import { parseRange } from "../../../src/insights/ranges.ts";
 import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../../src/jobs/runtime.ts";
 import { silentLogger } from "../../../src/log.ts";
 import { createApiKeyStore } from "../../../src/store/api-keys.ts";
 import type { WorkspaceRef } from "../../../src/store/keys.ts";
+import type { RedisClient } from "../../../src/store/redis-client.ts";
 import { compactRef, newSubscriptionId } from "../../../src/subscriptions/ids.ts";
+import { slotOf } from "../../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../../src/subscriptions/types.ts";
 import { type Child, spawnChild } from "../child.ts";
 import type { ServicesStart } from "./services.ts";
@@ -28,6 +31,10 @@ export interface WorldSpec {
   latencyMs: number;
   /** Retry policy written into every scheduler [production default: 5 attempts, 30 s backoff]. */
   policy?: { attempts: number; backoffMs: number };
+  /** A private 3-master Redis Cluster instead of one redis-server. */
+  cluster?: boolean;
+  /** Slack in front of a pass-through that can throttle one workspace. */
+  throttleable?: boolean;
 }
 
 export interface SubRecord {
@@ -39,9 +46,30 @@ export interface SubRecord {
   to: string;
 }
 
+/** What a fault does to Redis: one server, or one master of the cluster. */
+export interface WorldRedis {
+  url: string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  restart(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+function singleRedis(r: PrivateRedis): WorldRedis {
+  return r;
+}
+
+function clusterRedis(c: PrivateRedisCluster): WorldRedis {
+  return {
+    url: c.url,
+    stop: (signal) => c.stopNode(0, signal),
+    restart: () => c.restartNode(0),
+    destroy: () => c.destroy(),
+  };
+}
+
 export interface World {
-  redis: PrivateRedis;
-  conn: Redis;
+  redis: WorldRedis;
+  conn: RedisClient;
   services: Child;
   runtime: SubscriptionRuntime;
   prefix: string;
@@ -50,7 +78,8 @@ export interface World {
   /** Environment of a worker process (loadConfig reads it). */
   env: Record<string, string>;
   urls: { graphqlUrl: string; apiUrl: string };
-  spec: Required<Omit<WorldSpec, "policy">> & Pick<WorldSpec, "policy">;
+  spec: Required<Omit<WorldSpec, "policy" | "cluster" | "throttleable">> &
+    Pick<WorldSpec, "policy" | "cluster" | "throttleable">;
   /** Filled by createSubscriptions. */
   subs: SubRecord[];
   close(): Promise<void>;
@@ -90,7 +119,9 @@ export async function inParallel<T>(
 export async function buildWorld(spec: WorldSpec, extraEnv: Record<string, string> = {}): Promise<World> {
   const perWorkspace = Math.ceil(spec.subscriptions / spec.workspaces);
   const channels = spec.channelsPerWorkspace ?? Math.max(1, Math.ceil(perWorkspace / 2));
-  const redis = await startPrivateRedis();
+  const redis = spec.cluster
+    ? clusterRedis(await startPrivateRedisCluster(3))
+    : singleRedis(await startPrivateRedis());
   const services = spawnChild(new URL("./services.ts", import.meta.url));
   const workspaces = seeds(spec, channels);
 
@@ -99,6 +130,7 @@ export async function buildWorld(spec: WorldSpec, extraEnv: Record<string, strin
     apiKeys: workspaces.map((_, w) => apiKey(w)),
     latencyMs: spec.latencyMs,
     perChannelPerSecond: 1,
+    throttleable: spec.throttleable,
   };
   const urls = await services.call<{ graphqlUrl: string; apiUrl: string }>("start", start);
   const keyringText = `k1:${randomBytes(32).toString("base64")}`;
@@ -115,8 +147,7 @@ export async function buildWorld(spec: WorldSpec, extraEnv: Record<string, strin
     LOG_LEVEL: "silent",
     ...extraEnv,
   };
-  const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
-  conn.on("error", () => undefined);
+  const conn = connectRedis(redis.url, silentLogger(), "worker");
   const apiKeys = createApiKeyStore({ redis: conn, keyring: parseKeyring(keyringText), prefix });
   const savedAt = new Date().toISOString();
   await inParallel(workspaces, 32, (_, w) =>
@@ -169,7 +200,8 @@ function shuffled(n: number): number[] {
 }
 
 /**
- * Creates the subscriptions as `subscriptions.create()` stores them (record, indexes, job scheduler),
+ * Creates the subscriptions as `subscriptions.create()` stores them (record, index, slot membership;
+ * each workspace registered in the slot and the slot's one scheduler),
  * without its validation and five-run preview (cron-parser with a zone costs ms per step, which would
  * make setting up 10,000 slower than the storm). Every one is a daily cron firing at the same second,
  * `fireAt`; subscriptions of one workspace ask for different ranges, so no two share a cached reply
@@ -183,6 +215,15 @@ export async function createSubscriptions(
   const expression = `${fireAt.getUTCSeconds()} ${fireAt.getUTCMinutes()} ${fireAt.getUTCHours()} * * *`;
   const now = new Date();
   const createdAt = now.toISOString();
+  const slot = slotOf({ schedule: { kind: "cron", expression }, time: "09:00", tz: "UTC", status: "active" });
+  if (!slot) throw new Error("unreachable");
+  // Registered first, as create() does: a member is never written into a slot nobody fires.
+  await inParallel(
+    Array.from({ length: spec.workspaces }, (_, w) => w),
+    32,
+    (w) => world.runtime.registry.join(slot.id, { teamId: teamOf(w) }),
+  );
+  await world.runtime.scheduler.ensureSlot(slot);
   await inParallel(shuffled(spec.subscriptions), 32, async (i) => {
     const w = i % spec.workspaces;
     const k = Math.floor(i / spec.workspaces);
@@ -205,7 +246,6 @@ export async function createSubscriptions(
       createdAt,
     };
     await world.runtime.store.insert(sub);
-    await world.runtime.scheduler.sync(sub);
     const resolved = parseRange(range, { now, tz: "UTC" });
     world.subs.push({ ref, id: sub.id, channelId, apiKey: apiKey(w), from: resolved.from, to: resolved.to });
   });

@@ -1,0 +1,131 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, REDIS_MISSING_MESSAGE, redisServerAvailable } from "./redis.ts";
+
+/**
+ * A private Redis Cluster: `masters` redis-server processes with cluster mode on (AOF, each in its
+ * own temp dir, on free loopback ports, bus ports chosen too), joined by `redis-cli --cluster create`
+ * with no replicas. Used by the tests and the bench to run the store, scheduler and worker against
+ * a real cluster. `REDIS_URL` for the app is `url` (redis-cluster://…).
+ */
+export interface PrivateRedisCluster {
+  url: string;
+  ports: number[];
+  /** Stops one master (SIGKILL simulates a crash); its dir and nodes.conf stay for `restartNode`. */
+  stopNode(index: number, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts a stopped master again with its data and cluster config; resolves when the cluster is ok. */
+  restartNode(index: number): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+const cli = (port: number, ...args: string[]) =>
+  spawnSync("redis-cli", ["-h", "127.0.0.1", "-p", String(port), ...args], { encoding: "utf8" });
+
+async function waitFor(check: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`redis cluster: ${what} within ${ms} ms`);
+}
+
+const clusterOk = (port: number) => /cluster_state:ok/.test(cli(port, "cluster", "info").stdout ?? "");
+
+export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedisCluster> {
+  if (!redisServerAvailable()) throw new Error(REDIS_MISSING_MESSAGE);
+  if (spawnSync("redis-cli", ["--version"], { stdio: "ignore" }).status !== 0)
+    throw new Error(
+      "redis-cli was not found on PATH (Debian: it comes with redis-server, package redis-tools).",
+    );
+  const root = mkdtempSync(join(tmpdir(), "insights-redis-cluster-"));
+  const ports: number[] = [];
+  const busPorts: number[] = [];
+  while (ports.length < masters) {
+    const p = await freePort();
+    const b = await freePort();
+    if (p !== b && !ports.includes(p) && !busPorts.includes(b) && !ports.includes(b)) {
+      ports.push(p);
+      busPorts.push(b);
+    }
+  }
+  const children: (ChildProcess | undefined)[] = [];
+  const launch = async (i: number) => {
+    const dir = join(root, String(i));
+    mkdirSync(dir, { recursive: true });
+    const port = ports[i] as number;
+    const child = spawn(
+      "redis-server",
+      [
+        "--port",
+        String(port),
+        "--cluster-port",
+        String(busPorts[i]),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--cluster-enabled",
+        "yes",
+        "--cluster-config-file",
+        "nodes.conf",
+        "--cluster-node-timeout",
+        "2000",
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "everysec",
+        "--save",
+        "",
+        "--maxmemory-policy",
+        "noeviction",
+      ],
+      { stdio: "ignore" },
+    );
+    children[i] = child;
+    await waitFor(
+      () => child.exitCode === null && cli(port, "ping").stdout?.trim() === "PONG",
+      `node ${port} up`,
+    );
+  };
+  for (let i = 0; i < masters; i++) await launch(i);
+  const create = spawnSync(
+    "redis-cli",
+    [
+      "--cluster",
+      "create",
+      ...ports.map((p) => `127.0.0.1:${p}`),
+      "--cluster-replicas",
+      "0",
+      "--cluster-yes",
+    ],
+    { encoding: "utf8" },
+  );
+  if (create.status !== 0)
+    throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
+  await waitFor(() => ports.every(clusterOk), "cluster_state:ok");
+
+  const stopNode = async (i: number, signal: NodeJS.Signals = "SIGTERM") => {
+    const c = children[i];
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      c.once("exit", () => resolve());
+      c.kill(signal);
+    });
+  };
+  return {
+    url: `redis-cluster://${ports.map((p) => `127.0.0.1:${p}`).join(",")}`,
+    ports,
+    stopNode,
+    async restartNode(i) {
+      await launch(i);
+      await waitFor(() => ports.every(clusterOk), "cluster_state:ok after restart");
+    },
+    async destroy() {
+      for (let i = 0; i < masters; i++) await stopNode(i);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

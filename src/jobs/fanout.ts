@@ -1,0 +1,116 @@
+import type { Job } from "bullmq";
+import type { Logger } from "../log.ts";
+import { type WorkspaceRef, workspaceLabel } from "../store/keys.ts";
+import { fireTimeOfJob, periodOf } from "../subscriptions/period.ts";
+import type { SlotRegistry } from "../subscriptions/slot-registry.ts";
+import type { SubscriptionStore } from "../subscriptions/store.ts";
+import {
+  type DeliveryJobData,
+  type DeliveryPolicy,
+  type DeliveryQueue,
+  deliveryJobOptions,
+  JOB_NAME,
+} from "./queue.ts";
+
+/** What a slot's fan-out needs. */
+export interface FanOutDeps {
+  store: Pick<SubscriptionStore, "slotPage">;
+  registry: Pick<SlotRegistry, "workspaces" | "leave">;
+  queue: DeliveryQueue;
+  policy: DeliveryPolicy;
+  logger: Logger;
+  /** Members read per workspace per round [100]. */
+  pageSize?: number;
+  /** Jobs per addBulk call [500]. */
+  batchSize?: number;
+  /** Workspaces read at once [64]. */
+  parallel?: number;
+}
+
+/** BullMQ's largest priority. */
+const MAX_PRIORITY = 2_097_152;
+
+/**
+ * The job of a firing time slot: pages through the slot's members workspace by workspace and adds
+ * one delivery job per member in bulk. Rounds interleave workspaces (one member of each in turn), so a
+ * workspace with thousands of subscriptions in the slot cannot push one with five to the back of the
+ * queue. Each job's priority is its rank within its workspace (1 for every workspace's first member,
+ * 2 for the second, …), so the order survives pacing too: a job put back by its channel's or
+ * workspace's budget comes back in at its rank, ahead of a big workspace's tail, not behind it.
+ * Job ids are (subscription, period): a retried fan-out adds nothing twice while the jobs wait,
+ * and a repeat of a delivered one stops at its claim. Workspaces found without members are pruned
+ * from the slot's registry (it is kept a superset).
+ */
+export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown, string>) {
+  const slotId = job.data.slot ?? "";
+  const fire = fireTimeOfJob(job);
+  if (!slotId || fire === null) return { status: "skipped" as const, why: "no_slot" as const };
+  const period = periodOf(fire);
+  const pageSize = deps.pageSize ?? 100;
+  const opts = deliveryJobOptions(deps.policy);
+  let lanes = (await deps.registry.workspaces(slotId)).map((ref) => ({
+    ref,
+    cursor: "0",
+    started: false,
+    rank: 0,
+  }));
+  let added = 0;
+  let pending: {
+    name: string;
+    data: DeliveryJobData;
+    opts: typeof opts & { jobId: string; priority: number };
+  }[] = [];
+  const flush = async (force: boolean) => {
+    while (pending.length >= (deps.batchSize ?? 500) || (force && pending.length > 0)) {
+      const batch = pending.splice(0, deps.batchSize ?? 500);
+      await deps.queue.addBulk(batch);
+      added += batch.length;
+    }
+  };
+  while (lanes.length > 0) {
+    const round: { lane: (typeof lanes)[number]; members: [string, string][] }[] = [];
+    const next: typeof lanes = [];
+    for (let i = 0; i < lanes.length; i += deps.parallel ?? 64) {
+      const group = lanes.slice(i, i + (deps.parallel ?? 64));
+      const pages = await Promise.all(
+        group.map((l) => deps.store.slotPage(l.ref, slotId, l.cursor, pageSize)),
+      );
+      pages.forEach((p, j) => {
+        const lane = group[j] as (typeof lanes)[number];
+        round.push({ lane, members: p.members });
+        if (!lane.started && p.cursor === "0" && p.members.length === 0) void prune(deps, slotId, lane.ref);
+        if (p.cursor !== "0") {
+          lane.cursor = p.cursor;
+          lane.started = true;
+          next.push(lane);
+        }
+      });
+    }
+    const longest = Math.max(0, ...round.map((r) => r.members.length));
+    for (let k = 0; k < longest; k++) {
+      for (const r of round) {
+        const m = r.members[k];
+        if (!m) continue;
+        const sub = `${workspaceLabel(r.lane.ref)}.${m[0]}`;
+        r.lane.rank++;
+        pending.push({
+          name: JOB_NAME.scheduled,
+          data: { sub, period, ch: m[1] },
+          opts: { ...opts, jobId: `d.${sub}.${period}`, priority: Math.min(r.lane.rank, MAX_PRIORITY) },
+        });
+      }
+      await flush(false);
+    }
+    lanes = next;
+  }
+  await flush(true);
+  pending = [];
+  deps.logger.info({ slot: slotId, period, jobs: added }, "slot fired");
+  return { status: "fanned_out" as const, period, jobs: added };
+}
+
+async function prune(deps: FanOutDeps, slotId: string, ref: WorkspaceRef) {
+  await deps.registry
+    .leave(slotId, ref)
+    .catch((err: unknown) => deps.logger.warn({ err }, "slot prune failed"));
+}

@@ -1,0 +1,134 @@
+import type { BenchResults } from "../main.ts";
+import { int, round } from "../stats.ts";
+import type { TargetCheck } from "../targets.ts";
+
+const s = (ms: number) => `${round(ms / 1000, 1)} s`;
+const table = (head: string[], rows: (string | number)[][]) =>
+  [
+    `| ${head.join(" | ")} |`,
+    `| ${head.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ].join("\n");
+
+/** Issue 15's targets from one run. */
+export function engineTargets(r: BenchResults): TargetCheck[] {
+  const out: TargetCheck[] = [];
+  for (const c of r.engine.cost ?? [])
+    out.push(
+      {
+        target: `≤ 25 Redis commands per delivery (${c.backend})`,
+        figure: `${c.commandsPerDelivery} sent by the client (${c.serverCommandsPerDelivery} run by Redis, scripts' inner calls included)`,
+        met: c.commandsPerDelivery <= 25,
+        why: "BullMQ's job scripts",
+      },
+      {
+        target: `≤ 6 Redis round trips per delivery (${c.backend})`,
+        figure: `${c.roundTripsPerDelivery}`,
+        met: c.roundTripsPerDelivery <= 6,
+        why: "see the cost table",
+      },
+    );
+  const t = r.engine.throttle;
+  if (t)
+    out.push({
+      target: "a throttled workspace costs the others < 10 % of their throughput",
+      figure: `${round(t.cost * 100, 1)} % (${t.othersPerSecThrottled} vs ${t.othersPerSecFree} digests/s)`,
+      met: t.cost < 0.1,
+      why: "its jobs still take worker slots each time they are tried (one Slack call, then back to the delayed set)",
+    });
+  for (const f of r.faultsCluster)
+    out.push({
+      target: `0 lost, 0 duplicated (Redis Cluster): ${f.name}`,
+      figure: `${int(f.result.delivered)} delivered, ${int(f.result.lost)} lost, ${int(f.result.duplicates)} duplicated`,
+      met: f.result.lost === 0 && f.result.duplicates === 0,
+      why: "see the fault notes",
+    });
+  return out;
+}
+
+/** The engine section of the report. */
+export function engineSection(r: BenchResults): string {
+  const out = ["## Engine: Redis cost, processes, throttling, scale", ""];
+  const cost = r.engine.cost ?? [];
+  if (cost.length > 0)
+    out.push(
+      "Redis cost of a delivery: one slot firing for the subscriptions below, one worker with concurrency 1 (so deliveries never share a batch), fan-out included and divided by the count. Client side: every command any connection of the worker process sends (BullMQ's included), and round trips as the batches a connection writes before it waits. Server side: INFO commandstats, which also counts the commands scripts run inside Redis.",
+      "",
+      table(
+        [
+          "Redis",
+          "Deliveries",
+          "Commands / delivery (client)",
+          "Round trips / delivery",
+          "Commands run by Redis / delivery",
+          "Client commands by name",
+        ],
+        cost.map((c) => [
+          c.backend,
+          int(c.deliveries),
+          c.commandsPerDelivery,
+          c.roundTripsPerDelivery,
+          c.serverCommandsPerDelivery,
+          Object.entries(c.byCommand)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(", "),
+        ]),
+      ),
+      "",
+    );
+  const w = r.engine.workers ?? [];
+  if (w.length > 0)
+    out.push(
+      "One worker process against two (each WORKER_CONCURRENCY 50), the same storm (one subscription per channel):",
+      "",
+      table(
+        [
+          "Worker processes",
+          "Subscriptions",
+          "Time to all",
+          "Digests/s",
+          "Delivered / dup / lost",
+          "Machine CPU",
+        ],
+        w.map((x) => [
+          x.workers,
+          int(x.storm.subscriptions),
+          s(x.storm.timeToAllMs),
+          x.storm.digestsPerSec,
+          `${int(x.storm.delivered)} / ${int(x.storm.duplicates)} / ${int(x.storm.lost)}`,
+          `${x.storm.cpu.machinePct} %`,
+        ]),
+      ),
+      "",
+    );
+  const t = r.engine.throttle;
+  if (t)
+    out.push(
+      `A throttled workspace: ${int(t.subscriptions)} subscriptions over ${int(t.workspaces)} workspaces, four runs (free, throttled, throttled, free; the machine's load drifts); in a throttled run Slack answers 429 (Retry-After 1 s) to every post of the first workspace for the whole run. The others' throughput: ${t.othersPerSecFree} digests/s without, ${t.othersPerSecThrottled} with (${round(t.cost * 100, 1)} % less; runs: ${(t.runs ?? []).map((x) => `${x.throttled ? "throttled" : "free"} ${x.othersPerSec}`).join(", ")}); the throttled workspace got ${int(t.throttledWorkspaceDelivered)} digests out and ${int(t.throttled429)} 429s in its runs.`,
+      "",
+    );
+  const big = r.engine.big;
+  if (big)
+    out.push(
+      `The big storm: ${int(big.subscriptions)} subscriptions in one slot, one worker process: all delivered in ${s(big.timeToAllMs)} (${big.digestsPerSec} digests/s; ${int(big.delivered)} delivered, ${int(big.duplicates)} duplicated, ${int(big.lost)} lost); Redis grew by ${round(((big.memory?.infoDeltaPerSub ?? 0) * big.subscriptions) / 1e6, 1)} MB for the subscriptions (INFO used_memory) and held ${round(((big.memoryAfter?.infoDeltaPerSub ?? 0) * big.subscriptions) / 1e6, 1)} MB more than before them right after the storm.`,
+      "",
+    );
+  if (r.faultsCluster.length > 0)
+    out.push(
+      "Fault runs on a 3-master Redis Cluster (the Redis fault kills and restarts one master):",
+      "",
+      table(
+        ["Fault", "Delivered", "Lost", "Duplicated", "Failure notices", "Time to all"],
+        r.faultsCluster.map((f) => [
+          f.name,
+          int(f.result.delivered),
+          int(f.result.lost),
+          int(f.result.duplicates),
+          int(f.result.failureNotices),
+          s(f.result.timeToAllMs),
+        ]),
+      ),
+      "",
+    );
+  return out.join("\n");
+}

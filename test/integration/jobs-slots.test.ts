@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEMO } from "../../sandbox/slack/index.ts";
+import { compactRef, newSubscriptionId } from "../../src/subscriptions/ids.ts";
+import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
+import type { Subscription } from "../../src/subscriptions/types.ts";
+import { backends } from "../setup/backends.ts";
+import { type Harness, OWNER, REF, startHarness, until } from "./worker-harness.ts";
+
+let h: Harness | undefined;
+
+/** Runs `fn` over `items` with `n` in flight. */
+async function inParallel<T>(items: T[], n: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < items.length; i = next++) await fn(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: n }, lane));
+}
+afterEach(async () => {
+  vi.useRealTimers();
+  await h?.close();
+  h = undefined;
+});
+
+/** Posted deliveries in post order: [subscription id, period]. */
+const delivered = (harness: Harness) =>
+  harness.slack
+    .calls((c) => c.method === "chat.postMessage" && c.ok)
+    .flatMap((c) => {
+      const d = (c.args.metadata as { event_payload?: { delivery?: string } } | undefined)?.event_payload
+        ?.delivery;
+      return d ? [d.split("/") as [string, string]] : [];
+    });
+
+describe.each(backends())("time slots ($name)", ({ url }) => {
+  it("slots in three zones fire at their zone's wall time, across Berlin's change to summer time, and fan out to every member", async () => {
+    h = await startHarness({ redisUrl: url });
+    const harness = h;
+    const channels = ["C0SLOTBE1", "C0SLOTBE2", "C0SLOTNY1", "C0SLOTIN1"];
+    for (const id of channels) harness.slack.addChannel(DEMO.teamId, { id, name: id.toLowerCase() });
+    const { subscriptions, queue } = harness.producer();
+    const daily = (channelId: string, tz: string) => ({
+      channelId,
+      schedule: { kind: "daily" as const },
+      time: "09:00",
+      tz,
+    });
+    // The schedulers are made on 28 March 2026, noon UTC: Berlin's next 09:00 is on the 29th, the
+    // first day of summer time (07:00 UTC, not 08:00). BullMQ computes it from the clock, so the
+    // clock is set for the writes only.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-03-28T12:00:00Z"));
+    const be1 = (await subscriptions.create(REF, daily("C0SLOTBE1", "Europe/Berlin"), OWNER)).subscription;
+    const be2 = (await subscriptions.create(REF, daily("C0SLOTBE2", "Europe/Berlin"), OWNER)).subscription;
+    const ny = (await subscriptions.create(REF, daily("C0SLOTNY1", "America/New_York"), OWNER)).subscription;
+    const india = (await subscriptions.create(REF, daily("C0SLOTIN1", "Asia/Kolkata"), OWNER)).subscription;
+    vi.useRealTimers();
+    const next = async (sub: Subscription) =>
+      (await queue.getJobScheduler(slotSchedulerId(slotOf(sub)?.id ?? "")))?.next;
+    expect(new Date((await next(be1)) ?? 0).toISOString()).toBe("2026-03-29T07:00:00.000Z");
+    expect(await next(be2)).toBe(await next(be1));
+    expect(new Date((await next(ny)) ?? 0).toISOString()).toBe("2026-03-28T13:00:00.000Z");
+    expect(new Date((await next(india)) ?? 0).toISOString()).toBe("2026-03-29T03:30:00.000Z");
+    expect(await queue.getJobSchedulersCount()).toBe(3);
+
+    // Those runs are in the past now: a worker fires them at once, as after any outage.
+    await harness.worker();
+    await until(() => delivered(harness).length >= 4, 15_000, "four digests");
+    const got = Object.fromEntries(delivered(harness).map(([id, period]) => [id, period]));
+    expect(got).toEqual({
+      [be1.id]: "20260329T070000Z",
+      [be2.id]: "20260329T070000Z",
+      [ny.id]: "20260328T130000Z",
+      [india.id]: "20260329T033000Z",
+    });
+    // Each digest covers its zone's week up to the run (as of the fire time, not of now).
+    const text = harness.slack.messages("C0SLOTBE1")[0]?.text ?? "";
+    expect(text).toMatch(/Mar 2[1-9]/);
+    expect(delivered(harness)).toHaveLength(4);
+  });
+});
+
+describe("fairness", () => {
+  it("5,000 subscriptions of one workspace and 5 of another in one slot: the 5 go out among the first deliveries", async () => {
+    h = await startHarness({ redisUrl: backends()[0]?.url ?? "" });
+    const harness = h;
+    const big = await harness.addWorkspace("T0BIGWS01", 100);
+    const { store, registry, scheduler, subscriptions } = harness.producer();
+    // Fires once, a few seconds from now (UTC wall time), so the records are all in before it does.
+    const at = new Date(Date.now() + 6_000);
+    const expression = `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
+    const make = (ref: typeof REF, channelId: string): Subscription => ({
+      id: newSubscriptionId(),
+      ref: compactRef(ref),
+      ownerId: OWNER,
+      channelId,
+      schedule: { kind: "cron", expression },
+      time: "09:00",
+      tz: "UTC",
+      range: "last7d",
+      assetIds: [],
+      scannerIds: [],
+      filterLabels: [],
+      status: "active",
+      createdAt: new Date().toISOString(),
+    });
+    const many = Array.from({ length: 5_000 }, (_, i) => make(big.ref, big.channels[i % 100] as string));
+    // Written as create() writes them, minus its per-workspace cap and its preview.
+    const slot = slotOf(many[0] as Subscription);
+    if (!slot) throw new Error("unreachable");
+    await registry.join(slot.id, big.ref);
+    await scheduler.ensureSlot(slot);
+    await inParallel(many, 32, (s) => store.insert(s));
+    const few: Subscription[] = [];
+    // A channel each: Slack's one post a second per channel is the small workspace's own limit.
+    const small = ["C0FEW0001", "C0FEW0002", "C0FEW0003", "C0FEW0004", "C0FEW0005"];
+    for (const id of small) harness.slack.addChannel(DEMO.teamId, { id, name: id.toLowerCase() });
+    for (const c of small)
+      few.push(
+        (
+          await subscriptions.create(
+            REF,
+            { channelId: c, schedule: { kind: "cron", expression }, tz: "UTC" },
+            OWNER,
+          )
+        ).subscription,
+      );
+    expect(Date.now()).toBeLessThan(at.getTime());
+    const w = await harness.worker();
+    await until(
+      () => few.every((s) => delivered(harness).some(([id]) => id === s.id)),
+      30_000,
+      "the small workspace's digests",
+    );
+    await w.close();
+    const order = delivered(harness).map(([id]) => id);
+    const positions = few.map((s) => order.indexOf(s.id));
+    console.info(
+      `[fairness] positions of the small workspace's 5 digests among ${order.length} posted: ${positions.join(", ")}`,
+    );
+    // Round-robin fan-out: member k of each workspace before member k+1 of any; four workers run at once.
+    expect(Math.max(...positions)).toBeLessThan(20);
+  });
+});

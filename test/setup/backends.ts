@@ -1,0 +1,25 @@
+import { inject } from "vitest";
+import { connectRedis } from "../../src/app/redis.ts";
+import { silentLogger } from "../../src/log.ts";
+import type { RedisClient } from "../../src/store/redis-client.ts";
+
+/**
+ * The two Redis shapes the store, scheduler, purge, rotation and worker suites run against: the
+ * single private server and the private 3-master cluster. Use with `describe.each(backends())`.
+ */
+export interface Backend {
+  name: "single" | "cluster";
+  url: string;
+}
+
+export function backends(): Backend[] {
+  return [
+    { name: "single", url: inject("redisUrl") },
+    { name: "cluster", url: inject("redisClusterUrl") },
+  ];
+}
+
+/** A client the way the app builds one from REDIS_URL (a worker connection: no retry limit). */
+export function connect(url: string, role: "client" | "worker" = "worker"): RedisClient {
+  return connectRedis(url, silentLogger(), role);
+}
