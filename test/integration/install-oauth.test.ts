@@ -184,12 +184,13 @@ async function authTeam(token: string | undefined): Promise<unknown> {
   return ((await res.json()) as { team_id?: string }).team_id;
 }
 
-/** Every key and value in the Redis, one line each. */
+/** Every key and value under this file's prefix, one line each. */
 async function dumpRedis(redis: Redis): Promise<string[]> {
   const lines: string[] = [];
   let cursor = "0";
   do {
-    const [next, page] = await redis.scan(cursor, "COUNT", 1000);
+    // This file's keys only: other files share the Redis, and theirs expire or change meanwhile.
+    const [next, page] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
     cursor = next;
     for (const key of page) {
       const type = await redis.type(key);
