@@ -57,11 +57,12 @@ export function lastFields(last: LastDelivery): SubscriptionHash {
   };
   if (last.messageTs !== undefined) h.lt = last.messageTs;
   if (last.reason !== undefined) h.lr = last.reason.slice(0, 60);
+  if (last.chart !== undefined) h.lc = last.chart.slice(0, 30);
   return h;
 }
 
 /** Every field a last delivery may have written (older versions kept it as JSON in `last`). */
-export const LAST_FIELDS = ["last", "lp", "la", "lo", "lt", "lr"] as const;
+export const LAST_FIELDS = ["last", "lp", "la", "lo", "lt", "lr", "lc"] as const;
 
 /** Fields a schedule change must clear (the old kind's). */
 export const SCHEDULE_FIELDS = ["days", "cron"] as const;
@@ -75,6 +76,7 @@ function lastOf(h: SubscriptionHash): LastDelivery | undefined {
     };
     if (h.lt) last.messageTs = h.lt;
     if (h.lr) last.reason = h.lr;
+    if (h.lc) last.chart = h.lc;
     return last;
   }
   const raw = h.last;

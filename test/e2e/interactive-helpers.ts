@@ -77,7 +77,7 @@ export async function spawnWorker(
 /** The claims of handed-off requests in the stack's key space, by key. */
 export async function requestClaims(stack: Stack): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for await (const batch of scanKeys(stack.redis, `${stack.prefix ?? "insights"}:ws:*:ireq:*`))
+  for await (const batch of scanKeys(stack.redis, `${stack.prefix ?? "insights"}:*:ireq:*`))
     for (const key of batch) out[key] = (await stack.redis.get(key)) ?? "";
   return out;
 }

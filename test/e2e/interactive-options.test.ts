@@ -22,7 +22,7 @@ afterAll(async () => stack?.close());
 
 /** Drops the cached insights replies; with `lists`, the kept filter lists too. */
 async function forget(lists: boolean) {
-  for await (const batch of scanKeys(stack.redis, `e2e-iopt-${process.pid}:ws:*:insights:*`))
+  for await (const batch of scanKeys(stack.redis, `e2e-iopt-${process.pid}:*:insights*`))
     for (const key of batch) if (lists || !key.endsWith(":filter-lists")) await stack.redis.del(key);
 }
 

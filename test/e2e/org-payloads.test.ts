@@ -185,7 +185,7 @@ describe("team_access_revoked", () => {
       admin(TEAM2),
     );
     expect((await keysNaming(TEAM2.teamId)).length).toBeGreaterThan(2);
-    const org = await keysNaming(`${ENTERPRISE.id}:-`);
+    const org = await keysNaming(`${ENTERPRISE.id}}:org`);
     const alpha = await keysNaming(ALPHA.teamId);
     expect(org.length).toBeGreaterThan(0);
     for (let delivery = 0; delivery < 2; delivery++) {
@@ -199,7 +199,7 @@ describe("team_access_revoked", () => {
         timeoutMs: 10_000,
       });
     }
-    expect(await keysNaming(`${ENTERPRISE.id}:-`)).toEqual(expect.arrayContaining(org));
+    expect(await keysNaming(`${ENTERPRISE.id}}:org`)).toEqual(expect.arrayContaining(org));
     expect(await keysNaming(ALPHA.teamId)).toEqual(expect.arrayContaining(alpha));
     expect((await digest(ORG, "last30d")).body.text).toMatch(/findings/);
     expect(stack.logLines.filter((l) => /"level":"(error|fatal)"/.test(l))).toEqual([]);

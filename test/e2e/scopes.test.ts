@@ -213,9 +213,12 @@ beforeAll(async () => {
       analyticsRetry: { attempts: 1 },
       claims: { leaseMs: 3_000 },
       chartWait: { firstPollMs: 50, maxPollMs: 200, timeoutMs: 5_000 },
+      // This file is about scopes: history reads as a Marketplace app may (several takeovers a minute).
+      pacing: { methods: { "conversations.history": { points: 100, durationSec: 60 } } },
     },
   });
   stack.slack.setRateLimit({ enabled: false });
+  stack.slack.setHistoryTier("marketplace");
   stack.slack.setFileProcessing(100);
   await connect(stack);
 });

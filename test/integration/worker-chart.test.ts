@@ -13,21 +13,25 @@ const daily = { channelId: DEMO.general, schedule: { kind: "daily" as const }, t
 type Block = { type: string; slack_file?: { id: string }; alt_text?: string };
 const scopesWithout = (scope: string) => manifestBotScopes().filter((s) => s !== scope);
 
-async function deliverOnce(): Promise<DeliveryResult> {
-  const { subscriptions, queue } = h.producer();
+type Running = Awaited<ReturnType<Harness["worker"]>>;
+
+/** One test send, and the job's result as the worker reports it (finished jobs are not kept). */
+async function deliverOnce(w: Running): Promise<DeliveryResult> {
+  const results: DeliveryResult[] = [];
+  w.worker.on("completed", (_job, result) => results.push(result));
+  const { subscriptions } = h.producer();
   const { subscription: sub } = await subscriptions.create(REF, daily, OWNER);
   await subscriptions.sendNow(REF, sub.id);
   await until(() => h.slack.messages(DEMO.general).length === 1, 15_000, "the digest");
-  const done = await until(async () => (await queue.getJobs(["completed"]))[0], 5_000, "the finished job");
-  return done.returnvalue as DeliveryResult;
+  return until(() => results[0], 5_000, "the finished job");
 }
 
 describe("the digest's chart and Slack's file processing", () => {
   it("is attached only once files.info reports the file processed, with its alt_txt", async () => {
     h = await startHarness({ redisUrl: inject("redisUrl") });
     h.slack.setFileProcessing(700);
-    await h.worker({ chartWait: { firstPollMs: 50, maxPollMs: 200, timeoutMs: 10_000 } });
-    const result = await deliverOnce();
+    const w = await h.worker({ chartWait: { firstPollMs: 50, maxPollMs: 200, timeoutMs: 10_000 } });
+    const result = await deliverOnce(w);
     expect(result).toMatchObject({ status: "delivered", chart: "attached" });
     const blocks = h.slack.messages(DEMO.general)[0]?.blocks as Block[];
     const image = blocks.find((b) => b.type === "image");
@@ -51,7 +55,7 @@ describe("the digest's chart and Slack's file processing", () => {
       healthPort: 0,
       chartWait: { firstPollMs: 50, maxPollMs: 100, timeoutMs: 400 },
     });
-    const result = await deliverOnce();
+    const result = await deliverOnce(w);
     expect(result).toMatchObject({ status: "delivered", chart: "not_ready" });
     const blocks = h.slack.messages(DEMO.general)[0]?.blocks as Block[];
     expect(blocks.some((b) => b.type === "image")).toBe(false);
@@ -72,8 +76,8 @@ describe("the digest's chart and Slack's file processing", () => {
   it("an install without files:read: the chart is attached after a grace, and the delivery says unchecked", async () => {
     h = await startHarness({ redisUrl: inject("redisUrl") });
     h.slack.setScopes(DEMO.teamId, scopesWithout("files:read"));
-    await h.worker({ chartWait: { uncheckedGraceMs: 600 } });
-    const result = await deliverOnce();
+    const w = await h.worker({ chartWait: { uncheckedGraceMs: 600 } });
+    const result = await deliverOnce(w);
     expect(result).toMatchObject({ status: "delivered", chart: "unchecked" });
     const blocks = h.slack.messages(DEMO.general)[0]?.blocks as Block[];
     expect(blocks.some((b) => b.type === "image")).toBe(true);
