@@ -26,11 +26,17 @@ beforeAll(async () => {
 afterAll(async () => stack?.close());
 
 const event = (e: Record<string, unknown>) => stack.slack.sendEvent({ teamId: DEMO.teamId, event: e });
+// A delivery renders the chart, uploads it and polls files.info until Slack has processed it
+// (up to 8 s): on a loaded machine the post comes well after the `send` reply.
+const DELIVERY_MS = 20_000;
 const waitSub = (id: string, ok: (s: NonNullable<Awaited<ReturnType<typeof sub>>>) => boolean) =>
-  stack.slack.waitFor(async () => {
-    const s = await sub(stack, id);
-    return s && ok(s) ? s : undefined;
-  });
+  stack.slack.waitFor(
+    async () => {
+      const s = await sub(stack, id);
+      return s && ok(s) ? s : undefined;
+    },
+    { timeoutMs: DELIVERY_MS },
+  );
 
 describe("App Home", () => {
   let id = "";
@@ -68,7 +74,7 @@ describe("App Home", () => {
       expect(text).toContain(part);
     expect(text).toMatch(/filters: [^"]*sast/i);
     await command(stack, `send ${id}`, DEMO.admin);
-    await stack.slack.waitFor(() => stack.slack.messages(PROJECT)[0]);
+    await stack.slack.waitFor(() => stack.slack.messages(PROJECT)[0], { timeoutMs: DELIVERY_MS });
     await waitSub(id, (s) => s.lastDelivery?.outcome === "delivered");
     const after = await openHome(stack, DEMO.admin);
     expect(homeText(after)).toContain("Last delivered");
@@ -120,7 +126,9 @@ describe("App Home", () => {
     );
     const before = stack.slack.messages(PROJECT).length;
     await command(stack, `send ${id}`, DEMO.admin);
-    const posted = await stack.slack.waitFor(() => stack.slack.messages(PROJECT)[before]);
+    const posted = await stack.slack.waitFor(() => stack.slack.messages(PROJECT)[before], {
+      timeoutMs: DELIVERY_MS,
+    });
     expect(posted.text).toMatch(/findings/);
     expect(told()).toHaveLength(1);
   });

@@ -137,8 +137,9 @@ describe("manage by id", () => {
     const before = stack.slack.messages(DEMO.security).length;
     const { body } = await command(stack, `send ${id}`, DEMO.admin);
     expect(textOf(body)).toContain("on its way");
+    // The worker renders, uploads and waits for Slack to process the chart before it posts.
     const posted = await stack.slack.waitFor(() => stack.slack.messages(DEMO.security)[before], {
-      timeoutMs: 10_000,
+      timeoutMs: 20_000,
     });
     expect(posted.user).toBe(DEMO.botUserId);
     expect(posted.text).toMatch(/findings/);
