@@ -6,7 +6,11 @@ import type { AddressInfo } from "node:net";
  * a 429 for one workspace's token only, or a reply held back after Slack already acted on the call
  * (the post is in the channel, the worker has not heard yet: kill it now and it never records it).
  */
-export type ProxyVerdict = "pass" | { status: 429; retryAfter: number } | { holdMs: number };
+export type ProxyVerdict =
+  | "pass"
+  | { status: 429; retryAfter: number }
+  // Slack acts on the call and the answer never comes back (until the proxy closes).
+  | "hold";
 
 export interface SlackProxy {
   /** Give this to the worker instead of the stand-in's. */
@@ -31,7 +35,7 @@ export async function startSlackProxy(targetApiUrl: string): Promise<SlackProxy>
     const token = (req.headers.authorization ?? "").replace(/^Bearer /, "");
     const raw = await body(req);
     const verdict = proxy.rule(method, token);
-    if (verdict !== "pass" && "status" in verdict) {
+    if (typeof verdict === "object") {
       res.writeHead(429, { "retry-after": String(verdict.retryAfter), "content-type": "application/json" });
       res.end(JSON.stringify({ ok: false, error: "ratelimited" }));
       return;
@@ -46,7 +50,7 @@ export async function startSlackProxy(targetApiUrl: string): Promise<SlackProxy>
         body: raw,
       });
       const text = await upstream.text();
-      if (verdict !== "pass") await new Promise((r) => setTimeout(r, verdict.holdMs));
+      if (verdict === "hold") return;
       const headers: Record<string, string> = { "content-type": "application/json" };
       const retry = upstream.headers.get("retry-after");
       if (retry) headers["retry-after"] = retry;

@@ -162,7 +162,9 @@ describe("the data-gap rule on generated accounts", () => {
       { numRuns: 10_000, seed: 17 },
     );
     expect(slices).toBeGreaterThan(30_000);
-  });
+    // 75,000 generated 120-day series: about 15 s of CPU alone, several times that on a shared
+    // machine, so more than the default time.
+  }, 120_000);
 
   it("flags every planted outage, from its first day, and nothing else", () => {
     fc.assert(
