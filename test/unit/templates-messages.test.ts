@@ -10,21 +10,12 @@ import { optionsForQuery } from "../../templates/filter-menu.ts";
 import { helpMessage } from "../../templates/help.ts";
 import { type SubscriptionView, subscriptionList } from "../../templates/subscriptions.ts";
 import { manyAssets } from "./fixtures/digest-view.ts";
+import { mrkdwnIn } from "./fixtures/mrkdwn.ts";
 
 /** All mrkdwn text of a payload, top-level text included. */
 function mrkdwn(value: unknown): string {
-  const out: string[] = [];
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === "object") {
-      const o = v as Record<string, unknown>;
-      if (o.type === "mrkdwn" && typeof o.text === "string") out.push(o.text);
-      Object.values(o).forEach(walk);
-    }
-  };
-  walk(value);
   const text = (value as { text?: unknown }).text;
-  return [typeof text === "string" ? text : "", ...out].join("\n");
+  return [typeof text === "string" ? text : "", ...mrkdwnIn(value)].join("\n");
 }
 
 const HOSTILE = ["<@U123>", "<!channel>", "<https://evil|x>", "*_~`|@!#&", "😀👩‍👩‍👧", "\n"];
