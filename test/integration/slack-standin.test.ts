@@ -12,6 +12,7 @@ import {
   startSlackStandIn,
   TRIGGER_TTL_MS,
 } from "../../sandbox/slack/index.ts";
+import { connectModal, inGeneral } from "./standin-fixtures.ts";
 
 const { WebClient } = webApi;
 const SECRET = "test-signing-secret-1234";
@@ -302,21 +303,7 @@ describe("rate limits and injected faults", () => {
 });
 
 describe("views", () => {
-  const modal = {
-    type: "modal" as const,
-    callback_id: "connect",
-    private_metadata: '{"channel":"C0GENERAL"}',
-    title: { type: "plain_text" as const, text: "Connect" },
-    submit: { type: "plain_text" as const, text: "Save" },
-    blocks: [
-      {
-        type: "input",
-        block_id: "key",
-        label: { type: "plain_text", text: "API key" },
-        element: { type: "plain_text_input", action_id: "value" },
-      },
-    ],
-  };
+  const modal = connectModal('{"channel":"C0GENERAL"}');
 
   it("opens a modal with a fresh trigger and refuses expired, unknown or reused ones", async () => {
     const c = client();
@@ -562,9 +549,7 @@ describe("response_url", () => {
 
   it("works five times, then refuses with used_url", async () => {
     const sent = await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
+      ...inGeneral(),
       text: "",
     });
     const url = sent.responseUrl as string;
@@ -577,9 +562,7 @@ describe("response_url", () => {
 
   it("expires after thirty minutes", async () => {
     const { responseUrl } = await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
+      ...inGeneral(),
       text: "",
     });
     clock += RESPONSE_URL_TTL_MS + 1;
@@ -609,9 +592,7 @@ describe("response_url", () => {
 
   it("replaces an ephemeral message in place when the action came from it", async () => {
     const cmd = await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
+      ...inGeneral(),
       text: "",
     });
     await post(cmd.responseUrl as string, { text: "digest", blocks: [{ type: "divider" }] });
