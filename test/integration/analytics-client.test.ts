@@ -17,6 +17,7 @@ import {
   type InsightsQuery,
 } from "../../src/analytics/index.ts";
 import { createLogger } from "../../src/log.ts";
+import { QUERY_ROOT_FIELDS } from "../fixtures/analytics-contract.ts";
 
 /*
  * The client against the real emulator over HTTP (and a tiny GraphQL server whose insights type has
@@ -130,14 +131,7 @@ describe("happy path", () => {
     const c = client();
     const info = await c.introspect(DEMO_API_KEY);
     expect(info).toEqual({
-      queryFields: [
-        "coverage",
-        "insights",
-        "projectsPosture",
-        "scanMetrics",
-        "scanSummaryMetrics",
-        "topRepositories",
-      ],
+      queryFields: QUERY_ROOT_FIELDS,
       mutationFields: null,
       filtersSelectable: true,
     });

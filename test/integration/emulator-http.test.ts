@@ -11,6 +11,7 @@ import {
   seedPost,
   startEmulator,
 } from "../../sandbox/analytics/index.ts";
+import { QUERY_ROOT_FIELDS } from "../fixtures/analytics-contract.ts";
 
 const TODAY = "2026-11-20";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -56,16 +57,7 @@ describe("schema and introspection", () => {
     );
     const json = JSON.parse(reply.text);
     const names = json.data.__schema.queryType.fields.map((f: { name: string }) => f.name);
-    expect([...names].sort()).toEqual(
-      [
-        "coverage",
-        "insights",
-        "projectsPosture",
-        "scanMetrics",
-        "scanSummaryMetrics",
-        "topRepositories",
-      ].sort(),
-    );
+    expect([...names].sort()).toEqual(QUERY_ROOT_FIELDS);
     expect(json.data.__schema.mutationType).toBeNull();
   });
 

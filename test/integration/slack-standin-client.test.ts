@@ -12,7 +12,7 @@ import {
   slackEvents,
   startSlackStandIn,
 } from "../../sandbox/slack/index.ts";
-import { connectModal, inGeneral } from "./standin-fixtures.ts";
+import { connectModal, inGeneral, quiet } from "./standin-fixtures.ts";
 
 const SECRET = "client-side-signing-secret";
 
@@ -26,16 +26,6 @@ let seen: Seen[] = [];
 let reply: (s: Seen) => { status: number; body?: unknown } = () => ({ status: 200 });
 let receiver: Server;
 let slack: SlackStandIn;
-
-const quiet = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => "error" as never,
-  setName() {},
-};
 
 /** Written independently of the stand-in: Slack's documented v0 scheme. */
 function verifies(s: Seen, secret = SECRET): boolean {

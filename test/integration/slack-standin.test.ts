@@ -12,7 +12,7 @@ import {
   startSlackStandIn,
   TRIGGER_TTL_MS,
 } from "../../sandbox/slack/index.ts";
-import { connectModal, inGeneral } from "./standin-fixtures.ts";
+import { connectModal, inGeneral, quiet } from "./standin-fixtures.ts";
 
 const { WebClient } = webApi;
 const SECRET = "test-signing-secret-1234";
@@ -20,16 +20,6 @@ const CLIENT_ID = "1111.2222";
 const CLIENT_SECRET = "client-secret-xyz";
 /** A fixed winter instant so tz offsets are the standard ones. */
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
-
-const quiet = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => "error" as never,
-  setName() {},
-};
 
 let clock = T0;
 let slack: SlackStandIn;

@@ -23,3 +23,14 @@ export const connectModal = (privateMetadata: string) => ({
     },
   ],
 });
+
+/** A WebClient logger that says nothing: the tests read Slack's answers, not the client's warnings. */
+export const quiet = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  setLevel() {},
+  getLevel: () => "error" as never,
+  setName() {},
+};

@@ -6,27 +6,14 @@ import type { WorkspaceRef } from "../../src/store/keys.ts";
 import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
+import { storedSubscription } from "../fixtures/subscription.ts";
 import { backends } from "../setup/backends.ts";
 import { startSlackProxy } from "./slack-proxy.ts";
 import { CRASH, type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
 
 /** A daily subscription as create() stores it (without its preview and per-workspace cap). */
 function subscription(ref: WorkspaceRef, channelId: string): Subscription {
-  return {
-    id: "",
-    ref,
-    ownerId: OWNER,
-    channelId,
-    schedule: { kind: "daily" },
-    time: "09:00",
-    tz: "UTC",
-    range: "last7d",
-    assetIds: [],
-    scannerIds: [],
-    filterLabels: [],
-    status: "active",
-    createdAt: new Date().toISOString(),
-  };
+  return storedSubscription({ id: "", ref, ownerId: OWNER, channelId, schedule: { kind: "daily" } });
 }
 
 const ROOT = new URL("../../", import.meta.url);
