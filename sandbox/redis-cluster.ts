@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, REDIS_MISSING_MESSAGE, redisServerAvailable } from "./redis.ts";
+import { DURABILITY_FLAGS, freePort, REDIS_MISSING_MESSAGE, redisServerAvailable } from "./redis.ts";
 
 /**
  * A private Redis Cluster: `masters` redis-server processes with cluster mode on (AOF, each in its
@@ -73,14 +73,7 @@ export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedi
         "nodes.conf",
         "--cluster-node-timeout",
         "2000",
-        "--appendonly",
-        "yes",
-        "--appendfsync",
-        "everysec",
-        "--save",
-        "",
-        "--maxmemory-policy",
-        "noeviction",
+        ...DURABILITY_FLAGS,
       ],
       { stdio: "ignore" },
     );

@@ -43,6 +43,22 @@ export const REDIS_INSTALL_HINT =
 /** For the demo, which uses REDIS_URL instead of a private server when it is set. */
 export const REDIS_MISSING_MESSAGE = `redis-server was not found on PATH. Install it (${REDIS_INSTALL_HINT}) or set REDIS_URL to a Redis you own.`;
 
+/**
+ * How every private server keeps its data, single or cluster node: an append-only file synced each
+ * second, no RDB snapshots, and writes refused rather than keys evicted when memory runs out (the
+ * app's locks and claims must never silently disappear).
+ */
+export const DURABILITY_FLAGS = [
+  "--appendonly",
+  "yes",
+  "--appendfsync",
+  "everysec",
+  "--save",
+  "",
+  "--maxmemory-policy",
+  "noeviction",
+];
+
 async function waitReady(port: number, child: ChildProcess, deadlineMs = 10_000): Promise<void> {
   const { connect } = await import("node:net");
   const until = Date.now() + deadlineMs;
@@ -83,24 +99,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     if (alive()) return;
     child = spawn(
       "redis-server",
-      [
-        "--port",
-        String(port),
-        "--bind",
-        "127.0.0.1",
-        "--dir",
-        dir,
-        "--appendonly",
-        "yes",
-        "--appendfsync",
-        "everysec",
-        "--save",
-        "",
-        "--maxmemory-policy",
-        "noeviction",
-        "--daemonize",
-        "no",
-      ],
+      ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, ...DURABILITY_FLAGS, "--daemonize", "no"],
       { stdio: "ignore" },
     );
     await waitReady(port, child);

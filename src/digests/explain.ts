@@ -2,6 +2,7 @@ import { digestMessage } from "../../templates/digest-message.ts";
 import { driversReply } from "../../templates/drivers-reply.ts";
 import type { DigestState } from "../../templates/state.ts";
 import type { Message } from "../blockkit/types.ts";
+import type { DigestView } from "../insights/types.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import type { DigestRequest, DigestService } from "./digest-service.ts";
 
@@ -31,6 +32,23 @@ export function requestForState(
   };
 }
 
+/** Builds the digest a click's state stands for, in the clicker's zone, and renders its answer. */
+async function answer(
+  digests: Pick<DigestService, "build">,
+  req: StateDigestRequest,
+  options: Pick<DigestRequest, "drivers" | "shareable">,
+  render: (view: DigestView) => Message,
+): Promise<Message> {
+  const { view } = await digests.build({
+    ref: req.ref,
+    tz: req.tz,
+    now: req.now,
+    ...requestForState(req.state),
+    ...options,
+  });
+  return render(view);
+}
+
 /**
  * Why? answered in place: the same ephemeral digest, now with its drivers and the data-gap notices
  * of every scanner and asset group (and still its Share button). Fails like a digest fails (typed
@@ -38,37 +56,22 @@ export function requestForState(
  *
  * @example respond({ ...(await explainDigest(deps.digests, { ref, state, tz, now })), replace_original: true })
  */
-export async function explainDigest(
+export function explainDigest(
   digests: Pick<DigestService, "build">,
   req: StateDigestRequest,
 ): Promise<Message> {
-  const { view } = await digests.build({
-    ref: req.ref,
-    tz: req.tz,
-    now: req.now,
-    ...requestForState(req.state),
-    drivers: "required",
-    shareable: true,
-  });
-  return digestMessage(view);
+  return answer(digests, req, { drivers: "required", shareable: true }, digestMessage);
 }
 
 /**
  * Why? on a digest that stays as everyone saw it (in a channel): the drivers alone, to post in its
  * thread.
  */
-export async function explainInThread(
+export function explainInThread(
   digests: Pick<DigestService, "build">,
   req: StateDigestRequest,
 ): Promise<Message> {
-  const { view } = await digests.build({
-    ref: req.ref,
-    tz: req.tz,
-    now: req.now,
-    ...requestForState(req.state),
-    drivers: "required",
-  });
-  return driversReply(view);
+  return answer(digests, req, { drivers: "required" }, driversReply);
 }
 
 /**
@@ -76,17 +79,9 @@ export async function explainInThread(
  * its drivers, since the reader is following them. The breakdown is optional here: without it the
  * narrowed digest still answers the click.
  */
-export async function narrowDigest(
+export function narrowDigest(
   digests: Pick<DigestService, "build">,
   req: StateDigestRequest,
 ): Promise<Message> {
-  const { view } = await digests.build({
-    ref: req.ref,
-    tz: req.tz,
-    now: req.now,
-    ...requestForState(req.state),
-    drivers: "optional",
-    shareable: true,
-  });
-  return digestMessage(view);
+  return answer(digests, req, { drivers: "optional", shareable: true }, digestMessage);
 }

@@ -42,21 +42,26 @@ const DRIVER_STORMS = (sizes: number[]) => [
   },
 ];
 
+/** A delivery storm: `subscriptions` spread over `workspaces`, `subsPerChannel` sharing each channel. */
+const storm = (subscriptions: number, workspaces: number, subsPerChannel: number) => ({
+  subscriptions,
+  workspaces,
+  subsPerChannel,
+});
+/** The quick and the full run send the same request rates and bad inputs; only how long differs. */
+const ack = (durationMs: number) => ({ rates: [100, 300, 1_000], workerRates: [300, 1_000], durationMs });
+const SAME = { badInput: { fuzz: 10_000, analytics: 1_000, slack: 1_000 }, concurrency: 50 };
+
 export function planFor(quick: boolean): Plan {
   return quick
     ? {
         quick,
-        ack: { rates: [100, 300, 1_000], workerRates: [300, 1_000], durationMs: 1_500 },
+        ...SAME,
+        ack: ack(1_500),
         ackUnderStorm: { rate: 300, durationMs: 4_000, delayMs: 2_000 },
         render: { iterations: 2_000, chartIterations: 10 },
-        badInput: { fuzz: 10_000, analytics: 1_000, slack: 1_000 },
         // 2,000 with a channel each; the shared-channel effect on 1,000 (it is the slow one).
-        storms: [
-          { subscriptions: 2_000, workspaces: 200, subsPerChannel: 1 },
-          { subscriptions: 1_000, workspaces: 100, subsPerChannel: 2 },
-          { subscriptions: 10_000, workspaces: 1_000, subsPerChannel: 1 },
-        ],
-        concurrency: 50,
+        storms: [storm(2_000, 200, 1), storm(1_000, 100, 2), storm(10_000, 1_000, 1)],
         // One subscription per workspace: after a kill, each takeover may read history once a minute.
         faults: { subscriptions: 150, workspaces: 150, timeoutMs: 120_000 },
         stormTimeoutMs: 120_000,
@@ -70,17 +75,16 @@ export function planFor(quick: boolean): Plan {
       }
     : {
         quick,
-        ack: { rates: [100, 300, 1_000], workerRates: [300, 1_000], durationMs: 4_000 },
+        ...SAME,
+        ack: ack(4_000),
         ackUnderStorm: { rate: 300, durationMs: 8_000, delayMs: 3_000 },
         render: { iterations: 10_000, chartIterations: 30 },
-        badInput: { fuzz: 10_000, analytics: 1_000, slack: 1_000 },
         storms: [
-          { subscriptions: 2_000, workspaces: 200, subsPerChannel: 2 },
-          { subscriptions: 2_000, workspaces: 200, subsPerChannel: 1 },
-          { subscriptions: 10_000, workspaces: 1_000, subsPerChannel: 2 },
-          { subscriptions: 10_000, workspaces: 1_000, subsPerChannel: 1 },
+          storm(2_000, 200, 2),
+          storm(2_000, 200, 1),
+          storm(10_000, 1_000, 2),
+          storm(10_000, 1_000, 1),
         ],
-        concurrency: 50,
         faults: { subscriptions: 1_000, workspaces: 1_000, timeoutMs: 240_000 },
         stormTimeoutMs: 480_000,
         drivers: { timingRuns: 15, storms: DRIVER_STORMS([10, 20, 40, 100]), huge: true },

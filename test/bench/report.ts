@@ -2,20 +2,15 @@ import type { AckRow } from "./ack.ts";
 import { driversSection } from "./drivers/report.ts";
 import { engineSection } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
+import { faultCells, seconds, table } from "./markdown.ts";
 import { int, round } from "./stats.ts";
 import { checkTargets, type TargetCheck } from "./targets.ts";
 
 /** The Markdown report of one run: targets first, then each section's table, then what limits the misses. */
 
 const ms = (n: number | null | undefined) => (n === null || n === undefined ? "—" : `${round(n, 1)} ms`);
-const s = (n: number | null | undefined) => (n === null || n === undefined ? "—" : `${round(n / 1000, 1)} s`);
+const s = seconds;
 const mark = (t: TargetCheck) => (t.met === null ? "– not measured" : t.met ? "✅ met" : "❌ missed");
-const table = (head: string[], rows: (string | number)[][]) =>
-  [
-    `| ${head.join(" | ")} |`,
-    `|${head.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-  ].join("\n");
 
 export function targetsTable(r: BenchResults): string {
   return table(
@@ -217,15 +212,27 @@ function faultSection(r: BenchResults): string {
       r.faults.map((f) => [
         f.name,
         f.what,
-        int(f.result.delivered),
-        int(f.result.lost),
-        int(f.result.duplicates),
-        int(f.result.failureNotices),
-        s(f.result.timeToAllMs),
+        ...faultCells(f.result),
         f.result.workerStartMs.map((x) => `${x} ms`).join(", "),
       ]),
     ),
   ].join("\n");
+}
+
+type BadInputRun = NonNullable<BenchResults["badInput"]>["fuzz" | "analytics" | "slack"];
+
+/** One row of the bad-input table; `unhelpful` replaces the plain count where a run says more. */
+function badInputRow(input: string, run: BadInputRun, unhelpful: string = int(run.result.unhelpful)) {
+  const r = run.result;
+  return [
+    input,
+    int(r.sent),
+    JSON.stringify(r.statuses),
+    int(r.replies),
+    unhelpful,
+    run.crashes,
+    run.unhandledRejections,
+  ];
 }
 
 function badSection(r: BenchResults): string {
@@ -238,33 +245,13 @@ function badSection(r: BenchResults): string {
     table(
       ["Input", "Sent", "App answers", "Replies", "Unhelpful", "Crashes", "Unhandled rejections"],
       [
-        [
-          "Fuzzed slash texts (fast-check, seeded)",
-          int(b.fuzz.result.sent),
-          JSON.stringify(b.fuzz.result.statuses),
-          int(b.fuzz.result.replies),
-          int(b.fuzz.result.unhelpful),
-          b.fuzz.crashes,
-          b.fuzz.unhandledRejections,
-        ],
-        [
-          "Malformed analytics replies through the real client",
-          int(b.analytics.result.sent),
-          JSON.stringify(b.analytics.result.statuses),
-          int(b.analytics.result.replies),
-          int(b.analytics.result.unhelpful),
-          b.analytics.crashes,
-          b.analytics.unhandledRejections,
-        ],
-        [
+        badInputRow("Fuzzed slash texts (fast-check, seeded)", b.fuzz),
+        badInputRow("Malformed analytics replies through the real client", b.analytics),
+        badInputRow(
           "Malformed, unsigned or replayed Slack requests (15 kinds)",
-          int(sl.sent),
-          JSON.stringify(sl.statuses),
-          int(sl.replies),
+          b.slack,
           `${int(sl.unhelpful)} replies, ${int(sl.serverErrors)} 5xx/no answer, ${int(sl.forgedAccepted)} forged accepted`,
-          b.slack.crashes,
-          b.slack.unhandledRejections,
-        ],
+        ),
       ],
     ),
     "",

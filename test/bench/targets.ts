@@ -2,6 +2,7 @@ import type { AckRow } from "./ack.ts";
 import { driversTargets } from "./drivers/report.ts";
 import { engineTargets } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
+import { notMeasured } from "./markdown.ts";
 import { int, round } from "./stats.ts";
 
 /** One target of issue 8, with the figure this run measured and whether it is met. */
@@ -25,7 +26,7 @@ function ackTargets(r: BenchResults): TargetCheck[] {
   for (const [mode, rows] of modes) {
     const at300 = rows?.find((a) => a.rate === 300);
     const at1000 = rows?.find((a) => a.rate === 1_000);
-    const missing = (target: string) => ({ target, figure: "not measured", met: null });
+    const missing = notMeasured;
     const why =
       "acks share the web event loop with Bolt's own work and the hand-off (an access check, one queue write); the digest work runs elsewhere, but on this 2-core machine the threads or the worker process, Redis, the emulator and the sender all compete for the same cores";
     const t300 = `${mode}: ack p99 ≤ 1.3 × bare Bolt at 300 requests/s`;
@@ -122,8 +123,7 @@ function stormTargets(r: BenchResults): TargetCheck[] {
 }
 
 function renderTargets(r: BenchResults): TargetCheck[] {
-  if (!r.render)
-    return [{ target: "chart ≤ 50 ms warm; digest render ≤ 1 ms", figure: "not measured", met: null }];
+  if (!r.render) return [notMeasured("chart ≤ 50 ms warm; digest render ≤ 1 ms")];
   return [
     {
       target: "chart ≤ 50 ms warm (p95)",
@@ -139,10 +139,7 @@ function renderTargets(r: BenchResults): TargetCheck[] {
 }
 
 function faultTargets(r: BenchResults): TargetCheck[] {
-  if (r.faults.length === 0)
-    return [
-      { target: "0 lost and 0 duplicated digests in every fault run", figure: "not measured", met: null },
-    ];
+  if (r.faults.length === 0) return [notMeasured("0 lost and 0 duplicated digests in every fault run")];
   return r.faults.map((f) => ({
     target: `0 lost, 0 duplicated: ${f.name}`,
     figure: `${int(f.result.delivered)} delivered, ${int(f.result.lost)} lost, ${int(f.result.duplicates)} duplicated`,
@@ -158,14 +155,7 @@ function faultTargets(r: BenchResults): TargetCheck[] {
 
 function badTargets(r: BenchResults): TargetCheck[] {
   const b = r.badInput;
-  if (!b)
-    return [
-      {
-        target: "bad input: 0 crashes, 0 unhandled rejections, 0 unhelpful replies",
-        figure: "not measured",
-        met: null,
-      },
-    ];
+  if (!b) return [notMeasured("bad input: 0 crashes, 0 unhandled rejections, 0 unhelpful replies")];
   const parts = [
     ["fuzzed slash texts", b.fuzz, b.fuzz.result.unhelpful, b.fuzz.result.sent],
     ["malformed analytics replies", b.analytics, b.analytics.result.unhelpful, b.analytics.result.sent],

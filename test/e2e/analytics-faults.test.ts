@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Fault } from "../../sandbox/analytics/index.ts";
-import { type Stack, startStack } from "../../sandbox/stack.ts";
 import { loadConfig } from "../../src/config.ts";
 
 const PROD_ENV = {
@@ -11,21 +10,15 @@ const PROD_ENV = {
   SLACK_BOT_TOKEN: "xoxb-x",
 };
 
-import { command, connect } from "./helpers.ts";
+import { command, useFileStack } from "./helpers.ts";
 
-let stack: Stack;
 let n = 0;
 
-beforeAll(async () => {
-  // Production timeouts (no override): the 10 s promise must hold with the defaults users run.
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix: `e2e-faults-${process.pid}`,
-    env: { ANALYTICS_TIMEOUT_MS: String(loadConfig("web", PROD_ENV).analytics.timeoutMs) },
-  });
-  await connect(stack);
+// Production timeouts (no override): the 10 s promise must hold with the defaults users run.
+const stack = useFileStack(`e2e-faults-${process.pid}`, {
+  env: { ANALYTICS_TIMEOUT_MS: String(loadConfig("web", PROD_ENV).analytics.timeoutMs) },
+  connect: true,
 });
-afterAll(async () => stack?.close());
 beforeEach(() => stack.emulator.clearFaults());
 
 // Each case asks for a different range so the shared cache never answers for the service.

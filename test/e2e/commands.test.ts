@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../sandbox/stack.ts";
+import { describe, expect, it } from "vitest";
+import { DEMO, DEMO_API_KEY } from "../../sandbox/stack.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
-import { command, connect, who } from "./helpers.ts";
+import { command, connect, useFileStack, who } from "./helpers.ts";
 
-let stack: Stack;
 const textOf = (body: { text?: string; blocks?: unknown[] }) =>
   `${body.text ?? ""} ${JSON.stringify(body.blocks ?? [])}`;
 
-beforeAll(async () => {
-  stack = await startStack({ redisUrl: inject("redisUrl"), prefix: `e2e-cmd-${process.pid}` });
-});
-afterAll(async () => stack?.close());
+const stack = useFileStack(`e2e-cmd-${process.pid}`);
 
 describe("every /insights path", () => {
   it("before connecting, a digest says an admin must connect", async () => {

@@ -1,25 +1,10 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runDemo } from "./run-demo.ts";
 
 /** `npm run demo -- --socket`: the same flows with the app on Socket Mode, plus the step, an unfurl and a refresh. */
 describe("npm run demo -- --socket", () => {
   it("plays over Socket Mode, runs the workflow step, unfurls a link, survives a refresh and exits 0", async () => {
-    const out = mkdtempSync(join(tmpdir(), "demo-socket-"));
-    const env = { ...process.env };
-    for (const k of Object.keys(env))
-      if (/^(SLACK_|REDIS_URL|ANALYTICS_|ENCRYPTION_KEYS)/.test(k)) delete env[k];
-    const child = spawn(process.execPath, ["bin/insights-digest.js", "demo", "--socket", "--out", out], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const { code, stdout, stderr } = await runDemo(["--socket"], "demo-socket-");
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(stdout).toContain("Slack → app over Socket Mode");

@@ -1,25 +1,12 @@
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runDemo } from "./run-demo.ts";
 
 /** CI runs the demo exactly as a newcomer would: the CLI, no variables, its own Redis. */
 describe("npm run demo", () => {
   it("plays the flows, shows a digest, writes the output and exits 0", async () => {
-    const out = mkdtempSync(join(tmpdir(), "demo-out-"));
-    const env = { ...process.env };
-    for (const k of Object.keys(env))
-      if (/^(SLACK_|REDIS_URL|ANALYTICS_|ENCRYPTION_KEYS)/.test(k)) delete env[k];
-    const child = spawn(process.execPath, ["bin/insights-digest.js", "demo", "--out", out], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const { out, code, stdout, stderr } = await runDemo([], "demo-out-");
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(stdout).toMatch(/Insights · \w{3} \d+ – \w{3} \d+, \d{4}/);

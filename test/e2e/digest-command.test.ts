@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accountFor, dailyCounts } from "../../sandbox/analytics/index.ts";
 import { chooseOption } from "../../sandbox/slack/index.ts";
-import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../sandbox/stack.ts";
+import { DEMO, DEMO_API_KEY } from "../../sandbox/stack.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
 import { ACTION } from "../../src/ids.ts";
 import { enumerateDays } from "../../src/insights/days.ts";
 import { formatCount } from "../../src/insights/format.ts";
 import { parseRange } from "../../src/insights/ranges.ts";
-import { command, connect } from "./helpers.ts";
+import { command, connect, useFileStack } from "./helpers.ts";
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix: `e2e-digest-${process.pid}`,
-    transport: inject("transport"),
-  });
-});
-afterAll(async () => stack?.close());
+const stack = useFileStack(`e2e-digest-${process.pid}`);
 
 describe("/insights on demand", () => {
   it("connects the key through the modal and answers a digest", async () => {

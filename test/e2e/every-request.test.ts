@@ -1,28 +1,22 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DOCUMENTED_SHAPES, INTERACTION_SHAPES, type Shape } from "../../sandbox/slack/index.ts";
-import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
+import { DEMO } from "../../sandbox/stack.ts";
 import { RANGE_PRESETS } from "../../src/ids.ts";
 import { encodeState } from "../../templates/state.ts";
-import { connect } from "./helpers.ts";
+import { useFileStack } from "./helpers.ts";
 
 /**
  * Every request Slack may send gets an answer within 3 s: the payload shapes Slack documents for
  * events and interactions, replayed signed over HTTP against the real app. Nothing the app does not
  * route is an error; a person who clicked something stale is told so.
  */
-let stack: Stack;
 const OUT_OF_DATE = "This message is out of date";
 
-beforeAll(async () => {
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix: `e2e-every-${process.pid}`,
-    logLevel: "info",
-  });
-  stack.slack.setRateLimit({ enabled: false });
-  await connect(stack);
+const stack = useFileStack(`e2e-every-${process.pid}`, {
+  logLevel: "info",
+  unlimited: true,
+  connect: true,
 });
-afterAll(async () => stack?.close());
 
 const errorLines = () => stack.logLines.filter((l) => /"level":(50|60)|"level":"(error|fatal)"/.test(l));
 const send = (shape: Shape) =>

@@ -1,27 +1,21 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accountFor } from "../../sandbox/analytics/index.ts";
 import { chooseOption, clickButton } from "../../sandbox/slack/index.ts";
-import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../sandbox/stack.ts";
+import { DEMO, DEMO_API_KEY } from "../../sandbox/stack.ts";
 import { ACTION, RANGE_PRESETS } from "../../src/ids.ts";
-import { command, connect } from "./helpers.ts";
+import { command, useFileStack } from "./helpers.ts";
 
 /**
  * DIGEST_ACCESS=admins applies to every entry of a digest, not only to the slash command: the
  * listener frame checks the level before any handler runs. A member pressing each control of an
  * admin's digest gets the refusal, and nothing is posted or computed for them.
  */
-let stack: Stack;
 
-beforeAll(async () => {
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix: `e2e-access-${process.pid}`,
-    env: { DIGEST_ACCESS: "admins" },
-  });
-  stack.slack.setRateLimit({ enabled: false });
-  await connect(stack);
+const stack = useFileStack(`e2e-access-${process.pid}`, {
+  env: { DIGEST_ACCESS: "admins" },
+  unlimited: true,
+  connect: true,
 });
-afterAll(async () => stack?.close());
 
 const REFUSAL = "Digests are limited to workspace admins";
 

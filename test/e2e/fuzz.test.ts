@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
+import { describe, expect, it } from "vitest";
+import { DEMO } from "../../sandbox/stack.ts";
 import { fuzzTexts } from "../bench/hostile.ts";
-import { connect } from "./helpers.ts";
+import { useFileStack } from "./helpers.ts";
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack({ redisUrl: inject("redisUrl"), prefix: `e2e-fuzz-${process.pid}` });
-  await connect(stack);
-});
-afterAll(async () => stack?.close());
+const stack = useFileStack(`e2e-fuzz-${process.pid}`, { connect: true });
 
 describe("2,000 random slash texts", () => {
   it("every one gets a helpful reply and the app stays up", async () => {

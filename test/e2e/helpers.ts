@@ -1,45 +1,111 @@
-import { DEMO, DEMO_API_KEY, type Stack } from "../../sandbox/stack.ts";
+import { afterAll, beforeAll, inject } from "vitest";
+import { DEMO, DEMO_API_KEY, type Stack, type StackOptions, startStack } from "../../sandbox/stack.ts";
 import { ACTION, BLOCK } from "../../src/ids.ts";
 
-export const who = (userId: string = DEMO.member, channelId: string = DEMO.general) => ({
+/** What a file's stack needs beyond the shared test Redis and the project's transport. */
+export interface FileStackOptions extends Omit<StackOptions, "redisUrl"> {
+  /** Connect this API key through the modal once the stack is up (`true`: the demo key). */
+  connect?: string | true;
+  /** Switch the stand-in's per-channel rate limit off, for files that post in bursts. */
+  unlimited?: true;
+}
+
+/**
+ * This test file's stack: started before its first test on the shared test Redis, under the file's
+ * own key `prefix`, over the transport its vitest project runs (`http`, or `socket` for the
+ * scenarios run both ways), and closed after its last test. The object is filled in by that first
+ * hook, so read it in hooks and tests only (as a `let` assigned in `beforeAll` would be).
+ */
+export function useFileStack(prefix: string, o: FileStackOptions = {}): Stack {
+  const { connect: key, unlimited, ...options } = o;
+  const stack = {} as Stack;
+  beforeAll(async () => {
+    Object.assign(
+      stack,
+      await startStack({ redisUrl: inject("redisUrl"), prefix, transport: inject("transport"), ...options }),
+    );
+    if (unlimited) stack.slack.setRateLimit({ enabled: false });
+    if (key) await connect(stack, key === true ? DEMO_API_KEY : key);
+  });
+  afterAll(async () => stack.close?.());
+  return stack;
+}
+
+/** Who sends a command or action: a user of a workspace, in one of its channels. */
+export interface Caller {
+  teamId: string;
+  userId: string;
+  channelId: string;
+}
+
+export const who = (userId: string = DEMO.member, channelId: string = DEMO.general): Caller => ({
   teamId: DEMO.teamId,
   userId,
   channelId,
 });
 
-/** Runs `/insights <text>` and waits for the first reply on its response_url. */
-export async function command(
-  stack: Stack,
-  text: string,
-  userId: string = DEMO.member,
-  channelId: string = DEMO.general,
-) {
-  const sent = await stack.slack.sendCommand({ ...who(userId, channelId), text });
+/** The connect modal's form values holding `apiKey`. */
+export const apiKeyValues = (apiKey: string) => ({
+  [BLOCK.apiKey]: { [ACTION.apiKeyInput]: { type: "plain_text_input", value: apiKey } },
+});
+
+/** Runs `/insights <text>` as `caller` and waits for the first reply on its response_url. */
+export async function commandAs(stack: Stack, caller: Caller, text: string) {
+  const sent = await stack.slack.sendCommand({ ...caller, text });
   const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0], {
     timeoutMs: 10_000,
   });
   return { sent, reply, body: reply.body as { text?: string; blocks?: unknown[]; response_type?: string } };
 }
 
-/** An admin connects `apiKey` through the real modal: command → views.open → view_submission. */
-export async function connect(stack: Stack, apiKey: string = DEMO_API_KEY, userId: string = DEMO.admin) {
+/** Runs `/insights <text>` in the demo workspace and waits for the first reply on its response_url. */
+export function command(
+  stack: Stack,
+  text: string,
+  userId: string = DEMO.member,
+  channelId: string = DEMO.general,
+) {
+  return commandAs(stack, who(userId, channelId), text);
+}
+
+/** `caller` (an admin) runs `/insights connect`; resolves with the modal it opened in their workspace. */
+export async function openConnectModal(stack: Stack, caller: Caller) {
   const before = stack.slack.views().length;
-  const sent = await stack.slack.sendCommand({ ...who(userId), text: "connect" });
+  const sent = await stack.slack.sendCommand({ ...caller, text: "connect" });
   const view = await stack.slack.waitFor(
     () =>
       stack.slack
         .views()
         .slice(before)
-        .find((v) => v.type === "modal"),
-    {
-      timeoutMs: 10_000,
-    },
+        .find((v) => v.type === "modal" && v.teamId === caller.teamId),
+    { timeoutMs: 10_000 },
   );
+  return { sent, view };
+}
+
+/** An admin connects `apiKey` through the real modal: command → views.open → view_submission. */
+export async function connectAs(stack: Stack, caller: Caller, apiKey: string) {
+  const { sent, view } = await openConnectModal(stack, caller);
   const submitted = await stack.slack.sendViewSubmission({
-    teamId: DEMO.teamId,
-    userId,
+    teamId: caller.teamId,
+    userId: caller.userId,
     view: { id: view.id },
-    values: { [BLOCK.apiKey]: { [ACTION.apiKeyInput]: { type: "plain_text_input", value: apiKey } } },
+    values: apiKeyValues(apiKey),
   });
   return { sent, view, submitted };
+}
+
+/** An admin of the demo workspace connects `apiKey` through the real modal. */
+export function connect(stack: Stack, apiKey: string = DEMO_API_KEY, userId: string = DEMO.admin) {
+  return connectAs(stack, who(userId), apiKey);
+}
+
+/** `caller` acts on a command's ephemeral reply (through its response_url), as Slack sends the click. */
+export function actOnReply(
+  stack: Stack,
+  responseUrl: string | undefined,
+  actions: unknown[],
+  caller: Caller = who(),
+) {
+  return stack.slack.sendBlockAction({ ...caller, responseUrl, container: { is_ephemeral: true }, actions });
 }

@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accountFor } from "../../sandbox/analytics/index.ts";
 import { clickButton, findElement } from "../../sandbox/slack/index.ts";
-import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
+import { DEMO } from "../../sandbox/stack.ts";
 import { ACTION } from "../../src/ids.ts";
-import { command, connect } from "./helpers.ts";
+import { actOnReply, command, useFileStack, who } from "./helpers.ts";
 
 const BIG_KEY = "big-account-key";
-let stack: Stack;
 
-beforeAll(async () => {
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix: `e2e-int-${process.pid}`,
-    transport: inject("transport"),
-    emulator: { accounts: [{ apiKey: BIG_KEY, assetCount: 500 }] },
-  });
-  stack.slack.setRateLimit({ enabled: false });
-  await connect(stack, BIG_KEY);
+const stack = useFileStack(`e2e-int-${process.pid}`, {
+  emulator: { accounts: [{ apiKey: BIG_KEY, assetCount: 500 }] },
+  unlimited: true,
+  connect: BIG_KEY,
 });
-afterAll(async () => stack?.close());
 
 describe("digest controls", () => {
   it("over 100 assets the menu is type-ahead, and the options endpoint finds matching names fast", async () => {
@@ -48,14 +41,7 @@ describe("digest controls", () => {
 
   it("a range button redraws the same ephemeral message with that range", async () => {
     const { body, sent } = await command(stack, "last7d");
-    await stack.slack.sendBlockAction({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
-      responseUrl: sent.responseUrl,
-      container: { is_ephemeral: true },
-      actions: [clickButton(body.blocks, "digest_range_last30d")],
-    });
+    await actOnReply(stack, sent.responseUrl, [clickButton(body.blocks, "digest_range_last30d")]);
     const replaced = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1]);
     expect(replaced.outcome).toBe("replaced");
     const header = JSON.stringify((replaced.body as { blocks: unknown[] }).blocks[0]);
@@ -67,14 +53,12 @@ describe("digest controls", () => {
 
   it("Share posts the digest in the channel as the bot, shared by the user", async () => {
     const { body, sent } = await command(stack, "last30d");
-    await stack.slack.sendBlockAction({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.security,
-      responseUrl: sent.responseUrl,
-      container: { is_ephemeral: true },
-      actions: [clickButton(body.blocks, ACTION.share)],
-    });
+    await actOnReply(
+      stack,
+      sent.responseUrl,
+      [clickButton(body.blocks, ACTION.share)],
+      who(DEMO.member, DEMO.security),
+    );
     const posted = await stack.slack.waitFor(() => stack.slack.messages(DEMO.security).at(-1));
     expect(posted.user).toBe(DEMO.botUserId);
     expect(JSON.stringify(posted.blocks)).toContain(`Shared by <@${DEMO.member}>`);
@@ -84,14 +68,12 @@ describe("digest controls", () => {
 
   it("Share in a channel the bot is not in says how to invite it", async () => {
     const { body, sent } = await command(stack, "last7d", DEMO.member, DEMO.noBot);
-    await stack.slack.sendBlockAction({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.noBot,
-      responseUrl: sent.responseUrl,
-      container: { is_ephemeral: true },
-      actions: [clickButton(body.blocks, ACTION.share)],
-    });
+    await actOnReply(
+      stack,
+      sent.responseUrl,
+      [clickButton(body.blocks, ACTION.share)],
+      who(DEMO.member, DEMO.noBot),
+    );
     const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1]);
     expect(JSON.stringify(reply.body)).toContain("/invite @Insights");
     expect(stack.slack.messages(DEMO.noBot)).toEqual([]);
@@ -99,16 +81,9 @@ describe("digest controls", () => {
 
   it("forged state in a control gets a clear message, not a crash", async () => {
     const { sent } = await command(stack, "last7d");
-    await stack.slack.sendBlockAction({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
-      responseUrl: sent.responseUrl,
-      container: { is_ephemeral: true },
-      actions: [
-        { type: "button", action_id: "digest_range_last7d", block_id: "digest_range", value: "{not json" },
-      ],
-    });
+    await actOnReply(stack, sent.responseUrl, [
+      { type: "button", action_id: "digest_range_last7d", block_id: "digest_range", value: "{not json" },
+    ]);
     const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1]);
     expect(JSON.stringify(reply.body)).toContain("out of date");
   });

@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accountFor } from "../../sandbox/analytics/index.ts";
 import { findElement } from "../../sandbox/slack/index.ts";
-import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
+import { DEMO } from "../../sandbox/stack.ts";
 import { ACTION } from "../../src/ids.ts";
 import { scanKeys } from "../../src/store/scan.ts";
-import { command, connect } from "./helpers.ts";
+import { command, useFileStack } from "./helpers.ts";
 
 /** Type-ahead answers from the lists a digest left behind: no query and no digest while Slack waits. */
 const BIG_KEY = "big-options-key";
-let stack: Stack;
 
-beforeAll(async () => {
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix: `e2e-iopt-${process.pid}`,
-    emulator: { accounts: [{ apiKey: BIG_KEY, assetCount: 400 }] },
-  });
-  await connect(stack, BIG_KEY);
+const stack = useFileStack(`e2e-iopt-${process.pid}`, {
+  emulator: { accounts: [{ apiKey: BIG_KEY, assetCount: 400 }] },
+  connect: BIG_KEY,
 });
-afterAll(async () => stack?.close());
 
 /** Drops the cached insights replies; with `lists`, the kept filter lists too. */
 async function forget(lists: boolean) {

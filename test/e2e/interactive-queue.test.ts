@@ -1,16 +1,15 @@
 import { Queue } from "bullmq";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { findElement } from "../../sandbox/slack/index.ts";
-import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
+import { DEMO } from "../../sandbox/stack.ts";
 import { ACTION } from "../../src/ids.ts";
-import { connect, who } from "./helpers.ts";
+import { useFileStack, who } from "./helpers.ts";
 import { requestClaims, spawnWorker, type WorkerProcess } from "./interactive-helpers.ts";
 
 /**
  * Web + worker, as the Procfile runs them: the web process acks and queues; only worker processes
  * compute digests and answer through the request's response_url.
  */
-let stack: Stack;
 let queue: Queue;
 const workers: WorkerProcess[] = [];
 // Short locks and leases, so a killed worker's request is taken over in about two seconds.
@@ -20,14 +19,9 @@ const FAST = {
   insightsLockMs: 3_000,
 };
 
-beforeAll(async () => {
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix: `e2e-iq-${process.pid}`,
-    interactive: "queue",
-  });
+const stack = useFileStack(`e2e-iq-${process.pid}`, { interactive: "queue", connect: true });
+beforeAll(() => {
   queue = new Queue(stack.interactiveQueue, { connection: stack.redis, prefix: stack.config.queuePrefix });
-  await connect(stack);
 });
 afterEach(async () => {
   for (const w of workers.splice(0)) {
@@ -35,10 +29,8 @@ afterEach(async () => {
     await w.exited;
   }
 });
-afterAll(async () => {
-  await queue?.close();
-  await stack?.close();
-});
+// Before the stack's own afterAll (hooks after tests run last-registered first).
+afterAll(async () => queue?.close());
 
 const accepted = (url: string) => stack.slack.responses(url).filter((r) => r.status === 200);
 

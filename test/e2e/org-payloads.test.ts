@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { accountFor, DEMO_API_KEY, SECOND_API_KEY } from "../../sandbox/analytics/index.ts";
 import { clickButton, findElement, slackEvents } from "../../sandbox/slack/index.ts";
 import type { WorkspaceSeed } from "../../sandbox/slack/types.ts";
-import { installViaOAuth, type Stack, startStack } from "../../sandbox/stack.ts";
-import { ACTION, BLOCK } from "../../src/ids.ts";
+import { installViaOAuth } from "../../sandbox/stack.ts";
+import { ACTION } from "../../src/ids.ts";
 import { scanKeys } from "../../src/store/scan.ts";
+import { actOnReply, apiKeyValues, commandAs, connectAs, openConnectModal, useFileStack } from "./helpers.ts";
+import { admin, channel, inSeed, member, workspaceSeed } from "./workspace-seeds.ts";
 
 /**
  * Payloads whose `team` is null or names another workspace, sent through the real app: an org-wide
@@ -17,67 +19,14 @@ const GRID_KEY = "grid-org-key-payloads";
 const prefix = `e2e-org-${process.pid}`;
 const ENTERPRISE = { id: "E0ORGPAY1", name: "Payload Grid" };
 
-function seed(teamId: string, extra: Partial<WorkspaceSeed> = {}): WorkspaceSeed {
-  const tail = teamId.slice(2);
-  return {
-    teamId,
-    name: `Team ${teamId}`,
-    botToken: `xoxb-${teamId.toLowerCase()}-org`,
-    botUserId: `UB${tail}`,
-    installerUserId: `UA${tail}`,
-    users: [
-      { id: `UA${tail}`, name: "admin", tz: "UTC", isAdmin: true },
-      { id: `UM${tail}`, name: "member", tz: "Asia/Tokyo" },
-    ],
-    channels: [{ id: `C${teamId.slice(1)}`, name: "general" }],
-    ...extra,
-  };
-}
 /** Installed org-wide: one record for the whole enterprise. */
-const ORG = seed("T0ORGPAY1", { enterprise: ENTERPRISE, isEnterpriseInstall: true });
+const ORG = workspaceSeed("T0ORGPAY1", { enterprise: ENTERPRISE, isEnterpriseInstall: true }, "Asia/Tokyo");
 /** A workspace of the same org with an install of its own. */
-const TEAM2 = seed("T0ORGPAY2", { enterprise: ENTERPRISE });
+const TEAM2 = workspaceSeed("T0ORGPAY2", { enterprise: ENTERPRISE }, "Asia/Tokyo");
 /** An ordinary workspace whose shared channel a partner's user works in (Slack Connect). */
-const ALPHA = seed("T0CONNECT");
-const admin = (s: WorkspaceSeed) => s.installerUserId as string;
-const member = (s: WorkspaceSeed) => `UM${s.teamId.slice(2)}`;
-const channel = (s: WorkspaceSeed) => `C${s.teamId.slice(1)}`;
+const ALPHA = workspaceSeed("T0CONNECT", {}, "Asia/Tokyo");
 
-let stack: Stack;
-
-async function openConnectModal(s: WorkspaceSeed): Promise<string> {
-  const before = stack.slack.views().length;
-  await stack.slack.sendCommand({
-    teamId: s.teamId,
-    userId: admin(s),
-    channelId: channel(s),
-    text: "connect",
-  });
-  const view = await stack.slack.waitFor(() =>
-    stack.slack
-      .views()
-      .slice(before)
-      .find((v) => v.teamId === s.teamId),
-  );
-  return view.id;
-}
-
-const keyValues = (apiKey: string) => ({
-  [BLOCK.apiKey]: { [ACTION.apiKeyInput]: { type: "plain_text_input", value: apiKey } },
-});
-
-async function digest(s: WorkspaceSeed, text = "last7d") {
-  const sent = await stack.slack.sendCommand({
-    teamId: s.teamId,
-    userId: member(s),
-    channelId: channel(s),
-    text,
-  });
-  const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0], {
-    timeoutMs: 10_000,
-  });
-  return { sent, body: reply.body as { text?: string; blocks?: unknown[] } };
-}
+const digest = (s: WorkspaceSeed, text = "last7d") => commandAs(stack, inSeed(s, member(s)), text);
 
 async function keysNaming(text: string): Promise<string[]> {
   const out: string[] = [];
@@ -85,28 +34,19 @@ async function keysNaming(text: string): Promise<string[]> {
   return out;
 }
 
+const stack = useFileStack(prefix, {
+  oauth: true,
+  emulator: { accounts: [{ apiKey: GRID_KEY, assetCount: 150 }] },
+  slack: { workspaces: [ORG, TEAM2, ALPHA] },
+  unlimited: true,
+});
 beforeAll(async () => {
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix,
-    oauth: true,
-    emulator: { accounts: [{ apiKey: GRID_KEY, assetCount: 150 }] },
-    slack: { workspaces: [ORG, TEAM2, ALPHA] },
-  });
-  stack.slack.setRateLimit({ enabled: false });
   for (const s of [ORG, TEAM2, ALPHA]) await installViaOAuth(stack, s.teamId);
 });
-afterAll(async () => stack?.close());
 
 describe("org-wide install: interactions arrive with team: null", () => {
   it("the connect modal's view_submission stores the key for the whole org", async () => {
-    const view = await openConnectModal(ORG);
-    const res = await stack.slack.sendViewSubmission({
-      teamId: ORG.teamId,
-      userId: admin(ORG),
-      view: { id: view },
-      values: keyValues(GRID_KEY),
-    });
+    const { submitted: res } = await connectAs(stack, inSeed(ORG), GRID_KEY);
     expect(res.status).toBe(200);
     const orgRef = { enterpriseId: ENTERPRISE.id, isEnterpriseInstall: true };
     expect((await stack.web.deps.apiKeys.load(orgRef))?.apiKey).toBe(GRID_KEY);
@@ -116,14 +56,12 @@ describe("org-wide install: interactions arrive with team: null", () => {
   it("a range button and an asset type-ahead on the digest answer like in any workspace", async () => {
     const { sent, body } = await digest(ORG);
     expect(body.text).toMatch(/findings/);
-    await stack.slack.sendBlockAction({
-      teamId: ORG.teamId,
-      userId: member(ORG),
-      channelId: channel(ORG),
-      responseUrl: sent.responseUrl,
-      container: { is_ephemeral: true },
-      actions: [clickButton(body.blocks, "digest_range_last30d")],
-    });
+    await actOnReply(
+      stack,
+      sent.responseUrl,
+      [clickButton(body.blocks, "digest_range_last30d")],
+      inSeed(ORG, member(ORG)),
+    );
     const replaced = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1]);
     expect(replaced.outcome).toBe("replaced");
     const menu = findElement(body.blocks, ACTION.assetSelect);
@@ -156,13 +94,13 @@ describe("org-wide install: interactions arrive with team: null", () => {
 
 describe("Slack Connect: a user of another workspace in a shared channel", () => {
   it("a view they submit counts for the workspace that installed the app, not theirs", async () => {
-    const view = await openConnectModal(ALPHA);
+    const { view } = await openConnectModal(stack, inSeed(ALPHA));
     const res = await stack.slack.sendViewSubmission({
       teamId: ALPHA.teamId,
       userId: admin(ALPHA),
       payloadTeam: { id: "T0PARTNER", domain: "partner" },
-      view: { id: view },
-      values: keyValues(DEMO_API_KEY),
+      view: { id: view.id },
+      values: apiKeyValues(DEMO_API_KEY),
     });
     expect(res.status).toBe(200);
     expect((await stack.web.deps.apiKeys.load({ teamId: ALPHA.teamId }))?.apiKey).toBe(DEMO_API_KEY);
@@ -172,13 +110,7 @@ describe("Slack Connect: a user of another workspace in a shared channel", () =>
 
 describe("team_access_revoked", () => {
   it("purges each workspace it names like tokens_revoked; the org's record and other workspaces stay", async () => {
-    const view = await openConnectModal(TEAM2);
-    await stack.slack.sendViewSubmission({
-      teamId: TEAM2.teamId,
-      userId: admin(TEAM2),
-      view: { id: view },
-      values: keyValues(SECOND_API_KEY),
-    });
+    await connectAs(stack, inSeed(TEAM2), SECOND_API_KEY);
     await stack.web.deps.subscriptions.create(
       { enterpriseId: ENTERPRISE.id, teamId: TEAM2.teamId },
       { channelId: channel(TEAM2), schedule: { kind: "daily" }, tz: "UTC" },

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type RecordedCall, slackEvents } from "../../sandbox/slack/index.ts";
 import { manifestBotScopes } from "../../sandbox/slack/manifest.ts";
-import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
+import { DEMO } from "../../sandbox/stack.ts";
 import { BOT_SCOPES } from "../../src/install/bolt-options.ts";
 import { createDeliveryClaims } from "../../src/jobs/claims.ts";
 import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
-import { connect } from "./helpers.ts";
+import { connect, useFileStack } from "./helpers.ts";
 
 /**
  * Every bot scope manifest.yaml requests, with the feature that needs it and the Web API call that
@@ -16,7 +16,6 @@ import { connect } from "./helpers.ts";
 
 const prefix = `e2e-scopes-${process.pid}`;
 const REF = { teamId: DEMO.teamId };
-let stack: Stack;
 let serial = 0;
 
 /** A channel of its own for each run, so runs never see each other's subscriptions or messages. */
@@ -204,25 +203,22 @@ async function exercise(use: Use): Promise<{ calls: RecordedCall[]; refused?: st
   return { calls };
 }
 
+const stack = useFileStack(prefix, {
+  worker: {
+    policy: { attempts: 1, backoffMs: 100 },
+    analyticsRetry: { attempts: 1 },
+    claims: { leaseMs: 3_000 },
+    chartWait: { firstPollMs: 50, maxPollMs: 200, timeoutMs: 5_000 },
+    // This file is about scopes: history reads as a Marketplace app may (several takeovers a minute).
+    pacing: { methods: { "conversations.history": { points: 100, durationSec: 60 } } },
+  },
+  unlimited: true,
+});
 beforeAll(async () => {
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix,
-    worker: {
-      policy: { attempts: 1, backoffMs: 100 },
-      analyticsRetry: { attempts: 1 },
-      claims: { leaseMs: 3_000 },
-      chartWait: { firstPollMs: 50, maxPollMs: 200, timeoutMs: 5_000 },
-      // This file is about scopes: history reads as a Marketplace app may (several takeovers a minute).
-      pacing: { methods: { "conversations.history": { points: 100, durationSec: 60 } } },
-    },
-  });
-  stack.slack.setRateLimit({ enabled: false });
   stack.slack.setHistoryTier("marketplace");
   stack.slack.setFileProcessing(100);
   await connect(stack);
 });
-afterAll(async () => stack?.close());
 
 describe("bot scopes: each one manifest.yaml requests has a feature that needs it", () => {
   it("the manifest, the app's install request and this list name the same scopes", () => {

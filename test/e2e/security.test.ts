@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../sandbox/stack.ts";
+import { describe, expect, it } from "vitest";
+import { DEMO, DEMO_API_KEY } from "../../sandbox/stack.ts";
 import { scanKeys } from "../../src/store/scan.ts";
-import { command, connect, who } from "./helpers.ts";
+import { command, connect, useFileStack, who } from "./helpers.ts";
 
-let stack: Stack;
 const prefix = `e2e-sec-${process.pid}`;
 
 /** Every key and every value under the test's prefix, as text. */
@@ -24,10 +23,7 @@ async function dumpRedis(): Promise<string[]> {
   return out;
 }
 
-beforeAll(async () => {
-  stack = await startStack({ redisUrl: inject("redisUrl"), prefix });
-});
-afterAll(async () => stack?.close());
+const stack = useFileStack(prefix);
 
 describe("requests Slack did not sign", () => {
   it.each(["none", "bad", "old"] as const)("%s signature: rejected and nothing changes", async (sign) => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SendResult } from "../../sandbox/slack/index.ts";
-import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
-import { connect, who } from "./helpers.ts";
+import { DEMO } from "../../sandbox/stack.ts";
+import { useFileStack, who } from "./helpers.ts";
 
 /**
  * Socket Mode end to end: the real app opens its WebSocket through the stand-in's
@@ -9,18 +9,12 @@ import { connect, who } from "./helpers.ts";
  * connection mid-session. The scenario files run over Socket Mode too (vitest.config.ts); this file
  * covers what only a WebSocket has: reconnects.
  */
-let stack: Stack;
 
-beforeAll(async () => {
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix: `e2e-socket-${process.pid}`,
-    transport: "socket",
-  });
-  stack.slack.setRateLimit({ enabled: false });
-  await connect(stack);
+const stack = useFileStack(`e2e-socket-${process.pid}`, {
+  transport: "socket",
+  unlimited: true,
+  connect: true,
 });
-afterAll(async () => stack?.close());
 
 /** Sends `/insights help` and returns what the stand-in got back (ack or dispatch failure). */
 const help = (userId: string = DEMO.member) => stack.slack.sendCommand({ ...who(userId), text: "help" });

@@ -165,57 +165,38 @@ describe("the subscribe modal", () => {
     const view = await openModal();
     const count = async () => (await stack.web.deps.subscriptions.list(REF)).length;
     const before = await count();
-    const cron = await submit(view, {
-      channel: DEMO.general,
-      frequency: "cron",
-      cron: "0 9 * *",
-      tz: "Europe/Berlin",
-    });
-    expect(cron.body).toMatchObject({
-      response_action: "errors",
-      errors: { [F.cron]: expect.stringContaining("5 fields") },
-    });
-    const zone = await submit(view, {
-      channel: DEMO.general,
-      frequency: "daily",
-      time: "09:00",
-      tz: "Mars/Phobos",
-    });
-    expect(zone.body).toMatchObject({
-      response_action: "errors",
-      errors: { [F.timezone]: expect.stringContaining("Mars/Phobos") },
-    });
-    const days = await submit(view, {
-      channel: DEMO.general,
-      frequency: "weekly",
-      days: [],
-      time: "09:00",
-      tz: "Europe/Berlin",
-    });
-    expect(days.body).toMatchObject({
-      response_action: "errors",
-      errors: { [F.weekday]: expect.any(String) },
-    });
-    const noBot = await submit(view, {
-      channel: DEMO.noBot,
-      frequency: "weekly",
-      days: ["mon"],
-      time: "09:00",
-      tz: "Europe/Berlin",
-    });
-    expect(noBot.body).toMatchObject({
-      response_action: "errors",
-      errors: { [F.channel]: expect.stringContaining("/invite @Insights") },
-    });
-    const member = await submit(
-      view,
-      { channel: DEMO.general, frequency: "weekly", days: ["mon"], time: "09:00", tz: "Europe/Berlin" },
-      DEMO.member,
-    );
-    expect(member.body).toMatchObject({
-      response_action: "errors",
-      errors: { [F.channel]: expect.stringContaining("Only workspace admins") },
-    });
+    const refused: [Fill, string, unknown, string?][] = [
+      [
+        { channel: DEMO.general, frequency: "cron", cron: "0 9 * *", tz: "Europe/Berlin" },
+        F.cron,
+        expect.stringContaining("5 fields"),
+      ],
+      [
+        { channel: DEMO.general, frequency: "daily", time: "09:00", tz: "Mars/Phobos" },
+        F.timezone,
+        expect.stringContaining("Mars/Phobos"),
+      ],
+      [
+        { channel: DEMO.general, frequency: "weekly", days: [], time: "09:00", tz: "Europe/Berlin" },
+        F.weekday,
+        expect.any(String),
+      ],
+      [
+        { channel: DEMO.noBot, frequency: "weekly", days: ["mon"], time: "09:00", tz: "Europe/Berlin" },
+        F.channel,
+        expect.stringContaining("/invite @Insights"),
+      ],
+      [
+        { channel: DEMO.general, frequency: "weekly", days: ["mon"], time: "09:00", tz: "Europe/Berlin" },
+        F.channel,
+        expect.stringContaining("Only workspace admins"),
+        DEMO.member,
+      ],
+    ];
+    for (const [fill, field, error, userId] of refused) {
+      const reply = await submit(view, fill, userId);
+      expect(reply.body).toMatchObject({ response_action: "errors", errors: { [field]: error } });
+    }
     expect(await count()).toBe(before);
   });
 

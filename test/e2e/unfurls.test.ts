@@ -1,29 +1,22 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { accountFor, dailyCounts } from "../../sandbox/analytics/index.ts";
-import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../sandbox/stack.ts";
+import { DEMO, DEMO_API_KEY } from "../../sandbox/stack.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
 import { enumerateDays } from "../../src/insights/days.ts";
 import { formatCount } from "../../src/insights/format.ts";
 import { parseRange } from "../../src/insights/ranges.ts";
-import { connect } from "./helpers.ts";
+import { connect, useFileStack } from "./helpers.ts";
 
 /**
  * Link unfurls: a person pastes links in a channel; the stand-in sends link_shared only for the
  * app's unfurl domains (the manifest's, plus the sandbox platform's host), and records chat.unfurl.
  */
-let stack: Stack;
 let platform: string;
 
+const stack = useFileStack(`e2e-unfurl-${process.pid}`, { unlimited: true });
 beforeAll(async () => {
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix: `e2e-unfurl-${process.pid}`,
-    transport: inject("transport"),
-  });
-  stack.slack.setRateLimit({ enabled: false });
   platform = stack.emulator.appUrl;
 });
-afterAll(async () => stack?.close());
 
 const post = (text: string) =>
   stack.slack.postLinks({ teamId: DEMO.teamId, userId: DEMO.member, channelId: DEMO.general, text });

@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { clickButton, findElement } from "../../sandbox/slack/index.ts";
-import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
 import { ACTION, GROUP_ACTION_PREFIX } from "../../src/ids.ts";
-import { command, connect } from "./helpers.ts";
+import { actOnReply, command, useFileStack } from "./helpers.ts";
 
 /** Why? and the asset-group buttons through the real app: in place on a private digest, narrowing by group. */
-let stack: Stack;
 
-beforeAll(async () => {
-  stack = await startStack({ redisUrl: inject("redisUrl"), prefix: `e2e-why-${process.pid}` });
-  stack.slack.setRateLimit({ enabled: false });
-  await connect(stack, "scenario-regression");
-});
-afterAll(async () => stack?.close());
+const stack = useFileStack(`e2e-why-${process.pid}`, { unlimited: true, connect: "scenario-regression" });
 
 async function click(blocks: unknown, actionId: string, responseUrl: string | undefined) {
-  const sent = await stack.slack.sendBlockAction({
-    teamId: DEMO.teamId,
-    userId: DEMO.member,
-    channelId: DEMO.general,
-    responseUrl,
-    container: { is_ephemeral: true },
-    actions: [clickButton(blocks, actionId)],
-  });
+  const sent = await actOnReply(stack, responseUrl, [clickButton(blocks, actionId)]);
   expect(sent.status).toBe(200);
   expect(sent.ackMs).toBeLessThan(3_000);
 }

@@ -1,32 +1,22 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accountFor, dailyCounts } from "../../sandbox/analytics/index.ts";
 import { type FunctionExecution, loadManifest } from "../../sandbox/slack/index.ts";
-import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../sandbox/stack.ts";
+import { DEMO, DEMO_API_KEY } from "../../sandbox/stack.ts";
 import { STEP } from "../../src/ids.ts";
 import { enumerateDays } from "../../src/insights/days.ts";
 import { parseRange } from "../../src/insights/ranges.ts";
-import { connect } from "./helpers.ts";
+import { connect, useFileStack } from "./helpers.ts";
 
 /**
  * The "Send insights digest" custom step, run the way Workflow Builder runs it: the stand-in sends
  * function_executed with a fresh workflow token and checks the completion against the outputs
  * manifest.yaml declares (its own parse). `retired_step` is a step an older manifest declared.
  */
-let stack: Stack;
 const RETIRED = "retired_step";
 
-beforeAll(async () => {
-  const manifest = loadManifest();
-  manifest.functions.set(RETIRED, { callbackId: RETIRED, title: "Old step", inputs: [], outputs: [] });
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix: `e2e-step-${process.pid}`,
-    transport: inject("transport"),
-    slack: { manifest },
-  });
-  stack.slack.setRateLimit({ enabled: false });
-});
-afterAll(async () => stack?.close());
+const manifest = loadManifest();
+manifest.functions.set(RETIRED, { callbackId: RETIRED, title: "Old step", inputs: [], outputs: [] });
+const stack = useFileStack(`e2e-step-${process.pid}`, { slack: { manifest }, unlimited: true });
 
 /** Runs the step and waits until Slack (the stand-in) records its end. */
 async function run(inputs: Record<string, unknown>, o: { unchecked?: boolean; callbackId?: string } = {}) {

@@ -1,32 +1,18 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_API_KEY, SECOND_API_KEY } from "../../sandbox/analytics/index.ts";
 import { slackEvents } from "../../sandbox/slack/index.ts";
 import type { WorkspaceSeed } from "../../sandbox/slack/types.ts";
-import { installViaOAuth, type Stack, startStack } from "../../sandbox/stack.ts";
-import { ACTION, BLOCK } from "../../src/ids.ts";
+import { installViaOAuth } from "../../sandbox/stack.ts";
 import { scanKeys } from "../../src/store/scan.ts";
+import { commandAs, connectAs, useFileStack } from "./helpers.ts";
+import { admin, inSeed, member, workspaceSeed } from "./workspace-seeds.ts";
 
 const GRID_KEY = "grid-org-analytics-key";
 const prefix = `e2e-ws-${process.pid}`;
 
-function seed(teamId: string, extra: Partial<WorkspaceSeed> = {}): WorkspaceSeed {
-  return {
-    teamId,
-    name: `Team ${teamId}`,
-    botToken: `xoxb-${teamId.toLowerCase()}-e2e`,
-    botUserId: `UB${teamId.slice(2)}`,
-    installerUserId: `UA${teamId.slice(2)}`,
-    users: [
-      { id: `UA${teamId.slice(2)}`, name: "admin", tz: "UTC", isAdmin: true },
-      { id: `UM${teamId.slice(2)}`, name: "member", tz: "UTC" },
-    ],
-    channels: [{ id: `C${teamId.slice(1)}`, name: "general" }],
-    ...extra,
-  };
-}
-const ALPHA = seed("T0ALPHA01");
-const BRAVO = seed("T0BRAVO01", { enterprise: { id: "E0BRAVO01", name: "Bravo Grid" } });
-const ORG = seed("T0GRID001", {
+const ALPHA = workspaceSeed("T0ALPHA01");
+const BRAVO = workspaceSeed("T0BRAVO01", { enterprise: { id: "E0BRAVO01", name: "Bravo Grid" } });
+const ORG = workspaceSeed("T0GRID001", {
   enterprise: { id: "E0GRID001", name: "Grid Org" },
   isEnterpriseInstall: true,
 });
@@ -35,46 +21,16 @@ const KEYS = new Map([
   [BRAVO.teamId, SECOND_API_KEY],
   [ORG.teamId, GRID_KEY],
 ]);
-const admin = (s: WorkspaceSeed) => s.installerUserId as string;
-const member = (s: WorkspaceSeed) => `UM${s.teamId.slice(2)}`;
-const channel = (s: WorkspaceSeed) => `C${s.teamId.slice(1)}`;
-
-let stack: Stack;
 
 async function digestText(s: WorkspaceSeed, text = "last30d"): Promise<string> {
-  const sent = await stack.slack.sendCommand({
-    teamId: s.teamId,
-    userId: member(s),
-    channelId: channel(s),
-    text,
-  });
-  const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0], {
-    timeoutMs: 10_000,
-  });
-  return String((reply.body as { text?: string }).text);
+  return String((await commandAs(stack, inSeed(s, member(s)), text)).body.text);
 }
 
 async function connectKey(s: WorkspaceSeed, apiKey: string) {
-  const before = stack.slack.views().length;
-  await stack.slack.sendCommand({
-    teamId: s.teamId,
-    userId: admin(s),
-    channelId: channel(s),
-    text: "connect",
-  });
-  const view = await stack.slack.waitFor(() =>
-    stack.slack
-      .views()
-      .slice(before)
-      .find((v) => v.teamId === s.teamId),
+  const { submitted } = await connectAs(stack, inSeed(s), apiKey);
+  expect((submitted.body as { response_action?: string } | undefined)?.response_action ?? "clear").toBe(
+    "clear",
   );
-  const res = await stack.slack.sendViewSubmission({
-    teamId: s.teamId,
-    userId: admin(s),
-    view: { id: view.id },
-    values: { [BLOCK.apiKey]: { [ACTION.apiKeyInput]: { type: "plain_text_input", value: apiKey } } },
-  });
-  expect((res.body as { response_action?: string } | undefined)?.response_action ?? "clear").toBe("clear");
 }
 
 async function valueAt(key: string): Promise<string> {
@@ -102,18 +58,15 @@ async function redisNaming(text: string): Promise<string[]> {
   return [...hits];
 }
 
+const stack = useFileStack(prefix, {
+  oauth: true,
+  emulator: { accounts: [{ apiKey: GRID_KEY, assetCount: 12 }] },
+  slack: { workspaces: [ALPHA, BRAVO, ORG] },
+});
 beforeAll(async () => {
-  stack = await startStack({
-    redisUrl: inject("redisUrl"),
-    prefix,
-    oauth: true,
-    emulator: { accounts: [{ apiKey: GRID_KEY, assetCount: 12 }] },
-    slack: { workspaces: [ALPHA, BRAVO, ORG] },
-  });
   for (const s of [ALPHA, BRAVO, ORG]) await installViaOAuth(stack, s.teamId);
   for (const s of [ALPHA, BRAVO, ORG]) await connectKey(s, KEYS.get(s.teamId) as string);
 });
-afterAll(async () => stack?.close());
 
 describe("many workspaces through OAuth, with the real app", () => {
   it("each workspace sees only its own key's data", async () => {

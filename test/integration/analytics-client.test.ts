@@ -17,6 +17,7 @@ import {
   type InsightsQuery,
 } from "../../src/analytics/index.ts";
 import { createLogger } from "../../src/log.ts";
+import { QUERY_ROOT_FIELDS, wholeAccount } from "../fixtures/analytics-contract.ts";
 
 /*
  * The client against the real emulator over HTTP (and a tiny GraphQL server whose insights type has
@@ -130,14 +131,7 @@ describe("happy path", () => {
     const c = client();
     const info = await c.introspect(DEMO_API_KEY);
     expect(info).toEqual({
-      queryFields: [
-        "coverage",
-        "insights",
-        "projectsPosture",
-        "scanMetrics",
-        "scanSummaryMetrics",
-        "topRepositories",
-      ],
+      queryFields: QUERY_ROOT_FIELDS,
       mutationFields: null,
       filtersSelectable: true,
     });
@@ -164,12 +158,7 @@ describe("the request on the wire", () => {
     expect(body.query).toContain(
       "filters { scannerId { value displayValue } assetId { value displayValue } }",
     );
-    expect(body.variables).toEqual({
-      from_day: "2026-11-10",
-      to_day: "2026-11-16",
-      scannerIdsFilter: [],
-      assetIdsFilter: [],
-    });
+    expect(body.variables).toEqual(wholeAccount("2026-11-10", "2026-11-16"));
   });
 
   it("leaves filters out where the endpoint's insights type has none (emulator without filters)", async () => {
@@ -261,25 +250,14 @@ describe("errors from injected faults", () => {
     expect(emu.requestCount() - before).toBe(1);
   });
 
-  it("403 → unauthorized, one request", async () => {
+  it.each([
+    [403, "unauthorized"],
+    [400, "bad_request"],
+  ])("%i → %s, one request", async (status, code) => {
     const c = await warm();
     const before = emu.requestCount();
-    emu.inject({ kind: "status", status: 403 }, 3);
-    expect(await failure(() => c.insights(DEMO_API_KEY, WEEK))).toMatchObject({
-      code: "unauthorized",
-      status: 403,
-    });
-    expect(emu.requestCount() - before).toBe(1);
-  });
-
-  it("400 → bad_request, one request", async () => {
-    const c = await warm();
-    const before = emu.requestCount();
-    emu.inject({ kind: "status", status: 400 }, 3);
-    expect(await failure(() => c.insights(DEMO_API_KEY, WEEK))).toMatchObject({
-      code: "bad_request",
-      status: 400,
-    });
+    emu.inject({ kind: "status", status }, 3);
+    expect(await failure(() => c.insights(DEMO_API_KEY, WEEK))).toMatchObject({ code, status });
     expect(emu.requestCount() - before).toBe(1);
   });
 

@@ -1,21 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   DEMO_API_KEY,
-  type Emulator,
   SEED_INSIGHTS_QUERY,
   SEED_INTROSPECTION_QUERY,
   seedPost,
   startEmulator,
 } from "../../sandbox/analytics/index.ts";
+import { useEmulator } from "./use-emulator.ts";
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startEmulator({ today: () => "2026-11-20" });
-});
+const emu = useEmulator({ today: () => "2026-11-20" });
 afterEach(() => emu.clearFaults());
-afterAll(async () => {
-  await emu.close();
-});
 
 const ask = (signal?: AbortSignal, apiKey = DEMO_API_KEY) =>
   seedPost(emu.graphqlUrl, { query: SEED_INTROSPECTION_QUERY }, { apiKey }, signal);

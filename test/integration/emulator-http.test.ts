@@ -11,6 +11,7 @@ import {
   seedPost,
   startEmulator,
 } from "../../sandbox/analytics/index.ts";
+import { QUERY_ROOT_FIELDS, wholeAccount } from "../fixtures/analytics-contract.ts";
 
 const TODAY = "2026-11-20";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -56,16 +57,7 @@ describe("schema and introspection", () => {
     );
     const json = JSON.parse(reply.text);
     const names = json.data.__schema.queryType.fields.map((f: { name: string }) => f.name);
-    expect([...names].sort()).toEqual(
-      [
-        "coverage",
-        "insights",
-        "projectsPosture",
-        "scanMetrics",
-        "scanSummaryMetrics",
-        "topRepositories",
-      ].sort(),
-    );
+    expect([...names].sort()).toEqual(QUERY_ROOT_FIELDS);
     expect(json.data.__schema.mutationType).toBeNull();
   });
 
@@ -126,8 +118,7 @@ describe("insights", () => {
       ["2026-10-25", "2026-11-07", 14],
       ["2025-11-20", "2026-11-20", 366],
     ] as const) {
-      const r = (await insights({ from_day: from, to_day: to, scannerIdsFilter: [], assetIdsFilter: [] }))
-        .data.insights;
+      const r = (await insights(wholeAccount(from, to))).data.insights;
       expect(r.dailyMetric).toHaveLength(n);
       expect(r.dailyActivity).toHaveLength(n);
       const stamps = r.dailyMetric.map((e: { timeStamp: string }) => e.timeStamp);
@@ -141,22 +132,8 @@ describe("insights", () => {
   });
 
   it("sums the range into current and the equally long period before into previous", async () => {
-    const r = (
-      await insights({
-        from_day: "2026-11-08",
-        to_day: "2026-11-20",
-        scannerIdsFilter: [],
-        assetIdsFilter: [],
-      })
-    ).data.insights;
-    const before = (
-      await insights({
-        from_day: "2026-10-26",
-        to_day: "2026-11-07",
-        scannerIdsFilter: [],
-        assetIdsFilter: [],
-      })
-    ).data.insights;
+    const r = (await insights(wholeAccount("2026-11-08", "2026-11-20"))).data.insights;
+    const before = (await insights(wholeAccount("2026-10-26", "2026-11-07"))).data.insights;
     const now = sums(r);
     const prev = sums(before);
     expect(r.summary.findings).toEqual({ current: now.findings, previous: prev.findings });
@@ -194,12 +171,7 @@ describe("insights", () => {
   });
 
   it("treats empty filter lists as no filter, like omitted ones", async () => {
-    const empty = await insights({
-      from_day: "2026-11-01",
-      to_day: "2026-11-07",
-      scannerIdsFilter: [],
-      assetIdsFilter: [],
-    });
+    const empty = await insights(wholeAccount("2026-11-01", "2026-11-07"));
     const omitted = await insights({ from_day: "2026-11-01", to_day: "2026-11-07" });
     expect(empty.errors).toBeUndefined();
     expect(empty.data.insights).toEqual(omitted.data.insights);
@@ -294,7 +266,7 @@ describe("insights", () => {
   });
 
   it("gives different accounts different data", async () => {
-    const v = { from_day: "2026-11-01", to_day: "2026-11-14", scannerIdsFilter: [], assetIdsFilter: [] };
+    const v = wholeAccount("2026-11-01", "2026-11-14");
     const [demo, second, extra] = await Promise.all([
       insights(v),
       insights(v, SECOND_API_KEY),

@@ -1,21 +1,9 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  accountFor,
-  DEMO_API_KEY,
-  type Emulator,
-  SEED_INSIGHTS_QUERY,
-  seedPost,
-  startEmulator,
-} from "../../sandbox/analytics/index.ts";
+import { expect, it } from "vitest";
+import { accountFor, DEMO_API_KEY, SEED_INSIGHTS_QUERY, seedPost } from "../../sandbox/analytics/index.ts";
+import { useEmulator } from "./use-emulator.ts";
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startEmulator({ today: () => "2026-11-20" });
-});
-afterAll(async () => {
-  await emu.close();
-});
+const emu = useEmulator({ today: () => "2026-11-20" });
 
 const DAY_MS = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);

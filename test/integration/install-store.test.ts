@@ -102,14 +102,16 @@ async function rotatingInstall(): Promise<Installation> {
   };
 }
 
+/** The real refresher, asking the stand-in's oauth.v2.access with the test app's credentials. */
+const slackRefresher = () =>
+  createTokenRefresher({ slackApiUrl: slack.apiUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+
 /** One "process": its own Redis connection, store and rotation. */
 function processStack(o: { refresh?: RefreshBotToken } = {}) {
   const conn = new Redis(inject("redisUrl"));
   extraConnections.push(conn);
   const own = createInstallationStore({ redis: conn, keyring, prefix });
-  const refresh =
-    o.refresh ??
-    createTokenRefresher({ slackApiUrl: slack.apiUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+  const refresh = o.refresh ?? slackRefresher();
   const rotation = createTokenRotation({
     records: own,
     redis: conn,
@@ -298,11 +300,7 @@ describe("token rotation", () => {
 
   it("does not store a refreshed token over a reinstall that happened meanwhile", async () => {
     await records.storeInstallation(await rotatingInstall());
-    const real = createTokenRefresher({
-      slackApiUrl: slack.apiUrl,
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-    });
+    const real = slackRefresher();
     const seen: { reinstall?: Installation } = {};
     const { rotation } = processStack({
       refresh: async (token) => {
@@ -322,11 +320,7 @@ describe("token rotation", () => {
 
   it("does not bring back an installation purged during the refresh", async () => {
     await records.storeInstallation(await rotatingInstall());
-    const real = createTokenRefresher({
-      slackApiUrl: slack.apiUrl,
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-    });
+    const real = slackRefresher();
     const { rotation } = processStack({
       refresh: async (token) => {
         const out = await real(token);

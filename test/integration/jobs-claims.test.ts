@@ -1,22 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDeliveryClaims } from "../../src/jobs/claims.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
-import type { RedisClient } from "../../src/store/redis-client.ts";
-import { backends, connect } from "../setup/backends.ts";
+import { backends, useRedis } from "../setup/backends.ts";
 
 const REF = { teamId: "T0CLAIMS1" };
 const P = "20261102T080000Z";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(backends())("delivery claims ($name)", ({ url }) => {
-  let redis: RedisClient;
-  beforeAll(() => {
-    redis = connect(url);
-  });
-  afterAll(async () => {
-    await redis.quit();
-  });
+  const redis = useRedis(url);
 
   const claimsFor = (leaseMs = 200) => {
     const keys = createKeyScheme({ prefix: `t-claims-${randomUUID().slice(0, 8)}` });

@@ -3,6 +3,7 @@ import { DEMO } from "../../sandbox/slack/index.ts";
 import { compactRef, newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
+import { storedSubscription } from "../fixtures/subscription.ts";
 import { backends } from "../setup/backends.ts";
 import { type Harness, OWNER, REF, startHarness, until } from "./worker-harness.ts";
 
@@ -89,21 +90,14 @@ describe("fairness", () => {
     // Fires once, a few seconds from now (UTC wall time), so the records are all in before it does.
     const at = new Date(Date.now() + 6_000);
     const expression = `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
-    const make = (ref: typeof REF, channelId: string): Subscription => ({
-      id: newSubscriptionId(),
-      ref: compactRef(ref),
-      ownerId: OWNER,
-      channelId,
-      schedule: { kind: "cron", expression },
-      time: "09:00",
-      tz: "UTC",
-      range: "last7d",
-      assetIds: [],
-      scannerIds: [],
-      filterLabels: [],
-      status: "active",
-      createdAt: new Date().toISOString(),
-    });
+    const make = (ref: typeof REF, channelId: string): Subscription =>
+      storedSubscription({
+        id: newSubscriptionId(),
+        ref: compactRef(ref),
+        ownerId: OWNER,
+        channelId,
+        schedule: { kind: "cron", expression },
+      });
     const many = Array.from({ length: 5_000 }, (_, i) => make(big.ref, big.channels[i % 100] as string));
     // Written as create() writes them, minus its per-workspace cap and its preview.
     const slot = slotOf(many[0] as Subscription);

@@ -1,29 +1,20 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Queue } from "bullmq";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createInstallationStore, purgeWorkspace, type RemoveSchedulers } from "../../src/install/index.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme, type KeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
-import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
-import { backends, connect } from "../setup/backends.ts";
+import { backends, connect, useRedis } from "../setup/backends.ts";
 
 const keyring = generateKeyring();
 /** Ids unique to this run, so a scan of the shared test Redis can only find our own keys. */
 const uid = (head: string) => `${head}${randomBytes(4).toString("hex").toUpperCase()}`;
 
 describe.each(backends())("purgeWorkspace ($name)", ({ url }) => {
-  let redis: RedisClient;
   const queues: Queue[] = [];
-
-  beforeAll(() => {
-    redis = connect(url);
-  });
-  afterAll(async () => {
-    await Promise.all(queues.map((q) => q.close()));
-    await redis.quit();
-  });
+  const redis = useRedis(url, () => Promise.all(queues.map((q) => q.close())));
 
   /** Every key of the Redis (every master of a cluster) and its value(s), one line each. */
   async function dumpRedis(): Promise<string[]> {

@@ -12,6 +12,7 @@ import {
   slackEvents,
   startSlackStandIn,
 } from "../../sandbox/slack/index.ts";
+import { connectModal, inGeneral, quiet } from "./standin-fixtures.ts";
 
 const SECRET = "client-side-signing-secret";
 
@@ -25,16 +26,6 @@ let seen: Seen[] = [];
 let reply: (s: Seen) => { status: number; body?: unknown } = () => ({ status: 200 });
 let receiver: Server;
 let slack: SlackStandIn;
-
-const quiet = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => "error" as never,
-  setName() {},
-};
 
 /** Written independently of the stand-in: Slack's documented v0 scheme. */
 function verifies(s: Seen, secret = SECRET): boolean {
@@ -86,9 +77,7 @@ describe("slash commands", () => {
   it("are signed with Slack's v0 scheme and carry every form field", async () => {
     reply = () => ({ status: 200, body: { text: "working on it" } });
     const r = await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
+      ...inGeneral(),
       text: "last7d",
     });
     expect(r.status).toBe(200);
@@ -141,9 +130,7 @@ describe("slash commands", () => {
 
   it("carries enterprise ids when asked", async () => {
     await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.admin,
-      channelId: DEMO.general,
+      ...inGeneral(DEMO.admin),
       text: "",
       enterpriseId: "E0ORG0001",
     });
@@ -152,9 +139,7 @@ describe("slash commands", () => {
 
   it("reports an unreachable app as status 0", async () => {
     const r = await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.admin,
-      channelId: DEMO.general,
+      ...inGeneral(DEMO.admin),
       text: "",
       url: `http://127.0.0.1:${await freePort()}/slack/events`,
     });
@@ -242,21 +227,7 @@ describe("interactions", () => {
   });
 
   it("send view submissions filled from the opened view and apply the app's answer", async () => {
-    const modal = {
-      type: "modal" as const,
-      callback_id: "connect",
-      private_metadata: "meta-1",
-      title: { type: "plain_text" as const, text: "Connect" },
-      submit: { type: "plain_text" as const, text: "Save" },
-      blocks: [
-        {
-          type: "input",
-          block_id: "key",
-          label: { type: "plain_text", text: "API key" },
-          element: { type: "plain_text_input", action_id: "value" },
-        },
-      ],
-    };
+    const modal = connectModal("meta-1");
     const { view } = await web().views.open({
       trigger_id: slack.mintTriggerId(DEMO.teamId, DEMO.admin),
       view: modal,

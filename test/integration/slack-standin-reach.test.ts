@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { DEMO, DEMO_APP_TOKEN, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
 import { STEP } from "../../src/ids.ts";
+import { inGeneral } from "./standin-fixtures.ts";
 
 /**
  * The stand-in's Socket Mode, custom-step and unfurl sides are at least as strict as Slack: each
@@ -90,9 +91,7 @@ describe("Socket Mode side", () => {
       ws.send(JSON.stringify({ envelope_id: m.envelope_id, payload: { text: "again" } }));
     });
     const sent = await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
+      ...inGeneral(),
       text: "x",
     });
     expect(sent).toMatchObject({ status: 200, body: { text: "hi" } });
@@ -118,9 +117,7 @@ describe("Socket Mode side", () => {
     await slack.waitFor(() => messages.find((m) => m.includes('"hello"')));
     expect(slack.socketConnections().at(-1)?.state).toBe("connecting");
     const sent = await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
+      ...inGeneral(),
       text: "x",
     });
     expect(sent).toMatchObject({ status: 0, error: "dispatch_failed" });
@@ -131,9 +128,7 @@ describe("Socket Mode side", () => {
 
   it("with no connection open, a command fails at once (dispatch_failed) and an event waits for one", async () => {
     const failed = await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
+      ...inGeneral(),
       text: "x",
     });
     expect(failed).toMatchObject({ status: 0, error: "dispatch_failed" });

@@ -12,6 +12,7 @@ import {
   startSlackStandIn,
   TRIGGER_TTL_MS,
 } from "../../sandbox/slack/index.ts";
+import { connectModal, inGeneral, quiet } from "./standin-fixtures.ts";
 
 const { WebClient } = webApi;
 const SECRET = "test-signing-secret-1234";
@@ -19,16 +20,6 @@ const CLIENT_ID = "1111.2222";
 const CLIENT_SECRET = "client-secret-xyz";
 /** A fixed winter instant so tz offsets are the standard ones. */
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
-
-const quiet = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => "error" as never,
-  setName() {},
-};
 
 let clock = T0;
 let slack: SlackStandIn;
@@ -302,21 +293,7 @@ describe("rate limits and injected faults", () => {
 });
 
 describe("views", () => {
-  const modal = {
-    type: "modal" as const,
-    callback_id: "connect",
-    private_metadata: '{"channel":"C0GENERAL"}',
-    title: { type: "plain_text" as const, text: "Connect" },
-    submit: { type: "plain_text" as const, text: "Save" },
-    blocks: [
-      {
-        type: "input",
-        block_id: "key",
-        label: { type: "plain_text", text: "API key" },
-        element: { type: "plain_text_input", action_id: "value" },
-      },
-    ],
-  };
+  const modal = connectModal('{"channel":"C0GENERAL"}');
 
   it("opens a modal with a fresh trigger and refuses expired, unknown or reused ones", async () => {
     const c = client();
@@ -562,9 +539,7 @@ describe("response_url", () => {
 
   it("works five times, then refuses with used_url", async () => {
     const sent = await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
+      ...inGeneral(),
       text: "",
     });
     const url = sent.responseUrl as string;
@@ -577,9 +552,7 @@ describe("response_url", () => {
 
   it("expires after thirty minutes", async () => {
     const { responseUrl } = await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
+      ...inGeneral(),
       text: "",
     });
     clock += RESPONSE_URL_TTL_MS + 1;
@@ -609,9 +582,7 @@ describe("response_url", () => {
 
   it("replaces an ephemeral message in place when the action came from it", async () => {
     const cmd = await slack.sendCommand({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.general,
+      ...inGeneral(),
       text: "",
     });
     await post(cmd.responseUrl as string, { text: "digest", blocks: [{ type: "divider" }] });

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { generateKeyring } from "../../src/store/crypto.ts";
@@ -7,7 +7,7 @@ import { createKeyScheme } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
 import { createSealedValueStore } from "../../src/store/sealed-store.ts";
-import { backends, connect } from "../setup/backends.ts";
+import { backends, useRedis } from "../setup/backends.ts";
 
 const A = { enterpriseId: "E1", teamId: "TA" };
 const B = { enterpriseId: "E1", teamId: "TB" };
@@ -43,13 +43,7 @@ async function dumpAll(redis: RedisClient): Promise<string[]> {
 }
 
 describe.each(backends())("API key store ($name)", ({ url }) => {
-  let redis: RedisClient;
-  beforeAll(() => {
-    redis = connect(url);
-  });
-  afterAll(async () => {
-    await redis.quit();
-  });
+  const redis = useRedis(url);
 
   it("saves, loads, reports status and removes", async () => {
     const keyring = generateKeyring();

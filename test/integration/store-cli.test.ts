@@ -1,6 +1,4 @@
-import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KeyringEntry } from "../../src/config.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
@@ -8,35 +6,13 @@ import { formatKeyring, generateKeyring, seal } from "../../src/store/crypto.ts"
 import { createKeyScheme } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import { backends, connect } from "../setup/backends.ts";
+import { ROOT, cli as runCli } from "./cli-run.ts";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const meta = { savedBy: "U0ADMIN", savedAt: "2026-11-02T09:00:00.000Z" };
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real CLI with only the variables given (plus PATH/HOME so node and tsx work). */
-function cli(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["bin/insights-digest.js", ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "warn", ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Runs the real CLI from the repository with only the variables given (plus PATH/HOME so node and tsx work). */
+const cli = (args: string[], env: Record<string, string>) =>
+  runCli(args, { cwd: ROOT, env: { LOG_LEVEL: "warn", ...env } });
 
 describe.each(backends())("insights-digest rotate-keys ($name)", ({ url: backendUrl }) => {
   let redis: RedisClient;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
 import {
   createKeyScheme,
@@ -8,9 +8,8 @@ import {
   workspaceKeyPattern,
   workspaceNamespace,
 } from "../../src/store/keys.ts";
-import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
-import { backends, connect } from "../setup/backends.ts";
+import { backends, useRedis } from "../setup/backends.ts";
 
 const uniquePrefix = () => `t-keys-${randomUUID().slice(0, 8)}`;
 
@@ -110,13 +109,7 @@ describe("key scheme (pure)", () => {
 describe.each(backends())(
   "key scheme against Redis ($name): one SCAN pattern finds all of a workspace",
   ({ url }) => {
-    let redis: RedisClient;
-    beforeAll(() => {
-      redis = connect(url);
-    });
-    afterAll(async () => {
-      await redis.quit();
-    });
+    const redis = useRedis(url);
 
     /** Writes one key of every kind for a workspace. */
     async function populate(keys: ReturnType<typeof createKeyScheme>, ref: WorkspaceRef): Promise<string[]> {

@@ -1,16 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
 import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../src/jobs/runtime.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
-import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
 import { periodOf } from "../../src/subscriptions/period.ts";
 import { previousRun } from "../../src/subscriptions/schedule.ts";
 import { slotFor, slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { SubscriptionInput } from "../../src/subscriptions/types.ts";
-import { backends, connect } from "../setup/backends.ts";
+import { backends, useRedis } from "../setup/backends.ts";
 
 const A = { teamId: "T0SUBSA01" };
 const B = { enterpriseId: "E0ORG0001", teamId: "T0SUBSB01" };
@@ -33,14 +32,9 @@ async function code(p: Promise<unknown>): Promise<string> {
 }
 
 describe.each(backends())("subscription records, slots and schedulers ($name)", ({ url }) => {
-  let redis: RedisClient;
   const runtimes: SubscriptionRuntime[] = [];
-  beforeAll(() => {
-    redis = connect(url);
-  });
-  afterAll(async () => {
+  const redis = useRedis(url, async () => {
     for (const rt of runtimes) await rt.close();
-    await redis.quit();
   });
 
   function runtime(clock?: () => Date) {

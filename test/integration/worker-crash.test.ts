@@ -5,28 +5,15 @@ import { DEMO } from "../../sandbox/slack/index.ts";
 import type { WorkspaceRef } from "../../src/store/keys.ts";
 import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
-import type { Subscription } from "../../src/subscriptions/types.ts";
+import type { Schedule, Subscription } from "../../src/subscriptions/types.ts";
+import { storedSubscription } from "../fixtures/subscription.ts";
 import { backends } from "../setup/backends.ts";
 import { startSlackProxy } from "./slack-proxy.ts";
 import { CRASH, type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
 
 /** A daily subscription as create() stores it (without its preview and per-workspace cap). */
 function subscription(ref: WorkspaceRef, channelId: string): Subscription {
-  return {
-    id: "",
-    ref,
-    ownerId: OWNER,
-    channelId,
-    schedule: { kind: "daily" },
-    time: "09:00",
-    tz: "UTC",
-    range: "last7d",
-    assetIds: [],
-    scannerIds: [],
-    filterLabels: [],
-    status: "active",
-    createdAt: new Date().toISOString(),
-  };
+  return storedSubscription({ id: "", ref, ownerId: OWNER, channelId, schedule: { kind: "daily" } });
 }
 
 const ROOT = new URL("../../", import.meta.url);
@@ -198,31 +185,11 @@ describe("crashes", () => {
     const harness = h;
     const { subscriptions, queue } = harness.producer();
     await harness.worker({ locks: CRASH.locks, policy: { attempts: 5, backoffMs: 200 } });
-    const a = (
-      await subscriptions.create(
-        REF,
-        { channelId: DEMO.general, schedule: { kind: "daily" }, tz: "UTC" },
-        OWNER,
-      )
-    ).subscription;
-    const b = (
-      await subscriptions.create(
-        REF,
-        {
-          channelId: DEMO.security,
-          schedule: { kind: "weekly", days: ["mon", "fri"] },
-          tz: "America/New_York",
-        },
-        OWNER,
-      )
-    ).subscription;
-    const c = (
-      await subscriptions.create(
-        REF,
-        { channelId: DEMO.security, schedule: { kind: "daily" }, tz: "UTC" },
-        OWNER,
-      )
-    ).subscription;
+    const create = async (channelId: string, schedule: Schedule, tz: string) =>
+      (await subscriptions.create(REF, { channelId, schedule, tz }, OWNER)).subscription;
+    const a = await create(DEMO.general, { kind: "daily" }, "UTC");
+    const b = await create(DEMO.security, { kind: "weekly", days: ["mon", "fri"] }, "America/New_York");
+    const c = await create(DEMO.security, { kind: "daily" }, "UTC");
     await subscriptions.pause(REF, c.id);
     const before = await subscriptions.list(REF);
     const schedulerIds = async () => (await queue.getJobSchedulers()).map((s) => s.key).sort();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startWorker } from "../../src/app/worker.ts";
 import { loadConfig, parseKeyring } from "../../src/config.ts";
 import { createInstallationStore } from "../../src/install/store.ts";
@@ -12,7 +12,7 @@ import { createKeyScheme } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
-import { backends, connect } from "../setup/backends.ts";
+import { backends, connect, useRedis } from "../setup/backends.ts";
 
 /** Redis data exactly as commit 39c693a wrote it (see test/fixtures/legacy/README.md). */
 interface Fixture {
@@ -51,13 +51,7 @@ async function load(redis: RedisClient, prefix: string, queueName: string) {
 }
 
 describe.each(backends())("start-up migration of data written by the previous version ($name)", ({ url }) => {
-  let redis: RedisClient;
-  beforeAll(() => {
-    redis = connect(url);
-  });
-  afterAll(async () => {
-    await redis.quit();
-  });
+  const redis = useRedis(url);
 
   it("moves keys, records, claims and per-subscription schedulers into slots; a second start changes nothing", async () => {
     const prefix = `t-legacy-${randomUUID().slice(0, 8)}`;

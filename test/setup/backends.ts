@@ -1,4 +1,4 @@
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 import { connectRedis } from "../../src/app/redis.ts";
 import { silentLogger } from "../../src/log.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
@@ -22,4 +22,17 @@ export function backends(): Backend[] {
 /** A client the way the app builds one from REDIS_URL (a worker connection: no retry limit). */
 export function connect(url: string, role: "client" | "worker" = "worker"): RedisClient {
   return connectRedis(url, silentLogger(), role);
+}
+
+/**
+ * The enclosing describe block's connection to `url`, closed after its last test, once `first`
+ * (the queues or runtimes built on it) has closed what it must.
+ */
+export function useRedis(url: string, first?: () => Promise<unknown>): RedisClient {
+  const redis = connect(url);
+  afterAll(async () => {
+    await first?.();
+    await redis.quit();
+  });
+  return redis;
 }

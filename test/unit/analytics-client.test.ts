@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AnalyticsError, createAnalyticsClient } from "../../src/analytics/index.ts";
+import { wholeAccount } from "../fixtures/analytics-contract.ts";
 
 /*
  * The client against a scripted `fetch` (an injected collaborator, not one of our modules): fast
@@ -115,12 +116,7 @@ describe("analytics client (scripted fetch)", () => {
     expect(req.body).not.toContain("\n");
     const body = JSON.parse(req.body);
     expect(Object.keys(body)).toEqual(["query", "variables"]);
-    expect(body.variables).toEqual({
-      from_day: "2026-11-01",
-      to_day: "2026-11-07",
-      scannerIdsFilter: [],
-      assetIdsFilter: [],
-    });
+    expect(body.variables).toEqual(wholeAccount("2026-11-01", "2026-11-07"));
   });
 
   it("waits at least Retry-After (seconds or HTTP date) before retrying a 429", async () => {

@@ -10,6 +10,7 @@ import {
   parseInsightsData,
   parseIntrospectionData,
 } from "../../src/analytics/index.ts";
+import { wholeAccount } from "../fixtures/analytics-contract.ts";
 
 const validInsights = () => ({
   insights: {
@@ -190,12 +191,9 @@ describe("documents", () => {
   });
 
   it("sends no filter as empty lists and omits max_rules unless given", () => {
-    expect(insightsVariables({ fromDay: "2026-11-01", toDay: "2026-11-07" })).toEqual({
-      from_day: "2026-11-01",
-      to_day: "2026-11-07",
-      scannerIdsFilter: [],
-      assetIdsFilter: [],
-    });
+    expect(insightsVariables({ fromDay: "2026-11-01", toDay: "2026-11-07" })).toEqual(
+      wholeAccount("2026-11-01", "2026-11-07"),
+    );
     expect(
       insightsVariables({ fromDay: "2026-11-01", toDay: "2026-11-01", assetIds: ["a"], maxRules: 5 }),
     ).toMatchObject({

@@ -71,9 +71,15 @@ describe("niceTicks", () => {
 });
 
 describe("dayTicks", () => {
+  /** The tick labels of `n` days from `start` with room for at most `max`. */
+  const labels = (n: number, start: string, max: number) =>
+    dayTicks(
+      makeSeries(n, start).map((p) => p.day),
+      max,
+    ).map((t) => t.label);
+
   it("labels every day of a week", () => {
-    const days = makeSeries(7, "2026-11-24").map((p) => p.day);
-    expect(dayTicks(days, 12).map((t) => t.label)).toEqual([
+    expect(labels(7, "2026-11-24", 12)).toEqual([
       "Nov 24",
       "Nov 25",
       "Nov 26",
@@ -100,8 +106,7 @@ describe("dayTicks", () => {
   });
 
   it("switches to month starts for long ranges", () => {
-    const days = makeSeries(365, "2026-01-01").map((p) => p.day);
-    expect(dayTicks(days, 12).map((t) => t.label)).toEqual([
+    expect(labels(365, "2026-01-01", 12)).toEqual([
       "Jan",
       "Feb",
       "Mar",
@@ -115,7 +120,7 @@ describe("dayTicks", () => {
       "Nov",
       "Dec",
     ]);
-    expect(dayTicks(days, 5).map((t) => t.label)).toEqual(["Jan", "Apr", "Jul", "Oct"]);
+    expect(labels(365, "2026-01-01", 5)).toEqual(["Jan", "Apr", "Jul", "Oct"]);
   });
 
   it("skips malformed days instead of printing garbage", () => {

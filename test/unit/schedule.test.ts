@@ -64,75 +64,84 @@ describe("cron patterns", () => {
 });
 
 describe("next runs across DST changes (hand-derived UTC instants)", () => {
-  it("Europe/Berlin weekly Mon+Thu 09:00: 08:00Z in winter, 07:00Z from the spring change (2026-03-29)", () => {
-    const runs = nextRuns(
+  // [what, schedule, time, zone, from, the runs expected (as many as asked for), a further check]
+  const cases: [string, Schedule, string, string, string, string[], ((runs: Date[]) => void)?][] = [
+    [
+      "Europe/Berlin weekly Mon+Thu 09:00: 08:00Z in winter, 07:00Z from the spring change (2026-03-29)",
       { kind: "weekly", days: ["mon", "thu"] },
       "09:00",
       "Europe/Berlin",
-      new Date("2026-03-20T12:00:00Z"),
-    );
-    expect(iso(runs)).toEqual([
-      "2026-03-23T08:00:00.000Z",
-      "2026-03-26T08:00:00.000Z",
-      "2026-03-30T07:00:00.000Z",
-      "2026-04-02T07:00:00.000Z",
-      "2026-04-06T07:00:00.000Z",
-    ]);
-  });
-
-  it("Europe/Berlin daily 09:00 over the autumn change (2026-10-25): 07:00Z, then 08:00Z from that day", () => {
-    const runs = nextRuns(daily, "09:00", "Europe/Berlin", new Date("2026-10-23T12:00:00Z"), 3);
-    expect(iso(runs)).toEqual([
-      "2026-10-24T07:00:00.000Z",
-      "2026-10-25T08:00:00.000Z",
-      "2026-10-26T08:00:00.000Z",
-    ]);
-  });
-
-  it("Europe/Berlin daily 02:30 on the spring-forward day (02:00→03:00) runs once, at 03:30 local (01:30Z)", () => {
-    const runs = nextRuns(daily, "02:30", "Europe/Berlin", new Date("2026-03-27T12:00:00Z"), 3);
-    expect(iso(runs)).toEqual([
-      "2026-03-28T01:30:00.000Z",
-      "2026-03-29T01:30:00.000Z",
-      "2026-03-30T00:30:00.000Z",
-    ]);
-    expect(local(runs[1] as Date, "Europe/Berlin")).toMatchObject({ day: "2026-03-29", time: "03:30" });
-  });
-
-  it("Europe/Berlin daily 02:30 on the fall-back day (02:00–03:00 twice) runs once, at the first 02:30 (00:30Z)", () => {
-    const runs = nextRuns(daily, "02:30", "Europe/Berlin", new Date("2026-10-24T12:00:00Z"), 2);
-    expect(iso(runs)).toEqual(["2026-10-25T00:30:00.000Z", "2026-10-26T01:30:00.000Z"]);
-  });
-
-  it("America/New_York daily 02:30 on the spring-forward day (2026-03-08) runs at 03:30 EDT (07:30Z)", () => {
-    const runs = nextRuns(daily, "02:30", "America/New_York", new Date("2026-03-07T12:00:00Z"), 3);
-    expect(iso(runs)).toEqual([
-      "2026-03-08T07:30:00.000Z",
-      "2026-03-09T06:30:00.000Z",
-      "2026-03-10T06:30:00.000Z",
-    ]);
-  });
-
-  it("America/New_York daily 01:30 on the fall-back day (2026-11-01, 01:00–02:00 twice) runs once, at 01:30 EDT (05:30Z)", () => {
-    const runs = nextRuns(daily, "01:30", "America/New_York", new Date("2026-10-30T12:00:00Z"), 4);
-    expect(iso(runs)).toEqual([
-      "2026-10-31T05:30:00.000Z",
-      "2026-11-01T05:30:00.000Z",
-      "2026-11-02T06:30:00.000Z",
-      "2026-11-03T06:30:00.000Z",
-    ]);
-    expect(runs.filter((r) => local(r, "America/New_York").day === "2026-11-01")).toHaveLength(1);
-  });
-
-  it("America/New_York weekly Fri 09:00: 13:00Z before the autumn change, 14:00Z after", () => {
-    const runs = nextRuns(
+      "2026-03-20T12:00:00Z",
+      [
+        "2026-03-23T08:00:00.000Z",
+        "2026-03-26T08:00:00.000Z",
+        "2026-03-30T07:00:00.000Z",
+        "2026-04-02T07:00:00.000Z",
+        "2026-04-06T07:00:00.000Z",
+      ],
+    ],
+    [
+      "Europe/Berlin daily 09:00 over the autumn change (2026-10-25): 07:00Z, then 08:00Z from that day",
+      daily,
+      "09:00",
+      "Europe/Berlin",
+      "2026-10-23T12:00:00Z",
+      ["2026-10-24T07:00:00.000Z", "2026-10-25T08:00:00.000Z", "2026-10-26T08:00:00.000Z"],
+    ],
+    [
+      "Europe/Berlin daily 02:30 on the spring-forward day (02:00→03:00) runs once, at 03:30 local (01:30Z)",
+      daily,
+      "02:30",
+      "Europe/Berlin",
+      "2026-03-27T12:00:00Z",
+      ["2026-03-28T01:30:00.000Z", "2026-03-29T01:30:00.000Z", "2026-03-30T00:30:00.000Z"],
+      (runs) =>
+        expect(local(runs[1] as Date, "Europe/Berlin")).toMatchObject({ day: "2026-03-29", time: "03:30" }),
+    ],
+    [
+      "Europe/Berlin daily 02:30 on the fall-back day (02:00–03:00 twice) runs once, at the first 02:30 (00:30Z)",
+      daily,
+      "02:30",
+      "Europe/Berlin",
+      "2026-10-24T12:00:00Z",
+      ["2026-10-25T00:30:00.000Z", "2026-10-26T01:30:00.000Z"],
+    ],
+    [
+      "America/New_York daily 02:30 on the spring-forward day (2026-03-08) runs at 03:30 EDT (07:30Z)",
+      daily,
+      "02:30",
+      "America/New_York",
+      "2026-03-07T12:00:00Z",
+      ["2026-03-08T07:30:00.000Z", "2026-03-09T06:30:00.000Z", "2026-03-10T06:30:00.000Z"],
+    ],
+    [
+      "America/New_York daily 01:30 on the fall-back day (2026-11-01, 01:00–02:00 twice) runs once, at 01:30 EDT (05:30Z)",
+      daily,
+      "01:30",
+      "America/New_York",
+      "2026-10-30T12:00:00Z",
+      [
+        "2026-10-31T05:30:00.000Z",
+        "2026-11-01T05:30:00.000Z",
+        "2026-11-02T06:30:00.000Z",
+        "2026-11-03T06:30:00.000Z",
+      ],
+      (runs) => expect(runs.filter((r) => local(r, "America/New_York").day === "2026-11-01")).toHaveLength(1),
+    ],
+    [
+      "America/New_York weekly Fri 09:00: 13:00Z before the autumn change, 14:00Z after",
       { kind: "weekly", days: ["fri"] },
       "09:00",
       "America/New_York",
-      new Date("2026-10-29T00:00:00Z"),
-      2,
-    );
-    expect(iso(runs)).toEqual(["2026-10-30T13:00:00.000Z", "2026-11-06T14:00:00.000Z"]);
+      "2026-10-29T00:00:00Z",
+      ["2026-10-30T13:00:00.000Z", "2026-11-06T14:00:00.000Z"],
+    ],
+  ];
+
+  it.each(cases)("%s", (_what, schedule, time, tz, from, expected, check) => {
+    const runs = nextRuns(schedule, time, tz, new Date(from), expected.length);
+    expect(iso(runs)).toEqual(expected);
+    check?.(runs);
   });
 
   it("cron schedules keep their own time, in the subscription's zone", () => {

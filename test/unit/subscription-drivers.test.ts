@@ -3,23 +3,17 @@ import { scheduledExtras } from "../../src/digests/scheduled.ts";
 import { fromHash, toHash } from "../../src/subscriptions/codec.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
 import { validateFields } from "../../src/subscriptions/validate.ts";
+import { storedSubscription } from "../fixtures/subscription.ts";
 
 const REF = { teamId: "T0CODEC01" };
-const sub: Subscription = {
+const sub: Subscription = storedSubscription({
   id: "abc123",
   ref: REF,
   channelId: "C0GENERAL",
   ownerId: "U0ADMIN01",
   schedule: { kind: "daily" },
-  time: "09:00",
-  tz: "UTC",
-  range: "last7d",
-  assetIds: [],
-  scannerIds: [],
-  filterLabels: [],
-  status: "active",
   createdAt: "2026-11-01T00:00:00.000Z",
-};
+});
 
 describe("the drivers option of a subscription", () => {
   it("reads a record stored before the option as on, and stores nothing for the default", () => {

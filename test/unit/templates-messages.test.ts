@@ -10,30 +10,16 @@ import { optionsForQuery } from "../../templates/filter-menu.ts";
 import { helpMessage } from "../../templates/help.ts";
 import { type SubscriptionView, subscriptionList } from "../../templates/subscriptions.ts";
 import { manyAssets } from "./fixtures/digest-view.ts";
+import { hostileRowFields, hostile as hostileText } from "./fixtures/hostile.ts";
+import { mrkdwnIn } from "./fixtures/mrkdwn.ts";
 
 /** All mrkdwn text of a payload, top-level text included. */
 function mrkdwn(value: unknown): string {
-  const out: string[] = [];
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === "object") {
-      const o = v as Record<string, unknown>;
-      if (o.type === "mrkdwn" && typeof o.text === "string") out.push(o.text);
-      Object.values(o).forEach(walk);
-    }
-  };
-  walk(value);
   const text = (value as { text?: unknown }).text;
-  return [typeof text === "string" ? text : "", ...out].join("\n");
+  return [typeof text === "string" ? text : "", ...mrkdwnIn(value)].join("\n");
 }
 
-const HOSTILE = ["<@U123>", "<!channel>", "<https://evil|x>", "*_~`|@!#&", "😀👩‍👩‍👧", "\n"];
-const hostile = (max: number) =>
-  fc
-    .array(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: "grapheme", maxLength: 10 })), {
-      maxLength: 40,
-    })
-    .map((p) => p.join("").slice(0, max));
+const hostile = (max: number) => hostileText(max, 40);
 
 /** No raw Slack control sequence survives: a `<` only opens the tokens the template itself writes. */
 function expectNoRawControls(text: string): void {
@@ -255,26 +241,17 @@ describe("subscriptionList", () => {
   });
 
   it("pages within 50 blocks and 12,000 characters, whatever the data", () => {
-    const subArb = fc.record({
-      id: fc.string({ minLength: 1, maxLength: 40 }),
-      channelId: fc.oneof(fc.constant("C0123ABC"), hostile(300)),
-      ownerId: fc.oneof(fc.constant("U0123ABC"), hostile(300)),
-      schedule: hostile(300),
-      tz: hostile(300),
-      range: hostile(300),
-      filterNames: fc.array(hostile(300), { maxLength: 20 }),
-      paused: fc.boolean(),
-      pausedReason: fc.option(hostile(300), { nil: undefined }),
-      nextRunAt: fc.option(fc.oneof(fc.constant("2026-11-23T08:00:00Z"), hostile(40)), { nil: undefined }),
-      lastDelivery: fc.option(
-        fc.record({
-          at: fc.constant("2026-11-16T08:00:00Z"),
-          outcome: fc.constantFrom("delivered" as const, "failed" as const),
-          reason: fc.option(hostile(300), { nil: undefined }),
-        }),
-        { nil: undefined },
-      ),
-    });
+    const subArb = fc.record(
+      hostileRowFields({
+        pieces: 40,
+        idMax: 40,
+        channelId: "C0123ABC",
+        ownerId: "U0123ABC",
+        filtersMax: 20,
+        reasonMax: 300,
+        deliveredAt: fc.constant("2026-11-16T08:00:00Z"),
+      }),
+    );
     fc.assert(
       fc.property(
         fc.array(subArb, { maxLength: 60 }),

@@ -1,21 +1,13 @@
 import type { BenchResults } from "../main.ts";
+import { notMeasured, table } from "../markdown.ts";
 import { int, round } from "../stats.ts";
 import type { TargetCheck } from "../targets.ts";
 
 /** The drivers part of the bench report: targets and the section's tables. */
 
-const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
-
 export function driversTargets(r: BenchResults): TargetCheck[] {
   const d = r.drivers;
-  if (!d)
-    return [
-      {
-        target: "drivers add ≤ 1 s to an on-demand digest (emulator default latency)",
-        figure: "not measured",
-        met: null,
-      },
-    ];
+  if (!d) return [notMeasured("drivers add ≤ 1 s to an on-demand digest (emulator default latency)")];
   const atDefault = d.timing.filter((t) => t.latencyMs === 0);
   const worst = Math.max(...atDefault.map((t) => t.addedMsP90));
   const out: TargetCheck[] = [
@@ -48,18 +40,17 @@ export function driversSection(r: BenchResults): string {
     "",
     "**GraphQL requests per digest** (cold cache; `drivers` = the Why? answer, the digest's own request included):",
     "",
-    row([
-      "account",
-      "assets",
-      "range",
-      "plain",
-      "with drivers",
-      "drivers' planned queries",
-      "groups left in other",
-    ]),
-    row(["---", "---:", "---", "---:", "---:", "---:", "---:"]),
-    ...d.queries.map((q) =>
-      row([
+    table(
+      [
+        "account",
+        "assets",
+        "range",
+        "plain",
+        "with drivers",
+        "drivers' planned queries",
+        "groups left in other",
+      ],
+      d.queries.map((q) => [
         q.account,
         int(q.assets),
         q.range,
@@ -68,36 +59,36 @@ export function driversSection(r: BenchResults): string {
         q.plannedQueries,
         q.unqueriedGroups,
       ]),
+      ["---", "---:", "---", "---:", "---:", "---:", "---:"],
     ),
     "",
     "**On-demand digest time** (build + template, ms; cold cache; demo account):",
     "",
-    row(["emulator latency", "range", "plain p50 / p90", "with drivers p50 / p90", "added p50 / p90"]),
-    row(["---:", "---", "---:", "---:", "---:"]),
-    ...d.timing.map((t) =>
-      row([
+    table(
+      ["emulator latency", "range", "plain p50 / p90", "with drivers p50 / p90", "added p50 / p90"],
+      d.timing.map((t) => [
         `${t.latencyMs} ms`,
         t.range,
         `${round(t.plainMs.p50, 0)} / ${round(t.plainMs.p90, 0)}`,
         `${round(t.driversMs.p50, 0)} / ${round(t.driversMs.p90, 0)}`,
         `${round(t.addedMsP50, 0)} / ${round(t.addedMsP90, 0)}`,
       ]),
+      ["---:", "---", "---:", "---:", "---:"],
     ),
     "",
     `**Storms of scheduled digests sharing accounts** (emulator latency ${d.latencyMs} ms, 50 at once, charts off):`,
     "",
-    row([
-      "storm",
-      "digests",
-      "requests plain → drivers",
-      "ratio",
-      "cache hit rate plain → drivers",
-      "time plain → drivers",
-      "failed",
-    ]),
-    row(["---", "---:", "---:", "---:", "---:", "---:", "---:"]),
-    ...d.storms.map((s) =>
-      row([
+    table(
+      [
+        "storm",
+        "digests",
+        "requests plain → drivers",
+        "ratio",
+        "cache hit rate plain → drivers",
+        "time plain → drivers",
+        "failed",
+      ],
+      d.storms.map((s) => [
         s.spec.name,
         int(s.subscriptions),
         `${int(s.plain.requests)} → ${int(s.drivers.requests)}`,
@@ -107,6 +98,7 @@ export function driversSection(r: BenchResults): string {
         `${round(s.plain.appCpuMs / 1000, 1)} / ${round(s.plain.emulatorCpuMs / 1000, 1)} s → ${round(s.drivers.appCpuMs / 1000, 1)} / ${round(s.drivers.emulatorCpuMs / 1000, 1)} s`,
         s.plain.failed + s.drivers.failed,
       ]),
+      ["---", "---:", "---:", "---:", "---:", "---:", "---:"],
     ),
     "",
     "Cache hit rate = 1 − requests that reached the service / questions put to the cache (hits and in-flight waits both count as hits).",

@@ -13,6 +13,7 @@ import { type RedisClient, scanTargets } from "../../../src/store/redis-client.t
 import { compactRef, newSubscriptionId } from "../../../src/subscriptions/ids.ts";
 import { slotOf } from "../../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../../src/subscriptions/types.ts";
+import { storedSubscription } from "../../fixtures/subscription.ts";
 import { serveRpc } from "../child.ts";
 import { round, sleep } from "../stats.ts";
 
@@ -108,21 +109,16 @@ export async function measureCost(o: {
   const subs: Subscription[] = [];
   for (let i = 0; i < o.subs; i++) {
     const w = i % o.workspaces;
-    subs.push({
-      id: newSubscriptionId(),
-      ref: compactRef({ teamId: `TC${String(w).padStart(6, "0")}` }),
-      ownerId: "U0COSTOWN",
-      channelId: `CC${String(w).padStart(6, "0")}X${Math.floor(i / o.workspaces)}`,
-      schedule: { kind: "cron", expression },
-      time: "09:00",
-      tz: "UTC",
-      range: `last${7 + (i % 50)}d`,
-      assetIds: [],
-      scannerIds: [],
-      filterLabels: [],
-      status: "active",
-      createdAt: new Date().toISOString(),
-    });
+    subs.push(
+      storedSubscription({
+        id: newSubscriptionId(),
+        ref: compactRef({ teamId: `TC${String(w).padStart(6, "0")}` }),
+        ownerId: "U0COSTOWN",
+        channelId: `CC${String(w).padStart(6, "0")}X${Math.floor(i / o.workspaces)}`,
+        schedule: { kind: "cron", expression },
+        range: `last${7 + (i % 50)}d`,
+      }),
+    );
   }
   const slot = slotOf(subs[0] as Subscription);
   if (!slot) throw new Error("no slot");

@@ -1,14 +1,9 @@
 import type { BenchResults } from "../main.ts";
+import { faultCells, seconds, table } from "../markdown.ts";
 import { int, round } from "../stats.ts";
 import type { TargetCheck } from "../targets.ts";
 
-const s = (ms: number) => `${round(ms / 1000, 1)} s`;
-const table = (head: string[], rows: (string | number)[][]) =>
-  [
-    `| ${head.join(" | ")} |`,
-    `| ${head.map(() => "---").join(" | ")} |`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-  ].join("\n");
+const s = seconds;
 
 /** Issue 15's targets from one run. */
 export function engineTargets(r: BenchResults): TargetCheck[] {
@@ -119,14 +114,7 @@ export function engineSection(r: BenchResults): string {
       "",
       table(
         ["Fault", "Delivered", "Lost", "Duplicated", "Failure notices", "Time to all"],
-        r.faultsCluster.map((f) => [
-          f.name,
-          int(f.result.delivered),
-          int(f.result.lost),
-          int(f.result.duplicates),
-          int(f.result.failureNotices),
-          s(f.result.timeToAllMs),
-        ]),
+        r.faultsCluster.map((f) => [f.name, ...faultCells(f.result)]),
       ),
       "",
     );

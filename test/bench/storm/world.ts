@@ -12,7 +12,7 @@ import type { WorkspaceRef } from "../../../src/store/keys.ts";
 import type { RedisClient } from "../../../src/store/redis-client.ts";
 import { compactRef, newSubscriptionId } from "../../../src/subscriptions/ids.ts";
 import { slotOf } from "../../../src/subscriptions/slots.ts";
-import type { Subscription } from "../../../src/subscriptions/types.ts";
+import { storedSubscription } from "../../fixtures/subscription.ts";
 import { type Child, spawnChild } from "../child.ts";
 import type { ServicesStart } from "./services.ts";
 import { benchToken } from "./worker-child.ts";
@@ -230,21 +230,15 @@ export async function createSubscriptions(
     const ref = compactRef({ teamId: teamOf(w) });
     const range = `last${7 + (k % 300)}d`;
     const channelId = channelOf(w, k % spec.channelsPerWorkspace);
-    const sub: Subscription = {
+    const sub = storedSubscription({
       id: newSubscriptionId(),
       ref,
       ownerId: ownerOf(w),
       channelId,
       schedule: { kind: "cron", expression },
-      time: "09:00",
-      tz: "UTC",
       range,
-      assetIds: [],
-      scannerIds: [],
-      filterLabels: [],
-      status: "active",
       createdAt,
-    };
+    });
     await world.runtime.store.insert(sub);
     const resolved = parseRange(range, { now, tz: "UTC" });
     world.subs.push({ ref, id: sub.id, channelId, apiKey: apiKey(w), from: resolved.from, to: resolved.to });

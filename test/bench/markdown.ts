@@ -1,0 +1,26 @@
+import { int, round } from "./stats.ts";
+import type { TargetCheck } from "./targets.ts";
+
+/** The bench report's pieces of Markdown, one way for every section. */
+
+/** Milliseconds as seconds with one decimal; "—" when the run did not get that far. */
+export const seconds = (ms: number | null | undefined) =>
+  ms === null || ms === undefined ? "—" : `${round(ms / 1000, 1)} s`;
+
+/** A Markdown table; `align` gives each column's separator cell (`---:` for numbers), `---` by default. */
+export function table(head: string[], rows: (string | number)[][], align: string[] = head.map(() => "---")) {
+  const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+  return [row(head), row(align), ...rows.map(row)].join("\n");
+}
+
+/** A target whose section did not run (or failed): no figure, no verdict. */
+export const notMeasured = (target: string): TargetCheck => ({ target, figure: "not measured", met: null });
+
+/** What a fault run ended with, as the fault tables show it (single Redis and cluster alike). */
+export const faultCells = (r: {
+  delivered: number;
+  lost: number;
+  duplicates: number;
+  failureNotices: number;
+  timeToAllMs: number | null;
+}) => [int(r.delivered), int(r.lost), int(r.duplicates), int(r.failureNotices), seconds(r.timeToAllMs)];
