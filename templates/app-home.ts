@@ -4,6 +4,7 @@ import type { Block, ButtonElement } from "../src/blockkit/types.ts";
 import { ACTION, BLOCK, COMMAND } from "../src/ids.ts";
 import { shown } from "./error-message.ts";
 import { formatCount, slackDate } from "./format.ts";
+import { lastRunText, runOptionsText, whereText } from "./subscription-words.ts";
 import type { SubscriptionView } from "./subscriptions.ts";
 
 /** One subscription on the Home tab: the list's row plus what the viewer may do with it. */
@@ -95,21 +96,16 @@ function rowText(s: HomeSubscription): string {
           .map((n) => userText(n, 60))
           .join(", ")}${s.filterNames.length > 5 ? ` +${formatCount(s.filterNames.length - 5)} more` : ""}`;
   const lines = [
-    `*${userText(s.schedule, 100)}* · ${userText(s.tz, 60)} · in ${channel(s.channelId)}`,
+    `*${userText(s.schedule, 100)}* · ${userText(s.tz, 60)} · ${whereText(s.channelId, s.ownerId)}`,
     `Set up by ${user(s.ownerId)} · range \`${userText(s.range.replace(/`/g, ""), 40)}\`${s.drivers === false ? " · no drivers" : ""} · ${filters}`,
   ];
+  const options = runOptionsText(s);
+  if (options) lines.push(options);
   if (s.paused) {
     lines.push(`:double_vertical_bar: *Paused* because ${shown(s.pausedReason ?? "it was paused", 300)}.`);
     if (s.pausedFix) lines.push(`_To fix:_ ${shown(s.pausedFix, 300)}`);
   } else if (s.nextRunAt) lines.push(`:calendar: Next run ${when(s.nextRunAt)}`);
-  const last = s.lastDelivery;
-  lines.push(
-    !last
-      ? "No delivery yet."
-      : last.outcome === "delivered"
-        ? `:white_check_mark: Last delivered ${when(last.at)}`
-        : `:x: Last delivery failed ${when(last.at)}${last.reason ? `: ${shown(last.reason, 300)}` : ""}`,
-  );
+  lines.push(lastRunText(s.lastDelivery));
   lines.push(`Id \`${userText(s.id, 40)}\``);
   return lines.join("\n");
 }

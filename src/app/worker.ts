@@ -7,6 +7,7 @@ import { createDigestService } from "../digests/digest-service.ts";
 import { createInsightsCache } from "../digests/insights-cache.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer } from "../install/index.ts";
+import { createAlertState } from "../jobs/alert-state.ts";
 import { createBegin, createFinish } from "../jobs/begin.ts";
 import type { ChartWait } from "../jobs/chart-ready.ts";
 import { createDeliveryClaims } from "../jobs/claims.ts";
@@ -187,6 +188,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     claims,
     begin: createBegin({ redis, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
     finish: createFinish({ redis, keys, doneTtlMs: claims.doneTtlMs }),
+    alerts: createAlertState({ redis, keys }),
     apiKeys,
     digestsWith,
     pacer: createPacer({ redis, keys, policy: o.pacing }),
