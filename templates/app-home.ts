@@ -20,6 +20,10 @@ export interface HomeModel {
   key: { connected: true; savedBy: string; savedAt: string } | { connected: false; unreadable?: boolean };
   /** The viewer may connect the key and create subscriptions. */
   canManage: boolean;
+  /** The viewer may read digests, and so set up personal ones (DIGEST_ACCESS). */
+  canRead?: boolean;
+  /** How many personal digests the viewer has. */
+  personal?: number;
   subscriptions: HomeSubscription[];
   /** The outcome of the viewer's last change from the Home tab: our own mrkdwn, user data already escaped. */
   notice?: string;
@@ -50,12 +54,11 @@ export interface HomeView {
   blocks: Block[];
 }
 
-/** Fixed blocks around the rows (header, status, help, reach, notice, divider, header, count, "more"). */
-const FIXED = 9;
+/** Fixed blocks around the rows (header, status, help, reach, notice, personal, divider, header, count, "more"). */
+const FIXED = 10;
 /** Section, actions and divider per row: 30 rows keep the tab within 100 blocks. */
 export const HOME_MAX_ROWS = Math.floor((LIMITS.viewBlocks - FIXED) / 3);
 
-const channel = (id: string) => (/^[CG][A-Z0-9]{2,30}$/.test(id) ? `<#${id}>` : userText(id, 40));
 const user = (id: string) => (/^[UW][A-Z0-9]{2,30}$/.test(id) ? `<@${id}>` : userText(id, 40));
 const when = (iso: string) => slackDate(iso) ?? userText(iso, 40);
 
@@ -87,6 +90,22 @@ function keyStatus(m: HomeModel): Block {
   return block;
 }
 
+/** Personal digests: what they are, how many the viewer has, and the button that sets one up. */
+function personalBlock(count: number): Block {
+  const have =
+    count === 0
+      ? "You have none yet."
+      : `You have ${formatCount(count)}; they are listed below with buttons to pause or delete them.`;
+  return {
+    type: "section",
+    block_id: BLOCK.homePersonal,
+    text: mrkdwn(
+      `:bust_in_silhouette: *Personal digests* come to you alone, by direct message, on your schedule, with your filters and conditions (or \`${COMMAND} subscribe me daily 08:00\`). ${have}`,
+    ),
+    accessory: button(ACTION.subscriptionNewPersonal, "Send me a digest", "home"),
+  };
+}
+
 function rowText(s: HomeSubscription): string {
   const filters =
     s.filterNames.length === 0
@@ -114,7 +133,10 @@ function rowButtons(s: HomeSubscription): ButtonElement[] {
   const del = button(ACTION.subscriptionDelete, "Delete", s.id, "danger");
   del.confirm = {
     title: plain("Delete this subscription?", LIMITS.confirmTitle),
-    text: mrkdwn(`No more scheduled digests from it in ${channel(s.channelId)}.`, LIMITS.confirmText),
+    text: mrkdwn(
+      `No more scheduled digests from it ${whereText(s.channelId, s.ownerId)}.`,
+      LIMITS.confirmText,
+    ),
     confirm: plain("Delete", LIMITS.confirmButton),
     deny: plain("Keep it", LIMITS.confirmButton),
   };
@@ -145,6 +167,7 @@ export function appHome(m: HomeModel): HomeView {
   ];
   if (m.reach) blocks.push(reachLine(m.reach));
   if (m.notice?.trim()) blocks.push({ type: "section", text: mrkdwn(m.notice, 1000) });
+  if (m.canRead) blocks.push(personalBlock(m.personal ?? 0));
   blocks.push({ type: "divider" }, { type: "header", text: plain("Scheduled digests", LIMITS.headerText) });
   const total = m.subscriptions.length;
   const count: Block = {

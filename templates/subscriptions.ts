@@ -30,6 +30,8 @@ export interface SubscriptionView {
   /** ISO instant of the next delivery. */
   nextRunAt?: string;
   lastDelivery?: { at: string; outcome: "delivered" | "failed" | "skipped"; reason?: string };
+  /** The viewer owns it: its buttons show even to someone who does not manage the workspace. */
+  canChange?: boolean;
 }
 
 export interface SubscriptionListOptions {
@@ -47,7 +49,6 @@ export interface SubscriptionListOptions {
 const MAX_PAGE = 14;
 const DEFAULT_PAGE = 10;
 
-const channel = (id: string) => (/^[CGD][A-Z0-9]{2,30}$/.test(id) ? `<#${id}>` : userText(id, 40));
 const user = (id: string) => (/^[UW][A-Z0-9]{2,30}$/.test(id) ? `<@${id}>` : userText(id, 40));
 const when = (iso: string) => slackDate(iso) ?? userText(iso, 40);
 
@@ -91,7 +92,10 @@ function rowButtons(s: SubscriptionView, editable: boolean): ButtonElement[] {
   const del = button(ACTION.subscriptionDelete, "Delete", s.id, "danger");
   del.confirm = {
     title: plain("Delete this subscription?", LIMITS.confirmTitle),
-    text: mrkdwn(`No more scheduled digests from it in ${channel(s.channelId)}.`, LIMITS.confirmText),
+    text: mrkdwn(
+      `No more scheduled digests from it ${whereText(s.channelId, s.ownerId)}.`,
+      LIMITS.confirmText,
+    ),
     confirm: plain("Delete", LIMITS.confirmButton),
     deny: plain("Keep it", LIMITS.confirmButton),
   };
@@ -137,7 +141,8 @@ export function subscriptionList(subs: SubscriptionView[], opts: SubscriptionLis
   );
   page.forEach((s, i) => {
     blocks.push({ type: "section", text: mrkdwn(describe(s), rowBudget) });
-    const ok = opts.canManage && s.id.length > 0 && s.id.length <= LIMITS.buttonValue;
+    const ok =
+      (opts.canManage || s.canChange === true) && s.id.length > 0 && s.id.length <= LIMITS.buttonValue;
     if (ok)
       blocks.push({
         type: "actions",
