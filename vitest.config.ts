@@ -23,6 +23,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Most files wait on real servers (Redis, HTTP, worker processes), not on the CPU: four at a time
+    // keeps a 2-core machine busy without starving them (every timing in the tests has wide margins).
+    maxWorkers: 4,
     projects: [
       {
         extends: true,

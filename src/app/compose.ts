@@ -1,90 +1,110 @@
 import { createAnalyticsClient } from "../analytics/client.ts";
+import type { RetryPolicy } from "../analytics/retry.ts";
 import type { Config, KeyringEntry } from "../config.ts";
-import { createDigestService } from "../digests/digest-service.ts";
+import { createDigestService, type DigestService } from "../digests/digest-service.ts";
 import { createFilterListsCache } from "../digests/filter-lists.ts";
 import { createInsightsCache } from "../digests/insights-cache.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, instrumentAnalytics, type Metrics } from "../metrics.ts";
 import type { AppServices } from "../slack/services.ts";
 import { createUserDirectory } from "../slack/users.ts";
-import { createApiKeyStore } from "../store/api-keys.ts";
+import { type ApiKeyStore, createApiKeyStore } from "../store/api-keys.ts";
 import { createKeyScheme } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 
-export interface CoreOptions {
+/**
+ * The composition root: every service of the app is built here, once per process and role, from
+ * the config and the connections the entry point opened (`web`, `worker` and `start` all come
+ * through these two functions). Nothing below this creates clients of its own.
+ */
+
+export interface DigestsOptions {
   config: Config;
   logger: Logger;
   redis: RedisClient;
   keyring: KeyringEntry[];
+  metrics: Metrics;
   /** Redis key prefix (tests use one per test file). */
   prefix?: string;
-  clock?: () => Date;
-  /** Built by the entry point with the queue it owns (see createSubscriptionRuntime). */
-  subscriptions: SubscriptionService;
-  metrics?: Metrics;
   /**
-   * Someone waits on this process's digests [true unless config.mode is "worker"]: the analytics
-   * client gives up within 10 s, retries included. Scheduled deliveries retry through BullMQ instead.
+   * Someone waits on these digests: the analytics client gives up within 10 s, retries included.
+   * Scheduled deliveries retry through BullMQ instead, with the client's own policy (`retry`).
    */
-  interactive?: boolean;
-  /** How long one process may hold an insights query's shared-fetch lock [30 s; see insights-cache.ts]. */
+  interactive: boolean;
+  retry?: Partial<RetryPolicy>;
+  /** How long the shared insights cache remembers a failure [5 s; a worker's BullMQ retry wants less]. */
+  insightsErrorTtlMs?: number;
+  /** How long one process may hold an insights query's shared-fetch lock [30 s]. */
   insightsLockMs?: number;
 }
 
-/**
- * The composition root's shared part: builds every service once from the config and hands them to
- * the web and worker entry points. Nothing below this creates clients of its own.
- */
-export function composeCore({
-  config,
-  logger,
-  redis,
-  keyring,
-  prefix,
-  clock = () => new Date(),
-  subscriptions,
-  metrics = createMetrics({ defaultMetrics: false }),
-  interactive = config.mode !== "worker",
-  insightsLockMs,
-}: CoreOptions): AppServices {
+/** The digest side every process needs: the analytics client, API keys, the shared caches, digests. */
+export function composeDigests(o: DigestsOptions) {
+  const { config, logger, redis, prefix, metrics } = o;
   const keys = createKeyScheme({ prefix });
   const analytics = instrumentAnalytics(
     createAnalyticsClient({
       graphqlUrl: config.analytics.graphqlUrl,
       appUrl: config.analytics.appUrl,
       timeoutMs: config.analytics.timeoutMs,
-      // A person is waiting on the web side: answer within 10 s, retries included. Workers retry via BullMQ.
-      retry: interactive ? { maxTotalMs: 9_000 } : undefined,
+      retry: o.interactive ? { maxTotalMs: 9_000, ...o.retry } : o.retry,
       logger,
     }),
     metrics,
   );
-  const apiKeys = createApiKeyStore({ redis, keyring, prefix });
+  const apiKeys = createApiKeyStore({ redis, keyring: o.keyring, prefix });
   const insightsCache = createInsightsCache({
     redis,
     keys,
     client: analytics,
     logger,
-    lockMs: insightsLockMs,
+    errorTtlMs: o.insightsErrorTtlMs,
+    lockMs: o.insightsLockMs,
   });
-  return {
-    logger,
-    redis,
-    keys,
-    apiKeys,
-    users: createUserDirectory({ redis, keys }),
-    insightsCache,
-    digests: createDigestService({
-      apiKeys,
+  const filterLists = createFilterListsCache({ redis, keys });
+  /** Digests reading the API key through `loader` (a delivery passes the key it already loaded). */
+  const digestsWith = (loader: Pick<ApiKeyStore, "load">): DigestService =>
+    createDigestService({
+      apiKeys: loader,
       insights: insightsCache,
       platformUrl: config.platformUrl,
       drivers: config.drivers,
       gapRule: config.gapRule,
       logger,
-      filterLists: createFilterListsCache({ redis, keys }),
-    }),
-    analytics,
+      filterLists,
+    });
+  return { keys, analytics, apiKeys, insightsCache, digestsWith, digests: digestsWith(apiKeys) };
+}
+
+export interface CoreOptions extends Omit<DigestsOptions, "metrics" | "interactive"> {
+  clock?: () => Date;
+  /** Built by the entry point with the queue it owns (see createSubscriptionRuntime). */
+  subscriptions: SubscriptionService;
+  metrics?: Metrics;
+  /** [true unless config.mode is "worker"] */
+  interactive?: boolean;
+}
+
+/** The services the Slack side uses (listeners, the listener frame, interactive digest work). */
+export function composeCore({
+  clock = () => new Date(),
+  subscriptions,
+  metrics = createMetrics({ defaultMetrics: false }),
+  interactive,
+  ...o
+}: CoreOptions): AppServices {
+  const { config, logger, redis } = o;
+  const d = composeDigests({ ...o, metrics, interactive: interactive ?? config.mode !== "worker" });
+  return {
+    logger,
+    redis,
+    keys: d.keys,
+    apiKeys: d.apiKeys,
+    users: createUserDirectory({ redis, keys: d.keys }),
+    insightsCache: d.insightsCache,
+    digests: d.digests,
+    analytics: d.analytics,
     subscriptions,
     metrics,
     policy: { adminUserIds: config.adminUserIds, digestAccess: config.digestAccess },

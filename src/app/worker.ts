@@ -1,10 +1,7 @@
 import { Worker } from "bullmq";
-import { createAnalyticsClient } from "../analytics/client.ts";
 import type { RetryPolicy } from "../analytics/retry.ts";
 import { createChartRenderer } from "../chart/index.ts";
 import type { Config, KeyringEntry } from "../config.ts";
-import { createDigestService } from "../digests/digest-service.ts";
-import { createInsightsCache } from "../digests/insights-cache.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer } from "../install/index.ts";
 import { createAlertState } from "../jobs/alert-state.ts";
@@ -26,12 +23,12 @@ import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
-import { codeOf, createMetrics, instrumentAnalytics, metricsHandler } from "../metrics.ts";
-import { createApiKeyStore } from "../store/api-keys.ts";
+import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
 import { connectRedis } from "./redis.ts";
 
@@ -136,35 +133,19 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   // Queue depth is read lazily from the queue created below.
   let depth: (() => Promise<Record<string, number>>) | undefined;
   const metrics = createMetrics({ queueDepth: () => depth?.() ?? Promise.resolve({}) });
-  const analytics = instrumentAnalytics(
-    createAnalyticsClient({
-      graphqlUrl: config.analytics.graphqlUrl,
-      appUrl: config.analytics.appUrl,
-      timeoutMs: config.analytics.timeoutMs,
-      retry: o.analyticsRetry,
-      logger,
-    }),
-    metrics,
-  );
-  const apiKeys = createApiKeyStore({ redis, keyring: config.keyring, prefix: o.prefix });
   // A short error memory: a BullMQ retry after its backoff should ask the service again.
-  const source = createInsightsCache({
-    redis,
-    keys,
-    client: analytics,
+  const { apiKeys, digestsWith } = composeDigests({
+    config,
     logger,
-    errorTtlMs: o.insightsErrorTtlMs ?? 2_000,
-    lockMs: o.insightsLockMs,
+    redis,
+    keyring: config.keyring,
+    metrics,
+    prefix: o.prefix,
+    interactive: false,
+    retry: o.analyticsRetry,
+    insightsErrorTtlMs: o.insightsErrorTtlMs ?? 2_000,
+    insightsLockMs: o.insightsLockMs,
   });
-  const digestsWith = (loader: Pick<typeof apiKeys, "load">) =>
-    createDigestService({
-      apiKeys: loader,
-      insights: source,
-      platformUrl: config.platformUrl,
-      drivers: config.drivers,
-      gapRule: config.gapRule,
-      logger,
-    });
 
   const policy = { ...DEFAULT_POLICY, ...o.policy };
   const { queue, store, subscriptions, scheduler, registry } = createSubscriptionRuntime({

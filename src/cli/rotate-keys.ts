@@ -1,8 +1,8 @@
-import { Redis } from "ioredis";
 import { destination } from "pino";
-import { loadConfig } from "../config.ts";
+import { connectRedis } from "../app/redis.ts";
+import { loadConfig, parseRedisUrl } from "../config.ts";
 import { AppError } from "../errors.ts";
-import { createLogger } from "../log.ts";
+import { createLogger, silentLogger } from "../log.ts";
 import { DEFAULT_PREFIX } from "../store/keys.ts";
 import { rotateKeys } from "../store/rotate.ts";
 
@@ -27,7 +27,10 @@ function parseArgs(args: string[]): { prefix: string } {
 
 /** Where REDIS_URL points, without the password it may carry. */
 function redisHost(url: string): string {
-  const u = new URL(url);
+  const target = parseRedisUrl(url);
+  if (target.kind === "cluster")
+    return `the cluster at ${target.nodes.map((n) => `${n.host}:${n.port}`).join(",")}`;
+  const u = new URL(target.url);
   return `${u.hostname}:${u.port || "6379"}`;
 }
 
@@ -42,15 +45,13 @@ export async function run(args: string[]): Promise<number> {
   // loadConfig("rotate-keys") already requires both; this narrows the types.
   if (!redisUrl || !keyring) throw new AppError("config", "rotate-keys needs REDIS_URL and ENCRYPTION_KEYS");
   const logger = createLogger({ level: config.logLevel, name: "rotate-keys", destination: destination(2) });
-  // Fail fast: a one-shot command should not wait on reconnects.
-  const redis = new Redis(redisUrl, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => null,
-  });
-  redis.on("error", () => {});
+  // One server or a cluster, as the app connects; a one-shot command gives up on the first failure.
+  const redis = connectRedis(redisUrl, silentLogger());
   try {
-    await redis.connect().catch((cause: unknown) => {
+    const unreachable = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error("no answer within 5 s")), 5_000).unref(),
+    );
+    await Promise.race([redis.ping(), unreachable]).catch((cause: unknown) => {
       throw new AppError("redis_unavailable", `Cannot connect to Redis at ${redisHost(redisUrl)}`, { cause });
     });
     const c = await rotateKeys({ redis, keyring, prefix, logger });
@@ -59,7 +60,6 @@ export async function run(args: string[]): Promise<number> {
     );
     return c.failed > 0 ? 1 : 0;
   } finally {
-    if (redis.status === "ready") await redis.quit();
-    else redis.disconnect();
+    await redis.quit().catch(() => redis.disconnect());
   }
 }

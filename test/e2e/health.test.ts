@@ -22,9 +22,20 @@ describe("metrics", () => {
     await connect(stack);
     await command(stack, "last7d");
     await command(stack, "lst7d");
-    const res = await fetch(`${stack.web.url}/metrics`);
-    expect(res.status).toBe(200);
-    const text = await res.text();
+    // A digest runs off the acking loop; its count arrives when the run reports back, which can
+    // be a moment after the reply is visible in Slack.
+    const scrape = async () => {
+      const res = await fetch(`${stack.web.url}/metrics`);
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const text = await stack.slack.waitFor(
+      async () => {
+        const t = await scrape();
+        return t.includes('insights_commands_total{kind="digest",outcome="ok"}') ? t : undefined;
+      },
+      { timeoutMs: 5_000, what: "the digest command counted on /metrics" },
+    );
     expect(text).toContain('insights_commands_total{kind="digest",outcome="ok"} 1');
     expect(text).toContain('insights_commands_total{kind="invalid",outcome="unknown_command"} 1');
     expect(text).toMatch(

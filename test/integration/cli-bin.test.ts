@@ -62,5 +62,7 @@ describe("bin/insights-digest.js", () => {
     expect(preview.stderr).toMatch(
       /^insights-digest: With no ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL set, preview runs against the built-in analytics emulator, which lives in a source checkout \(sandbox\/\); this install has none\. .* Or set ANALYTICS_APP_URL and ANALYTICS_API_KEY to preview against your platform\.\n$/,
     );
-  });
+    // It compiles the whole project (5 s alone on 2 cores, several times that beside the other
+    // test files), so it gets more than the default.
+  }, 120_000);
 });

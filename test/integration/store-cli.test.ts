@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KeyringEntry } from "../../src/config.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { formatKeyring, generateKeyring, seal } from "../../src/store/crypto.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
+import type { RedisClient } from "../../src/store/redis-client.ts";
+import { backends, connect } from "../setup/backends.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const meta = { savedBy: "U0ADMIN", savedAt: "2026-11-02T09:00:00.000Z" };
@@ -37,12 +38,12 @@ function cli(args: string[], env: Record<string, string>): Promise<Run> {
   });
 }
 
-describe("insights-digest rotate-keys", () => {
-  let redis: Redis;
+describe.each(backends())("insights-digest rotate-keys ($name)", ({ url: backendUrl }) => {
+  let redis: RedisClient;
   let url: string;
   beforeAll(() => {
-    url = inject("redisUrl");
-    redis = new Redis(url);
+    url = backendUrl;
+    redis = connect(url, "client");
   });
   afterAll(async () => {
     await redis.quit();

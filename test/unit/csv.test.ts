@@ -7,7 +7,7 @@ describe("CSV export of the daily series", () => {
     const view = makeView();
     const csv = digestCsv(view);
     const lines = csv.trimEnd().split("\r\n");
-    const header = lines.findIndex((l) => l === "day,findings,violations,fixes,merged");
+    const header = lines.indexOf("day,findings,violations,fixes,merged");
     expect(header).toBeGreaterThan(0);
     const rows = lines.slice(header + 1).map((l) => l.split(","));
     expect(rows.map((r) => r[0])).toEqual(view.digest.series.map((p) => p.day));
