@@ -44,7 +44,10 @@ const MANAGE: Line[] = [
     "subscribe weekly mon 09:00 when violations up 10%",
     "post only when the condition holds (also: when findings > 500, when violations rose 3, when changed); other runs are recorded as skipped",
   ],
-  ["subscribe daily 09:00 update", "one message a day, updated in place (`thread`: each run a reply in one thread)"],
+  [
+    "subscribe daily 09:00 update",
+    "one message a day, updated in place (`thread`: each run a reply in one thread)",
+  ],
   ["alert when violations > 500", "check hourly; post once when it starts to hold and once when it clears"],
   ["subscriptions", "list the subscriptions, with buttons to pause, resume, send or delete"],
   ["pause <id>", "stop a subscription for now; `resume <id>` starts it again"],
