@@ -34,7 +34,7 @@ export const ACTION = {
   /** Opens the subscribe modal for a new subscription (App Home). */
   subscriptionNew: "sub_new",
   /** Opens the subscribe modal for a personal digest, delivered by DM to whoever clicks (App Home). */
-  subscriptionNewPersonal: "sub_new_me",
+  subscriptionNewPersonal: "sub_personal",
   /** Uploads the digest's daily series as CSV to the conversation; value = encoded digest state. */
   exportCsv: "digest_export",
   /** Next page of the subscription list; value = offset of the first row of that page. */
