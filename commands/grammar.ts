@@ -248,16 +248,8 @@ export function parseCommand(text: string): Command {
     case "alert":
       return parseSubscribe(rest, "alert");
     case "export": {
-      const read = readDigestWords(rest, true);
-      if (read.error) return read.error;
-      const stray = read.rest[0];
-      if (stray)
-        return {
-          kind: "invalid",
-          code: "bad_syntax",
-          message: `I can't read "${stray.value.slice(0, 40)}" in an export. Use: export [range] [asset:"…"] [scanner:…].`,
-        };
-      return { kind: "export", range: read.range ?? "last7d", ...read.filters };
+      const read = readRangeAndFilters(rest);
+      return "kind" in read ? read : { kind: "export", ...read };
     }
     case "unsubscribe":
     case "pause":
@@ -274,9 +266,15 @@ export function parseCommand(text: string): Command {
       return { kind: word, id };
     }
   }
-  const { range, filters, error, rest: leftover } = readDigestWords(tokens, true);
+  const read = readRangeAndFilters(tokens);
+  return "kind" in read ? read : { kind: "digest", ...read };
+}
+
+/** A range (default last7d) and filters, nothing else: the digest's words, and `export`'s. */
+function readRangeAndFilters(tokens: Token[]): ({ range: string } & DigestFilters) | Command {
+  const { range, filters, error, rest } = readDigestWords(tokens, true);
   if (error) return error;
-  const stray = leftover[0];
+  const stray = rest[0];
   if (stray) return unknownWord(stray.value);
-  return { kind: "digest", range: range ?? "last7d", ...filters };
+  return { range: range ?? "last7d", ...filters };
 }

@@ -17,7 +17,7 @@ function lastWords(s: Subscription): string {
   if (!last) return "not delivered yet";
   if (last.outcome === "delivered") return `last delivered ${utc(last.at)}`;
   if (last.outcome === "skipped")
-    return `last run skipped ${utc(last.at)}: ${escapeMrkdwn(last.reason ?? "")}`;
+    return `last run ${utc(last.at)} skipped: ${escapeMrkdwn(last.reason ?? "")}`;
   return `last delivery failed ${utc(last.at)} (${describeReason(last.reason ?? "error").what})`;
 }
 

@@ -56,6 +56,7 @@ export function lastRunText(
   if (!last) return "No delivery yet.";
   const why = last.reason ? `: ${userText(last.reason, reasonBudget)}` : "";
   if (last.outcome === "delivered") return `:white_check_mark: Last delivered ${when(last.at)}`;
-  if (last.outcome === "skipped") return `:fast_forward: Last run skipped ${when(last.at)}${why}`;
+  // "skipped: <reason>": a run that posted nothing says so, and why, never silence.
+  if (last.outcome === "skipped") return `:fast_forward: Last run ${when(last.at)} skipped${why}`;
   return `:x: Last delivery failed ${when(last.at)}${why}`;
 }

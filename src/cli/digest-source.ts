@@ -15,7 +15,7 @@ interface EmulatorModule {
 /** Digests for the terminal: the configured service, or the built-in emulator. */
 export interface DigestSource {
   digests: DigestService;
-  /** Where the numbers come from, for the attribution line. */
+  /** `built-in emulator (<key>)` when the numbers come from it; "" from the configured service. */
   label: string;
   close(): Promise<void>;
 }
@@ -24,12 +24,13 @@ export interface DigestSource {
 export const CLI_REF = { teamId: "TPREVIEW" };
 
 /**
- * The digest service the CLI commands (preview, export) read from: ANALYTICS_API_KEY at
+ * The digest service a CLI command (preview, export) reads from: ANALYTICS_API_KEY at
  * ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL, or, with none set, the built-in emulator (from a source
  * checkout), so both work on a fresh clone with nothing configured. The CLI talks to the service
- * directly: no Redis, no stored key.
+ * directly: no Redis, no stored key. `command` and `use` name the command in its errors
+ * ("preview", "preview against your platform").
  */
-export async function openDigestSource(): Promise<DigestSource> {
+export async function openDigestSource(command: string, use: string): Promise<DigestSource> {
   const config = loadConfig("preview");
   const configured = config.analytics.graphqlUrl ?? config.analytics.appUrl;
   if (configured && !config.analytics.apiKey) {
@@ -41,16 +42,15 @@ export async function openDigestSource(): Promise<DigestSource> {
   const sandbox = configured
     ? undefined
     : await loadSandbox<EmulatorModule>("analytics/index.ts", {
-        needs:
-          "With no ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL set, the CLI runs against the built-in analytics emulator, which lives in a source checkout (sandbox/)",
-        instead: "Or set ANALYTICS_APP_URL and ANALYTICS_API_KEY to use your platform.",
+        needs: `With no ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL set, ${command} runs against the built-in analytics emulator, which lives in a source checkout (sandbox/)`,
+        instead: `Or set ANALYTICS_APP_URL and ANALYTICS_API_KEY to ${use}.`,
       });
   // The built-in emulator knows the demo and the scenario keys: ANALYTICS_API_KEY picks one.
   const apiKey = config.analytics.apiKey ?? sandbox?.DEMO_API_KEY ?? "";
   if (sandbox && !sandbox.BUILT_IN_KEYS.includes(apiKey)) {
     throw new AppError(
       "config",
-      `With no analytics URL set, the CLI runs the built-in emulator, which knows these keys only: ${sandbox.BUILT_IN_KEYS.join(", ")}. Set ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL to use another.`,
+      `With no analytics URL set, ${command} runs the built-in emulator, which knows these keys only: ${sandbox.BUILT_IN_KEYS.join(", ")}. Set ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL to use another.`,
     );
   }
   const emulator = await sandbox?.startEmulator({ port: 0 });

@@ -1,7 +1,7 @@
 import { alertMessage } from "../../templates/alert-message.ts";
 import type { DigestView } from "../insights/types.ts";
 import { alertStep } from "../subscriptions/alerts.ts";
-import { evaluate, type Verdict } from "../subscriptions/conditions.ts";
+import { incomplete, judge, type Verdict } from "../subscriptions/conditions.ts";
 import { periodTime } from "../subscriptions/period.ts";
 import { alertField, pendingField } from "../subscriptions/run-state.ts";
 import { conditionOf } from "../subscriptions/run-verdict.ts";
@@ -35,7 +35,7 @@ async function check(deps: AlertDeps, run: Run, sub: Subscription): Promise<Chec
     periodTime(run.period) ?? deps.clock(),
   );
   // An alert always has a condition (validation refuses one without); a record that lost it checks nothing.
-  const verdict = condition ? evaluate(condition, view.digest, []) : { met: false, reason: "no condition" };
+  const verdict = condition ? judge(condition, view.digest) : { met: false, reason: "no condition" };
   return { view, verdict };
 }
 
@@ -122,6 +122,14 @@ export async function runAlert(deps: AlertDeps, run: Run): Promise<RunOutcome> {
       return done({ status: "skipped", why: "superseded", period });
     } else {
       const checked = await check(deps, run, sub);
+      if (incomplete(checked.view.digest)) {
+        // A gap could make a number cross the line either way: the alert says nothing until it is filled.
+        const state = alert?.state === "firing" ? "firing" : "clear";
+        await record("skipped", {
+          reason: `data incomplete (${checked.verdict.reason}); the alert stays ${state}`,
+        });
+        return done({ status: "skipped", why: "condition_not_met", period });
+      }
       const step = alertStep(alert?.state, checked.verdict.met);
       const read = alert ? alertField(alert.state) : "";
       const post = step.post;

@@ -1,7 +1,7 @@
 import { escapeMrkdwn } from "../blockkit/text.ts";
 import { digestCsv } from "../insights/csv.ts";
 import type { DigestView } from "../insights/types.ts";
-import { shareFile } from "./file-upload.ts";
+import { uploadExternal, webClientPort } from "./file-upload.ts";
 import type { RequestContext } from "./frame/index.ts";
 import { openDm } from "./subscriptions/personal.ts";
 
@@ -30,11 +30,12 @@ export async function exportCsv(
     title: `Insights daily series, ${label}`,
     bytes: csv,
     contentType: "text/csv",
-    comment: `:page_facing_up: Daily findings, violations, fixes and merged violations, ${escapeMrkdwn(label)} (${days} day${days === 1 ? "" : "s"}), exported by <@${ctx.userId}>.`,
   };
+  const comment = `:page_facing_up: Daily findings, violations, fixes and merged violations, ${escapeMrkdwn(label)} (${days} day${days === 1 ? "" : "s"}), exported by <@${ctx.userId}>.`;
+  const port = webClientPort(ctx.client);
   if (channelId && /^[CG]/.test(channelId)) {
     try {
-      await shareFile(ctx.client, { ...file, channelId });
+      await uploadExternal(port, file, { channelId, comment });
       return `<#${channelId}>`;
     } catch (err) {
       const code = (err as { data?: { error?: string } }).data?.error ?? "";
@@ -42,7 +43,7 @@ export async function exportCsv(
       ctx.log.info({ code }, "cannot share the export in the channel; sending it by DM");
     }
   }
-  await shareFile(ctx.client, { ...file, channelId: await openDm(ctx.client, ctx.userId) });
+  await uploadExternal(port, file, { channelId: await openDm(ctx.client, ctx.userId), comment });
   return "your direct messages with the app";
 }
 
