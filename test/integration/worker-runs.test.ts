@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { DEMO_API_KEY, SECOND_API_KEY } from "../../sandbox/analytics/index.ts";
 import { DEMO } from "../../sandbox/slack/index.ts";
 import { createInsightsCache } from "../../src/digests/insights-cache.ts";
@@ -135,5 +135,61 @@ describe.each(backends())("alerts ($name)", ({ url }) => {
     expect(skipped).toHaveLength(n - 2);
     expect(skipped.filter((r) => /^still firing: violations [\d,]+ > 500$/.test(r))).toHaveLength(39);
     expect(skipped.filter((r) => /^violations [\d,]+ not > 500$/.test(r))).toHaveLength(59);
+  });
+});
+
+describe("digest runs with a condition or a style", () => {
+  it("a run whose condition is not met posts nothing and records 'skipped' with the reason; a met one posts and says why", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const harness = h;
+    await harness.worker();
+    const never = await insert(harness, {
+      schedule: { kind: "daily" },
+      condition: "when violations > 100000",
+    });
+    const after = await check(harness, never, hourly(0, 2));
+    expect(after.lastDelivery).toMatchObject({ outcome: "skipped" });
+    expect(after.lastDelivery?.reason).toMatch(/^violations [\d,]+ not > 100,000$/);
+    expect(posts(harness, DEMO.security)).toHaveLength(0);
+    const always = await insert(harness, { schedule: { kind: "daily" }, condition: "when violations > 10" });
+    expect((await check(harness, always, hourly(1, 2))).lastDelivery?.outcome).toBe("delivered");
+    const [posted] = posts(harness, DEMO.security);
+    expect(JSON.stringify(posted?.args.blocks)).toMatch(/posted because violations [\d,]+ &gt; 10/);
+  });
+
+  it("update: one message a day, edited in place by the day's later runs (same ts); the next day posts anew", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const harness = h;
+    await harness.worker();
+    const sub = await insert(harness, { style: "update", range: "last1d" });
+    // Four runs six hours apart on one day (00:00 UTC two days back), then the next day's first.
+    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 2 * 86_400_000;
+    const runs = [0, 6, 12, 18, 24].map((hour) => periodOf(day + hour * HOUR));
+    const ts: string[] = [];
+    for (const period of runs) ts.push((await check(harness, sub, period)).lastDelivery?.messageTs ?? "");
+    expect(new Set(ts.slice(0, 4)).size).toBe(1);
+    expect(ts[4]).not.toBe(ts[0]);
+    const messages = harness.slack.messages(DEMO.security);
+    expect(messages.map((m) => m.ts)).toEqual([ts[0], ts[4]]);
+    const edits = updates(harness);
+    expect(edits.map((c) => c.args.ts)).toEqual([ts[0], ts[0], ts[0]]);
+    // The edited message shows the day's latest run: its metadata names that run's delivery.
+    expect(messages[0]?.editedAt).toBeDefined();
+    expect(JSON.stringify(messages[0]?.metadata)).toContain(`${sub.id}/${runs[3]}`);
+  });
+
+  it("thread: the first run posts the top message; later runs reply under it and refresh it", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const harness = h;
+    await harness.worker();
+    const sub = await insert(harness, { style: "thread", schedule: { kind: "daily" } });
+    const ts: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ts.push((await check(harness, sub, hourly(i * 24, 72))).lastDelivery?.messageTs ?? "");
+    const messages = harness.slack.messages(DEMO.security);
+    const top = messages.filter((m) => m.threadTs === undefined);
+    expect(top.map((m) => m.ts)).toEqual([ts[0]]);
+    expect(messages.filter((m) => m.threadTs === ts[0]).map((m) => m.ts)).toEqual([ts[1], ts[2]]);
+    expect(updates(harness).map((c) => c.args.ts)).toEqual([ts[0], ts[0]]);
   });
 });
