@@ -52,7 +52,7 @@ describe("personal digests", () => {
     expect(home).toContain("Send me a digest");
     const before = stack.slack.calls((c) => c.method === "chat.postMessage" && c.ok).length;
     const refused = textOf((await command(stack, `send ${theirs}`, DEMO.member)).body);
-    expect(refused).not.toContain("Sending");
+    expect(refused).toContain(`Only the owner of subscription ${theirs} or a workspace admin can change it.`);
     expect(postsSince(before)).toEqual([]);
     // The admin, who manages the workspace, sees both.
     const all = textOf((await command(stack, "subscriptions", DEMO.admin)).body);
