@@ -1,5 +1,6 @@
 import { exportCsv, exportedText } from "../src/slack/export.ts";
 import type { CommandHandler } from "./context.ts";
+import { commandView } from "./digest.ts";
 
 /**
  * `/insights export [range] [asset:…] [scanner:…]`: the digest's daily series as a CSV file in this
@@ -7,15 +8,7 @@ import type { CommandHandler } from "./context.ts";
  * filters in the file's header lines. Same numbers as `/insights` with the same words.
  */
 export const exportCommand: CommandHandler<"export"> = async (ctx) => {
-  const user = await ctx.user();
-  const { view } = await ctx.deps.digests.build({
-    ref: ctx.ref,
-    range: ctx.command.range,
-    tz: user.tz,
-    now: ctx.deps.clock(),
-    assetNames: ctx.command.assets,
-    scannerNames: ctx.command.scanners,
-  });
+  const view = await commandView(ctx);
   const where = await exportCsv(ctx, view, ctx.body.channel_id);
   await ctx.respond({ response_type: "ephemeral", text: exportedText(view, where) });
 };

@@ -1,7 +1,9 @@
 import { createAnalyticsClient } from "../analytics/client.ts";
 import { loadConfig } from "../config.ts";
-import { createDigestService, type DigestService } from "../digests/digest-service.ts";
+import { createDigestService, type DigestRequest } from "../digests/digest-service.ts";
 import { AppError } from "../errors.ts";
+import { assertTimeZone } from "../insights/dayjs.ts";
+import type { DigestView } from "../insights/types.ts";
 import { silentLogger } from "../log.ts";
 import { loadSandbox } from "./sandbox.ts";
 
@@ -12,16 +14,31 @@ interface EmulatorModule {
   startEmulator(o: { port: number }): Promise<{ appUrl: string; graphqlUrl: string; close(): Promise<void> }>;
 }
 
+/** The words of a digest: range and filter names, as the grammar reads them. */
+export interface DigestWords {
+  range: string;
+  assets: string[];
+  scanners: string[];
+}
+
 /** Digests for the terminal: the configured service, or the built-in emulator. */
 export interface DigestSource {
-  digests: DigestService;
+  /** The digest `words` ask for now, in `tz`, with whatever else the command adds. */
+  view(words: DigestWords, tz: string, extra?: Partial<DigestRequest>): Promise<DigestView>;
   /** `built-in emulator (<key>)` when the numbers come from it; "" from the configured service. */
   label: string;
   close(): Promise<void>;
 }
 
 /** The workspace the CLI stands for: no Redis, no stored key, so any id will do. */
-export const CLI_REF = { teamId: "TPREVIEW" };
+const CLI_REF = { teamId: "TPREVIEW" };
+
+/** The zone the CLI resolves ranges in: `--tz`, else the machine's. */
+export function cliZone(tz: string | undefined): string {
+  const zone = tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
+  assertTimeZone(zone);
+  return zone;
+}
 
 /**
  * The digest service a CLI command (preview, export) reads from: ANALYTICS_API_KEY at
@@ -68,7 +85,18 @@ export async function openDigestSource(command: string, use: string): Promise<Di
     gapRule: config.gapRule,
   });
   return {
-    digests,
+    view: async (words, tz, extra = {}) =>
+      (
+        await digests.build({
+          ref: CLI_REF,
+          range: words.range,
+          tz,
+          now: new Date(),
+          assetNames: words.assets,
+          scannerNames: words.scanners,
+          ...extra,
+        })
+      ).view,
     label: emulator ? `built-in emulator (${apiKey})` : "",
     close: async () => {
       await emulator?.close();

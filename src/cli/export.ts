@@ -1,9 +1,8 @@
 import { parseCommand } from "../../commands/grammar.ts";
 import { AppError } from "../errors.ts";
 import { digestCsv } from "../insights/csv.ts";
-import { assertTimeZone } from "../insights/dayjs.ts";
 import { parseCliArgs } from "./args.ts";
-import { CLI_REF, openDigestSource } from "./digest-source.ts";
+import { cliZone, openDigestSource } from "./digest-source.ts";
 import { commandText, notThe } from "./words.ts";
 import { writeOut } from "./write-out.ts";
 
@@ -24,18 +23,10 @@ export async function run(args: string[]): Promise<number> {
   const command = parseCommand(`export ${commandText(positionals)}`);
   if (command.kind !== "export")
     throw new AppError("bad_syntax", `${notThe(command, "export")} Usage: ${USAGE}`);
-  const tz = values.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
-  assertTimeZone(tz);
+  const tz = cliZone(values.tz);
   const source = await openDigestSource("export", "export from your platform");
   try {
-    const { view } = await source.digests.build({
-      ref: CLI_REF,
-      range: command.range,
-      tz,
-      now: new Date(),
-      assetNames: command.assets,
-      scannerNames: command.scanners,
-    });
+    const view = await source.view(command, tz);
     const csv = digestCsv(view);
     if (values.out) {
       writeOut(values.out, csv, "the CSV");

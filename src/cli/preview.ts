@@ -4,9 +4,8 @@ import { renderText } from "../blockkit/to-text.ts";
 import { renderChartPng } from "../chart/render.ts";
 import { chartInputFor } from "../digests/chart-input.ts";
 import { AppError } from "../errors.ts";
-import { assertTimeZone } from "../insights/dayjs.ts";
 import { parseCliArgs } from "./args.ts";
-import { CLI_REF, openDigestSource } from "./digest-source.ts";
+import { cliZone, openDigestSource } from "./digest-source.ts";
 import { commandText, notThe } from "./words.ts";
 import { writeOut } from "./write-out.ts";
 
@@ -36,18 +35,10 @@ export async function run(args: string[]): Promise<number> {
   const command = parseCommand(commandText(positionals));
   if (command.kind !== "digest")
     throw new AppError("bad_syntax", `${notThe(command, "preview")} Usage: ${USAGE}`);
-  const tz = values.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
-  assertTimeZone(tz);
+  const tz = cliZone(values.tz);
   const source = await openDigestSource("preview", "preview against your platform");
   try {
-    const { digests } = source;
-    const { view } = await digests.build({
-      ref: CLI_REF,
-      range: command.range,
-      tz,
-      now: new Date(),
-      assetNames: command.assets,
-      scannerNames: command.scanners,
+    const view = await source.view(command, tz, {
       shareable: true,
       attribution: source.label ? `Preview · ${source.label}` : "Preview",
       // --why: the answer the Why? button gives, drivers and data-gap notices included.

@@ -1,3 +1,4 @@
+import { clickButton } from "../../sandbox/slack/index.ts";
 import { DEMO, DEMO_API_KEY, type Stack } from "../../sandbox/stack.ts";
 import { ACTION, BLOCK } from "../../src/ids.ts";
 
@@ -19,6 +20,22 @@ export async function command(
     timeoutMs: 10_000,
   });
   return { sent, reply, body: reply.body as { text?: string; blocks?: unknown[]; response_type?: string } };
+}
+
+/** Clicks button `actionId` on the private reply of a `command`, as `userId` in `channelId`. */
+export async function clickOn(
+  stack: Stack,
+  reply: { body: { blocks?: unknown[] }; sent: { responseUrl?: string } },
+  actionId: string,
+  userId: string = DEMO.member,
+  channelId: string = DEMO.general,
+) {
+  return stack.slack.sendBlockAction({
+    ...who(userId, channelId),
+    responseUrl: reply.sent.responseUrl,
+    container: { is_ephemeral: true },
+    actions: [clickButton(reply.body.blocks, actionId)],
+  });
 }
 
 /** An admin connects `apiKey` through the real modal: command → views.open → view_submission. */

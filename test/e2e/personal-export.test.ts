@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { clickButton } from "../../sandbox/slack/index.ts";
 import { DEMO, type Stack } from "../../sandbox/stack.ts";
 import { ACTION } from "../../src/ids.ts";
 import { formatCount } from "../../src/insights/format.ts";
 import { workspaceLabel } from "../../src/store/keys.ts";
 import { periodOf } from "../../src/subscriptions/period.ts";
-import { command } from "./helpers.ts";
+import { readCsv } from "../fixtures/csv.ts";
+import { clickOn, command } from "./helpers.ts";
 import { homeText, idIn, openHome, REF, sub, subscriptionStack, textOf } from "./subscriptions-helpers.ts";
 
 /**
@@ -111,15 +111,6 @@ describe("conditions", () => {
 });
 
 describe("export", () => {
-  /** The day rows of a CSV and its columns' sums. */
-  function rowsOf(csv: string) {
-    const lines = csv.trimEnd().split("\r\n");
-    const rows = lines
-      .slice(lines.indexOf("day,findings,violations,fixes,merged") + 1)
-      .map((l) => l.split(","));
-    return { lines, rows, sums: [1, 2, 3, 4].map((i) => rows.reduce((s, r) => s + Number(r[i]), 0)) };
-  }
-
   /** The CSV of the newest completed upload, after the three steps of Slack's external upload. */
   function lastCsv(channel: string) {
     const complete = stack.slack.calls((c) => c.method === "files.completeUploadExternal" && c.ok).at(-1);
@@ -140,7 +131,7 @@ describe("export", () => {
     for (const step of ["files.getUploadURLExternal", "upload", "files.completeUploadExternal"])
       expect(stack.slack.calls((c) => c.method === step && c.ok).length).toBeGreaterThan(0);
     const csv = lastCsv(DEMO.general);
-    const { rows, sums } = rowsOf(csv);
+    const { rows, sums } = readCsv(csv);
     expect(rows).toHaveLength(7);
     const { view } = await stack.web.deps.digests.build({
       ref: REF,
@@ -158,19 +149,12 @@ describe("export", () => {
 
   it("Export CSV on a digest in a channel the app is not in sends the file to the person's DM instead", async () => {
     const { body, sent } = await command(stack, "last30d", DEMO.member, DEMO.noBot);
-    await stack.slack.sendBlockAction({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: DEMO.noBot,
-      responseUrl: sent.responseUrl,
-      container: { is_ephemeral: true },
-      actions: [clickButton(body.blocks, ACTION.exportCsv)],
-    });
+    await clickOn(stack, { body, sent }, ACTION.exportCsv, DEMO.member, DEMO.noBot);
     const done = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1], {
       timeoutMs: 15_000,
       what: "the export's confirmation",
     });
     expect(textOf(done.body)).toContain("as CSV to your direct messages with the app");
-    expect(rowsOf(lastCsv(dmOf(DEMO.member))).rows).toHaveLength(30);
+    expect(readCsv(lastCsv(dmOf(DEMO.member))).rows).toHaveLength(30);
   });
 });

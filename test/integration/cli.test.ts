@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { readCsv } from "../fixtures/csv.ts";
 import { TESTS_NEED_REDIS_SERVER } from "../setup/redis.ts";
 import { cli, emptyDir, ROOT, removeEmptyDirs, run } from "./cli-run.ts";
 
@@ -139,16 +140,11 @@ describe("insights-digest: configuration errors stop every entry point with one 
 });
 
 describe("insights-digest export", () => {
-  /** The CSV's day rows, and what its header lines say the totals are. */
+  /** The CSV read back, and what its header lines say the totals are. */
   function read(csv: string) {
-    const lines = csv.trimEnd().split("\r\n");
-    const rows = lines
-      .slice(lines.indexOf("day,findings,violations,fixes,merged") + 1)
-      .map((l) => l.split(","));
-    const sum = (i: number) => rows.reduce((s, r) => s + Number(r[i]), 0);
     const said =
       /findings \d+ -> (\d+), violations \d+ -> (\d+)[\s\S]*fixes (\d+), merged violations (\d+)/.exec(csv);
-    return { lines, rows, sums: [1, 2, 3, 4].map(sum), said: said?.slice(1).map(Number) };
+    return { ...readCsv(csv), said: said?.slice(1).map(Number) };
   }
 
   it("writes the daily series as CSV, one row per day, whose columns add up to the digest's totals", async () => {

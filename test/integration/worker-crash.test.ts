@@ -8,26 +8,16 @@ import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
 import { backends } from "../setup/backends.ts";
 import { startSlackProxy } from "./slack-proxy.ts";
-import { CRASH, type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
-
-/** A daily subscription as create() stores it (without its preview and per-workspace cap). */
-function subscription(ref: WorkspaceRef, channelId: string): Subscription {
-  return {
-    id: "",
-    ref,
-    ownerId: OWNER,
-    channelId,
-    schedule: { kind: "daily" },
-    time: "09:00",
-    tz: "UTC",
-    range: "last7d",
-    assetIds: [],
-    scannerIds: [],
-    filterLabels: [],
-    status: "active",
-    createdAt: new Date().toISOString(),
-  };
-}
+import {
+  CRASH,
+  type Harness,
+  OWNER,
+  REF,
+  sleep,
+  startHarness,
+  subscriptionRecord,
+  until,
+} from "./worker-harness.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 let h: Harness | undefined;
@@ -130,7 +120,7 @@ describe.each(backends())("worker killed mid-post, non-Marketplace history ($nam
     for (let i = 0; i < n; i++) {
       const ws = await harness.addWorkspace(`T0K${String(i).padStart(6, "0")}`, 1);
       tokens[ws.ref.teamId as string] = ws.token;
-      const sub = { ...subscription(ws.ref, ws.channels[0] as string), id: newSubscriptionId() };
+      const sub = { ...subscriptionRecord(ws.ref, ws.channels[0] as string), id: newSubscriptionId() };
       await store.insert(sub);
       subs.push({ ref: ws.ref, id: sub.id, channel: sub.channelId });
     }

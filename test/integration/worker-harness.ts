@@ -10,6 +10,7 @@ import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
+import type { Subscription } from "../../src/subscriptions/types.ts";
 import { connect } from "../setup/backends.ts";
 
 /**
@@ -181,6 +182,30 @@ export async function startHarness(o: {
       await emulator.close();
       await redis.quit().catch(() => redis.disconnect());
     },
+  };
+}
+
+/** A daily subscription as create() stores it (without its preview and per-workspace cap). */
+export function subscriptionRecord(
+  ref: WorkspaceRef,
+  channelId: string,
+  fields: Partial<Subscription> = {},
+): Subscription {
+  return {
+    id: "",
+    ref,
+    ownerId: OWNER,
+    channelId,
+    schedule: { kind: "daily" },
+    time: "09:00",
+    tz: "UTC",
+    range: "last7d",
+    assetIds: [],
+    scannerIds: [],
+    filterLabels: [],
+    status: "active",
+    createdAt: new Date().toISOString(),
+    ...fields,
   };
 }
 

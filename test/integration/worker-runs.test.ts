@@ -9,7 +9,7 @@ import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { periodOf, periodTime } from "../../src/subscriptions/period.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
 import { backends } from "../setup/backends.ts";
-import { type Harness, OWNER, REF, startHarness, until } from "./worker-harness.ts";
+import { type Harness, OWNER, REF, startHarness, subscriptionRecord, until } from "./worker-harness.ts";
 
 /**
  * What runs leave for the next one, with a real worker on real Redis: alert episodes (posted once
@@ -28,22 +28,12 @@ const hourly = (i: number, count: number) =>
   periodOf(Math.floor(Date.now() / HOUR) * HOUR - (count + 24 - i) * HOUR);
 
 async function insert(harness: Harness, fields: Partial<Subscription>): Promise<Subscription> {
-  const sub: Subscription = {
+  const sub = subscriptionRecord(REF, DEMO.security, {
     id: newSubscriptionId(),
-    ref: REF,
-    ownerId: OWNER,
-    channelId: DEMO.security,
     schedule: { kind: "hourly" },
     time: "00:00",
-    tz: "UTC",
-    range: "last7d",
-    assetIds: [],
-    scannerIds: [],
-    filterLabels: [],
-    status: "active",
-    createdAt: new Date().toISOString(),
     ...fields,
-  };
+  });
   await harness.producer().store.insert(sub);
   return sub;
 }
