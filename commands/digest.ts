@@ -1,8 +1,12 @@
+import type { DigestView } from "../src/insights/types.ts";
 import { digestMessage } from "../templates/digest-message.ts";
-import type { CommandHandler } from "./context.ts";
+import type { CommandContext, CommandHandler } from "./context.ts";
 
-/** `/insights [range] [asset:…] [scanner:…]`: an ephemeral digest with a Share button. */
-export const digestCommand: CommandHandler<"digest"> = async (ctx) => {
+/** The digest the command's words ask for, in the person's zone (the digest itself, and `export`). */
+export async function commandView(
+  ctx: CommandContext<"digest" | "export">,
+  o: { shareable?: boolean } = {},
+): Promise<DigestView> {
   const user = await ctx.user();
   const { view } = await ctx.deps.digests.build({
     ref: ctx.ref,
@@ -11,7 +15,13 @@ export const digestCommand: CommandHandler<"digest"> = async (ctx) => {
     now: ctx.deps.clock(),
     assetNames: ctx.command.assets,
     scannerNames: ctx.command.scanners,
-    shareable: true,
+    ...o,
   });
+  return view;
+}
+
+/** `/insights [range] [asset:…] [scanner:…]`: an ephemeral digest with a Share button. */
+export const digestCommand: CommandHandler<"digest"> = async (ctx) => {
+  const view = await commandView(ctx, { shareable: true });
   await ctx.respond({ response_type: "ephemeral", ...digestMessage(view) });
 };

@@ -1,4 +1,6 @@
+import { isAppError } from "../src/errors.ts";
 import { isRangeToken } from "../src/insights/range-grammar.ts";
+import { conditionText, parseCondition } from "../src/subscriptions/conditions.ts";
 import { didYouMean } from "../src/suggest.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 
@@ -13,7 +15,7 @@ export interface DigestFilters {
   scanners: string[];
 }
 
-export type Frequency = "daily" | "weekly";
+export type Frequency = "hourly" | "daily" | "weekly";
 export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
@@ -24,6 +26,12 @@ export interface SubscribeArgs extends DigestFilters {
   time: string;
   tz?: string;
   range: string;
+  /** Canonical condition (`when violations up 10%`), from the words after `when`. */
+  condition?: string;
+  /** `alert`: post once when the condition starts and once when it clears (the `alert` subcommand). */
+  mode: "digest" | "alert";
+  /** post (default), update (one message a day, edited) or thread (replies under one message). */
+  style: "post" | "update" | "thread";
 }
 
 export type Command =
@@ -34,8 +42,16 @@ export type Command =
   | { kind: "status" }
   | { kind: "subscriptions" }
   | ({ kind: "subscribe"; interactive: boolean } & SubscribeArgs)
+  /** `subscribe me …` / `alert me …`: a personal digest by DM, which any reader may set up. */
+  | ({ kind: "subscribeMe"; interactive: boolean } & SubscribeArgs)
+  | ({ kind: "export"; range: string } & DigestFilters)
   | { kind: "unsubscribe" | "pause" | "resume" | "send"; id: string }
-  | { kind: "invalid"; code: "unknown_command" | "bad_syntax"; message: string; suggestion?: string };
+  | {
+      kind: "invalid";
+      code: "unknown_command" | "bad_syntax" | "bad_condition";
+      message: string;
+      suggestion?: string;
+    };
 
 export const SUBCOMMANDS = [
   "help",
@@ -43,6 +59,8 @@ export const SUBCOMMANDS = [
   "disconnect",
   "status",
   "subscribe",
+  "alert",
+  "export",
   "subscriptions",
   "unsubscribe",
   "pause",
@@ -132,20 +150,58 @@ function readDigestWords(
 const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 const TZ = /^[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+){0,2}$/;
 
-function parseSubscribe(tokens: Token[]): Command {
+const SUBSCRIBE_USAGE =
+  'subscribe [me] [hourly|daily|weekly] [mon..sun] [HH:MM] [Area/City] [range] [asset:"…"] [post|update|thread] [when <condition>]';
+
+/** The words after `when` as a canonical condition, or the error that says what is wrong with them. */
+function readCondition(words: Token[]): { condition: string } | { error: Command } {
+  try {
+    return { condition: conditionText(parseCondition(words.map((t) => t.raw).join(" "))) };
+  } catch (err) {
+    const message = isAppError(err) ? err.message : "That is not a condition.";
+    return { error: { kind: "invalid", code: "bad_condition", message } };
+  }
+}
+
+/**
+ * `subscribe …` and `alert …` (with `me` first for a personal digest). Everything after `when` is
+ * the condition; an alert needs one and checks hourly unless told otherwise.
+ */
+function parseSubscribe(all: Token[], mode: "digest" | "alert"): Command {
+  const personal = all[0]?.value.toLowerCase() === "me" && !all[0]?.key;
+  const words = personal ? all.slice(1) : all;
+  const at = words.findIndex((t) => !t.key && t.value.toLowerCase() === "when");
+  const tokens = at < 0 ? words : words.slice(0, at);
+  let condition: string | undefined;
+  if (at >= 0) {
+    const read = readCondition(words.slice(at + 1));
+    if ("error" in read) return read.error;
+    condition = read.condition;
+  }
+  if (mode === "alert" && !condition)
+    return {
+      kind: "invalid",
+      code: "bad_condition",
+      message:
+        "An alert needs a condition to watch, e.g. `alert when violations > 500` or `alert me daily when findings up 20%`.",
+    };
   const { range, filters, error, rest } = readDigestWords(tokens, true);
   if (error) return error;
   const args: SubscribeArgs = {
-    frequency: "weekly",
+    frequency: mode === "alert" ? "hourly" : "weekly",
     days: [],
-    time: "09:00",
+    time: mode === "alert" ? "00:00" : "09:00",
     range: range ?? "last7d",
+    mode,
+    style: "post",
+    ...(condition ? { condition } : {}),
     ...filters,
   };
   for (const t of rest) {
     const w = t.value.toLowerCase();
     const day = w.slice(0, 3) as Weekday;
-    if (w === "daily" || w === "weekly") args.frequency = w;
+    if (w === "daily" || w === "weekly" || w === "hourly") args.frequency = w;
+    else if (w === "post" || w === "update" || w === "thread") args.style = w;
     else if (WEEKDAYS.includes(day) && (w.length === 3 || `${day}day`.startsWith(w) || w.endsWith("day"))) {
       if (!args.days.includes(day)) args.days.push(day);
     } else if (TIME.test(w)) {
@@ -157,19 +213,20 @@ function parseSubscribe(tokens: Token[]): Command {
       return {
         kind: "invalid",
         code: "bad_syntax",
-        message: `I can't read "${t.value}" in a subscription. Use: subscribe [weekly|daily] [mon..sun] [HH:MM] [Area/City] [range] [asset:"…"].`,
+        message: `I can't read "${t.value}" in a subscription. Use: ${SUBSCRIBE_USAGE}.`,
       };
     }
   }
-  if (args.frequency === "daily" && args.days.length > 0) {
+  if (args.frequency !== "weekly" && args.days.length > 0) {
     return {
       kind: "invalid",
       code: "bad_syntax",
-      message: "A daily subscription runs every day; leave out the weekdays, or use weekly.",
+      message: `${args.frequency === "hourly" ? "An hourly subscription runs every hour" : "A daily subscription runs every day"}; leave out the weekdays, or use weekly.`,
     };
   }
   if (args.frequency === "weekly" && args.days.length === 0) args.days = ["mon"];
-  return { kind: "subscribe", interactive: tokens.length === 0, ...args };
+  const interactive = mode === "digest" && words.length === 0;
+  return { kind: personal ? "subscribeMe" : "subscribe", interactive, ...args };
 }
 
 /** Parses the text after `/insights`. Never throws; problems come back as `kind: "invalid"`. */
@@ -187,7 +244,13 @@ export function parseCommand(text: string): Command {
     case "subscriptions":
       return { kind: word };
     case "subscribe":
-      return parseSubscribe(rest);
+      return parseSubscribe(rest, "digest");
+    case "alert":
+      return parseSubscribe(rest, "alert");
+    case "export": {
+      const read = readRangeAndFilters(rest);
+      return "kind" in read ? read : { kind: "export", ...read };
+    }
     case "unsubscribe":
     case "pause":
     case "resume":
@@ -203,9 +266,15 @@ export function parseCommand(text: string): Command {
       return { kind: word, id };
     }
   }
-  const { range, filters, error, rest: leftover } = readDigestWords(tokens, true);
+  const read = readRangeAndFilters(tokens);
+  return "kind" in read ? read : { kind: "digest", ...read };
+}
+
+/** A range (default last7d) and filters, nothing else: the digest's words, and `export`'s. */
+function readRangeAndFilters(tokens: Token[]): ({ range: string } & DigestFilters) | Command {
+  const { range, filters, error, rest } = readDigestWords(tokens, true);
   if (error) return error;
-  const stray = leftover[0];
+  const stray = rest[0];
   if (stray) return unknownWord(stray.value);
-  return { kind: "digest", range: range ?? "last7d", ...filters };
+  return { range: range ?? "last7d", ...filters };
 }

@@ -5,11 +5,12 @@ import { connectCommand } from "./connect.ts";
 import type { CommandHandler } from "./context.ts";
 import { digestCommand } from "./digest.ts";
 import { disconnectCommand } from "./disconnect.ts";
+import { exportCommand } from "./export.ts";
 import { type Command, parseCommand } from "./grammar.ts";
 import { helpCommand } from "./help.ts";
 import { pauseCommand, resumeCommand, sendCommand, unsubscribeCommand } from "./manage.ts";
 import { statusCommand } from "./status.ts";
-import { subscribeCommand } from "./subscribe.ts";
+import { subscribeCommand, subscribeMeCommand } from "./subscribe.ts";
 import { subscriptionsCommand } from "./subscriptions.ts";
 
 type Kind = Exclude<Command["kind"], "invalid">;
@@ -34,6 +35,10 @@ export const COMMAND_ENTRIES: CommandEntry[] = [
   entry("disconnect", "manager", disconnectCommand),
   entry("status", "reader", statusCommand),
   entry("subscribe", "manager", subscribeCommand),
+  // A personal digest goes to whoever asks: the same people who may read digests (DIGEST_ACCESS).
+  entry("subscribeMe", "reader", subscribeMeCommand),
+  // Exporting computes a digest's series, like the digest itself.
+  entry("export", "reader", exportCommand, { offload: true }),
   entry("subscriptions", "reader", subscriptionsCommand),
   entry("unsubscribe", "reader", unsubscribeCommand),
   entry("pause", "reader", pauseCommand),

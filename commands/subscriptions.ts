@@ -7,7 +7,10 @@ import type { CommandHandler } from "./context.ts";
 export const subscriptionsCommand: CommandHandler<"subscriptions"> = async (ctx) => {
   const user = await ctx.user();
   const manager = canManage(user, ctx.deps.policy, await ctx.deps.installerOf(ctx.ref));
-  const rows = await subscriptionRows(ctx.deps, ctx.ref, ctx.body.channel_id, 0);
+  const rows = await subscriptionRows(ctx.deps, ctx.ref, ctx.body.channel_id, 0, {
+    userId: ctx.userId,
+    manager,
+  });
   await ctx.respond({
     response_type: "ephemeral",
     ...subscriptionList(rows, { canManage: manager, editable: true, pageSize: LIST_PAGE }),

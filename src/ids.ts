@@ -33,6 +33,10 @@ export const ACTION = {
   subscriptionDelete: "sub_delete",
   /** Opens the subscribe modal for a new subscription (App Home). */
   subscriptionNew: "sub_new",
+  /** Opens the subscribe modal for a personal digest, delivered by DM to whoever clicks (App Home). */
+  subscriptionNewPersonal: "sub_personal",
+  /** Uploads the digest's daily series as CSV to the conversation; value = encoded digest state. */
+  exportCsv: "digest_export",
   /** Next page of the subscription list; value = offset of the first row of that page. */
   subscriptionsPage: "subs_page",
   /** API key input inside the connect modal. */
@@ -96,6 +100,8 @@ export const BLOCK = {
   homeStatus: "home_status",
   /** App Home: the "New subscription" button row. */
   homeNew: "home_new",
+  /** App Home: the viewer's own personal digests, and the button that sets one up. */
+  homePersonal: "home_personal",
   /** Prefix of one App Home subscription row's actions block; the subscription id follows. */
   homeRowPrefix: "home_sub_",
 } as const;
@@ -118,6 +124,12 @@ export const SUBSCRIBE_FIELD = {
   /** Asset filter: multi_static_select, or multi_external_select over 100 assets. */
   assets: "sub_assets",
   scanners: "sub_scanners",
+  /** "Post only when" (plain text in the condition grammar), optional. */
+  condition: "sub_condition",
+  /** digest / alert (radio buttons). */
+  mode: "sub_mode",
+  /** post / update / thread (radio buttons). */
+  style: "sub_style",
 } as const;
 
 /** Subscribe modal inputs whose changes redraw the "next five runs" section (dispatch_action). */

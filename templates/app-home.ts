@@ -4,6 +4,7 @@ import type { Block, ButtonElement } from "../src/blockkit/types.ts";
 import { ACTION, BLOCK, COMMAND } from "../src/ids.ts";
 import { shown } from "./error-message.ts";
 import { formatCount, slackDate } from "./format.ts";
+import { lastRunText, runOptionsText, whereText } from "./subscription-words.ts";
 import type { SubscriptionView } from "./subscriptions.ts";
 
 /** One subscription on the Home tab: the list's row plus what the viewer may do with it. */
@@ -19,6 +20,10 @@ export interface HomeModel {
   key: { connected: true; savedBy: string; savedAt: string } | { connected: false; unreadable?: boolean };
   /** The viewer may connect the key and create subscriptions. */
   canManage: boolean;
+  /** The viewer may read digests, and so set up personal ones (DIGEST_ACCESS). */
+  canRead?: boolean;
+  /** How many personal digests the viewer has. */
+  personal?: number;
   subscriptions: HomeSubscription[];
   /** The outcome of the viewer's last change from the Home tab: our own mrkdwn, user data already escaped. */
   notice?: string;
@@ -49,12 +54,11 @@ export interface HomeView {
   blocks: Block[];
 }
 
-/** Fixed blocks around the rows (header, status, help, reach, notice, divider, header, count, "more"). */
-const FIXED = 9;
+/** Fixed blocks around the rows (header, status, help, reach, notice, personal, divider, header, count, "more"). */
+const FIXED = 10;
 /** Section, actions and divider per row: 30 rows keep the tab within 100 blocks. */
 export const HOME_MAX_ROWS = Math.floor((LIMITS.viewBlocks - FIXED) / 3);
 
-const channel = (id: string) => (/^[CG][A-Z0-9]{2,30}$/.test(id) ? `<#${id}>` : userText(id, 40));
 const user = (id: string) => (/^[UW][A-Z0-9]{2,30}$/.test(id) ? `<@${id}>` : userText(id, 40));
 const when = (iso: string) => slackDate(iso) ?? userText(iso, 40);
 
@@ -86,6 +90,22 @@ function keyStatus(m: HomeModel): Block {
   return block;
 }
 
+/** Personal digests: what they are, how many the viewer has, and the button that sets one up. */
+function personalBlock(count: number): Block {
+  const have =
+    count === 0
+      ? "You have none yet."
+      : `You have ${formatCount(count)}; they are listed below with buttons to pause or delete them.`;
+  return {
+    type: "section",
+    block_id: BLOCK.homePersonal,
+    text: mrkdwn(
+      `:bust_in_silhouette: *Personal digests* come to you alone, by direct message, on your schedule, with your filters and conditions (or \`${COMMAND} subscribe me daily 08:00\`). ${have}`,
+    ),
+    accessory: button(ACTION.subscriptionNewPersonal, "Send me a digest", "home"),
+  };
+}
+
 function rowText(s: HomeSubscription): string {
   const filters =
     s.filterNames.length === 0
@@ -95,21 +115,16 @@ function rowText(s: HomeSubscription): string {
           .map((n) => userText(n, 60))
           .join(", ")}${s.filterNames.length > 5 ? ` +${formatCount(s.filterNames.length - 5)} more` : ""}`;
   const lines = [
-    `*${userText(s.schedule, 100)}* · ${userText(s.tz, 60)} · in ${channel(s.channelId)}`,
+    `*${userText(s.schedule, 100)}* · ${userText(s.tz, 60)} · ${whereText(s.channelId, s.ownerId)}`,
     `Set up by ${user(s.ownerId)} · range \`${userText(s.range.replace(/`/g, ""), 40)}\`${s.drivers === false ? " · no drivers" : ""} · ${filters}`,
   ];
+  const options = runOptionsText(s);
+  if (options) lines.push(options);
   if (s.paused) {
     lines.push(`:double_vertical_bar: *Paused* because ${shown(s.pausedReason ?? "it was paused", 300)}.`);
     if (s.pausedFix) lines.push(`_To fix:_ ${shown(s.pausedFix, 300)}`);
   } else if (s.nextRunAt) lines.push(`:calendar: Next run ${when(s.nextRunAt)}`);
-  const last = s.lastDelivery;
-  lines.push(
-    !last
-      ? "No delivery yet."
-      : last.outcome === "delivered"
-        ? `:white_check_mark: Last delivered ${when(last.at)}`
-        : `:x: Last delivery failed ${when(last.at)}${last.reason ? `: ${shown(last.reason, 300)}` : ""}`,
-  );
+  lines.push(lastRunText(s.lastDelivery));
   lines.push(`Id \`${userText(s.id, 40)}\``);
   return lines.join("\n");
 }
@@ -118,7 +133,10 @@ function rowButtons(s: HomeSubscription): ButtonElement[] {
   const del = button(ACTION.subscriptionDelete, "Delete", s.id, "danger");
   del.confirm = {
     title: plain("Delete this subscription?", LIMITS.confirmTitle),
-    text: mrkdwn(`No more scheduled digests from it in ${channel(s.channelId)}.`, LIMITS.confirmText),
+    text: mrkdwn(
+      `No more scheduled digests from it ${whereText(s.channelId, s.ownerId)}.`,
+      LIMITS.confirmText,
+    ),
     confirm: plain("Delete", LIMITS.confirmButton),
     deny: plain("Keep it", LIMITS.confirmButton),
   };
@@ -149,6 +167,7 @@ export function appHome(m: HomeModel): HomeView {
   ];
   if (m.reach) blocks.push(reachLine(m.reach));
   if (m.notice?.trim()) blocks.push({ type: "section", text: mrkdwn(m.notice, 1000) });
+  if (m.canRead) blocks.push(personalBlock(m.personal ?? 0));
   blocks.push({ type: "divider" }, { type: "header", text: plain("Scheduled digests", LIMITS.headerText) });
   const total = m.subscriptions.length;
   const count: Block = {

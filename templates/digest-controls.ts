@@ -84,7 +84,7 @@ function isWebUrl(url: string): boolean {
   return /^https?:\/\/[^\s<>|]+$/i.test(url) && url.length <= LIMITS.url;
 }
 
-/** Why? (on-demand digests), Share (ephemeral replies only) and the platform link (when known); null when none applies. */
+/** Why? (on-demand digests), Share (ephemeral replies only), Export CSV and the platform link (when known). */
 export function linksBlock(view: DigestView): Block | null {
   const elements: ButtonElement[] = [];
   if (view.explainable && !view.drivers)
@@ -101,6 +101,13 @@ export function linksBlock(view: DigestView): Block | null {
       text: plain("Share to channel", LIMITS.buttonText),
       value: encodeStateWithin(stateOf(view), LIMITS.buttonValue),
     });
+  // Every digest's numbers can leave as a file: the same range and filters, one row per day.
+  elements.push({
+    type: "button",
+    action_id: ACTION.exportCsv,
+    text: plain("Export CSV", LIMITS.buttonText),
+    value: encodeStateWithin(stateOf(view), LIMITS.buttonValue),
+  });
   if (view.platformUrl && isWebUrl(view.platformUrl))
     elements.push({
       type: "button",

@@ -1,7 +1,8 @@
-import { mrkdwn, truncateMrkdwn, userText } from "../src/blockkit/text.ts";
+import { escapeMrkdwn, mrkdwn, truncateMrkdwn, userText } from "../src/blockkit/text.ts";
 import type { Block, Message } from "../src/blockkit/types.ts";
 import { COMMAND } from "../src/ids.ts";
 import { redactText } from "../src/log.ts";
+import { CONDITION_GRAMMAR } from "../src/subscriptions/conditions.ts";
 
 /** What went wrong, as the error's code and whatever the caller may show alongside it. */
 export interface ErrorView {
@@ -62,6 +63,13 @@ function wording(err: ErrorView): Wording {
       return { title: "The analytics service did not accept the request.", body: "", showMessage: true };
     case "bad_range":
       return { title: "That is not a range I know.", body: "", showMessage: true };
+    case "bad_condition":
+      return {
+        title: "That is not a condition I can check.",
+        // Our own text, shown as lines: the one-line message above says what was wrong with this one.
+        body: `Conditions look like:\n\`\`\`${escapeMrkdwn(CONDITION_GRAMMAR)}\`\`\``,
+        showMessage: true,
+      };
     case "not_connected":
       return {
         title: "Insights is not connected yet.",
@@ -121,7 +129,9 @@ export function shown(text: string, max: number): string {
 export function errorMessage(err: ErrorView): Message {
   const w = wording(err);
   const lines = [`:warning: *${w.title}*`];
-  const message = w.showMessage && err.message?.trim() ? shown(err.message, 1500) : "";
+  // A condition error carries the grammar after its first line; the body shows it as lines instead.
+  const said = err.code === "bad_condition" ? err.message?.split("\n")[0] : err.message;
+  const message = w.showMessage && said?.trim() ? shown(said, 1500) : "";
   if (message && message !== w.title) lines.push(message);
   if (w.body) lines.push(w.body);
   const suggestion = err.suggestion?.trim() ? shown(err.suggestion.replace(/`/g, ""), 200) : "";

@@ -16,7 +16,13 @@ type Line = [example: string, meaning: string];
 const DIGESTS: Line[] = [
   ["", "the last 7 days, the same as `last7d`"],
   ...RANGE_EXAMPLES.map((e): Line => [e.text, e.meaning]),
+  ['export last30d asset:"payments / api"', "the daily series as a CSV file in this conversation"],
   ["help", "this list"],
+];
+
+const PERSONAL: Line[] = [
+  ["subscribe me daily 08:00", "a digest by DM, to you alone; pause or delete it from the app's Home tab"],
+  ["alert me when violations > 500", "a DM when it starts to hold and one when it clears, checked hourly"],
 ];
 
 const FILTERS: Line[] = [
@@ -34,6 +40,15 @@ const MANAGE: Line[] = [
     'subscribe daily 08:30 Europe/Berlin last1d asset:"payments / api"',
     "every day, in a given timezone, for a range and filters (defaults: weekly, mon, 09:00, your timezone, last7d)",
   ],
+  [
+    "subscribe weekly mon 09:00 when violations up 10%",
+    "post only when the condition holds (also: when findings > 500, when violations rose 3, when changed); other runs are recorded as skipped",
+  ],
+  [
+    "subscribe daily 09:00 update",
+    "one message a day, updated in place (`thread`: each run a reply in one thread)",
+  ],
+  ["alert when violations > 500", "check hourly; post once when it starts to hold and once when it clears"],
   ["subscriptions", "list the subscriptions, with buttons to pause, resume, send or delete"],
   ["pause <id>", "stop a subscription for now; `resume <id>` starts it again"],
   ["send <id>", "deliver a subscription's digest now, to try it"],
@@ -64,6 +79,7 @@ export function helpMessage(opts: HelpOptions): Message {
       { type: "header", text: plain(`${command} — analytics digests in Slack`, LIMITS.headerText) },
       { type: "section", text: mrkdwn(`*Digests*\n${lines(command, DIGESTS)}`) },
       { type: "section", text: mrkdwn(`*Filters*\n${lines(command, FILTERS)}`) },
+      { type: "section", text: mrkdwn(`*Just for you*\n${lines(command, PERSONAL)}`) },
       { type: "section", text: mrkdwn(`${manageTitle}\n${lines(command, MANAGE)}`) },
       {
         type: "context",

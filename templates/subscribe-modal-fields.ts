@@ -91,9 +91,21 @@ const option = (text: string, value: string): OptionObject => ({
 });
 
 export const FREQUENCY_OPTIONS = [
+  option("Hourly", "hourly"),
   option("Daily", "daily"),
   option("Weekly, on the days below", "weekly"),
   option("Cron expression", "cron"),
+];
+
+export const MODE_OPTIONS = [
+  option("A digest each run (only when the condition holds, if one is set)", "digest"),
+  option("An alert: post once when the condition starts and once when it clears", "alert"),
+];
+
+export const STYLE_OPTIONS = [
+  option("A new message each run", "post"),
+  option("One message a day, updated in place", "update"),
+  option("Replies in one thread, the top message showing the latest", "thread"),
 ];
 
 const DAY_NAMES: Record<Weekday, string> = {

@@ -4,20 +4,22 @@ import { mrkdwn, plain, userText } from "../src/blockkit/text.ts";
 import type { Block, PlainText } from "../src/blockkit/types.ts";
 import { AppError } from "../src/errors.ts";
 import { BLOCK, CALLBACK, SUBSCRIBE_FIELD as F } from "../src/ids.ts";
-import type { Weekday } from "../src/subscriptions/types.ts";
+import type { DeliveryStyle, Weekday } from "../src/subscriptions/types.ts";
 import { shown } from "./error-message.ts";
 import { usableChoices } from "./filter-menu.ts";
 import {
   DAY_OPTIONS,
   FREQUENCY_OPTIONS,
   filterSelect,
+  MODE_OPTIONS,
   type ModalInputBlock,
   rangeOptions,
+  STYLE_OPTIONS,
 } from "./subscribe-modal-fields.ts";
 import { runTimeLines } from "./subscribe-times.ts";
 
-/** How often, as the modal asks it: the two command frequencies plus a cron expression. */
-export type FrequencyChoice = "daily" | "weekly" | "cron";
+/** How often, as the modal asks it: the command frequencies plus a cron expression. */
+export type FrequencyChoice = "hourly" | "daily" | "weekly" | "cron";
 
 /** The modal's fields, as filled in (or as a subscription being edited has them). */
 export interface SubscribeForm {
@@ -31,6 +33,12 @@ export interface SubscribeForm {
   range: string;
   assetIds: string[];
   scannerIds: string[];
+  /** "Post only when", as typed; "" = every run posts. */
+  condition: string;
+  mode: "digest" | "alert";
+  style: DeliveryStyle;
+  /** A personal digest: delivered by DM to its owner, so there is no channel to choose. */
+  personal?: boolean;
 }
 
 export interface SubscribeModalOptions {
@@ -64,7 +72,7 @@ const label = (text: string) => plain(text, LIMITS.inputLabel);
 const hint = (text: string) => plain(text, LIMITS.inputHint);
 
 function scheduleBlocks(form: SubscribeForm): ModalInputBlock[] {
-  const frequency = FREQUENCY_OPTIONS.find((o) => o.value === form.frequency) ?? FREQUENCY_OPTIONS[1];
+  const frequency = FREQUENCY_OPTIONS.find((o) => o.value === form.frequency) ?? FREQUENCY_OPTIONS[2];
   const blocks: ModalInputBlock[] = [
     {
       type: "input",
@@ -115,7 +123,7 @@ function scheduleBlocks(form: SubscribeForm): ModalInputBlock[] {
     blocks.push({
       type: "input",
       block_id: F.time,
-      label: label("At"),
+      label: label(form.frequency === "hourly" ? "At (minutes past each hour)" : "At"),
       dispatch_action: true,
       element: { type: "timepicker", action_id: F.time, initial_time: form.time },
     });
@@ -167,6 +175,43 @@ function filterBlocks(o: SubscribeModalOptions): (Block | ModalInputBlock)[] {
   return out;
 }
 
+/** What a run posts and when: the condition, digest or alert, and how runs appear. */
+function runBlocks(form: SubscribeForm): ModalInputBlock[] {
+  const mode = MODE_OPTIONS.find((o) => o.value === form.mode) ?? MODE_OPTIONS[0];
+  const style = STYLE_OPTIONS.find((o) => o.value === form.style) ?? STYLE_OPTIONS[0];
+  return [
+    {
+      type: "input",
+      block_id: F.condition,
+      optional: true,
+      label: label("Post only when"),
+      hint: hint(
+        "e.g. when violations up 10% · when findings > 500 · when violations rose 3 · when changed. Empty: every run posts. A run that does not meet it is recorded as skipped, with why.",
+      ),
+      element: {
+        type: "plain_text_input",
+        action_id: F.condition,
+        max_length: 100,
+        placeholder: plain("when violations up 10%", LIMITS.placeholder),
+        ...(form.condition ? { initial_value: form.condition.slice(0, 100) } : {}),
+      },
+    },
+    {
+      type: "input",
+      block_id: F.mode,
+      label: label("Kind"),
+      element: { type: "radio_buttons", action_id: F.mode, options: MODE_OPTIONS, initial_option: mode },
+    },
+    {
+      type: "input",
+      block_id: F.style,
+      label: label("Messages"),
+      hint: hint("Alerts always post their two messages (it started, it cleared) as new ones."),
+      element: { type: "radio_buttons", action_id: F.style, options: STYLE_OPTIONS, initial_option: style },
+    },
+  ];
+}
+
 function previewBlock(o: SubscribeModalOptions): Block {
   const tz = userText(o.form.tz, 64);
   const body =
@@ -188,20 +233,28 @@ function previewBlock(o: SubscribeModalOptions): Block {
 export function subscribeModal(o: SubscribeModalOptions): SubscribeModalView {
   if (o.privateMetadata.length > LIMITS.privateMetadata)
     throw new AppError("bad_state", "The subscribe form's metadata is too long to carry.");
+  const where: Block | ModalInputBlock = o.form.personal
+    ? {
+        type: "section",
+        text: mrkdwn(
+          ":bust_in_silhouette: *Personal digest:* delivered to you alone, by direct message from the app.",
+        ),
+      }
+    : {
+        type: "input",
+        block_id: F.channel,
+        label: label("Channel"),
+        hint: hint("The app must be a member: /invite @Insights in the channel first."),
+        element: {
+          type: "conversations_select",
+          action_id: F.channel,
+          placeholder: plain("Choose a channel", LIMITS.placeholder),
+          filter: { include: ["public", "private"], exclude_bot_users: true },
+          ...(o.form.channelId ? { initial_conversation: o.form.channelId } : {}),
+        },
+      };
   const blocks: (Block | ModalInputBlock)[] = [
-    {
-      type: "input",
-      block_id: F.channel,
-      label: label("Channel"),
-      hint: hint("The app must be a member: /invite @Insights in the channel first."),
-      element: {
-        type: "conversations_select",
-        action_id: F.channel,
-        placeholder: plain("Choose a channel", LIMITS.placeholder),
-        filter: { include: ["public", "private"], exclude_bot_users: true },
-        ...(o.form.channelId ? { initial_conversation: o.form.channelId } : {}),
-      },
-    },
+    where,
     ...scheduleBlocks(o.form),
     {
       type: "input",
@@ -216,13 +269,17 @@ export function subscribeModal(o: SubscribeModalOptions): SubscribeModalView {
       },
     },
     ...filterBlocks(o),
+    ...runBlocks(o.form),
     { type: "divider" },
     previewBlock(o),
   ];
   return {
     type: "modal",
     callback_id: CALLBACK.subscribeModal,
-    title: plain(o.editing ? "Edit subscription" : "New subscription", LIMITS.modalTitle),
+    title: plain(
+      o.editing ? "Edit subscription" : o.form.personal ? "New personal digest" : "New subscription",
+      LIMITS.modalTitle,
+    ),
     submit: plain(o.editing ? "Save" : "Subscribe", LIMITS.modalButton),
     close: plain("Cancel", LIMITS.modalButton),
     blocks,

@@ -3,6 +3,7 @@ import type { Block, Message } from "../src/blockkit/types.ts";
 import { COMMAND } from "../src/ids.ts";
 import type { Schedule } from "../src/subscriptions/types.ts";
 import { runTimeLines, scheduleWords } from "./subscribe-times.ts";
+import { isDm, runOptionsText } from "./subscription-words.ts";
 
 /** A saved subscription as the confirmation shows it. */
 export interface SubscribedView {
@@ -14,6 +15,9 @@ export interface SubscribedView {
   tz: string;
   range: string;
   filterLabels: string[];
+  condition?: string;
+  mode?: "alert";
+  style?: "update" | "thread";
   /** The next fire times (empty while paused). */
   nextRuns: Date[];
   verb: "subscribed" | "updated" | "resumed";
@@ -39,14 +43,24 @@ function filterText(labels: string[]): string {
 export function subscribedMessage(v: SubscribedView): Message {
   const schedule = escapeMrkdwn(scheduleWords(v.schedule, v.time));
   const range = userText(v.range.replace(/`/g, ""), 40);
+  const who = isDm(v.channelId) ? "You get" : `${channel(v.channelId)} gets`;
+  const what = v.mode === "alert" ? "an alert checked" : isDm(v.channelId) ? "a digest by DM" : "a digest";
   const blocks: Block[] = [
     {
       type: "section",
       text: mrkdwn(
-        `:white_check_mark: *${TITLE[v.verb]}:* ${channel(v.channelId)} gets a digest *${schedule}* (${userText(v.tz, 60)}), range \`${range}\`, ${filterText(v.filterLabels)}.`,
+        `:white_check_mark: *${TITLE[v.verb]}:* ${who} ${what} *${schedule}* (${userText(v.tz, 60)}), range \`${range}\`, ${filterText(v.filterLabels)}.`,
       ),
     },
   ];
+  const options = runOptionsText({
+    channelId: v.channelId,
+    ownerId: v.ownerId,
+    condition: v.condition,
+    style: v.style,
+    ...(v.mode === "alert" ? { alert: "unchecked" as const } : {}),
+  });
+  if (options) blocks.push({ type: "section", text: mrkdwn(options) });
   if (v.note) blocks.push({ type: "section", text: mrkdwn(v.note) });
   if (v.nextRuns.length > 0)
     blocks.push({
@@ -66,6 +80,6 @@ export function subscribedMessage(v: SubscribedView): Message {
   });
   return {
     blocks,
-    text: `${TITLE[v.verb]}: ${schedule} (${v.tz}) in ${channel(v.channelId)}, id ${v.id}`,
+    text: `${TITLE[v.verb]}: ${schedule} (${v.tz}) ${isDm(v.channelId) ? "by DM" : `in ${channel(v.channelId)}`}, id ${v.id}`,
   };
 }

@@ -72,6 +72,8 @@ const DAY_LABEL: Record<string, string> = {
  */
 export function scheduleWords(schedule: Schedule, time: string): string {
   switch (schedule.kind) {
+    case "hourly":
+      return `Hourly at :${time.slice(3, 5)}`;
     case "daily":
       return `Daily at ${time}`;
     case "weekly":

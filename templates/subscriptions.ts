@@ -3,6 +3,7 @@ import { escapeMrkdwn, mrkdwn, plain, userText } from "../src/blockkit/text.ts";
 import type { Block, ButtonElement, Message } from "../src/blockkit/types.ts";
 import { ACTION, BLOCK, COMMAND } from "../src/ids.ts";
 import { formatCount, slackDate } from "./format.ts";
+import { lastRunText, type RunWords, runOptionsText, whereText } from "./subscription-words.ts";
 
 /** One subscription as the list shows it; the store's record mapped to words by the caller. */
 export interface SubscriptionView {
@@ -19,11 +20,18 @@ export interface SubscriptionView {
   filterNames: string[];
   /** False when the subscription's digests leave out the drivers section (absent = on). */
   drivers?: boolean;
+  /** Canonical condition (`when violations up 10%`). */
+  condition?: RunWords["condition"];
+  /** Set for alert subscriptions: the state last told. */
+  alert?: RunWords["alert"];
+  style?: RunWords["style"];
   paused: boolean;
   pausedReason?: string;
   /** ISO instant of the next delivery. */
   nextRunAt?: string;
-  lastDelivery?: { at: string; outcome: "delivered" | "failed"; reason?: string };
+  lastDelivery?: { at: string; outcome: "delivered" | "failed" | "skipped"; reason?: string };
+  /** The viewer owns it: its buttons show even to someone who does not manage the workspace. */
+  canChange?: boolean;
 }
 
 export interface SubscriptionListOptions {
@@ -41,7 +49,6 @@ export interface SubscriptionListOptions {
 const MAX_PAGE = 14;
 const DEFAULT_PAGE = 10;
 
-const channel = (id: string) => (/^[CGD][A-Z0-9]{2,30}$/.test(id) ? `<#${id}>` : userText(id, 40));
 const user = (id: string) => (/^[UW][A-Z0-9]{2,30}$/.test(id) ? `<@${id}>` : userText(id, 40));
 const when = (iso: string) => slackDate(iso) ?? userText(iso, 40);
 
@@ -54,17 +61,15 @@ function describe(s: SubscriptionView): string {
           .map((n) => userText(n, 60))
           .join(", ");
   const more = s.filterNames.length > 5 ? ` +${formatCount(s.filterNames.length - 5)} more` : "";
-  const lines = [`*${userText(s.schedule, 100)}* (${userText(s.tz, 60)}) in ${channel(s.channelId)}`];
+  const lines = [
+    `*${userText(s.schedule, 100)}* (${userText(s.tz, 60)}) ${whereText(s.channelId, s.ownerId)}`,
+  ];
+  const options = runOptionsText(s);
+  if (options) lines.push(options);
   if (s.paused)
     lines.push(`:double_vertical_bar: Paused${s.pausedReason ? `: ${userText(s.pausedReason, 300)}` : ""}`);
   else if (s.nextRunAt) lines.push(`Next: ${when(s.nextRunAt)}`);
-  const last = s.lastDelivery;
-  if (last)
-    lines.push(
-      last.outcome === "delivered"
-        ? `Last delivered ${when(last.at)}`
-        : `:x: Last delivery failed ${when(last.at)}${last.reason ? `: ${userText(last.reason, 300)}` : ""}`,
-    );
+  if (s.lastDelivery) lines.push(lastRunText(s.lastDelivery));
   // Status comes before the filters: when a row is cut to its budget, hostile names go first.
   lines.push(
     `Range \`${escapeMrkdwn(s.range.replace(/`/g, "").slice(0, 40))}\`${s.drivers === false ? " · no drivers" : ""} · set up by ${user(s.ownerId)} · ${filters}${more}`,
@@ -87,7 +92,10 @@ function rowButtons(s: SubscriptionView, editable: boolean): ButtonElement[] {
   const del = button(ACTION.subscriptionDelete, "Delete", s.id, "danger");
   del.confirm = {
     title: plain("Delete this subscription?", LIMITS.confirmTitle),
-    text: mrkdwn(`No more scheduled digests from it in ${channel(s.channelId)}.`, LIMITS.confirmText),
+    text: mrkdwn(
+      `No more scheduled digests from it ${whereText(s.channelId, s.ownerId)}.`,
+      LIMITS.confirmText,
+    ),
     confirm: plain("Delete", LIMITS.confirmButton),
     deny: plain("Keep it", LIMITS.confirmButton),
   };
@@ -133,7 +141,8 @@ export function subscriptionList(subs: SubscriptionView[], opts: SubscriptionLis
   );
   page.forEach((s, i) => {
     blocks.push({ type: "section", text: mrkdwn(describe(s), rowBudget) });
-    const ok = opts.canManage && s.id.length > 0 && s.id.length <= LIMITS.buttonValue;
+    const ok =
+      (opts.canManage || s.canChange === true) && s.id.length > 0 && s.id.length <= LIMITS.buttonValue;
     if (ok)
       blocks.push({
         type: "actions",

@@ -3,6 +3,7 @@ import { parseCliArgs } from "../../src/cli/args.ts";
 import { createDemoOutput } from "../demo/output.ts";
 import { playReach } from "../demo/reach.ts";
 import { interactive, playDemo } from "../demo/run.ts";
+import { playRuns } from "../demo/runs.ts";
 import { playScenarios } from "../demo/scenarios.ts";
 import { loadConfig, PRODUCT_BUILD } from "../product.ts";
 import { type PrivateRedis, startPrivateRedis } from "../redis.ts";
@@ -65,6 +66,7 @@ export async function run(args: string[]): Promise<number> {
       `insights-digest demo — Redis ${redis ? "(private, temporary)" : redisUrl}, analytics emulator ${stack.emulator.appUrl}, Slack stand-in ${stack.slack.baseUrl}, app ${stack.web.url} (${PRODUCT_BUILD === "dist" ? "built product from dist/" : "product from the TypeScript sources"}), Slack → app over ${via}\n`,
     );
     const result = await playDemo(stack, out);
+    result.steps += await playRuns(stack, out, result.steps + 1);
     result.steps += await playReach(stack, out, result.steps + 1);
     result.steps += await playScenarios(stack, out, result.steps + 1);
     const links = out.links();

@@ -13,7 +13,8 @@ export interface DemoResult {
   digests: number;
 }
 
-async function slash(stack: Stack, text: string, userId: string, channelId: string = DEMO.general) {
+/** Runs `/insights <text>` as `userId` and waits for the first reply on its response_url. */
+export async function slash(stack: Stack, text: string, userId: string, channelId: string = DEMO.general) {
   const sent = await stack.slack.sendCommand({ teamId: DEMO.teamId, userId, channelId, text });
   const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[0], {
     timeoutMs: 15_000,

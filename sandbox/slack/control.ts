@@ -1,4 +1,5 @@
 import { AppError } from "../../src/errors.ts";
+import { setEditWindow } from "./api/chat.ts";
 import { addFault } from "./faults.ts";
 import { addWorkspaceTo, findChannel, type StandInState } from "./state.ts";
 import { revokeToken } from "./tokens.ts";
@@ -69,6 +70,13 @@ export function createControl(state: StandInState, reseed: () => void) {
     /** Files uploaded from now on stay unprocessed this long (a large value: never ready in a test). */
     setFileProcessing(ms: number): void {
       state.fileProcessingMs = ms;
+    },
+    /**
+     * The workspace's message edit setting: chat.update of a message older than `ms` answers
+     * `edit_window_closed`; null (the default) lets every message be edited.
+     */
+    setEditWindow(ms: number | null): void {
+      setEditWindow(state, ms);
     },
     setRateLimit(change: Partial<RateLimitSettings>): void {
       Object.assign(state.rateLimit, change);

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setEditWindow } from "./api/chat.ts";
 import type { OAuthSettings } from "./api/context.ts";
 import type { ApiEnv } from "./api/dispatch.ts";
 import { type HistoryTier, setHistoryTier } from "./api/history.ts";
@@ -97,6 +98,7 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
     clearState(state, rateLimit);
     state.fileProcessingMs = fileProcessingMs;
     socket.clearRecords();
+    setEditWindow(state, null);
     for (const seed of seeds) addWorkspaceTo(state, seed);
     addAppToken(state, o.appToken ?? DEMO_APP_TOKEN, appId);
   };

@@ -4,6 +4,7 @@ import { createChartRenderer } from "../chart/index.ts";
 import type { Config, KeyringEntry } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer } from "../install/index.ts";
+import { createAlertState } from "../jobs/alert-state.ts";
 import { createBegin, createFinish } from "../jobs/begin.ts";
 import type { ChartWait } from "../jobs/chart-ready.ts";
 import { createDeliveryClaims } from "../jobs/claims.ts";
@@ -168,6 +169,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     claims,
     begin: createBegin({ redis, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
     finish: createFinish({ redis, keys, doneTtlMs: claims.doneTtlMs }),
+    alerts: createAlertState({ redis, keys }),
     apiKeys,
     digestsWith,
     pacer: createPacer({ redis, keys, policy: o.pacing }),

@@ -64,6 +64,14 @@ export const COMMANDS: CliCommand[] = [
     load: () => import("./preview.ts"),
   },
   {
+    name: "export",
+    args: '[range] [asset:"parent / child"] [scanner:id] [--tz Area/City] [--out FILE.csv]',
+    summary:
+      "Write the daily series (one row per day: findings, violations, fixes, merged; range and filters in # lines) as CSV to stdout or FILE, the file `/insights export` uploads; same analytics source as preview.",
+    envFile: true,
+    load: () => import("./export.ts"),
+  },
+  {
     name: "bench",
     args: "[--quick] [--only SECTIONS] [--out DIR]",
     summary:

@@ -1,3 +1,6 @@
+import type { Command } from "../../commands/grammar.ts";
+import { isRangeToken } from "../insights/range-grammar.ts";
+
 /**
  * Shell arguments back into the slash-command text the grammar reads. A shell removes the quotes
  * of `asset:"payments / api"` (and of `"asset:payments / api"` or `asset:'payments / api'`), so
@@ -17,4 +20,16 @@ export function commandText(args: readonly string[]): string {
     })
     .filter((word) => word !== "")
     .join(" ");
+}
+
+/**
+ * Why the words are not the `kind` a CLI command reads (`preview`: a digest; `export`), in one
+ * sentence. Only a range is worth suggesting here: the grammar's other words are Slack commands.
+ */
+export function notThe(command: Command, kind: string): string {
+  if (command.kind !== "invalid")
+    return `"${command.kind}" is a Slack command, not ${kind === "export" ? "an export" : "a preview"}.`;
+  const guess =
+    command.suggestion && isRangeToken(command.suggestion) ? ` Did you mean "${command.suggestion}"?` : "";
+  return `${command.message}${guess}`;
 }

@@ -69,15 +69,30 @@ for i = 5, 4 + n do redis.call('hdel', KEYS[2], ARGV[i]) end
 redis.call('hset', KEYS[2], unpack(ARGV, 5 + n))
 return 1`);
 
+/** Run fields written with the verdict (see subscriptions/run-state.ts). */
+export interface RunFields {
+  set?: Record<string, string>;
+  clear?: readonly string[];
+}
+
+const VERDICT = { delivered: "d", failed: "f", skipped: "s" } as const;
+
 /**
- * The last round trip of a delivery: the claim's verdict and the record's last-delivery fields in one
- * script. Overwrites whoever holds the claim: once a post went out, nobody may post again.
+ * The last round trip of a delivery: the claim's verdict, the record's last-delivery fields and what
+ * the run leaves for the next one (history, alert state, the message to edit) in one script.
+ * Overwrites whoever holds the claim: once a post went out, nobody may post again.
  */
 export function createFinish(o: { redis: RedisClient; keys: KeyScheme; doneTtlMs: number }) {
-  return async function finish(sub: Subscription, period: string, last: LastDelivery): Promise<void> {
-    const fields = lastFields(last);
-    const clear = LAST_FIELDS.filter((f) => !(f in fields));
-    const verdict = last.outcome === "delivered" ? `d|${last.messageTs ?? ""}` : `f|${last.reason ?? ""}`;
+  return async function finish(
+    sub: Subscription,
+    period: string,
+    last: LastDelivery,
+    runs: RunFields = {},
+  ): Promise<void> {
+    const fields = { ...lastFields(last), ...runs.set };
+    const clear = [...LAST_FIELDS.filter((f) => !(f in fields)), ...(runs.clear ?? [])];
+    const detail = last.outcome === "delivered" ? (last.messageTs ?? "") : (last.reason ?? "");
+    const verdict = `${VERDICT[last.outcome]}|${detail.slice(0, 100)}`;
     await runScript(
       o.redis,
       FINISH,

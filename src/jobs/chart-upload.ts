@@ -1,4 +1,4 @@
-import { AppError } from "../errors.ts";
+import { uploadExternal } from "../slack/file-upload.ts";
 import type { SlackApi } from "./slack-api.ts";
 
 /** A rendered chart and the names Slack shows for it. */
@@ -10,21 +10,18 @@ export interface ChartFile {
 }
 
 /**
- * Uploads a chart the way Slack wants since files.upload was retired: get an upload URL, POST the
- * bytes, complete the upload without a channel (so it is not posted on its own), and return the file
- * id for an image block's `slack_file`.
+ * Uploads a chart without sharing it (so it is not posted on its own), and returns the file id for
+ * an image block's `slack_file`.
  */
-export async function uploadChart(slack: SlackApi, token: string, file: ChartFile): Promise<string> {
-  const got = await slack.call(token, "files.getUploadURLExternal", {
-    filename: file.filename,
-    length: String(file.png.length),
-    alt_txt: file.altText,
-  });
-  const url = got.upload_url;
-  const id = got.file_id;
-  if (typeof url !== "string" || typeof id !== "string")
-    throw new AppError("bad_response", "files.getUploadURLExternal answered without upload_url or file_id");
-  await slack.upload(url, file.png, "image/png");
-  await slack.call(token, "files.completeUploadExternal", { files: [{ id, title: file.title }] });
-  return id;
+export function uploadChart(slack: SlackApi, token: string, file: ChartFile): Promise<string> {
+  return uploadExternal(
+    { call: (method, args) => slack.call(token, method, args), upload: (u, b, t) => slack.upload(u, b, t) },
+    {
+      filename: file.filename,
+      title: file.title,
+      bytes: file.png,
+      contentType: "image/png",
+      altText: file.altText,
+    },
+  );
 }

@@ -12,12 +12,13 @@ import { runScript, script } from "../store/scripts.ts";
  *       survives a release: a post may be in the channel, so whoever goes on looks before posting.
  *   `d|<ts>`   delivered (the message ts); retried or duplicated jobs skip it.
  *   `f|<code>` failed for good and already reported (one failure notice per period).
+ *   `s|<why>`  ran and had nothing to post (the condition was not met; an alert check without news).
  * Time is Redis' own (TIME), so workers with skewed clocks agree on leases.
  */
 
 export type ClaimState =
   | { state: "acquired"; token: string; postingSince: number | null }
-  | { state: "done"; outcome: "delivered" | "failed"; detail: string }
+  | { state: "done"; outcome: "delivered" | "failed" | "skipped"; detail: string }
   | { state: "busy"; retryInMs: number };
 
 /** Options of createDeliveryClaims. Defaults in brackets. */
@@ -43,7 +44,7 @@ export interface DeliveryClaims {
     ref: WorkspaceRef,
     subId: string,
     period: string,
-    outcome: "delivered" | "failed",
+    outcome: "delivered" | "failed" | "skipped",
     detail: string,
   ): Promise<void>;
   /**
@@ -57,9 +58,21 @@ export interface DeliveryClaims {
     token: string,
     o?: { posted?: boolean },
   ): Promise<void>;
+  /** What the claim of a period says now, without taking it (an alert check asks about an earlier one). */
+  peek(ref: WorkspaceRef, subId: string, period: string): Promise<ClaimPeek>;
   readonly leaseMs: number;
   readonly doneTtlMs: number;
 }
+
+/**
+ * A claim seen from outside: nobody holds it (`none`: never taken, released before posting, or
+ * forgotten), a run holds it or may have posted (`pending`, with how long until its lease runs out),
+ * or it is `done`.
+ */
+export type ClaimPeek =
+  | { kind: "none" }
+  | { kind: "pending"; retryInMs: number; posting: boolean }
+  | { kind: "done"; outcome: "delivered" | "failed" | "skipped" };
 
 /** Lua shared by the claim scripts: Redis time in ms, and the parts of a pending value. */
 export const CLAIM_LUA_HEAD = `
@@ -117,6 +130,7 @@ export function claimState(reply: [number, string, number], token: string): Clai
   if (ok === 1) return { state: "acquired", token, postingSince: value ? Number(value) : null };
   if (value.startsWith("d|")) return { state: "done", outcome: "delivered", detail: value.slice(2) };
   if (value.startsWith("f|")) return { state: "done", outcome: "failed", detail: value.slice(2) };
+  if (value.startsWith("s|")) return { state: "done", outcome: "skipped", detail: value.slice(2) };
   return { state: "busy", retryInMs: Math.max(wait, 1) };
 }
 
@@ -145,12 +159,25 @@ export function createDeliveryClaims(options: ClaimOptions): DeliveryClaims {
     async finish(ref, subId, period, outcome, detail) {
       await redis
         .multi()
-        .hset(key(ref, period), subId, `${outcome === "delivered" ? "d" : "f"}|${detail}`)
+        .hset(key(ref, period), subId, `${outcome[0]}|${detail}`)
         .pexpire(key(ref, period), doneTtlMs)
         .exec();
     },
     async release(ref, subId, period, token, o = {}) {
       await runScript(redis, RELEASE, [key(ref, period)], [subId, token, o.posted === false ? "0" : "1"]);
+    },
+    async peek(ref, subId, period) {
+      const [value, time] = await Promise.all([redis.hget(key(ref, period), subId), redis.time()]);
+      if (!value) return { kind: "none" };
+      const done = claimState([0, value, 0], "");
+      if (done.state === "done") return { kind: "done", outcome: done.outcome };
+      const m = /^p\|([^|]*)\|(\d+)\|(\d*)$/.exec(value);
+      const now = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
+      const left = m ? Number(m[2]) - now : 0;
+      const posting = m ? m[3] !== "" : false;
+      // Released before its post went out, and nobody took it since: nothing can be in the channel.
+      if (m && m[1] === "" && !posting) return { kind: "none" };
+      return { kind: "pending", retryInMs: Math.max(left, 1_000), posting };
     },
   };
 }

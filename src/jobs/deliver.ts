@@ -1,4 +1,4 @@
-import { UnrecoverableError } from "bullmq";
+import { DelayedError, UnrecoverableError } from "bullmq";
 import type { DigestService } from "../digests/digest-service.ts";
 import type { Logger } from "../log.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
@@ -9,17 +9,13 @@ import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
 import type { LastDelivery, Subscription } from "../subscriptions/types.ts";
+import { runAlert } from "./alert-run.ts";
+import type { AlertStateStore } from "./alert-state.ts";
 import type { Begun, createBegin, createFinish } from "./begin.ts";
-import type { ChartOutcome } from "./chart-ready.ts";
 import type { DeliveryClaims } from "./claims.ts";
 import { type DeliveryJob, type DeliveryResult, finalAttempt, later } from "./delivery-job.ts";
-import {
-  buildDigestView,
-  type DigestPostDeps,
-  findPosted,
-  postDigest,
-  type TakeoverDeps,
-} from "./digest-post.ts";
+import type { DigestPostDeps, TakeoverDeps } from "./digest-post.ts";
+import { type Run, type RunOutcome, runDigest } from "./digest-run.ts";
 import { classifyFailure, type Failure } from "./failures.ts";
 import { type FanOutDeps, fanOut } from "./fanout.ts";
 import { failureNotice } from "./notices.ts";
@@ -50,6 +46,8 @@ export interface DeliveryDeps extends TakeoverDeps, Pick<DigestPostDeps, "render
   clock: () => Date;
   /** A takeover that cannot tell for this long gives the period up without posting [6 h]. */
   takeoverGiveUpMs?: number;
+  /** The alert state's scripts (alert subscriptions). */
+  alerts: AlertStateStore;
 }
 
 /** Slack refused the post outright (a reply, or 429): it is certainly not in the channel. */
@@ -67,6 +65,7 @@ const notPosted = (err: unknown) =>
 export function createDeliveryProcessor(deps: DeliveryDeps) {
   const { claims, logger } = deps;
   const giveUpMs = deps.takeoverGiveUpMs ?? 6 * 3_600_000;
+  const runDeps = { ...deps, giveUpMs, alerts: deps.alerts, store: deps.store };
 
   const record = (
     sub: Subscription,
@@ -147,56 +146,30 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
       await claims.release(ref, subId, period, claim.token, { posted: true });
       return later(job, jobToken, paced.waitMs);
     }
-    const deliveryId = `${subId}/${period}`;
-    let ts: string;
-    let chart: ChartOutcome;
+    const run = {
+      job,
+      jobToken,
+      sub,
+      period,
+      claim,
+      deliveryId: `${subId}/${period}`,
+      isTest,
+      botToken: "",
+      digests: undefined as unknown as Run["digests"],
+    };
+    let outcome: RunOutcome;
     try {
-      const botToken = await deps.tokenFor(ref);
-      if (claim.postingSince !== null) {
-        // A worker died between posting and recording it: the digest may be in the channel already.
-        const seen = await findPosted(deps, sub, botToken, deliveryId, claim.postingSince, job.data.cursor);
-        if (seen.kind === "found") {
-          await record(sub, period, "delivered", { messageTs: seen.ts });
-          logger.info(
-            { subId, period, ts: seen.ts },
-            "digest was already posted by a worker that died; recorded",
-          );
-          return { status: "delivered", period, ts: seen.ts };
-        }
-        if (seen.kind === "unknown") {
-          await claims.release(ref, subId, period, claim.token, { posted: true });
-          if (Date.now() - job.timestamp > giveUpMs) {
-            await record(sub, period, "failed", { reason: "unverifiable" });
-            logger.error(
-              { subId, period, why: seen.why },
-              "could not tell whether the digest went out; not posting it again",
-            );
-            return { status: "skipped", why: "unverifiable", period };
-          }
-          if (seen.cursor !== job.data.cursor) await job.updateData({ ...job.data, cursor: seen.cursor });
-          return later(job, jobToken, seen.waitMs);
-        }
-      }
+      run.botToken = await deps.tokenFor(ref);
       const stored = deps.apiKeys.open(ref, begun.apiKeyHash);
-      const digests = deps.digestsWith({ load: async () => stored });
-      const prepared = await buildDigestView(
-        { ...deps, digests },
-        sub,
-        botToken,
-        periodTime(period) ?? deps.clock(),
-      );
-      if (!(await claims.confirm(ref, subId, period, claim.token)))
-        return { status: "skipped", why: "lease_lost", period };
-      ({ ts, chart } = await postDigest(deps, sub, botToken, prepared, deliveryId));
+      run.digests = deps.digestsWith({ load: async () => stored });
+      outcome = sub.mode === "alert" ? await runAlert(runDeps, run) : await runDigest(runDeps, run);
     } catch (err) {
+      // Waiting (a busy claim, an earlier check, Slack's history budget) is not a failure.
+      if (err instanceof DelayedError) throw err;
       return fail(job, jobToken, sub, period, claim.token, classifyFailure(err), err);
     }
     // Posted: from here on nothing may release the claim, or a retry would post again.
-    // A chart that should have been there and is not is part of the outcome, not only a log line.
-    const missing = chart !== "attached" && chart !== "off";
-    await record(sub, period, "delivered", { messageTs: ts, ...(missing ? { chart } : {}) });
-    logger.info({ subId, period, ts, chart }, "digest delivered");
-    return { status: "delivered", period, ts, chart };
+    return outcome.kind === "posted" ? outcome.record() : outcome.result;
   }
 
   return async function processDelivery(job: DeliveryJob, jobToken?: string): Promise<DeliveryResult> {

@@ -14,7 +14,9 @@ export type DeliveryResult =
         | "lease_lost"
         | "notice_not_needed"
         | "no_slot"
-        | "unverifiable";
+        | "unverifiable"
+        | "condition_not_met"
+        | "superseded";
       period?: string;
     }
   | { status: "notified" }

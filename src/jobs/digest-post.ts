@@ -4,7 +4,7 @@ import { scheduledExtras } from "../digests/scheduled.ts";
 import type { DigestView } from "../insights/types.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
 import type { Subscription } from "../subscriptions/types.ts";
-import { attachChart, type ChartDeps, type ChartOutcome, type PreparedDigest } from "./chart-ready.ts";
+import type { ChartDeps, ChartOutcome, PreparedDigest } from "./chart-ready.ts";
 import type { Pacer } from "./pacing.ts";
 import { SlackCallError } from "./slack-api.ts";
 
@@ -17,16 +17,16 @@ export interface DigestPostDeps extends ChartDeps {
 export const DIGEST_EVENT_TYPE = "insights_digest";
 
 /**
- * A built digest, ready to post; built before the post so analytics errors never reach the channel.
- * The range is resolved at `asOf`, the run's fire time, so a retry or a late catch-up shows the
- * period the run was for, not whatever "last 7 days" means when it finally goes out.
+ * A run's digest, built before anything is posted so analytics errors never reach the channel. The
+ * range is resolved at `asOf`, the run's fire time, so a retry or a late catch-up shows the period
+ * the run was for, not whatever "last 7 days" means when it finally goes out. The chart comes after
+ * (attachChart), once the run knows it will post.
  */
-export async function buildDigestView(
-  deps: DigestPostDeps,
+export async function buildView(
+  deps: Pick<DigestPostDeps, "digests" | "renderChart">,
   sub: Subscription,
-  token: string,
   asOf: Date,
-): Promise<PreparedDigest> {
+): Promise<DigestView> {
   const { view } = await deps.digests.build({
     ref: sub.ref,
     range: sub.range,
@@ -34,15 +34,24 @@ export async function buildDigestView(
     now: asOf,
     assetIds: sub.assetIds,
     scannerIds: sub.scannerIds,
-    attribution: `Scheduled digest · ${scheduleText(sub.schedule, sub.time, sub.tz)}`,
+    attribution: `${/^D/.test(sub.channelId) ? "Your personal digest" : "Scheduled digest"} · ${scheduleText(sub.schedule, sub.time, sub.tz)}`,
     ...scheduledExtras(sub, deps.renderChart !== undefined),
   });
-  return attachChart(deps, sub, token, view);
+  return view;
 }
 
+/** The message metadata that marks a delivery, so a takeover can find it (findPosted). */
+export const deliveryMetadata = (deliveryId: string) => ({
+  event_type: DIGEST_EVENT_TYPE,
+  event_payload: { delivery: deliveryId },
+});
+
+/** Where a digest goes: a new message (in a thread, with `threadTs`) or an edit of `ts`. */
+export type Placement = { kind: "post"; threadTs?: string } | { kind: "update"; ts: string };
+
 /**
- * Posts the digest; if Slack still refuses its image (`invalid_blocks`), the post is retried once
- * without it and the chart's outcome becomes `refused`.
+ * Posts (or edits) the digest; if Slack still refuses its image (`invalid_blocks`), the call is
+ * retried once without it and the chart's outcome becomes `refused`.
  */
 export async function postDigest(
   deps: Pick<DigestPostDeps, "slack" | "logger">,
@@ -50,16 +59,20 @@ export async function postDigest(
   token: string,
   prepared: PreparedDigest,
   deliveryId: string,
+  placement: Placement = { kind: "post" },
 ): Promise<{ ts: string; chart: ChartOutcome }> {
   const { view } = prepared;
   const post = async (v: DigestView) => {
     const { blocks, text } = digestMessage(v);
+    const common = { channel: sub.channelId, text, blocks, metadata: deliveryMetadata(deliveryId) };
+    if (placement.kind === "update") {
+      await deps.slack.call(token, "chat.update", { ...common, ts: placement.ts });
+      return placement.ts;
+    }
     const reply = await deps.slack.call(token, "chat.postMessage", {
-      channel: sub.channelId,
-      text,
-      blocks,
+      ...common,
       unfurl_links: false,
-      metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: { delivery: deliveryId } },
+      ...(placement.threadTs ? { thread_ts: placement.threadTs } : {}),
     });
     return String(reply.ts ?? "");
   };
@@ -106,7 +119,8 @@ export interface TakeoverDeps extends Pick<DigestPostDeps, "slack" | "logger"> {
  * and the job asks again then (a blind post could be a duplicate). It reads pages of at most 15
  * messages (Slack's limit for apps outside the Marketplace), bounded by `oldest` = when the post was
  * about to go out and `latest` = that plus the longest a post can take; a page Slack says has more
- * leaves its cursor for the next try.
+ * leaves its cursor for the next try. A reply in a thread is looked for among the thread's replies
+ * (conversations.replies: history lists only top-level messages), under the same limits.
  */
 export async function findPosted(
   deps: TakeoverDeps,
@@ -115,15 +129,18 @@ export async function findPosted(
   deliveryId: string,
   sinceMs: number,
   cursor?: string,
+  threadTs?: string,
 ): Promise<Takeover> {
   let next = cursor;
+  const method = threadTs ? "conversations.replies" : "conversations.history";
   for (;;) {
-    const pace = await deps.pacer.take(sub.ref, "conversations.history");
+    const pace = await deps.pacer.take(sub.ref, method);
     if (!pace.ok) return { kind: "unknown", waitMs: pace.waitMs, cursor: next, why: "paced" };
     let reply: Record<string, unknown>;
     try {
-      reply = await deps.slack.call(token, "conversations.history", {
+      reply = await deps.slack.call(token, method, {
         channel: sub.channelId,
+        ...(threadTs ? { ts: threadTs } : {}),
         // A second of margin for the clocks of Redis (which noted the post) and Slack (which stamped it).
         oldest: ((sinceMs - 1_000) / 1000).toFixed(6),
         latest: ((sinceMs + deps.windowMs) / 1000).toFixed(6),
@@ -135,10 +152,11 @@ export async function findPosted(
       const slackError = err instanceof SlackCallError ? err.slackError : "unknown";
       if (err instanceof SlackCallError && err.status === 429) {
         const waitMs = err.retryAfterMs ?? 60_000;
-        await deps.pacer.throttled(sub.ref, "conversations.history", waitMs);
+        await deps.pacer.throttled(sub.ref, method, waitMs);
         return { kind: "unknown", waitMs, cursor: next, why: "ratelimited" };
       }
-      if (POST_WOULD_FAIL.has(slackError)) return { kind: "absent" };
+      // A thread that is gone holds no reply: the post starts a new one.
+      if (POST_WOULD_FAIL.has(slackError) || slackError === "thread_not_found") return { kind: "absent" };
       deps.logger.warn(
         { err, subId: sub.id },
         "could not check the channel for an earlier post; asking again later",

@@ -30,7 +30,8 @@ export interface PacingPolicy {
  * Slack's published limits. chat.postMessage: about 1 per second per channel, plus a workspace-wide
  * limit Slack does not publish (600 a minute is well inside what it allows). conversations.history:
  * Tier 3 for Marketplace apps, but 1 a minute (15 messages a page) for apps outside the Marketplace
- * since 2025; the takeover check is the only caller, and rare, so the strict budget is the default.
+ * since 2025, and the same for conversations.replies (a threaded run's takeover); the takeover check is
+ * the only caller, and rare, so the strict budget is the default.
  * files.*: Tier 4 / Tier 2. Methods not listed here are not paced.
  */
 export const SLACK_PACING: PacingPolicy = {
@@ -38,6 +39,7 @@ export const SLACK_PACING: PacingPolicy = {
   methods: {
     "chat.postMessage": { points: 600, durationSec: 60 },
     "conversations.history": { points: 1, durationSec: 60 },
+    "conversations.replies": { points: 1, durationSec: 60 },
     "files.getUploadURLExternal": { points: 100, durationSec: 60 },
     "files.completeUploadExternal": { points: 20, durationSec: 60 },
   },

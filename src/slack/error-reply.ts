@@ -30,6 +30,9 @@ const USER_FACING = new Set([
   "too_many_subscriptions",
   "channel_archived",
   "bad_channel",
+  // Conditions, personal digests: the message says what is wrong (a condition error, with the grammar).
+  "bad_condition",
+  "dm_unavailable",
 ]);
 
 /**

@@ -5,9 +5,10 @@ import type { SubscriptionView } from "../../templates/subscriptions.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { describeReason } from "../subscriptions/reasons.ts";
 import type { Subscription } from "../subscriptions/types.ts";
-import { canManage } from "./permissions.ts";
+import { canManage, canRead } from "./permissions.ts";
 import type { AppServices } from "./services.ts";
 import { canChangeSubscription } from "./subscriptions/access.ts";
+import { isPersonal } from "./subscriptions/personal.ts";
 
 /** What building the Home tab and the subscription list read. */
 export type HomeDeps = Pick<
@@ -42,6 +43,10 @@ export function subscriptionView(sub: Subscription, nextRun?: Date): Subscriptio
     filterNames: sub.filterLabels,
     paused: sub.status === "paused",
   };
+  if (sub.drivers === false) view.drivers = false;
+  if (sub.condition) view.condition = sub.condition;
+  if (sub.style) view.style = sub.style;
+  if (sub.mode === "alert") view.alert = sub.runs?.alert?.state ?? "unchecked";
   if (sub.status === "paused") {
     const r = describeReason(sub.pausedReason ?? "paused_by_user");
     view.pausedReason = `${capital(r.what)}. ${r.fix}`;
@@ -50,9 +55,19 @@ export function subscriptionView(sub: Subscription, nextRun?: Date): Subscriptio
   const last = sub.lastDelivery;
   if (last) {
     view.lastDelivery = { at: last.at, outcome: last.outcome };
-    if (last.reason) view.lastDelivery.reason = describeReason(last.reason).what;
+    // A skipped run's reason is already in words ("violations +3% (< 10%)"); failures carry codes.
+    if (last.reason)
+      view.lastDelivery.reason = last.outcome === "skipped" ? last.reason : describeReason(last.reason).what;
   }
   return view;
+}
+
+/**
+ * The subscriptions a person is shown: every channel's, their own personal digests, and everyone's
+ * for those who manage the workspace. Another member's personal digest is theirs alone.
+ */
+export function visibleTo(subs: Subscription[], userId: string, manager: boolean): Subscription[] {
+  return manager ? subs : subs.filter((s) => !isPersonal(s) || s.ownerId === userId);
 }
 
 /** Paused first (they need someone), then oldest first, as the store lists them. */
@@ -75,7 +90,8 @@ export async function loadHome(
     deps.subscriptions.list(ref),
   ]);
   const manager = canManage(user, deps.policy, installer);
-  const rows: HomeSubscription[] = homeOrder(subs).map((sub, i) => {
+  const shown = visibleTo(subs, userId, manager);
+  const rows: HomeSubscription[] = homeOrder(shown).map((sub, i) => {
     // Only shown rows need their next run.
     const next = i < HOME_MAX_ROWS ? deps.subscriptions.nextRuns(sub, 1)[0] : undefined;
     const view = subscriptionView(sub, next);
@@ -98,7 +114,16 @@ export async function loadHome(
   const reach = deps.reach
     ? { socketMode: deps.reach.socketMode, unfurlHost: hostOf(deps.reach.platformUrl) }
     : undefined;
-  return { key, canManage: manager, subscriptions: rows, notice, reach };
+  const personal = subs.filter((s) => isPersonal(s) && s.ownerId === userId).length;
+  return {
+    key,
+    canManage: manager,
+    canRead: canRead(user, deps.policy, installer),
+    personal,
+    subscriptions: rows,
+    notice,
+    reach,
+  };
 }
 
 /** Publishes (or re-publishes) a user's Home tab; failures are logged, never thrown at the caller's user. */

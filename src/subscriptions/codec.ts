@@ -1,4 +1,5 @@
 import type { WorkspaceRef } from "../store/keys.ts";
+import { runStateOf } from "./run-state.ts";
 import { sortDays } from "./schedule.ts";
 import type { LastDelivery, Schedule, Subscription, Weekday } from "./types.ts";
 
@@ -16,12 +17,13 @@ const list = (v: string | undefined) => (v ? v.split(SEP) : []);
 function scheduleFields(s: Schedule): SubscriptionHash {
   if (s.kind === "weekly") return { kind: "weekly", days: sortDays(s.days).join(",") };
   if (s.kind === "cron") return { kind: "cron", cron: s.expression };
-  return { kind: "daily" };
+  return { kind: s.kind };
 }
 
 function scheduleOf(h: SubscriptionHash): Schedule {
   if (h.kind === "weekly") return { kind: "weekly", days: list(h.days?.replace(/,/g, SEP)) as Weekday[] };
   if (h.kind === "cron") return { kind: "cron", expression: h.cron ?? "" };
+  if (h.kind === "hourly") return { kind: "hourly" };
   return { kind: "daily" };
 }
 
@@ -39,6 +41,10 @@ export function toHash(sub: Partial<Omit<Subscription, "id" | "ref">>): Subscrip
   if (sub.filterLabels !== undefined) h.labels = sub.filterLabels.join(SEP);
   // Absent = on, so the common record carries no field for it; "1" is written only to undo a "0".
   if (sub.drivers !== undefined) h.drivers = sub.drivers ? "1" : "0";
+  // Absent = every run posts, a digest, as a new message: what records from before these options mean.
+  if (sub.condition !== undefined) h.cond = sub.condition;
+  if (sub.mode !== undefined) h.mode = sub.mode;
+  if (sub.style !== undefined) h.ds = sub.style;
   if (sub.status !== undefined) h.status = sub.status;
   if (sub.pausedReason !== undefined) h.pausedReason = sub.pausedReason;
   if (sub.pausedAt !== undefined) h.pausedAt = sub.pausedAt;
@@ -53,6 +59,7 @@ export function lastFields(last: LastDelivery): SubscriptionHash {
   const h: SubscriptionHash = {
     lp: last.period,
     la: String(Date.parse(last.at)),
+    // d(elivered), f(ailed), s(kipped).
     lo: last.outcome[0] as string,
   };
   if (last.messageTs !== undefined) h.lt = last.messageTs;
@@ -72,7 +79,7 @@ function lastOf(h: SubscriptionHash): LastDelivery | undefined {
     const last: LastDelivery = {
       period: h.lp,
       at: new Date(Number(h.la)).toISOString(),
-      outcome: h.lo === "d" ? "delivered" : "failed",
+      outcome: h.lo === "d" ? "delivered" : h.lo === "s" ? "skipped" : "failed",
     };
     if (h.lt) last.messageTs = h.lt;
     if (h.lr) last.reason = h.lr;
@@ -110,6 +117,11 @@ export function fromHash(id: string, ref: WorkspaceRef, h: SubscriptionHash): Su
   // Records from before the option have no field: they read as on, their owners' default.
   if (h.drivers === "0") sub.drivers = false;
   else if (h.drivers === "1") sub.drivers = true;
+  if (h.cond) sub.condition = h.cond;
+  if (h.mode === "alert") sub.mode = "alert";
+  if (h.ds === "update" || h.ds === "thread") sub.style = h.ds;
+  const runs = runStateOf(h);
+  if (runs) sub.runs = runs;
   if (h.pausedReason) sub.pausedReason = h.pausedReason;
   if (h.pausedAt) sub.pausedAt = h.pausedAt;
   const last = lastOf(h);

@@ -148,7 +148,11 @@ export function evaluate(c: Condition, d: Digest, history: readonly number[] = [
   return verdict;
 }
 
-function judge(c: Condition, d: Digest, history: readonly number[]): Verdict {
+/**
+ * The verdict on the numbers as they are, gaps or not: what an alert reads (it holds its state over
+ * a gap instead of posting, see alert-run.ts). Digest runs go through `evaluate`.
+ */
+export function judge(c: Condition, d: Digest, history: readonly number[] = []): Verdict {
   if (c.kind === "changed") {
     const moved = d.findings.change !== 0 || d.violations.change !== 0;
     return { met: moved, reason: moved ? "the numbers moved" : "nothing changed since the previous period" };

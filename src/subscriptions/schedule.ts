@@ -63,10 +63,11 @@ export function checkCronExpression(expression: string, opts: { allowSeconds?: b
   return normalized;
 }
 
-/** The cron pattern and zone for a schedule; daily and weekly fire at `time` in `tz`. */
+/** The cron pattern and zone for a schedule; daily and weekly fire at `time` in `tz`, hourly at its minute. */
 export function cronFor(schedule: Schedule, time: string, tz: string): CronSpec {
   if (schedule.kind === "cron") return { pattern: schedule.expression, tz };
   const { hour, minute } = parseTime(time);
+  if (schedule.kind === "hourly") return { pattern: `${minute} * * * *`, tz };
   const days =
     schedule.kind === "daily"
       ? "*"
@@ -105,8 +106,8 @@ export function previousRun(schedule: Schedule, time: string, tz: string, at: Da
 
 /**
  * The shortest gap between consecutive runs over the next `samples` runs, to refuse spammy cron
- * schedules. Daily and weekly ones never run twice within 23 hours (a DST day), so they are not
- * sampled: cron-parser with a zone costs several ms per step.
+ * schedules. Daily and weekly ones never run twice within 23 hours (a DST day), hourly ones once an
+ * hour, so they are not sampled: cron-parser with a zone costs several ms per step.
  */
 export function shortestGapMs(
   schedule: Schedule,
@@ -115,6 +116,7 @@ export function shortestGapMs(
   from: Date,
   samples = 12,
 ): number {
+  if (schedule.kind === "hourly") return 3_600_000;
   if (schedule.kind !== "cron") return 23 * 3_600_000;
   const runs = nextRuns(schedule, time, tz, from, samples);
   let gap = Number.POSITIVE_INFINITY;
@@ -133,6 +135,8 @@ const label = (d: Weekday) => `${d.charAt(0).toUpperCase()}${d.slice(1)}`;
  */
 export function scheduleText(schedule: Schedule, time: string, tz: string): string {
   switch (schedule.kind) {
+    case "hourly":
+      return `Hourly at :${time.slice(3, 5)} ${tz}`;
     case "daily":
       return `Daily at ${time} ${tz}`;
     case "weekly":

@@ -6,6 +6,7 @@ import { compactRef, isSubscriptionId, newSubscriptionId } from "./ids.ts";
 import { createWorkspaceMaintenance, type ReconcileCounts } from "./maintenance.ts";
 import { periodOf, testPeriod } from "./period.ts";
 import { CHANNEL_REASONS } from "./reasons.ts";
+import { MEASURE_FIELDS, MESSAGE_FIELDS } from "./run-state.ts";
 import { nextRuns, previousRun } from "./schedule.ts";
 import type { SchedulerSync } from "./scheduler-sync.ts";
 import type { SlotLayout } from "./slot-layout.ts";
@@ -66,6 +67,32 @@ export interface SubscriptionService {
   reconcile(): Promise<ReconcileCounts>;
   /** The next `n` fire times of an active subscription; [] while paused. */
   nextRuns(sub: Subscription, n?: number): Date[];
+}
+
+/**
+ * Fields an update must delete: options switched off, and what earlier runs left that no longer
+ * applies (history and alert state measure one condition over one range and filter set; the message
+ * being edited belongs to one conversation and style).
+ */
+function clearedBy(
+  sub: Subscription,
+  next: Omit<Subscription, "id" | "ref" | "ownerId" | "status" | "createdAt">,
+) {
+  const clear: string[] = [];
+  if (sub.condition && !next.condition) clear.push("cond");
+  if (sub.mode && !next.mode) clear.push("mode");
+  if (sub.style && !next.style) clear.push("ds");
+  const same = (a: string[], b: string[]) => a.join("\n") === b.join("\n");
+  const measured =
+    sub.condition !== next.condition ||
+    sub.mode !== next.mode ||
+    sub.range !== next.range ||
+    sub.tz !== next.tz ||
+    !same(sub.assetIds, next.assetIds) ||
+    !same(sub.scannerIds, next.scannerIds);
+  if (measured) clear.push(...MEASURE_FIELDS);
+  if (sub.channelId !== next.channelId || sub.style !== next.style) clear.push(...MESSAGE_FIELDS);
+  return clear;
 }
 
 const notFound = (id: string) =>
@@ -175,9 +202,14 @@ export function createSubscriptionService(o: SubscriptionServiceOptions): Subscr
     async update(ref, id, patch) {
       const sub = await load(ref, id);
       const fields = validateFields({ ...sub, ...patch }, clock(), limits);
-      const clear = fields.schedule.kind === sub.schedule.kind ? [] : SCHEDULE_FIELDS;
+      const clear = [
+        ...(fields.schedule.kind === sub.schedule.kind ? [] : SCHEDULE_FIELDS),
+        ...clearedBy(sub, fields),
+      ];
       await write(sub, fields, clear);
-      const updated: Subscription = { ...sub, ...fields };
+      const { condition: _c, mode: _m, style: _s, ...kept } = sub;
+      const updated: Subscription = { ...kept, ...fields };
+      if (clear.includes("as")) delete updated.runs;
       return { subscription: updated, nextRuns: upcoming(updated) };
     },
     async remove(ref, id) {

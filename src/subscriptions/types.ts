@@ -5,8 +5,12 @@ export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as con
 /** A weekday, lower-case, three letters. */
 export type Weekday = (typeof WEEKDAYS)[number];
 
-/** When a subscription fires. Daily and weekly use the record's `time`; a cron expression carries its own. */
+/**
+ * When a subscription fires. Daily and weekly use the record's `time`, hourly only its minute (alerts
+ * check hourly); a cron expression carries its own.
+ */
 export type Schedule =
+  | { kind: "hourly" }
   | { kind: "daily" }
   | { kind: "weekly"; days: Weekday[] }
   | { kind: "cron"; expression: string };
@@ -20,8 +24,9 @@ export interface LastDelivery {
   period: string;
   /** ISO instant the outcome was recorded. */
   at: string;
-  outcome: "delivered" | "failed";
-  /** Error code for failures (`unavailable`, `is_archived`, …). */
+  /** `skipped`: the run's condition was not met (or an alert check had nothing new to say). */
+  outcome: "delivered" | "failed" | "skipped";
+  /** Error code for failures (`unavailable`, `is_archived`, …); why, in words, for skipped runs. */
   reason?: string;
   /** Slack ts of the posted digest. */
   messageTs?: string;
@@ -32,11 +37,38 @@ export interface LastDelivery {
   chart?: string;
 }
 
-/** One scheduled digest of one channel. Several may post to the same channel. */
+/**
+ * How a subscription's runs appear: `post` a new message each run (absent = post); `update` one
+ * message per day, edited in place by later runs of that day; `thread` one message whose replies are
+ * the runs, the top message always showing the latest numbers.
+ */
+export type DeliveryStyle = "post" | "update" | "thread";
+
+/**
+ * What runs leave for the next one, kept on the record in short fields (see run-state.ts): the alert
+ * state, the condition metric's recent values, and the message being edited or threaded.
+ */
+export interface RunState {
+  alert?: {
+    /** What the conversation was last told: the condition holds (`firing`) or not. */
+    state: "firing" | "clear";
+    /** The newest period whose check was applied; older checks arriving late change nothing. */
+    applied?: string;
+    /** A transition decided by `period` whose post has not been confirmed yet. */
+    pending?: { period: string; post: "fire" | "clear" };
+  };
+  /** The condition metric's values of the latest runs, oldest first, and the period of the newest. */
+  history?: { period: string; values: number[] };
+  /** The message later runs edit (update: `key` is the day) or reply under (thread: `key` is "t"). */
+  message?: { key: string; ts: string };
+}
+
+/** One scheduled digest of one channel, or of one person's DMs. Several may post to the same channel. */
 export interface Subscription {
   /** Short, url-safe, no ':'; unique within the workspace. */
   id: string;
   ref: WorkspaceRef;
+  /** A channel (C…, G…), or the owner's DM with the app (D…) for a personal digest. */
   channelId: string;
   /** Slack user id of who set it up; told by DM when it pauses itself. */
   ownerId: string;
@@ -56,6 +88,14 @@ export interface Subscription {
    * each digest. Absent means on: records stored before the option existed keep getting them.
    */
   drivers?: boolean;
+  /** Canonical condition (`when violations up 10%`, see conditions.ts); absent = post every run. */
+  condition?: string;
+  /** `alert`: check the condition each run and post only when it starts and when it clears. */
+  mode?: "alert";
+  /** Absent = `post`. */
+  style?: Exclude<DeliveryStyle, "post">;
+  /** What earlier runs left (alert state, history, message being edited); written by the worker only. */
+  runs?: RunState;
   status: SubscriptionStatus;
   /** Code or short text: why it is paused (`paused_by_user`, `is_archived`, `unauthorized`, …). */
   pausedReason?: string;
@@ -82,6 +122,10 @@ export interface SubscriptionInput {
   filterLabels?: string[];
   /** Default on (see Subscription.drivers). */
   drivers?: boolean;
+  /** Condition text as typed (`when violations > 500`); empty or absent = none. */
+  condition?: string;
+  mode?: "digest" | "alert";
+  style?: DeliveryStyle;
 }
 
 /** Fields an update may change; channel moves are allowed. */

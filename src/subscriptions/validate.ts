@@ -1,8 +1,9 @@
 import { AppError } from "../errors.ts";
 import { assertTimeZone } from "../insights/dayjs.ts";
 import { parseRange } from "../insights/ranges.ts";
+import { conditionText, parseCondition } from "./conditions.ts";
 import { checkCronExpression, parseTime, shortestGapMs, sortDays } from "./schedule.ts";
-import { type Schedule, type SubscriptionInput, WEEKDAYS, type Weekday } from "./types.ts";
+import { type Schedule, type Subscription, type SubscriptionInput, WEEKDAYS, type Weekday } from "./types.ts";
 
 /** Limits on what a subscription may ask for. */
 export interface SubscriptionLimits {
@@ -15,11 +16,17 @@ export interface SubscriptionLimits {
 /** Production limits: at most hourly crons, 20 filters of each kind. */
 export const DEFAULT_LIMITS: SubscriptionLimits = { minIntervalMs: 3_600_000, maxFilters: 20 };
 
-/** The checked, normalised fields of a subscription. */
-/** Every field set, but `drivers` only when the caller chose (absent stays absent: on by default). */
-export type ValidFields = Required<Omit<SubscriptionInput, "drivers">> & Pick<SubscriptionInput, "drivers">;
+/**
+ * The checked, normalised fields of a subscription: every field set, but `drivers` only when the
+ * caller chose (absent stays absent: on by default), and the condition, mode and style only when they
+ * differ from "every run posts a new digest" (absent is what older records mean).
+ */
+export type ValidFields = Required<Omit<SubscriptionInput, "drivers" | "condition" | "mode" | "style">> &
+  Pick<SubscriptionInput, "drivers"> &
+  Pick<Subscription, "condition" | "mode" | "style">;
 
-const CHANNEL = /^[CG][A-Z0-9]{2,31}$/;
+/** A channel, or a DM with the app (D…: a personal digest, opened with conversations.open). */
+const CHANNEL = /^[CGD][A-Z0-9]{2,31}$/;
 const LOOSE_TIME = /^(\d{1,2}):(\d{2})$/;
 
 /** A field the caller got wrong; `details.field` names it and the message can be shown as is. */
@@ -29,7 +36,7 @@ export function invalidField(field: string, message: string): AppError<"invalid_
 
 function checkSchedule(s: unknown, limits: SubscriptionLimits): Schedule {
   const kind = (s as { kind?: unknown } | null)?.kind;
-  if (kind === "daily") return { kind };
+  if (kind === "daily" || kind === "hourly") return { kind };
   if (kind === "weekly") {
     const days = (s as { days?: unknown }).days;
     if (!Array.isArray(days) || days.length === 0 || !days.every((d) => WEEKDAYS.includes(d as Weekday)))
@@ -45,7 +52,10 @@ function checkSchedule(s: unknown, limits: SubscriptionLimits): Schedule {
     });
     return { kind, expression };
   }
-  throw invalidField("schedule", "The frequency must be daily, weekly (with weekdays) or a cron expression.");
+  throw invalidField(
+    "schedule",
+    "The frequency must be hourly, daily, weekly (with weekdays) or a cron expression.",
+  );
 }
 
 function checkTime(time: unknown): string {
@@ -69,6 +79,43 @@ function checkList(field: string, value: unknown, max: number, maxLength: number
   return unique;
 }
 
+/** The condition, mode and style, checked: an alert needs a condition, and posts its own messages. */
+function checkRunOptions(input: SubscriptionInput): Pick<Subscription, "condition" | "mode" | "style"> {
+  const out: Pick<Subscription, "condition" | "mode" | "style"> = {};
+  const text = typeof input.condition === "string" ? input.condition.trim() : "";
+  if (input.condition !== undefined && typeof input.condition !== "string")
+    throw invalidField("condition", "The condition is text, e.g. when violations > 500.");
+  if (text !== "") {
+    try {
+      out.condition = conditionText(parseCondition(text));
+    } catch (err) {
+      throw invalidField("condition", err instanceof Error ? err.message : "Not a condition.");
+    }
+  }
+  const mode = input.mode ?? "digest";
+  if (mode !== "digest" && mode !== "alert") throw invalidField("mode", "The mode is digest or alert.");
+  if (mode === "alert") {
+    if (!out.condition)
+      throw invalidField(
+        "condition",
+        "An alert needs a condition to watch, e.g. when violations > 500 or when violations up 20%.",
+      );
+    // An alert checks every run against the state it last told; it keeps no history of values.
+    if (out.condition.includes(" rose "))
+      throw invalidField(
+        "condition",
+        "An alert watches a threshold or a change (when violations > 500, when violations up 20%); for rose N, use a digest with that condition.",
+      );
+    out.mode = "alert";
+  }
+  const style = input.style ?? "post";
+  if (style !== "post" && style !== "update" && style !== "thread")
+    throw invalidField("style", "Messages are post (a new one each run), update (one a day) or thread.");
+  // An alert's two messages (it started, it cleared) are news of their own: always new posts.
+  if (style !== "post" && mode !== "alert") out.style = style;
+  return out;
+}
+
 /**
  * Checks and normalises a subscription's fields against `now` (the range must resolve today in the
  * subscription's zone). Every problem is an `invalid_subscription` error naming the field.
@@ -79,7 +126,10 @@ export function validateFields(
   limits: SubscriptionLimits = DEFAULT_LIMITS,
 ): ValidFields {
   if (typeof input.channelId !== "string" || !CHANNEL.test(input.channelId))
-    throw invalidField("channelId", "Subscriptions post to a channel (an id like C0123ABCD).");
+    throw invalidField(
+      "channelId",
+      "Subscriptions post to a channel (an id like C0123ABCD) or to your DMs with the app.",
+    );
   const tz = String(input.tz ?? "").trim();
   try {
     assertTimeZone(tz);
@@ -111,5 +161,6 @@ export function validateFields(
     scannerIds: checkList("scannerIds", input.scannerIds, limits.maxFilters, 200),
     filterLabels: checkList("filterLabels", input.filterLabels, limits.maxFilters * 2, 300),
     ...(input.drivers !== undefined ? { drivers: input.drivers } : {}),
+    ...checkRunOptions(input),
   };
 }

@@ -27,10 +27,17 @@ describe("npm run demo", () => {
       /No data from SCA \(dependencies\) since \w{3} \w{3} \d+ — possible scan outage\./,
     );
     expect(stdout).toContain("Why it changed");
+    // Less noise and export: a skipped run, an alert firing once and clearing once, a DM digest, a CSV.
+    expect(stdout).toMatch(/skipped: violations [\d,]+ not > 1,000,000/);
+    expect(stdout.match(/🚨 Alert: violations [\d,]+ > 500/g)).toHaveLength(1);
+    expect(stdout.match(/✅ Cleared: violations [\d,]+ not > 500/g)).toHaveLength(1);
+    expect(stdout).toContain("Your personal digest · Daily at 08:00 America/Los_Angeles");
+    expect(stdout).toContain("day,findings,violations,fixes,merged");
     const files = readdirSync(out);
     expect(files.filter((f) => f.endsWith(".json")).length).toBeGreaterThanOrEqual(7);
     expect(files).toContain("scheduled-digest-chart.png");
     expect(files).toContain("trend-last30d.png");
+    expect(files.some((f) => /^insights-.*\.csv$/.test(f))).toBe(true);
     for (const kind of ["regression", "newScanner", "outage"])
       expect(files).toContain(`scenario-${kind}-last7d.png`);
     expect(readFileSync(join(out, "README.md"), "utf8")).toContain("block-kit-builder");

@@ -34,6 +34,7 @@ interface Fill {
   tz: string;
   range?: string;
   assets?: { value: string; text: string }[];
+  condition?: string;
 }
 
 /** `view.state.values` as Slack sends them for the modal's inputs. */
@@ -59,6 +60,8 @@ function values(f: Fill): Record<string, unknown> {
     };
   if (f.cron !== undefined) v[F.cron] = { [F.cron]: { type: "plain_text_input", value: f.cron } };
   if (f.time) v[F.time] = { [F.time]: { type: "timepicker", selected_time: f.time } };
+  if (f.condition !== undefined)
+    v[F.condition] = { [F.condition]: { type: "plain_text_input", value: f.condition } };
   return v;
 }
 
@@ -159,6 +162,27 @@ describe("the subscribe modal", () => {
     expect(findElement(cron.view.blocks, F.time)).toBeUndefined();
     expect(previewOf(cron)).toContain(":warning:");
     expect(checkView(cron.view)).toEqual([]);
+  });
+
+  it("a bad condition is refused on its input with the grammar; nothing saved", async () => {
+    const view = await openModal();
+    const before = (await stack.web.deps.subscriptions.list(REF)).length;
+    const fill: Fill = {
+      channel: DEMO.general,
+      frequency: "weekly",
+      days: ["mon"],
+      time: "09:00",
+      tz: "Europe/Berlin",
+      condition: "when vulns up 10%",
+    };
+    const answer = await submit(view, fill);
+    expect(answer.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.condition]: expect.stringContaining('"vulns" is not a number I track') },
+    });
+    const said = (answer.body as { errors: Record<string, string> }).errors[F.condition];
+    expect(said).toContain("when violations > 500");
+    expect((await stack.web.deps.subscriptions.list(REF)).length).toBe(before);
   });
 
   it("bad cron, unknown zone, no weekday or a channel without the app: inline errors, nothing saved", async () => {

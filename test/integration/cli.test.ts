@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { readCsv } from "../fixtures/csv.ts";
 import { TESTS_NEED_REDIS_SERVER } from "../setup/redis.ts";
 import { cli, emptyDir, ROOT, removeEmptyDirs, run } from "./cli-run.ts";
 
@@ -133,7 +134,44 @@ describe("insights-digest: configuration errors stop every entry point with one 
   it("the usage names the commands that read .env", async () => {
     const r = await cli(["--help"]);
     expect(r.stdout).toContain(
-      "start, web, worker, preview, rotate-keys read .env from the working directory; variables already set win over it.",
+      "start, web, worker, preview, export, rotate-keys read .env from the working directory; variables already set win over it.",
+    );
+  });
+});
+
+describe("insights-digest export", () => {
+  /** The CSV read back, and what its header lines say the totals are. */
+  function read(csv: string) {
+    const said =
+      /findings \d+ -> (\d+), violations \d+ -> (\d+)[\s\S]*fixes (\d+), merged violations (\d+)/.exec(csv);
+    return { ...readCsv(csv), said: said?.slice(1).map(Number) };
+  }
+
+  it("writes the daily series as CSV, one row per day, whose columns add up to the digest's totals", async () => {
+    const r = await cli(["export", "last7d", "--tz", "UTC"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const { lines, rows, sums, said } = read(r.stdout);
+    expect(lines[0]).toMatch(/^# Insights daily series, \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d \(UTC\)$/);
+    expect(rows).toHaveLength(7);
+    expect(rows.every((row) => /^\d{4}-\d\d-\d\d$/.test(row[0] as string) && row.length === 5)).toBe(true);
+    expect(sums).toEqual(said);
+  });
+
+  it("--out writes the same file; a filter is named in its header; a typo gets the closest range", async () => {
+    const path = join(emptyDir(), "series.csv");
+    const r = await cli(["export", "last30d", "asset:payments / api", "--tz", "UTC", "--out", path]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(`30 days written to ${path}\n`);
+    const csv = readFileSync(path, "utf8");
+    expect(csv).toContain("# Assets: payments / api\r\n");
+    expect(read(csv).rows).toHaveLength(30);
+    const typo = await cli(["export", "lst7d"]);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(ONE_SENTENCE);
+    expect(typo.stderr).toContain(
+      'I don\'t know "lst7d". Did you mean "last7d"? Usage: insights-digest export',
     );
   });
 });

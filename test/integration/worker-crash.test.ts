@@ -6,15 +6,18 @@ import type { WorkspaceRef } from "../../src/store/keys.ts";
 import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { Schedule, Subscription } from "../../src/subscriptions/types.ts";
-import { storedSubscription } from "../fixtures/subscription.ts";
 import { backends } from "../setup/backends.ts";
 import { startSlackProxy } from "./slack-proxy.ts";
-import { CRASH, type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
-
-/** A daily subscription as create() stores it (without its preview and per-workspace cap). */
-function subscription(ref: WorkspaceRef, channelId: string): Subscription {
-  return storedSubscription({ id: "", ref, ownerId: OWNER, channelId, schedule: { kind: "daily" } });
-}
+import {
+  CRASH,
+  type Harness,
+  OWNER,
+  REF,
+  sleep,
+  startHarness,
+  subscriptionRecord,
+  until,
+} from "./worker-harness.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 let h: Harness | undefined;
@@ -117,7 +120,7 @@ describe.each(backends())("worker killed mid-post, non-Marketplace history ($nam
     for (let i = 0; i < n; i++) {
       const ws = await harness.addWorkspace(`T0K${String(i).padStart(6, "0")}`, 1);
       tokens[ws.ref.teamId as string] = ws.token;
-      const sub = { ...subscription(ws.ref, ws.channels[0] as string), id: newSubscriptionId() };
+      const sub = { ...subscriptionRecord(ws.ref, ws.channels[0] as string), id: newSubscriptionId() };
       await store.insert(sub);
       subs.push({ ref: ws.ref, id: sub.id, channel: sub.channelId });
     }

@@ -10,6 +10,8 @@ import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
+import type { Subscription } from "../../src/subscriptions/types.ts";
+import { storedSubscription } from "../fixtures/subscription.ts";
 import { connect } from "../setup/backends.ts";
 
 /**
@@ -182,6 +184,22 @@ export async function startHarness(o: {
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+/** A daily subscription as create() stores it (without its preview and per-workspace cap). */
+export function subscriptionRecord(
+  ref: WorkspaceRef,
+  channelId: string,
+  fields: Partial<Subscription> = {},
+): Subscription {
+  return storedSubscription({
+    id: "",
+    ref,
+    ownerId: OWNER,
+    channelId,
+    schedule: { kind: "daily" },
+    ...fields,
+  });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

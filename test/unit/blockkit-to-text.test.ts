@@ -27,7 +27,7 @@ describe("renderText on a digest", () => {
     expect(out).toContain("321  🟢 ▼ −17 (−5%)");
     expect(out).toContain("[▾ Asset: All assets] [▾ Scanner: All scanners]");
     expect(out).toContain("[● Last 7 days ] [ Last 30 days ] [ Last 90 days ] [ This week ] [ Last week ]");
-    expect(out).toContain("[ Share to channel ] [ Open in platform ↗ ]");
+    expect(out).toContain("[ Share to channel ] [ Export CSV ] [ Open in platform ↗ ]");
     expect(out).toContain("[chart: Violations per day]");
     expect(out).toContain("Data as of 2026-11-21 09:00 UTC");
   });

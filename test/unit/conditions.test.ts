@@ -119,6 +119,32 @@ describe("evaluating a condition against a digest", () => {
     expect(evaluate({ kind: "changed" }, digest([5, 5], [4, 3])).met).toBe(true);
   });
 
+  it("previous = 0 for a count: up by the new count; a fall from 0 is impossible, so `down` is not met", () => {
+    expect(evaluate(parseCondition("when violations up 3"), digest([1, 1], [3, 0]))).toEqual({
+      met: true,
+      reason: "violations +3 (≥ 3)",
+    });
+    expect(evaluate(parseCondition("when violations up 4"), digest([1, 1], [3, 0])).met).toBe(false);
+    expect(evaluate(parseCondition("when findings down 1"), digest([0, 0], [3, 0])).met).toBe(false);
+  });
+
+  it.each([
+    "when violations up 10%",
+    "when violations changed 5",
+    "when findings down 20%",
+    "when violations > 100000",
+    "when fixes < 0",
+    "when violations rose 2",
+    "when changed",
+  ])("with a gap, %s posts instead of skipping, and says the data is incomplete", (text) => {
+    const flat = gap(digest([5, 5], [3, 3]));
+    const v = evaluate(parseCondition(text), flat, [9, 8]);
+    expect(v.met).toBe(true);
+    expect(v.reason).toMatch(/^data incomplete \(.+\); posted so the gap is seen$/);
+    // The same numbers without the gap skip the run.
+    expect(evaluate(parseCondition(text), digest([5, 5], [3, 3]), [9, 8]).met).toBe(false);
+  });
+
   it("a gap in the data is never 'no change': a run that would skip posts and says why", () => {
     const flat = gap(digest([5, 5], [3, 3]));
     const v = evaluate({ kind: "changed" }, flat);

@@ -176,6 +176,9 @@ describe("modal state", () => {
       range: "last30d",
       assetIds: ["id-1"],
       scannerIds: [],
+      condition: "",
+      mode: "digest",
+      style: "post",
     });
     expect(labelsFromValues(values)).toEqual(["payments / api"]);
     // A modal drawn without filter menus keeps the filters it was opened with.

@@ -63,7 +63,7 @@ describe("validateFields", () => {
     expect(
       field(() => validateFields({ ...base, schedule: { kind: "weekly", days: ["funday" as never] } }, NOW)),
     ).toBe("schedule");
-    expect(field(() => validateFields({ ...base, schedule: { kind: "hourly" } as never }, NOW))).toBe(
+    expect(field(() => validateFields({ ...base, schedule: { kind: "monthly" } as never }, NOW))).toBe(
       "schedule",
     );
     expect(

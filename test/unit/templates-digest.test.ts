@@ -360,12 +360,16 @@ describe("digestMessage content", () => {
     expect(buttons.map((b) => decodeState(b.value).range)).toEqual(RANGE_PRESETS.map((p) => p.spec));
   });
 
-  it("offers Share only when shareable and the platform link only when known", () => {
+  it("offers Share only when shareable, the platform link only when known, Export CSV always", () => {
     expect(menu(m, ACTION.share)).toBeDefined();
     expect(menu(m, ACTION.openPlatform)).toMatchObject({ url: "https://app.example.com/analytics" });
     const plain = digestMessage(makeView({ shareable: false, platformUrl: undefined }));
     expect(menu(plain, ACTION.share)).toBeUndefined();
-    expect(plain.blocks.some((b) => b.block_id === BLOCK.digestLinks)).toBe(false);
+    const links = plain.blocks.find((b) => b.block_id === BLOCK.digestLinks) as { elements: ButtonElement[] };
+    expect(links.elements.map((b) => b.action_id)).toEqual([ACTION.exportCsv]);
+    // The export carries the digest's own range and filters, as the other controls do.
+    const value = (id: string) => (menu(m, id) as ButtonElement | undefined)?.value;
+    expect(decodeState(value(ACTION.exportCsv))).toEqual(decodeState(value(ACTION.share)));
   });
 
   it("groups assets by parent, with the child as option text and a plain group for the rest", () => {

@@ -3,7 +3,7 @@ import { imChannel } from "../workspace.ts";
 import { bool, slackError, str } from "./args.ts";
 import { visibleChannel } from "./channels.ts";
 import { type ApiMethod, authed } from "./context.ts";
-import { historyMethod } from "./history.ts";
+import { historyMethod, repliesMethod } from "./history.ts";
 
 /** The zone's offset from UTC at `at` (so DST applies as in Slack's `tz_offset`) and its long name. */
 export function zoneInfo(tz: string, at: Date): { offsetSec: number; label: string } {
@@ -106,6 +106,7 @@ export const directoryMethods: Record<string, ApiMethod> = {
   },
   /** Tiered as Slack does for the app's distribution (history.ts). */
   "conversations.history": historyMethod,
+  "conversations.replies": repliesMethod,
   "conversations.open": {
     auth: "bot",
     run(ctx) {

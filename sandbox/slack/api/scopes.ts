@@ -58,6 +58,12 @@ export const METHOD_SCOPES: Readonly<Record<string, Need>> = {
     im: "im:history",
     mpim: "mpim:history",
   }),
+  "conversations.replies": byKind({
+    public: "channels:history",
+    private: "groups:history",
+    im: "im:history",
+    mpim: "mpim:history",
+  }),
   "conversations.open": ["im:write"],
   "files.getUploadURLExternal": ["files:write"],
   "files.completeUploadExternal": ["files:write"],

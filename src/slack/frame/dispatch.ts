@@ -91,8 +91,15 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
   async function view(args: Args, entry: ViewEntry, id: string): Promise<void> {
     const facts = factsOf(args, "view", id);
     const log = deps.logger.child(facts.logFields);
+    // Slack refuses errors on a block the view does not have: fall back to its first input.
+    const blocks = ((args.body as { view?: { blocks?: { type?: string; block_id?: string }[] } }).view
+      ?.blocks ?? []) as { type?: string; block_id?: string }[];
+    const target =
+      blocks.length === 0 || blocks.some((b) => b.block_id === entry.errorBlock)
+        ? entry.errorBlock
+        : (blocks.find((b) => b.type === "input")?.block_id ?? entry.errorBlock);
     const refuse = (message: string) =>
-      args.ack?.({ response_action: "errors", errors: { [entry.errorBlock]: message } });
+      args.ack?.({ response_action: "errors", errors: { [target]: message } });
     let after: (() => Promise<void>) | undefined;
     try {
       const ctx = requestContext(deps, facts);

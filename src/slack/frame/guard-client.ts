@@ -1,8 +1,16 @@
 import type { WebClient } from "@slack/web-api";
 
 /** Web API calls that put something on screen, and of those the ones a repeat cannot duplicate. */
-const OUTWARD = new Set(["chat", "views"]);
-const REPEATABLE = new Set(["chat.update", "chat.delete", "views.publish", "views.update"]);
+const OUTWARD = new Set(["chat", "views", "files"]);
+// Getting an upload URL or reading a file shows nothing: only completing an upload shares the file.
+const REPEATABLE = new Set([
+  "chat.update",
+  "chat.delete",
+  "views.publish",
+  "views.update",
+  "files.getUploadURLExternal",
+  "files.info",
+]);
 
 /**
  * A client whose calls that put something on screen first ask `outward` (which records that an

@@ -12,6 +12,9 @@ import type { ModalMeta } from "./modal-state.ts";
 
 /** The input block an engine validation error belongs to (`details.field`), among those the view has. */
 export function blockFor(field: unknown, form: SubscribeForm, present: Set<string>): string {
+  const extra: Record<string, string> = { condition: F.condition, mode: F.mode, style: F.style };
+  if (typeof field === "string" && extra[field] && present.has(extra[field] as string))
+    return extra[field] as string;
   const wanted =
     field === "tz"
       ? F.timezone
@@ -30,7 +33,7 @@ export function blockFor(field: unknown, form: SubscribeForm, present: Set<strin
                     ? F.weekday
                     : F.frequency
                 : F.channel;
-  return present.has(wanted) ? wanted : F.channel;
+  return present.has(wanted) ? wanted : present.has(F.channel) ? F.channel : F.range;
 }
 
 /** Tells the creator it is saved: on the Home tab when opened there, else privately where they typed. */
@@ -45,7 +48,8 @@ export async function confirmSaved(
   const log = deps.logger.child({ subId: sub.id, userId });
   if (meta.home) {
     const next = saved.nextRuns[0];
-    const notice = `:white_check_mark: ${verb === "updated" ? "Updated" : "Subscribed"} <#${sub.channelId}>: ${escapeMrkdwn(scheduleWords(sub.schedule, sub.time))} (${escapeMrkdwn(sub.tz)}), id \`${sub.id}\`.${next ? ` Next run ${runTime(next, sub.tz)}.` : ""}`;
+    const where = /^D/.test(sub.channelId) ? "your personal digest" : `<#${sub.channelId}>`;
+    const notice = `:white_check_mark: ${verb === "updated" ? "Updated" : "Subscribed"} ${where}: ${escapeMrkdwn(scheduleWords(sub.schedule, sub.time))} (${escapeMrkdwn(sub.tz)}), id \`${sub.id}\`.${next ? ` Next run ${runTime(next, sub.tz)}.` : ""}`;
     await publishHome(deps, client, ref, userId, notice);
     return;
   }

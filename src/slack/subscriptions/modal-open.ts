@@ -65,6 +65,8 @@ export interface OpenModalOptions {
   /** The subscription to edit. */
   edit?: Subscription;
   fromHome?: boolean;
+  /** A personal digest for the person who opens it (DM, no channel input). */
+  personal?: boolean;
 }
 
 /**
@@ -79,8 +81,13 @@ export async function openSubscribeModal(o: OpenModalOptions): Promise<void> {
       "Connect the platform API key first: an admin can run /insights connect.",
     );
   const user = await o.ctx.user();
-  const form = o.edit ? formOf(o.edit) : defaultForm(user.tz, o.channelId);
-  const meta: ModalMeta = { origin: o.channelId, edit: o.edit?.id, home: o.fromHome || undefined };
+  const form = o.edit ? formOf(o.edit) : defaultForm(user.tz, o.channelId, o.personal);
+  const meta: ModalMeta = {
+    origin: o.channelId,
+    edit: o.edit?.id,
+    home: o.fromHome || undefined,
+    personal: form.personal || undefined,
+  };
   // The lists do not depend on the zone; the creator's is always a valid one.
   const lists = await listsWithin(deps, ref, user.tz, LISTS_BUDGET_MS);
   const opened = await client.views.open({

@@ -26,6 +26,8 @@ export interface ModalMeta {
   /** Filters of a modal drawn without its filter menus (lists unavailable), so saving keeps them. */
   assets?: string[];
   scanners?: string[];
+  /** A personal digest: delivered by DM to whoever submits, no channel input. */
+  personal?: boolean;
 }
 
 export function encodeMeta(m: ModalMeta): string {
@@ -41,10 +43,10 @@ export function decodeMeta(raw: string | undefined): ModalMeta {
   }
 }
 
-/** A new subscription's defaults: weekly, Monday, 09:00, the creator's zone, last7d. */
-export function defaultForm(tz: string, channelId?: string): SubscribeForm {
+/** A new subscription's defaults: weekly, Monday, 09:00, the creator's zone, last7d, every run posts. */
+export function defaultForm(tz: string, channelId?: string, personal = false): SubscribeForm {
   return {
-    channelId,
+    channelId: personal ? undefined : channelId,
     frequency: "weekly",
     days: ["mon"],
     cron: "",
@@ -53,6 +55,10 @@ export function defaultForm(tz: string, channelId?: string): SubscribeForm {
     range: "last7d",
     assetIds: [],
     scannerIds: [],
+    condition: "",
+    mode: "digest",
+    style: "post",
+    ...(personal ? { personal } : {}),
   };
 }
 
@@ -69,6 +75,10 @@ export function formOf(sub: Subscription): SubscribeForm {
     range: sub.range,
     assetIds: sub.assetIds,
     scannerIds: sub.scannerIds,
+    condition: sub.condition ?? "",
+    mode: sub.mode ?? "digest",
+    style: sub.style ?? "post",
+    ...(/^D/.test(sub.channelId) ? { personal: true } : {}),
   };
 }
 
@@ -92,11 +102,13 @@ const chosen = (v: StateValue | undefined) => (v?.selected_options ?? []).map((o
  */
 export function formFromValues(values: Values, meta: ModalMeta, fallbackTz: string): SubscribeForm {
   const freq = field(values, F.frequency)?.selected_option?.value;
+  const mode = field(values, F.mode)?.selected_option?.value;
+  const style = field(values, F.style)?.selected_option?.value;
   const daysField = field(values, F.weekday);
   const cronField = field(values, F.cron);
   return {
-    channelId: field(values, F.channel)?.selected_conversation ?? undefined,
-    frequency: freq === "daily" || freq === "cron" ? freq : "weekly",
+    channelId: meta.personal ? undefined : (field(values, F.channel)?.selected_conversation ?? undefined),
+    frequency: freq === "hourly" || freq === "daily" || freq === "cron" ? freq : "weekly",
     days: daysField
       ? chosen(daysField).filter((d): d is Weekday => (WEEKDAYS as readonly string[]).includes(d))
       : (meta.days ?? ["mon"]),
@@ -106,6 +118,10 @@ export function formFromValues(values: Values, meta: ModalMeta, fallbackTz: stri
     range: field(values, F.range)?.selected_option?.value ?? "last7d",
     assetIds: values[F.assets] ? chosen(field(values, F.assets)) : (meta.assets ?? []),
     scannerIds: values[F.scanners] ? chosen(field(values, F.scanners)) : (meta.scanners ?? []),
+    condition: (field(values, F.condition)?.value ?? "").trim(),
+    mode: mode === "alert" ? "alert" : "digest",
+    style: style === "update" || style === "thread" ? style : "post",
+    ...(meta.personal ? { personal: true } : {}),
   };
 }
 
@@ -118,7 +134,7 @@ export function labelsFromValues(values: Values): string[] {
 
 /** The schedule the form describes (unchecked). */
 export function scheduleOf(form: SubscribeForm): Schedule {
-  if (form.frequency === "daily") return { kind: "daily" };
+  if (form.frequency === "daily" || form.frequency === "hourly") return { kind: form.frequency };
   if (form.frequency === "cron") return { kind: "cron", expression: form.cron };
   return { kind: "weekly", days: form.days };
 }

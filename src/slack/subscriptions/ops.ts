@@ -1,6 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import { subscribedMessage } from "../../../templates/subscribe-reply.ts";
 import { runTime, scheduleWords } from "../../../templates/subscribe-times.ts";
+import { whereText } from "../../../templates/subscription-words.ts";
 import { escapeMrkdwn } from "../../blockkit/text.ts";
 import type { Message } from "../../blockkit/types.ts";
 import { AppError } from "../../errors.ts";
@@ -10,6 +11,7 @@ import type { Subscription } from "../../subscriptions/types.ts";
 import type { AppServices } from "../services.ts";
 import type { SlackUser } from "../users.ts";
 import { requireChange, requirePostableChannel } from "./access.ts";
+import { isPersonal } from "./personal.ts";
 
 /** What a manager can do to one subscription from a command or a button. */
 export type SubscriptionOp = "pause" | "resume" | "send" | "delete";
@@ -23,9 +25,13 @@ export interface OpOutcome {
 
 type OpDeps = Pick<AppServices, "subscriptions" | "policy" | "installerOf" | "logger" | "clock">;
 
-const channel = (id: string) => (/^[CG][A-Z0-9]{2,30}$/.test(id) ? `<#${id}>` : "its channel");
 const what = (sub: Subscription) =>
-  `\`${escapeMrkdwn(sub.id)}\` (${escapeMrkdwn(scheduleWords(sub.schedule, sub.time))} in ${channel(sub.channelId)})`;
+  `\`${escapeMrkdwn(sub.id)}\` (${escapeMrkdwn(scheduleWords(sub.schedule, sub.time))} ${whereText(sub.channelId, sub.ownerId)})`;
+
+/** A personal digest's DM needs no membership check; a channel must still take posts. */
+async function requireDeliverable(client: WebClient, sub: Subscription): Promise<void> {
+  if (!isPersonal(sub)) await requirePostableChannel(client, sub.channelId);
+}
 
 /** The subscription, or `subscription_not_found` naming the id (ids are checked before any key is built). */
 export async function loadSubscription(deps: OpDeps, ref: WorkspaceRef, id: string): Promise<Subscription> {
@@ -63,7 +69,7 @@ export async function runSubscriptionOp(
       };
     }
     case "resume": {
-      await requirePostableChannel(client, sub.channelId);
+      await requireDeliverable(client, sub);
       const { subscription, nextRuns, catchUpPeriod } = await deps.subscriptions.resume(ref, sub.id);
       const missed = catchUpPeriod ? periodTime(catchUpPeriod) : null;
       const note = catchUpPeriod
@@ -74,7 +80,7 @@ export async function runSubscriptionOp(
       return { sub: subscription, text: `:arrow_forward: Resumed ${what(sub)}. ${note}`, message };
     }
     case "send": {
-      await requirePostableChannel(client, sub.channelId);
+      await requireDeliverable(client, sub);
       const { period } = await deps.subscriptions.sendNow(ref, sub.id);
       log.info({ period }, "test send queued");
       return { sub, text: `:outbox_tray: A digest from ${what(sub)} is on its way, now.` };

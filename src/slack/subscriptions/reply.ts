@@ -16,9 +16,13 @@ export async function answerOnList(ctx: ActionContext, notice: string): Promise<
     return;
   }
   const offset = pageOffsetOf(body.actions[0]?.block_id, BLOCK.subscriptionRowPrefix);
-  const rows = await subscriptionRows(ctx.deps, ctx.ref, body.channel?.id, offset);
+  const manager = await ctx.isManager();
+  const rows = await subscriptionRows(ctx.deps, ctx.ref, body.channel?.id, offset, {
+    userId: ctx.userId,
+    manager,
+  });
   const list = subscriptionList(rows, {
-    canManage: await ctx.isManager(),
+    canManage: manager,
     editable: true,
     offset,
     pageSize: LIST_PAGE,

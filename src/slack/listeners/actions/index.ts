@@ -1,4 +1,5 @@
 import type { ActionEntry } from "../../frame/index.ts";
+import { exportButton } from "./export-csv.ts";
 import { assetSelect, scannerSelect } from "./filter-select.ts";
 import { homeConnect } from "./home-connect.ts";
 import { helpOpen, openPlatform } from "./links.ts";
@@ -7,7 +8,7 @@ import { shareDigest } from "./share.ts";
 import { subscribeModalChanges } from "./subscribe-modal-change.ts";
 import { subscriptionButtons } from "./subscription-button.ts";
 import { subscriptionEdit } from "./subscription-edit.ts";
-import { subscriptionNew } from "./subscription-new.ts";
+import { subscriptionNew, subscriptionNewPersonal } from "./subscription-new.ts";
 import { subscriptionPage } from "./subscription-page.ts";
 import { groupButton, whyButton } from "./why.ts";
 
@@ -17,6 +18,7 @@ export const ACTIONS: ActionEntry[] = [
   scannerSelect,
   rangeButton,
   shareDigest,
+  exportButton,
   whyButton,
   groupButton,
   openPlatform,
@@ -25,6 +27,7 @@ export const ACTIONS: ActionEntry[] = [
   subscriptionEdit,
   subscriptionPage,
   subscriptionNew,
+  subscriptionNewPersonal,
   homeConnect,
   ...subscribeModalChanges,
 ];

@@ -14,3 +14,16 @@ export const subscriptionNew = onAction({
       fromHome: ctx.body.view?.type === "home",
     }),
 });
+
+/** "Send me a digest" on the Home tab: the modal in its personal form, for anyone who may read digests. */
+export const subscriptionNewPersonal = onAction({
+  id: ACTION.subscriptionNewPersonal,
+  access: "reader",
+  run: (ctx) =>
+    openSubscribeModal({
+      ctx,
+      triggerId: ctx.body.trigger_id,
+      fromHome: ctx.body.view?.type === "home",
+      personal: true,
+    }),
+});

@@ -10,9 +10,13 @@ export const subscriptionPage = onAction({
   access: "reader",
   async run(ctx) {
     const offset = Math.max(0, Math.floor(Number((ctx.action as ButtonAction).value) || 0));
-    const rows = await subscriptionRows(ctx.deps, ctx.ref, ctx.body.channel?.id, offset);
+    const manager = await ctx.isManager();
+    const rows = await subscriptionRows(ctx.deps, ctx.ref, ctx.body.channel?.id, offset, {
+      userId: ctx.userId,
+      manager,
+    });
     const list = subscriptionList(rows, {
-      canManage: await ctx.isManager(),
+      canManage: manager,
       editable: true,
       offset,
       pageSize: LIST_PAGE,

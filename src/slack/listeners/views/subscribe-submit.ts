@@ -14,6 +14,7 @@ import {
   scheduleOf,
   signature,
 } from "../../subscriptions/modal-state.ts";
+import { openDm } from "../../subscriptions/personal.ts";
 
 type Values = Parameters<typeof formFromValues>[0];
 
@@ -42,13 +43,16 @@ export const subscribeSubmit = onView({
     const user = await ctx.user();
     const form = formFromValues(values, meta, user.tz);
     const problems = scheduleErrors(form, true);
-    if (!form.channelId) problems[F.channel] = "Choose the channel that gets the digest.";
+    if (!form.channelId && !form.personal) problems[F.channel] = "Choose the channel that gets the digest.";
     if (Object.keys(problems).length > 0) return inline(problems);
 
+    // A personal digest has no channel input; its refusals go on the range, which every variant has.
+    const top = form.personal ? F.range : F.channel;
     const editing = meta.edit ? await deps.subscriptions.get(ref, meta.edit) : null;
-    if (meta.edit && !editing) return inline({ [F.channel]: "This subscription was deleted meanwhile." });
-    if (!(await ctx.isManager()) && !(editing && editing.ownerId === userId))
-      return inline({ [F.channel]: managersOnly("subscribe channels") });
+    if (meta.edit && !editing) return inline({ [top]: "This subscription was deleted meanwhile." });
+    // Anyone who may read digests may send them to themselves; channels are for managers.
+    const own = editing ? editing.ownerId === userId : form.personal === true;
+    if (!own && !(await ctx.isManager())) return inline({ [top]: managersOnly("subscribe channels") });
 
     if (meta.shown !== signature(form)) {
       const lists = (await listsWithin(deps, ref, user.tz, 1_000)) ?? NO_LISTS;
@@ -58,8 +62,10 @@ export const subscribeSubmit = onView({
       };
     }
 
-    const channelId = form.channelId as string;
-    if (!editing || editing.channelId !== channelId) {
+    const channelId = form.personal
+      ? (editing?.channelId ?? (await openDm(ctx.client, userId)))
+      : (form.channelId as string);
+    if (!form.personal && (!editing || editing.channelId !== channelId)) {
       const problem = channelProblem(await channelState(ctx.client, channelId));
       if (problem) return inline({ [F.channel]: problem.message.replace(/`/g, "") });
     }
@@ -71,6 +77,9 @@ export const subscribeSubmit = onView({
       range: form.range,
       assetIds: form.assetIds,
       scannerIds: form.scannerIds,
+      condition: form.condition,
+      mode: form.mode,
+      style: form.style,
       // Without filter menus in the view, the filters (from the metadata) keep their names.
       filterLabels:
         present.has(F.assets) || present.has(F.scanners)
