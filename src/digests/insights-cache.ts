@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
@@ -28,6 +29,10 @@ export interface InsightsCacheOptions {
   /** Upper bound on one fetch while others wait on it (default 30 s; longer than the client's retries). */
   lockMs?: number;
   pollMs?: number;
+  /** How long this process reuses a reply it already holds, parsed [10 s; 0 = never]. */
+  memoMs?: number;
+  /** Most replies this process holds parsed [200]; the least recently stored go first. */
+  memoEntries?: number;
 }
 
 export interface InsightsCache {
@@ -81,6 +86,15 @@ end
 if redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end
 return 1`);
 
+/** Freezes a reply before it is handed to several digests: one that changed it would change the others'. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 /** Replies are stored deflated (JSON of daily series compresses several times over), as base64 text. */
 const pack = (entry: CachedEntry) => deflateRawSync(Buffer.from(JSON.stringify(entry))).toString("base64");
 
@@ -100,6 +114,21 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
   const maxEntries = options.maxEntries ?? 50;
   const maxEntryBytes = options.maxEntryBytes ?? 256 * 1024;
   const local = new Map<string, Promise<InsightsResult>>();
+  // A storm's deliveries of one workspace ask for the same replies over and over (the drivers' slices
+  // above all); reading each from Redis again means a round trip, inflating and parsing the same JSON.
+  // Keyed with the API key's hash as well, so a reply fetched with another key is never reused here.
+  const memoMs = options.memoMs ?? 10_000;
+  const memoEntries = options.memoEntries ?? 200;
+  const memo = new Map<string, { until: number; result: InsightsResult }>();
+  const remember = (key: string, result: InsightsResult) => {
+    if (memoMs <= 0) return;
+    memo.delete(key);
+    memo.set(key, { until: Date.now() + memoMs, result: deepFreeze(result) });
+    for (const oldest of memo.keys()) {
+      if (memo.size <= memoEntries) break;
+      memo.delete(oldest);
+    }
+  };
 
   const unpack = (raw: string): InsightsResult => {
     const entry = JSON.parse(inflateRawSync(Buffer.from(raw, "base64")).toString("utf8")) as CachedEntry;
@@ -171,15 +200,24 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
     fetch(ref, apiKey, query) {
       const digest = digestToken(canonical(query));
       const cacheKey = keys.insightsCache(ref, digest);
-      const inFlight = local.get(cacheKey);
+      const memoKey = `${cacheKey}|${createHash("sha256").update(apiKey).digest("base64url").slice(0, 16)}`;
+      const held = memo.get(memoKey);
+      if (held && held.until > Date.now()) return Promise.resolve(held.result);
+      if (held) memo.delete(memoKey);
+      const inFlight = local.get(memoKey);
       if (inFlight) return inFlight;
-      const p = fetchShared(ref, apiKey, query, cacheKey, keys.lock(ref, `insights-${digest}`)).finally(() =>
-        local.delete(cacheKey),
-      );
-      local.set(cacheKey, p);
+      const p = fetchShared(ref, apiKey, query, cacheKey, keys.lock(ref, `insights-${digest}`))
+        .then((result) => {
+          remember(memoKey, result);
+          return result;
+        })
+        .finally(() => local.delete(memoKey));
+      local.set(memoKey, p);
       return p;
     },
     async invalidate(ref) {
+      const prefix = `${keys.namespace(ref)}:insights`;
+      for (const key of [...memo.keys()]) if (key.startsWith(prefix)) memo.delete(key);
       let removed = 0;
       // Every key of one workspace shares its hash tag: a multi-key UNLINK is fine on a cluster too.
       for await (const batch of scanKeys(redis, `${keys.namespace(ref)}:insights*`)) {

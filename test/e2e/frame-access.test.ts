@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { accountFor } from "../../sandbox/analytics/index.ts";
-import { chooseOption, clickButton } from "../../sandbox/slack/index.ts";
+import { chooseOption, clickButton, findElement } from "../../sandbox/slack/index.ts";
 import { DEMO, DEMO_API_KEY } from "../../sandbox/stack.ts";
-import { ACTION, RANGE_PRESETS } from "../../src/ids.ts";
-import { command, useFileStack } from "./helpers.ts";
+import { ACTION, GROUP_ACTION_PREFIX, RANGE_PRESETS } from "../../src/ids.ts";
+import { actOnReply, command, useFileStack, who } from "./helpers.ts";
 
 /**
  * DIGEST_ACCESS=admins applies to every entry of a digest, not only to the slash command: the
@@ -65,6 +65,54 @@ describe("DIGEST_ACCESS=admins through the listener frame", () => {
       expect(r.posts).toBe(0);
       expect(r.analytics).toBe(0);
     }
+  });
+
+  it("Why?, an asset-group button and Export CSV refuse a member too; nothing is posted, uploaded or queried", async () => {
+    const { body, sent } = await command(stack, "last7d", DEMO.admin);
+    const blocks = body.blocks as unknown[];
+    // The group buttons come with a Why? answer: the admin asks for one first (it replaces the digest).
+    const why = await actOnReply(
+      stack,
+      sent.responseUrl,
+      [clickButton(blocks, ACTION.explain)],
+      who(DEMO.admin),
+    );
+    expect(why.status).toBe(200);
+    const answer = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1]);
+    const explained = (answer.body as { blocks: unknown[] }).blocks;
+    expect(findElement(explained, `${GROUP_ACTION_PREFIX}0`)).toBeDefined();
+    const uploadsBefore = stack.slack.calls({ method: "files.completeUploadExternal" }).length;
+    for (const click of [
+      clickButton(blocks, ACTION.explain),
+      clickButton(explained, `${GROUP_ACTION_PREFIX}0`),
+      clickButton(blocks, ACTION.exportCsv),
+    ]) {
+      const r = await memberActs([click], { blocks });
+      expect(r.text, `${(click as { action_id: string }).action_id}`).toContain(REFUSAL);
+      expect(r.posts).toBe(0);
+      expect(r.analytics).toBe(0);
+    }
+    expect(stack.slack.calls({ method: "files.completeUploadExternal" }).length).toBe(uploadsBefore);
+  });
+
+  it("type-ahead on the asset menu gives a member no options", async () => {
+    const res = await stack.slack.sendOptions({
+      teamId: DEMO.teamId,
+      userId: DEMO.member,
+      actionId: ACTION.assetSelect,
+      value: "pay",
+      channelId: DEMO.general,
+    });
+    expect(res.status).toBe(200);
+    expect((res.body as { options?: unknown[] }).options ?? []).toEqual([]);
+    const admin = await stack.slack.sendOptions({
+      teamId: DEMO.teamId,
+      userId: DEMO.admin,
+      actionId: ACTION.assetSelect,
+      value: "pay",
+      channelId: DEMO.general,
+    });
+    expect((admin.body as { options?: unknown[] }).options?.length).toBeGreaterThan(0);
   });
 
   it("the same controls work for the admin (the refusal is about the person, not the control)", async () => {
