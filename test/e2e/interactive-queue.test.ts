@@ -35,7 +35,7 @@ afterAll(async () => queue?.close());
 const accepted = (url: string) => stack.slack.responses(url).filter((r) => r.status === 200);
 
 /** A worker process that has claimed a digest request and is mid-digest: its analytics call takes `ms`. */
-async function workerMidDigest(ms: number, text: string, what: string) {
+async function workerMidDigest(ms: number, text: string) {
   const worker = await spawnWorker(stack, FAST);
   workers.push(worker);
   stack.emulator.inject({ kind: "latency", ms }, 1);
@@ -43,7 +43,7 @@ async function workerMidDigest(ms: number, text: string, what: string) {
   const url = sent.responseUrl as string;
   await stack.slack.waitFor(
     async () => Object.values(await requestClaims(stack)).some((v) => v.startsWith("p|")),
-    { timeoutMs: 10_000, what },
+    { timeoutMs: 10_000, what: "the request claimed by the worker" },
   );
   return { worker, url };
 }
@@ -87,11 +87,7 @@ describe("digests computed by worker processes", () => {
 
   it("a worker killed while computing a digest: another takes the request over and the person gets one reply", async () => {
     // The doomed worker's analytics request takes 5 s: it is mid-digest when it dies.
-    const { worker: doomed, url } = await workerMidDigest(
-      5_000,
-      "last13d",
-      "the request claimed by the doomed worker",
-    );
+    const { worker: doomed, url } = await workerMidDigest(5_000, "last13d");
     doomed.child.kill("SIGKILL");
     expect(await doomed.exited).toMatchObject({ signal: "SIGKILL" });
     expect(stack.slack.responses(url)).toEqual([]);
@@ -104,11 +100,7 @@ describe("digests computed by worker processes", () => {
   });
 
   it("a worker frozen mid-digest loses the request to another; resumed, it does not answer a second time", async () => {
-    const { worker: frozen, url } = await workerMidDigest(
-      3_000,
-      "last17d",
-      "the request claimed by the worker about to freeze",
-    );
+    const { worker: frozen, url } = await workerMidDigest(3_000, "last17d");
     frozen.child.kill("SIGSTOP");
     await rescued(url);
 

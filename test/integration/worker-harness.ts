@@ -10,6 +10,7 @@ import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
+import type { Subscription } from "../../src/subscriptions/types.ts";
 import { connect } from "../setup/backends.ts";
 
 /**
@@ -199,4 +200,21 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(25);
   }
+}
+
+/** Waits until subscription `id` records a delivery of `period`, and returns it as stored then. */
+export function deliveryRecorded(
+  subscriptions: { get(ref: WorkspaceRef, id: string): Promise<Subscription | null> },
+  id: string,
+  period: string,
+  timeoutMs: number,
+): Promise<Subscription> {
+  return until(
+    async () => {
+      const s = await subscriptions.get(REF, id);
+      return s?.lastDelivery?.period === period ? s : undefined;
+    },
+    timeoutMs,
+    `the delivery of ${period} recorded`,
+  );
 }
