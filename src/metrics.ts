@@ -14,49 +14,50 @@ export function createMetrics(
 ) {
   const registry = new Registry();
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: "insights_" });
-  const commands = new Counter({
-    name: "insights_commands_total",
-    help: "Slash commands handled, by subcommand and outcome (ok or an error code).",
-    labelNames: ["kind", "outcome"] as const,
-    registers: [registry],
-  });
-  const requests = new Counter({
-    name: "insights_slack_requests_total",
-    help: "Requests from Slack through the listener frame, by kind (command, action, view, options, event, unrouted) and outcome (ok or an error code).",
-    labelNames: ["kind", "outcome"] as const,
-    registers: [registry],
-  });
-  const appRateLimited = new Counter({
-    name: "insights_app_rate_limited_total",
-    help: "app_rate_limited events: Slack withholds a workspace's events for the rest of a minute.",
-    registers: [registry],
-  });
-  const digests = new Counter({
-    name: "insights_digests_total",
-    help: "Digests produced, by surface (command, action, scheduled) and outcome (delivered, failed) with the failure reason.",
-    labelNames: ["surface", "outcome", "reason"] as const,
-    registers: [registry],
-  });
-  const charts = new Counter({
-    name: "insights_charts_total",
-    help: "Charts of delivered scheduled digests, by outcome (attached, or why the digest went out without it).",
-    labelNames: ["outcome"] as const,
-    registers: [registry],
-  });
-  const analyticsSeconds = new Histogram({
-    name: "insights_analytics_request_seconds",
-    help: "Analytics GraphQL calls (retries included), by operation and outcome.",
-    labelNames: ["operation", "outcome"] as const,
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
-    registers: [registry],
-  });
-  const slackSeconds = new Histogram({
-    name: "insights_slack_request_seconds",
-    help: "Slack Web API calls made by the worker, by method and outcome.",
-    labelNames: ["method", "outcome"] as const,
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
-    registers: [registry],
-  });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Counter({ name, help, labelNames, registers: [registry] });
+  const histogram = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    buckets: number[],
+  ) => new Histogram({ name, help, labelNames, buckets, registers: [registry] });
+  const commands = counter(
+    "insights_commands_total",
+    "Slash commands handled, by subcommand and outcome (ok or an error code).",
+    ["kind", "outcome"],
+  );
+  const requests = counter(
+    "insights_slack_requests_total",
+    "Requests from Slack through the listener frame, by kind (command, action, view, options, event, unrouted) and outcome (ok or an error code).",
+    ["kind", "outcome"],
+  );
+  const appRateLimited = counter(
+    "insights_app_rate_limited_total",
+    "app_rate_limited events: Slack withholds a workspace's events for the rest of a minute.",
+  );
+  const digests = counter(
+    "insights_digests_total",
+    "Digests produced, by surface (command, action, scheduled) and outcome (delivered, failed) with the failure reason.",
+    ["surface", "outcome", "reason"],
+  );
+  const charts = counter(
+    "insights_charts_total",
+    "Charts of delivered scheduled digests, by outcome (attached, or why the digest went out without it).",
+    ["outcome"],
+  );
+  const analyticsSeconds = histogram(
+    "insights_analytics_request_seconds",
+    "Analytics GraphQL calls (retries included), by operation and outcome.",
+    ["operation", "outcome"],
+    [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
+  );
+  const slackSeconds = histogram(
+    "insights_slack_request_seconds",
+    "Slack Web API calls made by the worker, by method and outcome.",
+    ["method", "outcome"],
+    [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
+  );
   const queueDepth = options.queueDepth;
   if (queueDepth) {
     new Gauge({
@@ -70,12 +71,11 @@ export function createMetrics(
       },
     });
   }
-  const interactive = new Counter({
-    name: "insights_interactive_requests_total",
-    help: "Digest requests handed off the acking event loop, by admission: queued, or busy (answered busy at once, computed later).",
-    labelNames: ["outcome"] as const,
-    registers: [registry],
-  });
+  const interactive = counter(
+    "insights_interactive_requests_total",
+    "Digest requests handed off the acking event loop, by admission: queued, or busy (answered busy at once, computed later).",
+    ["outcome"],
+  );
   const interactiveBacklog = options.interactiveBacklog;
   if (interactiveBacklog) {
     new Gauge({

@@ -22,26 +22,15 @@ export function dayNumber(day: string): number {
   return Math.round(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
 }
 
-/** The day string of a day number. */
-export function dayFromNumber(n: number): string {
-  return new Date(n * DAY_MS).toISOString().slice(0, 10);
-}
-
+/** `day` moved by `delta` days: whole days of UTC milliseconds, which have no DST to skip. */
 export function addDays(day: string, delta: number): string {
-  return dayFromNumber(dayNumber(day) + delta);
+  return new Date(Date.parse(`${day}T00:00:00Z`) + delta * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** Inclusive number of days from `from` to `to` (1 when equal; ≤ 0 when inverted). */
-export function daySpan(from: string, to: string): number {
-  return dayNumber(to) - dayNumber(from) + 1;
-}
-
-/** Every day from `from` to `to`, inclusive, ascending. */
+/** Every day from `from` to `to`, inclusive, ascending; none when inverted. */
 export function daysInRange(from: string, to: string): string[] {
-  const start = dayNumber(from);
-  const out: string[] = [];
-  for (let n = start; n <= dayNumber(to); n++) out.push(dayFromNumber(n));
-  return out;
+  const count = dayNumber(to) - dayNumber(from) + 1;
+  return Array.from({ length: Math.max(0, count) }, (_, i) => addDays(from, i));
 }
 
 /** The reply's timestamp form: ISO date-time at midnight, no zone. */

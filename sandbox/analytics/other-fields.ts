@@ -7,8 +7,9 @@ import { graphql } from "./graphql-lib.ts";
 import { hashInts, hashString } from "./hash.ts";
 import { type DayRange, EmulatorInputError, resolveRange } from "./range.ts";
 import { asGraphQLError, InsightsFiltersInput, type ResolverContext } from "./schema-common.ts";
+import { int, listOf, nn, objectType, str } from "./schema-types.ts";
 
-const { GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } = graphql;
+const { GraphQLFloat, GraphQLInt } = graphql;
 
 /*
  * The five root fields whose shapes the contract does not show. They are small and plausible,
@@ -18,8 +19,6 @@ const { GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType
 type Field = GraphQLFieldConfig<unknown, ResolverContext>;
 type RangeArgs = { fromDay?: string | null; toDay?: string | null };
 
-const int = new GraphQLNonNull(GraphQLInt);
-const str = new GraphQLNonNull(GraphQLString);
 const rangeArgs = { fromDay: { type: DateScalar }, toDay: { type: DateScalar } };
 
 function scannedAssetIndexes(account: Account): number[] {
@@ -52,53 +51,38 @@ function scanSeries(account: Account, range: DayRange) {
   }));
 }
 
-const ProjectsPosture = new GraphQLObjectType({
-  name: "ProjectsPosture",
-  description: "Projects (assets) over the 30 days ending today: with violations, clean, never scanned.",
-  fields: {
-    asOf: { type: new GraphQLNonNull(DateScalar) },
-    totalProjects: { type: int },
-    projectsWithViolations: { type: int },
-    cleanProjects: { type: int },
-    unscannedProjects: { type: int },
+const ProjectsPosture = objectType(
+  "ProjectsPosture",
+  {
+    asOf: nn(DateScalar),
+    totalProjects: int,
+    projectsWithViolations: int,
+    cleanProjects: int,
+    unscannedProjects: int,
   },
+  "Projects (assets) over the 30 days ending today: with violations, clean, never scanned.",
+);
+const RepositoryRank = objectType("RepositoryRank", {
+  assetId: str,
+  displayValue: str,
+  findings: int,
+  violations: int,
 });
-const RepositoryRank = new GraphQLObjectType({
-  name: "RepositoryRank",
-  fields: {
-    assetId: { type: str },
-    displayValue: { type: str },
-    findings: { type: int },
-    violations: { type: int },
-  },
+const ScannerCoverage = objectType("ScannerCoverage", { scannerId: str, displayValue: str, assets: int });
+const Coverage = objectType("Coverage", {
+  totalAssets: int,
+  scannedAssets: int,
+  byScanner: listOf(ScannerCoverage),
 });
-const ScannerCoverage = new GraphQLObjectType({
-  name: "ScannerCoverage",
-  fields: { scannerId: { type: str }, displayValue: { type: str }, assets: { type: int } },
-});
-const Coverage = new GraphQLObjectType({
-  name: "Coverage",
-  fields: {
-    totalAssets: { type: int },
-    scannedAssets: { type: int },
-    byScanner: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(ScannerCoverage))) },
-  },
-});
-const ScanDay = new GraphQLObjectType({
-  name: "ScanDay",
-  fields: { timeStamp: { type: str }, scans: { type: int }, failedScans: { type: int } },
-});
-const ScanSummary = new GraphQLObjectType({
-  name: "ScanSummary",
-  fields: {
-    totalScans: { type: int },
-    failedScans: { type: int },
-    successRate: { type: new GraphQLNonNull(GraphQLFloat) },
-  },
+const ScanDay = objectType("ScanDay", { timeStamp: str, scans: int, failedScans: int });
+const ScanSummary = objectType("ScanSummary", {
+  totalScans: int,
+  failedScans: int,
+  successRate: nn(GraphQLFloat),
 });
 
 const projectsPosture: Field = {
-  type: new GraphQLNonNull(ProjectsPosture),
+  type: nn(ProjectsPosture),
   args: { filters: { type: InsightsFiltersInput } },
   resolve: (_root, args: { filters?: { assetIds?: string[] | null } | null }, { account, today }) => {
     const wanted = args.filters?.assetIds?.length ? new Set(args.filters.assetIds) : undefined;
@@ -122,7 +106,7 @@ const projectsPosture: Field = {
 };
 
 const topRepositories: Field = {
-  type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(RepositoryRank))),
+  type: listOf(RepositoryRank),
   description: "Assets with the most violations in the range (default: last 7 days), most first.",
   args: { ...rangeArgs, limit: { type: GraphQLInt, defaultValue: 5 } },
   resolve: (_root, args: RangeArgs & { limit: number }, { account, today }) =>
@@ -148,7 +132,7 @@ const topRepositories: Field = {
 };
 
 const coverage: Field = {
-  type: new GraphQLNonNull(Coverage),
+  type: nn(Coverage),
   resolve: (_root, _args, { account }) => ({
     totalAssets: account.assets.length,
     scannedAssets: scannedAssetIndexes(account).length,
@@ -161,7 +145,7 @@ const coverage: Field = {
 };
 
 const scanMetrics: Field = {
-  type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(ScanDay))),
+  type: listOf(ScanDay),
   description: "Scans per day over the range (default: last 7 days), ascending.",
   args: rangeArgs,
   resolve: (_root, args: RangeArgs, { account, today }) =>
@@ -169,7 +153,7 @@ const scanMetrics: Field = {
 };
 
 const scanSummaryMetrics: Field = {
-  type: new GraphQLNonNull(ScanSummary),
+  type: nn(ScanSummary),
   description: "Totals of scanMetrics over the range.",
   args: rangeArgs,
   resolve: (_root, args: RangeArgs, { account, today }) =>

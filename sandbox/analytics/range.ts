@@ -1,5 +1,5 @@
 import { AppError } from "../../src/errors.ts";
-import { addDays, daySpan, isValidDay } from "./days.ts";
+import { addDays, dayNumber, isValidDay } from "./days.ts";
 
 /** The longest range a query may cover, both ends inclusive (a leap year). */
 export const MAX_RANGE_DAYS = 366;
@@ -36,7 +36,7 @@ export function resolveRange(
   // The Date scalar already rejects bad values; this guards the injected clock and direct callers.
   const to = checkedDay(toDay ?? today);
   const from = checkedDay(fromDay ?? addDays(to, -(DEFAULT_RANGE_DAYS - 1)));
-  const days = daySpan(from, to);
+  const days = dayNumber(to) - dayNumber(from) + 1;
   if (days < 1) throw new EmulatorInputError(`fromDay (${from}) is after toDay (${to}).`);
   if (days > MAX_RANGE_DAYS) {
     throw new EmulatorInputError(

@@ -1,62 +1,40 @@
-import type {
-  GraphQLFieldConfig,
-  GraphQLNullableType,
-  GraphQLObjectType as ObjectType,
-  GraphQLSchema as Schema,
-} from "graphql";
+import type { GraphQLFieldConfig, GraphQLObjectType as ObjectType, GraphQLSchema as Schema } from "graphql";
 import { DateScalar } from "./date-scalar.ts";
 import { graphql } from "./graphql-lib.ts";
 import { computeInsights, type InsightsArgs } from "./insights.ts";
 import { otherRootFields } from "./other-fields.ts";
 import { asGraphQLError, InsightsFiltersInput, type ResolverContext } from "./schema-common.ts";
+import { int, listOf, nn, objectType, str } from "./schema-types.ts";
 
-const { GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString } = graphql;
+const { GraphQLInt, GraphQLObjectType, GraphQLSchema } = graphql;
 
 export type { ResolverContext } from "./schema-common.ts";
 
-const nn = <T extends GraphQLNullableType>(t: T) => new GraphQLNonNull(t);
-const int = nn(GraphQLInt);
-const str = nn(GraphQLString);
-
-const DailyMetric = new GraphQLObjectType({
-  name: "DailyMetric",
-  fields: { timeStamp: { type: str }, violations: { type: int }, findings: { type: int } },
+const DailyMetric = objectType("DailyMetric", { timeStamp: str, violations: int, findings: int });
+const DailyActivity = objectType("DailyActivity", {
+  timeStamp: str,
+  fixedViolations: int,
+  mergedViolations: int,
 });
-const DailyActivity = new GraphQLObjectType({
-  name: "DailyActivity",
-  fields: { timeStamp: { type: str }, fixedViolations: { type: int }, mergedViolations: { type: int } },
+const PeriodCount = objectType("PeriodCount", { previous: int, current: int });
+const Summary = objectType("InsightsSummary", {
+  findings: nn(PeriodCount),
+  violations: nn(PeriodCount),
+  fixes: int,
+  mergedViolations: int,
 });
-const PeriodCount = new GraphQLObjectType({
-  name: "PeriodCount",
-  fields: { previous: { type: int }, current: { type: int } },
-});
-const Summary = new GraphQLObjectType({
-  name: "InsightsSummary",
-  fields: {
-    findings: { type: nn(PeriodCount) },
-    violations: { type: nn(PeriodCount) },
-    fixes: { type: int },
-    mergedViolations: { type: int },
-  },
-});
-const FilterOption = new GraphQLObjectType({
-  name: "FilterOption",
-  fields: { value: { type: str }, displayValue: { type: str } },
-});
-const FilterOptions = new GraphQLObjectType({
-  name: "InsightsFilterOptions",
-  fields: {
-    scannerId: { type: nn(new GraphQLList(nn(FilterOption))) },
-    assetId: { type: nn(new GraphQLList(nn(FilterOption))) },
-  },
+const FilterOption = objectType("FilterOption", { value: str, displayValue: str });
+const FilterOptions = objectType("InsightsFilterOptions", {
+  scannerId: listOf(FilterOption),
+  assetId: listOf(FilterOption),
 });
 
 function insightsType(withFilters: boolean): ObjectType {
   return new GraphQLObjectType({
     name: "Insights",
     fields: {
-      dailyMetric: { type: nn(new GraphQLList(nn(DailyMetric))) },
-      dailyActivity: { type: nn(new GraphQLList(nn(DailyActivity))) },
+      dailyMetric: { type: listOf(DailyMetric) },
+      dailyActivity: { type: listOf(DailyActivity) },
       summary: { type: nn(Summary) },
       ...(withFilters ? { filters: { type: nn(FilterOptions) } } : {}),
     },

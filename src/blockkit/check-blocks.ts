@@ -53,28 +53,17 @@ export function checkBlock(ctx: CheckContext, block: unknown, path: string): voi
     case "header":
       checkText(ctx, block.text, `${at}.text`, L.headerText, { required: true, plainOnly: true });
       return;
-    case "context": {
-      const elements = checkArray(ctx, block.elements, `${at}.elements`, L.contextElements, {
-        required: true,
-        min: 1,
-      });
-      elements?.forEach((e, i) => {
-        const p = `${at}.elements[${i}]`;
+    case "context":
+      eachElement(ctx, block, at, L.contextElements, (e, p) => {
         if (isObj(e) && e.type === "image") checkImageSource(ctx, e, p);
         else checkText(ctx, e, p, L.contextText, { required: true });
       });
       return;
-    }
-    case "actions": {
-      const elements = checkArray(ctx, block.elements, `${at}.elements`, L.actionsElements, {
-        required: true,
-        min: 1,
-      });
-      elements?.forEach((e, i) => {
-        checkElement(ctx, e, `${at}.elements[${i}]`, "actions", actionIds);
+    case "actions":
+      eachElement(ctx, block, at, L.actionsElements, (e, p) => {
+        checkElement(ctx, e, p, "actions", actionIds);
       });
       return;
-    }
     case "image":
       checkImageSource(ctx, block, at);
       checkText(ctx, block.title, `${at}.title`, L.imageTitle, { plainOnly: true });
@@ -97,4 +86,18 @@ export function checkBlock(ctx: CheckContext, block: unknown, path: string): voi
       // divider, file, video: nothing we build depends on their inner fields
       return;
   }
+}
+
+/** A block's required, non-empty `elements` within `max`, each handed to `check` with its path. */
+function eachElement(
+  ctx: CheckContext,
+  block: Record<string, unknown>,
+  at: string,
+  max: number,
+  check: (element: unknown, path: string) => void,
+): void {
+  const elements = checkArray(ctx, block.elements, `${at}.elements`, max, { required: true, min: 1 });
+  elements?.forEach((e, i) => {
+    check(e, `${at}.elements[${i}]`);
+  });
 }

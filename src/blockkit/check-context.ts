@@ -25,6 +25,13 @@ export function fmt(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** True when the field is absent (reported when it is `required`): nothing more to check then. */
+function isAbsent(ctx: CheckContext, v: unknown, path: string, required: boolean | undefined): boolean {
+  if (v !== undefined) return false;
+  if (required) ctx.problems.push(`${path} is required`);
+  return true;
+}
+
 /** Reports a string field over `max` (or of the wrong type); absent fields are fine unless `required`. */
 export function checkString(
   ctx: CheckContext,
@@ -33,16 +40,7 @@ export function checkString(
   max: number,
   opts: { required?: boolean; min?: number } = {},
 ): void {
-  if (v === undefined) {
-    if (opts.required) ctx.problems.push(`${path} is required`);
-    return;
-  }
-  if (typeof v !== "string") {
-    ctx.problems.push(`${path} must be a string`);
-    return;
-  }
-  if (v.length > max) ctx.problems.push(`${path} is ${fmt(v.length)} characters, over ${fmt(max)}`);
-  if (v.length < (opts.min ?? 0)) ctx.problems.push(`${path} must not be empty`);
+  checkSized(ctx, v, path, max, opts, STRING);
 }
 
 /** Reports an array over `max` entries (or empty when `min` is 1); returns the array or null. */
@@ -53,15 +51,37 @@ export function checkArray(
   max: number,
   opts: { required?: boolean; min?: number } = {},
 ): unknown[] | null {
-  if (v === undefined) {
-    if (opts.required) ctx.problems.push(`${path} is required`);
+  return checkSized(ctx, v, path, max, opts, ARRAY);
+}
+
+interface Sized<T> {
+  is: (v: unknown) => v is T;
+  what: string;
+  /** How a problem states the size, e.g. "is 12 characters". */
+  size: (n: number) => string;
+}
+const STRING: Sized<string> = {
+  is: (v) => typeof v === "string",
+  what: "a string",
+  size: (n) => `is ${fmt(n)} characters`,
+};
+const ARRAY: Sized<unknown[]> = { is: Array.isArray, what: "an array", size: (n) => `has ${fmt(n)} entries` };
+
+/** Strings and arrays are checked alike: present if required, the right type, length within bounds. */
+function checkSized<T extends { length: number }>(
+  ctx: CheckContext,
+  v: unknown,
+  path: string,
+  max: number,
+  opts: { required?: boolean; min?: number },
+  sized: Sized<T>,
+): T | null {
+  if (isAbsent(ctx, v, path, opts.required)) return null;
+  if (!sized.is(v)) {
+    ctx.problems.push(`${path} must be ${sized.what}`);
     return null;
   }
-  if (!Array.isArray(v)) {
-    ctx.problems.push(`${path} must be an array`);
-    return null;
-  }
-  if (v.length > max) ctx.problems.push(`${path} has ${fmt(v.length)} entries, over ${fmt(max)}`);
+  if (v.length > max) ctx.problems.push(`${path} ${sized.size(v.length)}, over ${fmt(max)}`);
   if (v.length < (opts.min ?? 0)) ctx.problems.push(`${path} must not be empty`);
   return v;
 }
@@ -77,10 +97,7 @@ export function checkText(
   max: number,
   opts: { required?: boolean; plainOnly?: boolean } = {},
 ): void {
-  if (v === undefined) {
-    if (opts.required) ctx.problems.push(`${path} is required`);
-    return;
-  }
+  if (isAbsent(ctx, v, path, opts.required)) return;
   if (!isObj(v)) {
     ctx.problems.push(`${path} must be a text object`);
     return;

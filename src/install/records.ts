@@ -66,8 +66,12 @@ const secretsSchema = z.object({
   webhook_url: z.string().min(1).optional(),
 });
 
-function put(target: Record<string, string>, name: string, value: string | number | undefined | null): void {
-  if (value !== undefined && value !== null && value !== "") target[name] = String(value);
+/** The entries that have a value, as strings: a hash stores no empty fields. */
+function present(values: Record<string, string | number | undefined | null>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined && value !== null && value !== "") out[name] = String(value);
+  return out;
 }
 
 /**
@@ -77,40 +81,38 @@ function put(target: Record<string, string>, name: string, value: string | numbe
 export function toSealedRecord(installation: Installation, rev: string, installedAt: string): SealedRecord {
   const { bot, user, team, enterprise, incomingWebhook: hook } = installation;
   if (!user?.id) throw new AppError("invalid_installation", "The installation names no installing user");
-  const fields: Record<string, string> = {};
-  const secrets: Record<string, string> = {};
-  put(fields, "schema", SCHEMA);
-  put(fields, "rev", rev);
-  put(fields, "authVersion", installation.authVersion ?? "v2");
-  put(fields, "isEnterpriseInstall", installation.isEnterpriseInstall ? "true" : "false");
-  put(fields, "installedAt", installedAt);
-  put(fields, "teamId", team?.id);
-  put(fields, "teamName", team?.name);
-  put(fields, "enterpriseId", enterprise?.id);
-  put(fields, "enterpriseName", enterprise?.name);
-  put(fields, "enterpriseUrl", installation.enterpriseUrl);
-  put(fields, "appId", installation.appId);
-  put(fields, "tokenType", installation.tokenType);
-  put(fields, "userId", user.id);
-  put(fields, "userScopes", user.scopes?.join(","));
-  put(fields, "userExpiresAt", user.expiresAt);
-  put(fields, "metadata", installation.metadata);
-  put(secrets, SECRET.userToken, user.token);
-  put(secrets, SECRET.userRefreshToken, user.refreshToken);
-  if (bot) {
-    put(fields, "botId", bot.id);
-    put(fields, "botUserId", bot.userId);
-    put(fields, "botScopes", bot.scopes.join(","));
-    put(fields, "botExpiresAt", bot.expiresAt);
-    put(secrets, SECRET.botToken, bot.token);
-    put(secrets, SECRET.botRefreshToken, bot.refreshToken);
-  }
-  if (hook) {
-    put(fields, "webhookChannel", hook.channel);
-    put(fields, "webhookChannelId", hook.channelId);
-    put(fields, "webhookConfigUrl", hook.configurationUrl);
-    put(secrets, SECRET.webhookUrl, hook.url);
-  }
+  const fields = present({
+    schema: SCHEMA,
+    rev,
+    authVersion: installation.authVersion ?? "v2",
+    isEnterpriseInstall: installation.isEnterpriseInstall ? "true" : "false",
+    installedAt,
+    teamId: team?.id,
+    teamName: team?.name,
+    enterpriseId: enterprise?.id,
+    enterpriseName: enterprise?.name,
+    enterpriseUrl: installation.enterpriseUrl,
+    appId: installation.appId,
+    tokenType: installation.tokenType,
+    userId: user.id,
+    userScopes: user.scopes?.join(","),
+    userExpiresAt: user.expiresAt,
+    metadata: installation.metadata,
+    botId: bot?.id,
+    botUserId: bot?.userId,
+    botScopes: bot?.scopes.join(","),
+    botExpiresAt: bot?.expiresAt,
+    webhookChannel: hook?.channel,
+    webhookChannelId: hook?.channelId,
+    webhookConfigUrl: hook?.configurationUrl,
+  });
+  const secrets = present({
+    [SECRET.userToken]: user.token,
+    [SECRET.userRefreshToken]: user.refreshToken,
+    [SECRET.botToken]: bot?.token,
+    [SECRET.botRefreshToken]: bot?.refreshToken,
+    [SECRET.webhookUrl]: hook?.url,
+  });
   return { secrets, fields };
 }
 

@@ -13,6 +13,11 @@ export function table(head: string[], rows: (string | number)[][], align: string
   return [row(head), row(align), ...rows.map(row)].join("\n");
 }
 
+/** A table under its introduction, as a section's lines; none at all when there are no rows. */
+export function tableUnder(intro: string, head: string[], rows: (string | number)[][]): string[] {
+  return rows.length === 0 ? [] : [intro, "", table(head, rows), ""];
+}
+
 /** A target whose section did not run (or failed): no figure, no verdict. */
 export const notMeasured = (target: string): TargetCheck => ({ target, figure: "not measured", met: null });
 

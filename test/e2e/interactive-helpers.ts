@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Stack } from "../../sandbox/stack.ts";
 import type { InteractiveWorkerOptions } from "../../src/app/interactive-worker.ts";
 import { scanKeys } from "../../src/store/scan.ts";
-
-const ROOT = new URL("../../", import.meta.url);
+import { spawnWorkerProcess } from "../setup/worker-process.ts";
 
 /** A worker process as `insights-digest worker` runs it, on the stack's queues, its log lines kept. */
 export interface WorkerProcess {
@@ -18,12 +17,8 @@ export async function spawnWorker(
   stack: Stack,
   interactive: InteractiveWorkerOptions,
 ): Promise<WorkerProcess> {
-  const code = `
-    const root = process.env.CHILD_ROOT;
-    const o = JSON.parse(process.env.CHILD_OPTIONS);
-    const { loadConfig } = await import(root + "src/config.ts");
-    const { startWorker } = await import(root + "src/app/worker.ts");
-    const { createLogger } = await import(root + "src/log.ts");
+  const child = spawnWorkerProcess(
+    `const { createLogger } = await import(root + "src/log.ts");
     await startWorker({
       config: loadConfig("worker", o.env),
       logger: createLogger({ level: "info", name: "test-worker" }),
@@ -31,19 +26,14 @@ export async function spawnWorker(
       queueName: o.queueName,
       healthPort: null,
       interactive: o.interactive,
-    });
-    process.stdout.write("ready\\n");`;
-  const options = {
-    env: stack.env,
-    prefix: stack.prefix,
-    queueName: stack.queueName,
-    interactive: { queueName: stack.interactiveQueue, ...interactive },
-  };
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", CHILD_ROOT: ROOT.href, CHILD_OPTIONS: JSON.stringify(options) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+    });`,
+    {
+      env: stack.env,
+      prefix: stack.prefix,
+      queueName: stack.queueName,
+      interactive: { queueName: stack.interactiveQueue, ...interactive },
+    },
+  );
   const lines: Record<string, unknown>[] = [];
   let err = "";
   child.stderr?.on("data", (d: Buffer) => {

@@ -34,6 +34,27 @@ afterAll(async () => queue?.close());
 
 const accepted = (url: string) => stack.slack.responses(url).filter((r) => r.status === 200);
 
+/** A worker process that has claimed a digest request and is mid-digest: its analytics call takes `ms`. */
+async function workerMidDigest(ms: number, text: string) {
+  const worker = await spawnWorker(stack, FAST);
+  workers.push(worker);
+  stack.emulator.inject({ kind: "latency", ms }, 1);
+  const sent = await stack.slack.sendCommand({ ...who(), text });
+  const url = sent.responseUrl as string;
+  await stack.slack.waitFor(
+    async () => Object.values(await requestClaims(stack)).some((v) => v.startsWith("p|")),
+    { timeoutMs: 10_000, what: "the request claimed by the worker" },
+  );
+  return { worker, url };
+}
+
+/** A new worker takes the request over: the person gets the digest on the response_url. */
+async function rescued(url: string): Promise<void> {
+  workers.push(await spawnWorker(stack, FAST));
+  const reply = await stack.slack.waitFor(() => accepted(url)[0], { timeoutMs: 20_000 });
+  expect(findElement((reply.body as { blocks: unknown[] }).blocks, ACTION.share)).toBeDefined();
+}
+
 describe("digests computed by worker processes", () => {
   it("the web process only queues; a worker process computes the digest and answers on the response_url", async () => {
     const sent = await stack.slack.sendCommand({ ...who(), text: "last9d" });
@@ -65,24 +86,13 @@ describe("digests computed by worker processes", () => {
   });
 
   it("a worker killed while computing a digest: another takes the request over and the person gets one reply", async () => {
-    const doomed = await spawnWorker(stack, FAST);
-    workers.push(doomed);
     // The doomed worker's analytics request takes 5 s: it is mid-digest when it dies.
-    stack.emulator.inject({ kind: "latency", ms: 5_000 }, 1);
-    const sent = await stack.slack.sendCommand({ ...who(), text: "last13d" });
-    const url = sent.responseUrl as string;
-    await stack.slack.waitFor(
-      async () => Object.values(await requestClaims(stack)).some((v) => v.startsWith("p|")),
-      { timeoutMs: 10_000, what: "the request claimed by the doomed worker" },
-    );
+    const { worker: doomed, url } = await workerMidDigest(5_000, "last13d");
     doomed.child.kill("SIGKILL");
     expect(await doomed.exited).toMatchObject({ signal: "SIGKILL" });
     expect(stack.slack.responses(url)).toEqual([]);
 
-    const rescuer = await spawnWorker(stack, FAST);
-    workers.push(rescuer);
-    const reply = await stack.slack.waitFor(() => accepted(url)[0], { timeoutMs: 20_000 });
-    expect(findElement((reply.body as { blocks: unknown[] }).blocks, ACTION.share)).toBeDefined();
+    await rescued(url);
     // Long enough for any second run (a stalled-job retry) to have answered too.
     await new Promise((r) => setTimeout(r, 2_500));
     expect(stack.slack.responses(url)).toHaveLength(1);
@@ -90,20 +100,9 @@ describe("digests computed by worker processes", () => {
   });
 
   it("a worker frozen mid-digest loses the request to another; resumed, it does not answer a second time", async () => {
-    const frozen = await spawnWorker(stack, FAST);
-    workers.push(frozen);
-    stack.emulator.inject({ kind: "latency", ms: 3_000 }, 1);
-    const sent = await stack.slack.sendCommand({ ...who(), text: "last17d" });
-    const url = sent.responseUrl as string;
-    await stack.slack.waitFor(
-      async () => Object.values(await requestClaims(stack)).some((v) => v.startsWith("p|")),
-      { timeoutMs: 10_000, what: "the request claimed by the worker about to freeze" },
-    );
+    const { worker: frozen, url } = await workerMidDigest(3_000, "last17d");
     frozen.child.kill("SIGSTOP");
-    const rescuer = await spawnWorker(stack, FAST);
-    workers.push(rescuer);
-    const reply = await stack.slack.waitFor(() => accepted(url)[0], { timeoutMs: 20_000 });
-    expect(findElement((reply.body as { blocks: unknown[] }).blocks, ACTION.share)).toBeDefined();
+    await rescued(url);
 
     frozen.child.kill("SIGCONT");
     const heldBack = () =>

@@ -101,6 +101,17 @@ async function change(view: StoredView, fill: Fill, action: Record<string, unkno
   });
 }
 
+/** The block actions of the modal's inputs, as Slack sends them when one is changed. */
+const picked = {
+  frequency: (value: string) => ({
+    type: "radio_buttons",
+    action_id: F.frequency,
+    selected_option: { value },
+  }),
+  zone: (value: string) => ({ type: "plain_text_input", action_id: F.timezone, value }),
+  time: (value: string) => ({ type: "timepicker", action_id: F.time, selected_time: value }),
+};
+
 const submit = (view: StoredView, fill: Fill, userId: string = DEMO.admin) =>
   stack.slack.sendViewSubmission({
     teamId: DEMO.teamId,
@@ -127,11 +138,7 @@ describe("the subscribe modal", () => {
     const daily = await change(
       view,
       { frequency: "daily", time: "07:45", tz: "Europe/Berlin" },
-      {
-        type: "radio_buttons",
-        action_id: F.frequency,
-        selected_option: { value: "daily" },
-      },
+      picked.frequency("daily"),
     );
     expect(findElement(daily.view.blocks, F.weekday)).toBeUndefined();
     const expected = nextRuns({ kind: "daily" }, "07:45", "Europe/Berlin", new Date(), 5).map((d) =>
@@ -141,22 +148,14 @@ describe("the subscribe modal", () => {
     const tokyo = await change(
       daily,
       { frequency: "daily", time: "07:45", tz: "Asia/Tokyo" },
-      {
-        type: "plain_text_input",
-        action_id: F.timezone,
-        value: "Asia/Tokyo",
-      },
+      picked.zone("Asia/Tokyo"),
     );
     expect(previewOf(tokyo)).toContain("(Asia/Tokyo)");
     for (const r of runsOf(tokyo)) expect(r).toMatch(/07:45 (JST|GMT\+9)$/);
     const cron = await change(
       tokyo,
       { frequency: "cron", cron: "61 * * * *", tz: "Asia/Tokyo" },
-      {
-        type: "radio_buttons",
-        action_id: F.frequency,
-        selected_option: { value: "cron" },
-      },
+      picked.frequency("cron"),
     );
     expect(findElement(cron.view.blocks, F.cron)).toBeDefined();
     expect(findElement(cron.view.blocks, F.time)).toBeUndefined();
@@ -293,11 +292,7 @@ describe("the subscribe modal", () => {
     expect(findElement(view.view.blocks, F.time)?.element.initial_time).toBe("06:00");
     expect(findElement(view.view.blocks, F.timezone)?.element.initial_value).toBe("UTC");
     const fill: Fill = { channel: DEMO.general, frequency: "daily", time: "06:30", tz: "UTC" };
-    const redrawn = await change(view, fill, {
-      type: "timepicker",
-      action_id: F.time,
-      selected_time: "06:30",
-    });
+    const redrawn = await change(view, fill, picked.time("06:30"));
     await submit(redrawn, fill);
     const updated = await stack.slack.waitFor(async () => {
       const s = await stack.web.deps.subscriptions.get(REF, id);

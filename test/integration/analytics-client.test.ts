@@ -17,7 +17,7 @@ import {
   type InsightsQuery,
 } from "../../src/analytics/index.ts";
 import { createLogger } from "../../src/log.ts";
-import { QUERY_ROOT_FIELDS, wholeAccount } from "../fixtures/analytics-contract.ts";
+import { oneDayInsights, QUERY_ROOT_FIELDS, wholeAccount } from "../fixtures/analytics-contract.ts";
 
 /*
  * The client against the real emulator over HTTP (and a tiny GraphQL server whose insights type has
@@ -186,16 +186,7 @@ describe("the request on the wire", () => {
       type Mutation { touch: Int }
     `);
     const rootValue = {
-      insights: () => ({
-        dailyMetric: [{ timeStamp: "2026-11-10T00:00:00", violations: 2, findings: 3 }],
-        dailyActivity: [{ timeStamp: "2026-11-10T00:00:00", fixedViolations: 1, mergedViolations: 0 }],
-        summary: {
-          findings: { previous: 1, current: 3 },
-          violations: { previous: 0, current: 2 },
-          fixes: 1,
-          mergedViolations: 0,
-        },
-      }),
+      insights: () => oneDayInsights("2026-11-10", { findings: 3, violations: 2, fixes: 1, merged: 0 }),
     };
 
     beforeAll(async () => {

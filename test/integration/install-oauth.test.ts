@@ -22,6 +22,7 @@ import { lifecycleEvents } from "../../src/slack/listeners/index.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { formatKeyring, generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
+import { dumpRedis, naming } from "../setup/redis-dump.ts";
 
 /**
  * The whole path over real HTTP: /slack/install → the stand-in's consent redirect → Bolt's
@@ -184,28 +185,8 @@ async function authTeam(token: string | undefined): Promise<unknown> {
   return ((await res.json()) as { team_id?: string }).team_id;
 }
 
-/** Every key and value under this file's prefix, one line each. */
-async function dumpRedis(redis: Redis): Promise<string[]> {
-  const lines: string[] = [];
-  let cursor = "0";
-  do {
-    // This file's keys only: other files share the Redis, and theirs expire or change meanwhile.
-    const [next, page] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-    cursor = next;
-    for (const key of page) {
-      const type = await redis.type(key);
-      const value =
-        type === "hash"
-          ? await redis.hgetall(key)
-          : type === "set"
-            ? await redis.smembers(key)
-            : await redis.get(key).catch(() => type);
-      lines.push(`${key} ${JSON.stringify(value)}`);
-    }
-  } while (cursor !== "0");
-  return lines.sort();
-}
-const naming = (lines: string[], needle: string) => lines.filter((l) => l.includes(needle));
+// This file's keys only: other files share the Redis, and theirs expire or change meanwhile.
+const dumpOwn = (redis: Redis) => dumpRedis(redis, `${prefix}:*`);
 
 /** Data of every kind the app keeps for a workspace, beside its installation. */
 async function seedData(redis: Redis, ref: WorkspaceRef) {
@@ -270,10 +251,10 @@ describe("OAuth install for many workspaces", () => {
   it("uninstall removes every key and value naming the workspace; the others keep working", async () => {
     await seedData(main.redis, refOf(ALPHA));
     await seedData(main.redis, refOf(BRAVO));
-    const before = await dumpRedis(main.redis);
+    const before = await dumpOwn(main.redis);
     const res = await slack.sendEvent({ teamId: ALPHA.teamId, event: slackEvents.appUninstalled() });
     expect(res.status).toBe(200);
-    const after = await dumpRedis(main.redis);
+    const after = await dumpOwn(main.redis);
     console.log(
       [
         `Redis before the uninstall of ${ALPHA.teamId} (keys of this test's prefix):`,
@@ -306,7 +287,7 @@ describe("OAuth install for many workspaces", () => {
     for (const order of orders) {
       await installVia(main.url, BRAVO.teamId);
       await seedData(main.redis, refOf(BRAVO));
-      expect(naming(await dumpRedis(main.redis), BRAVO.teamId).length).toBeGreaterThan(5);
+      expect(naming(await dumpOwn(main.redis), BRAVO.teamId).length).toBeGreaterThan(5);
       for (const event of order) {
         const res = await slack.sendEvent({ teamId: BRAVO.teamId, event });
         expect(res.status).toBe(200);
@@ -316,7 +297,7 @@ describe("OAuth install for many workspaces", () => {
         order.slice(0, 2).map((event) => slack.sendEvent({ teamId: BRAVO.teamId, event })),
       );
       expect(both.map((r) => r.status)).toEqual([200, 200]);
-      ends.push(await dumpRedis(main.redis));
+      ends.push(await dumpOwn(main.redis));
     }
     expect(naming(ends[0]!, BRAVO.teamId)).toEqual([]);
     expect(ends[1]).toEqual(ends[0]);
@@ -345,10 +326,10 @@ describe("OAuth install for many workspaces", () => {
 
   it("uninstalling the org-wide install purges the enterprise", async () => {
     await seedData(main.redis, refOf(ORG));
-    expect(naming(await dumpRedis(main.redis), GRID.id).length).toBeGreaterThan(5);
+    expect(naming(await dumpOwn(main.redis), GRID.id).length).toBeGreaterThan(5);
     const res = await slack.sendEvent({ teamId: ORG.teamId, event: slackEvents.appUninstalled() });
     expect(res.status).toBe(200);
-    expect(naming(await dumpRedis(main.redis), GRID.id)).toEqual([]);
+    expect(naming(await dumpOwn(main.redis), GRID.id)).toEqual([]);
     expect(hookCalls).toContainEqual({ enterpriseId: GRID.id, isEnterpriseInstall: true });
   });
 
@@ -370,7 +351,7 @@ describe("OAuth install for many workspaces", () => {
     const stored = (await other.install.records.read(refOf(ROT)))?.installation.bot;
     expect(stored?.token).toBe(tokens[0]);
     expect(await authTeam(stored?.token)).toBe(ROT.teamId);
-    const dump = (await dumpRedis(main.redis)).join("\n");
+    const dump = (await dumpOwn(main.redis)).join("\n");
     for (const t of [first?.token, first?.refreshToken, stored?.token, stored?.refreshToken])
       expect(dump).not.toContain(t);
     expect(errorLines()).toEqual([]);

@@ -5,8 +5,8 @@ import { createInstallationStore, purgeWorkspace, type RemoveSchedulers } from "
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme, type KeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
-import { scanKeys } from "../../src/store/scan.ts";
 import { backends, connect, useRedis } from "../setup/backends.ts";
+import { dumpRedis, naming } from "../setup/redis-dump.ts";
 
 const keyring = generateKeyring();
 /** Ids unique to this run, so a scan of the shared test Redis can only find our own keys. */
@@ -16,33 +16,7 @@ describe.each(backends())("purgeWorkspace ($name)", ({ url }) => {
   const queues: Queue[] = [];
   const redis = useRedis(url, () => Promise.all(queues.map((q) => q.close())));
 
-  /** Every key of the Redis (every master of a cluster) and its value(s), one line each. */
-  async function dumpRedis(): Promise<string[]> {
-    const lines: string[] = [];
-    for await (const page of scanKeys(redis, "*", 1000)) {
-      for (const key of page) {
-        const type = await redis.type(key);
-        const value =
-          type === "string"
-            ? await redis.get(key)
-            : type === "hash"
-              ? await redis.hgetall(key)
-              : type === "set"
-                ? await redis.smembers(key)
-                : type === "zset"
-                  ? await redis.zrange(key, 0, "-1", "WITHSCORES")
-                  : type === "list"
-                    ? await redis.lrange(key, 0, -1)
-                    : type === "stream"
-                      ? await redis.xrange(key, "-", "+")
-                      : null;
-        lines.push(`${key} ${JSON.stringify(value)}`);
-      }
-    }
-    return lines.sort();
-  }
-
-  const naming = (lines: string[], ...ids: string[]) => lines.filter((l) => ids.some((id) => l.includes(id)));
+  const dump = () => dumpRedis(redis);
 
   /**
    * A world with data of every kind per workspace, plus one BullMQ queue whose schedulers the
@@ -111,13 +85,13 @@ describe.each(backends())("purgeWorkspace ($name)", ({ url }) => {
     const bravo = { enterpriseId: uid("E0B"), teamId: uid("T0B") };
     const org = { enterpriseId: uid("E0O"), isEnterpriseInstall: true };
     for (const ref of [alpha, bravo, org]) await w.seed(ref);
-    const before = await dumpRedis();
+    const before = await dump();
     const others = naming(before, bravo.teamId, org.enterpriseId).map((l) => l.split(" ")[0]);
     expect(naming(before, alpha.teamId).length).toBeGreaterThan(8);
 
     const result = await purge(w.keys, alpha, w.removeSchedulers);
 
-    const after = await dumpRedis();
+    const after = await dump();
     console.log(
       [
         `Redis keys naming ${alpha.teamId} before the purge:`,
@@ -141,13 +115,13 @@ describe.each(backends())("purgeWorkspace ($name)", ({ url }) => {
     const w = await world();
     const alpha = { teamId: uid("T0A") };
     await w.seed(alpha);
-    const keyCount = (await dumpRedis()).filter((l) => l.startsWith(w.keys.namespace(alpha))).length;
+    const keyCount = (await dump()).filter((l) => l.startsWith(w.keys.namespace(alpha))).length;
     const [one, two] = await Promise.all([
       purge(w.keys, alpha, w.removeSchedulers),
       purge(w.keys, alpha, w.removeSchedulers),
     ]);
     expect(one.deleted + two.deleted).toBe(keyCount);
-    expect(naming(await dumpRedis(), alpha.teamId)).toEqual([]);
+    expect(naming(await dump(), alpha.teamId)).toEqual([]);
     expect(await purge(w.keys, alpha, w.removeSchedulers)).toEqual({ deleted: 0, spared: 0 });
     expect(await w.schedulerTeams()).toEqual([]);
   });
@@ -161,12 +135,12 @@ describe.each(backends())("purgeWorkspace ($name)", ({ url }) => {
     await w.seed(org);
     await w.seed(stray, { installed: false });
     await w.seed(own);
-    const ownKeys = naming(await dumpRedis(), own.teamId).length;
-    const ownNamespaced = (await dumpRedis()).filter((l) => l.startsWith(w.keys.namespace(own))).length;
+    const ownKeys = naming(await dump(), own.teamId).length;
+    const ownNamespaced = (await dump()).filter((l) => l.startsWith(w.keys.namespace(own))).length;
 
     const result = await purge(w.keys, org, w.removeSchedulers);
 
-    const after = await dumpRedis();
+    const after = await dump();
     expect(naming(after, stray.teamId)).toEqual([]);
     expect(after.filter((l) => l.startsWith(w.keys.namespace(org)))).toEqual([]);
     expect(naming(after, own.teamId).length).toBe(ownKeys);
@@ -182,7 +156,7 @@ describe.each(backends())("purgeWorkspace ($name)", ({ url }) => {
       throw new Error("queue unreachable");
     };
     await expect(purge(w.keys, alpha, failing)).rejects.toMatchObject({ code: "purge_incomplete" });
-    expect((await dumpRedis()).filter((l) => l.startsWith(w.keys.namespace(alpha)))).toEqual([]);
+    expect((await dump()).filter((l) => l.startsWith(w.keys.namespace(alpha)))).toEqual([]);
     // The engine's scheduler survived the failed hook; a retry with a working hook cannot find it by
     // the (now deleted) index, which is why the hook runs before the scan. It names the team still.
     expect(await w.schedulerTeams()).toEqual([alpha.teamId]);

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
-import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../src/jobs/runtime.ts";
-import { silentLogger } from "../../src/log.ts";
+import type { SubscriptionRuntime } from "../../src/jobs/runtime.ts";
 import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
 import { scanKeys } from "../../src/store/scan.ts";
 import { periodOf } from "../../src/subscriptions/period.ts";
 import { previousRun } from "../../src/subscriptions/schedule.ts";
 import { slotFor, slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { SubscriptionInput } from "../../src/subscriptions/types.ts";
+import { quietRuntime } from "../fixtures/runtime.ts";
 import { backends, useRedis } from "../setup/backends.ts";
 
 const A = { teamId: "T0SUBSA01" };
@@ -39,10 +39,8 @@ describe.each(backends())("subscription records, slots and schedulers ($name)", 
 
   function runtime(clock?: () => Date) {
     const id = randomUUID().slice(0, 8);
-    const rt = createSubscriptionRuntime({
-      redis,
+    const rt = quietRuntime(redis, {
       queuePrefix: QUEUE_PREFIX,
-      logger: silentLogger(),
       prefix: `t-subs-${id}`,
       queueName: `subs-${id}`,
       clock,

@@ -7,6 +7,7 @@ import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { Schedule, Subscription } from "../../src/subscriptions/types.ts";
 import { backends } from "../setup/backends.ts";
+import { spawnWorkerProcess } from "../setup/worker-process.ts";
 import { startSlackProxy } from "./slack-proxy.ts";
 import {
   CRASH,
@@ -74,28 +75,19 @@ async function spawnWorker(
   concurrency: number,
   o: { slackApiUrl?: string; tokens?: Record<string, string>; env?: Record<string, string> } = {},
 ): Promise<ChildProcess> {
-  const code = `
-    const root = process.env.CHILD_ROOT;
-    const o = JSON.parse(process.env.CHILD_OPTIONS);
-    const { loadConfig } = await import(root + "src/config.ts");
-    const { startWorker } = await import(root + "src/app/worker.ts");
-    const { silentLogger } = await import(root + "src/log.ts");
+  const child = spawnWorkerProcess(
+    `const { silentLogger } = await import(root + "src/log.ts");
     const tokenFor = async (ref) => o.tokens[ref.teamId] ?? o.env.SLACK_BOT_TOKEN;
-    await startWorker({ config: loadConfig("worker", o.env), logger: silentLogger(), prefix: o.prefix, queueName: o.queueName, tokenFor, slackApiUrl: o.slackApiUrl, ...o.tuning });
-    process.stdout.write("ready\\n");`;
-  const options = {
-    env: { ...harness.env, WORKER_CONCURRENCY: String(concurrency), ...o.env },
-    prefix: harness.prefix,
-    queueName: harness.queueName,
-    tuning: CRASH,
-    tokens: o.tokens ?? {},
-    slackApiUrl: o.slackApiUrl,
-  };
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", CHILD_ROOT: ROOT.href, CHILD_OPTIONS: JSON.stringify(options) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+    await startWorker({ config: loadConfig("worker", o.env), logger: silentLogger(), prefix: o.prefix, queueName: o.queueName, tokenFor, slackApiUrl: o.slackApiUrl, ...o.tuning });`,
+    {
+      env: { ...harness.env, WORKER_CONCURRENCY: String(concurrency), ...o.env },
+      prefix: harness.prefix,
+      queueName: harness.queueName,
+      tuning: CRASH,
+      tokens: o.tokens ?? {},
+      slackApiUrl: o.slackApiUrl,
+    },
+  );
   children.push(child);
   await printed(child, "ready");
   return child;

@@ -2,7 +2,15 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { DEMO } from "../../sandbox/slack/index.ts";
 import { periodOf } from "../../src/subscriptions/period.ts";
 import { previousRun } from "../../src/subscriptions/schedule.ts";
-import { type Harness, OWNER, OWNER_DM, REF, startHarness, until } from "./worker-harness.ts";
+import {
+  deliveryRecorded,
+  type Harness,
+  OWNER,
+  OWNER_DM,
+  REF,
+  startHarness,
+  until,
+} from "./worker-harness.ts";
 
 let h: Harness;
 afterEach(async () => {
@@ -66,14 +74,7 @@ describe("permanent Slack errors", () => {
     await until(() => h.slack.messages(DEMO.general).length === 1, 20_000, "the catch-up digest");
     expect(isDigest(h.slack.messages(DEMO.general)[0] as never)).toBe(true);
     // The worker records the delivery after Slack accepted the post: wait for the record, not the post.
-    const after = await until(
-      async () => {
-        const s = await subscriptions.get(REF, sub.id);
-        return s?.lastDelivery?.period === missed ? s : undefined;
-      },
-      20_000,
-      "the catch-up recorded",
-    );
+    const after = await deliveryRecorded(subscriptions, sub.id, missed, 20_000);
     expect(after).toMatchObject({ status: "active", lastDelivery: { period: missed, outcome: "delivered" } });
     expect(after?.ownerNotifiedReason).toBeUndefined();
     expect(h.slack.messages(OWNER_DM)).toHaveLength(1);

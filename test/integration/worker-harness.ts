@@ -218,3 +218,20 @@ export async function until<T>(
     await sleep(25);
   }
 }
+
+/** Waits until subscription `id` records a delivery of `period`, and returns it as stored then. */
+export function deliveryRecorded(
+  subscriptions: { get(ref: WorkspaceRef, id: string): Promise<Subscription | null> },
+  id: string,
+  period: string,
+  timeoutMs: number,
+): Promise<Subscription> {
+  return until(
+    async () => {
+      const s = await subscriptions.get(REF, id);
+      return s?.lastDelivery?.period === period ? s : undefined;
+    },
+    timeoutMs,
+    `the delivery of ${period} recorded`,
+  );
+}

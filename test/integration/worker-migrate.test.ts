@@ -5,13 +5,13 @@ import { startWorker } from "../../src/app/worker.ts";
 import { loadConfig, parseKeyring } from "../../src/config.ts";
 import { createInstallationStore } from "../../src/install/store.ts";
 import { createDeliveryClaims } from "../../src/jobs/claims.ts";
-import { createSubscriptionRuntime } from "../../src/jobs/runtime.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
+import { quietRuntime } from "../fixtures/runtime.ts";
 import { backends, connect, useRedis } from "../setup/backends.ts";
 
 /** Redis data exactly as commit 39c693a wrote it (see test/fixtures/legacy/README.md). */
@@ -65,13 +65,7 @@ describe.each(backends())("start-up migration of data written by the previous ve
       SLACK_BOT_TOKEN: "xoxb-legacy-solo",
       LOG_LEVEL: "silent",
     });
-    const rt = createSubscriptionRuntime({
-      redis,
-      queuePrefix: "{insights}",
-      logger: silentLogger(),
-      prefix,
-      queueName,
-    });
+    const rt = quietRuntime(redis, { prefix, queueName });
     const legacySchedulers = await rt.queue.getJobSchedulers();
     expect(legacySchedulers.map((s) => s.key).sort()).toHaveLength(4);
     const due = legacySchedulers.filter((s) => (s.next ?? 0) <= Date.now()).length;

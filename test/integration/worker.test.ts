@@ -8,7 +8,7 @@ import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import { backends } from "../setup/backends.ts";
 import { startSlackProxy } from "./slack-proxy.ts";
-import { type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
+import { deliveryRecorded, type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
 
 let h: Harness | undefined;
 const closers: (() => Promise<void>)[] = [];
@@ -205,14 +205,7 @@ describe.each(backends())("scheduled delivery end to end ($name)", ({ url }) => 
     await sleep(150);
     await queue.add("catchup", { sub: subId(REF, sub.id), period, ch: DEMO.security }, { jobId: "takeover" });
     const h1 = h;
-    const saved = await until(
-      async () => {
-        const s = await subscriptions.get(REF, sub.id);
-        return s?.lastDelivery?.period === period ? s : undefined;
-      },
-      10_000,
-      "the delivery recorded",
-    );
+    const saved = await deliveryRecorded(subscriptions, sub.id, period, 10_000);
     expect(saved.lastDelivery).toMatchObject({ outcome: "delivered", messageTs: earlier.ts });
     expect(h1.slack.messages(DEMO.security).filter((m) => m.text?.startsWith("Insights"))).toHaveLength(0);
     const reads = h.slack.calls({ method: "conversations.history" });

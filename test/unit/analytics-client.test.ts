@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AnalyticsError, createAnalyticsClient } from "../../src/analytics/index.ts";
-import { wholeAccount } from "../fixtures/analytics-contract.ts";
+import { oneDayInsights, wholeAccount } from "../fixtures/analytics-contract.ts";
 
 /*
  * The client against a scripted `fetch` (an injected collaborator, not one of our modules): fast
@@ -60,14 +60,7 @@ const introspection = (filters: boolean) => ({
 const insightsData = {
   data: {
     insights: {
-      dailyMetric: [{ timeStamp: "2026-11-01T00:00:00", violations: 1, findings: 2 }],
-      dailyActivity: [{ timeStamp: "2026-11-01T00:00:00", fixedViolations: 0, mergedViolations: 1 }],
-      summary: {
-        findings: { previous: 1, current: 2 },
-        violations: { previous: 0, current: 1 },
-        fixes: 0,
-        mergedViolations: 1,
-      },
+      ...oneDayInsights("2026-11-01", { findings: 2, violations: 1, fixes: 0, merged: 1 }),
       filters: { scannerId: [], assetId: [] },
     },
   },

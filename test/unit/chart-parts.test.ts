@@ -78,18 +78,6 @@ describe("dayTicks", () => {
       max,
     ).map((t) => t.label);
 
-  it("labels every day of a week", () => {
-    expect(labels(7, "2026-11-24", 12)).toEqual([
-      "Nov 24",
-      "Nov 25",
-      "Nov 26",
-      "Nov 27",
-      "Nov 28",
-      "Nov 29",
-      "Nov 30",
-    ]);
-  });
-
   it("thins labels counting back from the last day", () => {
     const days = makeSeries(30, "2026-11-01").map((p) => p.day);
     const ticks = dayTicks(days, 8);
@@ -105,22 +93,30 @@ describe("dayTicks", () => {
     expect(labels.filter((l) => l.includes("2027"))).toHaveLength(1);
   });
 
-  it("switches to month starts for long ranges", () => {
-    expect(labels(365, "2026-01-01", 12)).toEqual([
-      "Jan",
-      "Feb",
-      "Mar",
-      "Apr",
-      "May",
-      "Jun",
-      "Jul",
-      "Aug",
-      "Sep",
-      "Oct",
-      "Nov",
-      "Dec",
-    ]);
-    expect(labels(365, "2026-01-01", 5)).toEqual(["Jan", "Apr", "Jul", "Oct"]);
+  it.each([
+    {
+      range: "labels every day of a week",
+      n: 7,
+      start: "2026-11-24",
+      max: 12,
+      want: ["Nov 24", "Nov 25", "Nov 26", "Nov 27", "Nov 28", "Nov 29", "Nov 30"],
+    },
+    {
+      range: "switches to month starts for a year",
+      n: 365,
+      start: "2026-01-01",
+      max: 12,
+      want: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+    },
+    {
+      range: "keeps every third month start when room is short",
+      n: 365,
+      start: "2026-01-01",
+      max: 5,
+      want: ["Jan", "Apr", "Jul", "Oct"],
+    },
+  ])("$range", ({ n, start, max, want }) => {
+    expect(labels(n, start, max)).toEqual(want);
   });
 
   it("skips malformed days instead of printing garbage", () => {

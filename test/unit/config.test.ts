@@ -107,37 +107,36 @@ describe("loadConfig", () => {
 });
 
 describe("drivers and data-gap settings", () => {
-  it("default to the documented thresholds", () => {
-    const c = loadConfig("demo", {});
-    expect(c.drivers).toEqual({ maxQueries: 32, chunkSize: 1000, concurrency: 8 });
-    expect(c.gapRule).toEqual({
-      minDays: 2,
-      baselineDays: 28,
-      minBaselineDays: 14,
-      minActiveShare: 0.9,
-      minExpected: 30,
-    });
+  const overrides = {
+    DRIVERS_MAX_QUERIES: "12",
+    DRIVERS_CHUNK_SIZE: "250",
+    DRIVERS_CONCURRENCY: "2",
+    GAP_MIN_DAYS: "3",
+    GAP_BASELINE_DAYS: "21",
+    GAP_MIN_BASELINE_DAYS: "7",
+    GAP_MIN_ACTIVE_PERCENT: "80",
+    GAP_MIN_EXPECTED: "50",
+  };
+  it.each([
+    {
+      when: "default to the documented thresholds",
+      env: {},
+      drivers: { maxQueries: 32, chunkSize: 1000, concurrency: 8 },
+      gapRule: { minDays: 2, baselineDays: 28, minBaselineDays: 14, minActiveShare: 0.9, minExpected: 30 },
+    },
+    {
+      when: "read every threshold",
+      env: overrides,
+      drivers: { maxQueries: 12, chunkSize: 250, concurrency: 2 },
+      gapRule: { minDays: 3, baselineDays: 21, minBaselineDays: 7, minActiveShare: 0.8, minExpected: 50 },
+    },
+  ])("$when", ({ env, drivers, gapRule }) => {
+    const c = loadConfig("demo", env);
+    expect(c.drivers).toEqual(drivers);
+    expect(c.gapRule).toEqual(gapRule);
   });
 
-  it("reads every threshold and refuses bad ones by name", () => {
-    const c = loadConfig("demo", {
-      DRIVERS_MAX_QUERIES: "12",
-      DRIVERS_CHUNK_SIZE: "250",
-      DRIVERS_CONCURRENCY: "2",
-      GAP_MIN_DAYS: "3",
-      GAP_BASELINE_DAYS: "21",
-      GAP_MIN_BASELINE_DAYS: "7",
-      GAP_MIN_ACTIVE_PERCENT: "80",
-      GAP_MIN_EXPECTED: "50",
-    });
-    expect(c.drivers).toEqual({ maxQueries: 12, chunkSize: 250, concurrency: 2 });
-    expect(c.gapRule).toEqual({
-      minDays: 3,
-      baselineDays: 21,
-      minBaselineDays: 7,
-      minActiveShare: 0.8,
-      minExpected: 50,
-    });
+  it("refuses bad thresholds by name", () => {
     expect(configError(() => loadConfig("demo", { GAP_MIN_ACTIVE_PERCENT: "101" })).variables).toEqual([
       "GAP_MIN_ACTIVE_PERCENT",
     ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, daysInRange, isValidDay } from "../../sandbox/analytics/days.ts";
+import { addDays, dayNumber, daysInRange, isValidDay } from "../../sandbox/analytics/days.ts";
 import { uuidFrom } from "../../sandbox/analytics/hash.ts";
 import {
   buildAccount,
@@ -33,6 +33,12 @@ describe("days", () => {
   it("does arithmetic across month, leap day and year ends", () => {
     expect(addDays("2024-02-28", 1)).toBe("2024-02-29");
     expect(addDays("2026-01-01", -1)).toBe("2025-12-31");
+    expect(addDays("2026-03-28", 2)).toBe("2026-03-30"); // across Europe's DST change: still whole days
+    expect(addDays("2024-03-01", -366)).toBe("2023-03-01");
+    expect(dayNumber("1970-01-02")).toBe(1);
+    expect(daysInRange("2026-04-02", "2026-03-28")).toEqual([]);
+    expect(daysInRange("2026-04-02", "2026-04-02")).toEqual(["2026-04-02"]);
+    expect(daysInRange("2024-02-28", "2024-03-01")).toEqual(["2024-02-28", "2024-02-29", "2024-03-01"]);
     expect(daysInRange("2026-03-28", "2026-04-02")).toEqual([
       "2026-03-28",
       "2026-03-29",

@@ -18,7 +18,7 @@ describe("what a handed-off job carries", () => {
 
   it("a block action: ids, the clicked action and the response_url; not the message, the state or the token", () => {
     const action = { type: "button", action_id: "digest_range_last30d", block_id: "b", value: "{}" };
-    const slim = slimBody({
+    const body = {
       type: "block_actions",
       token: "verification-token",
       team: { id: "T1" },
@@ -30,14 +30,10 @@ describe("what a handed-off job carries", () => {
       message: { blocks: new Array(40).fill({ type: "section" }) },
       state: { values: { a: { b: { value: "typed" } } } },
       view: { id: "V1", type: "home", callback_id: "", blocks: [{ type: "section" }], private_metadata: "m" },
-    });
-    expect(slim).toEqual({
-      type: "block_actions",
-      team: { id: "T1" },
-      user: { id: "U1" },
-      channel: { id: "C1" },
-      container: { type: "message", is_ephemeral: true },
-      response_url: "https://hooks.slack.com/actions/T1/1/x",
+    };
+    const { token: _t, message: _m, state: _s, ...kept } = body;
+    expect(slimBody(body)).toEqual({
+      ...kept,
       actions: [action],
       view: { id: "V1", type: "home", callback_id: "" },
     });

@@ -60,52 +60,46 @@ function reply(ctx: ApiContext, v: StoredView) {
   return { view: wireView(v, authed(ctx).ws, ctx.appId) };
 }
 
-const open: ApiMethod = {
-  auth: "bot",
-  run(ctx) {
-    const { ws } = authed(ctx);
-    const trigger = consumeTrigger(ctx, ws);
-    const view = readView(ctx.args, "modal", filesOf(ctx));
-    const externalId = typeof view.external_id === "string" ? view.external_id : undefined;
-    return reply(
-      ctx,
-      store(ctx, {
+/**
+ * views.open and views.push: a modal for the trigger's user, stacked on the view `parentOf` names
+ * (views.push), or the root of a new stack (views.open).
+ */
+function modalMethod(
+  parentOf: (ctx: ApiContext, trigger: TriggerRecord) => StoredView | undefined,
+): ApiMethod {
+  return {
+    auth: "bot",
+    run(ctx) {
+      const { ws } = authed(ctx);
+      const trigger = consumeTrigger(ctx, ws);
+      const view = readView(ctx.args, "modal", filesOf(ctx));
+      const parent = parentOf(ctx, trigger);
+      const v = store(ctx, {
         teamId: ws.teamId,
         userId: trigger.userId,
         type: "modal",
-        externalId,
-        previousViewId: undefined,
+        externalId: typeof view.external_id === "string" ? view.external_id : undefined,
+        previousViewId: parent?.id,
+        ...(parent ? { rootViewId: parent.rootViewId } : {}),
         view,
-      }),
-    );
-  },
-};
+      });
+      return reply(ctx, v);
+    },
+  };
+}
 
-const push: ApiMethod = {
-  auth: "bot",
-  run(ctx) {
-    const { ws } = authed(ctx);
-    const trigger = consumeTrigger(ctx, ws);
-    const view = readView(ctx.args, "modal", filesOf(ctx));
-    const open = [...ctx.state.views.values()].filter(
-      (v) => v.type === "modal" && !v.closed && v.userId === trigger.userId,
-    );
-    const parent = (trigger.viewId ? ctx.state.views.get(trigger.viewId) : undefined) ?? open.at(-1);
-    if (parent && open.filter((v) => v.rootViewId === parent.rootViewId).length >= MAX_STACK)
-      throw slackError("push_limit_reached");
-    const externalId = typeof view.external_id === "string" ? view.external_id : undefined;
-    const v = store(ctx, {
-      teamId: ws.teamId,
-      userId: trigger.userId,
-      type: "modal",
-      externalId,
-      previousViewId: parent?.id,
-      ...(parent ? { rootViewId: parent.rootViewId } : {}),
-      view,
-    });
-    return reply(ctx, v);
-  },
-};
+const open = modalMethod(() => undefined);
+
+/** On the view the trigger came from, else the user's latest open modal; at most three deep. */
+const push = modalMethod((ctx, trigger) => {
+  const open = [...ctx.state.views.values()].filter(
+    (v) => v.type === "modal" && !v.closed && v.userId === trigger.userId,
+  );
+  const parent = (trigger.viewId ? ctx.state.views.get(trigger.viewId) : undefined) ?? open.at(-1);
+  if (parent && open.filter((v) => v.rootViewId === parent.rootViewId).length >= MAX_STACK)
+    throw slackError("push_limit_reached");
+  return parent;
+});
 
 /** `hash` guards against overwriting a newer version of the view (Slack's race protection). */
 function checkHash(ctx: ApiContext, v: StoredView): void {

@@ -1,58 +1,63 @@
+import reference from "./reference.json" with { type: "json" };
+
 /**
- * Block Kit limits as Slack documents them for each block, element and composition object, written
- * down here on their own and never shared with the app's table (src/blockkit/limit-values.ts): the
- * stand-in must be able to refuse a payload that the app's own checker wrongly lets through.
+ * Block Kit limits as Slack documents them for each block, element, composition object and surface.
+ * The figures live in reference.json, keyed as Slack's reference pages give them, and are never
+ * shared with the app's table (src/blockkit/limit-values.ts): the stand-in must be able to refuse a
+ * payload that the app's own checker wrongly lets through. Here they get the checker's names.
  *
  * Lengths are counted in UTF-16 code units, the length of a JSON string as it arrives, which is
  * never fewer than the characters Slack counts; a payload within these is within Slack's.
  */
+const R = reference.limits;
+
 export const SLACK_LIMITS = {
   /** Blocks in one message (chat.*, response_url). */
-  messageBlocks: 50,
+  messageBlocks: R.message.blocks,
   /** Blocks in a modal or Home tab. */
-  viewBlocks: 100,
+  viewBlocks: R.view.blocks,
   /** A message's top-level `text`; Slack answers `msg_too_long` past it. */
-  topLevelText: 40_000,
+  topLevelText: R.message.text,
   /** Any text object: 1 to 3,000 characters unless its field says less. */
-  textObject: 3_000,
-  sectionText: 3_000,
-  sectionFields: 10,
-  sectionFieldText: 2_000,
-  headerText: 150,
-  contextElements: 10,
-  contextText: 3_000,
-  actionsElements: 25,
-  /** block_id, action_id, callback_id and external_id. */
-  id: 255,
-  selectOptions: 100,
-  selectOptionGroups: 100,
-  overflowOptions: 5,
+  textObject: R.text_object.text,
+  sectionText: R.section.text,
+  sectionFields: R.section.fields,
+  sectionFieldText: R.section["fields[].text"],
+  headerText: R.header.text,
+  contextElements: R.context.elements,
+  contextText: R.context["elements[].text"],
+  actionsElements: R.actions.elements,
+  /** block_id, action_id, callback_id and external_id alike. */
+  id: Math.min(...Object.values(R.ids)),
+  selectOptions: R.select.options,
+  selectOptionGroups: R.select.option_groups,
+  overflowOptions: R.overflow.options,
   /** Checkboxes and radio buttons. */
-  choiceOptions: 10,
-  optionText: 75,
-  optionValue: 150,
-  optionDescription: 75,
-  optionGroupLabel: 75,
-  placeholder: 150,
-  buttonText: 75,
-  buttonValue: 2_000,
-  buttonAccessibilityLabel: 75,
-  url: 3_000,
-  imageAltText: 2_000,
-  imageTitle: 2_000,
-  inputLabel: 2_000,
-  inputHint: 2_000,
+  choiceOptions: R["checkboxes, radio_buttons"].options,
+  optionText: R.option.text,
+  optionValue: R.option.value,
+  optionDescription: R.option.description,
+  optionGroupLabel: R.option_group.label,
+  placeholder: R.select.placeholder,
+  buttonText: R.button.text,
+  buttonValue: R.button.value,
+  buttonAccessibilityLabel: R.button.accessibility_label,
+  url: Math.min(R.button.url, R.option.url, R.image.image_url),
+  imageAltText: R.image.alt_text,
+  imageTitle: R.image.title,
+  inputLabel: R.input.label,
+  inputHint: R.input.hint,
   /** plain_text_input `min_length` / `max_length` ceiling, and so the longest initial value. */
-  inputLength: 3_000,
-  markdownBlockText: 12_000,
+  inputLength: R.plain_text_input.max_length,
+  markdownBlockText: R.markdown.text,
   /** All markdown blocks of one payload together. */
-  markdownTotal: 12_000,
-  confirmTitle: 100,
-  confirmText: 300,
-  confirmButton: 30,
-  modalTitle: 24,
-  modalButton: 24,
-  privateMetadata: 3_000,
-} as const;
+  markdownTotal: R.markdown["text of all markdown blocks"],
+  confirmTitle: R.confirm.title,
+  confirmText: R.confirm.text,
+  confirmButton: Math.min(R.confirm.confirm, R.confirm.deny),
+  modalTitle: R.view.title,
+  modalButton: Math.min(R.view.submit, R.view.close),
+  privateMetadata: R.view.private_metadata,
+};
 
 export type SlackLimitName = keyof typeof SLACK_LIMITS;

@@ -220,6 +220,17 @@ export const OUTER_SHAPES: Shape[] = [
   },
 ];
 
+/** An interaction payload of `type` (its common fields filled in), with the fields of its kind. */
+const interaction = (
+  type: string,
+  name: string,
+  fields: (a: Actor, m: Minted) => Record<string, unknown> = () => ({}),
+): Shape => ({
+  kind: "interaction",
+  name,
+  payload: (a, m) => ({ ...interactionBase(a, type), ...fields(a, m) }),
+});
+
 /** The fields a legacy interaction in a channel carries. */
 const inChannel = (m: Minted) => ({
   channel: { id: m.channelId, name: "general" },
@@ -234,144 +245,85 @@ const message = (m: Minted) => ({
   text: "An older digest",
 });
 
+/** A modal as view_submission and view_closed payloads carry it. */
+const modal = (id: string, callbackId: string) => ({
+  id,
+  type: "modal",
+  callback_id: callbackId,
+  state: { values: {} },
+  hash: "1.a",
+});
+
 /** Every interaction kind: the app's own controls are elsewhere; these are the ones it never declared. */
 export const INTERACTION_SHAPES: Shape[] = [
-  {
-    kind: "interaction",
-    name: "block_actions: an action id the app no longer renders",
-    payload: (a, m) => ({
-      ...interactionBase(a, "block_actions"),
-      container: { type: "message", message_ts: m.ts, channel_id: m.channelId, is_ephemeral: false },
-      trigger_id: m.triggerId,
-      channel: { id: m.channelId, name: "general" },
-      message: message(m),
-      response_url: m.responseUrl,
-      actions: [
-        { type: "button", action_id: "digest_refresh_v0", block_id: "b1", value: "x", action_ts: m.ts },
-      ],
-    }),
-  },
-  {
-    kind: "interaction",
-    name: "shortcut (global)",
-    payload: (a, m) => ({
-      ...interactionBase(a, "shortcut"),
-      callback_id: "open_insights",
-      trigger_id: m.triggerId,
-      action_ts: m.ts,
-    }),
-  },
-  {
-    kind: "interaction",
-    name: "message_action (message shortcut)",
-    payload: (a, m) => ({
-      ...interactionBase(a, "message_action"),
-      callback_id: "explain_digest",
-      trigger_id: m.triggerId,
-      message_ts: m.ts,
-      message: message(m),
-      ...inChannel(m),
-    }),
-  },
-  {
-    kind: "interaction",
-    name: "interactive_message (legacy attachment buttons)",
-    payload: (a, m) => ({
-      ...interactionBase(a, "interactive_message"),
-      actions: [{ name: "refresh", type: "button", value: "1" }],
-      callback_id: "legacy_digest",
-      ...inChannel(m),
-      message_ts: m.ts,
-      attachment_id: "1",
-      trigger_id: m.triggerId,
-      original_message: message(m),
-    }),
-  },
-  {
-    kind: "interaction",
-    name: "dialog_submission (legacy dialog)",
-    payload: (a, m) => ({
-      ...interactionBase(a, "dialog_submission"),
-      submission: { name: "x" },
-      callback_id: "legacy_dialog",
-      state: "",
-      ...inChannel(m),
-    }),
-  },
-  {
-    kind: "interaction",
-    name: "dialog_cancellation (legacy dialog)",
-    payload: (a, m) => ({
-      ...interactionBase(a, "dialog_cancellation"),
-      callback_id: "legacy_dialog",
-      state: "",
-      ...inChannel(m),
-    }),
-  },
-  {
-    kind: "interaction",
-    name: "dialog_suggestion (legacy dialog type-ahead)",
-    payload: (a, m) => ({
-      ...interactionBase(a, "dialog_suggestion"),
-      name: "asset",
-      value: "pay",
-      callback_id: "legacy_dialog",
-      channel: { id: m.channelId, name: "general" },
-      action_ts: m.ts,
-    }),
-  },
-  {
-    kind: "interaction",
-    name: "block_suggestion for a menu the app no longer renders",
-    payload: (a, m) => ({
-      ...interactionBase(a, "block_suggestion"),
-      action_id: "digest_owner_v0",
-      block_id: "b1",
-      value: "pay",
-      container: { type: "message", message_ts: m.ts, channel_id: m.channelId, is_ephemeral: true },
-      channel: { id: m.channelId, name: "general" },
-    }),
-  },
-  {
-    kind: "interaction",
-    name: "view_submission of a modal the app no longer opens",
-    payload: (a) => ({
-      ...interactionBase(a, "view_submission"),
-      view: {
-        id: "V0OLDVIEW1",
-        type: "modal",
-        callback_id: "feedback_modal",
-        state: { values: {} },
-        hash: "1.a",
-        private_metadata: "",
-      },
-      response_urls: [],
-    }),
-  },
-  {
-    kind: "interaction",
-    name: "view_closed of the app's own modal",
-    payload: (a) => ({
-      ...interactionBase(a, "view_closed"),
-      view: {
-        id: "V0CLOSED01",
-        type: "modal",
-        callback_id: "subscribe_modal",
-        state: { values: {} },
-        hash: "1.a",
-      },
-      is_cleared: false,
-    }),
-  },
-  {
-    kind: "interaction",
-    name: "workflow_step_edit (retired workflow steps)",
-    payload: (a, m) => ({
-      ...interactionBase(a, "workflow_step_edit"),
-      callback_id: "insights_step",
-      trigger_id: m.triggerId,
-    }),
-  },
+  interaction("block_actions", "block_actions: an action id the app no longer renders", (_a, m) => ({
+    container: { type: "message", message_ts: m.ts, channel_id: m.channelId, is_ephemeral: false },
+    trigger_id: m.triggerId,
+    channel: { id: m.channelId, name: "general" },
+    message: message(m),
+    response_url: m.responseUrl,
+    actions: [
+      { type: "button", action_id: "digest_refresh_v0", block_id: "b1", value: "x", action_ts: m.ts },
+    ],
+  })),
+  interaction("shortcut", "shortcut (global)", (_a, m) => ({
+    callback_id: "open_insights",
+    trigger_id: m.triggerId,
+    action_ts: m.ts,
+  })),
+  interaction("message_action", "message_action (message shortcut)", (_a, m) => ({
+    callback_id: "explain_digest",
+    trigger_id: m.triggerId,
+    message_ts: m.ts,
+    message: message(m),
+    ...inChannel(m),
+  })),
+  interaction("interactive_message", "interactive_message (legacy attachment buttons)", (_a, m) => ({
+    actions: [{ name: "refresh", type: "button", value: "1" }],
+    callback_id: "legacy_digest",
+    ...inChannel(m),
+    message_ts: m.ts,
+    attachment_id: "1",
+    trigger_id: m.triggerId,
+    original_message: message(m),
+  })),
+  interaction("dialog_submission", "dialog_submission (legacy dialog)", (_a, m) => ({
+    submission: { name: "x" },
+    callback_id: "legacy_dialog",
+    state: "",
+    ...inChannel(m),
+  })),
+  interaction("dialog_cancellation", "dialog_cancellation (legacy dialog)", (_a, m) => ({
+    callback_id: "legacy_dialog",
+    state: "",
+    ...inChannel(m),
+  })),
+  interaction("dialog_suggestion", "dialog_suggestion (legacy dialog type-ahead)", (_a, m) => ({
+    name: "asset",
+    value: "pay",
+    callback_id: "legacy_dialog",
+    channel: { id: m.channelId, name: "general" },
+    action_ts: m.ts,
+  })),
+  interaction("block_suggestion", "block_suggestion for a menu the app no longer renders", (_a, m) => ({
+    action_id: "digest_owner_v0",
+    block_id: "b1",
+    value: "pay",
+    container: { type: "message", message_ts: m.ts, channel_id: m.channelId, is_ephemeral: true },
+    channel: { id: m.channelId, name: "general" },
+  })),
+  interaction("view_submission", "view_submission of a modal the app no longer opens", () => ({
+    view: { ...modal("V0OLDVIEW1", "feedback_modal"), private_metadata: "" },
+    response_urls: [],
+  })),
+  interaction("view_closed", "view_closed of the app's own modal", () => ({
+    view: modal("V0CLOSED01", "subscribe_modal"),
+    is_cleared: false,
+  })),
+  interaction("workflow_step_edit", "workflow_step_edit (retired workflow steps)", (_a, m) => ({
+    callback_id: "insights_step",
+    trigger_id: m.triggerId,
+  })),
 ];
 
 /** The whole catalogue. */

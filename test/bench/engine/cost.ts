@@ -6,13 +6,13 @@ import { startSlackStandIn } from "../../../sandbox/slack/index.ts";
 import { connectRedis } from "../../../src/app/redis.ts";
 import { startWorker } from "../../../src/app/worker.ts";
 import { loadConfig, parseKeyring } from "../../../src/config.ts";
-import { createSubscriptionRuntime } from "../../../src/jobs/runtime.ts";
 import { silentLogger } from "../../../src/log.ts";
 import { createApiKeyStore } from "../../../src/store/api-keys.ts";
 import { type RedisClient, scanTargets } from "../../../src/store/redis-client.ts";
 import { compactRef, newSubscriptionId } from "../../../src/subscriptions/ids.ts";
 import { slotOf } from "../../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../../src/subscriptions/types.ts";
+import { quietRuntime } from "../../fixtures/runtime.ts";
 import { storedSubscription } from "../../fixtures/subscription.ts";
 import { serveRpc } from "../child.ts";
 import { round, sleep } from "../stats.ts";
@@ -96,13 +96,7 @@ export async function measureCost(o: {
   const redis = connectRedis(server.url, silentLogger(), "worker");
   const prefix = "cost";
   const queueName = "deliveries";
-  const rt = createSubscriptionRuntime({
-    redis,
-    queuePrefix: "{insights}",
-    logger: silentLogger(),
-    prefix,
-    queueName,
-  });
+  const rt = quietRuntime(redis, { prefix, queueName });
   const apiKeys = createApiKeyStore({ redis, keyring: parseKeyring(keyring), prefix });
   const fireAt = new Date(Math.ceil((Date.now() + 6_000) / 1000) * 1000);
   const expression = `${fireAt.getUTCSeconds()} ${fireAt.getUTCMinutes()} ${fireAt.getUTCHours()} * * *`;

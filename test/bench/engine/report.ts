@@ -1,5 +1,5 @@
 import type { BenchResults } from "../main.ts";
-import { faultCells, seconds, table } from "../markdown.ts";
+import { faultCells, seconds, tableUnder } from "../markdown.ts";
 import { int, round } from "../stats.ts";
 import type { TargetCheck } from "../targets.ts";
 
@@ -44,58 +44,50 @@ export function engineTargets(r: BenchResults): TargetCheck[] {
 /** The engine section of the report. */
 export function engineSection(r: BenchResults): string {
   const out = ["## Engine: Redis cost, processes, throttling, scale", ""];
-  const cost = r.engine.cost ?? [];
-  if (cost.length > 0)
-    out.push(
+  out.push(
+    ...tableUnder(
       "Redis cost of a delivery: one slot firing for the subscriptions below, one worker with concurrency 1 (so deliveries never share a batch), fan-out included and divided by the count. Client side: every command any connection of the worker process sends (BullMQ's included), and round trips as the batches a connection writes before it waits. Server side: INFO commandstats, which also counts the commands scripts run inside Redis.",
-      "",
-      table(
-        [
-          "Redis",
-          "Deliveries",
-          "Commands / delivery (client)",
-          "Round trips / delivery",
-          "Commands run by Redis / delivery",
-          "Client commands by name",
-        ],
-        cost.map((c) => [
-          c.backend,
-          int(c.deliveries),
-          c.commandsPerDelivery,
-          c.roundTripsPerDelivery,
-          c.serverCommandsPerDelivery,
-          Object.entries(c.byCommand)
-            .map(([k, v]) => `${k} ${v}`)
-            .join(", "),
-        ]),
-      ),
-      "",
-    );
-  const w = r.engine.workers ?? [];
-  if (w.length > 0)
-    out.push(
+      [
+        "Redis",
+        "Deliveries",
+        "Commands / delivery (client)",
+        "Round trips / delivery",
+        "Commands run by Redis / delivery",
+        "Client commands by name",
+      ],
+      (r.engine.cost ?? []).map((c) => [
+        c.backend,
+        int(c.deliveries),
+        c.commandsPerDelivery,
+        c.roundTripsPerDelivery,
+        c.serverCommandsPerDelivery,
+        Object.entries(c.byCommand)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", "),
+      ]),
+    ),
+  );
+  out.push(
+    ...tableUnder(
       "One worker process against two (each WORKER_CONCURRENCY 50), the same storm (one subscription per channel):",
-      "",
-      table(
-        [
-          "Worker processes",
-          "Subscriptions",
-          "Time to all",
-          "Digests/s",
-          "Delivered / dup / lost",
-          "Machine CPU",
-        ],
-        w.map((x) => [
-          x.workers,
-          int(x.storm.subscriptions),
-          s(x.storm.timeToAllMs),
-          x.storm.digestsPerSec,
-          `${int(x.storm.delivered)} / ${int(x.storm.duplicates)} / ${int(x.storm.lost)}`,
-          `${x.storm.cpu.machinePct} %`,
-        ]),
-      ),
-      "",
-    );
+      [
+        "Worker processes",
+        "Subscriptions",
+        "Time to all",
+        "Digests/s",
+        "Delivered / dup / lost",
+        "Machine CPU",
+      ],
+      (r.engine.workers ?? []).map((x) => [
+        x.workers,
+        int(x.storm.subscriptions),
+        s(x.storm.timeToAllMs),
+        x.storm.digestsPerSec,
+        `${int(x.storm.delivered)} / ${int(x.storm.duplicates)} / ${int(x.storm.lost)}`,
+        `${x.storm.cpu.machinePct} %`,
+      ]),
+    ),
+  );
   const t = r.engine.throttle;
   if (t)
     out.push(
@@ -108,15 +100,12 @@ export function engineSection(r: BenchResults): string {
       `The big storm: ${int(big.subscriptions)} subscriptions in one slot, one worker process: all delivered in ${s(big.timeToAllMs)} (${big.digestsPerSec} digests/s; ${int(big.delivered)} delivered, ${int(big.duplicates)} duplicated, ${int(big.lost)} lost); Redis grew by ${round(((big.memory?.infoDeltaPerSub ?? 0) * big.subscriptions) / 1e6, 1)} MB for the subscriptions (INFO used_memory) and held ${round(((big.memoryAfter?.infoDeltaPerSub ?? 0) * big.subscriptions) / 1e6, 1)} MB more than before them right after the storm.`,
       "",
     );
-  if (r.faultsCluster.length > 0)
-    out.push(
+  out.push(
+    ...tableUnder(
       "Fault runs on a 3-master Redis Cluster (the Redis fault kills and restarts one master):",
-      "",
-      table(
-        ["Fault", "Delivered", "Lost", "Duplicated", "Failure notices", "Time to all"],
-        r.faultsCluster.map((f) => [f.name, ...faultCells(f.result)]),
-      ),
-      "",
-    );
+      ["Fault", "Delivered", "Lost", "Duplicated", "Failure notices", "Time to all"],
+      r.faultsCluster.map((f) => [f.name, ...faultCells(f.result)]),
+    ),
+  );
   return out.join("\n");
 }

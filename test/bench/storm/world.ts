@@ -5,13 +5,14 @@ import type { WorkspaceSeed } from "../../../sandbox/slack/types.ts";
 import { connectRedis } from "../../../src/app/redis.ts";
 import { parseKeyring } from "../../../src/config.ts";
 import { parseRange } from "../../../src/insights/ranges.ts";
-import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../../src/jobs/runtime.ts";
+import type { SubscriptionRuntime } from "../../../src/jobs/runtime.ts";
 import { silentLogger } from "../../../src/log.ts";
 import { createApiKeyStore } from "../../../src/store/api-keys.ts";
 import type { WorkspaceRef } from "../../../src/store/keys.ts";
 import type { RedisClient } from "../../../src/store/redis-client.ts";
 import { compactRef, newSubscriptionId } from "../../../src/subscriptions/ids.ts";
 import { slotOf } from "../../../src/subscriptions/slots.ts";
+import { quietRuntime } from "../../fixtures/runtime.ts";
 import { storedSubscription } from "../../fixtures/subscription.ts";
 import { type Child, spawnChild } from "../child.ts";
 import type { ServicesStart } from "./services.ts";
@@ -153,14 +154,7 @@ export async function buildWorld(spec: WorldSpec, extraEnv: Record<string, strin
   await inParallel(workspaces, 32, (_, w) =>
     apiKeys.save({ teamId: teamOf(w) }, apiKey(w), { savedBy: ownerOf(w), savedAt }),
   );
-  const runtime = createSubscriptionRuntime({
-    redis: conn,
-    queuePrefix: QUEUE_PREFIX,
-    logger: silentLogger(),
-    prefix,
-    queueName,
-    policy: spec.policy,
-  });
+  const runtime = quietRuntime(conn, { queuePrefix: QUEUE_PREFIX, prefix, queueName, policy: spec.policy });
   return {
     redis,
     conn,

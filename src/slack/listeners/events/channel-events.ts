@@ -28,15 +28,25 @@ async function pause(ctx: EventContext, channel: string, reason: string): Promis
     );
 }
 
-/** `channel_archive` / `group_archive` / `channel_deleted` / `group_deleted`: pause with `reason`. */
-function channelGone(id: string, reason: "channel_archived" | "channel_deleted"): EventEntry {
+/** Membership events concern the app only when they name its bot user. */
+const MEMBERSHIP = new Set(["member_left_channel", "member_joined_channel"]);
+
+/** A listener for an event about a channel the app is in: `act` gets that channel. */
+function channelEvent(id: string, act: (ctx: EventContext, channel: string) => Promise<void>): EventEntry {
   return onEvent({
     id,
     async run(ctx) {
       const channel = channelOf(ctx.event);
-      if (channel) await pause(ctx, channel, reason);
+      if (!channel) return;
+      if (MEMBERSHIP.has(ctx.event.type) && ctx.event.user !== ctx.context.botUserId) return;
+      await act(ctx, channel);
     },
   });
+}
+
+/** `channel_archive` / `group_archive` / `channel_deleted` / `group_deleted`: pause with `reason`. */
+function channelGone(id: string, reason: "channel_archived" | "channel_deleted"): EventEntry {
+  return channelEvent(id, (ctx, channel) => pause(ctx, channel, reason));
 }
 
 /**
@@ -44,15 +54,7 @@ function channelGone(id: string, reason: "channel_archived" | "channel_deleted")
  * `group_left` (sent to the bot itself, without a user).
  */
 function botLeft(id: string): EventEntry {
-  return onEvent({
-    id,
-    async run(ctx) {
-      const channel = channelOf(ctx.event);
-      if (!channel) return;
-      if (ctx.event.type === "member_left_channel" && ctx.event.user !== ctx.context.botUserId) return;
-      await pause(ctx, channel, "bot_removed");
-    },
-  });
+  return channelEvent(id, (ctx, channel) => pause(ctx, channel, "bot_removed"));
 }
 
 function listLine(subs: Subscription[]): string {
@@ -117,15 +119,9 @@ async function channelBack(
 
 /** `channel_unarchive` / `group_unarchive`, or `member_joined_channel` naming the bot user. */
 function channelReturned(id: string): EventEntry {
-  return onEvent({
-    id,
-    async run(ctx) {
-      const channel = channelOf(ctx.event);
-      if (!channel) return;
-      if (ctx.event.type === "member_joined_channel" && ctx.event.user !== ctx.context.botUserId) return;
-      await channelBack(ctx.deps, ctx.client, ctx.ref, channel, ctx.context.retryNum !== undefined);
-    },
-  });
+  return channelEvent(id, (ctx, channel) =>
+    channelBack(ctx.deps, ctx.client, ctx.ref, channel, ctx.context.retryNum !== undefined),
+  );
 }
 
 /** Every channel lifecycle event the app listens to. */

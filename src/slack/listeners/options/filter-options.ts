@@ -2,23 +2,31 @@ import { optionsForQuery } from "../../../../templates/filter-menu.ts";
 import { ACTION } from "../../../ids.ts";
 import { type OptionsEntry, onOptions } from "../../frame/index.ts";
 
+type Kind = "asset" | "scanner";
+type Reply = ReturnType<typeof optionsForQuery>;
+
 /**
- * Type-ahead for the digest's external asset/scanner menus (over 100 choices), by display name. The
- * lists come from what the digest left behind when it was built (one Redis read), so the answer
- * never waits for a digest; only when none is kept are they fetched (no digest computed either).
+ * An asset or scanner type-ahead answered from the lists the last digest left behind (one Redis
+ * read), so the answer never waits for a digest; only when none is kept are they fetched (no digest
+ * computed either). `shape` lets a menu adjust the reply to its own kind of select.
  */
-function filterOptions(kind: "asset" | "scanner"): OptionsEntry {
+export function keptListOptions(
+  id: string,
+  kind: Kind,
+  shape: (reply: Reply) => Reply = (r) => r,
+): OptionsEntry {
   return onOptions({
-    id: kind === "asset" ? ACTION.assetSelect : ACTION.scannerSelect,
+    id,
     access: "reader",
     async run(ctx) {
       const user = await ctx.user();
       const lists = await ctx.deps.digests.filterLists(ctx.ref, user.tz, ctx.deps.clock(), { kept: true });
       const list = kind === "asset" ? lists.assets : lists.scanners;
-      return optionsForQuery(kind, list ?? [], ctx.body.value ?? "");
+      return shape(optionsForQuery(kind, list ?? [], ctx.body.value ?? ""));
     },
   });
 }
 
-export const assetOptions = filterOptions("asset");
-export const scannerOptions = filterOptions("scanner");
+/** Type-ahead for the digest's external asset/scanner menus (over 100 choices), by display name. */
+export const assetOptions = keptListOptions(ACTION.assetSelect, "asset");
+export const scannerOptions = keptListOptions(ACTION.scannerSelect, "scanner");

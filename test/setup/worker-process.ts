@@ -1,0 +1,24 @@
+import { type ChildProcess, spawn } from "node:child_process";
+
+const ROOT = new URL("../../", import.meta.url);
+
+/**
+ * Starts a delivery worker in a node process of its own, run through tsx as the CLI runs it, so a
+ * test can kill or freeze it. `start` is module code that calls `startWorker`; `root` (the repo's
+ * URL), `o` (`options`, through JSON), `loadConfig` and `startWorker` are in its scope. The process
+ * prints `ready` on stdout once `start` has finished.
+ */
+export function spawnWorkerProcess(start: string, options: Record<string, unknown>): ChildProcess {
+  const code = `
+    const root = process.env.CHILD_ROOT;
+    const o = JSON.parse(process.env.CHILD_OPTIONS);
+    const { loadConfig } = await import(root + "src/config.ts");
+    const { startWorker } = await import(root + "src/app/worker.ts");
+    ${start}
+    process.stdout.write("ready\\n");`;
+  return spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", CHILD_ROOT: ROOT.href, CHILD_OPTIONS: JSON.stringify(options) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
