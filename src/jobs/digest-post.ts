@@ -5,6 +5,7 @@ import type { DigestView } from "../insights/types.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
 import type { Subscription } from "../subscriptions/types.ts";
 import type { ChartDeps, ChartOutcome, PreparedDigest } from "./chart-ready.ts";
+import { CHANNEL_OR_TOKEN_GONE } from "./failures.ts";
 import type { Pacer } from "./pacing.ts";
 import { SlackCallError } from "./slack-api.ts";
 
@@ -96,14 +97,7 @@ export type Takeover =
 export const HISTORY_PAGE = 15;
 
 /** Slack errors after which a post would fail the same way: the post itself then reports them. */
-const POST_WOULD_FAIL = new Set([
-  "channel_not_found",
-  "is_archived",
-  "not_in_channel",
-  "invalid_auth",
-  "account_inactive",
-  "token_revoked",
-]);
+const POST_WOULD_FAIL = new Set(CHANNEL_OR_TOKEN_GONE);
 
 /** What the takeover check needs besides Slack. */
 export interface TakeoverDeps extends Pick<DigestPostDeps, "slack" | "logger"> {

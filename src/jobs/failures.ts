@@ -19,13 +19,18 @@ export interface Failure {
   retryAfterMs?: number;
 }
 
-const SLACK_PERMANENT = new Set([
+/** The channel or the app's access to it is gone: any call there, a post included, fails the same way. */
+export const CHANNEL_OR_TOKEN_GONE: readonly string[] = [
   "channel_not_found",
   "is_archived",
   "not_in_channel",
   "invalid_auth",
   "account_inactive",
   "token_revoked",
+];
+
+const SLACK_PERMANENT = new Set([
+  ...CHANNEL_OR_TOKEN_GONE,
   "token_expired",
   "not_authed",
   "no_permission",

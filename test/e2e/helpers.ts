@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, inject } from "vitest";
+import { clickButton } from "../../sandbox/slack/index.ts";
 import { DEMO, DEMO_API_KEY, type Stack, type StackOptions, startStack } from "../../sandbox/stack.ts";
 import { ACTION, BLOCK } from "../../src/ids.ts";
 
@@ -108,4 +109,14 @@ export function actOnReply(
   caller: Caller = who(),
 ) {
   return stack.slack.sendBlockAction({ ...caller, responseUrl, container: { is_ephemeral: true }, actions });
+}
+
+/** `caller` presses button `actionId` on the private reply a `command` or `commandAs` got. */
+export function clickOnReply(
+  stack: Stack,
+  replied: { sent: { responseUrl?: string }; body: { blocks?: unknown[] } },
+  actionId: string,
+  caller: Caller = who(),
+) {
+  return actOnReply(stack, replied.sent.responseUrl, [clickButton(replied.body.blocks, actionId)], caller);
 }

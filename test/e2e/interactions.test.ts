@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { accountFor } from "../../sandbox/analytics/index.ts";
-import { clickButton, findElement } from "../../sandbox/slack/index.ts";
+import { findElement } from "../../sandbox/slack/index.ts";
 import { DEMO } from "../../sandbox/stack.ts";
 import { ACTION } from "../../src/ids.ts";
-import { actOnReply, command, useFileStack, who } from "./helpers.ts";
+import { actOnReply, clickOnReply, command, useFileStack, who } from "./helpers.ts";
 
 const BIG_KEY = "big-account-key";
 
@@ -41,7 +41,7 @@ describe("digest controls", () => {
 
   it("a range button redraws the same ephemeral message with that range", async () => {
     const { body, sent } = await command(stack, "last7d");
-    await actOnReply(stack, sent.responseUrl, [clickButton(body.blocks, "digest_range_last30d")]);
+    await clickOnReply(stack, { body, sent }, "digest_range_last30d");
     const replaced = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1]);
     expect(replaced.outcome).toBe("replaced");
     const header = JSON.stringify((replaced.body as { blocks: unknown[] }).blocks[0]);
@@ -53,12 +53,7 @@ describe("digest controls", () => {
 
   it("Share posts the digest in the channel as the bot, shared by the user", async () => {
     const { body, sent } = await command(stack, "last30d");
-    await actOnReply(
-      stack,
-      sent.responseUrl,
-      [clickButton(body.blocks, ACTION.share)],
-      who(DEMO.member, DEMO.security),
-    );
+    await clickOnReply(stack, { body, sent }, ACTION.share, who(DEMO.member, DEMO.security));
     const posted = await stack.slack.waitFor(() => stack.slack.messages(DEMO.security).at(-1));
     expect(posted.user).toBe(DEMO.botUserId);
     expect(JSON.stringify(posted.blocks)).toContain(`Shared by <@${DEMO.member}>`);
@@ -68,12 +63,7 @@ describe("digest controls", () => {
 
   it("Share in a channel the bot is not in says how to invite it", async () => {
     const { body, sent } = await command(stack, "last7d", DEMO.member, DEMO.noBot);
-    await actOnReply(
-      stack,
-      sent.responseUrl,
-      [clickButton(body.blocks, ACTION.share)],
-      who(DEMO.member, DEMO.noBot),
-    );
+    await clickOnReply(stack, { body, sent }, ACTION.share, who(DEMO.member, DEMO.noBot));
     const reply = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1]);
     expect(JSON.stringify(reply.body)).toContain("/invite @Insights");
     expect(stack.slack.messages(DEMO.noBot)).toEqual([]);

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { clickButton } from "../../sandbox/slack/index.ts";
 import { DEMO, type Stack } from "../../sandbox/stack.ts";
 import { ACTION } from "../../src/ids.ts";
 import { formatCount } from "../../src/insights/format.ts";
 import { workspaceLabel } from "../../src/store/keys.ts";
 import { periodOf } from "../../src/subscriptions/period.ts";
 import { readCsv } from "../fixtures/csv.ts";
-import { actOnReply, command, who } from "./helpers.ts";
+import { clickOnReply, command, who } from "./helpers.ts";
 import { homeText, idIn, openHome, REF, sub, subscriptionStack, textOf } from "./subscriptions-helpers.ts";
 
 /**
@@ -150,12 +149,7 @@ describe("export", () => {
 
   it("Export CSV on a digest in a channel the app is not in sends the file to the person's DM instead", async () => {
     const { body, sent } = await command(stack, "last30d", DEMO.member, DEMO.noBot);
-    await actOnReply(
-      stack,
-      sent.responseUrl,
-      [clickButton(body.blocks, ACTION.exportCsv)],
-      who(DEMO.member, DEMO.noBot),
-    );
+    await clickOnReply(stack, { body, sent }, ACTION.exportCsv, who(DEMO.member, DEMO.noBot));
     const done = await stack.slack.waitFor(() => stack.slack.responses(sent.responseUrl)[1], {
       timeoutMs: 15_000,
       what: "the export's confirmation",
