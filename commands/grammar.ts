@@ -32,6 +32,8 @@ export interface SubscribeArgs extends DigestFilters {
   mode: "digest" | "alert";
   /** post (default), update (one message a day, edited) or thread (replies under one message). */
   style: "post" | "update" | "thread";
+  /** `nodrivers`: leave out the drivers section (on by default; it costs a query per scanner and group). */
+  drivers?: false;
 }
 
 export type Command =
@@ -151,7 +153,7 @@ const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 const TZ = /^[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+){0,2}$/;
 
 const SUBSCRIBE_USAGE =
-  'subscribe [me] [hourly|daily|weekly] [mon..sun] [HH:MM] [Area/City] [range] [asset:"…"] [post|update|thread] [when <condition>]';
+  'subscribe [me] [hourly|daily|weekly] [mon..sun] [HH:MM] [Area/City] [range] [asset:"…"] [post|update|thread] [nodrivers] [when <condition>]';
 
 /** The words after `when` as a canonical condition, or the error that says what is wrong with them. */
 function readCondition(words: Token[]): { condition: string } | { error: Command } {
@@ -202,6 +204,7 @@ function parseSubscribe(all: Token[], mode: "digest" | "alert"): Command {
     const day = w.slice(0, 3) as Weekday;
     if (w === "daily" || w === "weekly" || w === "hourly") args.frequency = w;
     else if (w === "post" || w === "update" || w === "thread") args.style = w;
+    else if (w === "nodrivers" || w === "no-drivers") args.drivers = false;
     else if (WEEKDAYS.includes(day) && (w.length === 3 || `${day}day`.startsWith(w) || w.endsWith("day"))) {
       if (!args.days.includes(day)) args.days.push(day);
     } else if (TIME.test(w)) {

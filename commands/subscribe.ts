@@ -41,6 +41,7 @@ async function subscribe(
       condition: c.condition,
       mode: c.mode,
       style: c.style,
+      ...(c.drivers === false ? { drivers: false } : {}),
     },
     body.user_id,
   );

@@ -98,6 +98,13 @@ describe("manage by id", () => {
     ).toBeGreaterThanOrEqual(2);
   });
 
+  it("nodrivers leaves the drivers section out of that subscription only", async () => {
+    const off = await command(stack, "subscribe daily 06:30 nodrivers", DEMO.admin, DEMO.security);
+    expect((await sub(stack, idIn(off.body)))?.drivers).toBe(false);
+    const on = await command(stack, "subscribe daily 06:45", DEMO.admin, DEMO.security);
+    expect((await sub(stack, idIn(on.body)))?.drivers).toBeUndefined();
+  });
+
   it("subscriptions lists this channel's first, with owners; members get no buttons", async () => {
     const { body } = await command(stack, "subscriptions", DEMO.admin, DEMO.security);
     expect(checkMessage(body)).toEqual([]);

@@ -58,6 +58,12 @@ describe("parseCommand", () => {
       days: [],
       tz: "UTC",
     });
+    expect(parseCommand("subscribe daily 07:00 utc")).not.toHaveProperty("drivers");
+    expect(parseCommand("subscribe daily nodrivers")).toMatchObject({ frequency: "daily", drivers: false });
+    expect(parseCommand("subscribe daily no-drivers thread")).toMatchObject({
+      drivers: false,
+      style: "thread",
+    });
     expect(parseCommand("subscribe daily mon")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
     expect(parseCommand("subscribe weekly 25:00")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
   });
