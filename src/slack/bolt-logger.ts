@@ -11,6 +11,21 @@ const TO_BOLT: Record<string, LogLevel> = {
 };
 
 /**
+ * Library lines can embed a whole request or Slack payload as JSON ("Received a message on the
+ * WebSocket: {…}", "http request body: {…}"): view submissions carry what people typed, the platform
+ * API key included, and no field path can redact inside a string. The line keeps its words and the
+ * payload's size, never the payload.
+ */
+export function withoutPayload(text: string): string {
+  const at = text.search(/[{[]\s*"/);
+  return at < 0 ? text : `${text.slice(0, at)}[payload of ${text.length - at} characters omitted]`;
+}
+
+/** Objects a library passes beside its text are summarised by their keys, for the same reason. */
+const summary = (o: unknown) =>
+  typeof o === "object" && o !== null ? { keys: Object.keys(o).slice(0, 20) } : withoutPayload(String(o));
+
+/**
  * Adapts our pino logger to the Logger interface of Bolt and @slack/web-api, so their own lines are
  * JSON and redacted like ours instead of plain `[WARN]` text on the console. Errors they pass go to
  * pino's error serializer (which drops headers, requests and bodies), not through JSON.stringify.
@@ -20,12 +35,12 @@ export function boltLogger(log: Logger, component = "bolt"): BoltLogger {
   const write =
     (level: "debug" | "info" | "warn" | "error") =>
     (...msg: unknown[]): void => {
-      const text = msg.filter((m) => typeof m === "string").join(" ");
+      const text = withoutPayload(msg.filter((m) => typeof m === "string").join(" "));
       const err = msg.find((m) => m instanceof Error);
       const other = msg.filter((m) => typeof m !== "string" && !(m instanceof Error));
       const fields: Record<string, unknown> = {};
       if (err) fields.err = err;
-      if (other.length > 0) fields.detail = other.map((o) => (typeof o === "object" ? o : String(o)));
+      if (other.length > 0) fields.detail = other.map(summary);
       child[level](fields, text);
     };
   return {

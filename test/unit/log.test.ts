@@ -110,12 +110,25 @@ describe("logging HTTP client errors", () => {
     bolt.warn("http request failed", `connect ECONNREFUSED for Bearer ${TOKEN}`);
     bolt.error("An API error occurred", httpErrors()[1]);
     bolt.debug(`http request body: {"token":"${PLAIN}","channel":"C1"}`);
+    // Socket Mode at debug: the raw envelope of a view submission holds what the person typed.
+    const typed = "typed-platform-key-0123";
+    bolt.debug(
+      `Received a message on the WebSocket: {"envelope_id":"e1","payload":{"view":{"state":{"values":{"k":{"v":{"value":"${typed}"}}}}}}}`,
+    );
+    bolt.debug("an object beside the text", { view: { state: { values: { k: { v: { value: typed } } } } } });
     await new Promise((r) => setImmediate(r));
     expect(lines.map((l) => [l.level, l.component])).toEqual([
       ["warn", "bolt"],
       ["error", "bolt"],
       ["debug", "bolt"],
+      ["debug", "bolt"],
+      ["debug", "bolt"],
     ]);
+    expect(lines[3]?.msg).toMatch(
+      /^Received a message on the WebSocket: \[payload of \d+ characters omitted\]$/,
+    );
+    expect(lines[4]?.detail).toEqual([{ keys: ["view"] }]);
+    expect(JSON.stringify(lines)).not.toContain(typed);
     expect(lines[1]?.err).toMatchObject({ statusCode: 503 });
     const text = JSON.stringify(lines);
     expect(text).not.toContain(PLAIN);
