@@ -86,15 +86,6 @@ end
 if redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end
 return 1`);
 
-/** Freezes a reply before it is handed to several digests: one that changed it would change the others'. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
 /** Replies are stored deflated (JSON of daily series compresses several times over), as base64 text. */
 const pack = (entry: CachedEntry) => deflateRawSync(Buffer.from(JSON.stringify(entry))).toString("base64");
 
@@ -117,13 +108,14 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
   // A storm's deliveries of one workspace ask for the same replies over and over (the drivers' slices
   // above all); reading each from Redis again means a round trip, inflating and parsing the same JSON.
   // Keyed with the API key's hash as well, so a reply fetched with another key is never reused here.
+  // Several digests then hold one reply object: digest code only reads replies, never changes them.
   const memoMs = options.memoMs ?? 10_000;
   const memoEntries = options.memoEntries ?? 200;
   const memo = new Map<string, { until: number; result: InsightsResult }>();
   const remember = (key: string, result: InsightsResult) => {
     if (memoMs <= 0) return;
     memo.delete(key);
-    memo.set(key, { until: Date.now() + memoMs, result: deepFreeze(result) });
+    memo.set(key, { until: Date.now() + memoMs, result });
     for (const oldest of memo.keys()) {
       if (memo.size <= memoEntries) break;
       memo.delete(oldest);

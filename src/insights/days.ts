@@ -13,8 +13,26 @@ export function isIsoDayShape(text: string): boolean {
   return ISO_DAY.test(text);
 }
 
+// Digests turn the same few hundred day strings into numbers and back, thousands of times per
+// delivery (every slice of the drivers walks a year of days): both directions are remembered.
+// Bounded, because day strings can come from what people type.
+const REMEMBERED = 20_000;
+const epochOf = new Map<string, number | null>();
+const dayOf = new Map<number, IsoDay>();
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
+  if (map.size >= REMEMBERED) map.clear();
+  map.set(key, value);
+  return value;
+}
+
 /** The epoch day of a real `YYYY-MM-DD` date, or null for a malformed or impossible one. */
 export function toEpochDay(day: string): number | null {
+  const known = epochOf.get(day);
+  return known !== undefined ? known : remember(epochOf, day, computeEpochDay(day));
+}
+
+function computeEpochDay(day: string): number | null {
   const m = ISO_DAY.exec(day);
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -27,6 +45,10 @@ export function toEpochDay(day: string): number | null {
 
 /** The `YYYY-MM-DD` of an epoch day. */
 export function fromEpochDay(epochDay: number): IsoDay {
+  return dayOf.get(epochDay) ?? remember(dayOf, epochDay, computeDay(epochDay));
+}
+
+function computeDay(epochDay: number): IsoDay {
   const date = new Date(epochDay * MS_PER_DAY);
   const y = String(date.getUTCFullYear()).padStart(4, "0");
   const m = String(date.getUTCMonth() + 1).padStart(2, "0");
