@@ -10,7 +10,9 @@ export type ProxyVerdict =
   | "pass"
   | { status: 429; retryAfter: number }
   // Slack acts on the call and the answer never comes back (until the proxy closes).
-  | "hold";
+  | "hold"
+  // The call never reaches Slack (so it uses none of Slack's budget) and is never answered.
+  | "drop";
 
 export interface SlackProxy {
   /** Give this to the worker instead of the stand-in's. */
@@ -40,6 +42,7 @@ export async function startSlackProxy(targetApiUrl: string): Promise<SlackProxy>
       res.end(JSON.stringify({ ok: false, error: "ratelimited" }));
       return;
     }
+    if (verdict === "drop") return;
     try {
       const upstream = await fetch(`${targetApiUrl}${method}`, {
         method: "POST",
