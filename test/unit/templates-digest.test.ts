@@ -24,20 +24,11 @@ import {
   manyAssets,
   SCANNERS,
 } from "./fixtures/digest-view.ts";
+import { mrkdwnIn } from "./fixtures/mrkdwn.ts";
 
 /** Every mrkdwn text in a payload (plus the top-level text, which Slack also parses). */
 function mrkdwnTexts(msg: Message): string[] {
-  const out = [msg.text];
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === "object") {
-      const o = v as Record<string, unknown>;
-      if (o.type === "mrkdwn" && typeof o.text === "string") out.push(o.text);
-      Object.values(o).forEach(walk);
-    }
-  };
-  walk(msg.blocks);
-  return out;
+  return [msg.text, ...mrkdwnIn(msg.blocks)];
 }
 
 const actionsBlocks = (m: Message) => m.blocks.filter((b): b is ActionsBlock => b.type === "actions");
