@@ -1,4 +1,5 @@
 import { createAnalyticsClient } from "../analytics/client.ts";
+import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { loadConfig } from "../config.ts";
 import { createDigestService, type DigestRequest } from "../digests/digest-service.ts";
 import { AppError } from "../errors.ts";
@@ -77,9 +78,21 @@ export async function openDigestSource(command: string, use: string): Promise<Di
     timeoutMs: config.analytics.timeoutMs,
     logger: silentLogger(),
   });
+  // The digest service starts the drivers' first queries alongside the digest's own and asks them
+  // again when it needs them, counting on the app's shared cache; for one CLI command a map of the
+  // questions already asked is that cache.
+  const asked = new Map<string, Promise<InsightsResult>>();
+  const sharedFetch = (key: string, query: InsightsQuery) => {
+    const id = JSON.stringify(query);
+    const known = asked.get(id);
+    if (known) return known;
+    const p = client.insights(key, query);
+    asked.set(id, p);
+    return p;
+  };
   const digests = createDigestService({
     apiKeys: { load: async () => ({ apiKey, meta: { savedBy: "cli", savedAt: "" } }) },
-    insights: { fetch: (_ref, key, query) => client.insights(key, query), invalidate: async () => 0 },
+    insights: { fetch: (_ref, key, query) => sharedFetch(key, query), invalidate: async () => 0 },
     platformUrl: config.platformUrl ?? emulator?.appUrl,
     drivers: config.drivers,
     gapRule: config.gapRule,

@@ -15,7 +15,7 @@ export interface DashboardLink {
   scannerNames: string[];
 }
 
-export const LINK_DEFAULT_RANGE = "last7d";
+const LINK_DEFAULT_RANGE = "last7d";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 function list(params: URLSearchParams, ...names: string[]): string[] {

@@ -20,7 +20,7 @@ import { assetChunks } from "./chunked-fetch.ts";
  */
 
 /** The longest range the service answers in one query. */
-export const WINDOW_DAYS = 366;
+const WINDOW_DAYS = 366;
 
 export interface Window {
   fromDay: IsoDay;

@@ -117,13 +117,12 @@ export async function computeDriversView(
   const gaps = findGaps(activity, gapRule, { periods: req.periods, partialFrom: req.partialFrom });
   const drivers = computeDrivers({ total, slices });
   // Buttons in the order a reader meets the groups: violations up, then down, then findings, fixes.
-  const labels = new Map([...plan.slices, ...plan.trivial].map((p) => [p.key, p.label]));
-  const order = drivers.breakdowns
-    .filter((b) => b.dimension === "group")
-    .flatMap((b) => [...b.up, ...b.down])
-    .map((c) => c.key)
-    .filter((k): k is string => k !== null);
-  const groups = [...new Set(order)].map((name) => ({ name, label: labels.get(name) ?? name }));
+  const labelOf = new Map<string, string>();
+  for (const b of drivers.breakdowns)
+    if (b.dimension === "group")
+      for (const c of [...b.up, ...b.down])
+        if (c.key !== null && !labelOf.has(c.key)) labelOf.set(c.key, c.label);
+  const groups = [...labelOf].map(([name, label]) => ({ name, label }));
   return {
     view: { drivers, gaps, groups, queries: plan.queries, unqueriedGroups: plan.unqueriedGroups },
     previousSeries: daysBetween(totalSeries, req.periods.previousFrom, req.periods.previousTo),

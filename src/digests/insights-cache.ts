@@ -112,6 +112,17 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
   const memoMs = options.memoMs ?? 10_000;
   const memoEntries = options.memoEntries ?? 200;
   const memo = new Map<string, { until: number; result: InsightsResult }>();
+  // A digest with drivers fetches some 20–30 replies with one key: hash each key once.
+  const keyTags = new Map<string, string>();
+  const keyTag = (apiKey: string): string => {
+    let tag = keyTags.get(apiKey);
+    if (tag === undefined) {
+      if (keyTags.size >= memoEntries) keyTags.clear();
+      tag = createHash("sha256").update(apiKey).digest("base64url").slice(0, 16);
+      keyTags.set(apiKey, tag);
+    }
+    return tag;
+  };
   const remember = (key: string, result: InsightsResult) => {
     if (memoMs <= 0) return;
     memo.delete(key);
@@ -192,7 +203,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
     fetch(ref, apiKey, query) {
       const digest = digestToken(canonical(query));
       const cacheKey = keys.insightsCache(ref, digest);
-      const memoKey = `${cacheKey}|${createHash("sha256").update(apiKey).digest("base64url").slice(0, 16)}`;
+      const memoKey = `${cacheKey}|${keyTag(apiKey)}`;
       const held = memo.get(memoKey);
       if (held && held.until > Date.now()) return Promise.resolve(held.result);
       if (held) memo.delete(memoKey);

@@ -8,7 +8,7 @@ export interface StepRequest {
   scannerNames: string[];
 }
 
-export const STEP_DEFAULT_RANGE = "last7d";
+const STEP_DEFAULT_RANGE = "last7d";
 
 const bad = (message: string) => new AppError("bad_input", message);
 

@@ -49,7 +49,6 @@ export { formatRangeLabel } from "./labels.ts";
 export { partialFrom } from "./partial-day.ts";
 export {
   addSeries,
-  emptyTotals,
   MEASURES,
   type Measure,
   type MeasureTotals,

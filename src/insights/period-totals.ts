@@ -21,7 +21,7 @@ export interface Periods {
   previousTo: IsoDay;
 }
 
-export function emptyTotals(): MeasureTotals {
+function emptyTotals(): MeasureTotals {
   return {
     violations: { current: 0, previous: 0 },
     findings: { current: 0, previous: 0 },
