@@ -1,4 +1,4 @@
-import { manifestBotScopes } from "./manifest.ts";
+import { loadManifest } from "./manifest/manifest.ts";
 import type { Channel, ChannelSeed, User, UserSeed, Workspace, WorkspaceSeed } from "./types.ts";
 
 /** Fills a user seed's defaults: a plain full member in UTC. */
@@ -44,7 +44,7 @@ export function toWorkspace(seed: WorkspaceSeed, nowSec: number): Workspace {
     botId: seed.botId ?? `B0BOT${seed.teamId.slice(-4)}`,
     installerUserId: seed.installerUserId ?? seed.users?.[0]?.id ?? "U0INSTALL",
     // Unless a test says otherwise, the workspace installed the app from its manifest.
-    scopes: [...(seed.scopes ?? manifestBotScopes())],
+    scopes: [...(seed.scopes ?? loadManifest().botScopes)],
     tokenRotation: seed.tokenRotation ?? false,
     users: new Map(),
     channels: new Map(),

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { type RecordedCall, slackEvents } from "../../sandbox/slack/index.ts";
-import { manifestBotScopes } from "../../sandbox/slack/manifest.ts";
+import { loadManifest, type RecordedCall, slackEvents } from "../../sandbox/slack/index.ts";
 import { DEMO } from "../../sandbox/stack.ts";
 import { BOT_SCOPES } from "../../src/install/bolt-options.ts";
 import { createDeliveryClaims } from "../../src/jobs/claims.ts";
@@ -223,12 +222,12 @@ beforeAll(async () => {
 describe("bot scopes: each one manifest.yaml requests has a feature that needs it", () => {
   it("the manifest, the app's install request and this list name the same scopes", () => {
     const listed = USES.map((u) => u.scope).sort();
-    expect(manifestBotScopes().sort()).toEqual(listed);
+    expect(loadManifest().botScopes.sort()).toEqual(listed);
     expect([...BOT_SCOPES].sort()).toEqual(listed);
   });
 
   it("with the manifest's scopes every feature works and no call lacks a scope", async () => {
-    stack.slack.setScopes(DEMO.teamId, manifestBotScopes());
+    stack.slack.setScopes(DEMO.teamId, loadManifest().botScopes);
     const from = stack.slack.calls().length;
     for (const use of USES) {
       const { calls, refused } = await exercise(use);
@@ -252,7 +251,7 @@ describe("bot scopes: each one manifest.yaml requests has a feature that needs i
     async (scope, _feature, use) => {
       stack.slack.setScopes(
         DEMO.teamId,
-        manifestBotScopes().filter((s) => s !== scope),
+        loadManifest().botScopes.filter((s) => s !== scope),
       );
       try {
         const { calls, refused } = await exercise(use);
@@ -260,7 +259,7 @@ describe("bot scopes: each one manifest.yaml requests has a feature that needs i
           expect(refused).toMatch(new RegExp(`^missing_scope: ${scope}`));
         else expect(calls.map((c) => [c.error, c.needed])).toContainEqual(["missing_scope", scope]);
       } finally {
-        stack.slack.setScopes(DEMO.teamId, manifestBotScopes());
+        stack.slack.setScopes(DEMO.teamId, loadManifest().botScopes);
       }
     },
   );

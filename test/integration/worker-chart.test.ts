@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { DEMO } from "../../sandbox/slack/index.ts";
-import { manifestBotScopes } from "../../sandbox/slack/manifest.ts";
+import { DEMO, loadManifest } from "../../sandbox/slack/index.ts";
 import type { DeliveryResult } from "../../src/jobs/deliver.ts";
 import { type Harness, OWNER, REF, startHarness, until } from "./worker-harness.ts";
 
@@ -11,7 +10,7 @@ afterEach(async () => {
 
 const daily = { channelId: DEMO.general, schedule: { kind: "daily" as const }, tz: "UTC" };
 type Block = { type: string; slack_file?: { id: string }; alt_text?: string };
-const scopesWithout = (scope: string) => manifestBotScopes().filter((s) => s !== scope);
+const scopesWithout = (scope: string) => loadManifest().botScopes.filter((s) => s !== scope);
 
 type Running = Awaited<ReturnType<Harness["worker"]>>;
 

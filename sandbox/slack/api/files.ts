@@ -11,7 +11,7 @@ import { type ApiContext, type ApiMethod, authed } from "./context.ts";
 export const UPLOAD_PATH = "/upload/v1/";
 
 /** files.getUploadURLExternal refuses a longer `alt_txt` with `alt_txt_too_large`. */
-export const ALT_TXT_MAX = 1_000;
+const ALT_TXT_MAX = 1_000;
 
 /** Width and height from a PNG's IHDR chunk, as Slack reports them once it processed the image. */
 function pngSize(bytes: Buffer | undefined): { original_w: number; original_h: number } | undefined {

@@ -10,7 +10,7 @@ export type Transport = "http" | "socket";
  * What Slack puts in a Socket Mode envelope for a request it would otherwise POST: slash commands
  * as an object of the form's fields, interactions as the `payload` JSON, events as the JSON body.
  */
-export function envelopeOf(body: string, contentType: string): { type: EnvelopeType; payload: unknown } {
+function envelopeOf(body: string, contentType: string): { type: EnvelopeType; payload: unknown } {
   if (contentType.startsWith("application/json")) return { type: "events_api", payload: JSON.parse(body) };
   const form = new URLSearchParams(body);
   const payload = form.get("payload");
