@@ -1,11 +1,10 @@
 import { LIMITS } from "../src/blockkit/limits.ts";
-import { escapeMrkdwn, mrkdwn, plain, truncate, userText } from "../src/blockkit/text.ts";
+import { escapeMrkdwn, mrkdwn, truncate, userText } from "../src/blockkit/text.ts";
 import type { Block, Message } from "../src/blockkit/types.ts";
-import { ACTION, BLOCK } from "../src/ids.ts";
+import { BLOCK } from "../src/ids.ts";
 import type { DigestView } from "../src/insights/types.ts";
-import { stateOf } from "./digest-controls.ts";
+import { exportCsvButton } from "./digest-controls.ts";
 import { numbersBlock, scopeBlock } from "./digest-summary.ts";
-import { encodeStateWithin } from "./state.ts";
 
 /** One message of an alert subscription. */
 export interface AlertMessageView {
@@ -63,14 +62,7 @@ export function alertMessage(a: AlertMessageView): Message {
     {
       type: "actions",
       block_id: BLOCK.digestLinks,
-      elements: [
-        {
-          type: "button",
-          action_id: ACTION.exportCsv,
-          text: plain("Export CSV", LIMITS.buttonText),
-          value: encodeStateWithin(stateOf(a.view), LIMITS.buttonValue),
-        },
-      ],
+      elements: [exportCsvButton(a.view)],
     },
   ];
   const word = a.kind === "fire" ? "Alert" : a.kind === "clear" ? "Cleared" : "Alert check";

@@ -84,30 +84,26 @@ function isWebUrl(url: string): boolean {
   return /^https?:\/\/[^\s<>|]+$/i.test(url) && url.length <= LIMITS.url;
 }
 
+/** A button carrying the digest's state (range, filters) under `actionId`. */
+const stateButton = (actionId: string, label: string, value: string): ButtonElement => ({
+  type: "button",
+  action_id: actionId,
+  text: plain(label, LIMITS.buttonText),
+  value,
+});
+
+/** Export CSV: the same range and filters as a file, one row per day (digests and alerts alike). */
+export const exportCsvButton = (view: DigestView): ButtonElement =>
+  stateButton(ACTION.exportCsv, "Export CSV", encodeStateWithin(stateOf(view), LIMITS.buttonValue));
+
 /** Why? (on-demand digests), Share (ephemeral replies only), Export CSV and the platform link (when known). */
 export function linksBlock(view: DigestView): Block | null {
+  const value = encodeStateWithin(stateOf(view), LIMITS.buttonValue);
   const elements: ButtonElement[] = [];
-  if (view.explainable && !view.drivers)
-    elements.push({
-      type: "button",
-      action_id: ACTION.explain,
-      text: plain("Why?", LIMITS.buttonText),
-      value: encodeStateWithin(stateOf(view), LIMITS.buttonValue),
-    });
-  if (view.shareable)
-    elements.push({
-      type: "button",
-      action_id: ACTION.share,
-      text: plain("Share to channel", LIMITS.buttonText),
-      value: encodeStateWithin(stateOf(view), LIMITS.buttonValue),
-    });
+  if (view.explainable && !view.drivers) elements.push(stateButton(ACTION.explain, "Why?", value));
+  if (view.shareable) elements.push(stateButton(ACTION.share, "Share to channel", value));
   // Every digest's numbers can leave as a file: the same range and filters, one row per day.
-  elements.push({
-    type: "button",
-    action_id: ACTION.exportCsv,
-    text: plain("Export CSV", LIMITS.buttonText),
-    value: encodeStateWithin(stateOf(view), LIMITS.buttonValue),
-  });
+  elements.push(stateButton(ACTION.exportCsv, "Export CSV", value));
   if (view.platformUrl && isWebUrl(view.platformUrl))
     elements.push({
       type: "button",

@@ -107,7 +107,7 @@ export function driversSection(view: DigestView): SectionBlock | null {
 }
 
 /** Budget notes under the section: groups left unnamed, how many queries it took. */
-export function driversContext(view: DigestView): ContextBlock | null {
+function driversContext(view: DigestView): ContextBlock | null {
   const d = view.drivers;
   if (view.driversUnavailable)
     return {
@@ -121,7 +121,7 @@ export function driversContext(view: DigestView): ContextBlock | null {
 }
 
 /** Buttons that narrow the digest to a named group, and one that widens it back when narrowed. */
-export function driverGroupButtons(view: DigestView): ActionsBlock | null {
+function driverGroupButtons(view: DigestView): ActionsBlock | null {
   const groups = view.drivers?.groups ?? [];
   const state = stateOf(view);
   const current = new Set(state.assetGroups ?? []);

@@ -27,7 +27,7 @@ function source(g: DataGap): string {
 /**
  * @example gapLine(gap) // "No data from *SCA (dependencies)* since Tue Nov 17 — possible scan outage."
  */
-export function gapLine(g: DataGap): string {
+function gapLine(g: DataGap): string {
   const when = g.ongoing
     ? `since ${formatDay(g.from)}`
     : g.from === g.to

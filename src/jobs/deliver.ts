@@ -65,7 +65,7 @@ const notPosted = (err: unknown) =>
 export function createDeliveryProcessor(deps: DeliveryDeps) {
   const { claims, logger } = deps;
   const giveUpMs = deps.takeoverGiveUpMs ?? 6 * 3_600_000;
-  const runDeps = { ...deps, giveUpMs, alerts: deps.alerts, store: deps.store };
+  const runDeps = { ...deps, giveUpMs };
 
   const record = (
     sub: Subscription,

@@ -1,4 +1,5 @@
 import { digestMessage } from "../../templates/digest-message.ts";
+import { isDm } from "../../templates/subscription-words.ts";
 import type { DigestService } from "../digests/digest-service.ts";
 import { scheduledExtras } from "../digests/scheduled.ts";
 import type { DigestView } from "../insights/types.ts";
@@ -35,7 +36,7 @@ export async function buildView(
     now: asOf,
     assetIds: sub.assetIds,
     scannerIds: sub.scannerIds,
-    attribution: `${/^D/.test(sub.channelId) ? "Your personal digest" : "Scheduled digest"} · ${scheduleText(sub.schedule, sub.time, sub.tz)}`,
+    attribution: `${isDm(sub.channelId) ? "Your personal digest" : "Scheduled digest"} · ${scheduleText(sub.schedule, sub.time, sub.tz)}`,
     ...scheduledExtras(sub, deps.renderChart !== undefined),
   });
   return view;

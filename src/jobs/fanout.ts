@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import type { Logger } from "../log.ts";
-import { type WorkspaceRef, workspaceLabel } from "../store/keys.ts";
+import type { WorkspaceRef } from "../store/keys.ts";
+import { schedulerIdFor } from "../subscriptions/ids.ts";
 import { fireTimeOfJob, periodOf } from "../subscriptions/period.ts";
 import type { SlotRegistry } from "../subscriptions/slot-registry.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
@@ -91,7 +92,7 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
       for (const r of round) {
         const m = r.members[k];
         if (!m) continue;
-        const sub = `${workspaceLabel(r.lane.ref)}.${m[0]}`;
+        const sub = schedulerIdFor(r.lane.ref, m[0]);
         r.lane.rank++;
         pending.push({
           name: JOB_NAME.scheduled,

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type WorkspaceRef, workspaceLabel } from "../store/keys.ts";
+import { schedulerIdFor } from "../subscriptions/ids.ts";
 import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
 import { slotSchedulerId } from "../subscriptions/slots.ts";
 import { type DeliveryPolicy, type DeliveryQueue, deliveryJobOptions, JOB_NAME } from "./queue.ts";
@@ -36,8 +36,6 @@ export function createSchedulerSync(options: {
     return state === "delayed" || state === "waiting" || state === "prioritized" || state === "active";
   }
 
-  const deliveryId = (ref: WorkspaceRef, subId: string) => `${workspaceLabel(ref)}.${subId}`;
-
   return {
     async ensureSlot(slot) {
       const id = slotSchedulerId(slot.id);
@@ -53,7 +51,7 @@ export function createSchedulerSync(options: {
       await queue.removeJobScheduler(slotSchedulerId(slotId));
     },
     async enqueue(ref, subId, channelId, kind, period) {
-      const sub = deliveryId(ref, subId);
+      const sub = schedulerIdFor(ref, subId);
       // Unique, also for two calls in one millisecond (BullMQ drops a job whose id exists): a second
       // catch-up of one period must still run; the claim stops a repeat of a delivered one.
       const jobId = `${kind === "test" ? "send" : "catchup"}.${sub}.${period}.${unique()}`;
@@ -61,7 +59,7 @@ export function createSchedulerSync(options: {
       return jobId;
     },
     async notifyOwner(ref, subId, reason) {
-      const sub = deliveryId(ref, subId);
+      const sub = schedulerIdFor(ref, subId);
       await queue.add(JOB_NAME.notice, { sub, reason }, { ...opts, jobId: `notice.${sub}.${unique()}` });
     },
     async *schedulers() {

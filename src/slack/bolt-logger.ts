@@ -16,7 +16,7 @@ const TO_BOLT: Record<string, LogLevel> = {
  * API key included, and no field path can redact inside a string. The line keeps its words and the
  * payload's size, never the payload.
  */
-export function withoutPayload(text: string): string {
+function withoutPayload(text: string): string {
   const at = text.search(/[{[]\s*"/);
   return at < 0 ? text : `${text.slice(0, at)}[payload of ${text.length - at} characters omitted]`;
 }

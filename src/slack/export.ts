@@ -1,6 +1,7 @@
 import { escapeMrkdwn } from "../blockkit/text.ts";
 import { digestCsv } from "../insights/csv.ts";
 import type { DigestView } from "../insights/types.ts";
+import { codeOf } from "../metrics.ts";
 import { uploadExternal, webClientPort } from "./file-upload.ts";
 import type { RequestContext } from "./frame/index.ts";
 import { openDm } from "./subscriptions/personal.ts";
@@ -9,8 +10,7 @@ import { openDm } from "./subscriptions/personal.ts";
 const CANNOT_SHARE = new Set(["not_in_channel", "channel_not_found", "is_archived", "restricted_action"]);
 
 /** The file name of a digest's series: `insights-2026-11-01-to-2026-11-30.csv`. */
-export const csvFilename = (view: DigestView) =>
-  `insights-${view.digest.range.from}-to-${view.digest.range.to}.csv`;
+const csvFilename = (view: DigestView) => `insights-${view.digest.range.from}-to-${view.digest.range.to}.csv`;
 
 /**
  * Uploads a digest's daily series as CSV into `channelId`, or, when the app cannot share there (not a
@@ -38,7 +38,7 @@ export async function exportCsv(
       await uploadExternal(port, file, { channelId, comment });
       return `<#${channelId}>`;
     } catch (err) {
-      const code = (err as { data?: { error?: string } }).data?.error ?? "";
+      const code = codeOf(err);
       if (!CANNOT_SHARE.has(code)) throw err;
       ctx.log.info({ code }, "cannot share the export in the channel; sending it by DM");
     }

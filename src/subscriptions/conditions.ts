@@ -124,7 +124,10 @@ export function conditionText(c: Condition): string {
 }
 
 /** The current and previous value of a metric in a digest (fixes have no previous in the reply). */
-function valuesOf(d: Digest, m: Metric): { current: number; previous: number | null; pct: number | null } {
+export function valuesOf(
+  d: Digest,
+  m: Metric,
+): { current: number; previous: number | null; pct: number | null } {
   if (m === "fixes") return { current: d.fixes, previous: null, pct: null };
   const delta = d[m];
   return { current: delta.current, previous: delta.previous, pct: delta.pct };

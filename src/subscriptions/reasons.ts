@@ -20,9 +20,6 @@ export const CHANNEL_REASONS = [
   "bot_removed",
 ] as const;
 
-/** Reasons fixed by (re)connecting the platform API key. */
-export const KEY_REASONS = ["unauthorized", "not_connected", "decrypt_failed"] as const;
-
 const REASONS: Record<string, ReasonText> = {
   paused_by_user: { what: "it was paused", fix: "Resume it when you want digests again." },
   is_archived: {

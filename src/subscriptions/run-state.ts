@@ -11,8 +11,6 @@ import type { RunState, Subscription } from "./types.ts";
  * Pure: the worker's scripts write these fields, this module reads and builds them.
  */
 
-/** Every run field; cleared together when what the runs measure changes. */
-export const RUN_FIELDS = ["as", "ap", "aq", "hv", "mk", "mt"] as const;
 /** Fields that only mean something for one condition, range and filter set. */
 export const MEASURE_FIELDS = ["as", "ap", "aq", "hv"] as const;
 /** Fields that only mean something for one conversation and style. */

@@ -1,11 +1,11 @@
-import type { Digest, DigestView } from "../insights/types.ts";
+import type { DigestView } from "../insights/types.ts";
 import {
   type Condition,
   evaluate,
   incomplete,
-  type Metric,
   parseCondition,
   type Verdict,
+  valuesOf,
 } from "./conditions.ts";
 import { historyField, nextHistory } from "./run-state.ts";
 import type { Subscription } from "./types.ts";
@@ -14,11 +14,6 @@ import type { Subscription } from "./types.ts";
  * Whether a run of a digest subscription posts, decided from its condition and the values earlier
  * runs kept. Pure: the digest is built, the worker acts on the answer.
  */
-
-/** The value a condition reads for `metric` (fixes have no previous period in the reply). */
-export function metricValue(d: Digest, metric: Metric): number {
-  return metric === "fixes" ? d.fixes : d[metric].current;
-}
 
 export interface RunVerdict {
   post: boolean;
@@ -55,7 +50,7 @@ export function judgeRun(
   const verdict = evaluate(condition, view.digest, sub.runs?.history?.values ?? []);
   const out: RunVerdict = { post: verdict.met || isTest, verdict, view };
   if (condition.kind === "rising" && !isTest && !incomplete(view.digest)) {
-    const next = nextHistory(sub, period, metricValue(view.digest, condition.metric), condition.periods);
+    const next = nextHistory(sub, period, valuesOf(view.digest, condition.metric).current, condition.periods);
     const field = next ? historyField(next) : null;
     if (field) out.history = field;
   }

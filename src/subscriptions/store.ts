@@ -81,8 +81,6 @@ export interface SubscriptionStore {
     cursor: string,
     count: number,
   ): Promise<{ cursor: string; members: [string, string][] }>;
-  /** How many members the workspace has in the slot. */
-  slotSize(ref: WorkspaceRef, slotId: string): Promise<number>;
 }
 
 /**
@@ -208,6 +206,5 @@ export function createSubscriptionStore(options: { redis: RedisClient; keys: Key
       for (let i = 0; i + 1 < flat.length; i += 2) members.push([flat[i] as string, flat[i + 1] as string]);
       return { cursor: next, members };
     },
-    slotSize: (ref, slotId) => redis.hlen(keys.slotMembers(ref, slotId)),
   };
 }

@@ -18,7 +18,7 @@ const INTERNAL =
   "Insights could not finish this step because of a problem on its side. Try the workflow again in a few minutes.";
 
 /** Words for a failed run: our AppErrors are written for people; anything else is not shown. */
-export function stepFailure(err: unknown): string {
+function stepFailure(err: unknown): string {
   return isAppError(err) && err.code !== "internal" ? err.message : INTERNAL;
 }
 

@@ -7,6 +7,7 @@ import type { Scheduled } from "../../subscriptions/service.ts";
 import type { RequestContext } from "../frame/index.ts";
 import { publishHome } from "../home.ts";
 import type { ModalMeta } from "./modal-state.ts";
+import { isPersonal } from "./personal.ts";
 
 /** What the subscribe modal's submission does around the save: where errors go, how success is told. */
 
@@ -48,7 +49,7 @@ export async function confirmSaved(
   const log = deps.logger.child({ subId: sub.id, userId });
   if (meta.home) {
     const next = saved.nextRuns[0];
-    const where = /^D/.test(sub.channelId) ? "your personal digest" : `<#${sub.channelId}>`;
+    const where = isPersonal(sub) ? "your personal digest" : `<#${sub.channelId}>`;
     const notice = `:white_check_mark: ${verb === "updated" ? "Updated" : "Subscribed"} ${where}: ${escapeMrkdwn(scheduleWords(sub.schedule, sub.time))} (${escapeMrkdwn(sub.tz)}), id \`${sub.id}\`.${next ? ` Next run ${runTime(next, sub.tz)}.` : ""}`;
     await publishHome(deps, client, ref, userId, notice);
     return;

@@ -4,6 +4,7 @@ import { SUBSCRIBE_FIELD as F } from "../../ids.ts";
 import { assertTimeZone } from "../../insights/dayjs.ts";
 import { checkCronExpression, nextRuns, parseTime } from "../../subscriptions/schedule.ts";
 import { type Schedule, type Subscription, WEEKDAYS, type Weekday } from "../../subscriptions/types.ts";
+import { isPersonal } from "./personal.ts";
 
 /**
  * The subscribe modal's state, between Slack's payloads and the engine's types: what the inputs
@@ -78,7 +79,7 @@ export function formOf(sub: Subscription): SubscribeForm {
     condition: sub.condition ?? "",
     mode: sub.mode ?? "digest",
     style: sub.style ?? "post",
-    ...(/^D/.test(sub.channelId) ? { personal: true } : {}),
+    ...(isPersonal(sub) ? { personal: true } : {}),
   };
 }
 

@@ -1,5 +1,7 @@
 import type { WebClient } from "@slack/web-api";
+import { isDm } from "../../../templates/subscription-words.ts";
 import { AppError } from "../../errors.ts";
+import { codeOf } from "../../metrics.ts";
 
 /**
  * Personal digests go to the person's DM with the app. Its id (D…) is what chat.update needs to edit
@@ -10,9 +12,9 @@ export async function openDm(client: WebClient, userId: string): Promise<string>
   try {
     const res = await client.conversations.open({ users: userId });
     const id = (res.channel as { id?: unknown } | undefined)?.id;
-    if (typeof id === "string" && /^D[A-Z0-9]{2,31}$/.test(id)) return id;
+    if (typeof id === "string" && isDm(id)) return id;
   } catch (err) {
-    const code = (err as { data?: { error?: string } }).data?.error;
+    const code = codeOf(err);
     throw new AppError(
       "dm_unavailable",
       "I can't open a direct message with you, so a personal digest has nowhere to go. Check that the app's Messages tab is allowed in this workspace.",
@@ -23,4 +25,4 @@ export async function openDm(client: WebClient, userId: string): Promise<string>
 }
 
 /** Whether a subscription is a personal digest (its conversation is a DM). */
-export const isPersonal = (sub: { channelId: string }) => /^D/.test(sub.channelId);
+export const isPersonal = (sub: { channelId: string }) => isDm(sub.channelId);

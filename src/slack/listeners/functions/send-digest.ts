@@ -2,6 +2,7 @@ import { digestMessage } from "../../../../templates/digest-message.ts";
 import { readStepInputs } from "../../../digests/step-request.ts";
 import { AppError } from "../../../errors.ts";
 import { STEP } from "../../../ids.ts";
+import { codeOf } from "../../../metrics.ts";
 import { onFunction } from "../../frame/index.ts";
 
 /** Workflow steps have no person to take a timezone from: ranges are UTC days, as the manifest says. */
@@ -9,7 +10,7 @@ const STEP_TZ = "UTC";
 
 /** Slack's refusals of a post that the workflow's owner can fix, in their words. */
 function postRefusal(err: unknown, channelId: string): AppError | undefined {
-  const code = (err as { data?: { error?: string } }).data?.error;
+  const code = codeOf(err);
   if (code === "not_in_channel")
     return new AppError(
       "not_in_channel",
