@@ -33,6 +33,35 @@ describe("parseCommand", () => {
     expect(parseCommand(text)).toMatchObject(expected);
   });
 
+  it("reads conditions, alerts, personal digests and export", () => {
+    expect(parseCommand("subscribe daily when violations up 10%")).toMatchObject({
+      kind: "subscribe",
+      mode: "digest",
+      condition: "when violations up 10%",
+    });
+    expect(parseCommand("subscribe daily when vulns up 10%")).toMatchObject({
+      kind: "invalid",
+      code: "bad_condition",
+      message: expect.stringContaining("Conditions look like:"),
+    });
+    expect(parseCommand("alert when violations > 500")).toMatchObject({
+      kind: "subscribe",
+      mode: "alert",
+      frequency: "hourly",
+      time: "00:00",
+      condition: "when violations > 500",
+    });
+    expect(parseCommand("alert daily")).toMatchObject({ kind: "invalid", code: "bad_condition" });
+    expect(parseCommand("subscribe hourly mon")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
+    expect(parseCommand("subscribe me daily 08:00")).toMatchObject({ kind: "subscribeMe", time: "08:00" });
+    expect(parseCommand("alert me daily when findings up 20%")).toMatchObject({
+      kind: "subscribeMe",
+      mode: "alert",
+    });
+    expect(parseCommand("export last7d")).toMatchObject({ kind: "export", range: "last7d" });
+    expect(parseCommand("export last7d x")).toMatchObject({ kind: "invalid", code: "unknown_command" });
+  });
+
   it("parses subscribe with defaults and every option", () => {
     expect(parseCommand("subscribe")).toMatchObject({
       kind: "subscribe",
