@@ -115,6 +115,8 @@ export async function playRuns(stack: Stack, out: Output, firstStep: number): Pr
       `CSV uploaded to #general with files.getUploadURLExternal + files.completeUploadExternal, saved as ${path}:`,
     );
     for (const line of lines.slice(0, 10)) out.note(`  ${line}`);
+    const carrier = stack.slack.messages(DEMO.general).find((m) => m.files?.includes(file.id));
+    if (carrier) out.message("The message the file arrived with (what it holds)", { text: carrier.text });
   }
   return step - firstStep;
 }

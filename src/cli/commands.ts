@@ -67,7 +67,7 @@ export const COMMANDS: CliCommand[] = [
     name: "export",
     args: '[range] [asset:"parent / child"] [scanner:id] [--tz Area/City] [--out FILE.csv]',
     summary:
-      "Write the daily series (one row per day: findings, violations, fixes, merged; range and filters in # lines) as CSV to stdout or FILE, the file `/insights export` uploads; same analytics source as preview.",
+      "Write the daily series as CSV (header row first, then one row per day: findings, violations, fixes, merged) to stdout or FILE, the file `/insights export` uploads; range, comparison and filters go to stderr; same analytics source as preview.",
     envFile: true,
     load: () => import("./export.ts"),
   },

@@ -37,7 +37,7 @@ describe("npm run demo", () => {
     expect(files.filter((f) => f.endsWith(".json")).length).toBeGreaterThanOrEqual(7);
     expect(files).toContain("scheduled-digest-chart.png");
     expect(files).toContain("trend-last30d.png");
-    expect(files.some((f) => /^insights-.*\.csv$/.test(f))).toBe(true);
+    expect(files.some((f) => /^insights_\d{4}-\d\d-\d\d_\d{4}-\d\d-\d\d\.csv$/.test(f))).toBe(true);
     for (const kind of ["regression", "newScanner", "outage"])
       expect(files).toContain(`scenario-${kind}-last7d.png`);
     expect(readFileSync(join(out, "README.md"), "utf8")).toContain("block-kit-builder");
