@@ -50,8 +50,16 @@ export interface WorkerOptions {
   policy?: Partial<DeliveryPolicy>;
   /** Claim lease and memory (see createDeliveryClaims). */
   claims?: { leaseMs?: number; doneTtlMs?: number };
-  /** BullMQ lock and stall settings [30 s lock, 30 s stall check, 2 stalls]. */
-  locks?: { lockDuration?: number; stalledInterval?: number; maxStalledCount?: number };
+  /**
+   * BullMQ lock and stall settings [30 s lock, 30 s stall check, 2 stalls, checks on]. A worker with
+   * `skipStalledCheck` never moves stalled jobs itself and leaves that to the other workers.
+   */
+  locks?: {
+    lockDuration?: number;
+    stalledInterval?: number;
+    maxStalledCount?: number;
+    skipStalledCheck?: boolean;
+  };
   /** The analytics client's own retries inside one attempt [its defaults]. */
   analyticsRetry?: Partial<RetryPolicy>;
   /** How long the shared insights cache remembers a failure [2 s]. */
@@ -202,6 +210,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     stalledInterval: o.locks?.stalledInterval ?? 30_000,
     // A worker killed mid-delivery stalls its job once; the claim keeps a second run from double-posting.
     maxStalledCount: o.locks?.maxStalledCount ?? 2,
+    skipStalledCheck: o.locks?.skipStalledCheck ?? false,
     // No queue-wide limiter: Slack's limits are per workspace and channel, paced per job (pacing.ts).
     ...KEEP_JOBS,
   });
