@@ -90,7 +90,9 @@ async function spawnWorker(
     },
   );
   children.push(child);
-  await printed(child, "ready");
+  // Its start is its own work (tsx compiles the app, the reconcile reads every subscription), which a
+  // loaded machine stretches past 15 s; a child that fails to start exits, and that rejects at once.
+  await printed(child, "ready", 120_000);
   return child;
 }
 
