@@ -64,7 +64,7 @@ describe("the trend as a chart Slack draws", () => {
   });
 
   it("reads 30 days as weeks of means per day, laid on the period and the same offsets before it", () => {
-    const m = digestMessage(trendView({ days: 30, current: (i) => (i < 7 ? 7 : i), previous: () => 3 }));
+    const m = digestMessage(trendView({ days: 30, current: (i) => Math.max(i, 7), previous: () => 3 }));
     const c = chartOf(m) as DataVisualizationBlock;
     expect(c.chart.axis_config.categories).toEqual([
       "Oct 23–29",
