@@ -89,6 +89,9 @@ export const BLOCK = {
   digestDrivers: "digest_drivers",
   digestDriverGroups: "digest_driver_groups",
   digestNotices: "digest_notices",
+  /** The trend as a chart Slack draws (data visualization block), and the drivers as a table block. */
+  digestChart: "digest_chart",
+  digestDriversTable: "digest_drivers_table",
   /** Input block of the API key in the connect modal. */
   apiKey: "api_key",
   /** Prefix of one subscription row's actions block; the subscription id follows. */

@@ -1,11 +1,13 @@
 import { LIMITS } from "../src/blockkit/limits.ts";
-import { escapeMrkdwn, mrkdwn, plain, userText } from "../src/blockkit/text.ts";
+import { escapeMrkdwn, mrkdwn, oneLine, plain, truncate, userText } from "../src/blockkit/text.ts";
 import type {
   ActionsBlock,
   Block,
   ButtonElement,
   ContextBlock,
+  RawTextCell,
   SectionBlock,
+  TableBlock,
 } from "../src/blockkit/types.ts";
 import { BLOCK, GROUP_ACTION_PREFIX } from "../src/ids.ts";
 import type { Breakdown, Contribution, Dimension, Drivers } from "../src/insights/drivers.ts";
@@ -85,20 +87,77 @@ function measureLines(drivers: Drivers, measure: Measure, incomplete: boolean): 
   return [head, ...list.map(breakdownLine)];
 }
 
-/** The section: headline, then each measure by asset group and by scanner. */
+const MEASURES = ["violations", "findings", "fixes"] as const;
+
+/** Every measure by asset group and by scanner, a line each, as the section (or the fallback) says it. */
+function allLines(view: DigestView): string[] {
+  const drivers = view.drivers?.drivers;
+  if (!drivers) return [];
+  const incomplete = view.drivers?.gaps.some((g) => g.current) ?? false;
+  return MEASURES.flatMap((m) => measureLines(drivers, m, incomplete));
+}
+
+/** Cells of the table: plain text on one line, never empty. */
+const cell = (text: string): RawTextCell => ({ type: "raw_text", text: truncate(oneLine(text), 200) || "–" });
+
+const changeText = (c: { change: number; isNew: boolean }) =>
+  `${c.change === 0 ? "0" : formatSigned(c.change)}${c.isNew ? " (new)" : ""}`;
+
+/**
+ * The breakdowns as a table Slack draws: a row per named asset group or scanner (and "other") of
+ * every measure that moved, with this period, the previous one and the change. The section above
+ * keeps the headline; the same rows in words go to the message's `text` for clients without tables.
+ */
+export function driversTable(view: DigestView): TableBlock | null {
+  const drivers = view.drivers?.drivers;
+  if (view.chartStyle !== "native" || !drivers) return null;
+  const header = ["Breakdown", "Asset group or scanner", "Now", "Before", "Change"].map(cell);
+  const rows: RawTextCell[][] = [];
+  for (const measure of MEASURES)
+    for (const b of drivers.breakdowns.filter((x) => x.measure === measure && telling(x))) {
+      const by = `${TITLE[measure]} ${BY[b.dimension]}`;
+      const named = [...b.up, ...b.down, ...(b.other && b.other.change !== 0 ? [b.other] : [])];
+      for (const c of named)
+        rows.push([by, c.label, formatCount(c.current), formatCount(c.previous), changeText(c)].map(cell));
+    }
+  if (rows.length === 0) return null;
+  return {
+    type: "table",
+    block_id: BLOCK.digestDriversTable,
+    // The header row plus as many rows as Slack takes.
+    rows: [header, ...rows.slice(0, LIMITS.tableRows - 1)],
+    column_settings: [
+      { is_wrapped: true },
+      { is_wrapped: true },
+      { align: "right" },
+      { align: "right" },
+      { align: "right" },
+    ],
+  };
+}
+
+/**
+ * The drivers in words for the message's `text`, when the table carries them in the blocks: a
+ * client that cannot draw the table still reads every row. Empty otherwise.
+ */
+export function driversFallback(view: DigestView): string {
+  if (!driversTable(view)) return "";
+  const lines = allLines(view).map((l) => l.trim());
+  return lines.length > 0 ? `\n${lines.join("\n")}` : "";
+}
+
+/** The section: headline, then each measure by asset group and by scanner (or the table below it). */
 export function driversSection(view: DigestView): SectionBlock | null {
   const drivers = view.drivers?.drivers;
   if (!drivers) return null;
-  const incomplete = view.drivers?.gaps.some((g) => g.current) ?? false;
-  const lines = (["violations", "findings", "fixes"] as const).flatMap((m) =>
-    measureLines(drivers, m, incomplete),
-  );
+  const lines = allLines(view);
   const headline = driversHeadline(drivers);
   const vs = `vs ${escapeMrkdwn(view.digest.range.previousLabel)}`;
+  const tabled = driversTable(view) !== null;
   const body =
     lines.length === 0
       ? "_Nothing to break down: this digest covers a single asset group and scanner._"
-      : [headline ?? "_No asset group or scanner moved._", ...lines].join("\n");
+      : [headline ?? "_No asset group or scanner moved._", ...(tabled ? [] : lines)].join("\n");
   return {
     type: "section",
     block_id: BLOCK.digestDrivers,
@@ -152,7 +211,7 @@ function driverGroupButtons(view: DigestView): ActionsBlock | null {
 
 /** Everything the drivers add to a digest, in order; empty when the digest has none. */
 export function driversBlocks(view: DigestView): Block[] {
-  return [driversSection(view), driversContext(view), driverGroupButtons(view)].filter(
+  return [driversSection(view), driversTable(view), driversContext(view), driverGroupButtons(view)].filter(
     (b): b is NonNullable<typeof b> => b !== null,
   );
 }

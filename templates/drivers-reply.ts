@@ -1,6 +1,6 @@
 import type { Block, Message } from "../src/blockkit/types.ts";
 import type { DigestView } from "../src/insights/types.ts";
-import { driversBlocks } from "./digest-drivers.ts";
+import { driversBlocks, driversFallback } from "./digest-drivers.ts";
 import { digestSummary } from "./digest-message.ts";
 import { gapNotice, partialNote } from "./digest-notices.ts";
 import { scopeBlock } from "./digest-summary.ts";
@@ -15,5 +15,8 @@ export function driversReply(view: DigestView): Message {
     gapNotice(view),
     ...driversBlocks(view),
   ];
-  return { blocks: blocks.filter((b) => b !== null), text: digestSummary(view.digest, view) };
+  return {
+    blocks: blocks.filter((b) => b !== null),
+    text: digestSummary(view.digest, view) + driversFallback(view),
+  };
 }

@@ -94,6 +94,8 @@ export interface StandInState {
   manifest: AppManifest;
   /** How long an uploaded file stays unprocessed after its upload completed, ms. */
   fileProcessingMs: number;
+  /** Block types every check refuses as unsupported, until cleared (Control.refuseBlocks). */
+  refusedBlocks: Set<string>;
 }
 
 export function createState(
@@ -126,6 +128,7 @@ export function createState(
     linkShares: new Map(),
     manifest: { functions: new Map(), unfurlDomains: [], botScopes: [], botEvents: [] },
     fileProcessingMs,
+    refusedBlocks: new Set(),
   };
 }
 
@@ -167,5 +170,6 @@ export function clearState(state: StandInState, rateLimit: RateLimitSettings): v
   state.calls.length = 0;
   state.ephemerals.length = 0;
   state.responses.length = 0;
+  state.refusedBlocks.clear();
   Object.assign(state.rateLimit, rateLimit);
 }

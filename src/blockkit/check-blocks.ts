@@ -1,3 +1,4 @@
+import { checkDataVisualization, checkPlacement, checkTable } from "./check-charts.ts";
 import {
   type CheckContext,
   checkArray,
@@ -21,6 +22,8 @@ const KNOWN = new Set([
   "markdown",
   "file",
   "video",
+  "data_visualization",
+  "table",
 ]);
 
 /** Checks one block of a message or view against the limits and required fields. */
@@ -35,6 +38,7 @@ export function checkBlock(ctx: CheckContext, block: unknown, path: string): voi
     return;
   }
   const at = `${path} (${type})`;
+  checkPlacement(ctx, type, at);
   if (block.block_id !== undefined) checkBlockId(ctx, block.block_id, at);
   const actionIds = new Set<string>();
   switch (type) {
@@ -69,7 +73,8 @@ export function checkBlock(ctx: CheckContext, block: unknown, path: string): voi
       checkText(ctx, block.title, `${at}.title`, L.imageTitle, { plainOnly: true });
       return;
     case "input":
-      if (ctx.surface === "message") ctx.problems.push(`${at}: input blocks belong in modals and Home tabs`);
+      if (ctx.surface === "message" || ctx.surface === "unfurl")
+        ctx.problems.push(`${at}: input blocks belong in modals and Home tabs`);
       checkText(ctx, block.label, `${at}.label`, L.inputLabel, { required: true, plainOnly: true });
       checkText(ctx, block.hint, `${at}.hint`, L.inputHint, { plainOnly: true });
       if (block.element === undefined) ctx.problems.push(`${at}.element is required`);
@@ -81,6 +86,12 @@ export function checkBlock(ctx: CheckContext, block: unknown, path: string): voi
       return;
     case "rich_text":
       checkArray(ctx, block.elements, `${at}.elements`, Number.MAX_SAFE_INTEGER, { required: true });
+      return;
+    case "data_visualization":
+      checkDataVisualization(ctx, block, at);
+      return;
+    case "table":
+      checkTable(ctx, block, at);
       return;
     default:
       // divider, file, video: nothing we build depends on their inner fields

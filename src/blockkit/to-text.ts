@@ -1,5 +1,6 @@
 import { ACTION } from "../ids.ts";
 import { displayWidth, emojify, padEnd, paint, renderMrkdwn, type Style, wrap } from "./terminal.ts";
+import { renderChart, renderTable } from "./to-text-data.ts";
 
 /**
  * Block Kit as terminal text, for `insights-digest preview` and the demo: what a reader would see
@@ -110,6 +111,11 @@ function block(b: unknown, width: number, s: Style): string[] {
       );
     case "input":
       return [`${textOf(b.label, s)}: [${isObj(b.element) ? textOf(b.element.placeholder, s) : ""}]`];
+    case "data_visualization":
+      return renderChart(b, width, s);
+    case "table":
+    case "data_table":
+      return renderTable(b, width, s);
     default:
       return [];
   }

@@ -132,6 +132,45 @@ export interface InputBlock {
   optional?: boolean;
 }
 
+/** One point of a chart series: `label` is one of the axis categories. */
+export interface ChartPoint {
+  label: string;
+  value: number;
+}
+
+export interface ChartSeries {
+  /** Shown in the legend; unique within the chart. */
+  name: string;
+  /** Exactly one point per category, in category order. */
+  data: ChartPoint[];
+}
+
+/** A line, bar or area chart Slack draws itself (the data visualization block). */
+export interface DataVisualizationBlock {
+  type: "data_visualization";
+  block_id?: string;
+  title: string;
+  chart: {
+    type: "line" | "bar" | "area";
+    series: ChartSeries[];
+    axis_config: { categories: string[]; x_label?: string; y_label?: string };
+  };
+}
+
+/** A table cell: plain text (Slack does not take number cells from apps). */
+export interface RawTextCell {
+  type: "raw_text";
+  text: string;
+}
+
+export interface TableBlock {
+  type: "table";
+  block_id?: string;
+  /** The first row is the header by convention; every row has the same number of cells. */
+  rows: RawTextCell[][];
+  column_settings?: ({ align?: "left" | "center" | "right"; is_wrapped?: boolean } | null)[];
+}
+
 export type Block =
   | HeaderBlock
   | SectionBlock
@@ -139,7 +178,9 @@ export type Block =
   | DividerBlock
   | ActionsBlock
   | ImageBlock
-  | InputBlock;
+  | InputBlock
+  | DataVisualizationBlock
+  | TableBlock;
 
 /** A message payload: blocks plus the top-level `text` Slack uses for notifications and screen readers. */
 export interface Message {

@@ -116,6 +116,15 @@ export interface FilterState {
   selectedGroups?: string[];
 }
 
+/**
+ * How a digest shows its trend and breakdowns: `native` as blocks Slack draws (a chart block and a
+ * table block), `png` as an uploaded image (scheduled digests; elsewhere the text sparkline), `off`
+ * as text alone.
+ */
+export type ChartStyle = "native" | "png" | "off";
+
+export const CHART_STYLES: readonly ChartStyle[] = ["native", "png", "off"];
+
 /** Everything the digest template needs. */
 export interface DigestView {
   digest: Digest;
@@ -138,4 +147,6 @@ export interface DigestView {
   explainable?: boolean;
   /** Daily series of the previous period, aligned day by day with `digest.series` (the chart's faint line). */
   previousSeries?: DayPoint[];
+  /** How the trend and the drivers are shown; absent = text (and an image when `chart` is set). */
+  chartStyle?: ChartStyle;
 }
