@@ -165,7 +165,7 @@ export function driversSection(view: DigestView): SectionBlock | null {
   };
 }
 
-/** Budget notes under the section: groups left unnamed, how many queries it took. */
+/** Budget notes under the section: asset groups and scanners left unnamed for the query budget. */
 function driversContext(view: DigestView): ContextBlock | null {
   const d = view.drivers;
   if (view.driversUnavailable)
@@ -173,9 +173,15 @@ function driversContext(view: DigestView): ContextBlock | null {
       type: "context",
       elements: [mrkdwn(`:grey_question: No breakdown this time: ${escapeMrkdwn(view.driversUnavailable)}`)],
     };
-  if (!d || d.unqueriedGroups === 0) return null;
-  const n = d.unqueriedGroups;
-  const text = `${formatCount(n)} smaller asset group${n === 1 ? " is" : "s are"} counted in "other" (query budget).`;
+  if (!d) return null;
+  const groups = d.unqueriedGroups;
+  const scanners = d.unqueriedScanners ?? 0;
+  const parts = [
+    ...(groups > 0 ? [`${formatCount(groups)} smaller asset group${groups === 1 ? "" : "s"}`] : []),
+    ...(scanners > 0 ? [`${formatCount(scanners)} scanner${scanners === 1 ? "" : "s"}`] : []),
+  ];
+  if (parts.length === 0) return null;
+  const text = `${parts.join(" and ")} ${groups + scanners === 1 ? "is" : "are"} counted in "other" (query budget).`;
   return { type: "context", elements: [mrkdwn(text)] };
 }
 

@@ -69,8 +69,6 @@ export interface WorkerOptions {
   /** Port of /healthz and /readyz; default config.healthPort; null = no health server. */
   healthPort?: number | null;
   limits?: Partial<SubscriptionLimits>;
-  /** Most deliveries started per second across all workers of the queue [50]. */
-  maxPerSecond?: number;
   /** Digests people wait for, handed off by the web processes (interactive-worker.ts); false: none [on]. */
   interactive?: false | InteractiveWorkerOptions;
   /** How long a delivery waits for Slack to process its chart [8 s, polls from 250 ms]. */

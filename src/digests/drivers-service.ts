@@ -124,7 +124,14 @@ export async function computeDriversView(
         if (c.key !== null && !labelOf.has(c.key)) labelOf.set(c.key, c.label);
   const groups = [...labelOf].map(([name, label]) => ({ name, label }));
   return {
-    view: { drivers, gaps, groups, queries: plan.queries, unqueriedGroups: plan.unqueriedGroups },
+    view: {
+      drivers,
+      gaps,
+      groups,
+      queries: plan.queries,
+      unqueriedGroups: plan.unqueriedGroups,
+      unqueriedScanners: plan.unqueriedScanners,
+    },
     previousSeries: daysBetween(totalSeries, req.periods.previousFrom, req.periods.previousTo),
   };
 }

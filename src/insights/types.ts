@@ -104,6 +104,8 @@ export interface DriversView {
   queries: number;
   /** Asset groups left unnamed because the query budget ran out (counted in "other"). */
   unqueriedGroups: number;
+  /** Scanners left unnamed for the same reason (counted in "other"); absent in results made before it was counted. */
+  unqueriedScanners?: number;
 }
 
 /** Active and available filters for the dropdowns. `available: null` means the service does not offer filters. */

@@ -6,13 +6,13 @@ import { faultCells, seconds, table } from "./markdown.ts";
 import { int, round } from "./stats.ts";
 import { checkTargets, type TargetCheck } from "./targets.ts";
 
-/** The Markdown report of one run: targets first, then each section's table, then what limits the misses. */
+/** The Markdown report of one run: targets first, then each section's table, then what was measured alongside the misses. */
 
 const ms = (n: number | null | undefined) => (n === null || n === undefined ? "—" : `${round(n, 1)} ms`);
 const s = seconds;
 const mark = (t: TargetCheck) => (t.met === null ? "– not measured" : t.met ? "✅ met" : "❌ missed");
 
-export function targetsTable(r: BenchResults): string {
+function targetsTable(r: BenchResults): string {
   return table(
     ["Target", "This run", "Verdict"],
     checkTargets(r).map((t) => [t.target, t.figure, mark(t)]),
@@ -281,7 +281,9 @@ function notesSection(r: BenchResults): string {
   const missed = checkTargets(r).filter((t) => t.met === false && t.why);
   if (missed.length === 0) return "";
   return [
-    "## What limits the missed targets",
+    "## Measured alongside the missed targets",
+    "",
+    "What this run measured next to each missed figure (computed from the run; causes are for the reader to judge).",
     "",
     ...missed.map((t) => `- **${t.target}** (${t.figure}): ${t.why}.`),
   ].join("\n");

@@ -24,6 +24,7 @@ import type { DigestView } from "../../src/insights/types.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
+import { digestMessage } from "../../templates/digest-message.ts";
 import { decodeState } from "../../templates/state.ts";
 
 const TODAY = "2026-11-20";
@@ -171,6 +172,21 @@ describe("drivers of a digest, against the emulator", () => {
     const long = await build(await world(), "last300d");
     expect(long.view.drivers?.queries).toBeLessThanOrEqual(DEFAULT_DRIVERS.maxQueries);
     expect(long.view.drivers?.unqueriedGroups).toBeGreaterThan(0);
+  });
+
+  it("say how many scanners went uncounted when the budget runs out before the scanners do", async () => {
+    const scanners = accountFor(DEMO_API_KEY)!.scanners.length;
+    // The whole digest costs one query, each scanner one more: room for two scanners and no group.
+    const w = await world({ ...DEFAULT_DRIVERS, maxQueries: 3 });
+    const { view } = await build(w, "last30d");
+    const message = digestMessage(view);
+    expect(view.drivers?.queries).toBe(3);
+    expect(view.drivers?.unqueriedScanners).toBe(scanners - 2);
+    expect(view.drivers?.unqueriedGroups).toBe(13);
+    expect(JSON.stringify(message.blocks)).toContain(
+      `13 smaller asset groups and ${scanners - 2} scanner${scanners - 2 === 1 ? "" : "s"} are counted in \\"other\\" (query budget).`,
+    );
+    for (const b of view.drivers?.drivers.breakdowns ?? []) rowsAddUp(b);
   });
 
   it("chunk large asset filters and sum the chunks to the same numbers", async () => {

@@ -145,6 +145,7 @@ const driversArb: fc.Arbitrary<DriversView> = fc.record({
   groups: fc.array(fc.record({ name: hostileText(300), label: hostileText(300) }), { maxLength: 40 }),
   queries: fc.nat(),
   unqueriedGroups: fc.oneof(fc.constant(0), fc.nat()),
+  unqueriedScanners: fc.oneof(fc.constant(0), fc.nat()),
 });
 
 const viewArb: fc.Arbitrary<DigestView> = fc

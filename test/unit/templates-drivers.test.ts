@@ -108,9 +108,18 @@ describe("the drivers section", () => {
     expect(decodeState(menus?.block_id).assetGroups).toBeUndefined();
   });
 
-  it("says when groups were left unnamed for the query budget, or why there is no breakdown", () => {
+  it("says how many groups and scanners were left unnamed for the query budget, or why there is no breakdown", () => {
     const budget = digestMessage(withDrivers({ drivers: { ...withDrivers().drivers!, unqueriedGroups: 4 } }));
     expect(texts(budget)).toContain('4 smaller asset groups are counted in \\"other\\" (query budget).');
+    const both = { ...withDrivers().drivers!, unqueriedGroups: 4, unqueriedScanners: 2 };
+    expect(texts(digestMessage(withDrivers({ drivers: both })))).toContain(
+      '4 smaller asset groups and 2 scanners are counted in \\"other\\" (query budget).',
+    );
+    const oneScanner = { ...withDrivers().drivers!, unqueriedGroups: 0, unqueriedScanners: 1 };
+    expect(texts(digestMessage(withDrivers({ drivers: oneScanner })))).toContain(
+      '1 scanner is counted in \\"other\\" (query budget).',
+    );
+    expect(texts(digestMessage(withDrivers()))).not.toContain("query budget");
     const none = digestMessage(makeView({ driversUnavailable: "The analytics service did not answer." }));
     expect(texts(none)).toContain("No breakdown this time: The analytics service did not answer.");
   });
