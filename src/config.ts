@@ -115,41 +115,117 @@ export function parseKeyring(value: string): KeyringEntry[] {
   });
 }
 
-/** Where Redis is: one server (a redis:// URL for ioredis) or the seed nodes of a Redis Cluster. */
+/** A host and port, as REDIS_URL lists cluster seed nodes and sentinels. */
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where Redis is: one server (a redis:// URL for ioredis), the seed nodes of a Redis Cluster, or the
+ * sentinels that know a primary by name.
+ */
 export type RedisTarget =
   | { kind: "single"; url: string }
   | {
       kind: "cluster";
-      nodes: { host: string; port: number }[];
+      nodes: RedisNode[];
       username?: string;
       password?: string;
       tls: boolean;
+    }
+  | {
+      kind: "sentinel";
+      sentinels: RedisNode[];
+      /** The primary's name in the sentinels' configuration (`sentinel monitor <name> …`). */
+      name: string;
+      /** For the Redis servers (primary and replicas). */
+      username?: string;
+      password?: string;
+      /** For the sentinels themselves, when they require AUTH. */
+      sentinelUsername?: string;
+      sentinelPassword?: string;
+      tls: boolean;
     };
 
-const CLUSTER_URL = /^(rediss?)-cluster:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?#@]+)\/?$/;
+/** What REDIS_URL may be, said the same way wherever it is refused. */
+const REDIS_URL_FORMS =
+  "REDIS_URL must be redis://host:port, rediss://…, redis-cluster://host:port,host:port or redis-sentinel://host:port,host:port/<primary name> (rediss-cluster:// and rediss-sentinel:// for TLS)";
 
-/**
- * Reads REDIS_URL. `redis://` and `rediss://` name one server; `redis-cluster://[user:pass@]h1:p1,h2:p2`
- * (or `rediss-cluster://` for TLS) names seed nodes of a Redis Cluster, any of which lets the client
- * discover the rest. Throws on anything else; the message never echoes the value (it may hold a password).
- */
-export function parseRedisUrl(value: string): RedisTarget {
-  if (/^rediss?:\/\/./.test(value)) return { kind: "single", url: value };
-  const m = CLUSTER_URL.exec(value);
-  if (!m)
-    throw new ConfigError("REDIS_URL is not a redis://, rediss:// or redis-cluster:// URL", ["REDIS_URL"]);
-  const nodes = (m[4] as string).split(",").map((hp) => {
+const CLUSTER_URL = /^(rediss?)-cluster:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?#@]+)\/?$/;
+const SENTINEL_URL =
+  /^(rediss?)-sentinel:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?#@]+)\/([^/?#]+)\/?(?:\?([^#]*))?$/;
+const SENTINEL_OPTIONS = new Set(["sentinelUsername", "sentinelPassword"]);
+
+function redisNodes(list: string, what: string): RedisNode[] {
+  return list.split(",").map((hp) => {
     const at = hp.lastIndexOf(":");
     const host = hp.slice(0, at).replace(/^\[|\]$/g, "");
     const port = Number(hp.slice(at + 1));
     if (at <= 0 || !host || !Number.isInteger(port) || port < 1 || port > 65_535)
-      throw new ConfigError("REDIS_URL: every cluster node needs host:port", ["REDIS_URL"]);
+      throw new ConfigError(`REDIS_URL: every ${what} needs host:port`, ["REDIS_URL"]);
     return { host, port };
   });
-  const decode = (v: string | undefined) => (v ? decodeURIComponent(v) : undefined);
+}
+
+const decode = (v: string | undefined) => {
+  if (!v) return undefined;
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    throw new ConfigError("REDIS_URL holds a badly %-encoded user name or password", ["REDIS_URL"]);
+  }
+};
+
+/** The sentinel form's query: only the sentinels' own credentials. */
+function sentinelOptions(query: string | undefined): {
+  sentinelUsername?: string;
+  sentinelPassword?: string;
+} {
+  const params = new URLSearchParams(query ?? "");
+  for (const name of params.keys())
+    if (!SENTINEL_OPTIONS.has(name))
+      throw new ConfigError(
+        `REDIS_URL: unknown option "${name.slice(0, 40)}" (the sentinel form takes sentinelUsername and sentinelPassword)`,
+        ["REDIS_URL"],
+      );
+  return {
+    sentinelUsername: params.get("sentinelUsername") || undefined,
+    sentinelPassword: params.get("sentinelPassword") || undefined,
+  };
+}
+
+/**
+ * Reads REDIS_URL. `redis://` and `rediss://` name one server; `redis-cluster://[user:pass@]h1:p1,h2:p2`
+ * (or `rediss-cluster://` for TLS) names seed nodes of a Redis Cluster, any of which lets the client
+ * discover the rest; `redis-sentinel://[user:pass@]s1:p1,s2:p2/<primary name>[?sentinelPassword=…]`
+ * (or `rediss-sentinel://`) names sentinels, which the client asks where the primary is, before it
+ * connects and after every failover. Throws on anything else; the message never echoes the value (it
+ * may hold a password).
+ */
+export function parseRedisUrl(value: string): RedisTarget {
+  if (/^rediss?:\/\/./.test(value)) return { kind: "single", url: value };
+  const s = SENTINEL_URL.exec(value);
+  if (s)
+    return {
+      kind: "sentinel",
+      sentinels: redisNodes(s[4] as string, "sentinel"),
+      name: decode(s[5]) as string,
+      username: decode(s[2]),
+      password: decode(s[3]),
+      ...sentinelOptions(s[6]),
+      tls: s[1] === "rediss",
+    };
+  if (/^rediss?-sentinel:/.test(value))
+    throw new ConfigError(
+      "REDIS_URL: the sentinel form is redis-sentinel://host:port[,host:port…]/<primary name>",
+      ["REDIS_URL"],
+    );
+  const m = CLUSTER_URL.exec(value);
+  if (!m) throw new ConfigError(REDIS_URL_FORMS, ["REDIS_URL"]);
   return {
     kind: "cluster",
-    nodes,
+    nodes: redisNodes(m[4] as string, "cluster node"),
     username: decode(m[2]),
     password: decode(m[3]),
     tls: m[1] === "rediss",
@@ -221,14 +297,14 @@ const schema = z.object({
   REDIS_URL: z
     .string()
     .trim()
-    .refine((v) => {
+    .superRefine((v, ctx) => {
       try {
         parseRedisUrl(v);
-        return true;
-      } catch {
-        return false;
+      } catch (err) {
+        // parseRedisUrl's messages name what is wrong without echoing the value.
+        ctx.addIssue({ code: "custom", message: err instanceof ConfigError ? err.message : REDIS_URL_FORMS });
       }
-    }, "REDIS_URL must be redis://host:port, rediss://…, or redis-cluster://host:port,host:port (rediss-cluster:// for TLS)")
+    })
     .optional(),
   ENCRYPTION_KEYS: z.string().optional(),
   ANALYTICS_GRAPHQL_URL: url("ANALYTICS_GRAPHQL_URL").optional(),

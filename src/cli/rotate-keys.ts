@@ -30,6 +30,8 @@ function redisHost(url: string): string {
   const target = parseRedisUrl(url);
   if (target.kind === "cluster")
     return `the cluster at ${target.nodes.map((n) => `${n.host}:${n.port}`).join(",")}`;
+  if (target.kind === "sentinel")
+    return `the primary "${target.name}" of the sentinels at ${target.sentinels.map((n) => `${n.host}:${n.port}`).join(",")}`;
   const u = new URL(target.url);
   return `${u.hostname}:${u.port || "6379"}`;
 }
