@@ -1,6 +1,9 @@
+import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
 import { type PrivateRedisSentinel, startPrivateRedisSentinel } from "../../sandbox/redis-sentinel.ts";
 import { DEMO, DEMO_API_KEY, type Stack, startStack } from "../../sandbox/stack.ts";
+import { connectRedis } from "../../src/app/redis.ts";
 import { ACTION } from "../../src/ids.ts";
 import { DIGEST_EVENT_TYPE } from "../../src/jobs/digest-post.ts";
 import { JOB_NAME } from "../../src/jobs/queue.ts";
@@ -21,7 +24,9 @@ import { storedSubscription } from "../fixtures/subscription.ts";
 let sentinel: PrivateRedisSentinel | undefined;
 let stack: Stack | undefined;
 let closeRuntime: (() => Promise<void>) | undefined;
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
   await closeRuntime?.();
   await stack?.close();
   await sentinel?.destroy();
@@ -188,5 +193,62 @@ describe("Redis failover (Sentinel)", () => {
     // Every command was acked in time and answered exactly once.
     expect(sent.filter((c) => c.status !== 200)).toEqual([]);
     expect(sent.map((c) => app.slack.responses(c.url).length)).toEqual(sent.map(() => 1));
+  });
+});
+
+/** A name that moves: a TCP relay whose new connections go wherever `target` says now. */
+async function movingName(target: { port: number }): Promise<{ port: number; server: Server }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = createConnection(target.port, "127.0.0.1");
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("error", () => undefined);
+      s.on("close", () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  server.on("close", () => {
+    for (const s of sockets) s.destroy();
+  });
+  return { port: (server.address() as { port: number }).port, server };
+}
+
+describe("a primary behind a name that moves (DNS failover)", () => {
+  it("the old primary, now a replica, answers READONLY: the client reconnects to the new one and the write goes through", async () => {
+    const a: PrivateRedis = await startPrivateRedis();
+    const b: PrivateRedis = await startPrivateRedis();
+    cleanups.push(
+      () => a.destroy(),
+      () => b.destroy(),
+    );
+    const admin = (r: PrivateRedis) => connectRedis(r.url, silentLogger());
+    const [adminA, adminB] = [admin(a), admin(b)];
+    cleanups.push(
+      () => adminA.quit(),
+      () => adminB.quit(),
+    );
+    await adminB.replicaof("127.0.0.1", a.port);
+    const target = { port: a.port };
+    const name = await movingName(target);
+    cleanups.push(() => new Promise((r) => name.server.close(r)));
+    // A worker connection, as BullMQ's: commands wait through reconnects.
+    const app = connectRedis(`redis://127.0.0.1:${name.port}`, silentLogger(), "worker");
+    cleanups.push(() => app.quit());
+    await app.set("failover:k", "before");
+    // B has it once the initial sync is done.
+    for (let i = 0; i < 200 && (await adminB.get("failover:k")) !== "before"; i++) await sleep(50);
+    expect(await adminB.get("failover:k")).toBe("before");
+
+    // The failover: B promoted, A demoted to its replica, the name now pointing at B. The app's
+    // connection still reaches A, which takes reads but refuses writes.
+    await adminB.replicaof("NO", "ONE");
+    await adminA.replicaof("127.0.0.1", b.port);
+    target.port = b.port;
+
+    await app.set("failover:k", "after");
+    expect(await adminB.get("failover:k")).toBe("after");
+    expect(/tcp_port:(\d+)/.exec(await app.info("server"))?.[1]).toBe(String(b.port));
   });
 });
