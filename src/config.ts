@@ -33,6 +33,8 @@ export interface Config {
   mode: Mode;
   slack: SlackConfig;
   redisUrl?: string;
+  /** Start even when Redis' maxmemory-policy is not noeviction (ALLOW_EVICTION=1; see store/eviction.ts). */
+  allowEviction: boolean;
   /** Newest first: writes use [0], reads try the key id stored with the ciphertext. */
   keyring?: KeyringEntry[];
   analytics: {
@@ -306,6 +308,7 @@ const schema = z.object({
       }
     })
     .optional(),
+  ALLOW_EVICTION: bool("ALLOW_EVICTION").optional(),
   ENCRYPTION_KEYS: z.string().optional(),
   ANALYTICS_GRAPHQL_URL: url("ANALYTICS_GRAPHQL_URL").optional(),
   ANALYTICS_APP_URL: url("ANALYTICS_APP_URL").optional(),
@@ -476,6 +479,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       installerPort: e.PORT ?? 3000,
     },
     redisUrl: e.REDIS_URL,
+    allowEviction: e.ALLOW_EVICTION ?? false,
     keyring: e.ENCRYPTION_KEYS ? parseKeyring(e.ENCRYPTION_KEYS) : undefined,
     analytics: {
       graphqlUrl: e.ANALYTICS_GRAPHQL_URL,

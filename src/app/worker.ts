@@ -24,6 +24,7 @@ import { createSlackApi } from "../jobs/slack-api.ts";
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
+import { checkEviction, evictionReport } from "../store/eviction.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
@@ -130,6 +131,13 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     tokenFor = tokenLookup(o, redis, config.keyring);
   } catch (err) {
     // An open connection would keep a worker that cannot start alive, printing nothing more.
+    if (!o.redis) redis.disconnect();
+    throw err;
+  }
+  let eviction: Awaited<ReturnType<typeof checkEviction>>;
+  try {
+    eviction = await checkEviction({ redis, allowEviction: config.allowEviction, logger });
+  } catch (err) {
     if (!o.redis) redis.disconnect();
     throw err;
   }
@@ -251,6 +259,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       port,
       ready: () => !closing && worker.isRunning(),
       redis,
+      report: evictionReport(redis, eviction),
       metrics: metricsHandler(metrics),
     });
   }

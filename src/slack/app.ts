@@ -18,6 +18,8 @@ export interface SlackAppOptions {
   customRoutes?: CustomRoute[];
   /** OAuth mode (many workspaces): replaces the single bot token. */
   oauth?: OAuthAppOptions;
+  /** What /readyz reports besides Redis' answer (Redis' maxmemory-policy). */
+  readiness?: () => Record<string, unknown>;
 }
 
 /**
@@ -25,7 +27,14 @@ export interface SlackAppOptions {
  * single-workspace authorisation from the bot token, Web API calls to `slack.apiUrl`, and the
  * listener frame in front of every handler.
  */
-export function createSlackApp({ slack, deps, routes, customRoutes = [], oauth }: SlackAppOptions): App {
+export function createSlackApp({
+  slack,
+  deps,
+  routes,
+  customRoutes = [],
+  oauth,
+  readiness,
+}: SlackAppOptions): App {
   const socketMode = Boolean(slack.appToken);
   const app = new App({
     signingSecret: slack.signingSecret,
@@ -45,7 +54,7 @@ export function createSlackApp({ slack, deps, routes, customRoutes = [], oauth }
       slackApiUrl: slack.apiUrl,
       retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
     },
-    customRoutes: healthRoutes(deps.redis, customRoutes),
+    customRoutes: healthRoutes(deps.redis, customRoutes, readiness),
     // Ack first, work after: Slack's 3 s budget belongs to the ack, not to our GraphQL calls.
     processBeforeResponse: false,
   });

@@ -221,7 +221,11 @@ describe("the worker process", () => {
     const w = await h.worker({ healthPort: 0 });
     const base = `http://127.0.0.1:${w.healthPort}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ ok: true, redis: "up" });
+    expect(await (await fetch(`${base}/readyz`)).json()).toEqual({
+      ok: true,
+      redis: "up",
+      maxmemoryPolicy: "noeviction",
+    });
     expect((await fetch(`${base}/nope`)).status).toBe(404);
     const { subscription: sub } = await subscriptions.create(REF, daily(DEMO.general), OWNER);
     h.emulator.inject({ kind: "latency", ms: 800 }, 1);
