@@ -3,6 +3,7 @@ import { escapeMrkdwn, mrkdwn, truncate, userText } from "../src/blockkit/text.t
 import type { Block, Message } from "../src/blockkit/types.ts";
 import { BLOCK } from "../src/ids.ts";
 import type { DigestView } from "../src/insights/types.ts";
+import { trendChartBlocks } from "./digest-chart.ts";
 import { exportCsvButton } from "./digest-controls.ts";
 import { numbersBlock, scopeBlock } from "./digest-summary.ts";
 
@@ -59,6 +60,8 @@ export function alertMessage(a: AlertMessageView): Message {
     },
     scopeBlock(digest, a.view.filters),
     numbersBlock(digest),
+    // The trend behind the verdict, when the digest is native (a chart Slack draws, no file).
+    ...(a.view.chartStyle === "native" ? (trendChartBlocks(a.view) ?? []) : []),
     {
       type: "actions",
       block_id: BLOCK.digestLinks,

@@ -10,6 +10,7 @@ import type { AppServices } from "../slack/services.ts";
 import { createUserDirectory } from "../slack/users.ts";
 import { type ApiKeyStore, createApiKeyStore } from "../store/api-keys.ts";
 import { createKeyScheme } from "../store/keys.ts";
+import { createWorkspaceSettings } from "../store/workspace-settings.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 
@@ -63,6 +64,7 @@ export function composeDigests(o: DigestsOptions) {
     lockMs: o.insightsLockMs,
   });
   const filterLists = createFilterListsCache({ redis, keys });
+  const settings = createWorkspaceSettings({ redis, keys });
   /** Digests reading the API key through `loader` (a delivery passes the key it already loaded). */
   const digestsWith = (loader: Pick<ApiKeyStore, "load">): DigestService =>
     createDigestService({
@@ -73,8 +75,10 @@ export function composeDigests(o: DigestsOptions) {
       gapRule: config.gapRule,
       logger,
       filterLists,
+      charts: config.charts,
+      settings,
     });
-  return { keys, analytics, apiKeys, insightsCache, digestsWith, digests: digestsWith(apiKeys) };
+  return { keys, analytics, apiKeys, insightsCache, settings, digestsWith, digests: digestsWith(apiKeys) };
 }
 
 export interface CoreOptions extends Omit<DigestsOptions, "metrics" | "interactive"> {

@@ -2,7 +2,7 @@ import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
 import { DEFAULT_GAP_RULE, type GapRule } from "../insights/gaps.ts";
 import { repairSeries } from "../insights/series.ts";
-import type { DigestView, ResolvedRange } from "../insights/types.ts";
+import type { DayPoint, DigestView, ResolvedRange } from "../insights/types.ts";
 import type { Logger } from "../log.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { fetchChunked } from "./chunked-fetch.ts";
@@ -82,13 +82,17 @@ export async function addDrivers(
   }
 }
 
-/** Adds the previous period day by day; a failure only costs the chart its faint line. */
-export async function addPreviousSeries(view: DigestView, ctx: ExtrasContext): Promise<void> {
+/**
+ * The previous period day by day, for the chart's second line; started beside the digest's own
+ * query, so it costs no extra round trip. Never rejects: a failure only costs the chart that line.
+ */
+export function previousSeriesOf(ctx: ExtrasContext): Promise<DayPoint[] | undefined> {
   const { range } = ctx;
   const previousQuery = { ...ctx.query, fromDay: range.previousFrom, toDay: range.previousTo };
-  await fetchChunked(ctx.source, ctx.ref, ctx.apiKey, previousQuery, ctx.settings.chunkSize)
-    .then((previous) => {
-      view.previousSeries = repairSeries(previous, { from: range.previousFrom, to: range.previousTo }).points;
-    })
-    .catch((err: unknown) => ctx.logger?.warn({ err }, "previous-period series failed"));
+  return fetchChunked(ctx.source, ctx.ref, ctx.apiKey, previousQuery, ctx.settings.chunkSize)
+    .then((previous) => repairSeries(previous, { from: range.previousFrom, to: range.previousTo }).points)
+    .catch((err: unknown) => {
+      ctx.logger?.warn({ err }, "previous-period series failed");
+      return undefined;
+    });
 }

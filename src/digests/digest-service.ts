@@ -5,12 +5,13 @@ import { computeDigest } from "../insights/compute-digest.ts";
 import type { GapRule } from "../insights/gaps.ts";
 import { partialFrom } from "../insights/partial-day.ts";
 import { parseRange } from "../insights/ranges.ts";
-import type { DigestView, ResolvedRange } from "../insights/types.ts";
+import { CHART_STYLES, type ChartStyle, type DigestView, type ResolvedRange } from "../insights/types.ts";
 import type { Logger } from "../log.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
+import type { WorkspaceSettingsStore } from "../store/workspace-settings.ts";
 import { fetchChunked } from "./chunked-fetch.ts";
-import { addDrivers, addPreviousSeries, type ExtrasContext, prefetchDrivers } from "./digest-extras.ts";
+import { addDrivers, type ExtrasContext, prefetchDrivers, previousSeriesOf } from "./digest-extras.ts";
 import { DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
 import type { FilterLists, FilterListsCache } from "./filter-lists.ts";
 import { matchFilters } from "./filter-match.ts";
@@ -40,6 +41,12 @@ export interface DigestRequest {
   drivers?: "required" | "optional";
   /** Fetch the previous period day by day for the chart's faint line (free when drivers run). */
   previousSeries?: boolean;
+  /**
+   * How the trend and drivers are shown; absent = the workspace's setting, native by default. A
+   * chart brings the previous period with it (fetched beside the digest's query); `off` fetches
+   * nothing more (exports, unfurls).
+   */
+  chart?: ChartStyle;
   /** Offer the Why? button; default: on-demand (shareable) digests without drivers do. */
   explainable?: boolean;
 }
@@ -77,6 +84,10 @@ export function createDigestService(options: {
   logger?: Logger;
   /** Where the filter lists are kept for type-ahead; without it they are read from each reply. */
   filterLists?: FilterListsCache;
+  /** The deployment allows charts (CHARTS, default on); off makes every digest text-only. */
+  charts?: boolean;
+  /** The workspaces' own chart setting; without it every digest is native unless asked otherwise. */
+  settings?: Pick<WorkspaceSettingsStore, "get">;
 }): DigestService {
   const settings = options.drivers ?? DEFAULT_DRIVERS;
   const apiKey = async (ref: WorkspaceRef) => {
@@ -88,6 +99,14 @@ export function createDigestService(options: {
       );
     }
     return stored.apiKey;
+  };
+
+  /** The request's chart style, else the workspace's, else native; always off when charts are. */
+  const styleOf = async (req: DigestRequest): Promise<ChartStyle> => {
+    if (options.charts === false) return "off";
+    if (req.chart) return req.chart;
+    const chosen = (await options.settings?.get(req.ref))?.chart as ChartStyle | undefined;
+    return chosen && CHART_STYLES.includes(chosen) ? chosen : "native";
   };
 
   const listsOf = (r: InsightsResult): FilterLists => ({
@@ -109,7 +128,7 @@ export function createDigestService(options: {
     },
     async build(req) {
       const range = parseRange(req.range, { now: req.now, tz: req.tz });
-      const key = await apiKey(req.ref);
+      const [key, chartStyle] = await Promise.all([apiKey(req.ref), styleOf(req)]);
       const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };
       let assetIds = [...new Set(req.assetIds ?? [])];
       let scannerIds = [...new Set(req.scannerIds ?? [])];
@@ -158,6 +177,9 @@ export function createDigestService(options: {
       // Only when someone waits for the answer (Why?): a scheduled digest gains nothing from it, and a
       // request sent beside one that fails would be load on a service already in trouble.
       if (req.drivers === "required") prefetchDrivers(extras);
+      // Drivers bring the previous period with them; a chart without drivers asks for it alongside.
+      const previous =
+        !req.drivers && (req.previousSeries || chartStyle !== "off") ? previousSeriesOf(extras) : undefined;
       const result = await fetchChunked(options.insights, req.ref, key, query, settings.chunkSize);
       // Type-ahead reads the lists from here later, off the path Slack waits on.
       if (result.filters) await options.filterLists?.offer(req.ref, listsOf(result));
@@ -178,9 +200,13 @@ export function createDigestService(options: {
         attribution: req.attribution,
         // Every on-demand digest (the shareable, ephemeral kind) offers Why? unless it already answers it.
         explainable: (req.explainable ?? req.shareable ?? false) && !req.drivers,
+        chartStyle,
       };
       if (req.drivers) await addDrivers(view, result, { ...extras, partialFrom: partial, mode: req.drivers });
-      else if (req.previousSeries) await addPreviousSeries(view, extras);
+      else if (previous) {
+        const points = await previous;
+        if (points) view.previousSeries = points;
+      }
       return { view, range, query, result };
     },
   };

@@ -5,18 +5,16 @@ import type { DigestRequest } from "./digest-service.ts";
  * What a scheduled digest asks for beyond the plain digest, decided in one place so the delivery
  * engine only spreads it into its request: the drivers of the change and the data-gap notices
  * (per subscription, on unless switched off; optional, so a breakdown that fails never costs the
- * digest), and the previous period for the chart's faint line when a chart goes with it.
+ * digest), and the subscription's own chart style when it has one (else the workspace's). The chart
+ * brings the previous period with it (with the drivers, or alongside the digest's query).
  *
- * @example digests.build({ ...request, ...scheduledExtras(sub, charts) })
+ * @example digests.build({ ...request, ...scheduledExtras(sub) })
  */
 export function scheduledExtras(
-  sub: Pick<Subscription, "drivers">,
-  withChart: boolean,
-): Pick<DigestRequest, "drivers" | "previousSeries"> {
-  const drivers = sub.drivers !== false;
+  sub: Pick<Subscription, "drivers" | "chart">,
+): Pick<DigestRequest, "drivers" | "chart"> {
   return {
-    ...(drivers ? { drivers: "optional" as const } : {}),
-    // With drivers the previous period comes with them; without, the chart asks for it alone.
-    ...(withChart && !drivers ? { previousSeries: true } : {}),
+    ...(sub.drivers !== false ? { drivers: "optional" as const } : {}),
+    ...(sub.chart ? { chart: sub.chart } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { alertMessage } from "../../templates/alert-message.ts";
 import type { DigestView } from "../insights/types.ts";
+import { sendWithFallback } from "../slack/refusal.ts";
 import { alertStep } from "../subscriptions/alerts.ts";
 import { incomplete, judge, type Verdict } from "../subscriptions/conditions.ts";
 import { periodTime } from "../subscriptions/period.ts";
@@ -58,21 +59,28 @@ async function announce(
   if (seen) return seen;
   if (!(await deps.claims.confirm(sub.ref, sub.id, period, run.claim.token)))
     return done({ status: "skipped", why: "lease_lost", period });
-  const message = alertMessage({
-    kind,
-    reason: checked.verdict.reason,
-    condition: sub.condition ?? "",
-    view: checked.view,
-    schedule: scheduleText(sub.schedule, sub.time, sub.tz),
-    subId: sub.id,
-    met: checked.verdict.met,
-  });
-  const reply = await deps.slack.call(run.botToken, "chat.postMessage", {
-    channel: sub.channelId,
-    ...message,
-    unfurl_links: false,
-    metadata: deliveryMetadata(run.deliveryId),
-  });
+  const messageOf = (view: DigestView) =>
+    alertMessage({
+      kind,
+      reason: checked.verdict.reason,
+      condition: sub.condition ?? "",
+      view,
+      schedule: scheduleText(sub.schedule, sub.time, sub.tz),
+      subId: sub.id,
+      met: checked.verdict.met,
+    });
+  // A refused chart block costs the alert its chart, never the alert.
+  const reply = await sendWithFallback(
+    messageOf(checked.view),
+    () => messageOf({ ...checked.view, chartStyle: "off" }),
+    (message) =>
+      deps.slack.call(run.botToken, "chat.postMessage", {
+        channel: sub.channelId,
+        ...message,
+        unfurl_links: false,
+        metadata: deliveryMetadata(run.deliveryId),
+      }),
+  );
   const ts = String(reply.ts ?? "");
   return {
     kind: "posted",

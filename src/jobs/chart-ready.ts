@@ -14,8 +14,14 @@ import { type SlackApi, SlackCallError } from "./slack-api.ts";
  * outcome says so.
  */
 
-/** What became of a digest's chart; recorded on the delivery and counted in `insights_charts_total`. */
+/**
+ * What became of a digest's chart; recorded on the delivery (when not as planned) and counted in
+ * `insights_charts_total`. `native`: Slack drew it (a chart block, no file); `png_fallback`: Slack
+ * refused the chart or table block and the image went out instead.
+ */
 export type ChartOutcome =
+  | "native"
+  | "png_fallback"
   | "attached"
   | "unchecked"
   | "off"

@@ -171,6 +171,8 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
       `${ns(ref)}:introspection:${token("endpoint digest", digest)}`,
     /** String with TTL: a mutex (SET NX PX). */
     lock: (ref: WorkspaceRef, name: string) => `${ns(ref)}:lock:${token("lock name", name)}`,
+    /** Hash: the workspace's settings an admin chose (`chart`: native, png or off). */
+    settings: (ref: WorkspaceRef) => `${ns(ref)}:settings`,
     /** Set while Slack withholds the workspace's events (app_rate_limited); expires with that minute. */
     eventsLimited: (ref: WorkspaceRef) => `${ns(ref)}:events-limited`,
     /**

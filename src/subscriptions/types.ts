@@ -1,3 +1,4 @@
+import type { ChartStyle } from "../insights/types.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 
 /** Days of the week as the command grammar spells them; cron numbers them mon=1 … sun=0. */
@@ -88,6 +89,11 @@ export interface Subscription {
    * each digest. Absent means on: records stored before the option existed keep getting them.
    */
   drivers?: boolean;
+  /**
+   * How the trend and the drivers are shown (`native` blocks Slack draws, a `png` image, `off`).
+   * Absent = the workspace's setting, native unless an admin chose otherwise.
+   */
+  chart?: ChartStyle;
   /** Canonical condition (`when violations up 10%`, see conditions.ts); absent = post every run. */
   condition?: string;
   /** `alert`: check the condition each run and post only when it starts and when it clears. */
@@ -122,6 +128,8 @@ export interface SubscriptionInput {
   filterLabels?: string[];
   /** Default on (see Subscription.drivers). */
   drivers?: boolean;
+  /** Absent = the workspace's setting (see Subscription.chart). */
+  chart?: ChartStyle;
   /** Condition text as typed (`when violations > 500`); empty or absent = none. */
   condition?: string;
   mode?: "digest" | "alert";

@@ -42,10 +42,10 @@ describe("the drivers option of a subscription", () => {
     );
   });
 
-  it("asks scheduled digests for optional drivers by default, and the previous period for a chart without them", () => {
-    expect(scheduledExtras({}, true)).toEqual({ drivers: "optional" });
-    expect(scheduledExtras({ drivers: true }, false)).toEqual({ drivers: "optional" });
-    expect(scheduledExtras({ drivers: false }, true)).toEqual({ previousSeries: true });
-    expect(scheduledExtras({ drivers: false }, false)).toEqual({});
+  it("asks scheduled digests for optional drivers by default, and the subscription's own chart style", () => {
+    expect(scheduledExtras({})).toEqual({ drivers: "optional" });
+    expect(scheduledExtras({ drivers: true, chart: "png" })).toEqual({ drivers: "optional", chart: "png" });
+    expect(scheduledExtras({ drivers: false })).toEqual({});
+    expect(scheduledExtras({ drivers: false, chart: "off" })).toEqual({ chart: "off" });
   });
 });

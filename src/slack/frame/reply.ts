@@ -1,11 +1,13 @@
 import type { RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
+import { refusesNative, withoutNative } from "../../blockkit/native.ts";
 import { escapeMrkdwn, mrkdwn } from "../../blockkit/text.ts";
 import type { Message } from "../../blockkit/types.ts";
 import type { Logger } from "../../log.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import { errorReply } from "../error-reply.ts";
 import { publishHome } from "../home.ts";
+import { refusalOf } from "../refusal.ts";
 import type { AppServices } from "../services.ts";
 import type { Reply } from "./types.ts";
 
@@ -51,6 +53,12 @@ export function replyFor(origin: Origin, r: ReplyDeps): Reply {
         await client.chat.postEphemeral({ channel: origin.channelId, user: origin.userId, ...msg });
       }
     } catch (err) {
+      // A workspace or client without chart or table blocks: the same answer without them.
+      const refusal = refusalOf(err);
+      if (refusal && refusesNative(refusal, msg.blocks)) {
+        log.warn({ refusal }, "chart or table refused; answering without them");
+        return message(withoutNative(msg), opts);
+      }
       log.warn({ err }, "could not deliver the reply");
     }
   }
