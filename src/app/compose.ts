@@ -10,8 +10,8 @@ import type { AppServices } from "../slack/services.ts";
 import { createUserDirectory } from "../slack/users.ts";
 import { type ApiKeyStore, createApiKeyStore } from "../store/api-keys.ts";
 import { createKeyScheme } from "../store/keys.ts";
-import { createWorkspaceSettings } from "../store/workspace-settings.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { createWorkspaceSettings } from "../store/workspace-settings.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 
 /**
