@@ -1,18 +1,28 @@
-import { alertMessage } from "../../templates/alert-message.ts";
+import {
+  alertEpisodeMessage,
+  alertHead,
+  alertMessage,
+  type EpisodeEvent,
+} from "../../templates/alert-message.ts";
+import { explainAlert, explainTarget } from "../digests/alert-explain.ts";
+import { isAppError } from "../errors.ts";
+import type { Measure } from "../insights/period-totals.ts";
 import type { DigestView } from "../insights/types.ts";
-import { sendWithFallback } from "../slack/refusal.ts";
-import { alertStep } from "../subscriptions/alerts.ts";
-import { incomplete, judge, type Verdict } from "../subscriptions/conditions.ts";
+import { type AlertPost, alertStep } from "../subscriptions/alerts.ts";
+import { type Condition, incomplete, judge, type Verdict } from "../subscriptions/conditions.ts";
 import { periodTime } from "../subscriptions/period.ts";
-import { alertField, pendingField } from "../subscriptions/run-state.ts";
+import { alertField, pendingField, snoozeField } from "../subscriptions/run-state.ts";
 import { conditionOf } from "../subscriptions/run-verdict.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
 import type { Subscription } from "../subscriptions/types.ts";
-import type { AlertStateStore } from "./alert-state.ts";
+import { type SlackCall, tellEpisode } from "./alert-episode.ts";
+import type { AlertStateStore, EpisodeBody } from "./alert-state.ts";
+import type { RunFields } from "./begin.ts";
 import { later } from "./delivery-job.ts";
 import { buildView, deliveryMetadata } from "./digest-post.ts";
 import { done, type Run, type RunDeps, type RunOutcome, recorder, takeover } from "./digest-run.ts";
+import { SlackCallError } from "./slack-api.ts";
 
 /** What an alert run needs besides a digest run's dependencies. */
 export interface AlertDeps extends RunDeps {
@@ -26,6 +36,7 @@ const TRIES = 3;
 interface Checked {
   view: DigestView;
   verdict: Verdict;
+  condition: Condition | null;
 }
 
 async function check(deps: AlertDeps, run: Run, sub: Subscription): Promise<Checked> {
@@ -36,65 +47,219 @@ async function check(deps: AlertDeps, run: Run, sub: Subscription): Promise<Chec
     periodTime(run.period) ?? deps.clock(),
   );
   // An alert always has a condition (validation refuses one without); a record that lost it checks nothing.
-  const verdict = condition ? judge(condition, view.digest) : { met: false, reason: "no condition" };
-  return { view, verdict };
+  const verdict = condition
+    ? judge(condition, view.digest, [], view.weekday)
+    : { met: false, reason: "no condition" };
+  return { view, verdict, condition };
 }
 
-/** Posts the alert's message for `kind` (the run's claim confirmed first) and records the state it tells. */
+/** The data cannot decide: a gap could make a number cross the line either way. */
+const undecided = (c: Checked) =>
+  c.condition?.kind === "unusual" ? c.verdict.unknown === true : incomplete(c.view.digest);
+
+/** What the record says after a transition is told (`ts`: the message that told it). */
+function toldFields(kind: AlertPost | "check", period: string, ts: string): RunFields {
+  switch (kind) {
+    case "check":
+      return {};
+    case "fire":
+      return { set: { as: "f", ep: period, em: ts }, clear: ["aq", "ek", "ez"] };
+    case "clear":
+      return { set: { as: "c" }, clear: ["aq", "ez"] };
+    case "resume":
+      return { set: { as: "f" }, clear: ["aq", "ez"] };
+  }
+}
+
+const measureOf = (c: Condition | null): Measure => (c && c.kind !== "changed" ? c.metric : "violations");
+
+/**
+ * The message of a new episode: the verdict, the numbers and what moved it (the drivers of the day
+ * against a usual one, or of the range against the one before), kept so later changes redraw it.
+ */
+async function fireBody(
+  deps: AlertDeps,
+  run: Run,
+  sub: Subscription,
+  checked: Checked,
+): Promise<EpisodeBody> {
+  const asOf = periodTime(run.period) ?? deps.clock();
+  const target = explainTarget(
+    checked.view.digest.range,
+    measureOf(checked.condition),
+    checked.verdict.unusual,
+  );
+  const head = {
+    reason: checked.verdict.reason,
+    condition: sub.condition ?? "",
+    view: checked.view,
+    schedule: scheduleText(sub.schedule, sub.time, sub.tz),
+    subId: sub.id,
+  };
+  let explained: Pick<Parameters<typeof alertHead>[0], "explanation" | "unexplained"> = {};
+  if (sub.drivers !== false) {
+    try {
+      const who = { ref: sub.ref, tz: sub.tz, now: asOf, assetIds: sub.assetIds, scannerIds: sub.scannerIds };
+      explained = { explanation: await explainAlert(run.digests, who, target) };
+    } catch (err) {
+      deps.logger.warn({ err, subId: sub.id }, "the alert's breakdown failed; it goes out without one");
+      explained = {
+        unexplained:
+          isAppError(err) && err.code === "drivers_unavailable"
+            ? err.message
+            : "the analytics service did not answer the breakdown in time.",
+      };
+    }
+  }
+  const { head: blocks, text } = alertHead({ ...head, ...explained });
+  const body: EpisodeBody = { ep: run.period, channel: sub.channelId, head: blocks, text, explain: target };
+  await deps.alerts.saveBody(sub.ref, sub.id, body);
+  return body;
+}
+
+/** The record as it reads once `kind` is told: what the redrawn message shows. */
+function afterTold(sub: Subscription, kind: "clear" | "resume"): Subscription {
+  const alert = sub.runs?.alert;
+  if (!alert) return sub;
+  const { snoozed: _gone, pending: _told, ...rest } = alert;
+  return { ...sub, runs: { ...sub.runs, alert: { ...rest, state: kind === "clear" ? "clear" : "firing" } } };
+}
+
+/** Answers after which the episode's message cannot be edited or replied under. */
+const GONE = new Set(["message_not_found", "cant_update_message", "thread_not_found", "channel_not_found"]);
+
+/**
+ * Tells the end of an episode (or that a snooze ended while it still holds) on the episode's own
+ * message: edited in place, and a reply in its thread. Without a message to edit (an episode from
+ * before messages were kept, or one deleted since), the all-clear goes out as a message of its own.
+ */
+async function tellChange(
+  deps: AlertDeps,
+  run: Run,
+  sub: Subscription,
+  kind: "clear" | "resume",
+  checked: Checked,
+  threadTs: string | undefined,
+): Promise<string> {
+  const call: SlackCall = (method, args) => deps.slack.call(run.botToken, method, args);
+  const at = (periodTime(run.period) ?? deps.clock()).toISOString();
+  const episode = sub.runs?.alert?.episode;
+  let body = threadTs && episode ? await deps.alerts.body(sub.ref, sub.id, episode.id) : null;
+  if (threadTs && body) {
+    if (kind === "clear") {
+      body = { ...body, cleared: { at, reason: checked.verdict.reason } };
+      await deps.alerts.saveBody(sub.ref, sub.id, body);
+    }
+    const event: EpisodeEvent = {
+      kind: kind === "clear" ? "cleared" : "resumed",
+      at,
+      reason: checked.verdict.reason,
+    };
+    try {
+      return (
+        (await tellEpisode(
+          call,
+          afterTold(sub, kind),
+          body,
+          threadTs,
+          event,
+          deliveryMetadata(run.deliveryId),
+        )) ?? ""
+      );
+    } catch (err) {
+      if (!(err instanceof SlackCallError && GONE.has(err.slackError))) throw err;
+      deps.logger.warn(
+        { subId: sub.id, code: err.slackError },
+        "the episode's message is gone; posting anew",
+      );
+    }
+  }
+  const message = alertMessage({
+    kind: "clear",
+    reason: checked.verdict.reason,
+    condition: sub.condition ?? "",
+    view: checked.view,
+    schedule: scheduleText(sub.schedule, sub.time, sub.tz),
+    subId: sub.id,
+    met: checked.verdict.met,
+  });
+  const reply = await call("chat.postMessage", {
+    channel: sub.channelId,
+    ...message,
+    unfurl_links: false,
+    metadata: deliveryMetadata(run.deliveryId),
+  });
+  return String(reply.ts ?? "");
+}
+
+/** Posts what the run tells (the run's claim confirmed first) and records the state it tells. */
 async function announce(
   deps: AlertDeps,
   run: Run,
   sub: Subscription,
-  kind: "fire" | "clear" | "check",
+  kind: AlertPost | "check",
   checked: Checked,
 ): Promise<RunOutcome> {
   const { period } = run;
   const record = recorder(deps, run);
-  const told =
-    kind === "check" ? {} : { set: { as: alertField(kind === "fire" ? "firing" : "clear") }, clear: ["aq"] };
-  const seen = await takeover(deps, run, undefined, async (ts) => {
-    await record("delivered", { messageTs: ts }, told);
+  const threadTs = kind === "clear" || kind === "resume" ? sub.runs?.alert?.episode?.ts : undefined;
+  const seen = await takeover(deps, run, threadTs, async (ts) => {
+    await record("delivered", { messageTs: ts }, toldFields(kind, period, ts));
     return { status: "delivered", period, ts };
   });
   if (seen) return seen;
   if (!(await deps.claims.confirm(sub.ref, sub.id, period, run.claim.token)))
     return done({ status: "skipped", why: "lease_lost", period });
-  const messageOf = (view: DigestView) =>
-    alertMessage({
-      kind,
-      reason: checked.verdict.reason,
-      condition: sub.condition ?? "",
-      view,
-      schedule: scheduleText(sub.schedule, sub.time, sub.tz),
-      subId: sub.id,
-      met: checked.verdict.met,
+  let ts: string;
+  if (kind === "clear" || kind === "resume") ts = await tellChange(deps, run, sub, kind, checked, threadTs);
+  else {
+    const asOf = periodTime(period) ?? deps.clock();
+    const message =
+      kind === "fire"
+        ? await fireBody(deps, run, sub, checked).then((b) =>
+            alertEpisodeMessage(b.head, b.text, sub.id, {
+              id: period,
+              firedAt: asOf.toISOString(),
+              state: "firing",
+            }),
+          )
+        : alertMessage({
+            kind: "check",
+            reason: checked.verdict.reason,
+            condition: sub.condition ?? "",
+            view: checked.view,
+            schedule: scheduleText(sub.schedule, sub.time, sub.tz),
+            subId: sub.id,
+            met: checked.verdict.met,
+          });
+    const reply = await deps.slack.call(run.botToken, "chat.postMessage", {
+      channel: sub.channelId,
+      ...message,
+      unfurl_links: false,
+      metadata: deliveryMetadata(run.deliveryId),
     });
-  // A refused chart block costs the alert its chart, never the alert.
-  const reply = await sendWithFallback(
-    messageOf(checked.view),
-    () => messageOf({ ...checked.view, chartStyle: "off" }),
-    (message) =>
-      deps.slack.call(run.botToken, "chat.postMessage", {
-        channel: sub.channelId,
-        ...message,
-        unfurl_links: false,
-        metadata: deliveryMetadata(run.deliveryId),
-      }),
-  );
-  const ts = String(reply.ts ?? "");
+    ts = String(reply.ts ?? "");
+  }
   return {
     kind: "posted",
     async record() {
-      await record("delivered", { messageTs: ts }, told);
+      await record("delivered", { messageTs: ts }, toldFields(kind, period, ts));
       deps.logger.info({ subId: sub.id, period, ts, kind }, "alert posted");
       return { status: "delivered", period, ts };
     },
   };
 }
 
+/** The `ez` value the record holds for the snooze it read ('' for none). */
+function snoozeRead(sub: Subscription): string {
+  const s = sub.runs?.alert?.snoozed;
+  return s ? snoozeField(s.kind, s.until ? new Date(s.until) : undefined, s.by, new Date(s.at)) : "";
+}
+
 /**
  * One check of an alert subscription. The condition is read against the state last told in the
- * conversation (alerts.ts): it posts once when the condition starts to hold and once when it clears.
+ * conversation (alerts.ts): a new episode posts its message; its end, and a snooze that ends while
+ * it still holds, edit that message and reply in its thread; a snoozed episode says nothing.
  * Exactly once across workers and restarts: the period's claim keeps two runs of one check apart;
  * the state's script keeps checks of different periods apart (a late, older check changes nothing);
  * a transition is noted as pending before its post and settled with the post's record, so a crash
@@ -123,22 +288,27 @@ export async function runAlert(deps: AlertDeps, run: Run): Promise<RunOutcome> {
         sub.ref,
         sub.id,
         value,
-        told ? alertField(pending.post === "fire" ? "firing" : "clear") : "",
+        told ? alertField(pending.post === "clear" ? "clear" : "firing") : "",
       );
     } else if (alert?.applied && alert.applied >= period) {
       await deps.claims.finish(sub.ref, sub.id, period, "skipped", "superseded");
       return done({ status: "skipped", why: "superseded", period });
     } else {
       const checked = await check(deps, run, sub);
-      if (incomplete(checked.view.digest)) {
-        // A gap could make a number cross the line either way: the alert says nothing until it is filled.
+      if (undecided(checked)) {
+        // The alert says nothing until the data can decide.
         const state = alert?.state === "firing" ? "firing" : "clear";
         await record("skipped", {
           reason: `data incomplete (${checked.verdict.reason}); the alert stays ${state}`,
         });
         return done({ status: "skipped", why: "condition_not_met", period });
       }
-      const step = alertStep(alert?.state, checked.verdict.met);
+      const step = alertStep(
+        alert?.state,
+        checked.verdict.met,
+        alert?.snoozed,
+        periodTime(period) ?? deps.clock(),
+      );
       const read = alert ? alertField(alert.state) : "";
       const post = step.post;
       const applied = await deps.alerts.step(sub.ref, sub.id, {
@@ -146,11 +316,14 @@ export async function runAlert(deps: AlertDeps, run: Run): Promise<RunOutcome> {
         read,
         state: post ? "" : alertField(step.state),
         pending: post ? pendingField(period, post) : "",
+        snooze: snoozeRead(sub),
       });
       if (applied === "gone") return done({ status: "skipped", why: "gone", period });
       if (applied === "applied") {
         if (post) return announce(deps, run, sub, post, checked);
-        const reason = `${step.state === "firing" ? "still firing: " : ""}${checked.verdict.reason}`;
+        const reason = step.snoozed
+          ? `${step.snoozed}: ${checked.verdict.reason}`
+          : `${step.state === "firing" ? "still firing: " : ""}${checked.verdict.reason}`;
         await record("skipped", { reason });
         return done({ status: "skipped", why: "condition_not_met", period });
       }

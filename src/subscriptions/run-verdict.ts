@@ -47,7 +47,7 @@ export function judgeRun(
 ): RunVerdict {
   const condition = conditionOf(sub);
   if (!condition) return { post: true, view };
-  const verdict = evaluate(condition, view.digest, sub.runs?.history?.values ?? []);
+  const verdict = evaluate(condition, view.digest, sub.runs?.history?.values ?? [], view.weekday);
   const out: RunVerdict = { post: verdict.met || isTest, verdict, view };
   if (condition.kind === "rising" && !isTest && !incomplete(view.digest)) {
     const next = nextHistory(sub, period, valuesOf(view.digest, condition.metric).current, condition.periods);

@@ -115,12 +115,22 @@ describe.each(backends())("alerts ($name)", ({ url }) => {
     );
     expect((await store.get(REF, sub.id))?.runs?.alert?.state).toBe("clear");
 
+    // One message for the episode; its end is a reply in its thread and an edit of the message.
     const told = posts(harness, DEMO.security);
     expect(told).toHaveLength(2);
-    const [fire, clear] = told.map((c) => String(c.args.text));
+    const [fire, clear] = told;
     // The notification text is mrkdwn: Slack wants `>` escaped there.
-    expect(fire).toMatch(/^Alert: violations [\d,]+ &gt; 500 \(when violations &gt; 500\)$/);
-    expect(clear).toMatch(/^Cleared: violations [\d,]+ not &gt; 500 \(when violations &gt; 500\)$/);
+    expect(String(fire?.args.text)).toMatch(
+      /^Alert: violations [\d,]+ &gt; 500 \(when violations &gt; 500\)$/,
+    );
+    const top = harness.slack.messages(DEMO.security).filter((m) => m.threadTs === undefined);
+    expect(top).toHaveLength(1);
+    const ts = String(top[0]?.ts);
+    expect(clear?.args.thread_ts).toBe(ts);
+    expect(String(clear?.args.text)).toMatch(/Cleared .*: violations [\d,]+ not &gt; 500$/);
+    const edits = updates(harness);
+    expect(edits.map((c) => c.args.ts)).toEqual([ts]);
+    expect(String(edits[0]?.args.text)).toMatch(/^Cleared · Alert: violations [\d,]+ &gt; 500/);
     // Every other check is on the record as skipped, with the value and the threshold.
     expect(skipped).toHaveLength(n - 2);
     expect(skipped.filter((r) => /^still firing: violations [\d,]+ > 500$/.test(r))).toHaveLength(39);
