@@ -127,6 +127,11 @@ export interface WeekdaySeries {
   /** The reader's yesterday (the message says "yesterday" when the day judged is that). */
   yesterday: IsoDay;
   points: DayPoint[];
+  /**
+   * Silences of single scanners and asset groups (the drivers' data gaps), when known: a day one of
+   * them was silent is a day with a data gap, though the total may look merely low.
+   */
+  sliceGaps?: DataGap[];
 }
 
 const WEEKDAY_NAMES = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
@@ -162,8 +167,8 @@ export function baselineRange(
 
 /**
  * Judges `day` of a total series (as the digest's filters select it) against the same weekday of the
- * `rule.weeks` weeks before it. Days the data-gap rule calls silent are left out of the baseline and
- * are never judged themselves; so is a day the service left out, and a day without any activity on a
+ * `rule.weeks` weeks before it. Days the data-gap rule calls silent (in the total, or in one scanner
+ * or asset group of `sliceGaps`) are never judged; those of the total are left out of the baseline; so is a day the service left out, and a day without any activity on a
  * weekday that is normally busy. The series must hold complete days only: the caller picks the
  * latest complete day, never today.
  *
@@ -175,6 +180,7 @@ export function judgeDay(
   day: IsoDay,
   rule: UnusualRule = DEFAULT_UNUSUAL_RULE,
   gapRule: GapRule = DEFAULT_GAP_RULE,
+  sliceGaps: readonly DataGap[] = [],
 ): UnusualJudgement {
   const known = points.filter((p) => p.day <= day);
   const byDay = new Map(known.map((p) => [p.day, p]));
@@ -207,7 +213,7 @@ export function judgeDay(
   const p = byDay.get(day);
   const value = p ? measureValue(p, measure) : null;
   if (!p || value === null) return { kind: "unknown", day, why: "missing", weeks };
-  const gap = silentOn(day);
+  const gap = silentOn(day) ?? sliceGaps.find((g) => g.from <= day && day <= g.to);
   if (gap) return { kind: "unknown", day, why: "gap", weeks, gap };
   if (busy && activity(p) === 0) return { kind: "unknown", day, why: "silent", weeks };
   if (weeks < rule.minWeeks) return { kind: "unknown", day, why: "history", weeks };

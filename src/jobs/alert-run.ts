@@ -73,48 +73,85 @@ function toldFields(kind: AlertPost | "check", period: string, ts: string): RunF
 
 const measureOf = (c: Condition | null): Measure => (c && c.kind !== "changed" ? c.metric : "violations");
 
-/**
- * The message of a new episode: the verdict, the numbers and what moved it (the drivers of the day
- * against a usual one, or of the range against the one before), kept so later changes redraw it.
- */
-async function fireBody(
+/** What moved the alert, or why that could not be had. */
+type Explained = Pick<Parameters<typeof alertHead>[0], "explanation" | "unexplained">;
+
+/** The drivers of what the check compares (the day against a usual one, or the range against the one before). */
+async function explainChecked(
   deps: AlertDeps,
   run: Run,
   sub: Subscription,
   checked: Checked,
-): Promise<EpisodeBody> {
+): Promise<Explained> {
   const asOf = periodTime(run.period) ?? deps.clock();
   const target = explainTarget(
     checked.view.digest.range,
     measureOf(checked.condition),
     checked.verdict.unusual,
   );
-  const head = {
+  try {
+    const who = { ref: sub.ref, tz: sub.tz, now: asOf, assetIds: sub.assetIds, scannerIds: sub.scannerIds };
+    return { explanation: await explainAlert(run.digests, who, target) };
+  } catch (err) {
+    deps.logger.warn({ err, subId: sub.id }, "the alert's breakdown failed; it goes out without one");
+    return {
+      unexplained:
+        isAppError(err) && err.code === "drivers_unavailable"
+          ? err.message
+          : "the analytics service did not answer the breakdown in time.",
+    };
+  }
+}
+
+/**
+ * The message of a new episode: the verdict, the numbers and what moved it (unless the subscription
+ * leaves its drivers out), kept so later changes redraw it.
+ */
+async function fireBody(
+  deps: AlertDeps,
+  run: Run,
+  sub: Subscription,
+  checked: Checked,
+  known?: Explained,
+): Promise<EpisodeBody> {
+  const explained = sub.drivers === false ? {} : (known ?? (await explainChecked(deps, run, sub, checked)));
+  const target = explainTarget(
+    checked.view.digest.range,
+    measureOf(checked.condition),
+    checked.verdict.unusual,
+  );
+  const { head, text } = alertHead({
     reason: checked.verdict.reason,
     condition: sub.condition ?? "",
     view: checked.view,
     schedule: scheduleText(sub.schedule, sub.time, sub.tz),
     subId: sub.id,
-  };
-  let explained: Pick<Parameters<typeof alertHead>[0], "explanation" | "unexplained"> = {};
-  if (sub.drivers !== false) {
-    try {
-      const who = { ref: sub.ref, tz: sub.tz, now: asOf, assetIds: sub.assetIds, scannerIds: sub.scannerIds };
-      explained = { explanation: await explainAlert(run.digests, who, target) };
-    } catch (err) {
-      deps.logger.warn({ err, subId: sub.id }, "the alert's breakdown failed; it goes out without one");
-      explained = {
-        unexplained:
-          isAppError(err) && err.code === "drivers_unavailable"
-            ? err.message
-            : "the analytics service did not answer the breakdown in time.",
-      };
-    }
-  }
-  const { head: blocks, text } = alertHead({ ...head, ...explained });
-  const body: EpisodeBody = { ep: run.period, channel: sub.channelId, head: blocks, text, explain: target };
+    ...explained,
+  });
+  const body: EpisodeBody = { ep: run.period, channel: sub.channelId, head, text, explain: target };
   await deps.alerts.saveBody(sub.ref, sub.id, body);
   return body;
+}
+
+/**
+ * Before an `unusual` alert changes state, the silences of single scanners and asset groups (its
+ * drivers' data gaps) are read too: a day one of them was silent may look unusually low, or usual,
+ * only because data is missing. The verdict with them, and what moved it.
+ */
+async function withSliceGaps(
+  deps: AlertDeps,
+  run: Run,
+  sub: Subscription,
+  checked: Checked,
+): Promise<{ checked: Checked; explained: Explained }> {
+  const explained = await explainChecked(deps, run, sub, checked);
+  const gaps = explained.explanation?.drivers.gaps ?? [];
+  if (!checked.condition || !checked.view.weekday || gaps.length === 0) return { checked, explained };
+  const weekday = { ...checked.view.weekday, sliceGaps: gaps };
+  return {
+    checked: { ...checked, verdict: judge(checked.condition, checked.view.digest, [], weekday) },
+    explained,
+  };
 }
 
 /** The record as it reads once `kind` is told: what the redrawn message shows. */
@@ -199,6 +236,7 @@ async function announce(
   sub: Subscription,
   kind: AlertPost | "check",
   checked: Checked,
+  explained?: Explained,
 ): Promise<RunOutcome> {
   const { period } = run;
   const record = recorder(deps, run);
@@ -216,7 +254,7 @@ async function announce(
     const asOf = periodTime(period) ?? deps.clock();
     const message =
       kind === "fire"
-        ? await fireBody(deps, run, sub, checked).then((b) =>
+        ? await fireBody(deps, run, sub, checked, explained).then((b) =>
             alertEpisodeMessage(b.head, b.text, sub.id, {
               id: period,
               firedAt: asOf.toISOString(),
@@ -294,21 +332,25 @@ export async function runAlert(deps: AlertDeps, run: Run): Promise<RunOutcome> {
       await deps.claims.finish(sub.ref, sub.id, period, "skipped", "superseded");
       return done({ status: "skipped", why: "superseded", period });
     } else {
-      const checked = await check(deps, run, sub);
+      let checked = await check(deps, run, sub);
+      const at = periodTime(period) ?? deps.clock();
+      let step = alertStep(alert?.state, checked.verdict.met, alert?.snoozed, at);
+      let explained: Explained | undefined;
+      if (step.post && checked.condition?.kind === "unusual" && !undecided(checked)) {
+        ({ checked, explained } = await withSliceGaps(deps, run, sub, checked));
+        step = alertStep(alert?.state, checked.verdict.met, alert?.snoozed, at);
+      }
       if (undecided(checked)) {
         // The alert says nothing until the data can decide.
         const state = alert?.state === "firing" ? "firing" : "clear";
-        await record("skipped", {
-          reason: `data incomplete (${checked.verdict.reason}); the alert stays ${state}`,
-        });
+        // An unusual verdict says itself why it is no verdict ("not judged …: a data gap").
+        const why =
+          checked.condition?.kind === "unusual"
+            ? checked.verdict.reason
+            : `data incomplete (${checked.verdict.reason})`;
+        await record("skipped", { reason: `${why}; the alert stays ${state}` });
         return done({ status: "skipped", why: "condition_not_met", period });
       }
-      const step = alertStep(
-        alert?.state,
-        checked.verdict.met,
-        alert?.snoozed,
-        periodTime(period) ?? deps.clock(),
-      );
       const read = alert ? alertField(alert.state) : "";
       const post = step.post;
       const applied = await deps.alerts.step(sub.ref, sub.id, {
@@ -320,7 +362,7 @@ export async function runAlert(deps: AlertDeps, run: Run): Promise<RunOutcome> {
       });
       if (applied === "gone") return done({ status: "skipped", why: "gone", period });
       if (applied === "applied") {
-        if (post) return announce(deps, run, sub, post, checked);
+        if (post) return announce(deps, run, sub, post, checked, explained);
         const reason = step.snoozed
           ? `${step.snoozed}: ${checked.verdict.reason}`
           : `${step.state === "firing" ? "still firing: " : ""}${checked.verdict.reason}`;

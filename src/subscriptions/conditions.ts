@@ -289,17 +289,18 @@ export function judgeUnusual(
 ): Verdict {
   if (!weekday) return { met: false, unknown: true, reason: `${c.metric}: no daily series to judge` };
   const rule = { ...DEFAULT_UNUSUAL_RULE, sensitivity: c.sensitivity ?? DEFAULT_UNUSUAL_RULE.sensitivity };
-  const j = judgeDay(weekday.points, c.metric, weekday.day, rule);
+  const j = judgeDay(weekday.points, c.metric, weekday.day, rule, undefined, weekday.sliceGaps);
   const when = weekday.day === weekday.yesterday ? `yesterday (${dayWords(j.day)})` : `on ${dayWords(j.day)}`;
   const usual = `a usual ${weekdayName(weekday.day)}`;
   if (j.kind === "unknown") {
     const why = {
       missing: "the service sent no numbers for it",
-      gap: `a data gap${j.gap?.ongoing ? ` (no data since ${dayWords(j.gap.from)})` : ""}`,
+      gap: `a data gap (no data from ${j.gap?.dimension === "total" || !j.gap ? "any scanner" : j.gap.label.slice(0, 40)}${j.gap ? ` since ${dayWords(j.gap.from)}` : ""})`,
       silent: `no activity at all, on a weekday that is normally busy`,
       history: `only ${j.weeks} of the last ${rule.weeks} ${weekdayName(weekday.day)}s known (${rule.minWeeks} needed)`,
     }[j.why];
-    const reason = `${c.metric} ${when} not judged: ${why}`;
+    // The cause first: a run's recorded reason is cut to 60 characters.
+    const reason = `${c.metric} not judged ${when}: ${why}`;
     return j.why === "history"
       ? { met: false, reason, unusual: j }
       : { met: false, unknown: true, reason, unusual: j };

@@ -1,15 +1,18 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { DEMO_API_KEY, SECOND_API_KEY } from "../../sandbox/analytics/index.ts";
 import { DEMO } from "../../sandbox/slack/index.ts";
-import { createInsightsCache } from "../../src/digests/insights-cache.ts";
-import { silentLogger } from "../../src/log.ts";
-import { createApiKeyStore } from "../../src/store/api-keys.ts";
-import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
-import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
+import { workspaceLabel } from "../../src/store/keys.ts";
 import { periodOf, periodTime } from "../../src/subscriptions/period.ts";
-import type { Subscription } from "../../src/subscriptions/types.ts";
 import { backends } from "../setup/backends.ts";
-import { type Harness, OWNER, REF, startHarness, subscriptionRecord, until } from "./worker-harness.ts";
+import {
+  connectKey,
+  type Harness,
+  insertSubscription,
+  REF,
+  runCheck,
+  startHarness,
+  until,
+} from "./worker-harness.ts";
 
 /**
  * What runs leave for the next one, with a real worker on real Redis: alert episodes (posted once
@@ -27,48 +30,8 @@ const HOUR = 3_600_000;
 const hourly = (i: number, count: number) =>
   periodOf(Math.floor(Date.now() / HOUR) * HOUR - (count + 24 - i) * HOUR);
 
-async function insert(harness: Harness, fields: Partial<Subscription>): Promise<Subscription> {
-  const sub = subscriptionRecord(REF, DEMO.security, {
-    id: newSubscriptionId(),
-    schedule: { kind: "hourly" },
-    time: "00:00",
-    ...fields,
-  });
-  await harness.producer().store.insert(sub);
-  return sub;
-}
-
-/** Enqueues the check of `period` (`copies` times, as duplicated fan-outs would) and waits for its verdict. */
-async function check(harness: Harness, sub: Subscription, period: string, copies = 1) {
-  const { queue, store } = harness.producer();
-  const data = { sub: `${workspaceLabel(REF)}.${sub.id}`, period, ch: sub.channelId };
-  for (let c = 0; c < copies; c++) await queue.add("digest", data, { jobId: `${sub.id}-${period}-${c}` });
-  return until(
-    async () => {
-      const fresh = await store.get(REF, sub.id);
-      return fresh?.lastDelivery?.period === period ? fresh : undefined;
-    },
-    20_000,
-    `the verdict of ${period}`,
-  );
-}
-
-/** Connects another key, as the connect modal does: stored, and the workspace's cached replies dropped. */
-async function connectKey(harness: Harness, apiKey: string) {
-  const keys = createKeyScheme({ prefix: harness.prefix });
-  await createApiKeyStore({
-    redis: harness.redis,
-    keyring: harness.config.keyring ?? [],
-    prefix: harness.prefix,
-  }).save(REF, apiKey, { savedBy: OWNER, savedAt: new Date().toISOString() });
-  const cache = createInsightsCache({
-    redis: harness.redis,
-    keys,
-    client: { insights: () => Promise.reject(new Error("not used")) },
-    logger: silentLogger(),
-  });
-  await cache.invalidate(REF);
-}
+const insert = insertSubscription;
+const check = runCheck;
 
 const posts = (harness: Harness, channel: string) =>
   harness.slack.calls((c) => c.method === "chat.postMessage" && c.ok && c.args.channel === channel);

@@ -299,12 +299,12 @@ describe("unusual conditions", () => {
     const missing = judge(unusual, d, [], weekly(null));
     expect(missing).toMatchObject({ met: false, unknown: true });
     expect(missing.reason).toBe(
-      "violations yesterday (Tue Nov 24) not judged: the service sent no numbers for it",
+      "violations not judged yesterday (Tue Nov 24): the service sent no numbers for it",
     );
     const posted = evaluate(unusual, d, [], weekly(null));
     expect(posted.met).toBe(true);
     expect(posted.reason).toMatch(
-      /^data incomplete \(violations yesterday .* not judged: .*\); posted so the gap is seen$/,
+      /^data incomplete \(violations not judged yesterday .*: .*\); posted so the gap is seen$/,
     );
     // Too little history is no gap: the run is skipped and says why.
     const young = weekly(412);
