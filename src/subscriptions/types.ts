@@ -103,7 +103,7 @@ export interface Subscription {
   chart?: ChartStyle;
   /** Canonical condition (`when violations up 10%`, see conditions.ts); absent = post every run. */
   condition?: string;
-  /** `alert`: check the condition each run and post only when it starts and when it clears. */
+  /** `alert`: check the condition each run; one message per episode, edited as it changes (alerts.ts). */
   mode?: "alert";
   /** Absent = `post`. */
   style?: Exclude<DeliveryStyle, "post">;

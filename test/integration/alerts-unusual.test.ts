@@ -215,5 +215,10 @@ describe("unusual alerts over weeks and snoozes", () => {
     expect(replies(harness)).toHaveLength(2);
     expect(top(harness)).toHaveLength(1);
     expect(String(replies(harness)[1]?.args.text)).toMatch(/^:white_check_mark: Cleared/);
+    // Deleting the alert deletes the episode's kept message with it.
+    const keys = createKeyScheme({ prefix: harness.prefix });
+    expect(await harness.redis.exists(keys.alertMessage(REF, sub.id))).toBe(1);
+    expect(await harness.producer().subscriptions.remove(REF, sub.id)).toBe(true);
+    expect(await harness.redis.exists(keys.alertMessage(REF, sub.id))).toBe(0);
   });
 });
