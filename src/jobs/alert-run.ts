@@ -4,10 +4,12 @@ import {
   alertMessage,
   type EpisodeEvent,
 } from "../../templates/alert-message.ts";
+import type { Message } from "../blockkit/types.ts";
 import { explainAlert, explainTarget } from "../digests/alert-explain.ts";
 import { isAppError } from "../errors.ts";
 import type { Measure } from "../insights/period-totals.ts";
 import type { DigestView } from "../insights/types.ts";
+import { sendWithFallback } from "../slack/refusal.ts";
 import { type AlertPost, alertStep } from "../subscriptions/alerts.ts";
 import { type Condition, incomplete, judge, type Verdict } from "../subscriptions/conditions.ts";
 import { periodTime } from "../subscriptions/period.ts";
@@ -105,7 +107,8 @@ async function explainChecked(
 
 /**
  * The message of a new episode: the verdict, the numbers and what moved it (unless the subscription
- * leaves its drivers out), kept so later changes redraw it.
+ * leaves its drivers out), kept so later changes redraw it. `plain` is the same without a chart
+ * block, for when Slack refuses the chart.
  */
 async function fireBody(
   deps: AlertDeps,
@@ -113,24 +116,27 @@ async function fireBody(
   sub: Subscription,
   checked: Checked,
   known?: Explained,
-): Promise<EpisodeBody> {
+): Promise<{ body: EpisodeBody; plain: EpisodeBody }> {
   const explained = sub.drivers === false ? {} : (known ?? (await explainChecked(deps, run, sub, checked)));
   const target = explainTarget(
     checked.view.digest.range,
     measureOf(checked.condition),
     checked.verdict.unusual,
   );
-  const { head, text } = alertHead({
-    reason: checked.verdict.reason,
-    condition: sub.condition ?? "",
-    view: checked.view,
-    schedule: scheduleText(sub.schedule, sub.time, sub.tz),
-    subId: sub.id,
-    ...explained,
-  });
-  const body: EpisodeBody = { ep: run.period, channel: sub.channelId, head, text, explain: target };
+  const bodyOf = (view: DigestView): EpisodeBody => {
+    const { head, text } = alertHead({
+      reason: checked.verdict.reason,
+      condition: sub.condition ?? "",
+      view,
+      schedule: scheduleText(sub.schedule, sub.time, sub.tz),
+      subId: sub.id,
+      ...explained,
+    });
+    return { ep: run.period, channel: sub.channelId, head, text, explain: target };
+  };
+  const body = bodyOf(checked.view);
   await deps.alerts.saveBody(sub.ref, sub.id, body);
-  return body;
+  return { body, plain: bodyOf({ ...checked.view, chartStyle: "off" }) };
 }
 
 /**
@@ -211,21 +217,28 @@ async function tellChange(
       );
     }
   }
-  const message = alertMessage({
-    kind: "clear",
-    reason: checked.verdict.reason,
-    condition: sub.condition ?? "",
-    view: checked.view,
-    schedule: scheduleText(sub.schedule, sub.time, sub.tz),
-    subId: sub.id,
-    met: checked.verdict.met,
-  });
-  const reply = await call("chat.postMessage", {
-    channel: sub.channelId,
-    ...message,
-    unfurl_links: false,
-    metadata: deliveryMetadata(run.deliveryId),
-  });
+  const messageOf = (view: DigestView) =>
+    alertMessage({
+      kind: "clear",
+      reason: checked.verdict.reason,
+      condition: sub.condition ?? "",
+      view,
+      schedule: scheduleText(sub.schedule, sub.time, sub.tz),
+      subId: sub.id,
+      met: checked.verdict.met,
+    });
+  // A refused chart block costs the message its chart, never the message.
+  const reply = await sendWithFallback(
+    messageOf(checked.view),
+    () => messageOf({ ...checked.view, chartStyle: "off" }),
+    (message) =>
+      call("chat.postMessage", {
+        channel: sub.channelId,
+        ...message,
+        unfurl_links: false,
+        metadata: deliveryMetadata(run.deliveryId),
+      }),
+  );
   return String(reply.ts ?? "");
 }
 
@@ -252,30 +265,45 @@ async function announce(
   if (kind === "clear" || kind === "resume") ts = await tellChange(deps, run, sub, kind, checked, threadTs);
   else {
     const asOf = periodTime(period) ?? deps.clock();
-    const message =
-      kind === "fire"
-        ? await fireBody(deps, run, sub, checked, explained).then((b) =>
-            alertEpisodeMessage(b.head, b.text, sub.id, {
-              id: period,
-              firedAt: asOf.toISOString(),
-              state: "firing",
-            }),
-          )
-        : alertMessage({
-            kind: "check",
-            reason: checked.verdict.reason,
-            condition: sub.condition ?? "",
-            view: checked.view,
-            schedule: scheduleText(sub.schedule, sub.time, sub.tz),
-            subId: sub.id,
-            met: checked.verdict.met,
-          });
-    const reply = await deps.slack.call(run.botToken, "chat.postMessage", {
-      channel: sub.channelId,
-      ...message,
-      unfurl_links: false,
-      metadata: deliveryMetadata(run.deliveryId),
-    });
+    const post = (message: Message) =>
+      deps.slack.call(run.botToken, "chat.postMessage", {
+        channel: sub.channelId,
+        ...message,
+        unfurl_links: false,
+        metadata: deliveryMetadata(run.deliveryId),
+      });
+    let reply: Record<string, unknown>;
+    if (kind === "fire") {
+      const { body, plain } = await fireBody(deps, run, sub, checked, explained);
+      const firing = { id: period, firedAt: asOf.toISOString(), state: "firing" as const };
+      let refused = false;
+      // A refused chart block costs the alert its chart, never the alert; its redraws go without it.
+      reply = await sendWithFallback(
+        alertEpisodeMessage(body.head, body.text, sub.id, firing),
+        () => alertEpisodeMessage(plain.head, plain.text, sub.id, firing),
+        post,
+        () => {
+          refused = true;
+        },
+      );
+      if (refused) await deps.alerts.saveBody(sub.ref, sub.id, plain);
+    } else {
+      const messageOf = (view: DigestView) =>
+        alertMessage({
+          kind: "check",
+          reason: checked.verdict.reason,
+          condition: sub.condition ?? "",
+          view,
+          schedule: scheduleText(sub.schedule, sub.time, sub.tz),
+          subId: sub.id,
+          met: checked.verdict.met,
+        });
+      reply = await sendWithFallback(
+        messageOf(checked.view),
+        () => messageOf({ ...checked.view, chartStyle: "off" }),
+        post,
+      );
+    }
     ts = String(reply.ts ?? "");
   }
   return {
