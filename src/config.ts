@@ -10,7 +10,17 @@ import { ConfigError } from "./errors.ts";
  * environment.
  */
 
-export type Mode = "web" | "worker" | "start" | "demo" | "preview" | "emulator" | "rotate-keys" | "bench";
+export type Mode =
+  | "web"
+  | "worker"
+  | "start"
+  | "demo"
+  | "preview"
+  | "emulator"
+  | "rotate-keys"
+  | "bench"
+  | "backup"
+  | "restore";
 
 export interface KeyringEntry {
   id: string;
@@ -399,10 +409,12 @@ function requireFor(mode: Mode, env: z.infer<typeof schema>): string[] {
     if (!env.ANALYTICS_GRAPHQL_URL && !env.ANALYTICS_APP_URL)
       missing.push("ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL");
   }
-  if (mode === "rotate-keys") {
+  if (mode === "rotate-keys" || mode === "restore") {
     if (!env.REDIS_URL) missing.push("REDIS_URL");
     if (!env.ENCRYPTION_KEYS) missing.push("ENCRYPTION_KEYS");
   }
+  // A backup copies sealed secrets as they are: it needs no key.
+  if (mode === "backup" && !env.REDIS_URL) missing.push("REDIS_URL");
   if (mode === "web" || mode === "start") {
     if (!env.SLACK_SIGNING_SECRET) missing.push("SLACK_SIGNING_SECRET");
   }
