@@ -29,6 +29,7 @@ import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
 import { connectRedis } from "./redis.ts";
@@ -78,6 +79,8 @@ export interface WorkerOptions {
   pacing?: Partial<PacingPolicy>;
   /** A takeover that cannot tell whether a post went out gives up after this long [6 h]. */
   takeoverGiveUpMs?: number;
+  /** How long close() waits for jobs in flight and Redis before it drops the connections [config.shutdownMs]. */
+  shutdownMs?: number;
 }
 
 /** A running worker process part. */
@@ -275,11 +278,19 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     healthPort: health?.port,
     async close() {
       closing = true;
-      await interactive?.close();
-      await worker.close();
-      await queue.close();
-      await health?.close();
-      if (!o.redis) await redis.quit().catch(() => redis.disconnect());
+      await closeWithin(o.shutdownMs ?? config.shutdownMs, async () => {
+        await interactive?.close();
+        await worker.close();
+        await queue.close();
+        await health?.close();
+        if (!o.redis) await redis.quit().catch(() => redis.disconnect());
+      }, [
+        () => interactive?.worker.disconnect(),
+        () => worker.disconnect(),
+        () => queue.disconnect(),
+        () => health?.close(),
+        () => redis.disconnect(),
+      ]);
       logger.info("worker stopped");
     },
   };
