@@ -28,7 +28,7 @@ export interface SubscribeArgs extends DigestFilters {
   range: string;
   /** Canonical condition (`when violations up 10%`), from the words after `when`. */
   condition?: string;
-  /** `alert`: post once when the condition starts and once when it clears (the `alert` subcommand). */
+  /** `alert`: one message when the condition starts to hold, edited as it changes (the `alert` subcommand). */
   mode: "digest" | "alert";
   /** post (default), update (one message a day, edited) or thread (replies under one message). */
   style: "post" | "update" | "thread";

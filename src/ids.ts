@@ -46,6 +46,16 @@ export const ACTION = {
    * its drivers and data gaps (src/digests/explain.ts), in place for an ephemeral digest.
    */
   explain: "digest_why",
+  /** An alert's message: acknowledge the episode; value = `<subscription id>|<episode>`. */
+  alertAcknowledge: "alert_ack",
+  /** An alert's message: snooze (a static select: an hour, a day, a week, until it clears); option value = `<subscription id>|<episode>|<h|d|w|c>`. */
+  alertSnooze: "alert_snooze",
+  /** An alert's message: Why? (the drivers against what it fired on, privately); value = `<subscription id>|<episode>`. */
+  alertWhy: "alert_why",
+  /** An alert's message: pause the alert; value = `<subscription id>|<episode>`. */
+  alertPause: "alert_pause",
+  /** An alert's message: "was it useful?" (feedback buttons); value = `<subscription id>|<episode>|<+|->`. */
+  alertFeedback: "alert_feedback",
 } as const;
 
 /**
@@ -107,6 +117,15 @@ export const BLOCK = {
   homePersonal: "home_personal",
   /** Prefix of one App Home subscription row's actions block; the subscription id follows. */
   homeRowPrefix: "home_sub_",
+  /** An alert's message: where the episode stands (firing, acknowledged, snoozed, cleared, paused). */
+  alertState: "alert_state",
+  /** An alert's message: Acknowledge, Snooze, Why?, Pause. */
+  alertControls: "alert_controls",
+  /** An alert's message: what moved it, and the buttons that narrow a digest to each contributor. */
+  alertDrivers: "alert_drivers",
+  alertDriverButtons: "alert_driver_buttons",
+  /** An alert's message: the feedback buttons (a context_actions block). */
+  alertFeedback: "alert_feedback",
 } as const;
 
 /**

@@ -99,7 +99,7 @@ export const FREQUENCY_OPTIONS = [
 
 export const MODE_OPTIONS = [
   option("A digest each run (only when the condition holds, if one is set)", "digest"),
-  option("An alert: post once when the condition starts and once when it clears", "alert"),
+  option("An alert: one message when it starts, updated as it changes", "alert"),
 ];
 
 export const STYLE_OPTIONS = [

@@ -186,7 +186,7 @@ function runBlocks(form: SubscribeForm): ModalInputBlock[] {
       optional: true,
       label: label("Post only when"),
       hint: hint(
-        "e.g. when violations up 10% · when findings > 500 · when violations rose 3 · when changed. Empty: every run posts. A run that does not meet it is recorded as skipped, with why.",
+        "e.g. when violations up 10% · when findings > 500 · when violations unusual (yesterday against its weekday) · when violations rose 3 · when changed. Empty: every run posts. A run that does not meet it is recorded as skipped, with why.",
       ),
       element: {
         type: "plain_text_input",
@@ -206,7 +206,9 @@ function runBlocks(form: SubscribeForm): ModalInputBlock[] {
       type: "input",
       block_id: F.style,
       label: label("Messages"),
-      hint: hint("Alerts always post their two messages (it started, it cleared) as new ones."),
+      hint: hint(
+        "An alert posts one message per episode and edits it as it changes, whatever is chosen here.",
+      ),
       element: { type: "radio_buttons", action_id: F.style, options: STYLE_OPTIONS, initial_option: style },
     },
   ];

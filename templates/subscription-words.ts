@@ -14,7 +14,16 @@ export interface RunWords {
   condition?: string;
   /** Set for alert subscriptions: the state last told. */
   alert?: "firing" | "clear" | "unchecked";
+  /** A firing alert's episode: who acknowledged it, and until when it is snoozed (ISO, or "clear"). */
+  episode?: { acknowledgedBy?: string; snoozedUntil?: string };
+  /** How often people found the alert's messages useful, or not (its feedback buttons). */
+  feedback?: { useful: number; notUseful: number };
   style?: "update" | "thread";
+}
+
+/** "was it useful? 👍 3 · 👎 1", or "" before anyone said. */
+export function feedbackText(f: RunWords["feedback"]): string {
+  return f && f.useful + f.notUseful > 0 ? `was it useful? 👍 ${f.useful} · 👎 ${f.notUseful}` : "";
 }
 
 const mention = (id: string) => (/^[UW][A-Z0-9]{2,30}$/.test(id) ? `<@${id}>` : userText(id, 40));
@@ -39,7 +48,17 @@ export function runOptionsText(w: RunWords): string {
         : w.alert === "clear"
           ? ":white_check_mark: clear now"
           : "not checked yet";
-    parts.push(`*Alert* ${cond} · posts when it starts and when it clears · ${state}`);
+    const e = w.alert === "firing" ? w.episode : undefined;
+    const episode = [
+      e?.acknowledgedBy ? `acknowledged by ${mention(e.acknowledgedBy)}` : "",
+      e?.snoozedUntil
+        ? `snoozed ${e.snoozedUntil === "clear" ? "until it clears" : `until ${when(e.snoozedUntil)}`}`
+        : "",
+      feedbackText(w.feedback),
+    ].filter(Boolean);
+    parts.push(
+      `*Alert* ${cond} · one message per episode, updated as it changes · ${[state, ...episode].join(" · ")}`,
+    );
   } else if (cond) parts.push(`Posts only ${cond}; other runs are skipped`);
   if (w.style === "update") parts.push("one message a day, updated in place");
   if (w.style === "thread") parts.push("runs as replies in one thread");

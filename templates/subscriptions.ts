@@ -24,6 +24,8 @@ export interface SubscriptionView {
   condition?: RunWords["condition"];
   /** Set for alert subscriptions: the state last told. */
   alert?: RunWords["alert"];
+  episode?: RunWords["episode"];
+  feedback?: RunWords["feedback"];
   style?: RunWords["style"];
   paused: boolean;
   pausedReason?: string;

@@ -81,7 +81,9 @@ export async function playRuns(stack: Stack, out: Output, firstStep: number): Pr
     if (stack.slack.messages(DEMO.security).length > before) {
       const state = after.runs?.alert?.state;
       out.message(
-        state === "firing" ? "Alert fired in #security" : "Alert cleared in #security",
+        state === "firing"
+          ? "Alert fired in #security"
+          : "Alert cleared: its message is edited in place, and this reply goes in its thread",
         lastPosted(stack, DEMO.security),
       );
     } else out.note(`Check ${periodOf(hour - ago * HOUR)}: nothing posted (skipped: ${last?.reason}).`);

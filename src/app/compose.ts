@@ -4,6 +4,7 @@ import type { Config, KeyringEntry } from "../config.ts";
 import { createDigestService, type DigestService } from "../digests/digest-service.ts";
 import { createFilterListsCache } from "../digests/filter-lists.ts";
 import { createInsightsCache } from "../digests/insights-cache.ts";
+import { createAlertState } from "../jobs/alert-state.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, instrumentAnalytics, type Metrics } from "../metrics.ts";
 import type { AppServices } from "../slack/services.ts";
@@ -110,6 +111,7 @@ export function composeCore({
     digests: d.digests,
     analytics: d.analytics,
     subscriptions,
+    alerts: createAlertState({ redis, keys: d.keys }),
     metrics,
     policy: { adminUserIds: config.adminUserIds, digestAccess: config.digestAccess },
     installerOf: async () => undefined,

@@ -4,18 +4,26 @@ import { assetIdsOfGroups } from "../insights/asset-groups.ts";
 import { computeDigest } from "../insights/compute-digest.ts";
 import type { GapRule } from "../insights/gaps.ts";
 import { partialFrom } from "../insights/partial-day.ts";
+import type { Periods } from "../insights/period-totals.ts";
 import { parseRange } from "../insights/ranges.ts";
-import { CHART_STYLES, type ChartStyle, type DigestView, type ResolvedRange } from "../insights/types.ts";
+import {
+  CHART_STYLES,
+  type ChartStyle,
+  type DigestView,
+  type DriversView,
+  type ResolvedRange,
+} from "../insights/types.ts";
 import type { Logger } from "../log.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import type { WorkspaceSettingsStore } from "../store/workspace-settings.ts";
 import { fetchChunked } from "./chunked-fetch.ts";
 import { addDrivers, type ExtrasContext, prefetchDrivers, previousSeriesOf } from "./digest-extras.ts";
-import { DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
+import { computeDriversView, DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
 import type { FilterLists, FilterListsCache } from "./filter-lists.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsCache } from "./insights-cache.ts";
+import { fetchWeekdaySeries } from "./weekday-series.ts";
 
 /** What a digest is asked for: a range in the grammar, a zone, and filters by name or by id. */
 export interface DigestRequest {
@@ -49,6 +57,18 @@ export interface DigestRequest {
   chart?: ChartStyle;
   /** Offer the Why? button; default: on-demand (shareable) digests without drivers do. */
   explainable?: boolean;
+  /** Fetch the daily series an `unusual` condition judges (the latest complete day and 8 weeks before it). */
+  weekday?: boolean;
+}
+
+/** The drivers between any two periods of a filtered selection (an alert's day against a usual one). */
+export interface DriversRequest {
+  ref: WorkspaceRef;
+  tz: string;
+  now: Date;
+  assetIds: string[];
+  scannerIds: string[];
+  periods: Periods;
 }
 
 export interface DigestOutcome {
@@ -68,6 +88,13 @@ export interface DigestService {
    * no digest, for type-ahead that must answer within Slack's limit.
    */
   filterLists(ref: WorkspaceRef, tz: string, now: Date, opts?: { kept?: boolean }): Promise<FilterLists>;
+  /**
+   * The drivers of the change between `periods` (by asset group and scanner, with the data gaps of
+   * every slice), through the same bounded, cached slice queries as a digest's Why?.
+   *
+   * @throws AppError `drivers_unavailable` when the endpoint offers no filters to break it down by.
+   */
+  drivers(req: DriversRequest): Promise<DriversView>;
 }
 
 /**
@@ -114,17 +141,42 @@ export function createDigestService(options: {
     scanners: r.filters?.scannerId ?? null,
   });
 
+  const filterLists: DigestService["filterLists"] = async (ref, tz, now, opts = {}) => {
+    const kept = opts.kept ? await options.filterLists?.get(ref) : undefined;
+    if (kept) return kept;
+    const range = parseRange("last7d", { now, tz });
+    const key = await apiKey(ref);
+    const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };
+    const lists = listsOf(await options.insights.fetch(ref, key, base));
+    await options.filterLists?.offer(ref, lists);
+    return lists;
+  };
+
   return {
     apiKey,
-    async filterLists(ref, tz, now, opts = {}) {
-      const kept = opts.kept ? await options.filterLists?.get(ref) : undefined;
-      if (kept) return kept;
-      const range = parseRange("last7d", { now, tz });
-      const key = await apiKey(ref);
-      const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };
-      const lists = listsOf(await options.insights.fetch(ref, key, base));
-      await options.filterLists?.offer(ref, lists);
-      return lists;
+    filterLists,
+    async drivers(req) {
+      const key = await apiKey(req.ref);
+      const lists = await filterLists(req.ref, req.tz, req.now, { kept: true });
+      if (!lists.assets || !lists.scanners)
+        throw new AppError(
+          "drivers_unavailable",
+          "This analytics endpoint offers no asset or scanner filters to break the change down by.",
+        );
+      const { view } = await computeDriversView(
+        { source: options.insights, settings, gapRule: options.gapRule },
+        {
+          ref: req.ref,
+          apiKey: key,
+          periods: req.periods,
+          assetIds: req.assetIds,
+          scannerIds: req.scannerIds,
+          assets: lists.assets,
+          scanners: lists.scanners,
+          partialFrom: partialFrom(req.now, req.tz),
+        },
+      );
+      return view;
     },
     async build(req) {
       const range = parseRange(req.range, { now: req.now, tz: req.tz });
@@ -180,7 +232,13 @@ export function createDigestService(options: {
       // Drivers bring the previous period with them; a chart without drivers asks for it alongside.
       const previous =
         !req.drivers && (req.previousSeries || chartStyle !== "off") ? previousSeriesOf(extras) : undefined;
-      const result = await fetchChunked(options.insights, req.ref, key, query, settings.chunkSize);
+      const weekday = req.weekday
+        ? fetchWeekdaySeries({ ...extras, chunkSize: settings.chunkSize }, req.now, req.tz)
+        : undefined;
+      const [result, weekdaySeries] = await Promise.all([
+        fetchChunked(options.insights, req.ref, key, query, settings.chunkSize),
+        weekday,
+      ]);
       // Type-ahead reads the lists from here later, off the path Slack waits on.
       if (result.filters) await options.filterLists?.offer(req.ref, listsOf(result));
       const partial = partialFrom(req.now, req.tz);
@@ -201,6 +259,7 @@ export function createDigestService(options: {
         // Every on-demand digest (the shareable, ephemeral kind) offers Why? unless it already answers it.
         explainable: (req.explainable ?? req.shareable ?? false) && !req.drivers,
         chartStyle,
+        ...(weekdaySeries ? { weekday: weekdaySeries } : {}),
       };
       if (req.drivers) await addDrivers(view, result, { ...extras, partialFrom: partial, mode: req.drivers });
       else if (previous) {

@@ -46,7 +46,16 @@ export function subscriptionView(sub: Subscription, nextRun?: Date): Subscriptio
   if (sub.drivers === false) view.drivers = false;
   if (sub.condition) view.condition = sub.condition;
   if (sub.style) view.style = sub.style;
-  if (sub.mode === "alert") view.alert = sub.runs?.alert?.state ?? "unchecked";
+  if (sub.mode === "alert") {
+    const alert = sub.runs?.alert;
+    view.alert = alert?.state ?? "unchecked";
+    if (alert?.acknowledged || alert?.snoozed)
+      view.episode = {
+        ...(alert.acknowledged ? { acknowledgedBy: alert.acknowledged.by } : {}),
+        ...(alert.snoozed ? { snoozedUntil: alert.snoozed.until ?? "clear" } : {}),
+      };
+    if (sub.runs?.feedback) view.feedback = sub.runs.feedback;
+  }
   if (sub.status === "paused") {
     const r = describeReason(sub.pausedReason ?? "paused_by_user");
     view.pausedReason = `${capital(r.what)}. ${r.fix}`;

@@ -2,6 +2,7 @@ import type { AnalyticsClient } from "../analytics/client.ts";
 import type { DigestService } from "../digests/digest-service.ts";
 import type { InsightsCache } from "../digests/insights-cache.ts";
 import type { Offload } from "../interactive/types.ts";
+import type { AlertStateStore } from "../jobs/alert-state.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
@@ -27,6 +28,8 @@ export interface AppServices {
   analytics: Pick<AnalyticsClient, "verifyKey" | "endpoint">;
   /** Scheduled digests: records and their BullMQ schedulers (the web process's producer side). */
   subscriptions: SubscriptionService;
+  /** Alert episodes: the scripts behind the buttons on an alert's message, and its kept message. */
+  alerts: AlertStateStore;
   policy: PermissionPolicy;
   /** Who installed the app in a workspace (OAuth installs record it); undefined when unknown. */
   installerOf(ref: WorkspaceRef): Promise<string | undefined>;

@@ -151,6 +151,12 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
     user: (ref: WorkspaceRef, userId: string) => `${ns(ref)}:user:${slackId("userId", userId)}`,
     /** Hash: one subscription. */
     subscription: (ref: WorkspaceRef, subId: string) => `${ns(ref)}:sub:${token("subscription id", subId)}`,
+    /** String (JSON): the message of an alert's latest episode, kept so every state change redraws it. */
+    alertMessage: (ref: WorkspaceRef, subId: string) =>
+      `${ns(ref)}:alertmsg:${token("subscription id", subId)}`,
+    /** Hash: `<episode>:<user>` → `+` or `-`, each person's feedback on an alert's messages. */
+    alertFeedback: (ref: WorkspaceRef, subId: string) =>
+      `${ns(ref)}:alertfb:${token("subscription id", subId)}`,
     /** Hash: subscription id → channel id, for every subscription of the workspace. */
     subscriptionIndex: (ref: WorkspaceRef) => `${ns(ref)}:idx`,
     /** Hash: subscription id → channel id, for the workspace's active subscriptions in one time slot. */

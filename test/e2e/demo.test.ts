@@ -30,7 +30,7 @@ describe("npm run demo", () => {
     // Less noise and export: a skipped run, an alert firing once and clearing once, a DM digest, a CSV.
     expect(stdout).toMatch(/skipped: violations [\d,]+ not > 1,000,000/);
     expect(stdout.match(/🚨 Alert: violations [\d,]+ > 500/g)).toHaveLength(1);
-    expect(stdout.match(/✅ Cleared: violations [\d,]+ not > 500/g)).toHaveLength(1);
+    expect(stdout.match(/✅ Cleared [\d-]+ [\d:]+ UTC: violations [\d,]+ not > 500/g)).toHaveLength(1);
     expect(stdout).toContain("Your personal digest · Daily at 08:00 America/Los_Angeles");
     expect(stdout).toContain("day,findings,violations,fixes,merged");
     const files = readdirSync(out);

@@ -48,4 +48,16 @@ describe("the drivers option of a subscription", () => {
     expect(scheduledExtras({ drivers: false })).toEqual({});
     expect(scheduledExtras({ drivers: false, chart: "off" })).toEqual({ chart: "off" });
   });
+
+  it("an unusual condition asks for its weekday series; an alert's check for no breakdown", () => {
+    expect(scheduledExtras({ condition: "when findings unusual" })).toEqual({
+      drivers: "optional",
+      weekday: true,
+    });
+    expect(scheduledExtras({ mode: "alert", condition: "when violations > 5" })).toEqual({});
+    expect(scheduledExtras({ mode: "alert", condition: "when violations unusual", chart: "png" })).toEqual({
+      chart: "png",
+      weekday: true,
+    });
+  });
 });
