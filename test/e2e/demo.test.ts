@@ -32,6 +32,19 @@ describe("npm run demo", () => {
     expect(stdout.match(/🚨 Alert: violations [\d,]+ > 500/g)).toHaveLength(1);
     expect(stdout.match(/✅ Cleared [\d-]+ [\d:]+ UTC: violations [\d,]+ not > 500/g)).toHaveLength(1);
     expect(stdout).toContain("Your personal digest · Daily at 08:00 America/Los_Angeles");
+    // An unusual day: fired with what moved it, acknowledged (a member refused), snoozed, cleared.
+    expect(stdout).toMatch(
+      /🚨 Alert: violations [\d,]+ yesterday \(\w{3} \w{3} \d+\); a usual \w+day is [\d,]+–[\d,]+/,
+    );
+    expect(stdout).toMatch(
+      /What moved it · \w{3} \w{3} \d+ against \w{3} \w{3} \d+ \([\d,]+ violations\), the most typical/,
+    );
+    expect(stdout).toMatch(/by asset group: payments\/\* \+[\d,]+/);
+    expect(stdout).toContain("Only the owner of subscription");
+    expect(stdout).toMatch(/👀 Acknowledged by /);
+    expect(stdout).toMatch(/💤 Snoozed until it clears by /);
+    expect(stdout).toMatch(/✅ Cleared .*: violations [\d,]+ yesterday .*, within a usual \w+day/);
+    expect(stdout).toContain("This alert so far: 1 👍 · 0 👎");
     expect(stdout).toContain("day,findings,violations,fixes,merged");
     const files = readdirSync(out);
     expect(files.filter((f) => f.endsWith(".json")).length).toBeGreaterThanOrEqual(7);

@@ -35,6 +35,7 @@ interface Fill {
   range?: string;
   assets?: { value: string; text: string }[];
   condition?: string;
+  mode?: "digest" | "alert";
 }
 
 /** `view.state.values` as Slack sends them for the modal's inputs. */
@@ -62,6 +63,7 @@ function values(f: Fill): Record<string, unknown> {
   if (f.time) v[F.time] = { [F.time]: { type: "timepicker", selected_time: f.time } };
   if (f.condition !== undefined)
     v[F.condition] = { [F.condition]: { type: "plain_text_input", value: f.condition } };
+  if (f.mode) v[F.mode] = { [F.mode]: { type: "radio_buttons", selected_option: { value: f.mode } } };
   return v;
 }
 
@@ -183,6 +185,34 @@ describe("the subscribe modal", () => {
     const said = (answer.body as { errors: Record<string, string> }).errors[F.condition];
     expect(said).toContain("when violations > 500");
     expect((await stack.web.deps.subscriptions.list(REF)).length).toBe(before);
+  });
+
+  it("an unusual alert from the modal: stored in canonical form; `unusually` without a direction is refused inline", async () => {
+    const view = await openModal();
+    const base: Fill = {
+      channel: DEMO.general,
+      frequency: "weekly",
+      days: ["mon"],
+      time: "09:00",
+      tz: "Europe/Berlin",
+      mode: "alert",
+    };
+    const bad = await submit(view, { ...base, condition: "when violations unusually" });
+    expect(bad.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.condition]: expect.stringContaining("needs a direction") },
+    });
+    const ok = await submit(view, { ...base, condition: "When Violations Unusually High Sensitivity High" });
+    expect(ok.status).toBe(200);
+    const saved = await stack.slack.waitFor(async () =>
+      (await stack.web.deps.subscriptions.listByChannel(REF, DEMO.general)).find((s) =>
+        s.condition?.includes("unusually"),
+      ),
+    );
+    expect(saved).toMatchObject({
+      mode: "alert",
+      condition: "when violations unusually high sensitivity high",
+    });
   });
 
   it("bad cron, unknown zone, no weekday or a channel without the app: inline errors, nothing saved", async () => {
