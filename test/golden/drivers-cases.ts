@@ -9,10 +9,14 @@ import {
 import { createAnalyticsClient } from "../../src/analytics/client.ts";
 import { parseKeyring } from "../../src/config.ts";
 import { createDigestService, type DigestService } from "../../src/digests/digest-service.ts";
+import { createDriversCache } from "../../src/digests/drivers-cache.ts";
+import type { SlicesSource } from "../../src/digests/drivers-fetch.ts";
+import { createDriversPlanner } from "../../src/digests/drivers-planner.ts";
 import { DEFAULT_DRIVERS, type DriversSettings } from "../../src/digests/drivers-service.ts";
 import { createInsightsCache } from "../../src/digests/insights-cache.ts";
 import { AppError } from "../../src/errors.ts";
-import { groupAssets } from "../../src/insights/asset-groups.ts";
+import { assetIdsOfGroups, groupAssets } from "../../src/insights/asset-groups.ts";
+import type { DigestView } from "../../src/insights/types.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
@@ -123,6 +127,12 @@ export function goldenCases(): GoldenCase[] {
 /** A world of one emulator (at one "today") and digest services over a Redis connection. */
 export interface GoldenWorld {
   run(c: GoldenCase): Promise<GoldenOutcome>;
+  /**
+   * Cases that differ only in their range (one account, filter, zone, hour, settings), as a slot's
+   * deliveries: their drivers planned and warmed together, then each digest built. `slices` counts
+   * the slices requests the whole group made.
+   */
+  runPlanned(cases: GoldenCase[]): Promise<{ outcomes: Record<string, GoldenOutcome>; slices: number }>;
   close(): Promise<void>;
 }
 
@@ -172,7 +182,18 @@ export async function goldenWorld(redis: RedisClient, today: string): Promise<Go
     logger: silentLogger(),
   });
   let n = 0;
-  const serviceFor = async (apiKey: string, settings: DriversSettings): Promise<DigestService> => {
+  let slicesAsked = 0;
+  const counting: SlicesSource = {
+    slices: (key, queries) => {
+      slicesAsked++;
+      return client.slices(key, queries);
+    },
+  };
+  const serviceFor = async (
+    apiKey: string,
+    settings: DriversSettings,
+    planned = false,
+  ): Promise<DigestService> => {
     // A fresh prefix per case: nothing one case cached can shape another.
     const prefix = `golden-${randomBytes(4).toString("hex")}-${n++}`;
     const apiKeys = createApiKeyStore({ redis, keyring, prefix });
@@ -183,8 +204,36 @@ export async function goldenWorld(redis: RedisClient, today: string): Promise<Go
       client,
       logger: silentLogger(),
     });
-    return createDigestService({ apiKeys, insights, drivers: settings, logger: silentLogger() });
+    const keys = createKeyScheme({ prefix });
+    const shared = planned
+      ? {
+          driversCache: createDriversCache({ redis, keys, secret: randomBytes(32), logger: silentLogger() }),
+          driversPlanner: createDriversPlanner(),
+        }
+      : {};
+    return createDigestService({
+      apiKeys,
+      insights,
+      slices: counting,
+      drivers: settings,
+      logger: silentLogger(),
+      ...shared,
+    });
   };
+  const outcomeOf = (view: DigestView): GoldenOutcome => ({
+    // The fields the record holds (a field added to the view since is checked by its own tests).
+    drivers: view.drivers
+      ? {
+          drivers: view.drivers.drivers,
+          gaps: view.drivers.gaps,
+          groups: view.drivers.groups,
+          queries: view.drivers.queries,
+          unqueriedGroups: view.drivers.unqueriedGroups,
+        }
+      : null,
+    previousSeries: view.previousSeries ?? null,
+    digest: { violations: view.digest.violations, findings: view.digest.findings },
+  });
   return {
     async run(c) {
       const account = GOLDEN_ACCOUNTS.find((a) => a.name === c.account);
@@ -200,15 +249,48 @@ export async function goldenWorld(redis: RedisClient, today: string): Promise<Go
           drivers: "required",
           ...filtersOf(c, account.apiKey),
         });
-        return {
-          drivers: view.drivers ? { ...view.drivers, queries: view.drivers.queries } : null,
-          previousSeries: view.previousSeries ?? null,
-          digest: { violations: view.digest.violations, findings: view.digest.findings },
-        };
+        return outcomeOf(view);
       } catch (err) {
         if (err instanceof AppError) return { error: err.code };
         throw err;
       }
+    },
+    async runPlanned(cases) {
+      const c0 = cases[0] as GoldenCase;
+      const account = GOLDEN_ACCOUNTS.find((a) => a.name === c0.account);
+      if (!account) throw new Error(`unknown account ${c0.account}`);
+      const digests = await serviceFor(account.apiKey, { ...DEFAULT_DRIVERS, ...c0.settings }, true);
+      const now = new Date(`${c0.today}T${String(c0.hour).padStart(2, "0")}:00:00Z`);
+      // Filters by id, as a subscription stores them (a group stands for its assets).
+      const f = filtersOf(c0, account.apiKey);
+      const assets = accountFor(account.apiKey)?.assets ?? [];
+      const ids = {
+        assetIds: [...(f.assetIds ?? []), ...assetIdsOfGroups(assets, f.assetGroups ?? [])],
+        scannerIds: f.scannerIds ?? [],
+      };
+      const before = slicesAsked;
+      await digests.warmDrivers(
+        TEAM(0),
+        cases.map((c) => ({ range: c.range, tz: c.tz, now, ...ids })),
+      );
+      const outcomes: Record<string, GoldenOutcome> = {};
+      for (const c of cases) {
+        try {
+          const { view } = await digests.build({
+            ref: TEAM(0),
+            range: c.range,
+            tz: c.tz,
+            now,
+            drivers: "required",
+            ...ids,
+          });
+          outcomes[c.id] = outcomeOf(view);
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          outcomes[c.id] = { error: err.code };
+        }
+      }
+      return { outcomes, slices: slicesAsked - before };
     },
     close: () => emu.close(),
   };
@@ -229,4 +311,34 @@ export async function runGoldenCases(
     }
   }
   return out;
+}
+
+/**
+ * The cases again, each group of them that differs only in range planned together like a slot's
+ * deliveries; the outcomes, and the slices requests and digests per group.
+ */
+export async function runGoldenCasesPlanned(
+  redis: RedisClient,
+  cases: GoldenCase[] = goldenCases(),
+): Promise<{ outcomes: Record<string, GoldenOutcome>; groups: { digests: number; slices: number }[] }> {
+  const outcomes: Record<string, GoldenOutcome> = {};
+  const groups: { digests: number; slices: number }[] = [];
+  for (const today of GOLDEN_TODAYS) {
+    const world = await goldenWorld(redis, today);
+    try {
+      const byGroup = new Map<string, GoldenCase[]>();
+      for (const c of cases.filter((x) => x.today === today)) {
+        const g = JSON.stringify([c.account, c.filter, c.tz, c.hour, c.settings ?? null]);
+        byGroup.set(g, [...(byGroup.get(g) ?? []), c]);
+      }
+      for (const group of byGroup.values()) {
+        const r = await world.runPlanned(group);
+        Object.assign(outcomes, r.outcomes);
+        groups.push({ digests: group.length, slices: r.slices });
+      }
+    } finally {
+      await world.close();
+    }
+  }
+  return { outcomes, groups };
 }
