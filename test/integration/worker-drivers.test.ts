@@ -47,7 +47,10 @@ describe("scheduled digests and their drivers", () => {
     // No Why? on a scheduled digest: the drivers are in it, or its owner chose not to have them.
     expect(withDrivers).not.toContain("digest_why");
     expect(without).not.toContain("digest_why");
-    for (const text of [withDrivers, without]) expect(text).toContain('"type":"image"');
+    for (const text of [withDrivers, without]) expect(text).toContain('"type":"data_visualization"');
+    // The breakdown is a table when the digest has one; without drivers there is none.
+    expect(withDrivers).toContain(BLOCK.digestDriversTable);
+    expect(without).not.toContain(BLOCK.digestDriversTable);
     // Switched back on by an update: the record says so and the next digest has them again.
     const back = await subscriptions.update(REF, off.subscription.id, { drivers: true });
     expect(back.subscription.drivers).toBe(true);
