@@ -23,6 +23,8 @@ export interface ChartsPlan {
   storm: { subscriptions: number; workspaces: number };
   /** The same storm with image charts; null: not run. */
   pngStorm: { subscriptions: number; workspaces: number } | null;
+  /** The same storm with charts off (drivers alone), the yardstick for what the chart costs; null: not run. */
+  offStorm: { subscriptions: number; workspaces: number } | null;
   concurrency: number;
   timeoutMs: number;
 }
@@ -39,8 +41,8 @@ export interface RenderRow {
 }
 
 export interface ChartsStorm {
-  /** "native": the defaults; "png": every workspace set to image charts. */
-  mode: "native" | "png";
+  /** "native": the defaults; "off": CHARTS=off (drivers alone); "png": every workspace set to image charts. */
+  mode: "native" | "off" | "png";
   row: StormRow;
 }
 
@@ -161,8 +163,9 @@ export async function measureCharts(
     });
     return { text: m.text, blocks: m.blocks };
   };
-  const runs: ["native" | "png", ChartsPlan["storm"] | null][] = [
+  const runs: [ChartsStorm["mode"], ChartsPlan["storm"] | null][] = [
     ["native", plan.storm],
+    ["off", plan.offStorm],
     ["png", plan.pngStorm],
   ];
   for (const [mode, size] of runs) {
@@ -176,7 +179,7 @@ export async function measureCharts(
       concurrency: plan.concurrency,
       timeoutMs: plan.timeoutMs,
       // The defaults: charts on (the world's own default is off), drivers on (the records' default).
-      env: { CHARTS: "on" },
+      env: { CHARTS: mode === "off" ? "off" : "on" },
       prepare:
         mode === "png"
           ? async (world) => {
