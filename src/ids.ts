@@ -152,6 +152,8 @@ export const SUBSCRIBE_FIELD = {
   mode: "sub_mode",
   /** post / update / thread (radio buttons). */
   style: "sub_style",
+  /** default / native / png / off (radio buttons): how the digest shows its trend and drivers. */
+  chart: "sub_chart",
 } as const;
 
 /** Subscribe modal inputs whose changes redraw the "next five runs" section (dispatch_action). */

@@ -145,6 +145,7 @@ export function composeCore({
     users: createUserDirectory({ redis, keys: d.keys }),
     insightsCache: d.insightsCache,
     digests: d.digests,
+    settings: d.settings,
     analytics: d.analytics,
     subscriptions,
     alerts: createAlertState({ redis, keys: d.keys }),

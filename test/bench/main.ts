@@ -6,6 +6,7 @@ import { connect } from "../e2e/helpers.ts";
 import { type AckRow, measureAck } from "./ack.ts";
 import { type BadInputResult, measureBadInput, type ProcessCounters } from "./bad-input.ts";
 import { startBareBolt } from "./bare-bolt.ts";
+import { type ChartsBenchResult, measureCharts } from "./charts/section.ts";
 import { type Child, spawnChild } from "./child.ts";
 import { type DriversBenchResult, measureDrivers } from "./drivers/section.ts";
 import type { CostResult } from "./engine/cost.ts";
@@ -55,6 +56,8 @@ export interface BenchResults {
   faults: FaultRun[];
   /** Drivers of a change: queries, time added, storms with shared accounts. */
   drivers?: DriversBenchResult;
+  /** Charts Slack draws: render with the chart block, storms with the defaults (issue 25). */
+  charts?: ChartsBenchResult;
   /** The same fault runs on a 3-master Redis Cluster. */
   faultsCluster: FaultRun[];
   engine: {
@@ -67,7 +70,16 @@ export interface BenchResults {
 }
 
 /** Section names for `--only` (comma-separated). */
-export const SECTIONS = ["render", "ack", "bad-input", "storms", "engine", "faults", "drivers"] as const;
+export const SECTIONS = [
+  "render",
+  "ack",
+  "bad-input",
+  "storms",
+  "engine",
+  "faults",
+  "drivers",
+  "charts",
+] as const;
 
 function commit(): string {
   const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim();
@@ -329,6 +341,10 @@ export async function runBench(o: {
   if (wanted("drivers"))
     await section("drivers", async () => {
       results.drivers = await measureDrivers(plan.drivers, o.log);
+    });
+  if (wanted("charts"))
+    await section("charts", async () => {
+      results.charts = await measureCharts(plan.charts, o.log);
     });
   return finish();
 }

@@ -1,4 +1,5 @@
 import type { AckRow } from "./ack.ts";
+import { chartsSection } from "./charts/report.ts";
 import { driversSection } from "./drivers/report.ts";
 import { engineSection } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
@@ -310,6 +311,8 @@ export function renderReport(r: BenchResults, extraNotes = ""): string {
     badSection(r),
     "",
     driversSection(r),
+    "",
+    chartsSection(r),
     "",
     notesSection(r),
     extraNotes,

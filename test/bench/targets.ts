@@ -1,4 +1,5 @@
 import type { AckRow } from "./ack.ts";
+import { chartsTargets } from "./charts/report.ts";
 import { driversTargets } from "./drivers/report.ts";
 import { engineTargets } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
@@ -188,6 +189,7 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
     ...faultTargets(r),
     ...badTargets(r),
     ...driversTargets(r),
+    ...chartsTargets(r),
     ...engineTargets(r),
   ];
 }

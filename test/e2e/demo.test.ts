@@ -13,6 +13,11 @@ describe("npm run demo", () => {
     expect(stdout).toContain("Findings");
     expect(stdout).toContain("Demo finished");
     expect(stdout).toContain("Scheduled digest as posted in #security");
+    // The chart Slack draws, as the terminal shows it: titled bars for this and the previous period.
+    expect(stdout).toContain("📈 Violations per day");
+    expect(stdout).toContain("█ This period   ░ Previous period");
+    expect(stdout).toMatch(/Breakdown +Asset group or scanner +Now +Before +Change/);
+    expect(stdout).toContain("Scheduled digest after the fallback (chart: png_fallback)");
     expect(stdout).toContain("Scheduled digest · Weekly on Mon at 09:00 Europe/Berlin");
     expect(stdout).toMatch(/Next 5 runs \(Europe\/Berlin\)/);
     expect(stdout).toContain("Last delivered");

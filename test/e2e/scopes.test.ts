@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadManifest, type RecordedCall, slackEvents } from "../../sandbox/slack/index.ts";
 import { DEMO } from "../../sandbox/stack.ts";
+import type { ChartStyle } from "../../src/insights/types.ts";
 import { BOT_SCOPES } from "../../src/install/bolt-options.ts";
 import { createDeliveryClaims } from "../../src/jobs/claims.ts";
 import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
@@ -25,10 +26,10 @@ function freshChannel(isPrivate = false): string {
   return id;
 }
 
-async function subscription(channelId: string): Promise<string> {
+async function subscription(channelId: string, chart?: ChartStyle): Promise<string> {
   const { subscription } = await stack.web.deps.subscriptions.create(
     REF,
-    { channelId, schedule: { kind: "daily" }, tz: "UTC" },
+    { channelId, schedule: { kind: "daily" }, tz: "UTC", ...(chart ? { chart } : {}) },
     DEMO.admin,
   );
   return subscription.id;
@@ -48,9 +49,10 @@ async function takeover(isPrivate: boolean): Promise<Proves> {
   return (c) => c.method === "conversations.history" && c.args.channel === channel;
 }
 
+/** A test send of a subscription that posts its chart as an image (the path the file scopes serve). */
 async function sendNow(): Promise<{ channel: string; id: string }> {
   const channel = freshChannel();
-  const id = await subscription(channel);
+  const id = await subscription(channel, "png");
   await stack.web.deps.subscriptions.sendNow(REF, id);
   return { channel, id };
 }
@@ -145,7 +147,8 @@ const USES: Use[] = [
   },
   {
     scope: "files:write",
-    feature: "uploading a scheduled digest's trend chart",
+    feature:
+      "uploading a digest's chart as an image (png subscriptions, and the fallback when Slack refuses a chart block)",
     async run() {
       const { id } = await sendNow();
       return (c) => c.method === "files.getUploadURLExternal" && c.args.filename === `insights-${id}.png`;
@@ -153,7 +156,7 @@ const USES: Use[] = [
   },
   {
     scope: "files:read",
-    feature: "waiting until Slack has processed the chart before attaching it",
+    feature: "waiting until Slack has processed that image before attaching it",
     async run() {
       const { id } = await sendNow();
       const chartOf = (fileId: unknown) => stack.slack.files().find((f) => f.id === fileId)?.filename;

@@ -49,6 +49,9 @@ describe("scheduled digests and their drivers", () => {
     expect(without).not.toContain("digest_why");
     // The chart either way: native (the default) draws it as a data_visualization block.
     for (const text of [withDrivers, without]) expect(text).toContain('"type":"data_visualization"');
+    // The breakdown is a table when the digest has one; without drivers there is none.
+    expect(withDrivers).toContain(BLOCK.digestDriversTable);
+    expect(without).not.toContain(BLOCK.digestDriversTable);
     // Switched back on by an update: the record says so and the next digest has them again.
     const back = await subscriptions.update(REF, off.subscription.id, { drivers: true });
     expect(back.subscription.drivers).toBe(true);

@@ -173,7 +173,11 @@ describe("chart upload", () => {
     h = await startHarness({ redisUrl: inject("redisUrl") });
     const { subscriptions } = h.producer();
     await h.worker();
-    const { subscription: sub } = await subscriptions.create(REF, daily(DEMO.general), OWNER);
+    const { subscription: sub } = await subscriptions.create(
+      REF,
+      { ...daily(DEMO.general), chart: "png" },
+      OWNER,
+    );
     h.slack.injectHttp("upload", 500, { times: 1 });
     await subscriptions.sendNow(REF, sub.id);
     await until(() => h.slack.messages(DEMO.general).length === 1, 10_000, "the digest");
