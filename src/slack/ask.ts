@@ -19,6 +19,7 @@ import type { Message } from "../blockkit/types.ts";
 import { type AskAnswer, answerQuestion } from "../digests/ask-service.ts";
 import { exportCsv, exportedText } from "./export.ts";
 import type { RequestContext } from "./frame/index.ts";
+import { sendWithFallback } from "./refusal.ts";
 
 /**
  * Questions in plain words, answered in their thread: a status line while the numbers are
@@ -93,43 +94,56 @@ function proposalWords(r: AskReading, tz: string): string {
     .join(", ");
 }
 
-/** The answer as a Slack message (a CSV is uploaded to the conversation on the way). */
+/**
+ * The answer as a Slack message (a CSV is uploaded to the conversation on the way), and the same
+ * answer without chart and table blocks, for a workspace or client that refuses them.
+ */
 export async function renderAnswer(
   ctx: Pick<RequestContext, "client" | "userId" | "log">,
   answer: AskAnswer,
   where: Conversation,
   tz: string,
-): Promise<Message> {
+): Promise<{ message: Message; plain?: () => Message }> {
   const r = answer.reading;
   if (answer.kind === "examples")
-    return askExamplesMessage({ trouble: troubleOf(r), examples: answer.examples });
+    return { message: askExamplesMessage({ trouble: troubleOf(r), examples: answer.examples }) };
   const understood = { understood: understoodText(r, tz), notes: r.notes, slash: slashText(r) };
   if (answer.kind === "proposal") {
     const proposal = proposalOf(r);
     const confirm = encodeProposal(proposal);
-    return askProposalMessage({
-      ...understood,
-      description: proposalWords(r, tz),
-      mode: proposal.mode,
-      ...(confirm ? { confirm, change: confirm } : {}),
-    });
+    return {
+      message: askProposalMessage({
+        ...understood,
+        description: proposalWords(r, tz),
+        mode: proposal.mode,
+        ...(confirm ? { confirm, change: confirm } : {}),
+      }),
+    };
   }
   const adjust = encodeAdjust(fieldsOf(r));
   if (answer.kind === "export") {
     const place = await exportCsv(ctx, answer.view, where.channelId);
-    return askExportMessage({ ...understood, done: exportedText(answer.view, place), adjust });
+    return { message: askExportMessage({ ...understood, done: exportedText(answer.view, place), adjust }) };
   }
   const metric = r.metrics[0] ?? "violations";
   const extremes = r.intent === "trend" ? extremesOf(metric, answer.view.digest) : null;
-  return askDigestMessage({
-    ...understood,
-    figures: answer.figures.map(answerFigure),
-    ...(extremes
-      ? { extremes: { noun: NOUNS[extremes.metric], busiest: extremes.busiest, quietest: extremes.quietest } }
-      : {}),
-    digest: answer.view,
-    adjust,
-  });
+  const build = (digest: typeof answer.view) =>
+    askDigestMessage({
+      ...understood,
+      figures: answer.figures.map(answerFigure),
+      ...(extremes
+        ? {
+            extremes: {
+              noun: NOUNS[extremes.metric],
+              busiest: extremes.busiest,
+              quietest: extremes.quietest,
+            },
+          }
+        : {}),
+      digest,
+      adjust,
+    });
+  return { message: build(answer.view), plain: () => build({ ...answer.view, chartStyle: "off" }) };
 }
 
 /**
@@ -152,9 +166,14 @@ export async function answerInThread(
       now: ctx.deps.clock(),
       botUserId,
     });
-    const message = await renderAnswer(ctx, answer, where, user.tz);
+    const { message, plain } = await renderAnswer(ctx, answer, where, user.tz);
+    await sendWithFallback(
+      message,
+      plain ?? (() => message),
+      (m) => postInThread(ctx.client, where, m),
+      (refusal) => ctx.log.warn({ refusal }, "chart or table refused; answering without them"),
+    );
     ctx.log.info({ answer: answer.kind, intent: answer.reading.intent }, "question answered");
-    await postInThread(ctx.client, where, message);
   } catch (err) {
     await setThreadStatus(ctx, where, "");
     throw err;
