@@ -14,6 +14,8 @@ export interface Plan {
   faults: { subscriptions: number; workspaces: number; timeoutMs: number };
   stormTimeoutMs: number;
   drivers: DriversPlan;
+  /** Questions in plain words: rounds of the question list, asked one at a time. */
+  ask: { rounds: number };
   /** Issue 15's engine figures. */
   engine: {
     cost: { subs: number; workspaces: number };
@@ -66,6 +68,7 @@ export function planFor(quick: boolean): Plan {
         faults: { subscriptions: 150, workspaces: 150, timeoutMs: 120_000 },
         stormTimeoutMs: 120_000,
         drivers: { timingRuns: 7, storms: DRIVER_STORMS([10, 20, 40]), huge: false },
+        ask: { rounds: 2 },
         engine: {
           cost: { subs: 200, workspaces: 20 },
           workers: { subs: 2_000, workspaces: 200 },
@@ -88,6 +91,7 @@ export function planFor(quick: boolean): Plan {
         faults: { subscriptions: 1_000, workspaces: 1_000, timeoutMs: 240_000 },
         stormTimeoutMs: 480_000,
         drivers: { timingRuns: 15, storms: DRIVER_STORMS([10, 20, 40, 100]), huge: true },
+        ask: { rounds: 5 },
         engine: {
           cost: { subs: 500, workspaces: 50 },
           workers: { subs: 10_000, workspaces: 1_000 },
