@@ -95,9 +95,15 @@ export interface DigestService {
   /**
    * The asset and scanner lists, from the unfiltered insights reply of the last 7 days in `tz`
    * (cached like any digest's). With `kept`, lists a digest left behind answer first: no query and
-   * no digest, for type-ahead that must answer within Slack's limit.
+   * no digest, for type-ahead that must answer within Slack's limit. With `kept: "only"`, no query
+   * at all: no lists kept means no lists (work that must not wait for the service).
    */
-  filterLists(ref: WorkspaceRef, tz: string, now: Date, opts?: { kept?: boolean }): Promise<FilterLists>;
+  filterLists(
+    ref: WorkspaceRef,
+    tz: string,
+    now: Date,
+    opts?: { kept?: boolean | "only" },
+  ): Promise<FilterLists>;
   /**
    * The drivers of the change between `periods` (by asset group and scanner, with the data gaps of
    * every slice), through the same bounded, cached slice queries as a digest's Why?.
@@ -196,6 +202,7 @@ export function createDigestService(options: {
   const filterLists: DigestService["filterLists"] = async (ref, tz, now, opts = {}) => {
     const kept = opts.kept ? await options.filterLists?.get(ref) : undefined;
     if (kept) return kept;
+    if (opts.kept === "only") return { assets: null, scanners: null };
     const range = parseRange("last7d", { now, tz });
     const key = await apiKey(ref);
     const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };

@@ -4,6 +4,7 @@ import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
 import { DEMO, SANDBOX_SIGNING_SECRET, type Stack, startStack } from "../../sandbox/stack.ts";
 import { connect } from "../e2e/helpers.ts";
 import { type AckRow, measureAck } from "./ack.ts";
+import { type AskBenchResult, measureAsk } from "./ask.ts";
 import { type BadInputResult, measureBadInput, type ProcessCounters } from "./bad-input.ts";
 import { startBareBolt } from "./bare-bolt.ts";
 import { type ChartsBenchResult, measureCharts } from "./charts/section.ts";
@@ -58,6 +59,8 @@ export interface BenchResults {
   drivers?: DriversBenchResult;
   /** Charts Slack draws: render with the chart block, storms with the defaults (issue 25). */
   charts?: ChartsBenchResult;
+  /** Questions in plain words: reply time in the DM, the reader's cost. */
+  ask?: AskBenchResult;
   /** The same fault runs on a 3-master Redis Cluster. */
   faultsCluster: FaultRun[];
   engine: {
@@ -79,6 +82,7 @@ export const SECTIONS = [
   "faults",
   "drivers",
   "charts",
+  "ask",
 ] as const;
 
 function commit(): string {
@@ -345,6 +349,10 @@ export async function runBench(o: {
   if (wanted("charts"))
     await section("charts", async () => {
       results.charts = await measureCharts(plan.charts, o.log);
+    });
+  if (wanted("ask"))
+    await section("questions in plain words", async () => {
+      results.ask = await measureAsk(plan.ask);
     });
   return finish();
 }

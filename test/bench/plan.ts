@@ -17,6 +17,8 @@ export interface Plan {
   drivers: DriversPlan;
   /** Issue 25: render with the chart block; a storm of 5 workspaces × 200 with the defaults. */
   charts: ChartsPlan;
+  /** Questions in plain words: rounds of the question list, asked one at a time. */
+  ask: { rounds: number };
   /** Issue 15's engine figures. */
   engine: {
     cost: { subs: number; workspaces: number };
@@ -77,6 +79,7 @@ export function planFor(quick: boolean): Plan {
           concurrency: 50,
           timeoutMs: 240_000,
         },
+        ask: { rounds: 2 },
         engine: {
           cost: { subs: 200, workspaces: 20 },
           workers: { subs: 2_000, workspaces: 200 },
@@ -107,6 +110,7 @@ export function planFor(quick: boolean): Plan {
           concurrency: 50,
           timeoutMs: 480_000,
         },
+        ask: { rounds: 5 },
         engine: {
           cost: { subs: 500, workspaces: 50 },
           workers: { subs: 10_000, workspaces: 1_000 },

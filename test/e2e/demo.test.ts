@@ -32,6 +32,9 @@ describe("npm run demo", () => {
       /No data from SCA \(dependencies\) since \w{3} \w{3} \d+ — possible scan outage\./,
     );
     expect(stdout).toContain("Why it changed");
+    // The conversation in the Messages tab: understood lines, and examples for what it cannot read.
+    expect(stdout).toContain("Understood: Why it changed: Violations · payments/*");
+    expect(stdout).toContain("I could not read “critical”, “open”");
     // Less noise and export: a skipped run, an alert firing once and clearing once, a DM digest, a CSV.
     expect(stdout).toMatch(/skipped: violations [\d,]+ not > 1,000,000/);
     expect(stdout.match(/🚨 Alert: violations [\d,]+ > 500/g)).toHaveLength(1);

@@ -15,6 +15,8 @@ import { connect, useFileStack } from "./helpers.ts";
  */
 
 const prefix = `e2e-scopes-${process.pid}`;
+/** Scopes that decide whether Slack delivers anything at all: without them the app hears nothing. */
+const DELIVERY = new Set(["commands", "links:read", "im:history", "app_mentions:read"]);
 const REF = { teamId: DEMO.teamId };
 let serial = 0;
 
@@ -180,6 +182,39 @@ const USES: Use[] = [
     },
   },
   {
+    scope: "im:history",
+    feature: "hearing a question written in the app's Messages tab (message.im)",
+    async run() {
+      const sent = await stack.slack.sendDm({ teamId: DEMO.teamId, userId: DEMO.member, text: "help" });
+      return { refused: sent.delivered ? undefined : sent.refused };
+    },
+  },
+  {
+    scope: "app_mentions:read",
+    feature: "hearing a question where the app is mentioned in a channel (app_mention)",
+    async run() {
+      const sent = await stack.slack.mention({
+        teamId: DEMO.teamId,
+        userId: DEMO.member,
+        channelId: DEMO.general,
+        text: `<@${DEMO.botUserId}> help`,
+      });
+      return { refused: sent.delivered ? undefined : sent.refused };
+    },
+  },
+  {
+    scope: "assistant:write",
+    feature: "suggested questions when someone opens the app's Messages tab",
+    async run() {
+      serial += 1;
+      const user = `U0SCOPEP${String(serial).padStart(2, "0")}`;
+      stack.slack.addUser(DEMO.teamId, { id: user, tz: "Europe/Paris" });
+      const opened = await stack.slack.openMessagesTab({ teamId: DEMO.teamId, userId: user });
+      return (c) =>
+        c.method === "assistant.threads.setSuggestedPrompts" && c.args.channel_id === opened.channelId;
+    },
+  },
+  {
     scope: "channels:history",
     feature: "after a worker crash, finding the digest it already posted in a public channel",
     run: () => takeover(false),
@@ -235,7 +270,7 @@ describe("bot scopes: each one manifest.yaml requests has a feature that needs i
     for (const use of USES) {
       const { calls, refused } = await exercise(use);
       expect(refused, use.feature).toBeUndefined();
-      if (use.scope !== "commands" && use.scope !== "links:read")
+      if (!DELIVERY.has(use.scope))
         expect(
           calls.some((c) => c.ok),
           use.feature,
@@ -258,8 +293,7 @@ describe("bot scopes: each one manifest.yaml requests has a feature that needs i
       );
       try {
         const { calls, refused } = await exercise(use);
-        if (scope === "commands" || scope === "links:read")
-          expect(refused).toMatch(new RegExp(`^missing_scope: ${scope}`));
+        if (DELIVERY.has(scope)) expect(refused).toMatch(new RegExp(`^missing_scope: ${scope}`));
         else expect(calls.map((c) => [c.error, c.needed])).toContainEqual(["missing_scope", scope]);
       } finally {
         stack.slack.setScopes(DEMO.teamId, loadManifest().botScopes);
