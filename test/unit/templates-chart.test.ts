@@ -215,7 +215,7 @@ describe("the chart's blocks", () => {
 describe("an alert's message", () => {
   it("carries the trend as a chart when the digest is native, and passes both checks", () => {
     const a = {
-      kind: "fire" as const,
+      kind: "check" as const,
       reason: "violations 612 > 500",
       condition: "when violations > 500",
       schedule: "Hourly at :00 UTC",
