@@ -10,7 +10,17 @@ import { ConfigError } from "./errors.ts";
  * environment.
  */
 
-export type Mode = "web" | "worker" | "start" | "demo" | "preview" | "emulator" | "rotate-keys" | "bench";
+export type Mode =
+  | "web"
+  | "worker"
+  | "start"
+  | "demo"
+  | "preview"
+  | "emulator"
+  | "rotate-keys"
+  | "bench"
+  | "backup"
+  | "restore";
 
 export interface KeyringEntry {
   id: string;
@@ -58,8 +68,10 @@ export interface Config {
     maxQueries: number;
     /** Asset ids per query; larger groups are queried in chunks and summed. */
     chunkSize: number;
-    /** Queries of one digest in flight at once. */
+    /** Requests of one digest's drivers in flight at once. */
     concurrency: number;
+    /** Queries sent together in one request, as aliased fields. */
+    batchSize: number;
   };
   /** The data-gap rule's thresholds (src/insights/gaps.ts explains each). */
   gapRule: {
@@ -72,6 +84,8 @@ export interface Config {
   };
   /** Digest work handed off the request path (see src/interactive/). */
   interactive: InteractiveConfig;
+  /** How long a stop waits for work in flight and Redis before it drops the connections (SHUTDOWN_TIMEOUT_MS). */
+  shutdownMs: number;
 }
 
 export interface InteractiveConfig {
@@ -330,6 +344,7 @@ const schema = z.object({
   DRIVERS_MAX_QUERIES: int("DRIVERS_MAX_QUERIES", 1, 500).optional(),
   DRIVERS_CHUNK_SIZE: int("DRIVERS_CHUNK_SIZE", 1, 20_000).optional(),
   DRIVERS_CONCURRENCY: int("DRIVERS_CONCURRENCY", 1, 64).optional(),
+  DRIVERS_BATCH_SIZE: int("DRIVERS_BATCH_SIZE", 1, 500).optional(),
   GAP_MIN_DAYS: int("GAP_MIN_DAYS", 1, 60).optional(),
   GAP_BASELINE_DAYS: int("GAP_BASELINE_DAYS", 1, 300).optional(),
   GAP_MIN_BASELINE_DAYS: int("GAP_MIN_BASELINE_DAYS", 1, 300).optional(),
@@ -338,6 +353,7 @@ const schema = z.object({
   INTERACTIVE_BACKLOG: int("INTERACTIVE_BACKLOG", 0, 100_000).optional(),
   INTERACTIVE_CONCURRENCY: int("INTERACTIVE_CONCURRENCY", 1, 500).optional(),
   INTERACTIVE_THREADS: int("INTERACTIVE_THREADS", 1, 64).optional(),
+  SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).optional(),
 });
 
 /** One core for the web event loop, the rest (at most 4) for digest threads. */
@@ -399,10 +415,12 @@ function requireFor(mode: Mode, env: z.infer<typeof schema>): string[] {
     if (!env.ANALYTICS_GRAPHQL_URL && !env.ANALYTICS_APP_URL)
       missing.push("ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL");
   }
-  if (mode === "rotate-keys") {
+  if (mode === "rotate-keys" || mode === "restore") {
     if (!env.REDIS_URL) missing.push("REDIS_URL");
     if (!env.ENCRYPTION_KEYS) missing.push("ENCRYPTION_KEYS");
   }
+  // A backup copies sealed secrets as they are: it needs no key.
+  if (mode === "backup" && !env.REDIS_URL) missing.push("REDIS_URL");
   if (mode === "web" || mode === "start") {
     if (!env.SLACK_SIGNING_SECRET) missing.push("SLACK_SIGNING_SECRET");
   }
@@ -500,6 +518,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       maxQueries: e.DRIVERS_MAX_QUERIES ?? 32,
       chunkSize: e.DRIVERS_CHUNK_SIZE ?? 1000,
       concurrency: e.DRIVERS_CONCURRENCY ?? 8,
+      batchSize: e.DRIVERS_BATCH_SIZE ?? 32,
     },
     gapRule: {
       minDays: e.GAP_MIN_DAYS ?? 2,
@@ -513,5 +532,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       concurrency: e.INTERACTIVE_CONCURRENCY ?? 20,
       threads: e.INTERACTIVE_THREADS ?? defaultThreads(),
     },
+    // Under the 30 s most platforms wait after SIGTERM before they SIGKILL.
+    shutdownMs: e.SHUTDOWN_TIMEOUT_MS ?? 25_000,
   };
 }

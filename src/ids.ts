@@ -56,6 +56,12 @@ export const ACTION = {
   alertPause: "alert_pause",
   /** An alert's message: "was it useful?" (feedback buttons); value = `<subscription id>|<episode>|<+|->`. */
   alertFeedback: "alert_feedback",
+  /** A plain-language answer's Adjust button: value = the reading as the Adjust modal's fields. */
+  askAdjust: "ask_adjust",
+  /** Confirms a subscription or alert a question proposed: value = the encoded proposal. */
+  askConfirm: "ask_confirm",
+  /** Opens the subscribe modal filled in with a proposal, to change it before saving. */
+  askChange: "ask_change",
 } as const;
 
 /**
@@ -84,6 +90,8 @@ export const RANGE_PRESETS = [
 export const CALLBACK = {
   connectModal: "connect_modal",
   subscribeModal: "subscribe_modal",
+  /** The Adjust modal of a plain-language answer. */
+  askAdjust: "ask_adjust_modal",
 } as const;
 
 /**
@@ -126,6 +134,9 @@ export const BLOCK = {
   alertDriverButtons: "alert_driver_buttons",
   /** An alert's message: the feedback buttons (a context_actions block). */
   alertFeedback: "alert_feedback",
+  /** A plain-language answer's "Understood" line and its headline (with the Adjust button). */
+  askUnderstood: "ask_understood",
+  askHeadline: "ask_headline",
 } as const;
 
 /**
@@ -152,6 +163,8 @@ export const SUBSCRIBE_FIELD = {
   mode: "sub_mode",
   /** post / update / thread (radio buttons). */
   style: "sub_style",
+  /** default / native / png / off (radio buttons): how the digest shows its trend and drivers. */
+  chart: "sub_chart",
 } as const;
 
 /** Subscribe modal inputs whose changes redraw the "next five runs" section (dispatch_action). */
@@ -162,6 +175,19 @@ export const SUBSCRIBE_SCHEDULE_FIELDS = [
   SUBSCRIBE_FIELD.time,
   SUBSCRIBE_FIELD.timezone,
 ] as const;
+
+/**
+ * Inputs of the Adjust modal; each is both the input's `block_id` and its `action_id`, as in the
+ * subscribe modal.
+ */
+export const ASK_FIELD = {
+  what: "ask_what",
+  metrics: "ask_metrics",
+  period: "ask_period",
+  compare: "ask_compare",
+  assets: "ask_assets",
+  scanners: "ask_scanners",
+} as const;
 
 /**
  * `callback_id`s of custom steps (manifest.yaml `functions`). Workflows built in Workflow Builder

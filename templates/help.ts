@@ -49,6 +49,10 @@ const MANAGE: Line[] = [
     "one message a day, updated in place (`thread`: each run a reply in one thread)",
   ],
   [
+    "subscribe weekly mon 09:00 chart:png",
+    "how the trend and drivers show: native (Slack draws a chart and a table, the default), png (an image) or off",
+  ],
+  [
     "alert when violations > 500",
     "check hourly; one message when it starts to hold, edited as it changes and when it clears",
   ],
@@ -60,6 +64,10 @@ const MANAGE: Line[] = [
   ["pause <id>", "stop a subscription for now; `resume <id>` starts it again"],
   ["send <id>", "deliver a subscription's digest now, to try it"],
   ["unsubscribe <id>", "delete a subscription"],
+  [
+    "settings chart:png",
+    "the whole workspace's chart setting (native, png, off or default); `settings` shows it",
+  ],
 ];
 
 /** `last14d, last30d` → `/insights last14d`, `last30d`: the command once, every form a code span. */

@@ -102,6 +102,14 @@ export const MODE_OPTIONS = [
   option("An alert: one message when it starts, updated as it changes", "alert"),
 ];
 
+/** The chart choices; "default" leaves the subscription to the workspace's setting. */
+export const CHART_OPTIONS = [
+  option("The workspace's setting", "default"),
+  option("Drawn by Slack: a chart and a table", "native"),
+  option("An image (uploaded PNG)", "png"),
+  option("None: numbers and words only", "off"),
+];
+
 export const STYLE_OPTIONS = [
   option("A new message each run", "post"),
   option("One message a day, updated in place", "update"),

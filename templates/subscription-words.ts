@@ -68,13 +68,34 @@ export function runOptionsText(w: RunWords): string {
 const when = (iso: string) => slackDate(iso) ?? userText(iso, 40);
 
 /** The last run in one line; `reason` already in words. */
+/** A subscription's own chart choice, for its row: " · chart: png"; nothing for the workspace's. */
+export function chartWords(chart: string | undefined): string {
+  return chart ? ` · chart: ${userText(chart, 10)}` : "";
+}
+
+/** What became of a delivered digest's chart, when not as planned. */
+const CHART_OUTCOMES: Record<string, string> = {
+  png_fallback: "the chart went as an image (Slack refused the chart or table block)",
+  not_ready: "no chart (Slack had not processed the image in time)",
+  upload_failed: "no chart (the image upload failed)",
+  render_failed: "no chart (the image could not be drawn)",
+  unchecked: "the image was attached without checking it (no files:read)",
+};
+
 export function lastRunText(
-  last: { at: string; outcome: "delivered" | "failed" | "skipped"; reason?: string } | undefined,
+  last:
+    | { at: string; outcome: "delivered" | "failed" | "skipped"; reason?: string; chart?: string }
+    | undefined,
   reasonBudget = 300,
 ): string {
   if (!last) return "No delivery yet.";
   const why = last.reason ? `: ${userText(last.reason, reasonBudget)}` : "";
-  if (last.outcome === "delivered") return `:white_check_mark: Last delivered ${when(last.at)}`;
+  if (last.outcome === "delivered") {
+    const chart = last.chart
+      ? ` · ${CHART_OUTCOMES[last.chart] ?? `chart: ${userText(last.chart, 30)}`}`
+      : "";
+    return `:white_check_mark: Last delivered ${when(last.at)}${chart}`;
+  }
   // "skipped: <reason>": a run that posted nothing says so, and why, never silence.
   if (last.outcome === "skipped") return `:fast_forward: Last run ${when(last.at)} skipped${why}`;
   return `:x: Last delivery failed ${when(last.at)}${why}`;

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { parseCliArgs } from "../../src/cli/args.ts";
+import { playConversation } from "../demo/ask.ts";
 import { createDemoOutput } from "../demo/output.ts";
 import { playReach } from "../demo/reach.ts";
 import { interactive, playDemo } from "../demo/run.ts";
@@ -71,6 +72,7 @@ export async function run(args: string[]): Promise<number> {
     result.steps += await playReach(stack, out, result.steps + 1);
     result.steps += await playScenarios(stack, out, result.steps + 1);
     result.steps += await playUnusual(stack, out, result.steps + 1);
+    result.steps += await playConversation(stack, out, result.steps + 1);
     const links = out.links();
     const acks = result.ackMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ");
     write(

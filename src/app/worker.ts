@@ -21,6 +21,7 @@ import {
 } from "../jobs/queue.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
+import { createSlotWarmup } from "../jobs/slot-warm.ts";
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
@@ -29,6 +30,7 @@ import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
 import { connectRedis } from "./redis.ts";
@@ -78,6 +80,8 @@ export interface WorkerOptions {
   pacing?: Partial<PacingPolicy>;
   /** A takeover that cannot tell whether a post went out gives up after this long [6 h]. */
   takeoverGiveUpMs?: number;
+  /** How long close() waits for jobs in flight and Redis before it drops the connections [config.shutdownMs]. */
+  shutdownMs?: number;
 }
 
 /** A running worker process part. */
@@ -148,7 +152,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   let depth: (() => Promise<Record<string, number>>) | undefined;
   const metrics = createMetrics({ queueDepth: () => depth?.() ?? Promise.resolve({}) });
   // A short error memory: a BullMQ retry after its backoff should ask the service again.
-  const { apiKeys, digestsWith } = composeDigests({
+  const { apiKeys, digests, digestsWith, driversCache } = composeDigests({
     config,
     logger,
     redis,
@@ -190,7 +194,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     // A post goes out within one Slack call's timeout of being noted (10 s); a worker stalled longer
     // than that inside the post is the gap no check closes.
     windowMs: 60_000,
-    fanOut: { store, registry, queue, policy },
+    fanOut: { store, registry, queue, policy, warm: createSlotWarmup({ store, digests, logger }) },
     slack: {
       call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),
       upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
@@ -275,11 +279,21 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     healthPort: health?.port,
     async close() {
       closing = true;
-      await interactive?.close();
-      await worker.close();
-      await queue.close();
-      await health?.close();
-      if (!o.redis) await redis.quit().catch(() => redis.disconnect());
+      await closeWithin(o.shutdownMs ?? config.shutdownMs, async () => {
+        await interactive?.close();
+        await worker.close();
+        await queue.close();
+        await health?.close();
+        await driversCache.close();
+        if (!o.redis) await redis.quit().catch(() => redis.disconnect());
+      }, [
+        () => interactive?.worker.disconnect(),
+        () => worker.disconnect(),
+        () => queue.disconnect(),
+        () => health?.close(),
+        () => driversCache.close(),
+        () => redis.disconnect(),
+      ]);
       logger.info("worker stopped");
     },
   };

@@ -108,6 +108,7 @@ export const EMOJI: Readonly<Record<string, string>> = {
   ":page_facing_up:": "📄",
   ":red_circle:": "🔴",
   ":rotating_light:": "🚨",
+  ":thinking_face:": "🤔",
   ":warning:": "⚠️",
   ":wastebasket:": "🗑️",
   ":white_check_mark:": "✅",

@@ -87,6 +87,22 @@ export const COMMANDS: CliCommand[] = [
     envFile: true,
     load: () => import("./rotate-keys.ts"),
   },
+  {
+    name: "backup",
+    args: "[--prefix NAME] > FILE",
+    summary:
+      "Write every installation, API key, subscription (with its run and alert state) and time slot to stdout, secrets still sealed (needs REDIS_URL).",
+    envFile: true,
+    load: () => import("./backup.ts"),
+  },
+  {
+    name: "restore",
+    args: "[--prefix NAME] < FILE",
+    summary:
+      "Read a backup from stdin into REDIS_URL: checked whole first (format version, checksum, every secret opens with ENCRYPTION_KEYS), then written; running it twice changes nothing more.",
+    envFile: true,
+    load: () => import("./restore.ts"),
+  },
 ];
 
 export function usage(): string {

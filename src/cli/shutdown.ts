@@ -18,6 +18,8 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): Promise<n
         () => resolve(0),
         (err: unknown) => {
           logger.error({ err }, "error while stopping");
+          // A forced stop may leave a timer or socket behind: exit even then.
+          setTimeout(() => process.exit(1), 1_000).unref();
           resolve(1);
         },
       );

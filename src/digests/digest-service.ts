@@ -18,8 +18,18 @@ import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import type { WorkspaceSettingsStore } from "../store/workspace-settings.ts";
 import { fetchChunked } from "./chunked-fetch.ts";
-import { addDrivers, type ExtrasContext, prefetchDrivers, previousSeriesOf } from "./digest-extras.ts";
-import { computeDriversView, DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
+import { addDrivers, type ExtrasContext, previousSeriesOf } from "./digest-extras.ts";
+import type { DriversCache } from "./drivers-cache.ts";
+import {
+  type DriversAsk,
+  type DriversEngineDeps,
+  driversFor,
+  startDrivers,
+  warmDrivers,
+} from "./drivers-engine.ts";
+import type { SlicesSource } from "./drivers-fetch.ts";
+import type { DriversPlanner } from "./drivers-planner.ts";
+import { DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
 import type { FilterLists, FilterListsCache } from "./filter-lists.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsCache } from "./insights-cache.ts";
@@ -85,9 +95,15 @@ export interface DigestService {
   /**
    * The asset and scanner lists, from the unfiltered insights reply of the last 7 days in `tz`
    * (cached like any digest's). With `kept`, lists a digest left behind answer first: no query and
-   * no digest, for type-ahead that must answer within Slack's limit.
+   * no digest, for type-ahead that must answer within Slack's limit. With `kept: "only"`, no query
+   * at all: no lists kept means no lists (work that must not wait for the service).
    */
-  filterLists(ref: WorkspaceRef, tz: string, now: Date, opts?: { kept?: boolean }): Promise<FilterLists>;
+  filterLists(
+    ref: WorkspaceRef,
+    tz: string,
+    now: Date,
+    opts?: { kept?: boolean | "only" },
+  ): Promise<FilterLists>;
   /**
    * The drivers of the change between `periods` (by asset group and scanner, with the data gaps of
    * every slice), through the same bounded, cached slice queries as a digest's Why?.
@@ -95,6 +111,22 @@ export interface DigestService {
    * @throws AppError `drivers_unavailable` when the endpoint offers no filters to break it down by.
    */
   drivers(req: DriversRequest): Promise<DriversView>;
+  /**
+   * Plans and computes ahead the drivers of scheduled digests about to be built in one workspace
+   * (a slot's members): digests of one account that share their filters and last day get them from
+   * one fetch. Each is then built as usual and finds its drivers ready (or being computed). Resolves
+   * when done; failures are logged, never thrown (each digest tries again).
+   */
+  warmDrivers(ref: WorkspaceRef, digests: readonly ScheduledDigest[]): Promise<void>;
+}
+
+/** A scheduled digest as a delivery builds it: its range, zone, fire time and filters by id. */
+export interface ScheduledDigest {
+  range: string;
+  tz: string;
+  now: Date;
+  assetIds: string[];
+  scannerIds: string[];
 }
 
 /**
@@ -104,6 +136,12 @@ export interface DigestService {
 export function createDigestService(options: {
   apiKeys: Pick<ApiKeyStore, "load">;
   insights: InsightsCache;
+  /** Where the drivers' slices are asked (the analytics client); without it no digest has drivers. */
+  slices?: SlicesSource;
+  /** Where computed drivers are shared across digests and processes; without it each digest computes its own. */
+  driversCache?: DriversCache;
+  /** Where a slot's planned drivers are held (see warmDrivers); without it none are planned. */
+  driversPlanner?: DriversPlanner;
   platformUrl?: string;
   drivers?: DriversSettings;
   gapRule?: GapRule;
@@ -135,6 +173,26 @@ export function createDigestService(options: {
     const chosen = (await options.settings?.get(req.ref))?.chart as ChartStyle | undefined;
     return chosen && CHART_STYLES.includes(chosen) ? chosen : "native";
   };
+  const engine: DriversEngineDeps = {
+    slices: options.slices,
+    cache: options.driversCache,
+    planner: options.driversPlanner,
+    settings,
+    gapRule: options.gapRule,
+    logger: options.logger,
+  };
+  const askOf = (
+    key: string,
+    range: ResolvedRange,
+    query: ExtrasContext["query"],
+    partial: string | null,
+  ) => ({
+    apiKey: key,
+    periods: range,
+    assetIds: query.assetIds,
+    scannerIds: query.scannerIds,
+    partialFrom: partial,
+  });
 
   const listsOf = (r: InsightsResult): FilterLists => ({
     assets: r.filters?.assetId ?? null,
@@ -144,6 +202,7 @@ export function createDigestService(options: {
   const filterLists: DigestService["filterLists"] = async (ref, tz, now, opts = {}) => {
     const kept = opts.kept ? await options.filterLists?.get(ref) : undefined;
     if (kept) return kept;
+    if (opts.kept === "only") return { assets: null, scanners: null };
     const range = parseRange("last7d", { now, tz });
     const key = await apiKey(ref);
     const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };
@@ -157,26 +216,36 @@ export function createDigestService(options: {
     filterLists,
     async drivers(req) {
       const key = await apiKey(req.ref);
-      const lists = await filterLists(req.ref, req.tz, req.now, { kept: true });
-      if (!lists.assets || !lists.scanners)
-        throw new AppError(
-          "drivers_unavailable",
-          "This analytics endpoint offers no asset or scanner filters to break the change down by.",
-        );
-      const { view } = await computeDriversView(
-        { source: options.insights, settings, gapRule: options.gapRule },
-        {
-          ref: req.ref,
-          apiKey: key,
-          periods: req.periods,
-          assetIds: req.assetIds,
-          scannerIds: req.scannerIds,
-          assets: lists.assets,
-          scanners: lists.scanners,
-          partialFrom: partialFrom(req.now, req.tz),
-        },
+      const ask = {
+        apiKey: key,
+        periods: req.periods,
+        assetIds: req.assetIds,
+        scannerIds: req.scannerIds,
+        partialFrom: partialFrom(req.now, req.tz),
+      };
+      // The lists a digest left behind (or the unfiltered reply), like the digest's own.
+      const lists = filterLists(req.ref, req.tz, req.now, { kept: true });
+      return (await driversFor(engine, ask, lists)).view;
+    },
+    async warmDrivers(ref, digests) {
+      if (!options.slices || digests.length === 0) return;
+      const key = await apiKey(ref).catch(() => null);
+      if (key === null) return;
+      // The request each delivery will make (buildView): its range at the fire time, its ids.
+      const asks = new Map<DriversAsk, InsightsQuery>();
+      for (const d of digests) {
+        const range = parseRange(d.range, { now: d.now, tz: d.tz });
+        const query = {
+          fromDay: range.from,
+          toDay: range.to,
+          assetIds: [...new Set(d.assetIds)],
+          scannerIds: [...new Set(d.scannerIds)],
+        };
+        asks.set(askOf(key, range, query, partialFrom(d.now, d.tz)), query);
+      }
+      await warmDrivers(engine, [...asks.keys()], (ask) =>
+        fetchChunked(options.insights, ref, key, asks.get(ask) as InsightsQuery, settings.chunkSize),
       );
-      return view;
     },
     async build(req) {
       const range = parseRange(req.range, { now: req.now, tz: req.tz });
@@ -226,22 +295,21 @@ export function createDigestService(options: {
         range,
         query,
       };
-      // Only when someone waits for the answer (Why?): a scheduled digest gains nothing from it, and a
-      // request sent beside one that fails would be load on a service already in trouble.
-      if (req.drivers === "required") prefetchDrivers(extras);
+      const reply = fetchChunked(options.insights, req.ref, key, query, settings.chunkSize);
+      const partial = partialFrom(req.now, req.tz);
+      // Drivers start now: a shared result is found (or joined) while the digest's own query runs.
+      const drivers = req.drivers
+        ? startDrivers(engine, askOf(key, range, query, partial), reply)
+        : undefined;
       // Drivers bring the previous period with them; a chart without drivers asks for it alongside.
       const previous =
         !req.drivers && (req.previousSeries || chartStyle !== "off") ? previousSeriesOf(extras) : undefined;
       const weekday = req.weekday
         ? fetchWeekdaySeries({ ...extras, chunkSize: settings.chunkSize }, req.now, req.tz)
         : undefined;
-      const [result, weekdaySeries] = await Promise.all([
-        fetchChunked(options.insights, req.ref, key, query, settings.chunkSize),
-        weekday,
-      ]);
+      const [result, weekdaySeries] = await Promise.all([reply, weekday]);
       // Type-ahead reads the lists from here later, off the path Slack waits on.
       if (result.filters) await options.filterLists?.offer(req.ref, listsOf(result));
-      const partial = partialFrom(req.now, req.tz);
       const digest = computeDigest(result, range, { partialFrom: partial, gapRule: options.gapRule });
       const view: DigestView = {
         digest,
@@ -261,7 +329,8 @@ export function createDigestService(options: {
         chartStyle,
         ...(weekdaySeries ? { weekday: weekdaySeries } : {}),
       };
-      if (req.drivers) await addDrivers(view, result, { ...extras, partialFrom: partial, mode: req.drivers });
+      if (req.drivers && drivers)
+        await addDrivers(view, drivers, { mode: req.drivers, logger: options.logger });
       else if (previous) {
         const points = await previous;
         if (points) view.previousSeries = points;

@@ -69,7 +69,7 @@ export interface Posted {
  * If Slack still refuses an image, the call is retried once without it (`refused`).
  */
 export async function postDigest(
-  deps: Pick<DigestPostDeps, "slack" | "logger" | "renderChart" | "chartWait">,
+  deps: Pick<DigestPostDeps, "slack" | "logger" | "renderChart" | "chartWait" | "pacer">,
   sub: Subscription,
   token: string,
   prepared: PreparedDigest,

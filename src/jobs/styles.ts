@@ -54,7 +54,7 @@ export interface Placed {
 
 /** Posts or edits the run's digest as its style says; see the module comment. */
 export async function placeDigest(
-  deps: Pick<DigestPostDeps, "slack" | "logger" | "renderChart" | "chartWait">,
+  deps: Pick<DigestPostDeps, "slack" | "logger" | "renderChart" | "chartWait" | "pacer">,
   sub: Subscription,
   token: string,
   prepared: PreparedDigest,

@@ -8,6 +8,7 @@ import type { Metrics } from "../metrics.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import type { WorkspaceSettingsStore } from "../store/workspace-settings.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import type { UserDirectory } from "./users.ts";
@@ -24,6 +25,8 @@ export interface AppServices {
   apiKeys: ApiKeyStore;
   users: UserDirectory;
   digests: DigestService;
+  /** The workspace's own settings (the chart one), as `/insights settings` reads and changes them. */
+  settings?: WorkspaceSettingsStore;
   insightsCache: InsightsCache;
   analytics: Pick<AnalyticsClient, "verifyKey" | "endpoint">;
   /** Scheduled digests: records and their BullMQ schedulers (the web process's producer side). */

@@ -193,6 +193,16 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
       const m = /^(.*):slot:\{s:([A-Za-z0-9_.-]{1,128})\}:ws$/.exec(key);
       return m && m[1] === prefix ? (m[2] as string) : null;
     },
+    /**
+     * The keys of one analytics account's shared drivers results, outside any workspace: `account` is
+     * a keyed hash of its API key (never the key), and its hash tag, so an account's result, lock and
+     * notice channel sit in one slot and accounts spread over a cluster. `digest` names the request.
+     */
+    drivers: (account: string, digest: string) => {
+      const base = `${prefix}:drivers:{a:${token("account tag", account)}}`;
+      const d = token("drivers digest", digest);
+      return { result: `${base}:r:${d}`, lock: `${base}:l:${d}`, channel: `${base}:done:${d}` };
+    },
     /** String with TTL: a process-wide mutex outside any workspace (start-up migration). */
     globalLock: (name: string) => `${prefix}:lock:${token("lock name", name)}`,
     /** SCAN MATCH pattern for every key of one workspace (uninstall purge). */

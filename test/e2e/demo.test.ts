@@ -13,6 +13,11 @@ describe("npm run demo", () => {
     expect(stdout).toContain("Findings");
     expect(stdout).toContain("Demo finished");
     expect(stdout).toContain("Scheduled digest as posted in #security");
+    // The chart Slack draws, as the terminal shows it: titled bars for this and the previous period.
+    expect(stdout).toContain("📈 Violations per day");
+    expect(stdout).toContain("█ This period   ░ Previous period");
+    expect(stdout).toMatch(/Breakdown +Asset group or scanner +Now +Before +Change/);
+    expect(stdout).toContain("Scheduled digest after the fallback (chart: png_fallback)");
     expect(stdout).toContain("Scheduled digest · Weekly on Mon at 09:00 Europe/Berlin");
     expect(stdout).toMatch(/Next 5 runs \(Europe\/Berlin\)/);
     expect(stdout).toContain("Last delivered");
@@ -27,6 +32,9 @@ describe("npm run demo", () => {
       /No data from SCA \(dependencies\) since \w{3} \w{3} \d+ — possible scan outage\./,
     );
     expect(stdout).toContain("Why it changed");
+    // The conversation in the Messages tab: understood lines, and examples for what it cannot read.
+    expect(stdout).toContain("Understood: Why it changed: Violations · payments/*");
+    expect(stdout).toContain("I could not read “critical”, “open”");
     // Less noise and export: a skipped run, an alert firing once and clearing once, a DM digest, a CSV.
     expect(stdout).toMatch(/skipped: violations [\d,]+ not > 1,000,000/);
     expect(stdout.match(/🚨 Alert: violations [\d,]+ > 500/g)).toHaveLength(1);

@@ -108,6 +108,8 @@ describe("insights-digest: configuration errors stop every entry point with one 
     ["start", {}, 'Missing configuration for "start": REDIS_URL, ENCRYPTION_KEYS,'],
     ["worker", {}, 'Missing configuration for "worker": REDIS_URL, ENCRYPTION_KEYS,'],
     ["rotate-keys", {}, 'Missing configuration for "rotate-keys": REDIS_URL, ENCRYPTION_KEYS'],
+    ["backup", {}, 'Missing configuration for "backup": REDIS_URL'],
+    ["restore", {}, 'Missing configuration for "restore": REDIS_URL, ENCRYPTION_KEYS'],
     ["preview", { ANALYTICS_TIMEOUT_MS: "soon" }, "ANALYTICS_TIMEOUT_MS must be a whole number"],
     ["web", { SLACK_BOT_TOKEN: "xoxb-1" }, "SLACK_SIGNING_SECRET"],
     ["start", { SLACK_SIGNING_SECRET: "0123456789abcdef" }, "SLACK_BOT_TOKEN"],
@@ -134,7 +136,7 @@ describe("insights-digest: configuration errors stop every entry point with one 
   it("the usage names the commands that read .env", async () => {
     const r = await cli(["--help"]);
     expect(r.stdout).toContain(
-      "start, web, worker, preview, export, rotate-keys read .env from the working directory; variables already set win over it.",
+      "start, web, worker, preview, export, rotate-keys, backup, restore read .env from the working directory; variables already set win over it.",
     );
   });
 });

@@ -95,6 +95,53 @@ describe("the digest's chart and Slack's file processing", () => {
   });
 });
 
+describe("Slack's files.* budgets on the image path", () => {
+  /** Two PNG digests of one workspace sent at once, and their results. */
+  async function twoAtOnce(w: Running): Promise<DeliveryResult[]> {
+    const results: DeliveryResult[] = [];
+    w.worker.on("completed", (_job, result) => results.push(result));
+    const { subscriptions } = h.producer();
+    for (const channelId of [DEMO.general, DEMO.security]) {
+      const { subscription } = await subscriptions.create(REF, { ...daily, channelId }, OWNER);
+      await subscriptions.sendNow(REF, subscription.id);
+    }
+    return until(() => (results.length === 2 ? results : undefined), 20_000, "both digests");
+  }
+  const uploads = () => h.slack.calls({ method: "files.getUploadURLExternal" });
+
+  it("an upload waits for the workspace's budget when the chart's wait allows it", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const w = await h.worker({
+      chartWait: { firstPollMs: 50, maxPollMs: 100, timeoutMs: 5_000 },
+      pacing: { methods: { "files.getUploadURLExternal": { points: 1, durationSec: 2 } } },
+    });
+    const results = await twoAtOnce(w);
+    expect(results.map((r) => (r.status === "delivered" ? r.chart : r.status))).toEqual([
+      "attached",
+      "attached",
+    ]);
+    const [first, second] = uploads();
+    // The second upload went out when the first's two-second window was over, not before.
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1_800);
+  });
+
+  it("a budget spent for longer than the chart's wait: the digest goes out as text, its delivery says paced", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const w = await h.worker({
+      chartWait: { firstPollMs: 50, maxPollMs: 100, timeoutMs: 2_000 },
+      pacing: { methods: { "files.getUploadURLExternal": { points: 1, durationSec: 60 } } },
+    });
+    const results = await twoAtOnce(w);
+    expect(results.map((r) => (r.status === "delivered" ? r.chart : r.status)).sort()).toEqual([
+      "attached",
+      "paced",
+    ]);
+    expect(uploads()).toHaveLength(1);
+    const subs = await h.producer().subscriptions.list(REF);
+    expect(subs.map((s) => s.lastDelivery?.chart).sort()).toEqual(["paced", undefined]);
+  });
+});
+
 describe("charts Slack draws, by default", () => {
   const native = { channelId: DEMO.general, schedule: { kind: "daily" as const }, tz: "UTC" };
   const blocksOf = () => h.slack.messages(DEMO.general)[0]?.blocks as Block[];

@@ -128,6 +128,22 @@ describe("parseCommand", () => {
     expect(parseCommand("subscribe weekly 25:00")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
   });
 
+  it("reads a subscription's chart style and the workspace's settings", () => {
+    expect(parseCommand("subscribe daily chart:png")).toMatchObject({ kind: "subscribe", chart: "png" });
+    expect(parseCommand("subscribe me daily 08:00 CHART:Off")).toMatchObject({
+      kind: "subscribeMe",
+      chart: "off",
+    });
+    expect(parseCommand("subscribe daily")).not.toHaveProperty("chart");
+    expect(parseCommand("subscribe daily chart:svg")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
+    expect(parseCommand("last7d chart:png")).toMatchObject({ kind: "invalid" });
+    expect(parseCommand("settings")).toEqual({ kind: "settings" });
+    expect(parseCommand("settings chart:native")).toEqual({ kind: "settings", chart: "native" });
+    expect(parseCommand("settings chart:default")).toEqual({ kind: "settings", chart: "default" });
+    expect(parseCommand("settings chart:bar")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
+    expect(parseCommand("settings colour:red")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
+  });
+
   it.each([
     ["lst7d", "last7d"],
     ["hlep", "help"],

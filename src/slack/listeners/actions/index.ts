@@ -1,5 +1,6 @@
 import type { ActionEntry } from "../../frame/index.ts";
 import { alertButtons } from "./alert-buttons.ts";
+import { ASK_ACTIONS } from "./ask.ts";
 import { exportButton } from "./export-csv.ts";
 import { assetSelect, scannerSelect } from "./filter-select.ts";
 import { homeConnect } from "./home-connect.ts";
@@ -32,4 +33,5 @@ export const ACTIONS: ActionEntry[] = [
   homeConnect,
   ...subscribeModalChanges,
   ...alertButtons,
+  ...ASK_ACTIONS,
 ];
