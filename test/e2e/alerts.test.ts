@@ -60,6 +60,10 @@ async function answer(sent: { responseUrl?: string }, index = 0) {
   return textOf(r.body);
 }
 
+/** How many charts Slack draws a message carries. */
+const chartBlocks = (blocks: unknown) =>
+  (blocks as { type: string }[]).filter((b) => b.type === "data_visualization").length;
+
 const settle = () => new Promise((r) => setTimeout(r, 400));
 
 /**
@@ -95,6 +99,8 @@ describe("an alert's message, acted on", () => {
     expect(checkMessage({ blocks: m.blocks, text: m.text })).toEqual([]);
     expect(textOf(m.blocks)).toMatch(/Firing\* since/);
     expect(textOf(m.blocks)).toContain("payments/*");
+    // The trend behind the verdict, as a chart Slack draws (the workspace's default style).
+    expect(chartBlocks(m.blocks)).toBe(1);
   });
 
   it("Acknowledge: refused to a member, nothing changes; the owner's double click is told once", async () => {
@@ -126,6 +132,7 @@ describe("an alert's message, acted on", () => {
     const after = episodeMessage(ch);
     expect(textOf(after.blocks)).toMatch(/Acknowledged\* by <@U0ADMIN01>/);
     expect(textOf(after.blocks)).not.toContain(ACTION.alertAcknowledge);
+    expect(chartBlocks(after.blocks)).toBe(1);
     expect((await stack.web.deps.subscriptions.get(REF, id))?.runs?.alert?.acknowledged?.by).toBe(DEMO.admin);
   });
 
