@@ -32,6 +32,8 @@ describe.each(backends())("scheduled delivery end to end ($name)", ({ url }) => 
       schedule: { kind: "cron" as const, expression: "* * * * * *" },
       tz: "UTC",
       range: "last14d",
+      // The image path: its upload is what this test checks (native charts have none).
+      chart: "png" as const,
     };
     const a = (await subscriptions.create(REF, { ...every, channelId: DEMO.general }, OWNER)).subscription;
     const b = (await subscriptions.create(REF, { ...every, channelId: DEMO.security }, OWNER)).subscription;
