@@ -72,8 +72,10 @@ export interface Config {
     maxQueries: number;
     /** Asset ids per query; larger groups are queried in chunks and summed. */
     chunkSize: number;
-    /** Queries of one digest in flight at once. */
+    /** Requests of one digest's drivers in flight at once. */
     concurrency: number;
+    /** Queries sent together in one request, as aliased fields. */
+    batchSize: number;
   };
   /** The data-gap rule's thresholds (src/insights/gaps.ts explains each). */
   gapRule: {
@@ -348,6 +350,7 @@ const schema = z.object({
   DRIVERS_MAX_QUERIES: int("DRIVERS_MAX_QUERIES", 1, 500).optional(),
   DRIVERS_CHUNK_SIZE: int("DRIVERS_CHUNK_SIZE", 1, 20_000).optional(),
   DRIVERS_CONCURRENCY: int("DRIVERS_CONCURRENCY", 1, 64).optional(),
+  DRIVERS_BATCH_SIZE: int("DRIVERS_BATCH_SIZE", 1, 500).optional(),
   GAP_MIN_DAYS: int("GAP_MIN_DAYS", 1, 60).optional(),
   GAP_BASELINE_DAYS: int("GAP_BASELINE_DAYS", 1, 300).optional(),
   GAP_MIN_BASELINE_DAYS: int("GAP_MIN_BASELINE_DAYS", 1, 300).optional(),
@@ -523,6 +526,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       maxQueries: e.DRIVERS_MAX_QUERIES ?? 32,
       chunkSize: e.DRIVERS_CHUNK_SIZE ?? 1000,
       concurrency: e.DRIVERS_CONCURRENCY ?? 8,
+      batchSize: e.DRIVERS_BATCH_SIZE ?? 32,
     },
     gapRule: {
       minDays: e.GAP_MIN_DAYS ?? 2,

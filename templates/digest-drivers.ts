@@ -97,8 +97,10 @@ function allLines(view: DigestView): string[] {
   return MEASURES.flatMap((m) => measureLines(drivers, m, incomplete));
 }
 
-/** Cells of the table: plain text on one line, never empty. */
-const cell = (text: string): RawTextCell => ({ type: "raw_text", text: truncate(oneLine(text), 200) || "–" });
+/** A cell of our own words or numbers. */
+const raw = (text: string): RawTextCell => ({ type: "raw_text", text });
+/** A cell of user data (a group or scanner name): one line, cut, never empty. */
+const cell = (text: string): RawTextCell => raw(truncate(oneLine(text), 200) || "–");
 
 const changeText = (c: { change: number; isNew: boolean }) =>
   `${c.change === 0 ? "0" : formatSigned(c.change)}${c.isNew ? " (new)" : ""}`;
@@ -111,14 +113,20 @@ const changeText = (c: { change: number; isNew: boolean }) =>
 export function driversTable(view: DigestView): TableBlock | null {
   const drivers = view.drivers?.drivers;
   if (view.chartStyle !== "native" || !drivers) return null;
-  const header = ["Breakdown", "Asset group or scanner", "Now", "Before", "Change"].map(cell);
+  const header = ["Breakdown", "Asset group or scanner", "Now", "Before", "Change"].map(raw);
   const rows: RawTextCell[][] = [];
   for (const measure of MEASURES)
     for (const b of drivers.breakdowns.filter((x) => x.measure === measure && telling(x))) {
       const by = `${TITLE[measure]} ${BY[b.dimension]}`;
       const named = [...b.up, ...b.down, ...(b.other && b.other.change !== 0 ? [b.other] : [])];
       for (const c of named)
-        rows.push([by, c.label, formatCount(c.current), formatCount(c.previous), changeText(c)].map(cell));
+        rows.push([
+          raw(by),
+          cell(c.label),
+          raw(formatCount(c.current)),
+          raw(formatCount(c.previous)),
+          raw(changeText(c)),
+        ]);
     }
   if (rows.length === 0) return null;
   return {
@@ -136,24 +144,16 @@ export function driversTable(view: DigestView): TableBlock | null {
   };
 }
 
-/**
- * The drivers in words for the message's `text`, when the table carries them in the blocks: a
- * client that cannot draw the table still reads every row. Empty otherwise.
- */
-export function driversFallback(view: DigestView): string {
-  if (!driversTable(view)) return "";
-  const lines = allLines(view).map((l) => l.trim());
-  return lines.length > 0 ? `\n${lines.join("\n")}` : "";
-}
-
 /** The section: headline, then each measure by asset group and by scanner (or the table below it). */
-export function driversSection(view: DigestView): SectionBlock | null {
+export function driversSection(
+  view: DigestView,
+  lines = allLines(view),
+  tabled = driversTable(view) !== null,
+): SectionBlock | null {
   const drivers = view.drivers?.drivers;
   if (!drivers) return null;
-  const lines = allLines(view);
   const headline = driversHeadline(drivers);
   const vs = `vs ${escapeMrkdwn(view.digest.range.previousLabel)}`;
-  const tabled = driversTable(view) !== null;
   const body =
     lines.length === 0
       ? "_Nothing to break down: this digest covers a single asset group and scanner._"
@@ -215,9 +215,20 @@ function driverGroupButtons(view: DigestView): ActionsBlock | null {
     : null;
 }
 
-/** Everything the drivers add to a digest, in order; empty when the digest has none. */
-export function driversBlocks(view: DigestView): Block[] {
-  return [driversSection(view), driversTable(view), driversContext(view), driverGroupButtons(view)].filter(
-    (b): b is NonNullable<typeof b> => b !== null,
-  );
+/**
+ * Everything the drivers add to a digest: its blocks, in order (none when the digest has no
+ * drivers), and, when a table carries the rows, the same rows in words for the message's `text`, so
+ * a client that cannot draw the table still reads every row. Each part is computed once.
+ */
+export function driversParts(view: DigestView): { blocks: Block[]; fallback: string } {
+  const table = driversTable(view);
+  const lines = allLines(view);
+  const blocks = [
+    driversSection(view, lines, table !== null),
+    table,
+    driversContext(view),
+    driverGroupButtons(view),
+  ].filter((b): b is NonNullable<typeof b> => b !== null);
+  const fallback = table && lines.length > 0 ? `\n${lines.map((l) => l.trim()).join("\n")}` : "";
+  return { blocks, fallback };
 }

@@ -4,7 +4,7 @@ import type { Block, Message } from "../src/blockkit/types.ts";
 import type { Delta, Digest, DigestView } from "../src/insights/types.ts";
 import { trendChartBlocks } from "./digest-chart.ts";
 import { chartBlock, filterBlock, footerBlock, linksBlock, rangeBlock } from "./digest-controls.ts";
-import { driversBlocks, driversFallback, driversHeadline } from "./digest-drivers.ts";
+import { driversHeadline, driversParts } from "./digest-drivers.ts";
 import { gapNotice, gapsOf, partialNote } from "./digest-notices.ts";
 import { headerBlock, numbersBlock, scopeBlock, seriesWarning, trendBlock } from "./digest-summary.ts";
 import { formatCount, formatPct } from "./format.ts";
@@ -51,7 +51,8 @@ export function trendBlocks(view: DigestView): (Block | null)[] {
  */
 export function digestMessage(view: DigestView): Message {
   const { digest } = view;
-  const text = digestSummary(digest, view) + driversFallback(view);
+  const drivers = driversParts(view);
+  const text = digestSummary(digest, view) + drivers.fallback;
   const top: (Block | null)[] = [
     headerBlock(digest),
     scopeBlock(digest, view.filters, partialNote(view)),
@@ -61,7 +62,7 @@ export function digestMessage(view: DigestView): Message {
       digest,
       gapsOf(view).some((g) => g.current),
     ),
-    ...driversBlocks(view),
+    ...drivers.blocks,
     ...trendBlocks(view),
     { type: "divider" },
   ];

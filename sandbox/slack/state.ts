@@ -126,7 +126,14 @@ export function createState(
     connectionTickets: new Map(),
     functionExecutions: new Map(),
     linkShares: new Map(),
-    manifest: { functions: new Map(), unfurlDomains: [], botScopes: [], botEvents: [] },
+    manifest: {
+      functions: new Map(),
+      unfurlDomains: [],
+      botScopes: [],
+      botEvents: [],
+      messagesTab: "off",
+      agentExperience: null,
+    },
     fileProcessingMs,
     refusedBlocks: new Set(),
   };

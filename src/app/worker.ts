@@ -21,6 +21,7 @@ import {
 } from "../jobs/queue.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
+import { createSlotWarmup } from "../jobs/slot-warm.ts";
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
@@ -153,7 +154,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   let depth: (() => Promise<Record<string, number>>) | undefined;
   const metrics = createMetrics({ queueDepth: () => depth?.() ?? Promise.resolve({}) });
   // A short error memory: a BullMQ retry after its backoff should ask the service again.
-  const { apiKeys, digestsWith } = composeDigests({
+  const { apiKeys, digests, digestsWith, driversCache } = composeDigests({
     config,
     logger,
     redis,
@@ -198,7 +199,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     // A post goes out within one Slack call's timeout of being noted (10 s); a worker stalled longer
     // than that inside the post is the gap no check closes.
     windowMs: 60_000,
-    fanOut: { store, registry, queue, policy },
+    fanOut: { store, registry, queue, policy, warm: createSlotWarmup({ store, digests, logger }) },
     slack: {
       call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),
       upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
@@ -289,6 +290,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         await worker.close();
         await queue.close();
         await health?.close();
+        await driversCache.close();
         await redis.quit().catch(() => redis.disconnect());
         if (!o.redis) await bullmq.quit().catch(() => bullmq.disconnect());
       }, [
@@ -296,6 +298,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         () => worker.disconnect(),
         () => queue.disconnect(),
         () => health?.close(),
+        () => driversCache.close(),
         () => redis.disconnect(),
         () => bullmq.disconnect(),
       ]);

@@ -2,6 +2,32 @@
  * The words of a question while they are being read: each rule of the reader claims the words it
  * understood, so at the end the words nobody claimed are exactly what was not understood.
  */
+interface Slot {
+  words: Set<string>;
+  number: boolean;
+  optional: boolean;
+}
+
+/** Patterns are a fixed set of literals in the reader: each is parsed once. */
+const PATTERNS = new Map<string, Slot[]>();
+
+function slotsOf(pattern: string): Slot[] {
+  let slots = PATTERNS.get(pattern);
+  if (!slots) {
+    slots = pattern.split(" ").map((slot) => {
+      const optional = slot.endsWith("?");
+      const alternatives = (optional ? slot.slice(0, -1) : slot).split("|");
+      return {
+        words: new Set(alternatives.filter((a) => a !== "#")),
+        number: alternatives.includes("#"),
+        optional,
+      };
+    });
+    PATTERNS.set(pattern, slots);
+  }
+  return slots;
+}
+
 export class Sentence {
   readonly words: readonly string[];
   /** The words as typed (before corrections), for messages that quote them. */
@@ -39,13 +65,11 @@ export class Sentence {
    */
   match(i: number, pattern: string): number {
     let at = i;
-    for (const slot of pattern.split(" ")) {
-      const optional = slot.endsWith("?");
-      const alternatives = (optional ? slot.slice(0, -1) : slot).split("|");
+    for (const slot of slotsOf(pattern)) {
       const w = this.free(at);
-      const ok = w !== undefined && alternatives.some((a) => (a === "#" ? /^\d+$/.test(w) : a === w));
+      const ok = w !== undefined && (slot.words.has(w) || (slot.number && /^\d+$/.test(w)));
       if (ok) at++;
-      else if (!optional) return -1;
+      else if (!slot.optional) return -1;
     }
     return at - i;
   }

@@ -37,6 +37,10 @@ export interface NameIndex {
   scanners: readonly FilterOption[];
   /** Every word of every name, so the reader never "corrects" one into another word. */
   words: Set<string>;
+  /** One-word names standing for one thing, by length: what a misspelt word is compared with. */
+  singles: Map<number, { key: string; target: Target }[]>;
+  /** One-word full names of five letters or more: what a longer word may start with. */
+  prefixes: { key: string; target: Target }[];
 }
 
 /** Singular of a word the simple English way: "payments" → "payment", "dependencies" → "dependency". */
@@ -78,26 +82,34 @@ const KEPT_INDEXES = 16;
 
 /** A digest of every id and name: equal lists, equal signature; a renamed asset changes it. */
 function listsSignature(assets: readonly FilterOption[], scanners: readonly FilterOption[]): string {
-  const hash = createHash("sha256");
-  for (const list of [assets, scanners]) {
-    for (const o of list) hash.update(`${o.value}\u0000${o.displayValue}\u0000`);
-    hash.update("\u0001");
-  }
-  return hash.digest("base64");
+  const text = (list: readonly FilterOption[]) =>
+    list.map((o) => `${o.value}\u0000${o.displayValue}`).join("\u0000");
+  return createHash("sha256")
+    .update(`${text(assets)}\u0001${text(scanners)}`)
+    .digest("base64");
 }
+
+/** The same list objects asked about again (one question's several lookups) skip even the digest. */
+const BY_LIST = new WeakMap<
+  readonly FilterOption[],
+  { scanners: readonly FilterOption[]; index: NameIndex }
+>();
 
 /**
  * The lookup of an account's names. Building it reads every name (a few ms for thousands of
  * assets), so the last few are remembered by the lists' content.
  */
 export function nameIndex(assets: readonly FilterOption[], scanners: readonly FilterOption[]): NameIndex {
+  const same = BY_LIST.get(assets);
+  if (same && same.scanners === scanners) return same.index;
   const signature = listsSignature(assets, scanners);
-  const known = INDEXES.get(signature);
-  if (known) return known;
-  const built = buildIndex(assets, scanners);
-  if (INDEXES.size >= KEPT_INDEXES) INDEXES.delete(INDEXES.keys().next().value as string);
-  INDEXES.set(signature, built);
-  return built;
+  const index = INDEXES.get(signature) ?? buildIndex(assets, scanners);
+  if (!INDEXES.has(signature)) {
+    if (INDEXES.size >= KEPT_INDEXES) INDEXES.delete(INDEXES.keys().next().value as string);
+    INDEXES.set(signature, index);
+  }
+  BY_LIST.set(assets, { scanners, index });
+  return index;
 }
 
 function buildIndex(assets: readonly FilterOption[], scanners: readonly FilterOption[]): NameIndex {
@@ -133,7 +145,21 @@ function buildIndex(assets: readonly FilterOption[], scanners: readonly FilterOp
     for (const part of ws)
       if (part.length >= 3 && part !== "-") add(entries, seen, stem(part), { target, strength: "word" });
   }
-  return { entries, acronyms, assets, scanners, words: all };
+  const singles = new Map<number, { key: string; target: Target }[]>();
+  const prefixes: { key: string; target: Target }[] = [];
+  for (const [key, list] of entries) {
+    if (key.includes(" ")) continue;
+    const strong = distinct(list.filter((e) => e.strength !== "word"));
+    if (strong.length === 1) {
+      const row = singles.get(key.length) ?? [];
+      row.push({ key, target: (strong[0] as Entry).target });
+      singles.set(key.length, row);
+    }
+    if (key.length >= 5)
+      for (const e of distinct(list.filter((x) => x.strength === "name")))
+        prefixes.push({ key, target: e.target });
+  }
+  return { entries, acronyms, assets, scanners, words: all, singles, prefixes };
 }
 
 function distinct(list: Entry[]): Entry[] {
@@ -206,19 +232,19 @@ const NAME_BEFORE = new Set(["in", "for", "on", "of", "from", "at", "by"]);
 function fuzzy(index: NameIndex, word: string): Target | null {
   if (word.length < 5 || !/^[a-z]+$/.test(word)) return null;
   const limit = word.length >= 8 ? 2 : 1;
+  const typed = stem(word);
   let best: Target | null = null;
   let bestD = Number.POSITIVE_INFINITY;
   let tie = false;
-  for (const [key, list] of index.entries) {
-    if (key.includes(" ") || Math.abs(key.length - word.length) > limit) continue;
-    const strong = distinct(list.filter((e) => e.strength !== "word"));
-    if (strong.length !== 1) continue;
-    const d = editDistance(stem(word), key);
-    if (d < bestD) {
-      best = (strong[0] as Entry).target;
-      bestD = d;
-      tie = false;
-    } else if (d === bestD && best && targetId(best) !== targetId((strong[0] as Entry).target)) tie = true;
+  for (let length = typed.length - limit; length <= typed.length + limit; length++) {
+    for (const { key, target } of index.singles.get(length) ?? []) {
+      const d = editDistance(typed, key);
+      if (d < bestD) {
+        best = target;
+        bestD = d;
+        tie = false;
+      } else if (d === bestD && best && targetId(best) !== targetId(target)) tie = true;
+    }
   }
   if (best && bestD <= limit && !tie) return best;
   return prefixed(index, word);
@@ -227,13 +253,9 @@ function fuzzy(index: NameIndex, word: string): Target | null {
 /** "infrastructure" for the group `infra`: a longer word that starts with one name, and only one. */
 function prefixed(index: NameIndex, word: string): Target | null {
   if (word.length < 6) return null;
-  const found: Target[] = [];
-  for (const [key, list] of index.entries) {
-    if (key.includes(" ") || key.length < 5 || !word.startsWith(key)) continue;
-    for (const e of distinct(list.filter((x) => x.strength === "name"))) found.push(e.target);
-  }
-  const unique = distinct(found.map((target) => ({ target, strength: "name" as const })));
-  return unique.length === 1 ? (unique[0] as Entry).target : null;
+  const found = new Map<string, Target>();
+  for (const { key, target } of index.prefixes) if (word.startsWith(key)) found.set(targetId(target), target);
+  return found.size === 1 ? ([...found.values()][0] as Target) : null;
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   checkText,
   isObj,
 } from "./check-context.ts";
-import { checkElement, checkImageSource } from "./check-elements.ts";
+import { checkElement, checkFeedbackButtons, checkImageSource } from "./check-elements.ts";
 import { LIMITS as L } from "./limit-values.ts";
 
 const KNOWN = new Set([
@@ -24,6 +24,7 @@ const KNOWN = new Set([
   "video",
   "data_visualization",
   "table",
+  "context_actions",
 ]);
 
 /** Checks one block of a message or view against the limits and required fields. */
@@ -92,6 +93,12 @@ export function checkBlock(ctx: CheckContext, block: unknown, path: string): voi
       return;
     case "table":
       checkTable(ctx, block, at);
+      return;
+    case "context_actions":
+      if (ctx.surface !== "message") ctx.problems.push(`${at}: context_actions blocks belong in messages`);
+      eachElement(ctx, block, at, L.contextActionsElements, (e, p) => {
+        checkFeedbackButtons(ctx, e, p, actionIds);
+      });
       return;
     default:
       // divider, file, video: nothing we build depends on their inner fields

@@ -16,6 +16,7 @@ export const LIMITS = {
   contextElements: 10,
   contextText: 3_000,
   actionsElements: 25,
+  contextActionsElements: 5,
   id: 255,
   selectOptions: 100,
   selectOptionGroups: 100,

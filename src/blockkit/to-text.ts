@@ -48,6 +48,8 @@ function element(el: unknown, s: Style): string {
     return `[▾ ${label ? `${label}: ` : ""}${current || "choose"}]`;
   }
   if (el.type === "image") return `[image: ${String(el.alt_text ?? "")}]`;
+  if (el.type === "feedback_buttons" && isObj(el.positive_button) && isObj(el.negative_button))
+    return `[ ${textOf(el.positive_button.text, s)} ] [ ${textOf(el.negative_button.text, s)} ]`;
   return textOf(el, s) || (typeof el.type === "string" ? `[${el.type}]` : "");
 }
 
@@ -105,6 +107,7 @@ function block(b: unknown, width: number, s: Style): string[] {
     case "image":
       return [`[chart: ${typeof b.alt_text === "string" ? b.alt_text : "image"}]`];
     case "actions":
+    case "context_actions":
       return pack(
         list(b.elements).map((e) => element(e, s)),
         width,

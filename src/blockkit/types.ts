@@ -171,7 +171,30 @@ export interface TableBlock {
   column_settings?: ({ align?: "left" | "center" | "right"; is_wrapped?: boolean } | null)[];
 }
 
+/** One of a feedback element's two buttons. */
+export interface FeedbackButton {
+  text: PlainText;
+  value: string;
+  accessibility_label?: string;
+}
+
+/** A thumbs up and a thumbs down; Slack shows which one the reader chose. Only in context_actions. */
+export interface FeedbackButtonsElement {
+  type: "feedback_buttons";
+  action_id: string;
+  positive_button: FeedbackButton;
+  negative_button: FeedbackButton;
+}
+
+/** Small actions shown as context under a message (feedback buttons). */
+export interface ContextActionsBlock {
+  type: "context_actions";
+  block_id?: string;
+  elements: FeedbackButtonsElement[];
+}
+
 export type Block =
+  | ContextActionsBlock
   | HeaderBlock
   | SectionBlock
   | ContextBlock

@@ -1,3 +1,4 @@
+import { conditionOf } from "../subscriptions/run-verdict.ts";
 import type { Subscription } from "../subscriptions/types.ts";
 import type { DigestRequest } from "./digest-service.ts";
 
@@ -5,16 +6,22 @@ import type { DigestRequest } from "./digest-service.ts";
  * What a scheduled digest asks for beyond the plain digest, decided in one place so the delivery
  * engine only spreads it into its request: the drivers of the change and the data-gap notices
  * (per subscription, on unless switched off; optional, so a breakdown that fails never costs the
- * digest), and the subscription's own chart style when it has one (else the workspace's). The chart
- * brings the previous period with it (with the drivers, or alongside the digest's query).
+ * digest), the subscription's own chart style when it has one (else the workspace's; the chart
+ * brings the previous period with it, with the drivers or alongside the digest's query), and the
+ * weekday series an `unusual` condition judges. An alert's check shows no breakdown (a firing alert
+ * asks for its own, against what it fired on), so it asks for none.
  *
  * @example digests.build({ ...request, ...scheduledExtras(sub) })
  */
 export function scheduledExtras(
-  sub: Pick<Subscription, "drivers" | "chart">,
-): Pick<DigestRequest, "drivers" | "chart"> {
+  sub: Pick<Subscription, "drivers" | "chart" | "condition" | "mode">,
+): Pick<DigestRequest, "drivers" | "chart" | "weekday"> {
+  const chart = sub.chart ? { chart: sub.chart } : {};
+  const weekday = conditionOf(sub)?.kind === "unusual" ? { weekday: true } : {};
+  if (sub.mode === "alert") return { ...chart, ...weekday };
   return {
     ...(sub.drivers !== false ? { drivers: "optional" as const } : {}),
-    ...(sub.chart ? { chart: sub.chart } : {}),
+    ...chart,
+    ...weekday,
   };
 }

@@ -2,6 +2,7 @@ import type { FilterOption, IsoDay } from "../analytics/types.ts";
 import type { DayPoint } from "./day-point.ts";
 import type { Drivers } from "./drivers.ts";
 import type { Completeness, DataGap } from "./gaps.ts";
+import type { WeekdaySeries } from "./unusual.ts";
 
 export type { DayPoint } from "./day-point.ts";
 
@@ -151,4 +152,6 @@ export interface DigestView {
   previousSeries?: DayPoint[];
   /** How the trend and the drivers are shown; absent = text (and an image when `chart` is set). */
   chartStyle?: ChartStyle;
+  /** The latest complete day and the weeks before it, when an `unusual` condition asked for them. */
+  weekday?: WeekdaySeries;
 }

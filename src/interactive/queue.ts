@@ -44,12 +44,15 @@ export function createQueueExecutor(o: QueueExecutorOptions): InteractiveExecuto
   return {
     queue,
     async submit(job) {
+      // A person's own words (a question, a modal's fields) are Slack's to keep, not ours: their
+      // jobs leave Redis as soon as they end. The request's claim still stops a second answer.
+      const words = job.route.kind === "message" || job.route.kind === "view";
       await queue.add(job.route.kind, job, {
         jobId: job.id,
         // Only a run that could not start (Redis away) fails; the claim keeps a retry from answering twice.
         attempts: 3,
         backoff: { type: "fixed", delay: 500 },
-        ...INTERACTIVE_KEEP,
+        ...(words ? { removeOnComplete: true, removeOnFail: true } : INTERACTIVE_KEEP),
       });
     },
     depth() {

@@ -5,7 +5,13 @@
  */
 
 /** Which entry of the route table runs the job. */
-export type InteractiveRoute = { kind: "command"; name: string } | { kind: "action"; id: string };
+export type InteractiveRoute =
+  | { kind: "command"; name: string }
+  | { kind: "action"; id: string }
+  /** A modal's submission whose work follows the answer (the modal has closed). */
+  | { kind: "view"; id: string }
+  /** A message a person sent the app (a DM, a mention); `id` is the inner event's type. */
+  | { kind: "message"; id: string };
 
 /** One handed-off request: ids, the request's own payload and its response_url; never a token or key. */
 export interface InteractiveJob {

@@ -25,7 +25,7 @@ export interface Run {
   claim: Extract<ClaimState, { state: "acquired" }>;
   botToken: string;
   /** The digest service reading the API key the delivery already loaded. */
-  digests: Pick<DigestService, "build">;
+  digests: Pick<DigestService, "build" | "drivers">;
   deliveryId: string;
   /** A "send now": posts whatever its condition says, and leaves no history or alert state. */
   isTest: boolean;

@@ -1,5 +1,6 @@
 import type { ChartStyle } from "../insights/types.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
+import type { Act, AlertPost, Snooze } from "./alerts.ts";
 
 /** Days of the week as the command grammar spells them; cron numbers them mon=1 … sun=0. */
 export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
@@ -56,8 +57,14 @@ export interface RunState {
     /** The newest period whose check was applied; older checks arriving late change nothing. */
     applied?: string;
     /** A transition decided by `period` whose post has not been confirmed yet. */
-    pending?: { period: string; post: "fire" | "clear" };
+    pending?: { period: string; post: AlertPost };
+    /** The episode told last: the period that fired it and the ts of its message. */
+    episode?: { id: string; ts?: string };
+    acknowledged?: Act;
+    snoozed?: Snooze;
   };
+  /** How often people marked the alert's messages useful or not (its feedback buttons). */
+  feedback?: { useful: number; notUseful: number };
   /** The condition metric's values of the latest runs, oldest first, and the period of the newest. */
   history?: { period: string; values: number[] };
   /** The message later runs edit (update: `key` is the day) or reply under (thread: `key` is "t"). */
@@ -96,7 +103,7 @@ export interface Subscription {
   chart?: ChartStyle;
   /** Canonical condition (`when violations up 10%`, see conditions.ts); absent = post every run. */
   condition?: string;
-  /** `alert`: check the condition each run and post only when it starts and when it clears. */
+  /** `alert`: check the condition each run; one message per episode, edited as it changes (alerts.ts). */
   mode?: "alert";
   /** Absent = `post`. */
   style?: Exclude<DeliveryStyle, "post">;

@@ -4,8 +4,10 @@ import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
 import { DEMO, SANDBOX_SIGNING_SECRET, type Stack, startStack } from "../../sandbox/stack.ts";
 import { connect } from "../e2e/helpers.ts";
 import { type AckRow, measureAck } from "./ack.ts";
+import { type AskBenchResult, measureAsk } from "./ask.ts";
 import { type BadInputResult, measureBadInput, type ProcessCounters } from "./bad-input.ts";
 import { startBareBolt } from "./bare-bolt.ts";
+import { type ChartsBenchResult, measureCharts } from "./charts/section.ts";
 import { type Child, spawnChild } from "./child.ts";
 import { type DriversBenchResult, measureDrivers } from "./drivers/section.ts";
 import type { CostResult } from "./engine/cost.ts";
@@ -55,6 +57,10 @@ export interface BenchResults {
   faults: FaultRun[];
   /** Drivers of a change: queries, time added, storms with shared accounts. */
   drivers?: DriversBenchResult;
+  /** Charts Slack draws: render with the chart block, storms with the defaults (issue 25). */
+  charts?: ChartsBenchResult;
+  /** Questions in plain words: reply time in the DM, the reader's cost. */
+  ask?: AskBenchResult;
   /** The same fault runs on a 3-master Redis Cluster. */
   faultsCluster: FaultRun[];
   engine: {
@@ -67,7 +73,17 @@ export interface BenchResults {
 }
 
 /** Section names for `--only` (comma-separated). */
-export const SECTIONS = ["render", "ack", "bad-input", "storms", "engine", "faults", "drivers"] as const;
+export const SECTIONS = [
+  "render",
+  "ack",
+  "bad-input",
+  "storms",
+  "engine",
+  "faults",
+  "drivers",
+  "charts",
+  "ask",
+] as const;
 
 function commit(): string {
   const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim();
@@ -329,6 +345,14 @@ export async function runBench(o: {
   if (wanted("drivers"))
     await section("drivers", async () => {
       results.drivers = await measureDrivers(plan.drivers, o.log);
+    });
+  if (wanted("charts"))
+    await section("charts", async () => {
+      results.charts = await measureCharts(plan.charts, o.log);
+    });
+  if (wanted("ask"))
+    await section("questions in plain words", async () => {
+      results.ask = await measureAsk(plan.ask);
     });
   return finish();
 }

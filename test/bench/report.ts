@@ -1,4 +1,5 @@
 import type { AckRow } from "./ack.ts";
+import { chartsSection } from "./charts/report.ts";
 import { driversSection } from "./drivers/report.ts";
 import { engineSection } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
@@ -277,6 +278,28 @@ function badSection(r: BenchResults): string {
   ].join("\n");
 }
 
+function askSection(r: BenchResults): string {
+  const a = r.ask;
+  if (!a) return "";
+  const row = (name: string, x: typeof a.replyMs) => [name, x.n, ms(x.p50), ms(x.p95 ?? 0), ms(x.max)];
+  return [
+    "## Questions in plain words",
+    "",
+    `One person asks ${a.questions / a.rounds} questions in the app's DM, ${a.rounds} rounds, each answered before the next (at least 1.1 s apart: Slack's one message a second in a conversation); reply = question sent to the answer's chat.postMessage at the Slack stand-in. The emulator adds no latency.`,
+    "",
+    table(
+      ["", "n", "p50", "p95", "max"],
+      [
+        row("Reply", a.replyMs),
+        row("Reply, first round (nothing cached)", a.firstRoundReplyMs),
+        row("Ack of the DM", a.ackMs),
+      ],
+    ),
+    "",
+    `Before them, ${a.warmupMs.length} questions right after the app started (not counted): ${a.warmupMs.map((x) => ms(x)).join(", ")}. Slowest question: ${JSON.stringify(a.slowest.question)} (p50 ${ms(a.slowest.ms)}). Reading one question (pure reader, corpus of 270): ${a.readUs.demo} µs; with 5,000 assets ${a.readUs.assets5000} µs.`,
+  ].join("\n");
+}
+
 function notesSection(r: BenchResults): string {
   const missed = checkTargets(r).filter((t) => t.met === false && t.why);
   if (missed.length === 0) return "";
@@ -310,6 +333,10 @@ export function renderReport(r: BenchResults, extraNotes = ""): string {
     badSection(r),
     "",
     driversSection(r),
+    "",
+    chartsSection(r),
+    "",
+    askSection(r),
     "",
     notesSection(r),
     extraNotes,

@@ -10,7 +10,7 @@ const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 
 /**
  * `insights-digest bench [--quick] [--only a,b] [--out DIR]`: runs every section (or the named ones:
- * render, ack (threads and web + worker), bad-input, storms, engine, faults, drivers), prints the Markdown report and
+ * render, ack (threads and web + worker), bad-input, storms, engine, faults, drivers, ask), prints the Markdown report and
  * writes latest.md / latest.json (plus timestamped copies) and docs-performance.md (the run's rows for
  * docs/performance.md, each naming the timestamped report) to the results folder. Exit code 0 when the bench ran (targets may still be missed: the report says which), 1 when
  * a section could not run.

@@ -1,4 +1,5 @@
 import type { AckRow } from "./ack.ts";
+import { chartsTargets } from "./charts/report.ts";
 import { driversTargets } from "./drivers/report.ts";
 import { engineTargets } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
@@ -180,6 +181,21 @@ function badTargets(r: BenchResults): TargetCheck[] {
   }));
 }
 
+function askTargets(r: BenchResults): TargetCheck[] {
+  const target = "plain-language question: reply p95 ≤ 1.5 s (DM to answer, emulator's default latency)";
+  const a = r.ask;
+  if (!a) return [notMeasured(target)];
+  const p95 = a.replyMs.p95 ?? a.replyMs.p90;
+  return [
+    {
+      target,
+      figure: `${ms(p95)} (p50 ${ms(a.replyMs.p50)}, max ${ms(a.replyMs.max)}; first round p95 ${ms(a.firstRoundReplyMs.p95 ?? 0)}; ${a.questions} questions)`,
+      met: p95 <= 1_500,
+      why: `measured alongside: slowest question ${JSON.stringify(a.slowest.question)} at p50 ${ms(a.slowest.ms)}; reading one question ${a.readUs.demo} µs (5,000 assets: ${a.readUs.assets5000} µs); ack p99 ${ms(a.ackMs.p99)}`,
+    },
+  ];
+}
+
 export function checkTargets(r: BenchResults): TargetCheck[] {
   return [
     ...ackTargets(r),
@@ -188,6 +204,8 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
     ...faultTargets(r),
     ...badTargets(r),
     ...driversTargets(r),
+    ...chartsTargets(r),
     ...engineTargets(r),
+    ...askTargets(r),
   ];
 }

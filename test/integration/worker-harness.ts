@@ -4,12 +4,14 @@ import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/
 import { capturingLogger } from "../../sandbox/stack.ts";
 import { startWorker, type WorkerHandle, type WorkerOptions } from "../../src/app/worker.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
+import { createInsightsCache } from "../../src/digests/insights-cache.ts";
 import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../src/jobs/runtime.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
-import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
+import { createKeyScheme, type WorkspaceRef, workspaceLabel } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
+import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
 import { storedSubscription } from "../fixtures/subscription.ts";
 import { connect } from "../setup/backends.ts";
@@ -251,4 +253,51 @@ export function deliveryRecorded(
     timeoutMs,
     `the delivery of ${period} recorded`,
   );
+}
+
+/** An hourly subscription of the harness's workspace in #security, stored as create() stores it. */
+export async function insertSubscription(
+  harness: Harness,
+  fields: Partial<Subscription>,
+): Promise<Subscription> {
+  const sub = subscriptionRecord(REF, DEMO.security, {
+    id: newSubscriptionId(),
+    schedule: { kind: "hourly" },
+    time: "00:00",
+    ...fields,
+  });
+  await harness.producer().store.insert(sub);
+  return sub;
+}
+
+/** Enqueues the check of `period` (`copies` times, as duplicated fan-outs would) and waits for its verdict. */
+export async function runCheck(harness: Harness, sub: Subscription, period: string, copies = 1) {
+  const { queue, store } = harness.producer();
+  const data = { sub: `${workspaceLabel(REF)}.${sub.id}`, period, ch: sub.channelId };
+  for (let c = 0; c < copies; c++) await queue.add("digest", data, { jobId: `${sub.id}-${period}-${c}` });
+  return until(
+    async () => {
+      const fresh = await store.get(REF, sub.id);
+      return fresh?.lastDelivery?.period === period ? fresh : undefined;
+    },
+    20_000,
+    `the verdict of ${period}`,
+  );
+}
+
+/** Connects another key, as the connect modal does: stored, and the workspace's cached replies dropped. */
+export async function connectKey(harness: Harness, apiKey: string): Promise<void> {
+  const keys = createKeyScheme({ prefix: harness.prefix });
+  await createApiKeyStore({
+    redis: harness.redis,
+    keyring: harness.config.keyring ?? [],
+    prefix: harness.prefix,
+  }).save(REF, apiKey, { savedBy: OWNER, savedAt: new Date().toISOString() });
+  const cache = createInsightsCache({
+    redis: harness.redis,
+    keys,
+    client: { insights: () => Promise.reject(new Error("not used")) },
+    logger: silentLogger(),
+  });
+  await cache.invalidate(REF);
 }

@@ -100,6 +100,16 @@ const BUILD: Record<AppLimit, Problems> = {
     message({ type: "context", elements: Array.from({ length: n }, (_, i) => plain(`c${i}`)) }),
   contextText: (n) => message({ type: "context", elements: [{ type: "mrkdwn", text: s(n) }] }),
   actionsElements: (n) => actions(...Array.from({ length: n }, (_, i) => button({ action_id: `a${i}` }))),
+  contextActionsElements: (n) =>
+    message({
+      type: "context_actions",
+      elements: Array.from({ length: n }, (_, i) => ({
+        type: "feedback_buttons",
+        action_id: `f${i}`,
+        positive_button: { text: plain("+"), value: "p" },
+        negative_button: { text: plain("-"), value: "n" },
+      })),
+    }),
   id: (n) => message({ type: "divider", block_id: s(n) }),
   selectOptions: (n) => actions(select({ options: Array.from({ length: n }, (_, i) => option(i)) })),
   selectOptionGroups: (n) =>

@@ -5,6 +5,7 @@ import { checkMessage } from "../../src/blockkit/limits.ts";
 import type { Block, ContextBlock, DataVisualizationBlock, Message } from "../../src/blockkit/types.ts";
 import { BLOCK } from "../../src/ids.ts";
 import { trendBuckets } from "../../src/insights/trend-buckets.ts";
+import { alertMessage } from "../../templates/alert-message.ts";
 import { SERIES_NAMES, trendChartBlocks } from "../../templates/digest-chart.ts";
 import { digestMessage } from "../../templates/digest-message.ts";
 import { makeView } from "./fixtures/digest-view.ts";
@@ -208,5 +209,24 @@ describe("the chart's blocks", () => {
   it("come as a chart and its notes, ready to sit in a message", () => {
     const blocks = trendChartBlocks(trendView({ days: 7 })) as Block[];
     expect(blocks.map((b) => b.type)).toEqual(["data_visualization", "context"]);
+  });
+});
+
+describe("an alert's message", () => {
+  it("carries the trend as a chart when the digest is native, and passes both checks", () => {
+    const a = {
+      kind: "check" as const,
+      reason: "violations 612 > 500",
+      condition: "when violations > 500",
+      schedule: "Hourly at :00 UTC",
+      subId: "abc123",
+      met: true,
+    };
+    const native = alertMessage({ ...a, view: trendView({ days: 30 }) });
+    expectValid(native);
+    expect(chartOf(native)?.chart.axis_config.categories).toHaveLength(5);
+    expect(
+      chartOf(alertMessage({ ...a, view: { ...trendView({ days: 30 }), chartStyle: "off" } })),
+    ).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { checkDataTable, checkDataVisualization, checkTable } from "./charts.ts";
+import { checkContextActions } from "./context-actions.ts";
 import { checkElement, checkImageSource } from "./elements.ts";
 import { SLACK_LIMITS as L } from "./limits.ts";
 import reference from "./reference.json" with { type: "json" };
@@ -24,6 +25,7 @@ const BLOCKS: Record<string, readonly string[]> = {
   image: ["image_url", "slack_file", "alt_text", "title"],
   input: ["label", "element", "dispatch_action", "hint", "optional"],
   markdown: ["text"],
+  context_actions: ["elements"],
   rich_text: ["elements"],
   data_visualization: ["title", "chart"],
   table: ["rows", "column_settings"],
@@ -141,6 +143,10 @@ export function checkBlock(w: Walk, block: unknown, path: string): void {
       checkText(w, block.hint, `${path}/hint`, L.inputHint, true);
       if (required(w, block, "element", path))
         checkElement(w, block.element, `${path}/element`, "input", actionIds);
+      return;
+    case "context_actions":
+      if (required(w, block, "elements", path))
+        checkContextActions(w, block.elements, `${path}/elements`, actionIds);
       return;
     case "markdown":
       if (!required(w, block, "text", path)) return;

@@ -27,6 +27,17 @@ export const SLACK_LIMITS = {
   contextElements: R.context.elements,
   contextText: R.context["elements[].text"],
   actionsElements: R.actions.elements,
+  /** context_actions: feedback buttons and icon buttons, messages only. */
+  contextActionsElements: R.context_actions.elements,
+  feedbackButtonText: Math.min(
+    R.feedback_buttons["positive_button.text"],
+    R.feedback_buttons["negative_button.text"],
+  ),
+  feedbackButtonValue: Math.min(
+    R.feedback_buttons["positive_button.value"],
+    R.feedback_buttons["negative_button.value"],
+  ),
+  feedbackAccessibilityLabel: R.feedback_buttons.accessibility_label,
   /** block_id, action_id, callback_id and external_id alike. */
   id: Math.min(...Object.values(R.ids)),
   selectOptions: R.select.options,

@@ -25,6 +25,13 @@ export interface AppManifest {
   unfurlDomains: string[];
   botScopes: string[];
   botEvents: string[];
+  /**
+   * Whether people can write in the app's Messages tab: `off` (no tab), `read_only` (the app may
+   * post, people may not) or `open`.
+   */
+  messagesTab: "off" | "read_only" | "open";
+  /** The agent or assistant messaging experience (`features.agent_view` / `features.assistant_view`). */
+  agentExperience: "agent_view" | "assistant_view" | null;
 }
 
 /** The repository's manifest.yaml. */
@@ -98,11 +105,24 @@ export function readManifest(source: string): AppManifest {
   }
   const features = obj(root.features);
   const settings = obj(root.settings);
+  const home = obj(features.app_home);
   return {
     functions,
     unfurlDomains: strings(features.unfurl_domains).map((d) => d.toLowerCase()),
     botScopes: strings(obj(obj(root.oauth_config).scopes).bot),
     botEvents: strings(obj(settings.event_subscriptions).bot_events),
+    messagesTab:
+      home.messages_tab_enabled !== true
+        ? "off"
+        : home.messages_tab_read_only_enabled === true
+          ? "read_only"
+          : "open",
+    agentExperience:
+      features.agent_view !== undefined
+        ? "agent_view"
+        : features.assistant_view !== undefined
+          ? "assistant_view"
+          : null,
   };
 }
 

@@ -8,9 +8,17 @@ import { checkAccess } from "./access.ts";
 import { bareReply, requestContext } from "./context.ts";
 import { type Args, factsOf, str } from "./facts.ts";
 import { failUnknownStep, runFunction } from "./function.ts";
+import { dispatchMessage } from "./message.ts";
 import { handOff } from "./offload.ts";
 import type { RouteTable } from "./routes.ts";
-import type { ActionEntry, EventEntry, FunctionEntry, OptionsEntry, ViewEntry } from "./types.ts";
+import type {
+  ActionEntry,
+  EventEntry,
+  FunctionEntry,
+  MessageEntry,
+  OptionsEntry,
+  ViewEntry,
+} from "./types.ts";
 
 type Body = Record<string, unknown>;
 
@@ -105,13 +113,24 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       // The answer is the ack itself: nothing Slack-bound may run before it.
       const ctx = requestContext(deps, facts, { beforeAck: true });
       await checkAccess(entry.access, ctx);
-      const result = await entry.run({
+      const viewCtx = {
         ...ctx,
         body: args.body as never,
         view: (args.body as unknown as { view: never }).view,
-      });
+      };
+      const result = await entry.run(viewCtx);
       await args.ack?.(result.answer);
       after = result.after;
+      const work = entry.work;
+      if (work && result.answer?.response_action !== "errors") {
+        // ── digest work leaves the acking event loop (src/interactive/) ──
+        const later = after;
+        after = async () => {
+          await later?.();
+          if (deps.offload) await handOff(deps.offload, { kind: "view", id }, args, facts, ctx);
+          else await work(viewCtx).catch((err: unknown) => ctx.reply.error(err));
+        };
+      }
       count("view", "ok");
     } catch (err) {
       count("view", codeOf(err));
@@ -213,7 +232,9 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
         return event(args, route.entry as EventEntry, route.id);
       case "function":
         return runFunction(deps, args, route.entry as FunctionEntry, route.id);
-      default:
+      case "message":
+        return dispatchMessage(deps, args, route.entry as MessageEntry, route.id, count);
+      case "unrouted":
         if (route.type === "event:function_executed") return failUnknownStep(deps, args, route.id);
         return unrouted(args, route.type, route.id);
     }

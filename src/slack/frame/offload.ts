@@ -33,14 +33,51 @@ export function slimBody(body: Record<string, unknown>): Record<string, unknown>
     const { token: _token, ...rest } = body;
     return rest;
   }
+  if (body.event !== undefined) return slimEvent(body);
   const out: Record<string, unknown> = {};
   for (const f of ACTION_FIELDS) if (body[f] !== undefined) out[f] = body[f];
   if (Array.isArray(body.actions)) out.actions = body.actions.slice(0, 1);
   if (body.view !== undefined) {
     const v = obj(body.view);
     out.view = { id: v.id, type: v.type, callback_id: v.callback_id };
+    // A submission's work reads what was filled in, and where it was opened from.
+    if (body.type === "view_submission")
+      Object.assign(out.view as object, { state: v.state, private_metadata: v.private_metadata });
   }
   return out;
+}
+
+/** The fields of a person's message the answer needs; not its blocks, files or attachments. */
+const EVENT_FIELDS = [
+  "type",
+  "user",
+  "text",
+  "channel",
+  "channel_type",
+  "ts",
+  "thread_ts",
+  "event_ts",
+  "team",
+];
+
+const MAX_TEXT = 2_000;
+
+function slimEvent(body: Record<string, unknown>): Record<string, unknown> {
+  const event = obj(body.event);
+  const authorizations = Array.isArray(body.authorizations) ? body.authorizations.slice(0, 1) : undefined;
+  return {
+    type: body.type,
+    team_id: body.team_id,
+    enterprise_id: body.enterprise_id,
+    api_app_id: body.api_app_id,
+    event_id: body.event_id,
+    ...(authorizations ? { authorizations } : {}),
+    event: {
+      ...Object.fromEntries(EVENT_FIELDS.filter((f) => event[f] !== undefined).map((f) => [f, event[f]])),
+      // The reader reads the first few hundred characters; a pasted essay need not travel.
+      ...(typeof event.text === "string" ? { text: event.text.slice(0, MAX_TEXT) } : {}),
+    },
+  };
 }
 
 const strings = (fields: Record<string, unknown>) =>
@@ -57,9 +94,11 @@ export async function handOff(
   args: Pick<Args, "body" | "context">,
   facts: RequestFacts,
   ctx: Pick<RequestContext, "reply" | "deps">,
+  /** A request id derived from the request itself, so a redelivery finds the first run's claim. */
+  requestId?: string,
 ): Promise<"queued" | "busy"> {
   const job: InteractiveJob = {
-    id: `r${randomBytes(9).toString("hex")}`,
+    id: requestId ?? `r${randomBytes(9).toString("hex")}`,
     route,
     body: slimBody(args.body as unknown as Record<string, unknown>),
     team: {

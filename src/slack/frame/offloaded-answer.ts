@@ -11,7 +11,9 @@ import type { AppServices } from "../services.ts";
 import { bareReply, type RequestFacts } from "./context.ts";
 import { factsOf, obj, str } from "./facts.ts";
 import { guardClient } from "./guard-client.ts";
+import { messageFacts, saidMessage } from "./message.ts";
 import type { RouteTable } from "./routes.ts";
+import type { SaidMessage } from "./types.ts";
 
 /** What a process that executes handed-off requests provides (a worker process or a thread). */
 export interface OffloadedEnv {
@@ -44,7 +46,7 @@ export async function answeringFacts(
   ref: WorkspaceRef,
   claim: AcquiredClaim,
   log: Logger,
-): Promise<RequestFacts> {
+): Promise<RequestFacts & { said?: SaidMessage }> {
   const isCommand = job.route.kind === "command";
   let confirmed: Promise<boolean> | undefined;
   const outward = async (what: string, repeatable: boolean) => {
@@ -61,6 +63,12 @@ export async function answeringFacts(
   const client = guardClient(raw, outward);
   const context = { ...job.team, botToken } as Context;
   const name = job.route.kind === "command" ? job.route.name : job.route.id;
+  if (job.route.kind === "message") {
+    // The web side let only a person's message through; it is read again here from the same body.
+    const said = saidMessage(job.body, name) ?? undefined;
+    if (!said) return { context, client, userId: job.userId, logFields: {} };
+    return { ...messageFacts({ context, client }, said, name), logFields: {}, said };
+  }
   const bare = factsOf({ body: job.body as never, context, client }, job.route.kind, name);
   const fallback = bareReply(env.deps, { ...bare, respond: undefined }, log, ref);
   const url = responseUrlOf(job.body);

@@ -9,6 +9,7 @@ import { workspaceOf } from "../workspace.ts";
 import { requestContext } from "./context.ts";
 import { str } from "./facts.ts";
 import { type AcquiredClaim, answeringFacts, type OffloadedEnv } from "./offloaded-answer.ts";
+import type { MessageEntry, ViewEntry } from "./types.ts";
 
 export type { OffloadedEnv } from "./offloaded-answer.ts";
 
@@ -48,6 +49,17 @@ async function execute(
         respond: facts.respond as RespondFn,
       });
       ctx.log.info({ kind: parsed.kind, ms: Date.now() - started }, "command handled");
+    } else if (job.route.kind === "message") {
+      const route = env.table.route(job.body);
+      const said = facts.said;
+      if (route.kind !== "message" || !said)
+        throw new AppError("bad_state", "This message cannot be answered.");
+      await (route.entry as MessageEntry).run({ ...ctx, message: said });
+    } else if (job.route.kind === "view") {
+      const route = env.table.route(job.body);
+      const entry = route.kind === "view" ? (route.entry as ViewEntry) : undefined;
+      if (!entry?.work) throw new AppError("bad_state", "This form is out of date.");
+      await entry.work({ ...ctx, body: job.body as never, view: job.body.view as never });
     } else {
       const route = env.table.route(job.body);
       if (route.kind !== "action") throw new AppError("bad_state", "This control is out of date.");

@@ -121,6 +121,11 @@ export interface ViewEntry {
   /** The input block a refusal is shown on (Slack shows view errors next to an input). */
   errorBlock: string;
   run(ctx: ViewContext): Promise<ViewResult>;
+  /**
+   * Digest work a submission asks for, after `run` answered (and the modal closed): it runs in the
+   * digest executor, never on the acking event loop, unless `run` kept the modal open with errors.
+   */
+  work?(ctx: ViewContext): Promise<void>;
 }
 
 export interface OptionsEntry {
@@ -138,6 +143,43 @@ export interface EventEntry {
   /** Skipped while Slack says the workspace sends us more events than it allows (app_rate_limited). */
   optional?: boolean;
   run(ctx: EventContext): Promise<void>;
+}
+
+/**
+ * A message a person sent the app, as the frame hands it over: never a bot's, never the app's own,
+ * never an edit or a join (the frame drops those before anything else, so no answer can loop).
+ */
+export interface SaidMessage {
+  userId: string;
+  /** The conversation: the app's DM with the person (`D…`) or a channel it was mentioned in. */
+  channelId: string;
+  /** The message's own ts, and the thread it belongs to (its own ts when it started none). */
+  ts: string;
+  threadTs: string;
+  /** As Slack sent it (mentions and escapes included). */
+  text: string;
+  /** The app's user id, whose mention addresses it. */
+  botUserId?: string;
+  dm: boolean;
+}
+
+export interface MessageContext extends RequestContext {
+  message: SaidMessage;
+}
+
+/**
+ * Messages people send the app: DMs (`message` with `channel_type: im`, Slack's `message.im`) and
+ * mentions (`app_mention`). Answered in the message's thread, under an access level like any
+ * command's; `offload` sends digest work to the digest executor.
+ */
+export interface MessageEntry {
+  kind: "message";
+  /** The inner event's type: `message` (direct messages only) or `app_mention`. */
+  id: string;
+  access: Access;
+  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
+  offload?: boolean;
+  run(ctx: MessageContext): Promise<void>;
 }
 
 /** What a custom step's handler receives: already acknowledged, workspace loaded. */
@@ -164,7 +206,13 @@ export interface FunctionEntry {
   run(ctx: FunctionContext): Promise<Record<string, unknown>>;
 }
 
-export type ListenerEntry = ActionEntry | ViewEntry | OptionsEntry | EventEntry | FunctionEntry;
+export type ListenerEntry =
+  | ActionEntry
+  | ViewEntry
+  | OptionsEntry
+  | EventEntry
+  | FunctionEntry
+  | MessageEntry;
 
 /**
  * Turns the slash command's text into a named subcommand, or throws an AppError whose message
