@@ -1,5 +1,6 @@
 import { type InteractiveLocks, startInteractiveConsumer } from "../interactive/consumer.ts";
 import type { Metrics } from "../metrics.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import { createInteractiveRunner, type InteractiveRunnerOptions } from "./interactive.ts";
 
 /** Options of the worker process's interactive part (WorkerOptions.interactive). */
@@ -12,6 +13,8 @@ export interface InteractiveWorkerOptions {
   claimLeaseMs?: number;
   /** How long a run may hold an insights query's shared-fetch lock [10 s]. */
   insightsLockMs?: number;
+  /** BullMQ's connection for the consumer, when it is not `redis` (the app's, with a deadline). */
+  connection?: RedisClient;
 }
 
 /**
@@ -23,7 +26,7 @@ export function startInteractiveWorker(
 ) {
   const runner = createInteractiveRunner(o);
   const worker = startInteractiveConsumer({
-    connection: o.redis,
+    connection: o.connection ?? o.redis,
     prefix: o.config.queuePrefix,
     name: o.queueName,
     concurrency: o.config.interactive.concurrency,

@@ -33,13 +33,16 @@ import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
-import { connectRedis } from "./redis.ts";
+import { connectRedis, withCommandTimeout } from "./redis.ts";
 
 /** Options of startWorker; everything past `logger` has a production default. */
 export interface WorkerOptions {
   config: Config;
   logger: Logger;
-  /** A worker connection (maxRetriesPerRequest: null); otherwise one is opened from REDIS_URL and closed on stop. */
+  /**
+   * A worker connection (maxRetriesPerRequest: null), BullMQ's; otherwise one is opened from REDIS_URL and
+   * closed on stop. The app's own commands go through a copy with a deadline (REDIS_COMMAND_TIMEOUT_MS).
+   */
   redis?: RedisClient;
   /** Redis key prefix of the store (tests use one per file). */
   prefix?: string;
@@ -129,20 +132,19 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   if (!config.keyring) throw new AppError("config", "ENCRYPTION_KEYS is required to start the worker.");
   if (!o.redis && !config.redisUrl)
     throw new AppError("config", "REDIS_URL is required to start the worker.");
-  const redis = o.redis ?? connectRedis(config.redisUrl as string, logger, "worker");
+  const bullmq = o.redis ?? connectRedis(config.redisUrl as string, logger, "worker");
+  // The app's own commands get a deadline; BullMQ's workers keep theirs without one (their blocking
+  // reads wait longer than any deadline, and BullMQ retries its own commands).
+  const redis = withCommandTimeout(bullmq, config.redisCommandTimeoutMs);
   let tokenFor: (ref: WorkspaceRef) => Promise<string>;
-  try {
-    tokenFor = tokenLookup(o, redis, config.keyring);
-  } catch (err) {
-    // An open connection would keep a worker that cannot start alive, printing nothing more.
-    if (!o.redis) redis.disconnect();
-    throw err;
-  }
   let eviction: Awaited<ReturnType<typeof checkEviction>>;
   try {
+    tokenFor = tokenLookup(o, redis, config.keyring);
     eviction = await checkEviction({ redis, allowEviction: config.allowEviction, logger });
   } catch (err) {
-    if (!o.redis) redis.disconnect();
+    // An open connection would keep a worker that cannot start alive, printing nothing more.
+    redis.disconnect();
+    if (!o.redis) bullmq.disconnect();
     throw err;
   }
   const clock = o.clock ?? (() => new Date());
@@ -178,7 +180,10 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   });
   depth = () => queue.getJobCounts("waiting", "active", "delayed", "failed");
   const charts = config.charts ? createChartRenderer() : undefined;
-  const slackApi = createSlackApi({ apiUrl: o.slackApiUrl ?? config.slack.apiUrl });
+  const slackApi = createSlackApi({
+    apiUrl: o.slackApiUrl ?? config.slack.apiUrl,
+    timeoutMs: config.slack.timeoutMs,
+  });
   const claims = createDeliveryClaims({ redis, keys, ...o.claims });
   const processor = createDeliveryProcessor({
     store,
@@ -213,7 +218,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   const traced: typeof processor = (job, token) =>
     withLogContext({ jobId: String(job.id), sub: String(job.data.sub) }, () => processor(job, token));
   const worker = new Worker<DeliveryJobData, DeliveryResult, string>(queue.name, traced, {
-    connection: redis,
+    connection: bullmq,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,
     lockDuration: o.locks?.lockDuration ?? 30_000,
@@ -247,6 +252,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           config,
           logger,
           redis,
+          connection: bullmq,
           prefix: o.prefix,
           subscriptions,
           metrics,
@@ -285,7 +291,8 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         await queue.close();
         await health?.close();
         await driversCache.close();
-        if (!o.redis) await redis.quit().catch(() => redis.disconnect());
+        await redis.quit().catch(() => redis.disconnect());
+        if (!o.redis) await bullmq.quit().catch(() => bullmq.disconnect());
       }, [
         () => interactive?.worker.disconnect(),
         () => worker.disconnect(),
@@ -293,6 +300,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         () => health?.close(),
         () => driversCache.close(),
         () => redis.disconnect(),
+        () => bullmq.disconnect(),
       ]);
       logger.info("worker stopped");
     },

@@ -14,6 +14,12 @@ export interface InteractiveLocks {
   maxStalledCount?: number;
 }
 
+/** The job as kept once finished: the request's payload without its response_url(s). */
+export function withoutResponseUrl(data: InteractiveJob): InteractiveJob {
+  const { response_url: _url, response_urls: _urls, ...body } = data.body;
+  return { ...data, body };
+}
+
 /** Options of startInteractiveConsumer. */
 export interface InteractiveConsumerOptions {
   /** A worker connection (maxRetriesPerRequest: null). */
@@ -45,8 +51,21 @@ export function startInteractiveConsumer(o: InteractiveConsumerOptions) {
     },
   );
   worker.on("error", (err) => o.logger.warn({ err: { message: err.message } }, "interactive worker error"));
-  worker.on("failed", (job, err) =>
-    o.logger.warn({ jobId: job?.id, err: { message: err.message } }, "interactive job failed"),
-  );
+  // A finished job is kept a while for diagnosis; its response_url (a secret: whoever holds it can
+  // post as the app to that person) is of no use once answered, so it goes at once.
+  const scrub = (job: { data: InteractiveJob; updateData(d: InteractiveJob): Promise<void> }) =>
+    job
+      .updateData(withoutResponseUrl(job.data))
+      .catch((err: unknown) =>
+        o.logger.warn(
+          { err: { message: (err as Error).message } },
+          "could not drop a finished job's response_url",
+        ),
+      );
+  worker.on("completed", (job) => void scrub(job));
+  worker.on("failed", (job, err) => {
+    o.logger.warn({ jobId: job?.id, err: { message: err.message } }, "interactive job failed");
+    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) void scrub(job);
+  });
   return worker;
 }

@@ -11,9 +11,15 @@ export function singleTeamAuthorize(
   botToken: string,
   slackApiUrl: string,
   logger: BoltLogger,
+  timeoutMs: number,
 ): Authorize<boolean> {
   // The app's logger, not the WebClient's own console one: its lines stay JSON and redacted.
-  const client = new WebClient(botToken, { slackApiUrl, retryConfig: { retries: 2 }, logger });
+  const client = new WebClient(botToken, {
+    slackApiUrl,
+    retryConfig: { retries: 2 },
+    logger,
+    timeout: timeoutMs,
+  });
   let auth:
     | Promise<{ teamId?: string; enterpriseId?: string; botId?: string; botUserId?: string }>
     | undefined;

@@ -85,6 +85,25 @@ describe("digests computed by worker processes", () => {
     expect(handled.userId).toBe(DEMO.member);
   });
 
+  it("a finished job keeps its ids for diagnosis, never its response_url (whoever holds one can post as the app to that person)", async () => {
+    workers.push(await spawnWorker(stack, {}));
+    const before = await queue.getCompletedCount();
+    const sent = await stack.slack.sendCommand({ ...who(), text: "last8d" });
+    const url = sent.responseUrl as string;
+    await stack.slack.waitFor(() => accepted(url)[0], { timeoutMs: 20_000 });
+    const kept = await stack.slack.waitFor(
+      async () => {
+        const done = await queue.getCompleted();
+        return done.length > before && done.every((j) => !JSON.stringify(j.data).includes(url))
+          ? done
+          : undefined;
+      },
+      { timeoutMs: 5_000, what: "the completed jobs without their response_url" },
+    );
+    for (const job of kept) expect(job.data.body).not.toHaveProperty("response_url");
+    expect(kept.some((j) => j.data.userId === who().userId)).toBe(true);
+  });
+
   it("a worker killed while computing a digest: another takes the request over and the person gets one reply", async () => {
     // The doomed worker's analytics request takes 5 s: it is mid-digest when it dies.
     const { worker: doomed, url } = await workerMidDigest(5_000, "last13d");

@@ -240,17 +240,42 @@ describe("the subscribe modal", () => {
         F.channel,
         expect.stringContaining("/invite @Insights"),
       ],
-      [
-        { channel: DEMO.general, frequency: "weekly", days: ["mon"], time: "09:00", tz: "Europe/Berlin" },
-        F.channel,
-        expect.stringContaining("Only workspace admins"),
-        DEMO.member,
-      ],
     ];
     for (const [fill, field, error, userId] of refused) {
       const reply = await submit(view, fill, userId);
       expect(reply.body).toMatchObject({ response_action: "errors", errors: { [field]: error } });
     }
+    expect(await count()).toBe(before);
+  });
+
+  it("a submission from someone the app does not know yet: no users.info before the ack; asked after it, so the next submission is judged", async () => {
+    const view = await openModal();
+    const count = async () => (await stack.web.deps.subscriptions.list(REF)).length;
+    const before = await count();
+    const fill: Fill = {
+      channel: DEMO.general,
+      frequency: "weekly",
+      days: ["mon"],
+      time: "09:00",
+      tz: "Europe/Berlin",
+    };
+    const lookups = () => stack.slack.calls((c) => c.method === "users.info" && c.args.user === DEMO.member);
+    expect(lookups()).toEqual([]);
+    const sentAt = Date.now();
+    const first = await submit(view, fill, DEMO.member);
+    expect(first.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.channel]: expect.stringContaining("I could not check who you are in time") },
+    });
+    // Asked once the ack was on its way, never before.
+    const looked = await stack.slack.waitFor(() => lookups()[0]);
+    expect(looked.at).toBeGreaterThanOrEqual(sentAt + first.ackMs - 5);
+    const second = await submit(view, fill, DEMO.member);
+    expect(second.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.channel]: expect.stringContaining("Only workspace admins") },
+    });
+    expect(lookups()).toHaveLength(1);
     expect(await count()).toBe(before);
   });
 

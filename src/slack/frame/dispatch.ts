@@ -110,7 +110,8 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       args.ack?.({ response_action: "errors", errors: { [target]: message } });
     let after: (() => Promise<void>) | undefined;
     try {
-      const ctx = requestContext(deps, facts);
+      // The answer is the ack itself: nothing Slack-bound may run before it.
+      const ctx = requestContext(deps, facts, { beforeAck: true });
       await checkAccess(entry.access, ctx);
       const viewCtx = {
         ...ctx,
@@ -133,9 +134,12 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       count("view", "ok");
     } catch (err) {
       count("view", codeOf(err));
-      if (isAppError(err) && (err.code === "forbidden" || err.code === "bad_request")) {
+      if (isAppError(err) && ["forbidden", "bad_request", "user_not_checked"].includes(err.code)) {
         log.info({ code: err.code }, "modal submission refused");
         await refuse(err.message);
+        // Looked up now, after the ack, so the next submission finds the user known.
+        if (err.code === "user_not_checked")
+          await deps.users.get(workspaceOf(args.context), facts.client, facts.userId).catch(() => undefined);
       } else {
         log.error({ err }, "modal submission failed");
         await refuse("Something went wrong on our side; nothing was saved. Try again in a moment.");

@@ -18,6 +18,18 @@ import { openDm } from "../../subscriptions/personal.ts";
 
 type Values = Parameters<typeof formFromValues>[0];
 
+/**
+ * The modal's answer is the ack, due within Slack's 3 s: the channel and DM lookups this answer
+ * waits for get 1.5 s of it, not the Web API's own deadline.
+ */
+const BEFORE_ACK_MS = 1_500;
+const SLACK_LATE = "Slack did not answer in time to check this; nothing was saved. Press the button again.";
+async function beforeAck<T>(work: Promise<T>): Promise<T | null> {
+  work.catch(() => undefined);
+  const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), BEFORE_ACK_MS).unref());
+  return Promise.race([work, late]);
+}
+
 const inline = (errors: Record<string, string>): ViewResult => ({
   answer: { response_action: "errors", errors },
 });
@@ -63,10 +75,13 @@ export const subscribeSubmit = onView({
     }
 
     const channelId = form.personal
-      ? (editing?.channelId ?? (await openDm(ctx.client, userId)))
+      ? (editing?.channelId ?? (await beforeAck(openDm(ctx.client, userId))))
       : (form.channelId as string);
+    if (!channelId) return inline({ [top]: SLACK_LATE });
     if (!form.personal && (!editing || editing.channelId !== channelId)) {
-      const problem = channelProblem(await channelState(ctx.client, channelId));
+      const state = await beforeAck(channelState(ctx.client, channelId));
+      if (!state) return inline({ [F.channel]: SLACK_LATE });
+      const problem = channelProblem(state);
       if (problem) return inline({ [F.channel]: problem.message.replace(/`/g, "") });
     }
     const input = {
