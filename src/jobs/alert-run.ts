@@ -382,7 +382,7 @@ export async function runAlert(deps: AlertDeps, run: Run): Promise<RunOutcome> {
         await record("skipped", { reason: `${why}; the alert stays ${state}` });
         return done({ status: "skipped", why: "condition_not_met", period });
       }
-      const read = alert ? alertField(alert.state) : "";
+      const read = alert && !alert.untold ? alertField(alert.state) : "";
       const post = step.post;
       const applied = await deps.alerts.step(sub.ref, sub.id, {
         period,
