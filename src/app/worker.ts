@@ -22,6 +22,7 @@ import {
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
 import { createSlotWarmup } from "../jobs/slot-warm.ts";
+import { createStallRecovery, STALLED_REASON, stalledOut } from "../jobs/stalled.ts";
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
@@ -65,6 +66,8 @@ export interface WorkerOptions {
     stalledInterval?: number;
     maxStalledCount?: number;
     skipStalledCheck?: boolean;
+    /** How many times a delivery BullMQ failed for stalling is added again before it is recorded failed [3]. */
+    stallReadds?: number;
   };
   /** The analytics client's own retries inside one attempt [its defaults]. */
   analyticsRetry?: Partial<RetryPolicy>;
@@ -185,13 +188,14 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     timeoutMs: config.slack.timeoutMs,
   });
   const claims = createDeliveryClaims({ redis, keys, ...o.claims });
+  const finish = createFinish({ redis, keys, doneTtlMs: claims.doneTtlMs });
   const processor = createDeliveryProcessor({
     store,
     subscriptions,
     notifier: scheduler,
     claims,
     begin: createBegin({ redis, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
-    finish: createFinish({ redis, keys, doneTtlMs: claims.doneTtlMs }),
+    finish,
     alerts: createAlertState({ redis, keys }),
     apiKeys,
     digestsWith,
@@ -235,7 +239,38 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
     if (result.chart) metrics.charts.inc({ outcome: result.chart });
   });
+  // A job BullMQ failed unrun for stalling too often: added again, or recorded failed (stalled.ts).
+  const recoverStalled = createStallRecovery({
+    queue,
+    store,
+    finish,
+    post: async (ref, channel, message) =>
+      slackApi.call(await tokenFor(ref), "chat.postMessage", { channel, ...message }),
+    logger,
+    clock,
+    maxReadds: o.locks?.stallReadds,
+  });
+  const recovering = new Set<Promise<void>>();
   worker.on("failed", (job, err) => {
+    if (job && stalledOut(job, err)) {
+      const done = recoverStalled(job).then(
+        (r) => {
+          const outcome = r.kind === "readded" ? "requeued" : r.kind === "gave_up" ? "failed" : "ignored";
+          metrics.digests.inc({ surface: "scheduled", outcome, reason: STALLED_REASON });
+        },
+        (e: unknown) => {
+          // Nothing else will run this delivery: say so as loudly as the logs and metrics allow.
+          metrics.digests.inc({ surface: "scheduled", outcome: "lost", reason: STALLED_REASON });
+          logger.error(
+            { jobId: job.id, sub: job.data.sub, err: e },
+            "a stalled-out delivery could not be added again or recorded",
+          );
+        },
+      );
+      recovering.add(done);
+      void done.finally(() => recovering.delete(done));
+      return;
+    }
     const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
     metrics.digests.inc({ surface: "scheduled", outcome: final ? "failed" : "retried", reason: codeOf(err) });
     logger.warn(
@@ -288,6 +323,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       await closeWithin(o.shutdownMs ?? config.shutdownMs, async () => {
         await interactive?.close();
         await worker.close();
+        await Promise.all(recovering);
         await queue.close();
         await health?.close();
         await driversCache.close();
