@@ -23,7 +23,7 @@ export function driversTargets(r: BenchResults): TargetCheck[] {
   for (const s of d.storms)
     out.push({
       target: `drivers ≤ 2× the GraphQL requests of a storm with shared accounts: ${s.spec.name}`,
-      figure: `${s.ratio} × (${int(s.drivers.requests)} vs ${int(s.plain.requests)} requests; cache hit rate ${round(s.drivers.hitRate * 100, 1)} % vs ${round(s.plain.hitRate * 100, 1)} %)`,
+      figure: `${s.ratio} × (${int(s.drivers.requests)} vs ${int(s.plain.requests)} requests)`,
       met: s.ratio <= 2,
       why: `the drivers added ${int(s.drivers.requests - s.plain.requests)} requests over ${s.spec.accounts} accounts (${round((s.drivers.requests - s.plain.requests) / Math.max(1, s.spec.accounts), 1)} per account) for ${int(s.subscriptions)} digests, ${round(s.spec.groupShare * 100, 0)} % of them filtered to one asset group and ${round(s.spec.scannerShare * 100, 0)} % to one scanner; ${int(s.drivers.failed)} failed or without drivers`,
     });
@@ -84,8 +84,9 @@ export function driversSection(r: BenchResults): string {
         "digests",
         "requests plain → drivers",
         "ratio",
-        "cache hit rate plain → drivers",
+        "insights cache hit rate (plain)",
         "time plain → drivers",
+        "app / emulator CPU plain → drivers",
         "failed",
       ],
       d.storms.map((s) => [
@@ -93,14 +94,14 @@ export function driversSection(r: BenchResults): string {
         int(s.subscriptions),
         `${int(s.plain.requests)} → ${int(s.drivers.requests)}`,
         `${s.ratio} ×`,
-        `${round(s.plain.hitRate * 100, 1)} % → ${round(s.drivers.hitRate * 100, 1)} %`,
+        `${round(s.plain.hitRate * 100, 1)} %`,
         `${round(s.plain.wallMs / 1000, 1)} s → ${round(s.drivers.wallMs / 1000, 1)} s`,
         `${round(s.plain.appCpuMs / 1000, 1)} / ${round(s.plain.emulatorCpuMs / 1000, 1)} s → ${round(s.drivers.appCpuMs / 1000, 1)} / ${round(s.drivers.emulatorCpuMs / 1000, 1)} s`,
         s.plain.failed + s.drivers.failed,
       ]),
-      ["---", "---:", "---:", "---:", "---:", "---:", "---:"],
+      ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"],
     ),
     "",
-    "Cache hit rate = 1 − requests that reached the service / questions put to the cache (hits and in-flight waits both count as hits).",
+    "Insights cache hit rate = 1 − requests that reached the service / questions put to the insights cache (hits and in-flight waits both count as hits), for the plain storm only: with drivers, the slice requests go through the drivers cache instead, so the same formula would count them as misses of a cache they never asked.",
   ].join("\n");
 }
