@@ -1,3 +1,4 @@
+import { ackNotes } from "./ack/report.ts";
 import type { BenchResults } from "./main.ts";
 import { targetsTable } from "./report.ts";
 import { int, round } from "./stats.ts";
@@ -6,21 +7,6 @@ import { int, round } from "./stats.ts";
  * The README's "Performance" section, generated from a run so its figures always match latest.md:
  * the targets table, then what limits each missed target, with this run's numbers, and the fixes.
  */
-
-const ms = (n: number | undefined) => (n === undefined ? "—" : `${round(n, 1)} ms`);
-
-function ackNotes(r: BenchResults): string[] {
-  const line = (mode: string, rows: BenchResults["ack"]) => {
-    const a300 = rows?.find((a) => a.rate === 300);
-    const a1000 = rows?.find((a) => a.rate === 1_000);
-    if (!a300) return [];
-    const lost = (rows ?? []).reduce((n, a) => n + (a.app.lost ?? 0), 0);
-    return [
-      `- **Ack and digest reply, ${mode}.** At 300/s ack p50 ${ms(a300.app.ackMs.p50)} / p99 ${ms(a300.app.ackMs.p99)} against the bare Bolt app's ${ms(a300.bare.ackMs.p50)} / ${ms(a300.bare.ackMs.p99)} (${a300.ratioP99} ×); digest reply p50 ${ms(a300.app.replyMs.p50)} / p99 ${ms(a300.app.replyMs.p99)}.${a1000 ? ` At 1,000/s ack p99 ${ms(a1000.app.ackMs.p99)} (bare ${ms(a1000.bare.ackMs.p99)}), digest reply p99 ${ms(a1000.app.replyMs.p99)}, ${int(a1000.app.busy ?? 0)} of ${int(a1000.app.sent)} answered "busy" first.` : ""} ${int(lost)} lost. The event loop that acks only verifies, checks access and hands the command off (${a300.cpuMsPerCommand.app} ms of this process's CPU per command, bare ${a300.cpuMsPerCommand.bare} ms); what is left of the tail is the cores it shares with the digest work, Redis, the emulator and the sender.`,
-    ];
-  };
-  return [...line("`start` (digest threads)", r.ack), ...line("web + worker", r.ackWorker)];
-}
 
 function stormNotes(r: BenchResults): string[] {
   const shared = r.storms.find((s) => s.subsPerChannel > 1);

@@ -1,4 +1,4 @@
-import type { AckRow } from "./ack.ts";
+import { ackTargets } from "./ack/report.ts";
 import { driversTargets } from "./drivers/report.ts";
 import { engineTargets } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
@@ -16,67 +16,6 @@ export interface TargetCheck {
 }
 
 const ms = (n: number) => `${round(n, 1)} ms`;
-
-function ackTargets(r: BenchResults): TargetCheck[] {
-  const out: TargetCheck[] = [];
-  const modes: [string, AckRow[] | undefined][] = [
-    ["start", r.ack],
-    ["web + worker", r.ackWorker],
-  ];
-  for (const [mode, rows] of modes) {
-    const at300 = rows?.find((a) => a.rate === 300);
-    const at1000 = rows?.find((a) => a.rate === 1_000);
-    const missing = notMeasured;
-    const why =
-      "acks share the web event loop with Bolt's own work and the hand-off (an access check, one queue write); the digest work runs elsewhere, but on this 2-core machine the threads or the worker process, Redis, the emulator and the sender all compete for the same cores";
-    const t300 = `${mode}: ack p99 ≤ 1.3 × bare Bolt at 300 requests/s`;
-    out.push(
-      at300
-        ? {
-            target: t300,
-            figure: `${at300.ratioP99} × (${ms(at300.app.ackMs.p99)} vs ${ms(at300.bare.ackMs.p99)}; p50 ${ms(at300.app.ackMs.p50)} vs ${ms(at300.bare.ackMs.p50)})`,
-            met: at300.ratioP99 <= 1.3,
-            why,
-          }
-        : missing(t300),
-    );
-    const t1000 = `${mode}: ack p99 ≤ 50 ms at 1,000 requests/s`;
-    out.push(
-      at1000
-        ? {
-            target: t1000,
-            figure: `${ms(at1000.app.ackMs.p99)} (p50 ${ms(at1000.app.ackMs.p50)}; bare ${ms(at1000.bare.ackMs.p99)})`,
-            met: at1000.app.ackMs.p99 <= 50,
-            why,
-          }
-        : missing(t1000),
-    );
-    const tReply = `${mode}: digest reply p99 ≤ 1.5 s at 300 requests/s`;
-    out.push(
-      at300
-        ? {
-            target: tReply,
-            figure: `p99 ${ms(at300.app.replyMs.p99)} (p50 ${ms(at300.app.replyMs.p50)}; ${int(at300.app.busy ?? 0)} busy first)`,
-            met: at300.app.replyMs.p99 <= 1_500 && at300.app.replies > 0,
-            why: "digests wait for a free thread or worker slot: the digest CPU per command times the rate is close to what the cores left over can do",
-          }
-        : missing(tReply),
-    );
-    const lost = (rows ?? []).reduce((n, a) => n + (a.app.lost ?? 0), 0);
-    const tLost = `${mode}: 0 lost replies (every acked command gets its digest or a clear error)`;
-    out.push(
-      rows
-        ? {
-            target: tLost,
-            figure: `${int(lost)} lost of ${int(rows.reduce((n, a) => n + a.app.sent, 0))}`,
-            met: lost === 0,
-            why: "commands still unanswered when the grace period ended",
-          }
-        : missing(tLost),
-    );
-  }
-  return out;
-}
 
 function stormTargets(r: BenchResults): TargetCheck[] {
   const out: TargetCheck[] = r.storms.map((s) => ({
