@@ -1,13 +1,15 @@
-import { type InteractiveLocks, startInteractiveConsumer } from "../interactive/consumer.ts";
+import { startStreamConsumer } from "../interactive/consumer.ts";
+import { drainLegacyQueue } from "../interactive/legacy.ts";
 import type { Metrics } from "../metrics.ts";
+import { fromLegacyJob } from "../slack/frame/index.ts";
 import { createInteractiveRunner, type InteractiveRunnerOptions } from "./interactive.ts";
 
 /** Options of the worker process's interactive part (WorkerOptions.interactive). */
 export interface InteractiveWorkerOptions {
-  /** Interactive queue name [interactive]; tests use one per stack. */
+  /** Hand-off stream name [interactive]; tests use one per stack. */
   queueName?: string;
-  /** BullMQ lock settings (see consumer.ts). */
-  locks?: InteractiveLocks;
+  /** How long a dead worker's request waits before another takes it over [10 s] (see consumer.ts). */
+  streamLeaseMs?: number;
   /** Lease of a request's claim [6 s]. */
   claimLeaseMs?: number;
   /** How long a run may hold an insights query's shared-fetch lock [10 s]. */
@@ -15,25 +17,40 @@ export interface InteractiveWorkerOptions {
 }
 
 /**
- * Computes the digests people wait for, next to the delivery worker: a queue of its own read with
- * `INTERACTIVE_CONCURRENCY`, so they never stand behind scheduled deliveries.
+ * Computes what people wait for, next to the delivery worker: the requests the web processes hand
+ * off through their stream, `INTERACTIVE_CONCURRENCY` at once, so they never stand behind scheduled
+ * deliveries.
  */
 export function startInteractiveWorker(
   o: InteractiveRunnerOptions & InteractiveWorkerOptions & { metrics: Metrics },
 ) {
   const runner = createInteractiveRunner(o);
-  const worker = startInteractiveConsumer({
+  const consumer = startStreamConsumer({
     connection: o.redis,
     prefix: o.config.queuePrefix,
     name: o.queueName,
     concurrency: o.config.interactive.concurrency,
-    locks: o.locks,
+    leaseMs: o.streamLeaseMs,
     logger: o.logger,
     run: runner.run,
   });
+  const legacy = drainLegacyQueue({
+    connection: o.redis,
+    prefix: o.config.queuePrefix,
+    name: o.queueName,
+    concurrency: o.config.interactive.concurrency,
+    logger: o.logger,
+    convert: fromLegacyJob,
+    run: runner.run,
+  });
   o.logger.info(
-    { queue: worker.name, concurrency: o.config.interactive.concurrency },
+    { consumer: consumer.name, concurrency: o.config.interactive.concurrency },
     "interactive worker started",
   );
-  return { worker, close: () => worker.close() };
+  return {
+    consumer,
+    async close() {
+      await Promise.all([consumer.close(), legacy.close()]);
+    },
+  };
 }

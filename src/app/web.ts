@@ -4,7 +4,7 @@ import { SLASH_COMMAND } from "../../commands/index.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallationStore, createInstallLayer, type RemoveSchedulers } from "../install/index.ts";
-import { createQueueExecutor } from "../interactive/queue.ts";
+import { createStreamExecutor } from "../interactive/queue.ts";
 import type { InteractiveExecutor, Offload } from "../interactive/types.ts";
 import { DEFAULT_POLICY, type DeliveryPolicy } from "../jobs/queue.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
@@ -54,10 +54,8 @@ export interface WebInteractiveOptions {
    * worker). `threads`: a pool of INTERACTIVE_THREADS threads in this process (`start`, the demo).
    */
   mode?: "queue" | "threads";
-  /** Interactive queue name [interactive]; must match the workers'. */
+  /** Hand-off stream name [interactive]; must match the workers'. */
   queueName?: string;
-  /** How long one reading of the queue's backlog is reused [100 ms]. */
-  depthCacheMs?: number;
   /** Lease of a request's claim in the threads [6 s]. */
   claimLeaseMs?: number;
 }
@@ -91,13 +89,7 @@ function startExecutor(
       claimLeaseMs: i.claimLeaseMs,
     });
   }
-  return createQueueExecutor({
-    connection: redis,
-    prefix: o.config.queuePrefix,
-    name: i.queueName,
-    logger: o.logger,
-    depthCacheMs: i.depthCacheMs,
-  });
+  return createStreamExecutor({ connection: redis, prefix: o.config.queuePrefix, name: i.queueName });
 }
 
 /** The `web` composition root: services, Bolt app, HTTP receiver (or Socket Mode). */
@@ -180,6 +172,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
       },
     ],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
+    installed: install?.installed,
     routes: {
       command: SLASH_COMMAND,
       // app_uninstalled / tokens_revoked purge the workspace in either mode.

@@ -147,6 +147,7 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
     async depth() {
       return waiting.length;
     },
+    waiting: () => ({ count: waiting.length, atMs: Date.now() }),
     async close() {
       if (busy()) {
         const drained = new Promise<void>((resolve) => {

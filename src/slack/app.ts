@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { App, type CustomRoute, LogLevel } from "@slack/bolt";
+import { App, type AuthorizeSourceData, type CustomRoute, LogLevel } from "@slack/bolt";
 import type { SlackConfig } from "../config.ts";
 import type { OAuthAppOptions } from "../install/index.ts";
 import { withLogContext } from "../log.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { errorReply } from "./error-reply.ts";
-import { installFrame, type Routes } from "./frame/index.ts";
+import { type Admit, installFrame, type Routes } from "./frame/index.ts";
 import { healthRoutes } from "./health.ts";
 import type { AppServices } from "./services.ts";
 import { singleTeamAuthorize } from "./single-team.ts";
@@ -18,6 +18,8 @@ export interface SlackAppOptions {
   customRoutes?: CustomRoute[];
   /** OAuth mode (many workspaces): replaces the single bot token. */
   oauth?: OAuthAppOptions;
+  /** OAuth mode: whether a workspace has an installation (the acking path's check, see frame/fast-path.ts). */
+  installed?: Admit;
 }
 
 /**
@@ -25,8 +27,33 @@ export interface SlackAppOptions {
  * single-workspace authorisation from the bot token, Web API calls to `slack.apiUrl`, and the
  * listener frame in front of every handler.
  */
-export function createSlackApp({ slack, deps, routes, customRoutes = [], oauth }: SlackAppOptions): App {
+export function createSlackApp({
+  slack,
+  deps,
+  routes,
+  customRoutes = [],
+  oauth,
+  installed,
+}: SlackAppOptions): App {
   const socketMode = Boolean(slack.appToken);
+  const authorize = oauth
+    ? undefined
+    : singleTeamAuthorize(slack.botToken as string, slack.apiUrl, boltLogger(deps.logger));
+  // Requests handed off before Bolt's path are admitted by the same rule Bolt's authorize applies.
+  const admit: Admit | undefined = authorize
+    ? (team) =>
+        authorize(
+          {
+            teamId: team.teamId,
+            enterpriseId: team.enterpriseId,
+            isEnterpriseInstall: team.isEnterpriseInstall === true,
+          } as AuthorizeSourceData<boolean>,
+          {} as never,
+        ).then(
+          () => true,
+          () => false,
+        )
+    : installed;
   const app = new App({
     signingSecret: slack.signingSecret,
     // Bolt refuses a custom authorize next to OAuth options: one or the other.
@@ -34,7 +61,7 @@ export function createSlackApp({ slack, deps, routes, customRoutes = [], oauth }
       ? socketMode
         ? { ...oauth, installerOptions: { ...oauth.installerOptions, port: slack.installerPort } }
         : oauth
-      : { authorize: singleTeamAuthorize(slack.botToken as string, slack.apiUrl, boltLogger(deps.logger)) }),
+      : { authorize }),
     appToken: slack.appToken,
     socketMode,
     // In Socket Mode Bolt serves the health routes on a server of its own, on this port (else 3000).
@@ -52,7 +79,7 @@ export function createSlackApp({ slack, deps, routes, customRoutes = [], oauth }
 
   // Every log line of one Slack request carries its id, whichever module writes it.
   app.use(async ({ next }) => withLogContext({ requestId: randomBytes(6).toString("hex") }, next));
-  installFrame(app, deps, routes);
+  installFrame(app, deps, routes, admit);
 
   app.error(async (error) => {
     // Last line of defence: the frame answers every error it sees; this only logs what escaped it.

@@ -7,8 +7,8 @@ import { workspaceOf } from "../workspace.ts";
 import { checkAccess } from "./access.ts";
 import { bareReply, requestContext } from "./context.ts";
 import { type Args, factsOf, str } from "./facts.ts";
+import { handOffAcked } from "./fast-path.ts";
 import { failUnknownStep, runFunction } from "./function.ts";
-import { handOff } from "./offload.ts";
 import type { RouteTable } from "./routes.ts";
 import type { ActionEntry, EventEntry, FunctionEntry, OptionsEntry, ViewEntry } from "./types.ts";
 
@@ -25,14 +25,36 @@ const OPTIONS_BUDGET_MS = 2_500;
 export function createDispatcher(deps: AppServices, table: RouteTable) {
   const count = (kind: string, outcome: string) => deps.metrics.requests.inc({ kind, outcome });
 
+  const ack = (args: Args) => async (response?: unknown) => {
+    await args.ack?.(response);
+  };
+
   async function command(args: Args): Promise<void> {
-    await args.ack?.();
     const body = args.body as unknown as Body;
+    // Parsed before the ack: a command whose work is handed off may carry the busy note in its ack.
+    let parsed: { kind: string } | undefined;
+    let parseError: unknown;
+    try {
+      parsed = table.parse(str(body.text) ?? "") as { kind: string };
+    } catch (err) {
+      parseError = err;
+    }
+    const offloaded = parsed && table.commands.get(parsed.kind)?.offload ? deps.offload : undefined;
+    if (parsed && offloaded) {
+      await handOffAcked(
+        { ...deps, offload: offloaded },
+        body,
+        { kind: "command", name: parsed.kind },
+        ack(args),
+      );
+      return;
+    }
+    await args.ack?.();
     const facts = factsOf(args, "command", "");
-    let name = "invalid";
+    let name = parsed?.kind ?? "invalid";
     let reply = bareReply(deps, facts, deps.logger.child(facts.logFields));
     try {
-      const parsed = table.parse(str(body.text) ?? "") as { kind: string };
+      if (!parsed) throw parseError;
       name = parsed.kind;
       const entry = table.commands.get(name);
       if (!entry)
@@ -42,12 +64,6 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       const ctx = requestContext(deps, { ...facts, logFields: { ...facts.logFields, command: name } });
       reply = ctx.reply;
       await checkAccess(entry.access, ctx);
-      // ── digest work leaves the acking event loop (src/interactive/) ──
-      if (entry.offload && deps.offload) {
-        await handOff(deps.offload, { kind: "command", name }, args, facts, ctx);
-        return;
-      }
-      // ──
       const started = Date.now();
       await entry.run({
         ...ctx,
@@ -66,6 +82,16 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
   }
 
   async function action(args: Args, entry: ActionEntry, id: string): Promise<void> {
+    // Digest work leaves the acking event loop (src/interactive/): access is checked where it runs.
+    if (entry.offload && deps.offload) {
+      await handOffAcked(
+        { ...deps, offload: deps.offload },
+        args.body as unknown as Body,
+        { kind: "action", id },
+        ack(args),
+      );
+      return;
+    }
     await args.ack?.();
     const facts = factsOf(args, "action", id);
     let reply = bareReply(deps, facts, deps.logger.child(facts.logFields));
@@ -73,12 +99,6 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       const ctx = requestContext(deps, facts);
       reply = ctx.reply;
       await checkAccess(entry.access, ctx);
-      // ── digest work leaves the acking event loop (src/interactive/) ──
-      if (entry.offload && deps.offload) {
-        await handOff(deps.offload, { kind: "action", id }, args, facts, ctx);
-        return;
-      }
-      // ──
       const body = args.body as unknown as { actions: unknown[] };
       await entry.run({ ...ctx, body: args.body as never, action: body.actions[0] as never });
       count("action", "ok");
@@ -160,6 +180,21 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
         return;
       }
       const body = args.body as unknown as { event: EventEntryEvent };
+      if (entry.offload && deps.offload) {
+        const team = {
+          teamId: args.context.teamId,
+          enterpriseId: args.context.enterpriseId,
+          isEnterpriseInstall: args.context.isEnterpriseInstall,
+        };
+        await handOffAcked(
+          { ...deps, offload: deps.offload },
+          body as unknown as Body,
+          { kind: "event", id },
+          async () => {},
+          team,
+        );
+        return;
+      }
       await entry.run({
         deps: { ...deps, logger: log },
         ref,
@@ -208,7 +243,15 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       case "event":
         return event(args, route.entry as EventEntry, route.id);
       case "function":
-        return runFunction(deps, args, route.entry as FunctionEntry, route.id);
+        return runFunction(deps, args, route.entry as FunctionEntry, route.id, (team) =>
+          handOffAcked(
+            { ...deps, offload: deps.offload as NonNullable<AppServices["offload"]> },
+            args.body as unknown as Body,
+            { kind: "function", id: route.id },
+            async () => {},
+            team,
+          ),
+        );
       default:
         if (route.type === "event:function_executed") return failUnknownStep(deps, args, route.id);
         return unrouted(args, route.type, route.id);

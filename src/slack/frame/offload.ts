@@ -1,87 +1,144 @@
 import { randomBytes } from "node:crypto";
-import type { InteractiveJob, InteractiveRoute, Offload } from "../../interactive/types.ts";
-import { logContext } from "../../log.ts";
-import type { RequestFacts } from "./context.ts";
-import { type Args, obj } from "./facts.ts";
-import type { RequestContext } from "./types.ts";
+import { mrkdwn } from "../../blockkit/text.ts";
+import type { InteractiveJob, InteractiveRoute, Offload, RequestSurface } from "../../interactive/types.ts";
+import { obj, str } from "./facts.ts";
 
 /** The immediate answer when more requests wait than the backlog allows; the real one follows. */
 export const BUSY_TEXT =
   ":hourglass_flowing_sand: Insights is busy right now. Your request is queued: the answer will appear here shortly.";
 
-/** The fields of a block action an offloaded handler reads; the rest (the clicked message, modal state) stays behind. */
-const ACTION_FIELDS = [
-  "type",
-  "team",
-  "user",
-  "enterprise",
-  "is_enterprise_install",
-  "api_app_id",
-  "container",
-  "channel",
-  "trigger_id",
-  "response_url",
-  "response_urls",
-] as const;
+/** The busy note as a message (a slash command's ack carries it; a click gets it on its response_url). */
+export const BUSY_MESSAGE = {
+  response_type: "ephemeral",
+  text: BUSY_TEXT,
+  blocks: [{ type: "section", text: mrkdwn(BUSY_TEXT) }],
+} as const;
 
-/**
- * The payload as a job carries it: never Slack's verification token, and not the clicked message's
- * blocks (tens of kilobytes the handler never reads: a digest control's state rides in the action).
- */
-export function slimBody(body: Record<string, unknown>): Record<string, unknown> {
-  if (typeof body.command === "string") {
-    const { token: _token, ...rest } = body;
-    return rest;
-  }
-  const out: Record<string, unknown> = {};
-  for (const f of ACTION_FIELDS) if (body[f] !== undefined) out[f] = body[f];
-  if (Array.isArray(body.actions)) out.actions = body.actions.slice(0, 1);
-  if (body.view !== undefined) {
-    const v = obj(body.view);
-    out.view = { id: v.id, type: v.type, callback_id: v.callback_id };
-  }
+type Body = Record<string, unknown>;
+
+/** The workspace a request names, read as Slack lays it out per kind of payload. */
+export function teamOf(body: Body): InteractiveJob["team"] {
+  if (typeof body.command === "string")
+    return {
+      teamId: str(body.team_id),
+      enterpriseId: str(body.enterprise_id),
+      isEnterpriseInstall: body.is_enterprise_install === "true" || body.is_enterprise_install === true,
+    };
+  const team = obj(body.team);
+  const enterprise = obj(body.enterprise);
+  const view = obj(body.view);
+  return {
+    // A modal opened from a Slack Connect channel names the installing workspace on the view.
+    teamId: str(view.app_installed_team_id) ?? str(team.id) ?? str(obj(body.user).team_id),
+    enterpriseId: str(enterprise.id) ?? str(team.enterprise_id),
+    isEnterpriseInstall: body.is_enterprise_install === true,
+  };
+}
+
+/** Where a request came from: the container, conversation, clicked message and its thread, the view. */
+export function surfaceOf(body: Body): RequestSurface {
+  const container = obj(body.container);
+  const message = obj(body.message);
+  const view = obj(body.view);
+  const kind = str(container.type);
+  const out: RequestSurface = {};
+  if (kind === "message" || kind === "view") out.container = kind;
+  const channelId = str(body.channel_id) ?? str(obj(body.channel).id) ?? str(container.channel_id);
+  if (channelId) out.channelId = channelId;
+  if (container.is_ephemeral === true) out.ephemeral = true;
+  const messageTs = str(container.message_ts) ?? str(message.ts);
+  if (messageTs) out.messageTs = messageTs;
+  const threadTs = str(message.thread_ts) ?? str(container.thread_ts);
+  if (threadTs) out.threadTs = threadTs;
+  const viewId = str(view.id) ?? str(container.view_id);
+  if (viewId) out.viewId = viewId;
+  const viewType = str(view.type);
+  if (viewType) out.viewType = viewType;
+  const callback = str(view.callback_id);
+  if (callback) out.viewCallbackId = callback;
   return out;
 }
 
-const strings = (fields: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === "string"));
+const responseUrlOf = (body: Body) =>
+  str(body.response_url) ??
+  (Array.isArray(body.response_urls) ? str(obj(body.response_urls[0]).response_url) : undefined);
 
 /**
- * Hands an acknowledged, access-checked request to the digest executor. When more requests wait
- * than the backlog allows, the person is told at once that the answer is coming (the work still
- * runs; its answer replaces that note where Slack allows it).
+ * The hand-off of one request, from its Slack payload: only the fields its handler reads, named
+ * (never Slack's verification token, a token of ours, the clicked message's blocks or a modal's state).
  */
-export async function handOff(
-  offload: Offload,
+export function requestOf(
   route: InteractiveRoute,
-  args: Pick<Args, "body" | "context">,
-  facts: RequestFacts,
-  ctx: Pick<RequestContext, "reply" | "deps">,
-): Promise<"queued" | "busy"> {
+  body: Body,
+  receivedAt: number,
+  log: Record<string, string>,
+  /** The workspace as Bolt resolved it (events name theirs in `authorizations`); else read from the body. */
+  resolved?: InteractiveJob["team"],
+): InteractiveJob {
+  const team = resolved ?? teamOf(body);
+  const event = obj(body.event);
+  const userId =
+    str(body.user_id) ?? str(obj(body.user).id) ?? (typeof event.user === "string" ? event.user : "");
   const job: InteractiveJob = {
+    v: 1,
     id: `r${randomBytes(9).toString("hex")}`,
     route,
-    body: slimBody(args.body as unknown as Record<string, unknown>),
-    team: {
-      teamId: args.context.teamId,
-      enterpriseId: args.context.enterpriseId,
-      isEnterpriseInstall: args.context.isEnterpriseInstall,
-    },
-    userId: facts.userId,
-    receivedAt: ctx.deps.clock().getTime(),
-    busy: false,
-    log: strings({
-      ...logContext(),
-      ...facts.logFields,
-      [route.kind]: route.kind === "command" ? route.name : route.id,
-    }),
+    team: Object.fromEntries(Object.entries(team).filter(([, v]) => v !== undefined && v !== false)),
+    userId,
+    receivedAt,
+    surface: surfaceOf(body),
+    log,
   };
-  if ((await offload.executor.depth()) >= offload.backlog) {
-    job.busy = true;
-    await ctx.reply.notice(BUSY_TEXT);
-  }
-  await offload.executor.submit(job);
-  const outcome = job.busy ? "busy" : "queued";
-  offload.admitted?.(outcome);
-  return outcome;
+  const url = responseUrlOf(body);
+  if (url) job.responseUrl = url;
+  if (route.kind === "command")
+    job.command = { text: str(body.text) ?? "", channelName: str(body.channel_name) };
+  if (route.kind === "action" && Array.isArray(body.actions)) job.action = obj(body.actions[0]);
+  if (route.kind === "event") job.event = { ...event, type: str(event.type) ?? route.id };
+  if (route.kind === "function")
+    job.step = {
+      executionId: str(event.function_execution_id) ?? "",
+      inputs: obj(event.inputs),
+    };
+  return job;
+}
+
+/** How long a backlog reading that says "busy" is trusted before it is read again. */
+const BUSY_READING_MS = 250;
+
+/**
+ * Whether the next request finds the backlog full, from the last reading (no Redis call on the
+ * acking path). A reading that says "busy" and is older than a quarter second is refreshed first,
+ * so a burst that has drained does not keep answering "busy".
+ */
+export async function overBacklog(offload: Offload): Promise<boolean> {
+  const seen = offload.executor.waiting();
+  if (seen.count < offload.backlog) return false;
+  if (Date.now() - seen.atMs <= BUSY_READING_MS) return true;
+  return (await offload.executor.depth().catch(() => seen.count)) >= offload.backlog;
+}
+
+/**
+ * A request queued by the previous version (a BullMQ job holding a slimmed Slack payload) as a
+ * request of this one; undefined when the data is not one.
+ */
+export function fromLegacyJob(data: unknown): InteractiveJob | undefined {
+  const d = obj(data);
+  const route = obj(d.route);
+  const kind = str(route.kind);
+  const name = kind === "command" ? str(route.name) : str(route.id);
+  const id = str(d.id);
+  if (!id || !name || (kind !== "command" && kind !== "action")) return undefined;
+  const job = requestOf(
+    kind === "command" ? { kind, name } : { kind, id: name },
+    obj(d.body),
+    typeof d.receivedAt === "number" ? d.receivedAt : Date.now(),
+    Object.fromEntries(
+      Object.entries(obj(d.log)).filter((e): e is [string, string] => typeof e[1] === "string"),
+    ),
+    obj(d.team) as InteractiveJob["team"],
+  );
+  job.id = id;
+  if (d.busy === true) job.notice = "response_url";
+  return job;
 }

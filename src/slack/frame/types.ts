@@ -137,6 +137,8 @@ export interface EventEntry {
   id: string;
   /** Skipped while Slack says the workspace sends us more events than it allows (app_rate_limited). */
   optional?: boolean;
+  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
+  offload?: boolean;
   run(ctx: EventContext): Promise<void>;
 }
 
@@ -161,6 +163,8 @@ export interface FunctionEntry {
   kind: "function";
   /** The step's `callback_id`. */
   id: string;
+  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
+  offload?: boolean;
   run(ctx: FunctionContext): Promise<Record<string, unknown>>;
 }
 
