@@ -65,6 +65,8 @@ export interface WebHandle {
   deps: AppServices;
   /** Base URL of the HTTP receiver (empty in Socket Mode). */
   url: string;
+  /** Resolves once the digest threads (`threads` mode) have loaded and take work; at once otherwise. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -202,6 +204,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     app,
     deps,
     url,
+    ready: () => ("ready" in executor ? executor.ready() : Promise.resolve()),
     async close() {
       await app.stop();
       await executor.close();

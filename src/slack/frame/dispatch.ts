@@ -10,7 +10,14 @@ import { type Args, factsOf, str } from "./facts.ts";
 import { handOffAcked } from "./fast-path.ts";
 import { failUnknownStep, runFunction } from "./function.ts";
 import type { RouteTable } from "./routes.ts";
-import type { ActionEntry, EventEntry, FunctionEntry, OptionsEntry, ViewEntry } from "./types.ts";
+import {
+  type ActionEntry,
+  type EventEntry,
+  type FunctionEntry,
+  handsOff,
+  type OptionsEntry,
+  type ViewEntry,
+} from "./types.ts";
 
 type Body = Record<string, unknown>;
 
@@ -39,7 +46,8 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
     } catch (err) {
       parseError = err;
     }
-    const offloaded = parsed && table.commands.get(parsed.kind)?.offload ? deps.offload : undefined;
+    const found = parsed ? table.commands.get(parsed.kind) : undefined;
+    const offloaded = found && handsOff(found) ? deps.offload : undefined;
     if (parsed && offloaded) {
       await handOffAcked(
         { ...deps, offload: offloaded },
@@ -83,7 +91,7 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
 
   async function action(args: Args, entry: ActionEntry, id: string): Promise<void> {
     // Digest work leaves the acking event loop (src/interactive/): access is checked where it runs.
-    if (entry.offload && deps.offload) {
+    if (handsOff(entry) && deps.offload) {
       await handOffAcked(
         { ...deps, offload: deps.offload },
         args.body as unknown as Body,
@@ -180,7 +188,7 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
         return;
       }
       const body = args.body as unknown as { event: EventEntryEvent };
-      if (entry.offload && deps.offload) {
+      if (handsOff(entry) && deps.offload) {
         const team = {
           teamId: args.context.teamId,
           enterpriseId: args.context.enterpriseId,

@@ -7,7 +7,7 @@ import type { AppServices } from "../services.ts";
 import { str } from "./facts.ts";
 import { BUSY_MESSAGE, overBacklog, requestOf, teamOf } from "./offload.ts";
 import type { RouteTable } from "./routes.ts";
-import type { ActionEntry } from "./types.ts";
+import { type ActionEntry, handsOff } from "./types.ts";
 
 /**
  * Whether the workspace a request names may be served here: single-workspace mode checks it is the
@@ -29,9 +29,10 @@ function offloadedRoute(table: RouteTable, body: Body): InteractiveRoute | undef
       // Malformed text: the frame's own path answers it with the parser's words.
       return undefined;
     }
-    return table.commands.get(kind)?.offload ? { kind: "command", name: kind } : undefined;
+    const entry = table.commands.get(kind);
+    return entry && handsOff(entry) ? { kind: "command", name: kind } : undefined;
   }
-  if (route.kind === "action" && (route.entry as ActionEntry).offload)
+  if (route.kind === "action" && handsOff(route.entry as ActionEntry))
     return { kind: "action", id: route.id };
   return undefined;
 }

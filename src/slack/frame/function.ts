@@ -5,7 +5,7 @@ import type { Logger } from "../../log.ts";
 import { codeOf } from "../../metrics.ts";
 import type { AppServices } from "../services.ts";
 import { workspaceOf } from "../workspace.ts";
-import type { FunctionEntry } from "./types.ts";
+import { type FunctionEntry, handsOff } from "./types.ts";
 
 type Args = AnyMiddlewareArgs &
   AllMiddlewareArgs & {
@@ -51,7 +51,7 @@ export async function runFunction(
   const executionId = typeof event.function_execution_id === "string" ? event.function_execution_id : "";
   const log = deps.logger.child({ teamId: args.context.teamId, step: id, executionId });
   const count = (outcome: string) => deps.metrics.requests.inc({ kind: "function", outcome });
-  if (entry.offload && deps.offload) {
+  if (handsOff(entry) && deps.offload) {
     const { teamId, enterpriseId, isEnterpriseInstall } = args.context;
     if (!(await handOff({ teamId, enterpriseId, isEnterpriseInstall }))) await failRun(args, log, INTERNAL);
     return;

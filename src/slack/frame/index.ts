@@ -12,6 +12,7 @@ export { BUSY_TEXT, fromLegacyJob, requestOf } from "./offload.ts";
 export { countOffloaded, type OffloadedEnv, runOffloaded } from "./offloaded.ts";
 export { type Routes, type RouteTable, routeTable } from "./routes.ts";
 export type * from "./types.ts";
+export { handsOff } from "./types.ts";
 
 /**
  * Installs the listener frame: the only way a handler reaches Bolt. One global middleware routes

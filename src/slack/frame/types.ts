@@ -98,8 +98,12 @@ export interface CommandEntry<C = unknown> {
   /** The subcommand's name as the parser returns it (`digest`, `help`, …). */
   name: string;
   access: Access;
-  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
-  offload?: boolean;
+  /**
+   * Why this entry runs on the event loop that acks Slack's requests. Without it (the default) its work
+   * is handed off to the digest executor (worker processes or threads): an entry that builds a digest,
+   * drivers, a chart, an unfurl or a step's output must never set it.
+   */
+  inline?: string;
   run(ctx: CommandContext<C>): Promise<void>;
 }
 
@@ -108,8 +112,12 @@ export interface ActionEntry {
   /** The `action_id`, or a pattern for a family of ids (range buttons). */
   id: string | RegExp;
   access: Access;
-  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
-  offload?: boolean;
+  /**
+   * Why this entry runs on the event loop that acks Slack's requests. Without it (the default) its work
+   * is handed off to the digest executor (worker processes or threads): an entry that builds a digest,
+   * drivers, a chart, an unfurl or a step's output must never set it.
+   */
+  inline?: string;
   run(ctx: ActionContext): Promise<void>;
 }
 
@@ -137,8 +145,12 @@ export interface EventEntry {
   id: string;
   /** Skipped while Slack says the workspace sends us more events than it allows (app_rate_limited). */
   optional?: boolean;
-  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
-  offload?: boolean;
+  /**
+   * Why this entry runs on the event loop that acks Slack's requests. Without it (the default) its work
+   * is handed off to the digest executor (worker processes or threads): an entry that builds a digest,
+   * drivers, a chart, an unfurl or a step's output must never set it.
+   */
+  inline?: string;
   run(ctx: EventContext): Promise<void>;
 }
 
@@ -146,7 +158,10 @@ export interface EventEntry {
 export interface FunctionContext {
   deps: AppServices;
   ref: WorkspaceRef;
-  /** Holds the run's own token (`xwfp-`), which Slack revokes when the step completes. */
+  /**
+   * A Web API client with the bot's token where the run is handed off (the default), or with the
+   * run's own token (`xwfp-`, revoked when the step completes) where it runs as it arrives.
+   */
   client: WebClient;
   log: Logger;
   /** The step's inputs as Workflow Builder filled them in; unchecked (treat as untrusted). */
@@ -163,8 +178,12 @@ export interface FunctionEntry {
   kind: "function";
   /** The step's `callback_id`. */
   id: string;
-  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
-  offload?: boolean;
+  /**
+   * Why this entry runs on the event loop that acks Slack's requests. Without it (the default) its work
+   * is handed off to the digest executor (worker processes or threads): an entry that builds a digest,
+   * drivers, a chart, an unfurl or a step's output must never set it.
+   */
+  inline?: string;
   run(ctx: FunctionContext): Promise<Record<string, unknown>>;
 }
 
@@ -175,3 +194,6 @@ export type ListenerEntry = ActionEntry | ViewEntry | OptionsEntry | EventEntry 
  * says what was wrong (it reaches the person as is).
  */
 export type CommandParser<C> = (text: string) => C & { kind: string };
+
+/** Whether an entry's work is handed off (the default) rather than run where the request is acked. */
+export const handsOff = (e: { inline?: string }): boolean => e.inline === undefined;

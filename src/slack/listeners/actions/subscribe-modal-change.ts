@@ -15,6 +15,7 @@ export const subscribeModalChanges = SUBSCRIBE_SCHEDULE_FIELDS.map((field) =>
   onAction({
     id: field,
     access: "reader",
+    inline: "redraws the open modal from its state and hash, which a hand-off does not carry",
     async run(ctx) {
       const view = ctx.body.view;
       if (!view) return;

@@ -35,6 +35,7 @@ const MEMBERSHIP = new Set(["member_left_channel", "member_joined_channel"]);
 function channelEvent(id: string, act: (ctx: EventContext, channel: string) => Promise<void>): EventEntry {
   return onEvent({
     id,
+    inline: "pauses or resumes the channel's subscriptions (Redis), knowing the bot user from Bolt's context",
     async run(ctx) {
       const channel = channelOf(ctx.event);
       if (!channel) return;
