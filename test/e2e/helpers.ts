@@ -23,7 +23,13 @@ export function useFileStack(prefix: string, o: FileStackOptions = {}): Stack {
   beforeAll(async () => {
     Object.assign(
       stack,
-      await startStack({ redisUrl: inject("redisUrl"), prefix, transport: inject("transport"), ...options }),
+      await startStack({
+        redisUrl: inject("redisUrl"),
+        prefix,
+        transport: inject("transport"),
+        awaitThreads: false,
+        ...options,
+      }),
     );
     if (unlimited) stack.slack.setRateLimit({ enabled: false });
     // The digest threads load while the key is connected (connecting needs none of them).

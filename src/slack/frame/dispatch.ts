@@ -1,6 +1,6 @@
 import type { RespondFn } from "@slack/bolt";
 import { outOfDateMessage } from "../../../templates/error-message.ts";
-import { AppError, isAppError } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 import { codeOf } from "../../metrics.ts";
 import type { AppServices } from "../services.ts";
 import { workspaceOf } from "../workspace.ts";
@@ -18,6 +18,7 @@ import {
   type OptionsEntry,
   type ViewEntry,
 } from "./types.ts";
+import { fieldErrors, isFieldRefusal } from "./view-answer.ts";
 
 type Body = Record<string, unknown>;
 
@@ -119,15 +120,16 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
   async function view(args: Args, entry: ViewEntry, id: string): Promise<void> {
     const facts = factsOf(args, "view", id);
     const log = deps.logger.child(facts.logFields);
-    // Slack refuses errors on a block the view does not have: fall back to its first input.
-    const blocks = ((args.body as { view?: { blocks?: { type?: string; block_id?: string }[] } }).view
-      ?.blocks ?? []) as { type?: string; block_id?: string }[];
-    const target =
-      blocks.length === 0 || blocks.some((b) => b.block_id === entry.errorBlock)
-        ? entry.errorBlock
-        : (blocks.find((b) => b.type === "input")?.block_id ?? entry.errorBlock);
-    const refuse = (message: string) =>
-      args.ack?.({ response_action: "errors", errors: { [target]: message } });
+    const blocks = ((args.body as { view?: { blocks?: unknown } }).view?.blocks ?? []) as {
+      type?: string;
+      block_id?: string;
+    }[];
+    // Field errors, whoever finds them (the handler, or this frame refusing the person), take one way.
+    const refuse = async (errors: Record<string, string>, outcome: string) => {
+      await args.ack?.(fieldErrors(errors, blocks, entry.errorBlock));
+      log.info({ fields: Object.keys(errors), outcome }, "modal answered with field errors");
+      count("view", outcome);
+    };
     let after: (() => Promise<void>) | undefined;
     try {
       const ctx = requestContext(deps, facts);
@@ -137,18 +139,23 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
         body: args.body as never,
         view: (args.body as unknown as { view: never }).view,
       });
+      if (result.errors) return await refuse(result.errors, "field_errors");
       await args.ack?.(result.answer);
       after = result.after;
       count("view", "ok");
     } catch (err) {
+      if (isFieldRefusal(err)) return await refuse({ [entry.errorBlock]: err.message }, err.code);
       count("view", codeOf(err));
-      if (isAppError(err) && (err.code === "forbidden" || err.code === "bad_request")) {
-        log.info({ code: err.code }, "modal submission refused");
-        await refuse(err.message);
-      } else {
-        log.error({ err }, "modal submission failed");
-        await refuse("Something went wrong on our side; nothing was saved. Try again in a moment.");
-      }
+      log.error({ err }, "modal submission failed");
+      await args.ack?.(
+        fieldErrors(
+          {
+            [entry.errorBlock]: "Something went wrong on our side; nothing was saved. Try again in a moment.",
+          },
+          blocks,
+          entry.errorBlock,
+        ),
+      );
       return;
     }
     // The modal is closed (or redrawn) by now; what follows only tells the person how it went.

@@ -78,9 +78,15 @@ export interface EventContext {
   context: AllMiddlewareArgs["context"];
 }
 
-/** How a modal submission is answered within Slack's 3 s, and what runs after the answer. */
+/**
+ * How a modal submission is answered within Slack's 3 s, and what runs after the answer. Field
+ * errors are a result like any other: the frame shows them beside the inputs (see view-answer.ts).
+ */
 export interface ViewResult {
-  answer?: ViewResponseAction;
+  /** Messages by input block id; the modal stays open and nothing after runs. */
+  errors?: Record<string, string>;
+  /** Any other answer: redraw the view, push one, clear them all; none closes the modal. */
+  answer?: Exclude<ViewResponseAction, { response_action: "errors" }>;
   after?: () => Promise<void>;
 }
 
