@@ -70,6 +70,8 @@ export interface Config {
   };
   /** Digest work handed off the request path (see src/interactive/). */
   interactive: InteractiveConfig;
+  /** Web processes sharing the port (node:cluster), Heroku's WEB_CONCURRENCY; 1 runs no cluster. */
+  webConcurrency: number;
 }
 
 export interface InteractiveConfig {
@@ -259,6 +261,7 @@ const schema = z.object({
   INTERACTIVE_BACKLOG: int("INTERACTIVE_BACKLOG", 0, 100_000).optional(),
   INTERACTIVE_CONCURRENCY: int("INTERACTIVE_CONCURRENCY", 1, 500).optional(),
   INTERACTIVE_THREADS: int("INTERACTIVE_THREADS", 1, 64).optional(),
+  WEB_CONCURRENCY: int("WEB_CONCURRENCY", 1, 64).optional(),
 });
 
 /** One core for the web event loop, the rest (at most 4) for digest threads. */
@@ -433,5 +436,6 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       concurrency: e.INTERACTIVE_CONCURRENCY ?? 20,
       threads: e.INTERACTIVE_THREADS ?? defaultThreads(),
     },
+    webConcurrency: e.WEB_CONCURRENCY ?? 1,
   };
 }
