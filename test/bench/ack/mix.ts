@@ -177,7 +177,9 @@ export function buildMix(
     const w = workspaces[i % workspaces.length] as BenchWorkspace;
     const userId = w.users[Math.floor(i / workspaces.length) % w.users.length] as string;
     const pick = kind === "commands" ? 0 : kind === "buttons" ? 0.7 : r();
-    if (pick < 0.6)
+    // A modal is submitted by someone who used the app before (opening it looked them up).
+    const returning = i >= workspaces.length * w.users.length;
+    if (pick < 0.6 || (pick >= 0.97 && !returning))
       out.push({
         kind: "command",
         teamId: w.teamId,
