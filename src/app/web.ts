@@ -50,7 +50,7 @@ export interface WebOptions {
 /** Options of the hand-off of digest work. Defaults in brackets. */
 export interface WebInteractiveOptions {
   /**
-   * `queue` [default]: worker processes compute digests from the interactive queue (Procfile web +
+   * `queue` [default]: worker processes compute digests from the hand-off stream (Procfile web +
    * worker). `threads`: a pool of INTERACTIVE_THREADS threads in this process (`start`, the demo).
    */
   mode?: "queue" | "threads";
@@ -70,7 +70,7 @@ export interface WebHandle {
   close(): Promise<void>;
 }
 
-/** The digest executor: the interactive queue (workers elsewhere) or threads in this process. */
+/** The digest executor: the hand-off stream (workers elsewhere) or threads in this process. */
 function startExecutor(
   o: WebOptions,
   redis: RedisClient,
