@@ -8,7 +8,7 @@ const LAYERS = [
   { name: "composition root", paths: ["^src/app/"] },
   { name: "handlers", paths: ["^commands/", "^src/slack/listeners/"] },
   { name: "slack and delivery", paths: ["^src/slack/", "^src/install/", "^src/jobs/", "^src/interactive/"] },
-  { name: "use cases", paths: ["^src/digests/"] },
+  { name: "use cases", paths: ["^src/digests/", "^src/ask/"] },
   {
     name: "domain",
     paths: ["^src/subscriptions/", "^templates/", "^src/insights/", "^src/chart/", "^src/blockkit/"],
@@ -48,7 +48,7 @@ module.exports = {
       name: "pure-core-no-io",
       comment: "Templates and the digest math are pure: no Slack, Redis, queue or HTTP client.",
       severity: "error",
-      from: { path: ["^templates/", "^src/insights/", "^src/blockkit/", "^src/chart/"] },
+      from: { path: ["^templates/", "^src/insights/", "^src/blockkit/", "^src/chart/", "^src/ask/"] },
       to: {
         path: ["node_modules/(@slack|ioredis|bullmq|graphql-request)", "^(node:)?(http|https|net)$"],
       },

@@ -16,6 +16,35 @@ const SOCKET_SCENARIOS = [
 ];
 const SOCKET_ONLY = ["test/e2e/socket-mode.test.ts"];
 
+/**
+ * The pure tests of date handling, run by .ci/run at fixed instants (a year ahead, a New Year's Eve
+ * at 23:30 UTC, DST nights): `INSIGHTS_TEST_NOW=<instant>[,<instant>…] npx vitest run --project
+ * 'dates*'` makes one project per instant, each with that instant as the clock (test/setup/fixed-now.ts).
+ * The projects exist only when the variable is set, so `npm test` runs each file once, at today.
+ */
+export const DATE_TESTS = [
+  "test/unit/ranges.test.ts", // ranges, labels, the comparison period, explicit and relative ranges
+  "test/unit/schedule.test.ts", // schedules, next runs across DST, periods of a run
+  "test/unit/subscribe-modal.test.ts", // the next-runs preview of the subscribe modal
+  "test/unit/subscribe-home.test.ts", // next runs and last deliveries on the App Home
+  "test/unit/subscriptions.test.ts", // schedule validation, quiet hours
+  "test/unit/conditions.test.ts", // conditions and alert periods
+  "test/unit/grammar.test.ts", // dates and ranges in the command text
+  "test/unit/insights-series.test.ts", // the daily series: days of a range, repair, timestamps
+  "test/unit/insights-gaps.test.ts", // data gaps and the partial day
+  "test/unit/digest.test.ts", // the digest's numbers over its days
+  "test/unit/insights-trend.test.ts", // trend, peaks and quiet days
+  "test/unit/insights-drivers.test.ts", // drivers' windows and period totals
+  "test/unit/templates-chart.test.ts", // chart days and buckets
+  "test/unit/chart-previous.test.ts", // the previous period aligned day by day
+  "test/unit/emulator-model.test.ts", // the emulator's days, today and DST
+  "test/unit/csv.test.ts", // the CSV's days and file name
+];
+const FIXED_INSTANTS = (process.env.INSIGHTS_TEST_NOW ?? "")
+  .split(",")
+  .map((at) => at.trim())
+  .filter((at) => at !== "");
+
 export default defineConfig({
   test: {
     globalSetup: ["test/setup/redis.ts"],
@@ -44,6 +73,19 @@ export default defineConfig({
           provide: { transport: "socket" },
         },
       },
+      // Pure files only, so no Redis: these projects do not extend the root (no global setup).
+      ...FIXED_INSTANTS.map((at) => ({
+        test: {
+          name: `dates ${at}`,
+          include: DATE_TESTS,
+          setupFiles: ["test/setup/fixed-now.ts"],
+          env: { INSIGHTS_TEST_NOW: at },
+          // Pure and quick: one module graph per worker (no per-file isolation) keeps the step fast.
+          pool: "threads" as const,
+          isolate: false,
+          testTimeout: 30_000,
+        },
+      })),
     ],
   },
 });

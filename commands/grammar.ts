@@ -1,5 +1,6 @@
 import { isAppError } from "../src/errors.ts";
 import { isRangeToken } from "../src/insights/range-grammar.ts";
+import { CHART_STYLES, type ChartStyle } from "../src/insights/types.ts";
 import { conditionText, parseCondition } from "../src/subscriptions/conditions.ts";
 import { didYouMean } from "../src/suggest.ts";
 import { type Token, tokenize } from "./tokenize.ts";
@@ -28,12 +29,14 @@ export interface SubscribeArgs extends DigestFilters {
   range: string;
   /** Canonical condition (`when violations up 10%`), from the words after `when`. */
   condition?: string;
-  /** `alert`: post once when the condition starts and once when it clears (the `alert` subcommand). */
+  /** `alert`: one message when the condition starts to hold, edited as it changes (the `alert` subcommand). */
   mode: "digest" | "alert";
   /** post (default), update (one message a day, edited) or thread (replies under one message). */
   style: "post" | "update" | "thread";
   /** `nodrivers`: leave out the drivers section (on by default; it costs a query per scanner and group). */
   drivers?: false;
+  /** `chart:native|png|off`: how the trend and drivers are shown; absent = the workspace's setting. */
+  chart?: ChartStyle;
 }
 
 export type Command =
@@ -48,6 +51,8 @@ export type Command =
   | ({ kind: "subscribeMe"; interactive: boolean } & SubscribeArgs)
   | ({ kind: "export"; range: string } & DigestFilters)
   | { kind: "unsubscribe" | "pause" | "resume" | "send"; id: string }
+  /** `settings`: the workspace's settings; `settings chart:<style|default>` changes the chart one. */
+  | { kind: "settings"; chart?: ChartStyle | "default" }
   | {
       kind: "invalid";
       code: "unknown_command" | "bad_syntax" | "bad_condition";
@@ -68,6 +73,7 @@ export const SUBCOMMANDS = [
   "pause",
   "resume",
   "send",
+  "settings",
 ] as const;
 
 const FIXED_RANGES = [
@@ -97,10 +103,11 @@ function unknownWord(word: string): Command {
   };
 }
 
-/** Reads range and `asset:`/`scanner:` words; returns an error for anything else. */
+/** Reads range and `asset:`/`scanner:` words; returns an error for anything else (`keys` pass to `rest`). */
 function readDigestWords(
   tokens: Token[],
   allowRange: boolean,
+  keys: readonly string[] = [],
 ): { range?: string; filters: DigestFilters; error?: Command; rest: Token[] } {
   const filters: DigestFilters = { assets: [], scanners: [] };
   let range: string | undefined;
@@ -119,6 +126,8 @@ function readDigestWords(
         };
       }
       (t.key.startsWith("asset") ? filters.assets : filters.scanners).push(t.value);
+    } else if (t.key && keys.includes(t.key)) {
+      rest.push(t);
     } else if (t.key) {
       return {
         filters,
@@ -153,7 +162,19 @@ const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 const TZ = /^[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+){0,2}$/;
 
 const SUBSCRIBE_USAGE =
-  'subscribe [me] [hourly|daily|weekly] [mon..sun] [HH:MM] [Area/City] [range] [asset:"…"] [post|update|thread] [nodrivers] [when <condition>]';
+  'subscribe [me] [hourly|daily|weekly] [mon..sun] [HH:MM] [Area/City] [range] [asset:"…"] [post|update|thread] [nodrivers] [chart:native|png|off] [when <condition>]';
+
+/** `chart:<style>` as typed, or the sentence that says what it may be. */
+function readChart(value: string, orDefault: boolean): ChartStyle | "default" | Command {
+  const v = value.toLowerCase();
+  if ((CHART_STYLES as readonly string[]).includes(v) || (orDefault && v === "default"))
+    return v as ChartStyle | "default";
+  return {
+    kind: "invalid",
+    code: "bad_syntax",
+    message: `\`chart:\` is native (Slack draws it), png (an image) or off${orDefault ? ", or default" : ""}.`,
+  };
+}
 
 /** The words after `when` as a canonical condition, or the error that says what is wrong with them. */
 function readCondition(words: Token[]): { condition: string } | { error: Command } {
@@ -187,7 +208,7 @@ function parseSubscribe(all: Token[], mode: "digest" | "alert"): Command {
       message:
         "An alert needs a condition to watch, e.g. `alert when violations > 500` or `alert me daily when findings up 20%`.",
     };
-  const { range, filters, error, rest } = readDigestWords(tokens, true);
+  const { range, filters, error, rest } = readDigestWords(tokens, true, ["chart"]);
   if (error) return error;
   const args: SubscribeArgs = {
     frequency: mode === "alert" ? "hourly" : "weekly",
@@ -202,7 +223,11 @@ function parseSubscribe(all: Token[], mode: "digest" | "alert"): Command {
   for (const t of rest) {
     const w = t.value.toLowerCase();
     const day = w.slice(0, 3) as Weekday;
-    if (w === "daily" || w === "weekly" || w === "hourly") args.frequency = w;
+    if (t.key === "chart") {
+      const chart = readChart(t.value, false);
+      if (typeof chart !== "string") return chart;
+      if (chart !== "default") args.chart = chart;
+    } else if (w === "daily" || w === "weekly" || w === "hourly") args.frequency = w;
     else if (w === "post" || w === "update" || w === "thread") args.style = w;
     else if (w === "nodrivers" || w === "no-drivers") args.drivers = false;
     else if (WEEKDAYS.includes(day) && (w.length === 3 || `${day}day`.startsWith(w) || w.endsWith("day"))) {
@@ -232,6 +257,20 @@ function parseSubscribe(all: Token[], mode: "digest" | "alert"): Command {
   return { kind: personal ? "subscribeMe" : "subscribe", interactive, ...args };
 }
 
+/** `settings` alone shows them; `settings chart:<native|png|off|default>` changes the chart setting. */
+function parseSettings(rest: Token[]): Command {
+  const [first, ...more] = rest;
+  if (!first) return { kind: "settings" };
+  if (first.key !== "chart" || more.length > 0)
+    return {
+      kind: "invalid",
+      code: "bad_syntax",
+      message: "Use `settings` to see this workspace's settings, or `settings chart:native|png|off|default`.",
+    };
+  const chart = readChart(first.value, true);
+  return typeof chart === "string" ? { kind: "settings", chart } : chart;
+}
+
 /** Parses the text after `/insights`. Never throws; problems come back as `kind: "invalid"`. */
 export function parseCommand(text: string): Command {
   const tokens = tokenize(text);
@@ -246,6 +285,8 @@ export function parseCommand(text: string): Command {
     case "status":
     case "subscriptions":
       return { kind: word };
+    case "settings":
+      return parseSettings(rest);
     case "subscribe":
       return parseSubscribe(rest, "digest");
     case "alert":

@@ -9,6 +9,7 @@ import { exportCommand } from "./export.ts";
 import { type Command, parseCommand } from "./grammar.ts";
 import { helpCommand } from "./help.ts";
 import { pauseCommand, resumeCommand, sendCommand, unsubscribeCommand } from "./manage.ts";
+import { settingsCommand } from "./settings.ts";
 import { statusCommand } from "./status.ts";
 import { subscribeCommand, subscribeMeCommand } from "./subscribe.ts";
 import { subscriptionsCommand } from "./subscriptions.ts";
@@ -43,6 +44,8 @@ export const COMMAND_ENTRIES: CommandEntry[] = [
   entry("pause", "reader", pauseCommand),
   entry("resume", "reader", resumeCommand),
   entry("send", "reader", sendCommand),
+  // The workspace's settings shape every digest: admins read and change them.
+  entry("settings", "manager", settingsCommand),
 ];
 
 /** The slash command's text as a subcommand, or an AppError that says what was wrong and what to try. */

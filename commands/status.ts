@@ -4,7 +4,7 @@ import { visibleTo } from "../src/slack/home.ts";
 import { describeReason } from "../src/subscriptions/reasons.ts";
 import { scheduleText } from "../src/subscriptions/schedule.ts";
 import type { Subscription } from "../src/subscriptions/types.ts";
-import { whereText } from "../templates/subscription-words.ts";
+import { feedbackText, whereText } from "../templates/subscription-words.ts";
 import type { CommandContext, CommandHandler } from "./context.ts";
 
 const SHOWN = 10;
@@ -24,7 +24,10 @@ function lastWords(s: Subscription): string {
 /** What it posts when, if not every run: `alert when …` (and its state) or `only when …`. */
 function runWords(s: Subscription): string {
   const cond = s.condition ? escapeMrkdwn(s.condition) : "";
-  if (s.mode === "alert") return ` · alert ${cond} (${s.runs?.alert?.state ?? "not checked yet"})`;
+  if (s.mode === "alert") {
+    const useful = feedbackText(s.runs?.feedback);
+    return ` · alert ${cond} (${s.runs?.alert?.state ?? "not checked yet"})${useful ? ` · ${useful}` : ""}`;
+  }
   return cond ? ` · only ${cond}` : "";
 }
 

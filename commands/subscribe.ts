@@ -42,6 +42,7 @@ async function subscribe(
       mode: c.mode,
       style: c.style,
       ...(c.drivers === false ? { drivers: false } : {}),
+      ...(c.chart ? { chart: c.chart } : {}),
     },
     body.user_id,
   );

@@ -10,7 +10,17 @@ import { ConfigError } from "./errors.ts";
  * environment.
  */
 
-export type Mode = "web" | "worker" | "start" | "demo" | "preview" | "emulator" | "rotate-keys" | "bench";
+export type Mode =
+  | "web"
+  | "worker"
+  | "start"
+  | "demo"
+  | "preview"
+  | "emulator"
+  | "rotate-keys"
+  | "bench"
+  | "backup"
+  | "restore";
 
 export interface KeyringEntry {
   id: string;
@@ -33,6 +43,8 @@ export interface Config {
   mode: Mode;
   slack: SlackConfig;
   redisUrl?: string;
+  /** Start even when Redis' maxmemory-policy is not noeviction (ALLOW_EVICTION=1; see store/eviction.ts). */
+  allowEviction: boolean;
   /** Newest first: writes use [0], reads try the key id stored with the ciphertext. */
   keyring?: KeyringEntry[];
   analytics: {
@@ -56,8 +68,10 @@ export interface Config {
     maxQueries: number;
     /** Asset ids per query; larger groups are queried in chunks and summed. */
     chunkSize: number;
-    /** Queries of one digest in flight at once. */
+    /** Requests of one digest's drivers in flight at once. */
     concurrency: number;
+    /** Queries sent together in one request, as aliased fields. */
+    batchSize: number;
   };
   /** The data-gap rule's thresholds (src/insights/gaps.ts explains each). */
   gapRule: {
@@ -72,6 +86,8 @@ export interface Config {
   interactive: InteractiveConfig;
   /** Web processes sharing the port (node:cluster), Heroku's WEB_CONCURRENCY; 1 runs no cluster. */
   webConcurrency: number;
+  /** How long a stop waits for work in flight and Redis before it drops the connections (SHUTDOWN_TIMEOUT_MS). */
+  shutdownMs: number;
 }
 
 export interface InteractiveConfig {
@@ -117,41 +133,117 @@ export function parseKeyring(value: string): KeyringEntry[] {
   });
 }
 
-/** Where Redis is: one server (a redis:// URL for ioredis) or the seed nodes of a Redis Cluster. */
+/** A host and port, as REDIS_URL lists cluster seed nodes and sentinels. */
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where Redis is: one server (a redis:// URL for ioredis), the seed nodes of a Redis Cluster, or the
+ * sentinels that know a primary by name.
+ */
 export type RedisTarget =
   | { kind: "single"; url: string }
   | {
       kind: "cluster";
-      nodes: { host: string; port: number }[];
+      nodes: RedisNode[];
       username?: string;
       password?: string;
       tls: boolean;
+    }
+  | {
+      kind: "sentinel";
+      sentinels: RedisNode[];
+      /** The primary's name in the sentinels' configuration (`sentinel monitor <name> …`). */
+      name: string;
+      /** For the Redis servers (primary and replicas). */
+      username?: string;
+      password?: string;
+      /** For the sentinels themselves, when they require AUTH. */
+      sentinelUsername?: string;
+      sentinelPassword?: string;
+      tls: boolean;
     };
 
-const CLUSTER_URL = /^(rediss?)-cluster:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?#@]+)\/?$/;
+/** What REDIS_URL may be, said the same way wherever it is refused. */
+const REDIS_URL_FORMS =
+  "REDIS_URL must be redis://host:port, rediss://…, redis-cluster://host:port,host:port or redis-sentinel://host:port,host:port/<primary name> (rediss-cluster:// and rediss-sentinel:// for TLS)";
 
-/**
- * Reads REDIS_URL. `redis://` and `rediss://` name one server; `redis-cluster://[user:pass@]h1:p1,h2:p2`
- * (or `rediss-cluster://` for TLS) names seed nodes of a Redis Cluster, any of which lets the client
- * discover the rest. Throws on anything else; the message never echoes the value (it may hold a password).
- */
-export function parseRedisUrl(value: string): RedisTarget {
-  if (/^rediss?:\/\/./.test(value)) return { kind: "single", url: value };
-  const m = CLUSTER_URL.exec(value);
-  if (!m)
-    throw new ConfigError("REDIS_URL is not a redis://, rediss:// or redis-cluster:// URL", ["REDIS_URL"]);
-  const nodes = (m[4] as string).split(",").map((hp) => {
+const CLUSTER_URL = /^(rediss?)-cluster:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?#@]+)\/?$/;
+const SENTINEL_URL =
+  /^(rediss?)-sentinel:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?#@]+)\/([^/?#]+)\/?(?:\?([^#]*))?$/;
+const SENTINEL_OPTIONS = new Set(["sentinelUsername", "sentinelPassword"]);
+
+function redisNodes(list: string, what: string): RedisNode[] {
+  return list.split(",").map((hp) => {
     const at = hp.lastIndexOf(":");
     const host = hp.slice(0, at).replace(/^\[|\]$/g, "");
     const port = Number(hp.slice(at + 1));
     if (at <= 0 || !host || !Number.isInteger(port) || port < 1 || port > 65_535)
-      throw new ConfigError("REDIS_URL: every cluster node needs host:port", ["REDIS_URL"]);
+      throw new ConfigError(`REDIS_URL: every ${what} needs host:port`, ["REDIS_URL"]);
     return { host, port };
   });
-  const decode = (v: string | undefined) => (v ? decodeURIComponent(v) : undefined);
+}
+
+const decode = (v: string | undefined) => {
+  if (!v) return undefined;
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    throw new ConfigError("REDIS_URL holds a badly %-encoded user name or password", ["REDIS_URL"]);
+  }
+};
+
+/** The sentinel form's query: only the sentinels' own credentials. */
+function sentinelOptions(query: string | undefined): {
+  sentinelUsername?: string;
+  sentinelPassword?: string;
+} {
+  const params = new URLSearchParams(query ?? "");
+  for (const name of params.keys())
+    if (!SENTINEL_OPTIONS.has(name))
+      throw new ConfigError(
+        `REDIS_URL: unknown option "${name.slice(0, 40)}" (the sentinel form takes sentinelUsername and sentinelPassword)`,
+        ["REDIS_URL"],
+      );
+  return {
+    sentinelUsername: params.get("sentinelUsername") || undefined,
+    sentinelPassword: params.get("sentinelPassword") || undefined,
+  };
+}
+
+/**
+ * Reads REDIS_URL. `redis://` and `rediss://` name one server; `redis-cluster://[user:pass@]h1:p1,h2:p2`
+ * (or `rediss-cluster://` for TLS) names seed nodes of a Redis Cluster, any of which lets the client
+ * discover the rest; `redis-sentinel://[user:pass@]s1:p1,s2:p2/<primary name>[?sentinelPassword=…]`
+ * (or `rediss-sentinel://`) names sentinels, which the client asks where the primary is, before it
+ * connects and after every failover. Throws on anything else; the message never echoes the value (it
+ * may hold a password).
+ */
+export function parseRedisUrl(value: string): RedisTarget {
+  if (/^rediss?:\/\/./.test(value)) return { kind: "single", url: value };
+  const s = SENTINEL_URL.exec(value);
+  if (s)
+    return {
+      kind: "sentinel",
+      sentinels: redisNodes(s[4] as string, "sentinel"),
+      name: decode(s[5]) as string,
+      username: decode(s[2]),
+      password: decode(s[3]),
+      ...sentinelOptions(s[6]),
+      tls: s[1] === "rediss",
+    };
+  if (/^rediss?-sentinel:/.test(value))
+    throw new ConfigError(
+      "REDIS_URL: the sentinel form is redis-sentinel://host:port[,host:port…]/<primary name>",
+      ["REDIS_URL"],
+    );
+  const m = CLUSTER_URL.exec(value);
+  if (!m) throw new ConfigError(REDIS_URL_FORMS, ["REDIS_URL"]);
   return {
     kind: "cluster",
-    nodes,
+    nodes: redisNodes(m[4] as string, "cluster node"),
     username: decode(m[2]),
     password: decode(m[3]),
     tls: m[1] === "rediss",
@@ -223,15 +315,16 @@ const schema = z.object({
   REDIS_URL: z
     .string()
     .trim()
-    .refine((v) => {
+    .superRefine((v, ctx) => {
       try {
         parseRedisUrl(v);
-        return true;
-      } catch {
-        return false;
+      } catch (err) {
+        // parseRedisUrl's messages name what is wrong without echoing the value.
+        ctx.addIssue({ code: "custom", message: err instanceof ConfigError ? err.message : REDIS_URL_FORMS });
       }
-    }, "REDIS_URL must be redis://host:port, rediss://…, or redis-cluster://host:port,host:port (rediss-cluster:// for TLS)")
+    })
     .optional(),
+  ALLOW_EVICTION: bool("ALLOW_EVICTION").optional(),
   ENCRYPTION_KEYS: z.string().optional(),
   ANALYTICS_GRAPHQL_URL: url("ANALYTICS_GRAPHQL_URL").optional(),
   ANALYTICS_APP_URL: url("ANALYTICS_APP_URL").optional(),
@@ -253,6 +346,7 @@ const schema = z.object({
   DRIVERS_MAX_QUERIES: int("DRIVERS_MAX_QUERIES", 1, 500).optional(),
   DRIVERS_CHUNK_SIZE: int("DRIVERS_CHUNK_SIZE", 1, 20_000).optional(),
   DRIVERS_CONCURRENCY: int("DRIVERS_CONCURRENCY", 1, 64).optional(),
+  DRIVERS_BATCH_SIZE: int("DRIVERS_BATCH_SIZE", 1, 500).optional(),
   GAP_MIN_DAYS: int("GAP_MIN_DAYS", 1, 60).optional(),
   GAP_BASELINE_DAYS: int("GAP_BASELINE_DAYS", 1, 300).optional(),
   GAP_MIN_BASELINE_DAYS: int("GAP_MIN_BASELINE_DAYS", 1, 300).optional(),
@@ -262,6 +356,7 @@ const schema = z.object({
   INTERACTIVE_CONCURRENCY: int("INTERACTIVE_CONCURRENCY", 1, 500).optional(),
   INTERACTIVE_THREADS: int("INTERACTIVE_THREADS", 1, 64).optional(),
   WEB_CONCURRENCY: int("WEB_CONCURRENCY", 1, 64).optional(),
+  SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).optional(),
 });
 
 /** One core for the web event loop, the rest (at most 4) for digest threads. */
@@ -323,10 +418,12 @@ function requireFor(mode: Mode, env: z.infer<typeof schema>): string[] {
     if (!env.ANALYTICS_GRAPHQL_URL && !env.ANALYTICS_APP_URL)
       missing.push("ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL");
   }
-  if (mode === "rotate-keys") {
+  if (mode === "rotate-keys" || mode === "restore") {
     if (!env.REDIS_URL) missing.push("REDIS_URL");
     if (!env.ENCRYPTION_KEYS) missing.push("ENCRYPTION_KEYS");
   }
+  // A backup copies sealed secrets as they are: it needs no key.
+  if (mode === "backup" && !env.REDIS_URL) missing.push("REDIS_URL");
   if (mode === "web" || mode === "start") {
     if (!env.SLACK_SIGNING_SECRET) missing.push("SLACK_SIGNING_SECRET");
   }
@@ -403,6 +500,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       installerPort: e.PORT ?? 3000,
     },
     redisUrl: e.REDIS_URL,
+    allowEviction: e.ALLOW_EVICTION ?? false,
     keyring: e.ENCRYPTION_KEYS ? parseKeyring(e.ENCRYPTION_KEYS) : undefined,
     analytics: {
       graphqlUrl: e.ANALYTICS_GRAPHQL_URL,
@@ -423,6 +521,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       maxQueries: e.DRIVERS_MAX_QUERIES ?? 32,
       chunkSize: e.DRIVERS_CHUNK_SIZE ?? 1000,
       concurrency: e.DRIVERS_CONCURRENCY ?? 8,
+      batchSize: e.DRIVERS_BATCH_SIZE ?? 32,
     },
     gapRule: {
       minDays: e.GAP_MIN_DAYS ?? 2,
@@ -437,5 +536,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       threads: e.INTERACTIVE_THREADS ?? defaultThreads(),
     },
     webConcurrency: e.WEB_CONCURRENCY ?? 1,
+    // Under the 30 s most platforms wait after SIGTERM before they SIGKILL.
+    shutdownMs: e.SHUTDOWN_TIMEOUT_MS ?? 25_000,
   };
 }

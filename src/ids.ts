@@ -46,6 +46,22 @@ export const ACTION = {
    * its drivers and data gaps (src/digests/explain.ts), in place for an ephemeral digest.
    */
   explain: "digest_why",
+  /** An alert's message: acknowledge the episode; value = `<subscription id>|<episode>`. */
+  alertAcknowledge: "alert_ack",
+  /** An alert's message: snooze (a static select: an hour, a day, a week, until it clears); option value = `<subscription id>|<episode>|<h|d|w|c>`. */
+  alertSnooze: "alert_snooze",
+  /** An alert's message: Why? (the drivers against what it fired on, privately); value = `<subscription id>|<episode>`. */
+  alertWhy: "alert_why",
+  /** An alert's message: pause the alert; value = `<subscription id>|<episode>`. */
+  alertPause: "alert_pause",
+  /** An alert's message: "was it useful?" (feedback buttons); value = `<subscription id>|<episode>|<+|->`. */
+  alertFeedback: "alert_feedback",
+  /** A plain-language answer's Adjust button: value = the reading as the Adjust modal's fields. */
+  askAdjust: "ask_adjust",
+  /** Confirms a subscription or alert a question proposed: value = the encoded proposal. */
+  askConfirm: "ask_confirm",
+  /** Opens the subscribe modal filled in with a proposal, to change it before saving. */
+  askChange: "ask_change",
 } as const;
 
 /**
@@ -74,6 +90,8 @@ export const RANGE_PRESETS = [
 export const CALLBACK = {
   connectModal: "connect_modal",
   subscribeModal: "subscribe_modal",
+  /** The Adjust modal of a plain-language answer. */
+  askAdjust: "ask_adjust_modal",
 } as const;
 
 /**
@@ -89,6 +107,9 @@ export const BLOCK = {
   digestDrivers: "digest_drivers",
   digestDriverGroups: "digest_driver_groups",
   digestNotices: "digest_notices",
+  /** The trend as a chart Slack draws (data visualization block), and the drivers as a table block. */
+  digestChart: "digest_chart",
+  digestDriversTable: "digest_drivers_table",
   /** Input block of the API key in the connect modal. */
   apiKey: "api_key",
   /** Prefix of one subscription row's actions block; the subscription id follows. */
@@ -104,6 +125,18 @@ export const BLOCK = {
   homePersonal: "home_personal",
   /** Prefix of one App Home subscription row's actions block; the subscription id follows. */
   homeRowPrefix: "home_sub_",
+  /** An alert's message: where the episode stands (firing, acknowledged, snoozed, cleared, paused). */
+  alertState: "alert_state",
+  /** An alert's message: Acknowledge, Snooze, Why?, Pause. */
+  alertControls: "alert_controls",
+  /** An alert's message: what moved it, and the buttons that narrow a digest to each contributor. */
+  alertDrivers: "alert_drivers",
+  alertDriverButtons: "alert_driver_buttons",
+  /** An alert's message: the feedback buttons (a context_actions block). */
+  alertFeedback: "alert_feedback",
+  /** A plain-language answer's "Understood" line and its headline (with the Adjust button). */
+  askUnderstood: "ask_understood",
+  askHeadline: "ask_headline",
 } as const;
 
 /**
@@ -130,6 +163,8 @@ export const SUBSCRIBE_FIELD = {
   mode: "sub_mode",
   /** post / update / thread (radio buttons). */
   style: "sub_style",
+  /** default / native / png / off (radio buttons): how the digest shows its trend and drivers. */
+  chart: "sub_chart",
 } as const;
 
 /** Subscribe modal inputs whose changes redraw the "next five runs" section (dispatch_action). */
@@ -140,6 +175,19 @@ export const SUBSCRIBE_SCHEDULE_FIELDS = [
   SUBSCRIBE_FIELD.time,
   SUBSCRIBE_FIELD.timezone,
 ] as const;
+
+/**
+ * Inputs of the Adjust modal; each is both the input's `block_id` and its `action_id`, as in the
+ * subscribe modal.
+ */
+export const ASK_FIELD = {
+  what: "ask_what",
+  metrics: "ask_metrics",
+  period: "ask_period",
+  compare: "ask_compare",
+  assets: "ask_assets",
+  scanners: "ask_scanners",
+} as const;
 
 /**
  * `callback_id`s of custom steps (manifest.yaml `functions`). Workflows built in Workflow Builder

@@ -137,6 +137,7 @@ export type Metrics = ReturnType<typeof createMetrics>;
 export function instrumentAnalytics<
   C extends {
     insights: (...a: never[]) => Promise<unknown>;
+    slices: (...a: never[]) => Promise<unknown>;
     introspect: (...a: never[]) => Promise<unknown>;
     verifyKey: (...a: never[]) => Promise<unknown>;
   },
@@ -148,6 +149,7 @@ export function instrumentAnalytics<
   return {
     ...client,
     insights: wrap("insights", client.insights.bind(client)),
+    slices: wrap("slices", client.slices.bind(client)),
     introspect: wrap("introspect", client.introspect.bind(client)),
     verifyKey: wrap("verify_key", client.verifyKey.bind(client)),
   };

@@ -4,7 +4,7 @@ import type { Block, ButtonElement } from "../src/blockkit/types.ts";
 import { ACTION, BLOCK, COMMAND } from "../src/ids.ts";
 import { shown } from "./error-message.ts";
 import { formatCount, slackDate } from "./format.ts";
-import { lastRunText, runOptionsText, whereText } from "./subscription-words.ts";
+import { chartWords, lastRunText, runOptionsText, whereText } from "./subscription-words.ts";
 import type { SubscriptionView } from "./subscriptions.ts";
 
 /** One subscription on the Home tab: the list's row plus what the viewer may do with it. */
@@ -116,7 +116,7 @@ function rowText(s: HomeSubscription): string {
           .join(", ")}${s.filterNames.length > 5 ? ` +${formatCount(s.filterNames.length - 5)} more` : ""}`;
   const lines = [
     `*${userText(s.schedule, 100)}* · ${userText(s.tz, 60)} · ${whereText(s.channelId, s.ownerId)}`,
-    `Set up by ${user(s.ownerId)} · range \`${userText(s.range.replace(/`/g, ""), 40)}\`${s.drivers === false ? " · no drivers" : ""} · ${filters}`,
+    `Set up by ${user(s.ownerId)} · range \`${userText(s.range.replace(/`/g, ""), 40)}\`${s.drivers === false ? " · no drivers" : ""}${chartWords(s.chart)} · ${filters}`,
   ];
   const options = runOptionsText(s);
   if (options) lines.push(options);

@@ -1,11 +1,13 @@
 import { LIMITS } from "../src/blockkit/limits.ts";
-import { escapeMrkdwn, mrkdwn, plain, userText } from "../src/blockkit/text.ts";
+import { escapeMrkdwn, mrkdwn, oneLine, plain, truncate, userText } from "../src/blockkit/text.ts";
 import type {
   ActionsBlock,
   Block,
   ButtonElement,
   ContextBlock,
+  RawTextCell,
   SectionBlock,
+  TableBlock,
 } from "../src/blockkit/types.ts";
 import { BLOCK, GROUP_ACTION_PREFIX } from "../src/ids.ts";
 import type { Breakdown, Contribution, Dimension, Drivers } from "../src/insights/drivers.ts";
@@ -85,20 +87,77 @@ function measureLines(drivers: Drivers, measure: Measure, incomplete: boolean): 
   return [head, ...list.map(breakdownLine)];
 }
 
-/** The section: headline, then each measure by asset group and by scanner. */
-export function driversSection(view: DigestView): SectionBlock | null {
+const MEASURES = ["violations", "findings", "fixes"] as const;
+
+/** Every measure by asset group and by scanner, a line each, as the section (or the fallback) says it. */
+function allLines(view: DigestView): string[] {
+  const drivers = view.drivers?.drivers;
+  if (!drivers) return [];
+  const incomplete = view.drivers?.gaps.some((g) => g.current) ?? false;
+  return MEASURES.flatMap((m) => measureLines(drivers, m, incomplete));
+}
+
+/** A cell of our own words or numbers. */
+const raw = (text: string): RawTextCell => ({ type: "raw_text", text });
+/** A cell of user data (a group or scanner name): one line, cut, never empty. */
+const cell = (text: string): RawTextCell => raw(truncate(oneLine(text), 200) || "–");
+
+const changeText = (c: { change: number; isNew: boolean }) =>
+  `${c.change === 0 ? "0" : formatSigned(c.change)}${c.isNew ? " (new)" : ""}`;
+
+/**
+ * The breakdowns as a table Slack draws: a row per named asset group or scanner (and "other") of
+ * every measure that moved, with this period, the previous one and the change. The section above
+ * keeps the headline; the same rows in words go to the message's `text` for clients without tables.
+ */
+export function driversTable(view: DigestView): TableBlock | null {
+  const drivers = view.drivers?.drivers;
+  if (view.chartStyle !== "native" || !drivers) return null;
+  const header = ["Breakdown", "Asset group or scanner", "Now", "Before", "Change"].map(raw);
+  const rows: RawTextCell[][] = [];
+  for (const measure of MEASURES)
+    for (const b of drivers.breakdowns.filter((x) => x.measure === measure && telling(x))) {
+      const by = `${TITLE[measure]} ${BY[b.dimension]}`;
+      const named = [...b.up, ...b.down, ...(b.other && b.other.change !== 0 ? [b.other] : [])];
+      for (const c of named)
+        rows.push([
+          raw(by),
+          cell(c.label),
+          raw(formatCount(c.current)),
+          raw(formatCount(c.previous)),
+          raw(changeText(c)),
+        ]);
+    }
+  if (rows.length === 0) return null;
+  return {
+    type: "table",
+    block_id: BLOCK.digestDriversTable,
+    // The header row plus as many rows as Slack takes.
+    rows: [header, ...rows.slice(0, LIMITS.tableRows - 1)],
+    column_settings: [
+      { is_wrapped: true },
+      { is_wrapped: true },
+      { align: "right" },
+      { align: "right" },
+      { align: "right" },
+    ],
+  };
+}
+
+/** The section: headline, then each measure by asset group and by scanner (or the table below it). */
+export function driversSection(
+  view: DigestView,
+  lines = allLines(view),
+  tabled = driversTable(view) !== null,
+): SectionBlock | null {
   const drivers = view.drivers?.drivers;
   if (!drivers) return null;
-  const incomplete = view.drivers?.gaps.some((g) => g.current) ?? false;
-  const lines = (["violations", "findings", "fixes"] as const).flatMap((m) =>
-    measureLines(drivers, m, incomplete),
-  );
   const headline = driversHeadline(drivers);
   const vs = `vs ${escapeMrkdwn(view.digest.range.previousLabel)}`;
   const body =
     lines.length === 0
       ? "_Nothing to break down: this digest covers a single asset group and scanner._"
-      : [headline ?? "_No asset group or scanner moved._", ...lines].join("\n");
+      : [headline ?? "_No asset group or scanner moved._", ...(tabled ? [] : lines)].join("\n");
   return {
     type: "section",
     block_id: BLOCK.digestDrivers,
@@ -106,7 +165,7 @@ export function driversSection(view: DigestView): SectionBlock | null {
   };
 }
 
-/** Budget notes under the section: groups left unnamed, how many queries it took. */
+/** Budget notes under the section: asset groups and scanners left unnamed for the query budget. */
 function driversContext(view: DigestView): ContextBlock | null {
   const d = view.drivers;
   if (view.driversUnavailable)
@@ -114,9 +173,15 @@ function driversContext(view: DigestView): ContextBlock | null {
       type: "context",
       elements: [mrkdwn(`:grey_question: No breakdown this time: ${escapeMrkdwn(view.driversUnavailable)}`)],
     };
-  if (!d || d.unqueriedGroups === 0) return null;
-  const n = d.unqueriedGroups;
-  const text = `${formatCount(n)} smaller asset group${n === 1 ? " is" : "s are"} counted in "other" (query budget).`;
+  if (!d) return null;
+  const groups = d.unqueriedGroups;
+  const scanners = d.unqueriedScanners ?? 0;
+  const parts = [
+    ...(groups > 0 ? [`${formatCount(groups)} smaller asset group${groups === 1 ? "" : "s"}`] : []),
+    ...(scanners > 0 ? [`${formatCount(scanners)} scanner${scanners === 1 ? "" : "s"}`] : []),
+  ];
+  if (parts.length === 0) return null;
+  const text = `${parts.join(" and ")} ${groups + scanners === 1 ? "is" : "are"} counted in "other" (query budget).`;
   return { type: "context", elements: [mrkdwn(text)] };
 }
 
@@ -150,9 +215,20 @@ function driverGroupButtons(view: DigestView): ActionsBlock | null {
     : null;
 }
 
-/** Everything the drivers add to a digest, in order; empty when the digest has none. */
-export function driversBlocks(view: DigestView): Block[] {
-  return [driversSection(view), driversContext(view), driverGroupButtons(view)].filter(
-    (b): b is NonNullable<typeof b> => b !== null,
-  );
+/**
+ * Everything the drivers add to a digest: its blocks, in order (none when the digest has no
+ * drivers), and, when a table carries the rows, the same rows in words for the message's `text`, so
+ * a client that cannot draw the table still reads every row. Each part is computed once.
+ */
+export function driversParts(view: DigestView): { blocks: Block[]; fallback: string } {
+  const table = driversTable(view);
+  const lines = allLines(view);
+  const blocks = [
+    driversSection(view, lines, table !== null),
+    table,
+    driversContext(view),
+    driverGroupButtons(view),
+  ].filter((b): b is NonNullable<typeof b> => b !== null);
+  const fallback = table && lines.length > 0 ? `\n${lines.map((l) => l.trim()).join("\n")}` : "";
+  return { blocks, fallback };
 }

@@ -2,8 +2,9 @@ import { LIMITS, messageTextLength } from "../src/blockkit/limits.ts";
 import { escapeMrkdwn, truncate } from "../src/blockkit/text.ts";
 import type { Block, Message } from "../src/blockkit/types.ts";
 import type { Delta, Digest, DigestView } from "../src/insights/types.ts";
+import { trendChartBlocks } from "./digest-chart.ts";
 import { chartBlock, filterBlock, footerBlock, linksBlock, rangeBlock } from "./digest-controls.ts";
-import { driversBlocks, driversHeadline } from "./digest-drivers.ts";
+import { driversHeadline, driversParts } from "./digest-drivers.ts";
 import { gapNotice, gapsOf, partialNote } from "./digest-notices.ts";
 import { headerBlock, numbersBlock, scopeBlock, seriesWarning, trendBlock } from "./digest-summary.ts";
 import { formatCount, formatPct } from "./format.ts";
@@ -35,13 +36,23 @@ export function digestSummary(digest: Digest, view?: Pick<DigestView, "drivers" 
 }
 
 /**
+ * The trend: a chart Slack draws with the notes under it when the digest is native (and a day has
+ * data), else the text sparkline and, when one was uploaded, the chart image.
+ */
+export function trendBlocks(view: DigestView): (Block | null)[] {
+  const native = view.chartStyle === "native" ? trendChartBlocks(view) : null;
+  return native ?? [trendBlock(view.digest), chartBlock(view)];
+}
+
+/**
  * The digest message: numbers against the previous period, data-gap notices, the drivers when
  * asked for, trend, filter menus, range buttons, Why?, share and platform link, footer. Pure: everything, the data time included, comes
  * in the view.
  */
 export function digestMessage(view: DigestView): Message {
   const { digest } = view;
-  const text = digestSummary(digest, view);
+  const drivers = driversParts(view);
+  const text = digestSummary(digest, view) + drivers.fallback;
   const top: (Block | null)[] = [
     headerBlock(digest),
     scopeBlock(digest, view.filters, partialNote(view)),
@@ -51,9 +62,8 @@ export function digestMessage(view: DigestView): Message {
       digest,
       gapsOf(view).some((g) => g.current),
     ),
-    ...driversBlocks(view),
-    trendBlock(digest),
-    chartBlock(view),
+    ...drivers.blocks,
+    ...trendBlocks(view),
     { type: "divider" },
   ];
   const bottom: (Block | null)[] = [rangeBlock(view), linksBlock(view), footerBlock(view)];

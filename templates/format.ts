@@ -30,6 +30,14 @@ export function formatDay(day: IsoDay): string {
   return `${WEEKDAYS[date.getUTCDay()]} ${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;
 }
 
+/** `2026-11-18` → `Nov 18` (`withYear`: `Nov 2026`); an unreadable day is returned as given. */
+export function formatMonthDay(day: IsoDay, withYear = false): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  const month = m ? MONTHS[Number(m[2]) - 1] : undefined;
+  if (!m || !month) return day;
+  return withYear ? `${month} ${m[1]}` : `${month} ${Number(m[3])}`;
+}
+
 /**
  * Slack renders `<!date^…>` in each reader's own timezone; the fallback (UTC) is for clients that
  * cannot. Returns null for an unreadable instant so the caller can show it as text.

@@ -22,7 +22,7 @@ const DIGESTS: Line[] = [
 
 const PERSONAL: Line[] = [
   ["subscribe me daily 08:00", "a digest by DM, to you alone; pause or delete it from the app's Home tab"],
-  ["alert me when violations > 500", "a DM when it starts to hold and one when it clears, checked hourly"],
+  ["alert me when violations > 500", "a DM when it starts to hold, edited as it changes, checked hourly"],
 ];
 
 const FILTERS: Line[] = [
@@ -48,11 +48,26 @@ const MANAGE: Line[] = [
     "subscribe daily 09:00 update",
     "one message a day, updated in place (`thread`: each run a reply in one thread)",
   ],
-  ["alert when violations > 500", "check hourly; post once when it starts to hold and once when it clears"],
+  [
+    "subscribe weekly mon 09:00 chart:png",
+    "how the trend and drivers show: native (Slack draws a chart and a table, the default), png (an image) or off",
+  ],
+  [
+    "alert when violations > 500",
+    "check hourly; one message when it starts to hold, edited as it changes and when it clears",
+  ],
+  [
+    "alert when violations unusual",
+    "when yesterday is outside what is usual for its weekday (also: unusually high, unusually low, sensitivity low|high)",
+  ],
   ["subscriptions", "list the subscriptions, with buttons to pause, resume, send or delete"],
   ["pause <id>", "stop a subscription for now; `resume <id>` starts it again"],
   ["send <id>", "deliver a subscription's digest now, to try it"],
   ["unsubscribe <id>", "delete a subscription"],
+  [
+    "settings chart:png",
+    "the whole workspace's chart setting (native, png, off or default); `settings` shows it",
+  ],
 ];
 
 /** `last14d, last30d` → `/insights last14d`, `last30d`: the command once, every form a code span. */

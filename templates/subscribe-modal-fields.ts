@@ -99,7 +99,15 @@ export const FREQUENCY_OPTIONS = [
 
 export const MODE_OPTIONS = [
   option("A digest each run (only when the condition holds, if one is set)", "digest"),
-  option("An alert: post once when the condition starts and once when it clears", "alert"),
+  option("An alert: one message when it starts, updated as it changes", "alert"),
+];
+
+/** The chart choices; "default" leaves the subscription to the workspace's setting. */
+export const CHART_OPTIONS = [
+  option("The workspace's setting", "default"),
+  option("Drawn by Slack: a chart and a table", "native"),
+  option("An image (uploaded PNG)", "png"),
+  option("None: numbers and words only", "off"),
 ];
 
 export const STYLE_OPTIONS = [

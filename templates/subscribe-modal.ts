@@ -4,10 +4,12 @@ import { mrkdwn, plain, userText } from "../src/blockkit/text.ts";
 import type { Block, PlainText } from "../src/blockkit/types.ts";
 import { AppError } from "../src/errors.ts";
 import { BLOCK, CALLBACK, SUBSCRIBE_FIELD as F } from "../src/ids.ts";
+import type { ChartStyle } from "../src/insights/types.ts";
 import type { DeliveryStyle, Weekday } from "../src/subscriptions/types.ts";
 import { shown } from "./error-message.ts";
 import { usableChoices } from "./filter-menu.ts";
 import {
+  CHART_OPTIONS,
   DAY_OPTIONS,
   FREQUENCY_OPTIONS,
   filterSelect,
@@ -37,6 +39,8 @@ export interface SubscribeForm {
   condition: string;
   mode: "digest" | "alert";
   style: DeliveryStyle;
+  /** How the trend and drivers are shown; "default" = the workspace's setting. */
+  chart?: ChartStyle | "default";
   /** A personal digest: delivered by DM to its owner, so there is no channel to choose. */
   personal?: boolean;
 }
@@ -179,6 +183,7 @@ function filterBlocks(o: SubscribeModalOptions): (Block | ModalInputBlock)[] {
 function runBlocks(form: SubscribeForm): ModalInputBlock[] {
   const mode = MODE_OPTIONS.find((o) => o.value === form.mode) ?? MODE_OPTIONS[0];
   const style = STYLE_OPTIONS.find((o) => o.value === form.style) ?? STYLE_OPTIONS[0];
+  const chart = CHART_OPTIONS.find((o) => o.value === (form.chart ?? "default")) ?? CHART_OPTIONS[0];
   return [
     {
       type: "input",
@@ -186,7 +191,7 @@ function runBlocks(form: SubscribeForm): ModalInputBlock[] {
       optional: true,
       label: label("Post only when"),
       hint: hint(
-        "e.g. when violations up 10% · when findings > 500 · when violations rose 3 · when changed. Empty: every run posts. A run that does not meet it is recorded as skipped, with why.",
+        "e.g. when violations up 10% · when findings > 500 · when violations unusual (yesterday against its weekday) · when violations rose 3 · when changed. Empty: every run posts. A run that does not meet it is recorded as skipped, with why.",
       ),
       element: {
         type: "plain_text_input",
@@ -206,8 +211,19 @@ function runBlocks(form: SubscribeForm): ModalInputBlock[] {
       type: "input",
       block_id: F.style,
       label: label("Messages"),
-      hint: hint("Alerts always post their two messages (it started, it cleared) as new ones."),
+      hint: hint(
+        "An alert posts one message per episode and edits it as it changes, whatever is chosen here.",
+      ),
       element: { type: "radio_buttons", action_id: F.style, options: STYLE_OPTIONS, initial_option: style },
+    },
+    {
+      type: "input",
+      block_id: F.chart,
+      label: label("Trend and drivers"),
+      hint: hint(
+        "Slack draws the chart and table where it can; if it refuses them, the image is posted instead.",
+      ),
+      element: { type: "radio_buttons", action_id: F.chart, options: CHART_OPTIONS, initial_option: chart },
     },
   ];
 }

@@ -3,7 +3,7 @@ import { escapeMrkdwn, mrkdwn, plain, userText } from "../src/blockkit/text.ts";
 import type { Block, ButtonElement, Message } from "../src/blockkit/types.ts";
 import { ACTION, BLOCK, COMMAND } from "../src/ids.ts";
 import { formatCount, slackDate } from "./format.ts";
-import { lastRunText, type RunWords, runOptionsText, whereText } from "./subscription-words.ts";
+import { chartWords, lastRunText, type RunWords, runOptionsText, whereText } from "./subscription-words.ts";
 
 /** One subscription as the list shows it; the store's record mapped to words by the caller. */
 export interface SubscriptionView {
@@ -20,16 +20,21 @@ export interface SubscriptionView {
   filterNames: string[];
   /** False when the subscription's digests leave out the drivers section (absent = on). */
   drivers?: boolean;
+  /** The subscription's own chart style; absent = the workspace's setting. */
+  chart?: string;
   /** Canonical condition (`when violations up 10%`). */
   condition?: RunWords["condition"];
   /** Set for alert subscriptions: the state last told. */
   alert?: RunWords["alert"];
+  episode?: RunWords["episode"];
+  feedback?: RunWords["feedback"];
   style?: RunWords["style"];
   paused: boolean;
   pausedReason?: string;
   /** ISO instant of the next delivery. */
   nextRunAt?: string;
-  lastDelivery?: { at: string; outcome: "delivered" | "failed" | "skipped"; reason?: string };
+  /** `chart`: what became of a delivered digest's chart when not as planned (`png_fallback`, …). */
+  lastDelivery?: { at: string; outcome: "delivered" | "failed" | "skipped"; reason?: string; chart?: string };
   /** The viewer owns it: its buttons show even to someone who does not manage the workspace. */
   canChange?: boolean;
 }
@@ -72,7 +77,7 @@ function describe(s: SubscriptionView): string {
   if (s.lastDelivery) lines.push(lastRunText(s.lastDelivery));
   // Status comes before the filters: when a row is cut to its budget, hostile names go first.
   lines.push(
-    `Range \`${escapeMrkdwn(s.range.replace(/`/g, "").slice(0, 40))}\`${s.drivers === false ? " · no drivers" : ""} · set up by ${user(s.ownerId)} · ${filters}${more}`,
+    `Range \`${escapeMrkdwn(s.range.replace(/`/g, "").slice(0, 40))}\`${s.drivers === false ? " · no drivers" : ""}${chartWords(s.chart)} · set up by ${user(s.ownerId)} · ${filters}${more}`,
   );
   return lines.join("\n");
 }

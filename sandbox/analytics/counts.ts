@@ -2,7 +2,7 @@ import type { Account } from "./accounts.ts";
 import { dayNumber } from "./days.ts";
 import { hash3, hashInts, hashString, mix32, unit } from "./hash.ts";
 import { SCANNER_CATALOGUE } from "./names.ts";
-import { type CellEffect, effectOf, scenarioOf } from "./scenarios.ts";
+import { type CellEffect, type DayShape, effectOf, scenarioOf, shapeOf } from "./scenarios.ts";
 
 /** One day's numbers for a selection of assets and scanners. */
 export interface Counts {
@@ -85,6 +85,7 @@ function dayTotals(
   assets: number[],
   scanners: number[],
   effect?: CellEffect,
+  shape?: DayShape,
 ): Counts {
   const weekday = (((d + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday; 0 = Sunday
   const rhythm = weekday === 0 || weekday === 6 ? 0.3 : 1;
@@ -92,8 +93,9 @@ function dayTotals(
   // Slow waves give every range a visible trend; the short one adds week-to-week movement.
   const trend =
     1 + 0.25 * Math.sin((2 * Math.PI * d) / 97 + p1) + 0.08 * Math.sin((2 * Math.PI * d) / 23 + p2);
-  const fixRate = 0.5 + 0.2 * Math.sin((2 * Math.PI * d) / 131 + p3);
-  const dayMult = rhythm * trend;
+  // A scenario's own weekly rhythm replaces the model's, steady: no waves, a constant fix rate.
+  const fixRate = shape ? 0.5 : 0.5 + 0.2 * Math.sin((2 * Math.PI * d) / 131 + p3);
+  const dayMult = shape ? shape(d) : rhythm * trend;
   const out: Counts = { findings: 0, violations: 0, fixedViolations: 0, mergedViolations: 0 };
   for (const a of assets) {
     for (const s of scanners) {
@@ -133,16 +135,17 @@ export function countsFor(
   today?: string,
 ): (day: string) => Counts {
   const model = modelOf(account);
-  const effect = today
-    ? effectOf(scenarioOf(account.apiKey), account.assets, account.scanners, today)
-    : undefined;
+  const scenario = scenarioOf(account.apiKey);
+  const effect = today ? effectOf(scenario, account.assets, account.scanners, today) : undefined;
+  // A scenario's rhythm is its account's whatever the day: it does not move with today.
+  const shape = shapeOf(scenario);
   // The day-totals cache holds plain numbers; a scenario's depend on today, so they are not cached.
-  const unfiltered = !assetIds?.length && !scannerIds?.length && !effect;
+  const unfiltered = !assetIds?.length && !scannerIds?.length && !effect && !shape;
   const assets = select(assetIds, model.assetIndex, account.assets.length);
   const scanners = select(scannerIds, model.scannerIndex, account.scanners.length);
   return (day) => {
     const d = dayNumber(day);
-    if (!unfiltered) return dayTotals(model, d, assets, scanners, effect);
+    if (!unfiltered) return dayTotals(model, d, assets, scanners, effect, shape);
     const hit = model.totals.get(d);
     if (hit) return { ...hit };
     const fresh = dayTotals(model, d, assets, scanners);

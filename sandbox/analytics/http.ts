@@ -32,7 +32,9 @@ export function send(
   headers: Record<string, string> = {},
 ): void {
   if (res.destroyed || res.headersSent) return;
-  res.writeHead(status, { "content-length": String(Buffer.byteLength(body)), ...headers });
+  // Set apart from writeHead so the emulator's byte accounting can read it back.
+  res.setHeader("content-length", String(Buffer.byteLength(body)));
+  res.writeHead(status, headers);
   res.end(body);
 }
 

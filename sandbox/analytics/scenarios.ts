@@ -15,14 +15,20 @@ export const SCENARIO_KEYS = {
   newScanner: "scenario-new-scanner",
   /** The `sca` scanner reports nothing from 3 days ago on: a scan outage. */
   outage: "scenario-outage",
+  /** A strong weekly rhythm (busy Mondays, quiet weekends), steady, with nothing unusual in it. */
+  weekly: "scenario-weekly",
+  /** The same rhythm, and yesterday `payments / *` had 4× its findings (so violations): an unusual day. */
+  unusualDay: "scenario-unusual-day",
+  /** The same rhythm, and `sca` and `sast` report nothing from 2 days ago on: low totals that are a gap. */
+  weeklyOutage: "scenario-weekly-outage",
 } as const;
 
 export type ScenarioKind = keyof typeof SCENARIO_KEYS;
 
 export interface Scenario {
   kind: ScenarioKind;
-  /** The planted driver: an asset group (parent name) or a scanner id. */
-  target: { dimension: "group" | "scanner"; key: string };
+  /** The planted driver: an asset group (parent name) or a scanner id, and any more of the same kind. */
+  target: { dimension: "group" | "scanner"; key: string; also?: readonly string[] };
   /** Days before today the change starts (0 = today). */
   startsDaysAgo: number;
   /** Findings multiplier from then on (0 = silent), and the fix multiplier (fixes as a share of violations). */
@@ -30,7 +36,17 @@ export interface Scenario {
   fixes: number;
   /** Before the start, the target is silent (a scanner not yet rolled out). */
   silentBefore: boolean;
+  /** Days the change lasts from its start; absent = until today. */
+  days?: number;
+  /**
+   * The account's weekly rhythm: each ISO weekday's (1 = Monday … 7 = Sunday) share of a plain
+   * weekday, in place of the model's weekends at 30 % and its slow waves (and a steady fix rate).
+   */
+  rhythm?: readonly number[];
 }
+
+/** Mondays at 1.8× a plain weekday, Fridays 0.9×, weekends 15 %: the week of a team that scans on push. */
+const WEEKLY_RHYTHM = [1.8, 1, 1, 1, 0.9, 0.15, 0.15] as const;
 
 export const SCENARIOS: Record<ScenarioKind, Scenario> = {
   regression: {
@@ -57,6 +73,34 @@ export const SCENARIOS: Record<ScenarioKind, Scenario> = {
     fixes: 1,
     silentBefore: false,
   },
+  weekly: {
+    kind: "weekly",
+    target: { dimension: "group", key: "payments" },
+    startsDaysAgo: 0,
+    findings: 1,
+    fixes: 1,
+    silentBefore: false,
+    rhythm: WEEKLY_RHYTHM,
+  },
+  weeklyOutage: {
+    kind: "weeklyOutage",
+    target: { dimension: "scanner", key: "sca", also: ["sast"] },
+    startsDaysAgo: 2,
+    findings: 0,
+    fixes: 1,
+    silentBefore: false,
+    rhythm: WEEKLY_RHYTHM,
+  },
+  unusualDay: {
+    kind: "unusualDay",
+    target: { dimension: "group", key: "payments" },
+    startsDaysAgo: 1,
+    days: 1,
+    findings: 4,
+    fixes: 1 / 4,
+    silentBefore: false,
+    rhythm: WEEKLY_RHYTHM,
+  },
 };
 
 /** The scenario of a key, if it is one. */
@@ -82,15 +126,28 @@ export function effectOf(
 ): CellEffect | undefined {
   if (!scenario) return undefined;
   const start = dayNumber(today) - scenario.startsDaysAgo;
-  const { dimension, key } = scenario.target;
+  const { dimension, key, also = [] } = scenario.target;
+  const keys = new Set([key, ...also]);
   const hit =
     dimension === "group"
-      ? new Set(assets.flatMap((a, i) => (a.displayValue.split("/")[0]?.trim() === key ? [i] : [])))
-      : new Set(scanners.flatMap((s, i) => (s.value === key ? [i] : [])));
+      ? new Set(assets.flatMap((a, i) => (keys.has(a.displayValue.split("/")[0]?.trim() ?? "") ? [i] : [])))
+      : new Set(scanners.flatMap((s, i) => (keys.has(s.value) ? [i] : [])));
+  const end = scenario.days === undefined ? Number.POSITIVE_INFINITY : start + scenario.days - 1;
   const after = [scenario.findings, scenario.fixes] as const;
   const before = scenario.silentBefore ? ([0, 1] as const) : NONE;
   return (asset, scanner, day) => {
     if (!hit.has(dimension === "group" ? asset : scanner)) return NONE;
-    return day >= start ? after : before;
+    return day < start ? before : day <= end ? after : NONE;
   };
+}
+
+/** A day's share of a plain weekday under a scenario's weekly rhythm (day: days since 1970-01-01). */
+export type DayShape = (day: number) => number;
+
+/** The scenario's weekly rhythm, or undefined for one that keeps the model's own. */
+export function shapeOf(scenario: Scenario | undefined): DayShape | undefined {
+  const rhythm = scenario?.rhythm;
+  if (!rhythm) return undefined;
+  // 1970-01-01 was a Thursday, ISO weekday 4.
+  return (day) => rhythm[(((day + 3) % 7) + 7) % 7] ?? 1;
 }

@@ -42,10 +42,23 @@ export interface Emulator {
   clearFaults(): void;
   /** GraphQL POSTs received, faulted ones included. */
   requestCount(): number;
+  /** Bytes of the bodies sent in reply to GraphQL POSTs (their Content-Length; headers not counted). */
+  responseBytes(): number;
+  /**
+   * GraphQL POSTs and reply bytes by the operation name their document declares (`Insights`,
+   * `DriverSlices`, `Introspection`; `(none)` for an anonymous or unreadable one).
+   */
+  byOperation(): Record<string, { requests: number; bytes: number }>;
   /** The last GraphQL POST as received, for contract tests of clients. */
   lastRequest(): { headers: Record<string, string>; body: string } | undefined;
   /** Stops listening and ends every connection, hanging requests included. */
   close(): Promise<void>;
+}
+
+/** The operation name a request's document declares, for the emulator's own accounting. */
+function operationOf(body: string): string {
+  const m = /"query"\s*:\s*"\s*(?:query|mutation)\s+([A-Za-z_][A-Za-z0-9_]*)/.exec(body);
+  return m?.[1] ?? "(none)";
 }
 
 function accountsOf(options: EmulatorOptions): Map<string, Account> {
@@ -72,6 +85,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = createFaultPlan();
   let rotation = 1;
   let received = 0;
+  let sentBytes = 0;
+  const operations = new Map<string, { requests: number; bytes: number }>();
   let last: { headers: Record<string, string>; body: string } | undefined;
   let closed = false;
   const timers = new Set<NodeJS.Timeout>();
@@ -96,6 +111,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   async function handleGraphql(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     received++;
+    const op = operationOf(body);
+    const tally = operations.get(op) ?? { requests: 0, bytes: 0 };
+    operations.set(op, tally);
+    tally.requests++;
+    res.on("finish", () => {
+      const bytes = Number(res.getHeader("content-length") ?? 0);
+      sentBytes += bytes;
+      tally.bytes += bytes;
+    });
     last = { headers: flatHeaders(req), body };
     const decision = faults.next();
     if (decision.delayMs > 0) await sleep(decision.delayMs);
@@ -175,6 +199,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     setRates: (rates) => faults.setRates(rates),
     clearFaults: () => faults.clear(),
     requestCount: () => received,
+    responseBytes: () => sentBytes,
+    byOperation: () => Object.fromEntries([...operations].map(([k, v]) => [k, { ...v }])),
     lastRequest: () => (last ? { headers: { ...last.headers }, body: last.body } : undefined),
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,10 +1,12 @@
 import { resolve } from "node:path";
 import { parseCliArgs } from "../../src/cli/args.ts";
+import { playConversation } from "../demo/ask.ts";
 import { createDemoOutput } from "../demo/output.ts";
 import { playReach } from "../demo/reach.ts";
 import { interactive, playDemo } from "../demo/run.ts";
 import { playRuns } from "../demo/runs.ts";
 import { playScenarios } from "../demo/scenarios.ts";
+import { playUnusual } from "../demo/unusual.ts";
 import { loadConfig, PRODUCT_BUILD } from "../product.ts";
 import { type PrivateRedis, startPrivateRedis } from "../redis.ts";
 import { type Stack, startStack } from "../stack.ts";
@@ -69,6 +71,8 @@ export async function run(args: string[]): Promise<number> {
     result.steps += await playRuns(stack, out, result.steps + 1);
     result.steps += await playReach(stack, out, result.steps + 1);
     result.steps += await playScenarios(stack, out, result.steps + 1);
+    result.steps += await playUnusual(stack, out, result.steps + 1);
+    result.steps += await playConversation(stack, out, result.steps + 1);
     const links = out.links();
     const acks = result.ackMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ");
     write(

@@ -114,7 +114,7 @@ export async function playDemo(stack: Stack, out: Output): Promise<DemoResult> {
   if (!id) throw new Error("the subscription reply names no id");
 
   out.step(
-    `6. The scheduled digest, sent now (\`/insights send ${id}\`): the worker claims, renders, uploads the chart, posts`,
+    `6. The scheduled digest, sent now (\`/insights send ${id}\`): the worker claims and posts it, the trend a chart and the drivers a table that Slack draws (no file)`,
   );
   const posted = stack.slack.messages(DEMO.security).length;
   const send = await slash(stack, `send ${id}`, DEMO.admin, DEMO.security);
@@ -125,11 +125,28 @@ export async function playDemo(stack: Stack, out: Output): Promise<DemoResult> {
   });
   digests += 1;
   out.message("Scheduled digest as posted in #security", { text: message.text, blocks: message.blocks });
+
+  out.step(
+    "6b. The same digest where Slack refuses chart blocks (an older client, say): the worker retries once with the image",
+  );
+  stack.slack.refuseBlocks(["data_visualization", "table"]);
+  const refusedAt = stack.slack.messages(DEMO.security).length;
+  await slash(stack, `send ${id}`, DEMO.admin, DEMO.security);
+  const fallback = await stack.slack.waitFor(() => stack.slack.messages(DEMO.security)[refusedAt], {
+    timeoutMs: 30_000,
+    what: "the digest with its image chart",
+  });
+  stack.slack.refuseBlocks([]);
+  digests += 1;
+  out.message("Scheduled digest after the fallback (chart: png_fallback)", {
+    text: fallback.text,
+    blocks: fallback.blocks,
+  });
   const upload = stack.slack.files().find((f) => f.completed && f.bytes);
   if (upload?.bytes) {
     const path = out.file("scheduled-digest-chart.png", upload.bytes);
     out.note(
-      `Chart uploaded with the digest: ${path} (${upload.bytes.length.toLocaleString("en-US")} bytes)`,
+      `Chart image uploaded for the fallback: ${path} (${upload.bytes.length.toLocaleString("en-US")} bytes)`,
     );
   }
 

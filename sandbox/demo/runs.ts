@@ -10,7 +10,7 @@ const REF = { teamId: DEMO.teamId };
 const HOUR = 3_600_000;
 
 /** Runs one scheduled check of subscription `id` for `period` (what its time slot's fan-out queues) and waits for its verdict. */
-async function runPeriod(stack: Stack, id: string, channel: string, period: string) {
+export async function runPeriod(stack: Stack, id: string, channel: string, period: string) {
   await stack.worker?.queue.add("catchup", { sub: `${workspaceLabel(REF)}.${id}`, period, ch: channel });
   return stack.slack.waitFor(
     async () => {
@@ -22,12 +22,12 @@ async function runPeriod(stack: Stack, id: string, channel: string, period: stri
 }
 
 /** Connects `apiKey` as the connect modal does: stored, cached replies dropped (the numbers change). */
-async function connectKey(stack: Stack, apiKey: string) {
+export async function connectKey(stack: Stack, apiKey: string) {
   await stack.web.deps.apiKeys.save(REF, apiKey, { savedBy: DEMO.admin, savedAt: new Date().toISOString() });
   await stack.web.deps.insightsCache.invalidate(REF);
 }
 
-const idOf = (body: unknown) => /Id `([a-z0-9]+)`/.exec(JSON.stringify(body))?.[1] ?? "";
+export const idOf = (body: unknown) => /Id `([a-z0-9]+)`/.exec(JSON.stringify(body))?.[1] ?? "";
 const lastPosted = (stack: Stack, channel: string) => {
   const m = stack.slack.messages(channel).at(-1);
   return { text: m?.text, blocks: m?.blocks };
@@ -81,7 +81,9 @@ export async function playRuns(stack: Stack, out: Output, firstStep: number): Pr
     if (stack.slack.messages(DEMO.security).length > before) {
       const state = after.runs?.alert?.state;
       out.message(
-        state === "firing" ? "Alert fired in #security" : "Alert cleared in #security",
+        state === "firing"
+          ? "Alert fired in #security"
+          : "Alert cleared: its message is edited in place, and this reply goes in its thread",
         lastPosted(stack, DEMO.security),
       );
     } else out.note(`Check ${periodOf(hour - ago * HOUR)}: nothing posted (skipped: ${last?.reason}).`);
@@ -115,6 +117,8 @@ export async function playRuns(stack: Stack, out: Output, firstStep: number): Pr
       `CSV uploaded to #general with files.getUploadURLExternal + files.completeUploadExternal, saved as ${path}:`,
     );
     for (const line of lines.slice(0, 10)) out.note(`  ${line}`);
+    const carrier = stack.slack.messages(DEMO.general).find((m) => m.files?.includes(file.id));
+    if (carrier) out.message("The message the file arrived with (what it holds)", { text: carrier.text });
   }
   return step - firstStep;
 }

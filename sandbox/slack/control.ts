@@ -78,6 +78,14 @@ export function createControl(state: StandInState, reseed: () => void) {
     setEditWindow(ms: number | null): void {
       setEditWindow(state, ms);
     },
+    /**
+     * Every later message, view and unfurl carrying a block of one of `types` is refused with
+     * `invalid_blocks` naming it (`unsupported type: table [json-pointer:/blocks/7/type]`), as a
+     * workspace or client without that block would; an empty list accepts them again.
+     */
+    refuseBlocks(types: string[]): void {
+      state.refusedBlocks = new Set(types);
+    },
     setRateLimit(change: Partial<RateLimitSettings>): void {
       Object.assign(state.rateLimit, change);
       state.postTimes.clear();

@@ -5,7 +5,7 @@
  */
 export { API_METHODS } from "./api/dispatch.ts";
 export { TRIGGER_TTL_MS } from "./api/views.ts";
-export { chooseOption, clickButton, findElement } from "./client/actions.ts";
+export { chooseOption, clickButton, findElement, pressFeedback } from "./client/actions.ts";
 export {
   DOCUMENTED_SHAPES,
   EVENT_SHAPES,

@@ -51,7 +51,11 @@ function post(
 ): Outcome {
   if (body.delete_original === true) return deleteTarget(state, rec);
   const fileReady = slackFileReady(state, baseUrl, rec.teamId);
-  const { text, blocks } = readMessage(body, { requireContent: true, fileReady });
+  const { text, blocks } = readMessage(body, {
+    requireContent: true,
+    fileReady,
+    refuse: state.refusedBlocks,
+  });
   if (body.replace_original === true && replaceTarget(state, rec, text, blocks))
     return { status: 200, outcome: "replaced", error: undefined };
   const ws = state.workspaces.get(rec.teamId);

@@ -4,7 +4,10 @@ import { setEditWindow } from "./api/chat.ts";
 import type { OAuthSettings } from "./api/context.ts";
 import type { ApiEnv } from "./api/dispatch.ts";
 import { type HistoryTier, setHistoryTier } from "./api/history.ts";
+import { type AssistantClient, createAssistantClient } from "./assistant/client.ts";
+import { assistantState, clearAssistant } from "./assistant/state.ts";
 import { createSlackClient, type SlackClientSide } from "./client/client.ts";
+import type { DeliveryOptions } from "./client/http.ts";
 import { mintTrigger } from "./client/mint.ts";
 import type { Transport } from "./client/transport.ts";
 import { type Control, createControl } from "./control.ts";
@@ -58,7 +61,7 @@ export interface SlackStandInOptions {
 }
 
 /** A running stand-in: Slack's Web API and response_urls on one side, Slack's deliveries on the other. */
-export interface SlackStandIn extends Control, Queries, SlackClientSide, ReachControls {
+export interface SlackStandIn extends Control, Queries, SlackClientSide, ReachControls, AssistantClient {
   /** `${baseUrl}/api/`: give this to the app as SLACK_API_URL. */
   readonly apiUrl: string;
   /** `http://host:port` of the stand-in. */
@@ -99,6 +102,7 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
     state.fileProcessingMs = fileProcessingMs;
     socket.clearRecords();
     setEditWindow(state, null);
+    clearAssistant(state);
     for (const seed of seeds) addWorkspaceTo(state, seed);
     addAppToken(state, o.appToken ?? DEMO_APP_TOKEN, appId);
   };
@@ -136,12 +140,17 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
     socket,
     unfurlDomains: (o.unfurlDomains ?? []).map((d) => d.toLowerCase()),
   };
+  const client = createSlackClient(clientEnv);
+  const sendEvent = (teamId: string, event: Record<string, unknown>, o: DeliveryOptions = {}) =>
+    client.sendEvent({ ...o, teamId, event });
+  assistantState(state).deliver = async (teamId, event) => (await sendEvent(teamId, event)).status;
   return {
     apiUrl: `${env.baseUrl}${API_PATH}`,
     baseUrl: env.baseUrl,
     ...createControl(state, reseed),
     ...createQueries(state),
-    ...createSlackClient(clientEnv),
+    ...client,
+    ...createAssistantClient(state, (teamId, event, o) => sendEvent(teamId, event, o)),
     ...createReachControls(state, socket),
     setHistoryTier: (tier) => setHistoryTier(state, tier),
     setAppUrl(url: string) {

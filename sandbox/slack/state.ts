@@ -94,6 +94,8 @@ export interface StandInState {
   manifest: AppManifest;
   /** How long an uploaded file stays unprocessed after its upload completed, ms. */
   fileProcessingMs: number;
+  /** Block types every check refuses as unsupported, until cleared (Control.refuseBlocks). */
+  refusedBlocks: Set<string>;
 }
 
 export function createState(
@@ -124,8 +126,16 @@ export function createState(
     connectionTickets: new Map(),
     functionExecutions: new Map(),
     linkShares: new Map(),
-    manifest: { functions: new Map(), unfurlDomains: [], botScopes: [], botEvents: [] },
+    manifest: {
+      functions: new Map(),
+      unfurlDomains: [],
+      botScopes: [],
+      botEvents: [],
+      messagesTab: "off",
+      agentExperience: null,
+    },
     fileProcessingMs,
+    refusedBlocks: new Set(),
   };
 }
 
@@ -167,5 +177,6 @@ export function clearState(state: StandInState, rateLimit: RateLimitSettings): v
   state.calls.length = 0;
   state.ephemerals.length = 0;
   state.responses.length = 0;
+  state.refusedBlocks.clear();
   Object.assign(state.rateLimit, rateLimit);
 }

@@ -11,6 +11,10 @@ export interface AnalyticsErrorOptions {
   graphqlMessages?: string[];
   /** The endpoint, already stripped of credentials (see safeUrl). */
   endpoint?: string;
+  /** Of a GraphQL `errors` array: the root fields (aliases) the errors name, so a batch maps each failure to its part. */
+  failedFields?: string[];
+  /** What the failed fields stood for, in the caller's words (the drivers' slice labels). */
+  slices?: string[];
 }
 
 /**

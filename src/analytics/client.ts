@@ -2,13 +2,19 @@ import { type Logger, silentLogger } from "../log.ts";
 import { AnalyticsError } from "./analytics-errors.ts";
 import { discoverEndpoint } from "./discovery.ts";
 import { INTROSPECTION_DOCUMENT, insightsDocument } from "./documents.ts";
-import { checkKey, insightsVariables, isHttpUrl } from "./input.ts";
+import { checkKey, insightsVariables, isHttpUrl, slicesRequest } from "./input.ts";
 import { createIntrospectionCache } from "./introspection-cache.ts";
 import { DEFAULT_RETRY, type RetryPolicy, sleep as realSleep, withRetry } from "./retry.ts";
 import { safeUrl } from "./sanitize.ts";
-import { parseInsightsData, parseIntrospectionData } from "./schema.ts";
+import { parseInsightsData, parseIntrospectionData, parseSlicesData } from "./schema.ts";
 import { postGraphql } from "./transport.ts";
-import type { AnalyticsIntrospection, InsightsQuery, InsightsResult } from "./types.ts";
+import type {
+  AnalyticsIntrospection,
+  InsightsQuery,
+  InsightsResult,
+  SliceQuery,
+  SliceSeries,
+} from "./types.ts";
 
 /** Options of createAnalyticsClient. Defaults in brackets. */
 export interface AnalyticsClientOptions {
@@ -38,6 +44,12 @@ export interface AnalyticsClient {
   endpoint(): Promise<string>;
   /** The insights numbers for a range, validated; `filters` only where the endpoint offers it. */
   insights(apiKey: string, q: InsightsQuery): Promise<InsightsResult>;
+  /**
+   * The daily series of several selections in one request (aliased `insights` fields, daily lists
+   * only), in the order asked. A GraphQL error fails the whole batch; its `failedFields` name the
+   * aliases (`s<index>`) the service refused.
+   */
+  slices(apiKey: string, queries: readonly SliceQuery[]): Promise<SliceSeries[]>;
   /** Root fields and whether `filters` is selectable; cached per endpoint unless `fresh`. */
   introspect(apiKey: string, opts?: { fresh?: boolean }): Promise<AnalyticsIntrospection>;
   /** Resolves when the key is accepted; AnalyticsError("unauthorized") when it is not. */
@@ -153,6 +165,11 @@ export function createAnalyticsClient(options: AnalyticsClientOptions): Analytic
       const withFilters = await filtersSelectable(apiKey);
       const { data } = await call(apiKey, "insights", insightsDocument(withFilters), { ...variables });
       return parseInsightsData(data, withFilters);
+    },
+    async slices(apiKey, queries) {
+      const request = slicesRequest(queries);
+      const { data } = await call(apiKey, "slices", request.document, request.variables);
+      return parseSlicesData(data, request.aliases);
     },
     async verifyKey(apiKey) {
       await introspect(apiKey, { fresh: true });

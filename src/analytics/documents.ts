@@ -20,6 +20,43 @@ export function insightsDocument(withFilters: boolean): string {
 }
 
 /**
+ * The daily lists alone: what a drivers slice needs, under one-letter aliases (standard GraphQL),
+ * since the field names would be most of the bytes of a reply of thousands of daily entries.
+ * parseSlicesData reads them back under their contract names.
+ */
+const SERIES_SELECTION =
+  "m: dailyMetric { t: timeStamp v: violations f: findings } a: dailyActivity { t: timeStamp x: fixedViolations g: mergedViolations }";
+
+/** What one aliased field of a slices document reads: the names of its variables. */
+export interface SliceField {
+  alias: string;
+  fromVar: string;
+  toVar: string;
+  scannersVar: string;
+  assetsVar: string;
+}
+
+/**
+ * Several `insights` fields in one document, each under its own alias with its own variables, and
+ * selecting only the daily lists the drivers use (never `summary` nor `filters`). Names are ours
+ * (`s0`, `d0`, `v0`…), checked so no caller text ever reaches the document.
+ */
+export function slicesDocument(
+  fields: readonly SliceField[],
+  vars: { dates: string[]; lists: string[] },
+): string {
+  const name = /^[a-z][a-z0-9]{0,15}$/;
+  for (const n of [...vars.dates, ...vars.lists, ...fields.map((f) => f.alias)])
+    if (!name.test(n)) throw new Error(`unsafe GraphQL name ${JSON.stringify(n)}`);
+  const declared = [...vars.dates.map((d) => `$${d}: Date`), ...vars.lists.map((l) => `$${l}: [String!]`)];
+  const body = fields.map(
+    (f) =>
+      `${f.alias}: insights(fromDay: $${f.fromVar}, toDay: $${f.toVar}, filters: {scannerIds: $${f.scannersVar}, assetIds: $${f.assetsVar}}) { ${SERIES_SELECTION} }`,
+  );
+  return `query DriverSlices(${declared.join(", ")}) { ${body.join(" ")} }`;
+}
+
+/**
  * Root field names as the contract's introspection shows, plus the insights result type's field
  * names (reached through up to two NON_NULL/LIST wrappers) so one request answers "is `filters`
  * selectable here?".

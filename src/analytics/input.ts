@@ -1,6 +1,7 @@
 import { AnalyticsError } from "./analytics-errors.ts";
+import { type SliceField, slicesDocument } from "./documents.ts";
 import { isCalendarDay } from "./schema.ts";
-import type { InsightsQuery } from "./types.ts";
+import type { InsightsQuery, SliceQuery } from "./types.ts";
 
 /* Checks of caller input: failures are `bad_request` and happen before any I/O. */
 
@@ -15,15 +16,7 @@ export interface InsightsVariables {
 
 /** Checks a query and turns it into the operation's variables. Bad input → `bad_request`, before any I/O. */
 export function insightsVariables(q: InsightsQuery): InsightsVariables {
-  if (!isCalendarDay(q.fromDay) || !isCalendarDay(q.toDay))
-    throw new AnalyticsError("bad_request", "fromDay and toDay must be calendar days written YYYY-MM-DD");
-  if (q.fromDay > q.toDay) throw new AnalyticsError("bad_request", "fromDay must not be after toDay");
-  const ids = (list: string[] | undefined, name: string) => {
-    if (list === undefined) return [];
-    if (!list.every((id) => typeof id === "string" && id.length > 0))
-      throw new AnalyticsError("bad_request", `${name} must hold non-empty strings`);
-    return [...list];
-  };
+  checkDays(q);
   const vars: InsightsVariables = {
     from_day: q.fromDay,
     to_day: q.toDay,
@@ -37,6 +30,73 @@ export function insightsVariables(q: InsightsQuery): InsightsVariables {
     vars.max_rules = q.maxRules;
   }
   return vars;
+}
+
+function checkDays(q: { fromDay: string; toDay: string }): void {
+  if (!isCalendarDay(q.fromDay) || !isCalendarDay(q.toDay))
+    throw new AnalyticsError("bad_request", "fromDay and toDay must be calendar days written YYYY-MM-DD");
+  if (q.fromDay > q.toDay) throw new AnalyticsError("bad_request", "fromDay must not be after toDay");
+}
+
+function ids(list: string[] | undefined, name: string): string[] {
+  if (list === undefined) return [];
+  if (!list.every((id) => typeof id === "string" && id.length > 0))
+    throw new AnalyticsError("bad_request", `${name} must hold non-empty strings`);
+  return [...list];
+}
+
+/** A batch of slices as one request: its document, its variables and each slice's alias, in order. */
+export interface SlicesRequest {
+  document: string;
+  variables: Record<string, string | string[]>;
+  aliases: string[];
+}
+
+/**
+ * Checks a batch of slices and writes it as one document of aliased `insights` fields. Ids travel as
+ * variables, never inside the document; a day or an id list the batch repeats (the digest's own
+ * asset filter in every scanner slice, the window in every field) is sent once.
+ */
+export function slicesRequest(queries: readonly SliceQuery[]): SlicesRequest {
+  if (queries.length === 0)
+    throw new AnalyticsError("bad_request", "a slices request needs at least one slice");
+  const variables: Record<string, string | string[]> = {};
+  const dates = new Map<string, string>();
+  const lists = new Map<string, string>();
+  const dateVar = (day: string) => {
+    let name = dates.get(day);
+    if (!name) {
+      name = `d${dates.size}`;
+      dates.set(day, name);
+      variables[name] = day;
+    }
+    return name;
+  };
+  const listVar = (list: string[]) => {
+    const key = JSON.stringify(list);
+    let name = lists.get(key);
+    if (!name) {
+      name = `v${lists.size}`;
+      lists.set(key, name);
+      variables[name] = list;
+    }
+    return name;
+  };
+  const fields: SliceField[] = queries.map((q, i) => {
+    checkDays(q);
+    return {
+      alias: `s${i}`,
+      fromVar: dateVar(q.fromDay),
+      toVar: dateVar(q.toDay),
+      scannersVar: listVar(ids(q.scannerIds, "scannerIds")),
+      assetsVar: listVar(ids(q.assetIds, "assetIds")),
+    };
+  });
+  return {
+    document: slicesDocument(fields, { dates: [...dates.values()], lists: [...lists.values()] }),
+    variables,
+    aliases: fields.map((f) => f.alias),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AnalyticsError } from "./analytics-errors.ts";
-import type { AnalyticsIntrospection, InsightsResult } from "./types.ts";
+import type { AnalyticsIntrospection, InsightsResult, SliceSeries } from "./types.ts";
 
 /*
  * Replies are untrusted input. z.object strips unknown keys (accepted, not kept) and never cares
@@ -11,11 +11,29 @@ const count = z.int().nonnegative();
 
 /** `YYYY-MM-DDT00:00:00`, tolerating fractional zeros and an explicit UTC zone; normalized to the plain form. */
 const DAY_START = /^(\d{4})-(\d{2})-(\d{2})T00:00:00(?:\.0{1,9})?(?:Z|[+-]00:?00)?$/;
-const timeStamp = z
-  .string()
-  .regex(DAY_START, "expected YYYY-MM-DDT00:00:00")
-  .refine((s) => isCalendarDay(s.slice(0, 10)), "not a calendar day")
-  .transform((s) => `${s.slice(0, 10)}T00:00:00`);
+const timeStamp = z.string().transform((s, ctx) => {
+  const normal = dayStart(s);
+  if (normal === null) {
+    ctx.issues.push({ code: "custom", message: "expected YYYY-MM-DDT00:00:00 of a calendar day", input: s });
+    return z.NEVER;
+  }
+  return normal;
+});
+
+/**
+ * A time stamp in its plain form, or null. Replies repeat the same few hundred days (every slice,
+ * two lists each), so answers are remembered: checking a calendar day builds a Date.
+ */
+const stamps = new Map<string, string | null>();
+function dayStart(s: string): string | null {
+  let known = stamps.get(s);
+  if (known === undefined) {
+    known = DAY_START.test(s) && isCalendarDay(s.slice(0, 10)) ? `${s.slice(0, 10)}T00:00:00` : null;
+    if (stamps.size >= 4_096) stamps.clear();
+    stamps.set(s, known);
+  }
+  return known;
+}
 
 /** True for a real `YYYY-MM-DD` day (rejects 2026-02-30). */
 export function isCalendarDay(day: string): boolean {
@@ -28,9 +46,24 @@ export function isCalendarDay(day: string): boolean {
 const option = z.object({ value: z.string().min(1), displayValue: z.string() });
 const period = z.object({ previous: count, current: count });
 
+const dailyMetric = z.array(z.object({ timeStamp, violations: count, findings: count }));
+const dailyActivity = z.array(z.object({ timeStamp, fixedViolations: count, mergedViolations: count }));
+// A slice's reply, its fields under the aliases slicesDocument gives them, read back by contract name.
+const sliceSchema = z
+  .object({
+    m: z.array(z.object({ t: timeStamp, v: count, f: count })),
+    a: z.array(z.object({ t: timeStamp, x: count, g: count })),
+  })
+  .transform(
+    (r): SliceSeries => ({
+      dailyMetric: r.m.map((e) => ({ timeStamp: e.t, violations: e.v, findings: e.f })),
+      dailyActivity: r.a.map((e) => ({ timeStamp: e.t, fixedViolations: e.x, mergedViolations: e.g })),
+    }),
+  );
+
 const insightsSchema = z.object({
-  dailyMetric: z.array(z.object({ timeStamp, violations: count, findings: count })),
-  dailyActivity: z.array(z.object({ timeStamp, fixedViolations: count, mergedViolations: count })),
+  dailyMetric,
+  dailyActivity,
   summary: z.object({ findings: period, violations: period, fixes: count, mergedViolations: count }),
   // Nullable in some schemas; a missing list of filter values only disables the dropdowns.
   filters: z
@@ -65,6 +98,21 @@ export function parseInsightsData(data: unknown, withFilters: boolean): Insights
   const reply = check(z.object({ insights: insightsSchema }), data, "insights");
   const { filters, ...rest } = reply.insights;
   return withFilters && filters ? { ...rest, filters } : rest;
+}
+
+const slicesSchemas = new Map<string, z.ZodType>();
+
+/** Validates `data` of a slices reply: every alias asked for, in the order asked. */
+export function parseSlicesData(data: unknown, aliases: readonly string[]): SliceSeries[] {
+  const key = aliases.join(",");
+  let schema = slicesSchemas.get(key);
+  if (!schema) {
+    schema = z.object(Object.fromEntries(aliases.map((a) => [a, sliceSchema])));
+    if (slicesSchemas.size > 100) slicesSchemas.clear();
+    slicesSchemas.set(key, schema);
+  }
+  const reply = check(schema, data, "slices") as Record<string, SliceSeries>;
+  return aliases.map((a) => reply[a] as SliceSeries);
 }
 
 /** Validates `data` of an introspection reply and reduces it to what the client needs. */

@@ -87,6 +87,7 @@ function toAnalyticsError(err: unknown, f: Failure): AnalyticsError {
           status,
           endpoint,
           graphqlMessages,
+          failedFields: fieldsOf(err.response.errors),
         },
       );
     }
@@ -118,6 +119,18 @@ function statusMessage(code: string, status: number): string {
   if (code === "rate_limited") return "Analytics service is rate limiting requests (HTTP 429)";
   if (code === "unavailable") return `Analytics service is unavailable (HTTP ${status})`;
   return `Analytics service refused the request (HTTP ${status})`;
+}
+
+/** The root fields (our own aliases) a GraphQL errors array names in its paths; other text is dropped. */
+function fieldsOf(errors: unknown): string[] | undefined {
+  if (!Array.isArray(errors)) return undefined;
+  const fields = new Set<string>();
+  for (const e of errors) {
+    const head =
+      e !== null && typeof e === "object" && "path" in e && Array.isArray(e.path) ? e.path[0] : undefined;
+    if (typeof head === "string" && /^[A-Za-z_][A-Za-z0-9_]{0,31}$/.test(head)) fields.add(head);
+  }
+  return fields.size > 0 ? [...fields] : undefined;
 }
 
 /** Sanitized `message`s of a GraphQL errors array; anything not shaped like one yields none. */

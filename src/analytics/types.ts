@@ -56,6 +56,24 @@ export interface InsightsQuery {
   maxRules?: number;
 }
 
+/**
+ * One part of a batched question: the daily series of one selection over one range, asked as an
+ * aliased `insights` field beside others in one request (the drivers' slices).
+ */
+export interface SliceQuery {
+  fromDay: IsoDay;
+  toDay: IsoDay;
+  /** Empty or absent: no filter. */
+  scannerIds?: string[];
+  assetIds?: string[];
+}
+
+/** A slice's reply: the daily lists only (no summary, no filters are selected). */
+export interface SliceSeries {
+  dailyMetric: DailyMetric[];
+  dailyActivity: DailyActivity[];
+}
+
 /** Error codes of the analytics client. */
 export type AnalyticsErrorCode =
   | "unauthorized"

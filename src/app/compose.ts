@@ -1,9 +1,13 @@
+import { hkdfSync } from "node:crypto";
 import { createAnalyticsClient } from "../analytics/client.ts";
 import type { RetryPolicy } from "../analytics/retry.ts";
 import type { Config, KeyringEntry } from "../config.ts";
 import { createDigestService, type DigestService } from "../digests/digest-service.ts";
+import { createDriversCache } from "../digests/drivers-cache.ts";
+import { createDriversPlanner } from "../digests/drivers-planner.ts";
 import { createFilterListsCache } from "../digests/filter-lists.ts";
 import { createInsightsCache } from "../digests/insights-cache.ts";
+import { createAlertState } from "../jobs/alert-state.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, instrumentAnalytics, type Metrics } from "../metrics.ts";
 import type { AppServices } from "../slack/services.ts";
@@ -11,6 +15,7 @@ import { createUserDirectory } from "../slack/users.ts";
 import { type ApiKeyStore, createApiKeyStore } from "../store/api-keys.ts";
 import { createKeyScheme } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { createWorkspaceSettings } from "../store/workspace-settings.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 
 /**
@@ -63,18 +68,54 @@ export function composeDigests(o: DigestsOptions) {
     lockMs: o.insightsLockMs,
   });
   const filterLists = createFilterListsCache({ redis, keys });
+  const settings = createWorkspaceSettings({ redis, keys });
+  const driversCache = createDriversCache({
+    redis,
+    keys,
+    secret: driversSecret(o.keyring),
+    logger,
+    errorTtlMs: o.insightsErrorTtlMs,
+    lockMs: o.insightsLockMs,
+  });
+  // One per process: a slot's fan-out plans here what its deliveries (digest services of their own) read.
+  const driversPlanner = createDriversPlanner();
   /** Digests reading the API key through `loader` (a delivery passes the key it already loaded). */
   const digestsWith = (loader: Pick<ApiKeyStore, "load">): DigestService =>
     createDigestService({
       apiKeys: loader,
       insights: insightsCache,
+      slices: analytics,
+      driversCache,
+      driversPlanner,
       platformUrl: config.platformUrl,
       drivers: config.drivers,
       gapRule: config.gapRule,
       logger,
       filterLists,
+      charts: config.charts,
+      settings,
     });
-  return { keys, analytics, apiKeys, insightsCache, digestsWith, digests: digestsWith(apiKeys) };
+  return {
+    keys,
+    analytics,
+    apiKeys,
+    insightsCache,
+    settings,
+    driversCache,
+    digestsWith,
+    digests: digestsWith(apiKeys),
+  };
+}
+
+/**
+ * The secret that names accounts in the shared drivers cache, derived from the newest encryption
+ * key for this one purpose: every process of a deployment derives the same, and it never doubles
+ * as an encryption key.
+ */
+function driversSecret(keyring: KeyringEntry[]): Buffer {
+  const newest = keyring[0];
+  if (!newest) throw new Error("the keyring is empty");
+  return Buffer.from(hkdfSync("sha256", newest.key, "", "insights-digest drivers account", 32));
 }
 
 export interface CoreOptions extends Omit<DigestsOptions, "metrics" | "interactive"> {
@@ -104,8 +145,10 @@ export function composeCore({
     users: createUserDirectory({ redis, keys: d.keys }),
     insightsCache: d.insightsCache,
     digests: d.digests,
+    settings: d.settings,
     analytics: d.analytics,
     subscriptions,
+    alerts: createAlertState({ redis, keys: d.keys }),
     metrics,
     policy: { adminUserIds: config.adminUserIds, digestAccess: config.digestAccess },
     installerOf: async () => undefined,

@@ -52,5 +52,10 @@ export function startInteractiveWorker(
     async close() {
       await Promise.all([consumer.close(), legacy.close()]);
     },
+    /** Drops its connections without waiting (a stop past SHUTDOWN_TIMEOUT_MS). */
+    async disconnect() {
+      consumer.disconnect();
+      await legacy.disconnect();
+    },
   };
 }

@@ -4,31 +4,60 @@ import type { Logger } from "../log.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 
 /**
- * Redis connections from REDIS_URL: one server, or a Redis Cluster (`redis-cluster://h1:p1,h2:p2`).
- * Request paths fail fast (a web request should not hang on a dead Redis); BullMQ workers need
- * `maxRetriesPerRequest: null` so blocking commands survive reconnects.
+ * A server that was the primary and is now a replica (a failover behind a DNS name, or one the
+ * sentinels have not announced yet) refuses writes with READONLY. Reconnecting reaches whatever the
+ * name or the sentinels point at now, and the refused command is sent again there (2): a replica ran
+ * none of it.
+ */
+export function reconnectOnReadonly(err: Error): false | 2 {
+  return err.message.includes("READONLY") ? 2 : false;
+}
+
+/**
+ * Redis connections from REDIS_URL: one server, a Redis Cluster (`redis-cluster://h1:p1,h2:p2`), or a
+ * primary found through Sentinel (`redis-sentinel://s1:p1,s2:p2/<name>`). Request paths fail fast (a
+ * web request should not hang on a dead Redis); BullMQ workers need `maxRetriesPerRequest: null` so
+ * blocking commands survive reconnects.
  */
 export function connectRedis(url: string, logger: Logger, role: "client" | "worker" = "client"): RedisClient {
   const target = parseRedisUrl(url);
   const common = {
     maxRetriesPerRequest: role === "worker" ? null : 2,
     connectTimeout: 5_000,
+    reconnectOnError: reconnectOnReadonly,
   };
-  const client: RedisClient =
-    target.kind === "single"
-      ? new Redis(target.url, { ...common, enableReadyCheck: true, lazyConnect: false })
-      : new Cluster(target.nodes, {
-          enableReadyCheck: true,
-          // A failover or reshard moves slots; refresh the map rather than fail the command.
-          retryDelayOnMoved: 50,
-          retryDelayOnFailover: 200,
-          redisOptions: {
-            ...common,
-            username: target.username,
-            password: target.password,
-            ...(target.tls ? { tls: {} } : {}),
-          },
-        });
+  let client: RedisClient;
+  if (target.kind === "single") {
+    client = new Redis(target.url, { ...common, enableReadyCheck: true, lazyConnect: false });
+  } else if (target.kind === "sentinel") {
+    client = new Redis({
+      ...common,
+      enableReadyCheck: true,
+      sentinels: target.sentinels,
+      name: target.name,
+      username: target.username,
+      password: target.password,
+      sentinelUsername: target.sentinelUsername,
+      sentinelPassword: target.sentinelPassword,
+      // Not ioredis' failoverDetector: its +switch-master handler, arriving while the client is
+      // reconnecting, ends the client for good ("Connection is closed"), as the failover test showed.
+      // A primary that dies closes its connections, and a demoted one answers READONLY: both reconnect.
+      ...(target.tls ? { tls: {}, enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
+    });
+  } else {
+    client = new Cluster(target.nodes, {
+      enableReadyCheck: true,
+      // A failover or reshard moves slots; refresh the map rather than fail the command.
+      retryDelayOnMoved: 50,
+      retryDelayOnFailover: 200,
+      redisOptions: {
+        ...common,
+        username: target.username,
+        password: target.password,
+        ...(target.tls ? { tls: {} } : {}),
+      },
+    });
+  }
   // An 'error' listener is required: without one ioredis errors crash the process.
   client.on("error", (err: Error) =>
     logger.warn({ err: { message: err.message } }, `redis ${role} connection error`),

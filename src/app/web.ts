@@ -14,6 +14,7 @@ import { createSlackApp } from "../slack/app.ts";
 import type { ListenerEntry } from "../slack/frame/index.ts";
 import { LISTENERS, lifecycleEvents } from "../slack/listeners/index.ts";
 import type { AppServices } from "../slack/services.ts";
+import { checkEviction, evictionReport } from "../store/eviction.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { composeCore } from "./compose.ts";
@@ -103,6 +104,13 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     throw new AppError("config", "REDIS_URL is required to start the web process.");
   const redis = options.redis ?? connectRedis(config.redisUrl as string, logger);
   const keyring = config.keyring;
+  let eviction: Awaited<ReturnType<typeof checkEviction>>;
+  try {
+    eviction = await checkEviction({ redis, allowEviction: config.allowEviction, logger });
+  } catch (err) {
+    if (ownRedis) redis.disconnect();
+    throw err;
+  }
   // The queue shares the fail-fast connection: web only writes records, schedulers and one-off jobs.
   const runtime = createSubscriptionRuntime({
     redis,
@@ -175,6 +183,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     ],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
     installed: install?.installed,
+    readiness: evictionReport(redis, eviction),
     routes: {
       command: SLASH_COMMAND,
       // app_uninstalled / tokens_revoked purge the workspace in either mode.

@@ -21,13 +21,16 @@ import {
 } from "../jobs/queue.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
+import { createSlotWarmup } from "../jobs/slot-warm.ts";
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
+import { checkEviction, evictionReport } from "../store/eviction.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
 import { connectRedis } from "./redis.ts";
@@ -50,8 +53,16 @@ export interface WorkerOptions {
   policy?: Partial<DeliveryPolicy>;
   /** Claim lease and memory (see createDeliveryClaims). */
   claims?: { leaseMs?: number; doneTtlMs?: number };
-  /** BullMQ lock and stall settings [30 s lock, 30 s stall check, 2 stalls]. */
-  locks?: { lockDuration?: number; stalledInterval?: number; maxStalledCount?: number };
+  /**
+   * BullMQ lock and stall settings [30 s lock, 30 s stall check, 2 stalls, checks on]. A worker with
+   * `skipStalledCheck` never moves stalled jobs itself and leaves that to the other workers.
+   */
+  locks?: {
+    lockDuration?: number;
+    stalledInterval?: number;
+    maxStalledCount?: number;
+    skipStalledCheck?: boolean;
+  };
   /** The analytics client's own retries inside one attempt [its defaults]. */
   analyticsRetry?: Partial<RetryPolicy>;
   /** How long the shared insights cache remembers a failure [2 s]. */
@@ -61,8 +72,6 @@ export interface WorkerOptions {
   /** Port of /healthz and /readyz; default config.healthPort; null = no health server. */
   healthPort?: number | null;
   limits?: Partial<SubscriptionLimits>;
-  /** Most deliveries started per second across all workers of the queue [50]. */
-  maxPerSecond?: number;
   /** Digests people wait for, handed off by the web processes (interactive-worker.ts); false: none [on]. */
   interactive?: false | InteractiveWorkerOptions;
   /** How long a delivery waits for Slack to process its chart [8 s, polls from 250 ms]. */
@@ -71,6 +80,8 @@ export interface WorkerOptions {
   pacing?: Partial<PacingPolicy>;
   /** A takeover that cannot tell whether a post went out gives up after this long [6 h]. */
   takeoverGiveUpMs?: number;
+  /** How long close() waits for jobs in flight and Redis before it drops the connections [config.shutdownMs]. */
+  shutdownMs?: number;
 }
 
 /** A running worker process part. */
@@ -127,6 +138,13 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     if (!o.redis) redis.disconnect();
     throw err;
   }
+  let eviction: Awaited<ReturnType<typeof checkEviction>>;
+  try {
+    eviction = await checkEviction({ redis, allowEviction: config.allowEviction, logger });
+  } catch (err) {
+    if (!o.redis) redis.disconnect();
+    throw err;
+  }
   const clock = o.clock ?? (() => new Date());
   const keys = createKeyScheme({ prefix: o.prefix });
 
@@ -134,7 +152,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   let depth: (() => Promise<Record<string, number>>) | undefined;
   const metrics = createMetrics({ queueDepth: () => depth?.() ?? Promise.resolve({}) });
   // A short error memory: a BullMQ retry after its backoff should ask the service again.
-  const { apiKeys, digestsWith } = composeDigests({
+  const { apiKeys, digests, digestsWith, driversCache } = composeDigests({
     config,
     logger,
     redis,
@@ -176,7 +194,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     // A post goes out within one Slack call's timeout of being noted (10 s); a worker stalled longer
     // than that inside the post is the gap no check closes.
     windowMs: 60_000,
-    fanOut: { store, registry, queue, policy },
+    fanOut: { store, registry, queue, policy, warm: createSlotWarmup({ store, digests, logger }) },
     slack: {
       call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),
       upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
@@ -202,6 +220,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     stalledInterval: o.locks?.stalledInterval ?? 30_000,
     // A worker killed mid-delivery stalls its job once; the claim keeps a second run from double-posting.
     maxStalledCount: o.locks?.maxStalledCount ?? 2,
+    skipStalledCheck: o.locks?.skipStalledCheck ?? false,
     // No queue-wide limiter: Slack's limits are per workspace and channel, paced per job (pacing.ts).
     ...KEEP_JOBS,
   });
@@ -244,6 +263,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       port,
       ready: () => !closing && worker.isRunning(),
       redis,
+      report: evictionReport(redis, eviction),
       metrics: metricsHandler(metrics),
     });
   }
@@ -259,11 +279,21 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     healthPort: health?.port,
     async close() {
       closing = true;
-      await interactive?.close();
-      await worker.close();
-      await queue.close();
-      await health?.close();
-      if (!o.redis) await redis.quit().catch(() => redis.disconnect());
+      await closeWithin(o.shutdownMs ?? config.shutdownMs, async () => {
+        await interactive?.close();
+        await worker.close();
+        await queue.close();
+        await health?.close();
+        await driversCache.close();
+        if (!o.redis) await redis.quit().catch(() => redis.disconnect());
+      }, [
+        () => interactive?.disconnect(),
+        () => worker.disconnect(),
+        () => queue.disconnect(),
+        () => health?.close(),
+        () => driversCache.close(),
+        () => redis.disconnect(),
+      ]);
       logger.info("worker stopped");
     },
   };

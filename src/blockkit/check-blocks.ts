@@ -1,3 +1,4 @@
+import { checkDataVisualization, checkPlacement, checkTable } from "./check-charts.ts";
 import {
   type CheckContext,
   checkArray,
@@ -6,7 +7,7 @@ import {
   checkText,
   isObj,
 } from "./check-context.ts";
-import { checkElement, checkImageSource } from "./check-elements.ts";
+import { checkElement, checkFeedbackButtons, checkImageSource } from "./check-elements.ts";
 import { LIMITS as L } from "./limit-values.ts";
 
 const KNOWN = new Set([
@@ -21,6 +22,9 @@ const KNOWN = new Set([
   "markdown",
   "file",
   "video",
+  "data_visualization",
+  "table",
+  "context_actions",
 ]);
 
 /** Checks one block of a message or view against the limits and required fields. */
@@ -35,6 +39,7 @@ export function checkBlock(ctx: CheckContext, block: unknown, path: string): voi
     return;
   }
   const at = `${path} (${type})`;
+  checkPlacement(ctx, type, at);
   if (block.block_id !== undefined) checkBlockId(ctx, block.block_id, at);
   const actionIds = new Set<string>();
   switch (type) {
@@ -69,7 +74,8 @@ export function checkBlock(ctx: CheckContext, block: unknown, path: string): voi
       checkText(ctx, block.title, `${at}.title`, L.imageTitle, { plainOnly: true });
       return;
     case "input":
-      if (ctx.surface === "message") ctx.problems.push(`${at}: input blocks belong in modals and Home tabs`);
+      if (ctx.surface === "message" || ctx.surface === "unfurl")
+        ctx.problems.push(`${at}: input blocks belong in modals and Home tabs`);
       checkText(ctx, block.label, `${at}.label`, L.inputLabel, { required: true, plainOnly: true });
       checkText(ctx, block.hint, `${at}.hint`, L.inputHint, { plainOnly: true });
       if (block.element === undefined) ctx.problems.push(`${at}.element is required`);
@@ -81,6 +87,18 @@ export function checkBlock(ctx: CheckContext, block: unknown, path: string): voi
       return;
     case "rich_text":
       checkArray(ctx, block.elements, `${at}.elements`, Number.MAX_SAFE_INTEGER, { required: true });
+      return;
+    case "data_visualization":
+      checkDataVisualization(ctx, block, at);
+      return;
+    case "table":
+      checkTable(ctx, block, at);
+      return;
+    case "context_actions":
+      if (ctx.surface !== "message") ctx.problems.push(`${at}: context_actions blocks belong in messages`);
+      eachElement(ctx, block, at, L.contextActionsElements, (e, p) => {
+        checkFeedbackButtons(ctx, e, p, actionIds);
+      });
       return;
     default:
       // divider, file, video: nothing we build depends on their inner fields

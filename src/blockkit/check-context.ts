@@ -5,7 +5,8 @@ import { LIMITS } from "./limit-values.ts";
  * problems as strings instead of throwing: the checker must survive any junk a caller hands it.
  */
 
-export type BlockSurface = "message" | "modal" | "home";
+/** Where blocks go; `unfurl` is a link preview (an attachment of someone else's message). */
+export type BlockSurface = "message" | "modal" | "home" | "unfurl";
 
 export interface CheckContext {
   surface: BlockSurface;
@@ -13,6 +14,8 @@ export interface CheckContext {
   blockIds: Set<string>;
   /** Sum of every text object's length, for the message-wide text budget. */
   textTotal: number;
+  /** Blocks of each type so far (one table and a chart per message). */
+  typeCounts: Map<string, number>;
 }
 
 export type Obj = Record<string, unknown>;

@@ -185,3 +185,28 @@ export function checkElement(
     }
   }
 }
+
+/** A feedback element (the one context_actions element the app sends): two buttons, each text and value. */
+export function checkFeedbackButtons(
+  ctx: CheckContext,
+  v: unknown,
+  path: string,
+  actionIds: Set<string>,
+): void {
+  if (!isObj(v) || v.type !== "feedback_buttons") {
+    ctx.problems.push(`${path} must be a feedback_buttons element`);
+    return;
+  }
+  if (v.action_id !== undefined) checkActionId(ctx, v.action_id, path, actionIds);
+  for (const side of ["positive_button", "negative_button"] as const) {
+    const b = v[side];
+    const at = `${path}.${side}`;
+    if (!isObj(b)) {
+      ctx.problems.push(`${at} is required`);
+      continue;
+    }
+    checkText(ctx, b.text, `${at}.text`, L.buttonText, { required: true, plainOnly: true });
+    checkString(ctx, b.value, `${at}.value`, L.buttonValue, { required: true, min: 1 });
+    checkString(ctx, b.accessibility_label, `${at}.accessibility_label`, L.buttonText);
+  }
+}

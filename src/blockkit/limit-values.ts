@@ -16,6 +16,7 @@ export const LIMITS = {
   contextElements: 10,
   contextText: 3_000,
   actionsElements: 25,
+  contextActionsElements: 5,
   id: 255,
   selectOptions: 100,
   selectOptionGroups: 100,
@@ -41,4 +42,17 @@ export const LIMITS = {
   modalTitle: 24,
   modalButton: 24,
   privateMetadata: 3_000,
+  /** Data visualization block: title, series per chart, points per series, a name or a label. */
+  chartTitle: 50,
+  chartSeries: 6,
+  chartPoints: 20,
+  chartLabel: 20,
+  chartAxisLabel: 50,
+  /** Slack takes two charts per message; a digest carries one. */
+  chartsPerMessage: 1,
+  /** Table block: rows, cells per row, column settings; one table per message. */
+  tableRows: 100,
+  tableCells: 20,
+  tableColumnSettings: 20,
+  tablesPerMessage: 1,
 } as const;

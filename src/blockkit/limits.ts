@@ -19,7 +19,13 @@ export { LIMITS } from "./limit-values.ts";
  */
 
 function walk(surface: BlockSurface, body: (ctx: CheckContext) => void): CheckContext {
-  const ctx: CheckContext = { surface, problems: [], blockIds: new Set(), textTotal: 0 };
+  const ctx: CheckContext = {
+    surface,
+    problems: [],
+    blockIds: new Set(),
+    textTotal: 0,
+    typeCounts: new Map(),
+  };
   try {
     body(ctx);
   } catch {
@@ -38,13 +44,13 @@ function checkBlocks(ctx: CheckContext, blocks: unknown, max: number, required: 
 }
 
 /**
- * Problems with a message payload (`chat.postMessage`, `chat.update`, a `response_url` reply);
- * empty when Slack would accept it.
+ * Problems with a message payload (`chat.postMessage`, `chat.update`, a `response_url` reply), or
+ * with `surface` "unfurl" a link preview's; empty when Slack would accept it.
  *
  * @example checkMessage({ text: "hi", blocks: [{ type: "divider" }] }) // []
  */
-export function checkMessage(msg: unknown): string[] {
-  return walk("message", (ctx) => {
+export function checkMessage(msg: unknown, surface: "message" | "unfurl" = "message"): string[] {
+  return walk(surface, (ctx) => {
     if (!isObj(msg)) {
       ctx.problems.push("message must be an object");
       return;

@@ -106,11 +106,14 @@ export const EMOJI: Readonly<Record<string, string>> = {
   ":mag:": "🔍",
   ":outbox_tray:": "📤",
   ":page_facing_up:": "📄",
+  ":red_circle:": "🔴",
   ":rotating_light:": "🚨",
+  ":thinking_face:": "🤔",
   ":warning:": "⚠️",
   ":wastebasket:": "🗑️",
   ":white_check_mark:": "✅",
   ":x:": "❌",
+  ":zzz:": "💤",
 };
 
 /** Replaces the `:code:`s of EMOJI with their emoji (Slack does so in mrkdwn and plain_text alike). */

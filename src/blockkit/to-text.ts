@@ -1,5 +1,6 @@
 import { ACTION } from "../ids.ts";
 import { displayWidth, emojify, padEnd, paint, renderMrkdwn, type Style, wrap } from "./terminal.ts";
+import { renderChart, renderTable } from "./to-text-data.ts";
 
 /**
  * Block Kit as terminal text, for `insights-digest preview` and the demo: what a reader would see
@@ -47,6 +48,8 @@ function element(el: unknown, s: Style): string {
     return `[▾ ${label ? `${label}: ` : ""}${current || "choose"}]`;
   }
   if (el.type === "image") return `[image: ${String(el.alt_text ?? "")}]`;
+  if (el.type === "feedback_buttons" && isObj(el.positive_button) && isObj(el.negative_button))
+    return `[ ${textOf(el.positive_button.text, s)} ] [ ${textOf(el.negative_button.text, s)} ]`;
   return textOf(el, s) || (typeof el.type === "string" ? `[${el.type}]` : "");
 }
 
@@ -104,12 +107,18 @@ function block(b: unknown, width: number, s: Style): string[] {
     case "image":
       return [`[chart: ${typeof b.alt_text === "string" ? b.alt_text : "image"}]`];
     case "actions":
+    case "context_actions":
       return pack(
         list(b.elements).map((e) => element(e, s)),
         width,
       );
     case "input":
       return [`${textOf(b.label, s)}: [${isObj(b.element) ? textOf(b.element.placeholder, s) : ""}]`];
+    case "data_visualization":
+      return renderChart(b, width, s);
+    case "table":
+    case "data_table":
+      return renderTable(b, width, s);
     default:
       return [];
   }

@@ -132,14 +132,78 @@ export interface InputBlock {
   optional?: boolean;
 }
 
+/** One point of a chart series: `label` is one of the axis categories. */
+export interface ChartPoint {
+  label: string;
+  value: number;
+}
+
+export interface ChartSeries {
+  /** Shown in the legend; unique within the chart. */
+  name: string;
+  /** Exactly one point per category, in category order. */
+  data: ChartPoint[];
+}
+
+/** A line, bar or area chart Slack draws itself (the data visualization block). */
+export interface DataVisualizationBlock {
+  type: "data_visualization";
+  block_id?: string;
+  title: string;
+  chart: {
+    type: "line" | "bar" | "area";
+    series: ChartSeries[];
+    axis_config: { categories: string[]; x_label?: string; y_label?: string };
+  };
+}
+
+/** A table cell: plain text (Slack does not take number cells from apps). */
+export interface RawTextCell {
+  type: "raw_text";
+  text: string;
+}
+
+export interface TableBlock {
+  type: "table";
+  block_id?: string;
+  /** The first row is the header by convention; every row has the same number of cells. */
+  rows: RawTextCell[][];
+  column_settings?: ({ align?: "left" | "center" | "right"; is_wrapped?: boolean } | null)[];
+}
+
+/** One of a feedback element's two buttons. */
+export interface FeedbackButton {
+  text: PlainText;
+  value: string;
+  accessibility_label?: string;
+}
+
+/** A thumbs up and a thumbs down; Slack shows which one the reader chose. Only in context_actions. */
+export interface FeedbackButtonsElement {
+  type: "feedback_buttons";
+  action_id: string;
+  positive_button: FeedbackButton;
+  negative_button: FeedbackButton;
+}
+
+/** Small actions shown as context under a message (feedback buttons). */
+export interface ContextActionsBlock {
+  type: "context_actions";
+  block_id?: string;
+  elements: FeedbackButtonsElement[];
+}
+
 export type Block =
+  | ContextActionsBlock
   | HeaderBlock
   | SectionBlock
   | ContextBlock
   | DividerBlock
   | ActionsBlock
   | ImageBlock
-  | InputBlock;
+  | InputBlock
+  | DataVisualizationBlock
+  | TableBlock;
 
 /** A message payload: blocks plus the top-level `text` Slack uses for notifications and screen readers. */
 export interface Message {

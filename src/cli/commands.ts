@@ -67,7 +67,7 @@ export const COMMANDS: CliCommand[] = [
     name: "export",
     args: '[range] [asset:"parent / child"] [scanner:id] [--tz Area/City] [--out FILE.csv]',
     summary:
-      "Write the daily series (one row per day: findings, violations, fixes, merged; range and filters in # lines) as CSV to stdout or FILE, the file `/insights export` uploads; same analytics source as preview.",
+      "Write the daily series as CSV (header row first, then one row per day: findings, violations, fixes, merged) to stdout or FILE, the file `/insights export` uploads; range, comparison and filters go to stderr; same analytics source as preview.",
     envFile: true,
     load: () => import("./export.ts"),
   },
@@ -86,6 +86,22 @@ export const COMMANDS: CliCommand[] = [
       "Re-encrypt every stored API key and bot token under the newest key of ENCRYPTION_KEYS (needs REDIS_URL).",
     envFile: true,
     load: () => import("./rotate-keys.ts"),
+  },
+  {
+    name: "backup",
+    args: "[--prefix NAME] > FILE",
+    summary:
+      "Write every installation, API key, subscription (with its run and alert state) and time slot to stdout, secrets still sealed (needs REDIS_URL).",
+    envFile: true,
+    load: () => import("./backup.ts"),
+  },
+  {
+    name: "restore",
+    args: "[--prefix NAME] < FILE",
+    summary:
+      "Read a backup from stdin into REDIS_URL: checked whole first (format version, checksum, every secret opens with ENCRYPTION_KEYS), then written; running it twice changes nothing more.",
+    envFile: true,
+    load: () => import("./restore.ts"),
   },
 ];
 

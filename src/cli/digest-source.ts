@@ -78,9 +78,8 @@ export async function openDigestSource(command: string, use: string): Promise<Di
     timeoutMs: config.analytics.timeoutMs,
     logger: silentLogger(),
   });
-  // The digest service starts the drivers' first queries alongside the digest's own and asks them
-  // again when it needs them, counting on the app's shared cache; for one CLI command a map of the
-  // questions already asked is that cache.
+  // A digest asks for the unfiltered reply (names to ids) and then for its own, which may be the same
+  // question; for one CLI command a map of the questions already asked is the app's shared cache.
   const asked = new Map<string, Promise<InsightsResult>>();
   const sharedFetch = (key: string, query: InsightsQuery) => {
     const id = JSON.stringify(query);
@@ -93,6 +92,7 @@ export async function openDigestSource(command: string, use: string): Promise<Di
   const digests = createDigestService({
     apiKeys: { load: async () => ({ apiKey, meta: { savedBy: "cli", savedAt: "" } }) },
     insights: { fetch: (_ref, key, query) => sharedFetch(key, query), invalidate: async () => 0 },
+    slices: client,
     platformUrl: config.platformUrl ?? emulator?.appUrl,
     drivers: config.drivers,
     gapRule: config.gapRule,

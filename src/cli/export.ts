@@ -1,6 +1,6 @@
 import { parseCommand } from "../../commands/grammar.ts";
 import { AppError } from "../errors.ts";
-import { digestCsv } from "../insights/csv.ts";
+import { csvAbout, csvFilename, digestCsv } from "../insights/csv.ts";
 import { parseCliArgs } from "./args.ts";
 import { cliZone, openDigestSource } from "./digest-source.ts";
 import { commandText, notThe } from "./words.ts";
@@ -11,9 +11,10 @@ const USAGE =
 
 /**
  * `insights-digest export [range] [asset:"…"] [scanner:…] [--tz Zone] [--out FILE.csv]`: the daily
- * series as CSV, the same file `/insights export` uploads to Slack (one row per day: findings,
- * violations, fixes, merged; the range and filters in `#` lines above the header), on stdout or
- * into FILE. For scripts: the same words as in Slack, exit 0 with the file, 1 with a message.
+ * series as CSV, the same file `/insights export` uploads to Slack (the header row first, then one
+ * row per day: findings, violations, fixes, merged), on stdout or into FILE. What the file holds
+ * (range, comparison, filters, generation time) and the name Slack gives it go to stderr, so stdout
+ * stays a clean CSV. For scripts: the same words as in Slack, exit 0 with the file, 1 with a message.
  */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCliArgs(
@@ -28,10 +29,14 @@ export async function run(args: string[]): Promise<number> {
   try {
     const view = await source.view(command, tz);
     const csv = digestCsv(view);
+    const about = csvAbout(view).facts.map(({ label, value }) => `${label}: ${value}\n`);
     if (values.out) {
       writeOut(values.out, csv, "the CSV");
-      process.stderr.write(`${view.digest.series.length} days written to ${values.out}\n`);
-    } else process.stdout.write(csv);
+      process.stderr.write(`${about.join("")}${view.digest.series.length} days written to ${values.out}\n`);
+    } else {
+      process.stdout.write(csv);
+      process.stderr.write(`${about.join("")}File name in Slack: ${csvFilename(view)}\n`);
+    }
     return 0;
   } finally {
     await source.close();

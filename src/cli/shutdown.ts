@@ -20,6 +20,8 @@ export function onShutdown(
         () => resolve(0),
         (err: unknown) => {
           logger.error({ err }, "error while stopping");
+          // A forced stop may leave a timer or socket behind: exit even then.
+          setTimeout(() => process.exit(1), 1_000).unref();
           resolve(1);
         },
       );

@@ -1,13 +1,12 @@
-import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
+import type { InsightsQuery } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
-import { DEFAULT_GAP_RULE, type GapRule } from "../insights/gaps.ts";
+import type { GapRule } from "../insights/gaps.ts";
 import { repairSeries } from "../insights/series.ts";
-import type { DigestView, ResolvedRange } from "../insights/types.ts";
+import type { DayPoint, DigestView, ResolvedRange } from "../insights/types.ts";
 import type { Logger } from "../log.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { fetchChunked } from "./chunked-fetch.ts";
-import { totalQueries } from "./drivers-plan.ts";
-import { computeDriversView, type DriversSettings } from "./drivers-service.ts";
+import type { DriversOutcome, DriversSettings } from "./drivers-service.ts";
 import type { InsightsCache } from "./insights-cache.ts";
 
 /**
@@ -29,47 +28,16 @@ export interface ExtrasContext {
 }
 
 /**
- * Starts the drivers' whole-digest queries, which do not depend on the digest's reply, so they are
- * in flight (shared through the cache) rather than a round trip later. Failures surface when the
- * drivers ask for the same queries.
- */
-export function prefetchDrivers(ctx: ExtrasContext): void {
-  const rule = {
-    chunkSize: ctx.settings.chunkSize,
-    baselineDays: (ctx.gapRule ?? DEFAULT_GAP_RULE).baselineDays,
-  };
-  for (const q of totalQueries(ctx.range, ctx.query.assetIds, ctx.query.scannerIds, rule))
-    ctx.source.fetch(ctx.ref, ctx.apiKey, q).catch(() => undefined);
-}
-
-/**
  * Adds the drivers to `view`. "required" lets a failure fail the digest (the Why? answer);
  * "optional" records why they are missing and lets the digest go out (scheduled digests).
  */
 export async function addDrivers(
   view: DigestView,
-  result: InsightsResult,
-  ctx: ExtrasContext & { partialFrom: string | null; mode: "required" | "optional" },
+  pending: Promise<DriversOutcome>,
+  ctx: { mode: "required" | "optional"; logger?: Logger },
 ): Promise<void> {
   try {
-    if (!result.filters)
-      throw new AppError(
-        "drivers_unavailable",
-        "This analytics endpoint offers no asset or scanner filters to break the change down by.",
-      );
-    const drivers = await computeDriversView(
-      { source: ctx.source, settings: ctx.settings, gapRule: ctx.gapRule },
-      {
-        ref: ctx.ref,
-        apiKey: ctx.apiKey,
-        periods: ctx.range,
-        assetIds: ctx.query.assetIds,
-        scannerIds: ctx.query.scannerIds,
-        assets: result.filters.assetId,
-        scanners: result.filters.scannerId,
-        partialFrom: ctx.partialFrom,
-      },
-    );
+    const drivers = await pending;
     view.drivers = drivers.view;
     view.previousSeries = drivers.previousSeries;
   } catch (err) {
@@ -82,13 +50,17 @@ export async function addDrivers(
   }
 }
 
-/** Adds the previous period day by day; a failure only costs the chart its faint line. */
-export async function addPreviousSeries(view: DigestView, ctx: ExtrasContext): Promise<void> {
+/**
+ * The previous period day by day, for the chart's second line; started beside the digest's own
+ * query, so it costs no extra round trip. Never rejects: a failure only costs the chart that line.
+ */
+export function previousSeriesOf(ctx: ExtrasContext): Promise<DayPoint[] | undefined> {
   const { range } = ctx;
   const previousQuery = { ...ctx.query, fromDay: range.previousFrom, toDay: range.previousTo };
-  await fetchChunked(ctx.source, ctx.ref, ctx.apiKey, previousQuery, ctx.settings.chunkSize)
-    .then((previous) => {
-      view.previousSeries = repairSeries(previous, { from: range.previousFrom, to: range.previousTo }).points;
-    })
-    .catch((err: unknown) => ctx.logger?.warn({ err }, "previous-period series failed"));
+  return fetchChunked(ctx.source, ctx.ref, ctx.apiKey, previousQuery, ctx.settings.chunkSize)
+    .then((previous) => repairSeries(previous, { from: range.previousFrom, to: range.previousTo }).points)
+    .catch((err: unknown) => {
+      ctx.logger?.warn({ err }, "previous-period series failed");
+      return undefined;
+    });
 }

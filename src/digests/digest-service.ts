@@ -4,17 +4,36 @@ import { assetIdsOfGroups } from "../insights/asset-groups.ts";
 import { computeDigest } from "../insights/compute-digest.ts";
 import type { GapRule } from "../insights/gaps.ts";
 import { partialFrom } from "../insights/partial-day.ts";
+import type { Periods } from "../insights/period-totals.ts";
 import { parseRange } from "../insights/ranges.ts";
-import type { DigestView, ResolvedRange } from "../insights/types.ts";
+import {
+  CHART_STYLES,
+  type ChartStyle,
+  type DigestView,
+  type DriversView,
+  type ResolvedRange,
+} from "../insights/types.ts";
 import type { Logger } from "../log.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
+import type { WorkspaceSettingsStore } from "../store/workspace-settings.ts";
 import { fetchChunked } from "./chunked-fetch.ts";
-import { addDrivers, addPreviousSeries, type ExtrasContext, prefetchDrivers } from "./digest-extras.ts";
+import { addDrivers, type ExtrasContext, previousSeriesOf } from "./digest-extras.ts";
+import type { DriversCache } from "./drivers-cache.ts";
+import {
+  type DriversAsk,
+  type DriversEngineDeps,
+  driversFor,
+  startDrivers,
+  warmDrivers,
+} from "./drivers-engine.ts";
+import type { SlicesSource } from "./drivers-fetch.ts";
+import type { DriversPlanner } from "./drivers-planner.ts";
 import { DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
 import type { FilterLists, FilterListsCache } from "./filter-lists.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsCache } from "./insights-cache.ts";
+import { fetchWeekdaySeries } from "./weekday-series.ts";
 
 /** What a digest is asked for: a range in the grammar, a zone, and filters by name or by id. */
 export interface DigestRequest {
@@ -40,8 +59,26 @@ export interface DigestRequest {
   drivers?: "required" | "optional";
   /** Fetch the previous period day by day for the chart's faint line (free when drivers run). */
   previousSeries?: boolean;
+  /**
+   * How the trend and drivers are shown; absent = the workspace's setting, native by default. A
+   * chart brings the previous period with it (fetched beside the digest's query); `off` fetches
+   * nothing more (exports, unfurls).
+   */
+  chart?: ChartStyle;
   /** Offer the Why? button; default: on-demand (shareable) digests without drivers do. */
   explainable?: boolean;
+  /** Fetch the daily series an `unusual` condition judges (the latest complete day and 8 weeks before it). */
+  weekday?: boolean;
+}
+
+/** The drivers between any two periods of a filtered selection (an alert's day against a usual one). */
+export interface DriversRequest {
+  ref: WorkspaceRef;
+  tz: string;
+  now: Date;
+  assetIds: string[];
+  scannerIds: string[];
+  periods: Periods;
 }
 
 export interface DigestOutcome {
@@ -58,9 +95,38 @@ export interface DigestService {
   /**
    * The asset and scanner lists, from the unfiltered insights reply of the last 7 days in `tz`
    * (cached like any digest's). With `kept`, lists a digest left behind answer first: no query and
-   * no digest, for type-ahead that must answer within Slack's limit.
+   * no digest, for type-ahead that must answer within Slack's limit. With `kept: "only"`, no query
+   * at all: no lists kept means no lists (work that must not wait for the service).
    */
-  filterLists(ref: WorkspaceRef, tz: string, now: Date, opts?: { kept?: boolean }): Promise<FilterLists>;
+  filterLists(
+    ref: WorkspaceRef,
+    tz: string,
+    now: Date,
+    opts?: { kept?: boolean | "only" },
+  ): Promise<FilterLists>;
+  /**
+   * The drivers of the change between `periods` (by asset group and scanner, with the data gaps of
+   * every slice), through the same bounded, cached slice queries as a digest's Why?.
+   *
+   * @throws AppError `drivers_unavailable` when the endpoint offers no filters to break it down by.
+   */
+  drivers(req: DriversRequest): Promise<DriversView>;
+  /**
+   * Plans and computes ahead the drivers of scheduled digests about to be built in one workspace
+   * (a slot's members): digests of one account that share their filters and last day get them from
+   * one fetch. Each is then built as usual and finds its drivers ready (or being computed). Resolves
+   * when done; failures are logged, never thrown (each digest tries again).
+   */
+  warmDrivers(ref: WorkspaceRef, digests: readonly ScheduledDigest[]): Promise<void>;
+}
+
+/** A scheduled digest as a delivery builds it: its range, zone, fire time and filters by id. */
+export interface ScheduledDigest {
+  range: string;
+  tz: string;
+  now: Date;
+  assetIds: string[];
+  scannerIds: string[];
 }
 
 /**
@@ -70,6 +136,12 @@ export interface DigestService {
 export function createDigestService(options: {
   apiKeys: Pick<ApiKeyStore, "load">;
   insights: InsightsCache;
+  /** Where the drivers' slices are asked (the analytics client); without it no digest has drivers. */
+  slices?: SlicesSource;
+  /** Where computed drivers are shared across digests and processes; without it each digest computes its own. */
+  driversCache?: DriversCache;
+  /** Where a slot's planned drivers are held (see warmDrivers); without it none are planned. */
+  driversPlanner?: DriversPlanner;
   platformUrl?: string;
   drivers?: DriversSettings;
   gapRule?: GapRule;
@@ -77,6 +149,10 @@ export function createDigestService(options: {
   logger?: Logger;
   /** Where the filter lists are kept for type-ahead; without it they are read from each reply. */
   filterLists?: FilterListsCache;
+  /** The deployment allows charts (CHARTS, default on); off makes every digest text-only. */
+  charts?: boolean;
+  /** The workspaces' own chart setting; without it every digest is native unless asked otherwise. */
+  settings?: Pick<WorkspaceSettingsStore, "get">;
 }): DigestService {
   const settings = options.drivers ?? DEFAULT_DRIVERS;
   const apiKey = async (ref: WorkspaceRef) => {
@@ -90,26 +166,90 @@ export function createDigestService(options: {
     return stored.apiKey;
   };
 
+  /** The request's chart style, else the workspace's, else native; always off when charts are. */
+  const styleOf = async (req: DigestRequest): Promise<ChartStyle> => {
+    if (options.charts === false) return "off";
+    if (req.chart) return req.chart;
+    const chosen = (await options.settings?.get(req.ref))?.chart as ChartStyle | undefined;
+    return chosen && CHART_STYLES.includes(chosen) ? chosen : "native";
+  };
+  const engine: DriversEngineDeps = {
+    slices: options.slices,
+    cache: options.driversCache,
+    planner: options.driversPlanner,
+    settings,
+    gapRule: options.gapRule,
+    logger: options.logger,
+  };
+  const askOf = (
+    key: string,
+    range: ResolvedRange,
+    query: ExtrasContext["query"],
+    partial: string | null,
+  ) => ({
+    apiKey: key,
+    periods: range,
+    assetIds: query.assetIds,
+    scannerIds: query.scannerIds,
+    partialFrom: partial,
+  });
+
   const listsOf = (r: InsightsResult): FilterLists => ({
     assets: r.filters?.assetId ?? null,
     scanners: r.filters?.scannerId ?? null,
   });
 
+  const filterLists: DigestService["filterLists"] = async (ref, tz, now, opts = {}) => {
+    const kept = opts.kept ? await options.filterLists?.get(ref) : undefined;
+    if (kept) return kept;
+    if (opts.kept === "only") return { assets: null, scanners: null };
+    const range = parseRange("last7d", { now, tz });
+    const key = await apiKey(ref);
+    const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };
+    const lists = listsOf(await options.insights.fetch(ref, key, base));
+    await options.filterLists?.offer(ref, lists);
+    return lists;
+  };
+
   return {
     apiKey,
-    async filterLists(ref, tz, now, opts = {}) {
-      const kept = opts.kept ? await options.filterLists?.get(ref) : undefined;
-      if (kept) return kept;
-      const range = parseRange("last7d", { now, tz });
-      const key = await apiKey(ref);
-      const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };
-      const lists = listsOf(await options.insights.fetch(ref, key, base));
-      await options.filterLists?.offer(ref, lists);
-      return lists;
+    filterLists,
+    async drivers(req) {
+      const key = await apiKey(req.ref);
+      const ask = {
+        apiKey: key,
+        periods: req.periods,
+        assetIds: req.assetIds,
+        scannerIds: req.scannerIds,
+        partialFrom: partialFrom(req.now, req.tz),
+      };
+      // The lists a digest left behind (or the unfiltered reply), like the digest's own.
+      const lists = filterLists(req.ref, req.tz, req.now, { kept: true });
+      return (await driversFor(engine, ask, lists)).view;
+    },
+    async warmDrivers(ref, digests) {
+      if (!options.slices || digests.length === 0) return;
+      const key = await apiKey(ref).catch(() => null);
+      if (key === null) return;
+      // The request each delivery will make (buildView): its range at the fire time, its ids.
+      const asks = new Map<DriversAsk, InsightsQuery>();
+      for (const d of digests) {
+        const range = parseRange(d.range, { now: d.now, tz: d.tz });
+        const query = {
+          fromDay: range.from,
+          toDay: range.to,
+          assetIds: [...new Set(d.assetIds)],
+          scannerIds: [...new Set(d.scannerIds)],
+        };
+        asks.set(askOf(key, range, query, partialFrom(d.now, d.tz)), query);
+      }
+      await warmDrivers(engine, [...asks.keys()], (ask) =>
+        fetchChunked(options.insights, ref, key, asks.get(ask) as InsightsQuery, settings.chunkSize),
+      );
     },
     async build(req) {
       const range = parseRange(req.range, { now: req.now, tz: req.tz });
-      const key = await apiKey(req.ref);
+      const [key, chartStyle] = await Promise.all([apiKey(req.ref), styleOf(req)]);
       const base: InsightsQuery = { fromDay: range.from, toDay: range.to, assetIds: [], scannerIds: [] };
       let assetIds = [...new Set(req.assetIds ?? [])];
       let scannerIds = [...new Set(req.scannerIds ?? [])];
@@ -155,13 +295,21 @@ export function createDigestService(options: {
         range,
         query,
       };
-      // Only when someone waits for the answer (Why?): a scheduled digest gains nothing from it, and a
-      // request sent beside one that fails would be load on a service already in trouble.
-      if (req.drivers === "required") prefetchDrivers(extras);
-      const result = await fetchChunked(options.insights, req.ref, key, query, settings.chunkSize);
+      const reply = fetchChunked(options.insights, req.ref, key, query, settings.chunkSize);
+      const partial = partialFrom(req.now, req.tz);
+      // Drivers start now: a shared result is found (or joined) while the digest's own query runs.
+      const drivers = req.drivers
+        ? startDrivers(engine, askOf(key, range, query, partial), reply)
+        : undefined;
+      // Drivers bring the previous period with them; a chart without drivers asks for it alongside.
+      const previous =
+        !req.drivers && (req.previousSeries || chartStyle !== "off") ? previousSeriesOf(extras) : undefined;
+      const weekday = req.weekday
+        ? fetchWeekdaySeries({ ...extras, chunkSize: settings.chunkSize }, req.now, req.tz)
+        : undefined;
+      const [result, weekdaySeries] = await Promise.all([reply, weekday]);
       // Type-ahead reads the lists from here later, off the path Slack waits on.
       if (result.filters) await options.filterLists?.offer(req.ref, listsOf(result));
-      const partial = partialFrom(req.now, req.tz);
       const digest = computeDigest(result, range, { partialFrom: partial, gapRule: options.gapRule });
       const view: DigestView = {
         digest,
@@ -178,9 +326,15 @@ export function createDigestService(options: {
         attribution: req.attribution,
         // Every on-demand digest (the shareable, ephemeral kind) offers Why? unless it already answers it.
         explainable: (req.explainable ?? req.shareable ?? false) && !req.drivers,
+        chartStyle,
+        ...(weekdaySeries ? { weekday: weekdaySeries } : {}),
       };
-      if (req.drivers) await addDrivers(view, result, { ...extras, partialFrom: partial, mode: req.drivers });
-      else if (req.previousSeries) await addPreviousSeries(view, extras);
+      if (req.drivers && drivers)
+        await addDrivers(view, drivers, { mode: req.drivers, logger: options.logger });
+      else if (previous) {
+        const points = await previous;
+        if (points) view.previousSeries = points;
+      }
       return { view, range, query, result };
     },
   };

@@ -1,4 +1,4 @@
-import type { FilterOption, InsightsQuery, IsoDay } from "../analytics/types.ts";
+import type { FilterOption, IsoDay } from "../analytics/types.ts";
 import { groupAssets } from "../insights/asset-groups.ts";
 import { addDays } from "../insights/days.ts";
 import type { Dimension } from "../insights/drivers.ts";
@@ -9,13 +9,14 @@ import { assetChunks } from "./chunked-fetch.ts";
  * Which queries the drivers of one digest make, within a budget.
  *
  * Every slice (the whole digest, each scanner, each top-level asset group) is asked for its daily
- * series over a fixed window ending on the digest's last day: the service's longest range, 366
- * days, and the 366 before it when the digest's two periods and the gap rule's baseline need more.
- * Sums over any range ending that day come from those series, so digests of one account that end
- * on the same day — last7d, last30d, thismonth — ask the same questions and share one cached
- * reply per slice; and the long window gives the gap rule a baseline before the silence it judges.
+ * series over the days the digest and the gap rule need: its two periods and the rule's baseline
+ * before the previous one. Those days are cut into ranges the service answers (366 days at most),
+ * the most recent ending on the digest's last day. Gaps are judged over the history the drivers
+ * have always looked at, 366 days back from that day (732 when the periods and baseline reach past
+ * them): a slice silent since before its previous period gets the rest of that history fetched
+ * after its series is in (see `needsHistory`), so the rule finds exactly what it finds on the whole.
  *
- * The budget counts queries (chunks × windows). The whole digest comes first, then scanners, then
+ * The budget counts queries (chunks × ranges). The whole digest comes first, then scanners, then
  * asset groups from the largest; what does not fit is not named and ends up in the "other" row.
  */
 
@@ -38,6 +39,8 @@ export interface PlannedSlice {
 
 export interface DriversPlan {
   windows: Window[];
+  /** The days before `windows` a slice silent since before its previous period is judged over. */
+  history: Window | null;
   total: PlannedSlice;
   slices: PlannedSlice[];
   /** Slices of a dimension with one member equal the total: named without a query. */
@@ -60,32 +63,38 @@ export interface PlanInput {
   chunkSize: number;
 }
 
-/** One window, or two when the periods plus the gap rule's baseline reach past the first. */
-export function windowsFor(periods: Periods, baselineDays: number): Window[] {
-  const recent = { fromDay: addDays(periods.to, 1 - WINDOW_DAYS), toDay: periods.to };
-  if (addDays(periods.previousFrom, -baselineDays) >= recent.fromDay) return [recent];
-  const older = { fromDay: addDays(recent.fromDay, -WINDOW_DAYS), toDay: addDays(recent.fromDay, -1) };
-  return [older, recent];
+/**
+ * The ranges the slices are asked for (one, or two when the days pass the service's longest range),
+ * and the history before them a slice's silence may need: both within the 366 (or 732) days before
+ * the digest's last day.
+ */
+export function windowsFor(
+  periods: Periods,
+  baselineDays: number,
+): { windows: Window[]; history: Window | null } {
+  const to = periods.to;
+  const recentFrom = addDays(to, 1 - WINDOW_DAYS);
+  const wanted = addDays(periods.previousFrom, -baselineDays);
+  const historyFrom = wanted >= recentFrom ? recentFrom : addDays(recentFrom, -WINDOW_DAYS);
+  // ISO days compare as text: the later of the two.
+  const from = [wanted, historyFrom].sort()[1] as IsoDay;
+  const history = from > historyFrom ? { fromDay: historyFrom, toDay: addDays(from, -1) } : null;
+  return { windows: rangesOf(from, to), history };
 }
 
-/**
- * The queries of the plan's first slice (the whole digest), known before the digest's own reply: a
- * caller may start them alongside it, and the plan then finds them in flight or in the cache.
- */
-export function totalQueries(
-  periods: Periods,
-  assetIds: string[],
-  scannerIds: string[],
-  o: { chunkSize: number; baselineDays: number },
-): InsightsQuery[] {
-  return windowsFor(periods, o.baselineDays).flatMap((w) =>
-    assetChunks(assetIds, o.chunkSize).map((chunk) => ({ ...w, assetIds: chunk, scannerIds })),
-  );
+/** `from..to` in ranges the service answers: 366 days at most, the most recent ending on `to`. */
+export function rangesOf(from: IsoDay, to: IsoDay): Window[] {
+  const out: Window[] = [];
+  for (let end = to; end >= from; end = addDays(end, -WINDOW_DAYS)) {
+    const start = addDays(end, 1 - WINDOW_DAYS);
+    out.unshift({ fromDay: start > from ? start : from, toDay: end });
+  }
+  return out;
 }
 
 /** The plan, or null when even the whole digest does not fit the budget. */
 export function planDrivers(input: PlanInput): DriversPlan | null {
-  const windows = windowsFor(input.periods, input.baselineDays);
+  const { windows, history } = windowsFor(input.periods, input.baselineDays);
   const cost = (s: PlannedSlice) => s.chunks.length * windows.length;
   const scope = input.assetIds.length > 0 ? new Set(input.assetIds) : undefined;
   const total: PlannedSlice = {
@@ -137,5 +146,5 @@ export function planDrivers(input: PlanInput): DriversPlan | null {
     trivial.push({ dimension: "scanner", key: only, label: scannerName.get(only) ?? only });
   const group = groups[0];
   if (groups.length === 1 && group) trivial.push({ dimension: "group", key: group.name, label: group.label });
-  return { windows, total, slices, trivial, unqueriedGroups, unqueriedScanners, queries };
+  return { windows, history, total, slices, trivial, unqueriedGroups, unqueriedScanners, queries };
 }

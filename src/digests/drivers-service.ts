@@ -1,28 +1,40 @@
-import type { FilterOption, InsightsQuery } from "../analytics/types.ts";
+import type { FilterOption, IsoDay } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
+import { addDays, daysInclusive } from "../insights/days.ts";
 import { computeDrivers, type Slice } from "../insights/drivers.ts";
-import { type ActivitySeries, DEFAULT_GAP_RULE, findGaps, type GapRule } from "../insights/gaps.ts";
+import {
+  type ActivitySeries,
+  DEFAULT_GAP_RULE,
+  findGaps,
+  type GapRule,
+  needsHistory,
+} from "../insights/gaps.ts";
 import { addSeries, type Periods, totalsOf } from "../insights/period-totals.ts";
-import { repairSeries } from "../insights/series.ts";
 import type { DayPoint, DriversView } from "../insights/types.ts";
-import type { WorkspaceRef } from "../store/keys.ts";
-import { type PlannedSlice, planDrivers, type Window } from "./drivers-plan.ts";
-import type { InsightsCache } from "./insights-cache.ts";
+import { digestToken } from "../store/keys.ts";
+import { fetchParts, type SlicesSource } from "./drivers-fetch.ts";
+import { type DriversPlan, type PlannedSlice, planDrivers, rangesOf, type Window } from "./drivers-plan.ts";
 
 /** How drivers spend queries; defaults are the documented ones (.env.example). */
 export interface DriversSettings {
-  /** Most GraphQL queries one digest's drivers may make [32]. */
+  /** Most GraphQL queries (aliased fields) one digest's drivers may make [32]. */
   maxQueries: number;
   /** Asset ids per query [1000]. */
   chunkSize: number;
-  /** Queries in flight at once per digest [8]. */
+  /** Requests in flight at once per digest [8]. */
   concurrency: number;
+  /** Queries sent together in one request, as aliased fields [32]. */
+  batchSize: number;
 }
 
-export const DEFAULT_DRIVERS: DriversSettings = { maxQueries: 32, chunkSize: 1000, concurrency: 8 };
+export const DEFAULT_DRIVERS: DriversSettings = {
+  maxQueries: 32,
+  chunkSize: 1000,
+  concurrency: 8,
+  batchSize: 32,
+};
 
 export interface DriversRequest {
-  ref: WorkspaceRef;
   apiKey: string;
   periods: Periods;
   assetIds: string[];
@@ -38,15 +50,33 @@ export interface DriversOutcome {
   previousSeries: DayPoint[];
 }
 
-/** Runs `tasks` with at most `limit` in flight; rejects with the first failure. */
-async function bounded<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const out = new Array<T>(tasks.length);
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < tasks.length; i = next++) out[i] = await (tasks[i] as () => Promise<T>)();
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, tasks.length)) }, lane));
-  return out;
+/**
+ * What names a drivers result among an account's: both periods, the filters (order aside), the
+ * first partial day (the as-of day: it decides which days the gap rule judges) and every setting
+ * that shapes the answer. The account itself is the cache's part of the key.
+ */
+export function driversRequestKey(
+  req: Pick<DriversRequest, "periods" | "assetIds" | "scannerIds" | "partialFrom">,
+  settings: DriversSettings,
+  gapRule: GapRule = DEFAULT_GAP_RULE,
+): string {
+  const { from, to, previousFrom, previousTo } = req.periods;
+  return digestToken(
+    JSON.stringify({
+      p: [from, to, previousFrom, previousTo],
+      a: [...new Set(req.assetIds)].sort(),
+      s: [...new Set(req.scannerIds)].sort(),
+      d: req.partialFrom,
+      b: [settings.maxQueries, settings.chunkSize],
+      g: [
+        gapRule.minDays,
+        gapRule.baselineDays,
+        gapRule.minBaselineDays,
+        gapRule.minActiveShare,
+        gapRule.minExpected,
+      ],
+    }),
+  );
 }
 
 /** Days of `from..to` from a window series, aligned to the day (for the previous-period line). */
@@ -54,67 +84,175 @@ function daysBetween(points: DayPoint[], from: string, to: string): DayPoint[] {
   return points.filter((p) => p.day >= from && p.day <= to);
 }
 
+/** The parts of `slices` over `windows`: one per slice, window and asset chunk, in that order. */
+function partsOf(slices: readonly PlannedSlice[], windows: readonly Window[]) {
+  return slices.flatMap((slice, s) =>
+    windows.flatMap((window) =>
+      slice.chunks.map((assetIds) => ({
+        slice: s,
+        window,
+        part: { label: slice.label, window, assetIds, scannerIds: slice.scannerIds },
+      })),
+    ),
+  );
+}
+
+/** Each slice's series over `windows`: its chunks summed day by day, its windows one after another. */
+async function seriesOver(
+  deps: { source: SlicesSource; settings: DriversSettings },
+  apiKey: string,
+  slices: readonly PlannedSlice[],
+  windows: readonly Window[],
+): Promise<DayPoint[][]> {
+  const planned = partsOf(slices, windows);
+  const limits = { ...deps.settings, maxIds: 4 * deps.settings.chunkSize };
+  const points = await fetchParts(
+    deps.source,
+    apiKey,
+    planned.map((p) => p.part),
+    limits,
+  );
+  return slices.map((_, s) =>
+    windows.flatMap((w) =>
+      planned
+        .flatMap((p, i) => (p.slice === s && p.window === w ? [points[i] as DayPoint[]] : []))
+        .reduce((a, b) => addSeries(a, b)),
+    ),
+  );
+}
+
+/** A slice's points from `from` on, one per day. */
+interface DaySeries {
+  from: IsoDay;
+  points: DayPoint[];
+}
+
+/** The days `from..to` of a series that holds them (contiguous daily points). */
+function daysOf(series: DaySeries, from: IsoDay, to: IsoDay): DayPoint[] {
+  const start = daysInclusive(series.from, from) - 1;
+  return series.points.slice(start, start + daysInclusive(from, to));
+}
+
+/** What the drivers of several digests share: the account, its lists, the filters, the last day. */
+export type DriversBase = Omit<DriversRequest, "periods">;
+
+/** Which slices a plan asks for, and how: digests whose plans agree can share one fetch. */
+const sliceSignature = (p: DriversPlan) =>
+  JSON.stringify([p.total, p.slices, p.trivial, p.windows.length, p.queries, p.unqueriedGroups]);
+
 /**
- * The drivers of one digest's change and the data gaps of its slices, from the bounded plan of
- * drivers-plan.ts, every query through the shared insights cache (a digest of the same account
- * ending the same day finds them there, or waits for the request already in flight).
+ * The drivers of several digests of one account that share their filters and their last day (a
+ * slot's subscriptions with their own ranges): the slices are asked once, over the days every one of
+ * them needs, and each digest's drivers come from its own days of those series — the same numbers
+ * as when each is computed alone. Digests whose plans differ (the budget spends differently over one
+ * range than over two) are computed apart.
  *
- * @throws AppError `drivers_unavailable` when the digest's own filter is too large for the budget;
- *   analytics errors as the client raised them.
+ * @throws AppError `drivers_unavailable` when the digests' filter is too large for the budget;
+ *   analytics errors as the client raised them (naming the slices a refused field stood for).
  */
-export async function computeDriversView(
-  deps: { source: Pick<InsightsCache, "fetch">; settings?: DriversSettings; gapRule?: GapRule },
-  req: DriversRequest,
-): Promise<DriversOutcome> {
+export async function computeDriversMany(
+  deps: { source: SlicesSource; settings?: DriversSettings; gapRule?: GapRule },
+  base: DriversBase,
+  periodsList: readonly Periods[],
+): Promise<DriversOutcome[]> {
   const settings = deps.settings ?? DEFAULT_DRIVERS;
   const gapRule = deps.gapRule ?? DEFAULT_GAP_RULE;
-  const plan = planDrivers({ ...req, baselineDays: gapRule.baselineDays, ...settings });
-  if (!plan)
+  const plans = periodsList.map((periods) =>
+    planDrivers({ ...base, periods, baselineDays: gapRule.baselineDays, ...settings }),
+  );
+  const first = plans[0];
+  if (!first || plans.some((p) => p === null))
     throw new AppError(
       "drivers_unavailable",
       "This digest's filter holds too many assets to break its change down within the query budget.",
     );
-  const planned = [plan.total, ...plan.slices];
-  const tasks: (() => Promise<{ slice: number; window: Window; points: DayPoint[] }>)[] = [];
-  planned.forEach((slice, s) => {
-    for (const window of plan.windows)
-      for (const assetIds of slice.chunks) {
-        const query: InsightsQuery = { ...window, assetIds, scannerIds: slice.scannerIds };
-        tasks.push(async () => {
-          const result = await deps.source.fetch(req.ref, req.apiKey, query);
-          const { points } = repairSeries(result, { from: window.fromDay, to: window.toDay });
-          return { slice: s, window, points };
-        });
-      }
-  });
-  const replies = await bounded(tasks, settings.concurrency);
-  const seriesOf = (s: number): DayPoint[] =>
-    plan.windows.flatMap((w) =>
-      replies
-        .filter((r) => r.slice === s && r.window === w)
-        .map((r) => r.points)
-        .reduce((a, b) => addSeries(a, b)),
+  const to = (periodsList[0] as Periods).to;
+  const shared =
+    periodsList.every((p) => p.to === to) &&
+    plans.every((p) => sliceSignature(p as DriversPlan) === sliceSignature(first));
+  if (!shared && periodsList.length > 1)
+    return Promise.all(
+      periodsList.map(async (p) => (await computeDriversMany(deps, base, [p]))[0] as DriversOutcome),
     );
-  const series = planned.map((_, s) => seriesOf(s));
+  const all = plans as DriversPlan[];
+  const planned = [first.total, ...first.slices];
+  const fetchDeps = { source: deps.source, settings };
+  const from = all.map((p) => (p.windows[0] as Window).fromDay).sort()[0] as IsoDay;
+  const fetched = await seriesOver(fetchDeps, base.apiKey, planned, rangesOf(from, to));
+  const store: DaySeries[] = fetched.map((points) => ({ from, points }));
+  const gapCtx = (periods: Periods) => ({ periods, partialFrom: base.partialFrom });
+  const activityOf = (s: number, start: IsoDay): ActivitySeries => {
+    const p = planned[s] as PlannedSlice;
+    return {
+      dimension: p.dimension,
+      key: p.key,
+      label: p.label,
+      points: daysOf(store[s] as DaySeries, start, to),
+    };
+  };
+  // Each digest's slices silent since before its previous period are judged over the longer history.
+  const silent = all.map((plan, g) =>
+    plan.history
+      ? planned.flatMap((_, s) =>
+          needsHistory(
+            activityOf(s, (plan.windows[0] as Window).fromDay),
+            gapRule,
+            gapCtx(periodsList[g] as Periods),
+          )
+            ? [s]
+            : [],
+        )
+      : [],
+  );
+  const earliest = all
+    .flatMap((plan, g) => ((silent[g] as number[]).length > 0 && plan.history ? [plan.history.fromDay] : []))
+    .sort()[0];
+  if (earliest !== undefined && earliest < from) {
+    const older = [...new Set(silent.flat())].sort((a, b) => a - b);
+    const more = await seriesOver(
+      fetchDeps,
+      base.apiKey,
+      older.map((s) => planned[s] as PlannedSlice),
+      rangesOf(earliest, addDays(from, -1)),
+    );
+    older.forEach((s, k) => {
+      store[s] = { from: earliest, points: [...(more[k] as DayPoint[]), ...(store[s] as DaySeries).points] };
+    });
+  }
+  return all.map((plan, g) => {
+    const periods = periodsList[g] as Periods;
+    const start = (plan.windows[0] as Window).fromDay;
+    const series = planned.map((_, s) => daysOf(store[s] as DaySeries, start, to));
+    const history = plan.history;
+    const activity = planned.map((_, s) =>
+      history && (silent[g] as number[]).includes(s) ? activityOf(s, history.fromDay) : activityOf(s, start),
+    );
+    return derive(plan, periods, series, activity, gapRule, base.partialFrom);
+  });
+}
+
+/** One digest's drivers from its slices' series (over its windows) and their activity for the gap rule. */
+function derive(
+  plan: DriversPlan,
+  periods: Periods,
+  series: DayPoint[][],
+  activity: ActivitySeries[],
+  gapRule: GapRule,
+  partialFrom: string | null,
+): DriversOutcome {
   const totalSeries = series[0] as DayPoint[];
-  const total = totalsOf(totalSeries, req.periods);
+  const total = totalsOf(totalSeries, periods);
   const sliceOf = (p: PlannedSlice, points: DayPoint[]): Slice => ({
     dimension: p.dimension as Slice["dimension"],
     key: p.key,
     label: p.label,
-    totals: totalsOf(points, req.periods),
+    totals: totalsOf(points, periods),
   });
   const slices: Slice[] = [
     ...plan.slices.map((p, i) => sliceOf(p, series[i + 1] as DayPoint[])),
     ...plan.trivial.map((t) => ({ ...t, totals: total })),
   ];
-  const activity: ActivitySeries[] = planned.map((p, s) => ({
-    dimension: p.dimension,
-    key: p.key,
-    label: p.label,
-    points: series[s] as DayPoint[],
-  }));
-  const gaps = findGaps(activity, gapRule, { periods: req.periods, partialFrom: req.partialFrom });
+  const gaps = findGaps(activity, gapRule, { periods, partialFrom });
   const drivers = computeDrivers({ total, slices });
   // Buttons in the order a reader meets the groups: violations up, then down, then findings, fixes.
   const labelOf = new Map<string, string>();
@@ -124,7 +262,31 @@ export async function computeDriversView(
         if (c.key !== null && !labelOf.has(c.key)) labelOf.set(c.key, c.label);
   const groups = [...labelOf].map(([name, label]) => ({ name, label }));
   return {
-    view: { drivers, gaps, groups, queries: plan.queries, unqueriedGroups: plan.unqueriedGroups },
-    previousSeries: daysBetween(totalSeries, req.periods.previousFrom, req.periods.previousTo),
+    view: {
+      drivers,
+      gaps,
+      groups,
+      queries: plan.queries,
+      unqueriedGroups: plan.unqueriedGroups,
+      unqueriedScanners: plan.unqueriedScanners,
+    },
+    previousSeries: daysBetween(totalSeries, periods.previousFrom, periods.previousTo),
   };
+}
+
+/**
+ * The drivers of one digest's change and the data gaps of its slices, from the bounded plan of
+ * drivers-plan.ts: every slice's daily series over the digest's periods and the gap rule's baseline,
+ * asked as aliased fields in few requests; then, for the slices silent since before the previous
+ * period, the history the rule judges such a silence by.
+ *
+ * @throws AppError `drivers_unavailable` when the digest's own filter is too large for the budget;
+ *   analytics errors as the client raised them (naming the slices a refused field stood for).
+ */
+export async function computeDriversView(
+  deps: { source: SlicesSource; settings?: DriversSettings; gapRule?: GapRule },
+  req: DriversRequest,
+): Promise<DriversOutcome> {
+  const { periods, ...base } = req;
+  return (await computeDriversMany(deps, base, [periods]))[0] as DriversOutcome;
 }

@@ -1,3 +1,4 @@
+import { conditionOf } from "../subscriptions/run-verdict.ts";
 import type { Subscription } from "../subscriptions/types.ts";
 import type { DigestRequest } from "./digest-service.ts";
 
@@ -5,18 +6,22 @@ import type { DigestRequest } from "./digest-service.ts";
  * What a scheduled digest asks for beyond the plain digest, decided in one place so the delivery
  * engine only spreads it into its request: the drivers of the change and the data-gap notices
  * (per subscription, on unless switched off; optional, so a breakdown that fails never costs the
- * digest), and the previous period for the chart's faint line when a chart goes with it.
+ * digest), the subscription's own chart style when it has one (else the workspace's; the chart
+ * brings the previous period with it, with the drivers or alongside the digest's query), and the
+ * weekday series an `unusual` condition judges. An alert's check shows no breakdown (a firing alert
+ * asks for its own, against what it fired on), so it asks for none.
  *
- * @example digests.build({ ...request, ...scheduledExtras(sub, charts) })
+ * @example digests.build({ ...request, ...scheduledExtras(sub) })
  */
 export function scheduledExtras(
-  sub: Pick<Subscription, "drivers">,
-  withChart: boolean,
-): Pick<DigestRequest, "drivers" | "previousSeries"> {
-  const drivers = sub.drivers !== false;
+  sub: Pick<Subscription, "drivers" | "chart" | "condition" | "mode">,
+): Pick<DigestRequest, "drivers" | "chart" | "weekday"> {
+  const chart = sub.chart ? { chart: sub.chart } : {};
+  const weekday = conditionOf(sub)?.kind === "unusual" ? { weekday: true } : {};
+  if (sub.mode === "alert") return { ...chart, ...weekday };
   return {
-    ...(drivers ? { drivers: "optional" as const } : {}),
-    // With drivers the previous period comes with them; without, the chart asks for it alone.
-    ...(withChart && !drivers ? { previousSeries: true } : {}),
+    ...(sub.drivers !== false ? { drivers: "optional" as const } : {}),
+    ...chart,
+    ...weekday,
   };
 }

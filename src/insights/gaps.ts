@@ -114,41 +114,73 @@ function judge(
   return expected >= rule.minExpected ? expected : null;
 }
 
-function gapsOf(series: ActivitySeries, rule: GapRule, ctx: GapContext): DataGap[] {
+/** A run of silent complete days (indices into `values`) and which of the digest's periods it touches. */
+interface Silence {
+  start: number;
+  end: number;
+  current: boolean;
+  previous: boolean;
+}
+
+/** The complete days of a series, their activity, and its silent runs that touch either period. */
+function silencesOf(series: ActivitySeries, ctx: GapContext) {
   const complete = series.points.filter((p) => ctx.partialFrom === null || p.day < ctx.partialFrom);
   const days = complete.map((p) => p.day);
   const values = complete.map(activity);
   const last = complete.length - 1;
   const { from, to, previousFrom, previousTo } = ctx.periods;
-  const out: DataGap[] = [];
+  const silences: Silence[] = [];
   for (let i = 0; i <= last; i++) {
     if (values[i] !== 0) continue;
     let end = i;
     while (end < last && values[end + 1] === 0) end++;
-    const expected = judge(values, days, i, end, rule);
     const first = days[i] as IsoDay;
     const final = days[end] as IsoDay;
     const current = first <= to && final >= from;
     const previous = first <= previousTo && final >= previousFrom;
-    if (expected !== null && (current || previous)) {
-      const { dimension, key, label } = series;
-      const ongoing = end === last;
-      out.push({
-        dimension,
-        key,
-        label,
-        from: first,
-        to: final,
-        ongoing,
-        days: end - i + 1,
-        expected,
-        current,
-        previous,
-      });
-    }
+    if (current || previous) silences.push({ start: i, end, current, previous });
     i = end;
   }
+  return { days, values, last, silences };
+}
+
+function gapsOf(series: ActivitySeries, rule: GapRule, ctx: GapContext): DataGap[] {
+  const { days, values, last, silences } = silencesOf(series, ctx);
+  const out: DataGap[] = [];
+  for (const { start, end, current, previous } of silences) {
+    const expected = judge(values, days, start, end, rule);
+    if (expected === null) continue;
+    const { dimension, key, label } = series;
+    out.push({
+      dimension,
+      key,
+      label,
+      from: days[start] as IsoDay,
+      to: days[end] as IsoDay,
+      ongoing: end === last,
+      days: end - start + 1,
+      expected,
+      current,
+      previous,
+    });
+  }
   return out;
+}
+
+/**
+ * Whether the rule needs days before the series' first one to judge it as it would judge a longer
+ * series ending the same day: a silence touching the digest's periods starts within `baselineDays`
+ * of the first day (its baseline reaches further back), or at the first day itself (where it began
+ * is unknown). A series that starts `baselineDays` before the previous period needs more only for
+ * a silence that began before that period and lasts into it — rare, so the drivers ask for the
+ * periods and one baseline, and fetch the longer history for the few slices this names.
+ *
+ * @example needsHistory(series, DEFAULT_GAP_RULE, ctx) // true: "sca" is silent from before the previous period
+ */
+export function needsHistory(series: ActivitySeries, rule: GapRule, ctx: GapContext): boolean {
+  return silencesOf(series, ctx).silences.some(
+    (s) => s.start === 0 || (s.start < rule.baselineDays && s.end - s.start + 1 >= rule.minDays),
+  );
 }
 
 /**

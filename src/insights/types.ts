@@ -2,6 +2,7 @@ import type { FilterOption, IsoDay } from "../analytics/types.ts";
 import type { DayPoint } from "./day-point.ts";
 import type { Drivers } from "./drivers.ts";
 import type { Completeness, DataGap } from "./gaps.ts";
+import type { WeekdaySeries } from "./unusual.ts";
 
 export type { DayPoint } from "./day-point.ts";
 
@@ -104,6 +105,8 @@ export interface DriversView {
   queries: number;
   /** Asset groups left unnamed because the query budget ran out (counted in "other"). */
   unqueriedGroups: number;
+  /** Scanners left unnamed for the same reason (counted in "other"); absent in results made before it was counted. */
+  unqueriedScanners?: number;
 }
 
 /** Active and available filters for the dropdowns. `available: null` means the service does not offer filters. */
@@ -115,6 +118,15 @@ export interface FilterState {
   /** Asset groups the digest is narrowed to (a drivers button); their ids are queried, not listed here. */
   selectedGroups?: string[];
 }
+
+/**
+ * How a digest shows its trend and breakdowns: `native` as blocks Slack draws (a chart block and a
+ * table block), `png` as an uploaded image (scheduled digests; elsewhere the text sparkline), `off`
+ * as text alone.
+ */
+export type ChartStyle = "native" | "png" | "off";
+
+export const CHART_STYLES: readonly ChartStyle[] = ["native", "png", "off"];
 
 /** Everything the digest template needs. */
 export interface DigestView {
@@ -138,4 +150,8 @@ export interface DigestView {
   explainable?: boolean;
   /** Daily series of the previous period, aligned day by day with `digest.series` (the chart's faint line). */
   previousSeries?: DayPoint[];
+  /** How the trend and the drivers are shown; absent = text (and an image when `chart` is set). */
+  chartStyle?: ChartStyle;
+  /** The latest complete day and the weeks before it, when an `unusual` condition asked for them. */
+  weekday?: WeekdaySeries;
 }

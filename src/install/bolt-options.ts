@@ -23,6 +23,11 @@ export const BOT_SCOPES = [
   // Link unfurls: see links to the platform (link_shared) and answer them (chat.unfurl).
   "links:read",
   "links:write",
+  // Questions in plain words: DMs to the app (message.im), mentions in channels (app_mention), and
+  // the suggested prompts of its Messages tab.
+  "im:history",
+  "app_mentions:read",
+  "assistant:write",
 ] as const;
 
 export const INSTALL_PATH = "/slack/install";

@@ -34,6 +34,8 @@ export interface StreamConsumer {
   running(): number;
   /** Stops reading, lets the running requests finish (their entries are acknowledged), closes its connection. */
   close(): Promise<void>;
+  /** Drops its reading connection without waiting (a stop that ran out of time); its entries stay pending. */
+  disconnect(): void;
 }
 
 type Entry = [id: string, fields: string[] | null];
@@ -212,6 +214,11 @@ export function startStreamConsumer(o: StreamConsumerOptions): StreamConsumer {
   return {
     name: me,
     running: () => inFlight.size,
+    disconnect() {
+      closing = true;
+      clearInterval(timer);
+      reader.disconnect();
+    },
     async close() {
       closing = true;
       clearInterval(timer);

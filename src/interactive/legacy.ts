@@ -23,7 +23,10 @@ export interface LegacyDrainOptions {
  * upgrade a previous version's web may still queue a few there: for a while after start, this
  * reads that queue too and runs them like any other request (their claims keep the answer single).
  */
-export function drainLegacyQueue(o: LegacyDrainOptions): { close(): Promise<void> } {
+export function drainLegacyQueue(o: LegacyDrainOptions): {
+  close(): Promise<void>;
+  disconnect(): Promise<void>;
+} {
   const worker = new Worker<unknown, void, string>(
     o.name ?? "interactive",
     async (job) => {
@@ -51,5 +54,5 @@ export function drainLegacyQueue(o: LegacyDrainOptions): { close(): Promise<void
     return closed;
   };
   setTimeout(() => void close(), o.forMs ?? 10 * 60_000).unref();
-  return { close };
+  return { close, disconnect: () => worker.disconnect() };
 }

@@ -10,7 +10,25 @@ export type InteractiveRoute =
   | { kind: "command"; name: string }
   | { kind: "action"; id: string }
   | { kind: "event"; id: string }
-  | { kind: "function"; id: string };
+  | { kind: "function"; id: string }
+  /** A modal's submission whose work follows its answer (the modal has closed). */
+  | { kind: "view"; id: string }
+  /** A message a person sent the app (a DM, a mention); `id` is the inner event's type. */
+  | { kind: "message"; id: string };
+
+/** A message a person sent the app, as far as answering it goes (its author is the job's person). */
+export interface MessageSaid {
+  /** The conversation: the app's DM with the person (`D…`) or a channel it was mentioned in. */
+  channelId: string;
+  /** The message's own ts, and the thread it belongs to (its own ts when it started none). */
+  ts: string;
+  threadTs: string;
+  /** As Slack sent it (mentions and escapes included). */
+  text: string;
+  /** The app's user id, whose mention addresses it. */
+  botUserId?: string;
+  dm: boolean;
+}
 
 /** Where a request came from, as far as answering it goes. */
 export interface RequestSurface {
@@ -63,6 +81,13 @@ export interface InteractiveJob {
   event?: { type: string } & Record<string, unknown>;
   /** A Workflow Builder step's run. */
   step?: { executionId: string; inputs: Record<string, unknown> };
+  /**
+   * A person's message (its text cut to what the reader reads). A person's own words, like a
+   * submission's fields, leave Redis when the request is done: the stream entry is deleted then.
+   */
+  message?: MessageSaid;
+  /** What a modal's submission filled in, for its work: the inputs' values and the view's metadata. */
+  submission?: { values: Record<string, unknown>; privateMetadata?: string };
   /** Log fields of the request (team, user, entry), so the executor's lines carry them too. */
   log: Record<string, string>;
 }

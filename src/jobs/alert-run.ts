@@ -1,17 +1,30 @@
-import { alertMessage } from "../../templates/alert-message.ts";
+import {
+  alertEpisodeMessage,
+  alertHead,
+  alertMessage,
+  type EpisodeEvent,
+} from "../../templates/alert-message.ts";
+import type { Message } from "../blockkit/types.ts";
+import { explainAlert, explainTarget } from "../digests/alert-explain.ts";
+import { isAppError } from "../errors.ts";
+import type { Measure } from "../insights/period-totals.ts";
 import type { DigestView } from "../insights/types.ts";
-import { alertStep } from "../subscriptions/alerts.ts";
-import { incomplete, judge, type Verdict } from "../subscriptions/conditions.ts";
+import { sendWithFallback } from "../slack/refusal.ts";
+import { type AlertPost, alertStep } from "../subscriptions/alerts.ts";
+import { type Condition, incomplete, judge, type Verdict } from "../subscriptions/conditions.ts";
 import { periodTime } from "../subscriptions/period.ts";
-import { alertField, pendingField } from "../subscriptions/run-state.ts";
+import { alertField, pendingField, snoozeField } from "../subscriptions/run-state.ts";
 import { conditionOf } from "../subscriptions/run-verdict.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
 import type { Subscription } from "../subscriptions/types.ts";
-import type { AlertStateStore } from "./alert-state.ts";
+import { type SlackCall, tellEpisode } from "./alert-episode.ts";
+import type { AlertStateStore, EpisodeBody } from "./alert-state.ts";
+import type { RunFields } from "./begin.ts";
 import { later } from "./delivery-job.ts";
 import { buildView, deliveryMetadata } from "./digest-post.ts";
 import { done, type Run, type RunDeps, type RunOutcome, recorder, takeover } from "./digest-run.ts";
+import { SlackCallError } from "./slack-api.ts";
 
 /** What an alert run needs besides a digest run's dependencies. */
 export interface AlertDeps extends RunDeps {
@@ -25,6 +38,7 @@ const TRIES = 3;
 interface Checked {
   view: DigestView;
   verdict: Verdict;
+  condition: Condition | null;
 }
 
 async function check(deps: AlertDeps, run: Run, sub: Subscription): Promise<Checked> {
@@ -35,58 +49,283 @@ async function check(deps: AlertDeps, run: Run, sub: Subscription): Promise<Chec
     periodTime(run.period) ?? deps.clock(),
   );
   // An alert always has a condition (validation refuses one without); a record that lost it checks nothing.
-  const verdict = condition ? judge(condition, view.digest) : { met: false, reason: "no condition" };
-  return { view, verdict };
+  const verdict = condition
+    ? judge(condition, view.digest, [], view.weekday)
+    : { met: false, reason: "no condition" };
+  return { view, verdict, condition };
 }
 
-/** Posts the alert's message for `kind` (the run's claim confirmed first) and records the state it tells. */
+/** The data cannot decide: a gap could make a number cross the line either way. */
+const undecided = (c: Checked) =>
+  c.condition?.kind === "unusual" ? c.verdict.unknown === true : incomplete(c.view.digest);
+
+/** What the record says after a transition is told (`ts`: the message that told it). */
+function toldFields(kind: AlertPost | "check", period: string, ts: string): RunFields {
+  switch (kind) {
+    case "check":
+      return {};
+    case "fire":
+      return { set: { as: "f", ep: period, em: ts }, clear: ["aq", "ek", "ez"] };
+    case "clear":
+      return { set: { as: "c" }, clear: ["aq", "ez"] };
+    case "resume":
+      return { set: { as: "f" }, clear: ["aq", "ez"] };
+  }
+}
+
+const measureOf = (c: Condition | null): Measure => (c && c.kind !== "changed" ? c.metric : "violations");
+
+/** What moved the alert, or why that could not be had. */
+type Explained = Pick<Parameters<typeof alertHead>[0], "explanation" | "unexplained">;
+
+/** The drivers of what the check compares (the day against a usual one, or the range against the one before). */
+async function explainChecked(
+  deps: AlertDeps,
+  run: Run,
+  sub: Subscription,
+  checked: Checked,
+): Promise<Explained> {
+  const asOf = periodTime(run.period) ?? deps.clock();
+  const target = explainTarget(
+    checked.view.digest.range,
+    measureOf(checked.condition),
+    checked.verdict.unusual,
+  );
+  try {
+    const who = { ref: sub.ref, tz: sub.tz, now: asOf, assetIds: sub.assetIds, scannerIds: sub.scannerIds };
+    return { explanation: await explainAlert(run.digests, who, target) };
+  } catch (err) {
+    deps.logger.warn({ err, subId: sub.id }, "the alert's breakdown failed; it goes out without one");
+    return {
+      unexplained:
+        isAppError(err) && err.code === "drivers_unavailable"
+          ? err.message
+          : "the analytics service did not answer the breakdown in time.",
+    };
+  }
+}
+
+/**
+ * The message of a new episode: the verdict, the numbers and what moved it (unless the subscription
+ * leaves its drivers out), kept so later changes redraw it. `plain` is the same without a chart
+ * block, for when Slack refuses the chart.
+ */
+async function fireBody(
+  deps: AlertDeps,
+  run: Run,
+  sub: Subscription,
+  checked: Checked,
+  known?: Explained,
+): Promise<{ body: EpisodeBody; plain: EpisodeBody }> {
+  const explained = sub.drivers === false ? {} : (known ?? (await explainChecked(deps, run, sub, checked)));
+  const target = explainTarget(
+    checked.view.digest.range,
+    measureOf(checked.condition),
+    checked.verdict.unusual,
+  );
+  const bodyOf = (view: DigestView): EpisodeBody => {
+    const { head, text } = alertHead({
+      reason: checked.verdict.reason,
+      condition: sub.condition ?? "",
+      view,
+      schedule: scheduleText(sub.schedule, sub.time, sub.tz),
+      subId: sub.id,
+      ...explained,
+    });
+    return { ep: run.period, channel: sub.channelId, head, text, explain: target };
+  };
+  const body = bodyOf(checked.view);
+  await deps.alerts.saveBody(sub.ref, sub.id, body);
+  return { body, plain: bodyOf({ ...checked.view, chartStyle: "off" }) };
+}
+
+/**
+ * Before an `unusual` alert changes state, the silences of single scanners and asset groups (its
+ * drivers' data gaps) are read too: a day one of them was silent may look unusually low, or usual,
+ * only because data is missing. The verdict with them, and what moved it.
+ */
+async function withSliceGaps(
+  deps: AlertDeps,
+  run: Run,
+  sub: Subscription,
+  checked: Checked,
+): Promise<{ checked: Checked; explained: Explained }> {
+  const explained = await explainChecked(deps, run, sub, checked);
+  const gaps = explained.explanation?.drivers.gaps ?? [];
+  if (!checked.condition || !checked.view.weekday || gaps.length === 0) return { checked, explained };
+  const weekday = { ...checked.view.weekday, sliceGaps: gaps };
+  return {
+    checked: { ...checked, verdict: judge(checked.condition, checked.view.digest, [], weekday) },
+    explained,
+  };
+}
+
+/** The record as it reads once `kind` is told: what the redrawn message shows. */
+function afterTold(sub: Subscription, kind: "clear" | "resume"): Subscription {
+  const alert = sub.runs?.alert;
+  if (!alert) return sub;
+  const { snoozed: _gone, pending: _told, ...rest } = alert;
+  return { ...sub, runs: { ...sub.runs, alert: { ...rest, state: kind === "clear" ? "clear" : "firing" } } };
+}
+
+/** Answers after which the episode's message cannot be edited or replied under. */
+const GONE = new Set(["message_not_found", "cant_update_message", "thread_not_found", "channel_not_found"]);
+
+/**
+ * Tells the end of an episode (or that a snooze ended while it still holds) on the episode's own
+ * message: edited in place, and a reply in its thread. Without a message to edit (an episode from
+ * before messages were kept, or one deleted since), the all-clear goes out as a message of its own.
+ */
+async function tellChange(
+  deps: AlertDeps,
+  run: Run,
+  sub: Subscription,
+  kind: "clear" | "resume",
+  checked: Checked,
+  threadTs: string | undefined,
+): Promise<string> {
+  const call: SlackCall = (method, args) => deps.slack.call(run.botToken, method, args);
+  const at = (periodTime(run.period) ?? deps.clock()).toISOString();
+  const episode = sub.runs?.alert?.episode;
+  let body = threadTs && episode ? await deps.alerts.body(sub.ref, sub.id, episode.id) : null;
+  if (threadTs && body) {
+    if (kind === "clear") {
+      body = { ...body, cleared: { at, reason: checked.verdict.reason } };
+      await deps.alerts.saveBody(sub.ref, sub.id, body);
+    }
+    const event: EpisodeEvent = {
+      kind: kind === "clear" ? "cleared" : "resumed",
+      at,
+      reason: checked.verdict.reason,
+    };
+    try {
+      return (
+        (await tellEpisode(
+          call,
+          afterTold(sub, kind),
+          body,
+          threadTs,
+          event,
+          deliveryMetadata(run.deliveryId),
+        )) ?? ""
+      );
+    } catch (err) {
+      if (!(err instanceof SlackCallError && GONE.has(err.slackError))) throw err;
+      deps.logger.warn(
+        { subId: sub.id, code: err.slackError },
+        "the episode's message is gone; posting anew",
+      );
+    }
+  }
+  const messageOf = (view: DigestView) =>
+    alertMessage({
+      kind: "clear",
+      reason: checked.verdict.reason,
+      condition: sub.condition ?? "",
+      view,
+      schedule: scheduleText(sub.schedule, sub.time, sub.tz),
+      subId: sub.id,
+      met: checked.verdict.met,
+    });
+  // A refused chart block costs the message its chart, never the message.
+  const reply = await sendWithFallback(
+    messageOf(checked.view),
+    () => messageOf({ ...checked.view, chartStyle: "off" }),
+    (message) =>
+      call("chat.postMessage", {
+        channel: sub.channelId,
+        ...message,
+        unfurl_links: false,
+        metadata: deliveryMetadata(run.deliveryId),
+      }),
+  );
+  return String(reply.ts ?? "");
+}
+
+/** Posts what the run tells (the run's claim confirmed first) and records the state it tells. */
 async function announce(
   deps: AlertDeps,
   run: Run,
   sub: Subscription,
-  kind: "fire" | "clear" | "check",
+  kind: AlertPost | "check",
   checked: Checked,
+  explained?: Explained,
 ): Promise<RunOutcome> {
   const { period } = run;
   const record = recorder(deps, run);
-  const told =
-    kind === "check" ? {} : { set: { as: alertField(kind === "fire" ? "firing" : "clear") }, clear: ["aq"] };
-  const seen = await takeover(deps, run, undefined, async (ts) => {
-    await record("delivered", { messageTs: ts }, told);
+  const threadTs = kind === "clear" || kind === "resume" ? sub.runs?.alert?.episode?.ts : undefined;
+  const seen = await takeover(deps, run, threadTs, async (ts) => {
+    await record("delivered", { messageTs: ts }, toldFields(kind, period, ts));
     return { status: "delivered", period, ts };
   });
   if (seen) return seen;
   if (!(await deps.claims.confirm(sub.ref, sub.id, period, run.claim.token)))
     return done({ status: "skipped", why: "lease_lost", period });
-  const message = alertMessage({
-    kind,
-    reason: checked.verdict.reason,
-    condition: sub.condition ?? "",
-    view: checked.view,
-    schedule: scheduleText(sub.schedule, sub.time, sub.tz),
-    subId: sub.id,
-    met: checked.verdict.met,
-  });
-  const reply = await deps.slack.call(run.botToken, "chat.postMessage", {
-    channel: sub.channelId,
-    ...message,
-    unfurl_links: false,
-    metadata: deliveryMetadata(run.deliveryId),
-  });
-  const ts = String(reply.ts ?? "");
+  let ts: string;
+  if (kind === "clear" || kind === "resume") ts = await tellChange(deps, run, sub, kind, checked, threadTs);
+  else {
+    const asOf = periodTime(period) ?? deps.clock();
+    const post = (message: Message) =>
+      deps.slack.call(run.botToken, "chat.postMessage", {
+        channel: sub.channelId,
+        ...message,
+        unfurl_links: false,
+        metadata: deliveryMetadata(run.deliveryId),
+      });
+    let reply: Record<string, unknown>;
+    if (kind === "fire") {
+      const { body, plain } = await fireBody(deps, run, sub, checked, explained);
+      const firing = { id: period, firedAt: asOf.toISOString(), state: "firing" as const };
+      let refused = false;
+      // A refused chart block costs the alert its chart, never the alert; its redraws go without it.
+      reply = await sendWithFallback(
+        alertEpisodeMessage(body.head, body.text, sub.id, firing),
+        () => alertEpisodeMessage(plain.head, plain.text, sub.id, firing),
+        post,
+        () => {
+          refused = true;
+        },
+      );
+      if (refused) await deps.alerts.saveBody(sub.ref, sub.id, plain);
+    } else {
+      const messageOf = (view: DigestView) =>
+        alertMessage({
+          kind: "check",
+          reason: checked.verdict.reason,
+          condition: sub.condition ?? "",
+          view,
+          schedule: scheduleText(sub.schedule, sub.time, sub.tz),
+          subId: sub.id,
+          met: checked.verdict.met,
+        });
+      reply = await sendWithFallback(
+        messageOf(checked.view),
+        () => messageOf({ ...checked.view, chartStyle: "off" }),
+        post,
+      );
+    }
+    ts = String(reply.ts ?? "");
+  }
   return {
     kind: "posted",
     async record() {
-      await record("delivered", { messageTs: ts }, told);
+      await record("delivered", { messageTs: ts }, toldFields(kind, period, ts));
       deps.logger.info({ subId: sub.id, period, ts, kind }, "alert posted");
       return { status: "delivered", period, ts };
     },
   };
 }
 
+/** The `ez` value the record holds for the snooze it read ('' for none). */
+function snoozeRead(sub: Subscription): string {
+  const s = sub.runs?.alert?.snoozed;
+  return s ? snoozeField(s.kind, s.until ? new Date(s.until) : undefined, s.by, new Date(s.at)) : "";
+}
+
 /**
  * One check of an alert subscription. The condition is read against the state last told in the
- * conversation (alerts.ts): it posts once when the condition starts to hold and once when it clears.
+ * conversation (alerts.ts): a new episode posts its message; its end, and a snooze that ends while
+ * it still holds, edit that message and reply in its thread; a snoozed episode says nothing.
  * Exactly once across workers and restarts: the period's claim keeps two runs of one check apart;
  * the state's script keeps checks of different periods apart (a late, older check changes nothing);
  * a transition is noted as pending before its post and settled with the post's record, so a crash
@@ -115,22 +354,31 @@ export async function runAlert(deps: AlertDeps, run: Run): Promise<RunOutcome> {
         sub.ref,
         sub.id,
         value,
-        told ? alertField(pending.post === "fire" ? "firing" : "clear") : "",
+        told ? alertField(pending.post === "clear" ? "clear" : "firing") : "",
       );
     } else if (alert?.applied && alert.applied >= period) {
       await deps.claims.finish(sub.ref, sub.id, period, "skipped", "superseded");
       return done({ status: "skipped", why: "superseded", period });
     } else {
-      const checked = await check(deps, run, sub);
-      if (incomplete(checked.view.digest)) {
-        // A gap could make a number cross the line either way: the alert says nothing until it is filled.
+      let checked = await check(deps, run, sub);
+      const at = periodTime(period) ?? deps.clock();
+      let step = alertStep(alert?.state, checked.verdict.met, alert?.snoozed, at);
+      let explained: Explained | undefined;
+      if (step.post && checked.condition?.kind === "unusual" && !undecided(checked)) {
+        ({ checked, explained } = await withSliceGaps(deps, run, sub, checked));
+        step = alertStep(alert?.state, checked.verdict.met, alert?.snoozed, at);
+      }
+      if (undecided(checked)) {
+        // The alert says nothing until the data can decide.
         const state = alert?.state === "firing" ? "firing" : "clear";
-        await record("skipped", {
-          reason: `data incomplete (${checked.verdict.reason}); the alert stays ${state}`,
-        });
+        // An unusual verdict says itself why it is no verdict ("not judged …: a data gap").
+        const why =
+          checked.condition?.kind === "unusual"
+            ? checked.verdict.reason
+            : `data incomplete (${checked.verdict.reason})`;
+        await record("skipped", { reason: `${why}; the alert stays ${state}` });
         return done({ status: "skipped", why: "condition_not_met", period });
       }
-      const step = alertStep(alert?.state, checked.verdict.met);
       const read = alert ? alertField(alert.state) : "";
       const post = step.post;
       const applied = await deps.alerts.step(sub.ref, sub.id, {
@@ -138,11 +386,14 @@ export async function runAlert(deps: AlertDeps, run: Run): Promise<RunOutcome> {
         read,
         state: post ? "" : alertField(step.state),
         pending: post ? pendingField(period, post) : "",
+        snooze: snoozeRead(sub),
       });
       if (applied === "gone") return done({ status: "skipped", why: "gone", period });
       if (applied === "applied") {
-        if (post) return announce(deps, run, sub, post, checked);
-        const reason = `${step.state === "firing" ? "still firing: " : ""}${checked.verdict.reason}`;
+        if (post) return announce(deps, run, sub, post, checked, explained);
+        const reason = step.snoozed
+          ? `${step.snoozed}: ${checked.verdict.reason}`
+          : `${step.state === "firing" ? "still firing: " : ""}${checked.verdict.reason}`;
         await record("skipped", { reason });
         return done({ status: "skipped", why: "condition_not_met", period });
       }

@@ -1,9 +1,12 @@
 import type { ChartInput } from "../chart/types.ts";
 import { scheduledChartInput } from "../digests/chart-input.ts";
+import { AppError, isAppError } from "../errors.ts";
 import type { DigestView } from "../insights/types.ts";
 import type { Logger } from "../log.ts";
+import type { WorkspaceRef } from "../store/keys.ts";
 import type { Subscription } from "../subscriptions/types.ts";
 import { uploadChart } from "./chart-upload.ts";
+import type { Pacer } from "./pacing.ts";
 import { type SlackApi, SlackCallError } from "./slack-api.ts";
 
 /**
@@ -14,8 +17,14 @@ import { type SlackApi, SlackCallError } from "./slack-api.ts";
  * outcome says so.
  */
 
-/** What became of a digest's chart; recorded on the delivery and counted in `insights_charts_total`. */
+/**
+ * What became of a digest's chart; recorded on the delivery (when not as planned) and counted in
+ * `insights_charts_total`. `native`: Slack drew it (a chart block, no file); `png_fallback`: Slack
+ * refused the chart or table block and the image went out instead.
+ */
 export type ChartOutcome =
+  | "native"
+  | "png_fallback"
   | "attached"
   | "unchecked"
   | "off"
@@ -23,7 +32,8 @@ export type ChartOutcome =
   | "upload_failed"
   | "not_ready"
   | "check_failed"
-  | "refused";
+  | "refused"
+  | "paced";
 
 /** How long to wait for Slack to process the chart. */
 export interface ChartWait {
@@ -50,6 +60,8 @@ export interface ChartDeps {
   renderChart?: (input: ChartInput) => Uint8Array;
   logger: Logger;
   chartWait?: Partial<ChartWait>;
+  /** The workspace's Slack budgets (files.* calls); unset = unpaced. */
+  pacer?: Pick<Pacer, "take" | "throttled">;
 }
 
 /** A digest ready to post and what became of its chart. */
@@ -84,6 +96,36 @@ export async function waitForFile(
 }
 
 /**
+ * The chart's Slack calls, each taking its budget first (pacing.ts: files.* are per-workspace method
+ * tiers): an empty budget is waited for while the chart's wait allows, and past `deadline` the call
+ * is not made (`paced`); a 429 holds that method of the workspace for Retry-After.
+ */
+function pacedSlack(deps: ChartDeps, ref: WorkspaceRef, deadline: number): SlackApi {
+  const { pacer, slack } = deps;
+  if (!pacer) return slack;
+  return {
+    upload: (url, bytes, type) => slack.upload(url, bytes, type),
+    async call(token, method, args) {
+      for (let v = await pacer.take(ref, method); !v.ok; v = await pacer.take(ref, method)) {
+        if (Date.now() + v.waitMs > deadline)
+          throw new AppError(
+            "paced",
+            `Slack's ${method} budget for this workspace is spent for another ${Math.ceil(v.waitMs / 1000)} s`,
+          );
+        await sleep(v.waitMs);
+      }
+      try {
+        return await slack.call(token, method, args);
+      } catch (err) {
+        if (err instanceof SlackCallError && err.status === 429)
+          await pacer.throttled(ref, method, err.retryAfterMs ?? 1_000);
+        throw err;
+      }
+    },
+  };
+}
+
+/**
  * Renders, uploads and waits for the chart; the view carries it only when Slack can show it. Never
  * throws: a digest without its chart beats no digest, and the outcome tells what happened.
  */
@@ -105,21 +147,29 @@ export async function attachChart(
     log.warn({ err }, "chart rendering failed; posting the digest as text");
     return { view, chart: "render_failed" };
   }
+  const wait = { ...DEFAULT_CHART_WAIT, ...deps.chartWait };
+  const slack = pacedSlack(deps, sub.ref, Date.now() + wait.timeoutMs);
   let fileId: string;
   try {
-    fileId = await uploadChart(deps.slack, token, {
+    fileId = await uploadChart(slack, token, {
       png,
       filename: `insights-${sub.id}.png`,
       title,
       altText,
     });
   } catch (err) {
+    if (isAppError(err) && err.code === "paced") {
+      log.info(
+        { why: err.message },
+        "no Slack budget for the chart's upload in time; posting the digest as text",
+      );
+      return { view, chart: "paced" };
+    }
     log.warn({ err }, "chart upload failed; posting the digest as text");
     return { view, chart: "upload_failed" };
   }
-  const wait = { ...DEFAULT_CHART_WAIT, ...deps.chartWait };
   try {
-    if (!(await waitForFile(deps.slack, token, fileId, wait))) {
+    if (!(await waitForFile(slack, token, fileId, wait))) {
       log.warn(
         { waitedMs: wait.timeoutMs },
         "Slack had not processed the chart in time; posting the digest as text",
@@ -127,6 +177,10 @@ export async function attachChart(
       return { view, chart: "not_ready" };
     }
   } catch (err) {
+    if (isAppError(err) && err.code === "paced") {
+      log.warn("no Slack budget to check the chart's processing in time; posting the digest as text");
+      return { view, chart: "not_ready" };
+    }
     const reason = err instanceof SlackCallError ? err.slackError : "error";
     if (reason === "missing_scope") {
       // Installed before files:read was requested: no way to ask. Give Slack a moment and attach;

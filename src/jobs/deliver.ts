@@ -37,7 +37,7 @@ export interface DeliveryDeps extends TakeoverDeps, Pick<DigestPostDeps, "render
   finish: ReturnType<typeof createFinish>;
   apiKeys: Pick<ApiKeyStore, "open">;
   /** The digest service reading the API key the delivery already loaded. */
-  digestsWith(apiKeys: Pick<ApiKeyStore, "load">): Pick<DigestService, "build">;
+  digestsWith(apiKeys: Pick<ApiKeyStore, "load">): Pick<DigestService, "build" | "drivers">;
   pacer: Pacer;
   fanOut: Omit<FanOutDeps, "logger">;
   /** The bot token of a workspace: the configured one, or an installation-store lookup. */

@@ -1,14 +1,18 @@
 import { digestMessage } from "../../templates/digest-message.ts";
 import { isDm } from "../../templates/subscription-words.ts";
+import { refusesNative } from "../blockkit/native.ts";
 import type { DigestService } from "../digests/digest-service.ts";
 import { scheduledExtras } from "../digests/scheduled.ts";
 import type { DigestView } from "../insights/types.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
 import type { Subscription } from "../subscriptions/types.ts";
-import type { ChartDeps, ChartOutcome, PreparedDigest } from "./chart-ready.ts";
+import { attachChart, type ChartDeps, type ChartOutcome, type PreparedDigest } from "./chart-ready.ts";
 import { CHANNEL_OR_TOKEN_GONE } from "./failures.ts";
 import type { Pacer } from "./pacing.ts";
 import { SlackCallError } from "./slack-api.ts";
+
+/** Outcomes after which the digest shows its chart as planned (nothing to record). */
+export const CHART_AS_PLANNED: ReadonlySet<ChartOutcome> = new Set(["native", "attached", "off"]);
 
 /** What building and posting a digest needs. */
 export interface DigestPostDeps extends ChartDeps {
@@ -37,7 +41,7 @@ export async function buildView(
     assetIds: sub.assetIds,
     scannerIds: sub.scannerIds,
     attribution: `${isDm(sub.channelId) ? "Your personal digest" : "Scheduled digest"} · ${scheduleText(sub.schedule, sub.time, sub.tz)}`,
-    ...scheduledExtras(sub, deps.renderChart !== undefined),
+    ...scheduledExtras(sub),
   });
   return view;
 }
@@ -51,18 +55,27 @@ export const deliveryMetadata = (deliveryId: string) => ({
 /** Where a digest goes: a new message (in a thread, with `threadTs`) or an edit of `ts`. */
 export type Placement = { kind: "post"; threadTs?: string } | { kind: "update"; ts: string };
 
+/** A posted digest: its ts, what became of its chart, and what went out (after any fallback). */
+export interface Posted {
+  ts: string;
+  chart: ChartOutcome;
+  prepared: PreparedDigest;
+}
+
 /**
- * Posts (or edits) the digest; if Slack still refuses its image (`invalid_blocks`), the call is
- * retried once without it and the chart's outcome becomes `refused`.
+ * Posts (or edits) the digest. If Slack refuses its chart or table block (`invalid_blocks` naming
+ * one), the call is retried once with today's image path: the PNG rendered, uploaded and checked,
+ * the drivers in words, and the outcome `png_fallback` (or why the image did not make it either).
+ * If Slack still refuses an image, the call is retried once without it (`refused`).
  */
 export async function postDigest(
-  deps: Pick<DigestPostDeps, "slack" | "logger">,
+  deps: Pick<DigestPostDeps, "slack" | "logger" | "renderChart" | "chartWait" | "pacer">,
   sub: Subscription,
   token: string,
   prepared: PreparedDigest,
   deliveryId: string,
   placement: Placement = { kind: "post" },
-): Promise<{ ts: string; chart: ChartOutcome }> {
+): Promise<Posted> {
   const { view } = prepared;
   const post = async (v: DigestView) => {
     const { blocks, text } = digestMessage(v);
@@ -79,12 +92,25 @@ export async function postDigest(
     return String(reply.ts ?? "");
   };
   try {
-    return { ts: await post(view), chart: prepared.chart };
+    return { ts: await post(view), chart: prepared.chart, prepared };
   } catch (err) {
-    if (!(err instanceof SlackCallError) || err.slackError !== "invalid_blocks" || !view.chart) throw err;
+    if (!(err instanceof SlackCallError) || err.slackError !== "invalid_blocks") throw err;
+    const refusal = { error: err.slackError, messages: err.messages };
+    if (view.chartStyle === "native" && refusesNative(refusal, digestMessage(view).blocks)) {
+      deps.logger.warn(
+        { subId: sub.id, refused: err.messages.slice(0, 3) },
+        "Slack refused the digest's chart or table block; posting it with the image instead",
+      );
+      const png = await attachChart(deps, sub, token, { ...view, chartStyle: "png" });
+      const shown = png.chart === "attached" || png.chart === "unchecked";
+      const fallback = { view: png.view, chart: shown ? ("png_fallback" as const) : png.chart };
+      return postDigest(deps, sub, token, fallback, deliveryId, placement);
+    }
+    if (!view.chart) throw err;
     deps.logger.warn({ subId: sub.id }, "digest with chart refused (invalid_blocks); posting without it");
     const { chart: _chart, ...textOnly } = view;
-    return { ts: await post(textOnly), chart: "refused" };
+    const refused = { view: textOnly, chart: "refused" as const };
+    return { ts: await post(textOnly), chart: "refused", prepared: refused };
   }
 }
 

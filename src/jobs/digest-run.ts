@@ -4,10 +4,16 @@ import { periodTime } from "../subscriptions/period.ts";
 import { judgeRun } from "../subscriptions/run-verdict.ts";
 import type { LastDelivery, Subscription } from "../subscriptions/types.ts";
 import type { createFinish, RunFields } from "./begin.ts";
-import { attachChart } from "./chart-ready.ts";
+import { attachChart, type PreparedDigest } from "./chart-ready.ts";
 import type { ClaimState, DeliveryClaims } from "./claims.ts";
 import { type DeliveryJob, type DeliveryResult, later } from "./delivery-job.ts";
-import { buildView, type DigestPostDeps, findPosted, type TakeoverDeps } from "./digest-post.ts";
+import {
+  buildView,
+  CHART_AS_PLANNED,
+  type DigestPostDeps,
+  findPosted,
+  type TakeoverDeps,
+} from "./digest-post.ts";
 import { messageFields, placeDigest, placementOf } from "./styles.ts";
 
 /** One delivery's run, after its claim was taken: who, what period, with which token and digests. */
@@ -19,7 +25,7 @@ export interface Run {
   claim: Extract<ClaimState, { state: "acquired" }>;
   botToken: string;
   /** The digest service reading the API key the delivery already loaded. */
-  digests: Pick<DigestService, "build">;
+  digests: Pick<DigestService, "build" | "drivers">;
   deliveryId: string;
   /** A "send now": posts whatever its condition says, and leaves no history or alert state. */
   isTest: boolean;
@@ -123,7 +129,12 @@ export async function runDigest(deps: RunDeps, run: Run): Promise<RunOutcome> {
     deps.logger.info({ subId: sub.id, period, reason }, "run skipped: its condition was not met");
     return done({ status: "skipped", why: "condition_not_met", period });
   }
-  const prepared = await attachChart(deps, sub, run.botToken, judged.view);
+  // Native charts go in the message itself: no file, no wait. Only the image path uploads.
+  const style = judged.view.chartStyle;
+  const prepared: PreparedDigest =
+    style === "png"
+      ? await attachChart(deps, sub, run.botToken, judged.view)
+      : { view: judged.view, chart: style === "native" ? "native" : "off" };
   if (!(await deps.claims.confirm(sub.ref, sub.id, period, claim.token)))
     return done({ status: "skipped", why: "lease_lost", period });
   const placed = await placeDigest(deps, sub, run.botToken, prepared, run.deliveryId, asOf);
@@ -132,7 +143,7 @@ export async function runDigest(deps: RunDeps, run: Run): Promise<RunOutcome> {
     async record() {
       // A chart that should have been there and is not is part of the outcome, not only a log line.
       const { ts, chart } = placed;
-      const missing = chart !== "attached" && chart !== "off";
+      const missing = !CHART_AS_PLANNED.has(chart);
       const runs: RunFields = { set: { ...history.set, ...placed.runs.set } };
       await record("delivered", { messageTs: ts, ...(missing ? { chart } : {}) }, runs);
       deps.logger.info({ subId: sub.id, period, ts, chart }, "digest delivered");

@@ -26,6 +26,8 @@ export interface FanOutDeps {
   batchSize?: number;
   /** Workspaces read at once [64]. */
   parallel?: number;
+  /** Told each page of a workspace's members as it is read, so their drivers are planned ahead (slot-warm.ts). */
+  warm?: (ref: WorkspaceRef, members: [string, string][], period: string) => void;
 }
 
 /** BullMQ's largest priority. */
@@ -79,6 +81,7 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
       pages.forEach((p, j) => {
         const lane = group[j] as (typeof lanes)[number];
         round.push({ lane, members: p.members });
+        deps.warm?.(lane.ref, p.members, period);
         if (!lane.started && p.cursor === "0" && p.members.length === 0) void prune(deps, slotId, lane.ref);
         if (p.cursor !== "0") {
           lane.cursor = p.cursor;

@@ -46,6 +46,8 @@ export async function startHealthServer(o: {
   redis: RedisClient;
   /** Serves `/metrics` (Prometheus) when given. */
   metrics?: (req: unknown, res: ServerResponse) => void;
+  /** What /readyz reports besides readiness (Redis' maxmemory-policy). */
+  report?: () => Record<string, unknown>;
 }): Promise<HealthServer> {
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json" });
@@ -69,7 +71,12 @@ export async function startHealthServer(o: {
   const readiness = async () => {
     const [redisUp, running] = await Promise.all([within(ping, 1_000), within(o.ready, 1_000)]);
     const ok = redisUp && running;
-    return { ok, redis: redisUp ? "up" : "down", ...(running ? {} : { worker: "stopped" }) };
+    return {
+      ok,
+      redis: redisUp ? "up" : "down",
+      ...(running ? {} : { worker: "stopped" }),
+      ...o.report?.(),
+    };
   };
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];

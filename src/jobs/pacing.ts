@@ -32,7 +32,8 @@ export interface PacingPolicy {
  * Tier 3 for Marketplace apps, but 1 a minute (15 messages a page) for apps outside the Marketplace
  * since 2025, and the same for conversations.replies (a threaded run's takeover); the takeover check is
  * the only caller, and rare, so the strict budget is the default.
- * files.*: Tier 4 / Tier 2. Methods not listed here are not paced.
+ * files.*: Tier 4 / Tier 2, taken by the chart's upload and its processing check (chart-ready.ts)
+ * whenever the digest goes out with its image. Methods not listed here are not paced.
  */
 export const SLACK_PACING: PacingPolicy = {
   channelPosts: { points: 1, durationSec: 1 },
@@ -42,6 +43,7 @@ export const SLACK_PACING: PacingPolicy = {
     "conversations.replies": { points: 1, durationSec: 60 },
     "files.getUploadURLExternal": { points: 100, durationSec: 60 },
     "files.completeUploadExternal": { points: 20, durationSec: 60 },
+    "files.info": { points: 100, durationSec: 60 },
   },
 };
 

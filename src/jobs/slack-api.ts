@@ -14,11 +14,13 @@ export class SlackCallError extends AppError<"slack_error" | "slack_http" | "sla
   readonly status: number | undefined;
   /** From Retry-After on 429. */
   readonly retryAfterMs: number | undefined;
+  /** What Slack said about an `invalid_blocks` (its `errors`), each ending in a json-pointer. */
+  readonly messages: readonly string[];
   constructor(
     code: "slack_error" | "slack_http" | "slack_network",
     method: string,
     slackError: string,
-    o: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
+    o: { status?: number; retryAfterMs?: number; cause?: unknown; messages?: readonly string[] } = {},
   ) {
     super(code, `Slack ${method} failed: ${slackError}`, {
       cause: o.cause,
@@ -28,7 +30,15 @@ export class SlackCallError extends AppError<"slack_error" | "slack_http" | "sla
     this.slackError = slackError;
     this.status = o.status;
     this.retryAfterMs = o.retryAfterMs;
+    this.messages = o.messages ?? [];
   }
+}
+
+/** The strings of a reply's `errors` (or `response_metadata.messages`), for an `invalid_blocks`. */
+function replyMessages(body: Record<string, unknown>): string[] {
+  const meta = body.response_metadata as { messages?: unknown } | undefined;
+  const list = Array.isArray(body.errors) ? body.errors : Array.isArray(meta?.messages) ? meta.messages : [];
+  return list.filter((m): m is string => typeof m === "string").slice(0, 50);
 }
 
 /** The two ways the worker talks to Slack. */
@@ -103,6 +113,7 @@ export function createSlackApi(options: SlackApiOptions): SlackApi {
       if (body.ok !== true)
         throw new SlackCallError("slack_error", method, String(body.error ?? "unknown_error"), {
           status: 200,
+          messages: replyMessages(body),
         });
       return body;
     },

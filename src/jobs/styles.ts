@@ -54,7 +54,7 @@ export interface Placed {
 
 /** Posts or edits the run's digest as its style says; see the module comment. */
 export async function placeDigest(
-  deps: Pick<DigestPostDeps, "slack" | "logger">,
+  deps: Pick<DigestPostDeps, "slack" | "logger" | "renderChart" | "chartWait" | "pacer">,
   sub: Subscription,
   token: string,
   prepared: PreparedDigest,
@@ -64,20 +64,21 @@ export async function placeDigest(
   const placement = placementOf(sub, asOf);
   if (placement.kind === "post" && !placement.threadTs) {
     const posted = await postDigest(deps, sub, token, prepared, deliveryId);
-    return { ...posted, runs: messageFields(sub, asOf, posted.ts) };
+    return { ts: posted.ts, chart: posted.chart, runs: messageFields(sub, asOf, posted.ts) };
   }
   try {
     const done = await postDigest(deps, sub, token, prepared, deliveryId, placement);
     if (placement.kind === "post" && placement.threadTs) {
-      // The top message shows the latest numbers; a failed edit costs only that.
-      await postDigest(deps, sub, token, prepared, deliveryId, {
+      // The top message shows the latest numbers (as the reply went out: after a fallback, with
+      // the same image); a failed edit costs only that.
+      await postDigest(deps, sub, token, done.prepared, deliveryId, {
         kind: "update",
         ts: placement.threadTs,
       }).catch((err: unknown) =>
         deps.logger.warn({ err, subId: sub.id }, "could not refresh the thread's top message"),
       );
     }
-    return { ...done, runs: {} };
+    return { ts: done.ts, chart: done.chart, runs: {} };
   } catch (err) {
     if (!gone(err)) throw err;
     deps.logger.info(
@@ -85,6 +86,6 @@ export async function placeDigest(
       "the message to edit or reply under is gone; posting a new one",
     );
     const posted = await postDigest(deps, sub, token, prepared, deliveryId);
-    return { ...posted, runs: messageFields(sub, asOf, posted.ts) };
+    return { ts: posted.ts, chart: posted.chart, runs: messageFields(sub, asOf, posted.ts) };
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { App, type AuthorizeSourceData, type CustomRoute, LogLevel } from "@slack/bolt";
+import { App, type CustomRoute, LogLevel } from "@slack/bolt";
 import type { SlackConfig } from "../config.ts";
 import type { OAuthAppOptions } from "../install/index.ts";
 import { withLogContext } from "../log.ts";
@@ -20,6 +20,8 @@ export interface SlackAppOptions {
   oauth?: OAuthAppOptions;
   /** OAuth mode: whether a workspace has an installation (the acking path's check, see frame/fast-path.ts). */
   installed?: Admit;
+  /** What /readyz reports besides Redis' answer (Redis' maxmemory-policy). */
+  readiness?: () => Record<string, unknown>;
 }
 
 /**
@@ -34,26 +36,16 @@ export function createSlackApp({
   customRoutes = [],
   oauth,
   installed,
+  readiness,
 }: SlackAppOptions): App {
   const socketMode = Boolean(slack.appToken);
   const authorize = oauth
     ? undefined
     : singleTeamAuthorize(slack.botToken as string, slack.apiUrl, boltLogger(deps.logger));
-  // Requests handed off before Bolt's path are admitted by the same rule Bolt's authorize applies.
-  const admit: Admit | undefined = authorize
-    ? (team) =>
-        authorize(
-          {
-            teamId: team.teamId,
-            enterpriseId: team.enterpriseId,
-            isEnterpriseInstall: team.isEnterpriseInstall === true,
-          } as AuthorizeSourceData<boolean>,
-          {} as never,
-        ).then(
-          () => true,
-          () => false,
-        )
-    : installed;
+  // Requests handed off before Bolt's path are admitted by the same rule Bolt's authorize applies,
+  // from the token's identity once known; until then (or while Slack is unreachable) they take
+  // Bolt's path, whose authorize asks Slack.
+  const admit: Admit | undefined = authorize ? async (team) => authorize.known(team) : installed;
   const app = new App({
     signingSecret: slack.signingSecret,
     // Bolt refuses a custom authorize next to OAuth options: one or the other.
@@ -72,7 +64,7 @@ export function createSlackApp({
       slackApiUrl: slack.apiUrl,
       retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
     },
-    customRoutes: healthRoutes(deps.redis, customRoutes),
+    customRoutes: healthRoutes(deps.redis, customRoutes, readiness),
     // Ack first, work after: Slack's 3 s budget belongs to the ack, not to our GraphQL calls.
     processBeforeResponse: false,
   });

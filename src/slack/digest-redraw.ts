@@ -10,7 +10,7 @@ import type { ActionContext, RequestContext } from "./frame/index.ts";
 export async function digestViewForState(
   ctx: Pick<RequestContext, "deps" | "ref" | "user">,
   state: DigestState,
-  extra: Pick<DigestRequest, "shareable" | "attribution">,
+  extra: Pick<DigestRequest, "shareable" | "attribution" | "chart">,
 ): Promise<DigestView> {
   const user = await ctx.user();
   const { view } = await ctx.deps.digests.build({

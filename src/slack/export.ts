@@ -1,5 +1,6 @@
+import { exportComment } from "../../templates/export-comment.ts";
 import { escapeMrkdwn } from "../blockkit/text.ts";
-import { digestCsv } from "../insights/csv.ts";
+import { csvFilename, digestCsv } from "../insights/csv.ts";
 import type { DigestView } from "../insights/types.ts";
 import { codeOf } from "../metrics.ts";
 import { uploadExternal, webClientPort } from "./file-upload.ts";
@@ -8,9 +9,6 @@ import { openDm } from "./subscriptions/personal.ts";
 
 /** Slack's answers when the bot cannot share into a conversation: the person's DM is the fallback. */
 const CANNOT_SHARE = new Set(["not_in_channel", "channel_not_found", "is_archived", "restricted_action"]);
-
-/** The file name of a digest's series: `insights-2026-11-01-to-2026-11-30.csv`. */
-const csvFilename = (view: DigestView) => `insights-${view.digest.range.from}-to-${view.digest.range.to}.csv`;
 
 /**
  * Uploads a digest's daily series as CSV into `channelId`, or, when the app cannot share there (not a
@@ -23,15 +21,13 @@ export async function exportCsv(
   channelId: string | undefined,
 ): Promise<string> {
   const csv = new TextEncoder().encode(digestCsv(view));
-  const days = view.digest.series.length;
-  const label = view.digest.range.label;
   const file = {
     filename: csvFilename(view),
-    title: `Insights daily series, ${label}`,
+    title: `Insights daily series, ${view.digest.range.label}`,
     bytes: csv,
     contentType: "text/csv",
   };
-  const comment = `:page_facing_up: Daily findings, violations, fixes and merged violations, ${escapeMrkdwn(label)} (${days} day${days === 1 ? "" : "s"}), exported by <@${ctx.userId}>.`;
+  const comment = exportComment(view, ctx.userId);
   const port = webClientPort(ctx.client);
   if (channelId && /^[CG]/.test(channelId)) {
     try {

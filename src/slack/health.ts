@@ -1,8 +1,15 @@
 import type { CustomRoute } from "@slack/bolt";
 import type { RedisClient } from "../store/redis-client.ts";
 
-/** Extra HTTP routes: liveness, readiness (Redis answers), and whatever the root adds (metrics). */
-export function healthRoutes(redis: RedisClient, extra: CustomRoute[] = []): CustomRoute[] {
+/**
+ * Extra HTTP routes: liveness, readiness (Redis answers; `report` adds what the root knows, such as
+ * Redis' maxmemory-policy), and whatever the root adds (metrics).
+ */
+export function healthRoutes(
+  redis: RedisClient,
+  extra: CustomRoute[] = [],
+  report: () => Record<string, unknown> = () => ({}),
+): CustomRoute[] {
   const json = (res: import("node:http").ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
@@ -17,8 +24,8 @@ export function healthRoutes(redis: RedisClient, extra: CustomRoute[] = []): Cus
           setTimeout(() => reject(new Error("timeout")), 1000).unref(),
         );
         Promise.race([redis.ping(), timeout]).then(
-          () => json(res, 200, { ok: true, redis: "up" }),
-          () => json(res, 503, { ok: false, redis: "down" }),
+          () => json(res, 200, { ok: true, redis: "up", ...report() }),
+          () => json(res, 503, { ok: false, redis: "down", ...report() }),
         );
       },
     },

@@ -44,9 +44,19 @@ export function subscriptionView(sub: Subscription, nextRun?: Date): Subscriptio
     paused: sub.status === "paused",
   };
   if (sub.drivers === false) view.drivers = false;
+  if (sub.chart) view.chart = sub.chart;
   if (sub.condition) view.condition = sub.condition;
   if (sub.style) view.style = sub.style;
-  if (sub.mode === "alert") view.alert = sub.runs?.alert?.state ?? "unchecked";
+  if (sub.mode === "alert") {
+    const alert = sub.runs?.alert;
+    view.alert = alert?.state ?? "unchecked";
+    if (alert?.acknowledged || alert?.snoozed)
+      view.episode = {
+        ...(alert.acknowledged ? { acknowledgedBy: alert.acknowledged.by } : {}),
+        ...(alert.snoozed ? { snoozedUntil: alert.snoozed.until ?? "clear" } : {}),
+      };
+    if (sub.runs?.feedback) view.feedback = sub.runs.feedback;
+  }
   if (sub.status === "paused") {
     const r = describeReason(sub.pausedReason ?? "paused_by_user");
     view.pausedReason = `${capital(r.what)}. ${r.fix}`;
@@ -54,7 +64,7 @@ export function subscriptionView(sub: Subscription, nextRun?: Date): Subscriptio
   if (nextRun) view.nextRunAt = nextRun.toISOString();
   const last = sub.lastDelivery;
   if (last) {
-    view.lastDelivery = { at: last.at, outcome: last.outcome };
+    view.lastDelivery = { at: last.at, outcome: last.outcome, ...(last.chart ? { chart: last.chart } : {}) };
     // A skipped run's reason is already in words ("violations +3% (< 10%)"); failures carry codes.
     if (last.reason)
       view.lastDelivery.reason = last.outcome === "skipped" ? last.reason : describeReason(last.reason).what;

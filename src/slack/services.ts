@@ -2,11 +2,13 @@ import type { AnalyticsClient } from "../analytics/client.ts";
 import type { DigestService } from "../digests/digest-service.ts";
 import type { InsightsCache } from "../digests/insights-cache.ts";
 import type { Offload } from "../interactive/types.ts";
+import type { AlertStateStore } from "../jobs/alert-state.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import type { WorkspaceSettingsStore } from "../store/workspace-settings.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import type { UserDirectory } from "./users.ts";
@@ -23,10 +25,14 @@ export interface AppServices {
   apiKeys: ApiKeyStore;
   users: UserDirectory;
   digests: DigestService;
+  /** The workspace's own settings (the chart one), as `/insights settings` reads and changes them. */
+  settings?: WorkspaceSettingsStore;
   insightsCache: InsightsCache;
   analytics: Pick<AnalyticsClient, "verifyKey" | "endpoint">;
   /** Scheduled digests: records and their BullMQ schedulers (the web process's producer side). */
   subscriptions: SubscriptionService;
+  /** Alert episodes: the scripts behind the buttons on an alert's message, and its kept message. */
+  alerts: AlertStateStore;
   policy: PermissionPolicy;
   /** Who installed the app in a workspace (OAuth installs record it); undefined when unknown. */
   installerOf(ref: WorkspaceRef): Promise<string | undefined>;

@@ -151,6 +151,12 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
     user: (ref: WorkspaceRef, userId: string) => `${ns(ref)}:user:${slackId("userId", userId)}`,
     /** Hash: one subscription. */
     subscription: (ref: WorkspaceRef, subId: string) => `${ns(ref)}:sub:${token("subscription id", subId)}`,
+    /** String (JSON): the message of an alert's latest episode, kept so every state change redraws it. */
+    alertMessage: (ref: WorkspaceRef, subId: string) =>
+      `${ns(ref)}:alertmsg:${token("subscription id", subId)}`,
+    /** Hash: `<episode>:<user>` → `+` or `-`, each person's feedback on an alert's messages. */
+    alertFeedback: (ref: WorkspaceRef, subId: string) =>
+      `${ns(ref)}:alertfb:${token("subscription id", subId)}`,
     /** Hash: subscription id → channel id, for every subscription of the workspace. */
     subscriptionIndex: (ref: WorkspaceRef) => `${ns(ref)}:idx`,
     /** Hash: subscription id → channel id, for the workspace's active subscriptions in one time slot. */
@@ -171,6 +177,8 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
       `${ns(ref)}:introspection:${token("endpoint digest", digest)}`,
     /** String with TTL: a mutex (SET NX PX). */
     lock: (ref: WorkspaceRef, name: string) => `${ns(ref)}:lock:${token("lock name", name)}`,
+    /** Hash: the workspace's settings an admin chose (`chart`: native, png or off). */
+    settings: (ref: WorkspaceRef) => `${ns(ref)}:settings`,
     /** Set while Slack withholds the workspace's events (app_rate_limited); expires with that minute. */
     eventsLimited: (ref: WorkspaceRef) => `${ns(ref)}:events-limited`,
     /** String with TTL: whether the app can post in a channel (`ok`, `not_in_channel`…), as last checked. */
@@ -189,6 +197,16 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
     parseSlotKey(key: string): string | null {
       const m = /^(.*):slot:\{s:([A-Za-z0-9_.-]{1,128})\}:ws$/.exec(key);
       return m && m[1] === prefix ? (m[2] as string) : null;
+    },
+    /**
+     * The keys of one analytics account's shared drivers results, outside any workspace: `account` is
+     * a keyed hash of its API key (never the key), and its hash tag, so an account's result, lock and
+     * notice channel sit in one slot and accounts spread over a cluster. `digest` names the request.
+     */
+    drivers: (account: string, digest: string) => {
+      const base = `${prefix}:drivers:{a:${token("account tag", account)}}`;
+      const d = token("drivers digest", digest);
+      return { result: `${base}:r:${d}`, lock: `${base}:l:${d}`, channel: `${base}:done:${d}` };
     },
     /** String with TTL: a process-wide mutex outside any workspace (start-up migration). */
     globalLock: (name: string) => `${prefix}:lock:${token("lock name", name)}`,

@@ -1,3 +1,4 @@
+import { CHART_STYLES, type ChartStyle } from "../insights/types.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { runStateOf } from "./run-state.ts";
 import { sortDays } from "./schedule.ts";
@@ -41,6 +42,8 @@ export function toHash(sub: Partial<Omit<Subscription, "id" | "ref">>): Subscrip
   if (sub.filterLabels !== undefined) h.labels = sub.filterLabels.join(SEP);
   // Absent = on, so the common record carries no field for it; "1" is written only to undo a "0".
   if (sub.drivers !== undefined) h.drivers = sub.drivers ? "1" : "0";
+  // Absent = the workspace's chart setting.
+  if (sub.chart !== undefined) h.ch = sub.chart;
   // Absent = every run posts, a digest, as a new message: what records from before these options mean.
   if (sub.condition !== undefined) h.cond = sub.condition;
   if (sub.mode !== undefined) h.mode = sub.mode;
@@ -117,6 +120,7 @@ export function fromHash(id: string, ref: WorkspaceRef, h: SubscriptionHash): Su
   // Records from before the option have no field: they read as on, their owners' default.
   if (h.drivers === "0") sub.drivers = false;
   else if (h.drivers === "1") sub.drivers = true;
+  if (CHART_STYLES.includes(h.ch as ChartStyle)) sub.chart = h.ch as ChartStyle;
   if (h.cond) sub.condition = h.cond;
   if (h.mode === "alert") sub.mode = "alert";
   if (h.ds === "update" || h.ds === "thread") sub.style = h.ds;

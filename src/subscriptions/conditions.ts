@@ -1,5 +1,14 @@
 import { AppError } from "../errors.ts";
 import type { Digest } from "../insights/types.ts";
+import {
+  DEFAULT_UNUSUAL_RULE,
+  dayWords,
+  judgeDay,
+  SENSITIVITY_LEVELS,
+  type UnusualJudgement,
+  type WeekdaySeries,
+  weekdayName,
+} from "../insights/unusual.ts";
 
 /**
  * Conditions on a subscription: post only when the numbers say something. Pure: the grammar that
@@ -19,12 +28,22 @@ export type Condition =
   /** Rose in each of the last `periods` periods (needs the values of earlier runs). */
   | { kind: "rising"; metric: Metric; periods: number }
   /** Any of the numbers moved at all. */
-  | { kind: "changed" };
+  | { kind: "changed" }
+  /**
+   * The latest complete day is outside the band of the same weekday in the weeks before it
+   * (src/insights/unusual.ts), in a direction; `sensitivity` is the band's half-width in robust
+   * standard deviations (absent = the default).
+   */
+  | { kind: "unusual"; metric: Metric; direction: "high" | "low" | "any"; sensitivity?: number };
 
 export interface Verdict {
   met: boolean;
   /** Why, in words, with the value and the threshold: "violations +12% (≥ 10%)". */
   reason: string;
+  /** The data cannot decide (a gap, a day left out): an alert holds its state, a digest posts to show it. */
+  unknown?: boolean;
+  /** The day judged against its weekday, for `unusual` conditions. */
+  unusual?: UnusualJudgement;
 }
 
 export const CONDITION_GRAMMAR = [
@@ -33,6 +52,7 @@ export const CONDITION_GRAMMAR = [
   "when violations > 500         (or: findings < 100 — the current value against a threshold)",
   "when violations rose 3        (rose in each of the last 3 periods)",
   "when changed                  (anything moved at all)",
+  "when violations unusual       (or: unusually high, unusually low — yesterday against the same weekday of the 8 weeks before; add sensitivity low, high or 2–10)",
 ].join("\n");
 
 const bad = (message: string) =>
@@ -56,6 +76,43 @@ function metric(raw: string | undefined): Metric {
   return m as Metric;
 }
 
+const SENSITIVITY_WORDS = Object.keys(SENSITIVITY_LEVELS) as (keyof typeof SENSITIVITY_LEVELS)[];
+
+/** `sensitivity low|normal|high|<2..10>` after an unusual condition; the default is left out. */
+function sensitivity(words: string[]): number | undefined {
+  if (words.length === 0) return undefined;
+  const [word, value, ...rest] = words;
+  if (word !== "sensitivity" || value === undefined || rest.length > 0)
+    throw bad(
+      `I don't understand "${words.join(" ").slice(0, 30)}" after unusual; add sensitivity low, normal, high or a number from 2 to 10.`,
+    );
+  const named = SENSITIVITY_LEVELS[value as keyof typeof SENSITIVITY_LEVELS];
+  const k = named ?? Number(value);
+  if (!Number.isFinite(k) || k < 2 || k > 10)
+    throw bad(
+      `"${value.slice(0, 20)}" is not a sensitivity: use low, normal, high or a number from 2 (most alerts) to 10 (fewest).`,
+    );
+  return k === DEFAULT_UNUSUAL_RULE.sensitivity ? undefined : k;
+}
+
+/** `unusual`, `unusually high`, `unusually low`, each with an optional sensitivity. */
+function unusual(which: Metric, words: string[]): Condition {
+  const [verb, next, ...rest] = words;
+  if (verb === "unusual") {
+    const k = sensitivity(next === undefined ? [] : [next, ...rest]);
+    return {
+      kind: "unusual",
+      metric: which,
+      direction: "any",
+      ...(k === undefined ? {} : { sensitivity: k }),
+    };
+  }
+  if (next !== "high" && next !== "low")
+    throw bad(`"unusually" needs a direction: when ${which} unusually high, or when ${which} unusually low.`);
+  const k = sensitivity(rest);
+  return { kind: "unusual", metric: which, direction: next, ...(k === undefined ? {} : { sensitivity: k }) };
+}
+
 /**
  * Parses the words after `when` (the `when` itself is optional).
  *
@@ -72,6 +129,7 @@ export function parseCondition(text: string): Condition {
   if (words.length === 1 && (words[0] === "changed" || words[0] === "anything")) return { kind: "changed" };
   if (words.join(" ") === "anything changed") return { kind: "changed" };
   const [m, verb, amount, ...rest] = words;
+  if (verb === "unusual" || verb === "unusually") return unusual(metric(m), words.slice(1));
   if (rest.length > 0) throw bad(`I don't understand "${rest.join(" ").slice(0, 30)}".`);
   const which = metric(m);
   if (verb === ">" || verb === "<" || verb === "above" || verb === "below") {
@@ -104,7 +162,9 @@ export function parseCondition(text: string): Condition {
       direction: verb === "changed" ? "any" : verb,
     };
   }
-  throw bad(`"${(verb ?? "").slice(0, 20)}" is not a condition word: use changed, up, down, >, < or rose.`);
+  throw bad(
+    `"${(verb ?? "").slice(0, 20)}" is not a condition word: use changed, up, down, >, <, rose or unusual.`,
+  );
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 1 });
@@ -120,6 +180,11 @@ export function conditionText(c: Condition): string {
       return `when ${c.metric} rose ${c.periods}`;
     case "change":
       return `when ${c.metric} ${c.direction === "any" ? "changed" : c.direction} ${c.by}${c.unit === "pct" ? "%" : ""}`;
+    case "unusual": {
+      const named = SENSITIVITY_WORDS.find((w) => SENSITIVITY_LEVELS[w] === c.sensitivity);
+      const k = c.sensitivity === undefined ? "" : ` sensitivity ${named ?? c.sensitivity}`;
+      return `when ${c.metric} ${c.direction === "any" ? "unusual" : `unusually ${c.direction}`}${k}`;
+    }
   }
 }
 
@@ -144,10 +209,21 @@ const signed = (n: number, unit = "") => `${n > 0 ? "+" : n < 0 ? "−" : "±"}$
  * The verdict for one digest. `history` holds the metric's values of earlier runs, oldest first,
  * for `rising`. With incomplete data a condition that would skip the run posts instead, saying why.
  */
-export function evaluate(c: Condition, d: Digest, history: readonly number[] = []): Verdict {
-  const verdict = judge(c, d, history);
-  if (!verdict.met && incomplete(d))
-    return { met: true, reason: `data incomplete (${verdict.reason}); posted so the gap is seen` };
+export function evaluate(
+  c: Condition,
+  d: Digest,
+  history: readonly number[] = [],
+  weekday?: WeekdaySeries,
+): Verdict {
+  const verdict = judge(c, d, history, weekday);
+  // An unusual condition reads one day of its own series: a gap elsewhere in the digest says nothing about it.
+  const gap = c.kind === "unusual" ? verdict.unknown === true : incomplete(d);
+  if (!verdict.met && gap)
+    return {
+      ...verdict,
+      met: true,
+      reason: `data incomplete (${verdict.reason}); posted so the gap is seen`,
+    };
   return verdict;
 }
 
@@ -155,7 +231,13 @@ export function evaluate(c: Condition, d: Digest, history: readonly number[] = [
  * The verdict on the numbers as they are, gaps or not: what an alert reads (it holds its state over
  * a gap instead of posting, see alert-run.ts). Digest runs go through `evaluate`.
  */
-export function judge(c: Condition, d: Digest, history: readonly number[] = []): Verdict {
+export function judge(
+  c: Condition,
+  d: Digest,
+  history: readonly number[] = [],
+  weekday?: WeekdaySeries,
+): Verdict {
+  if (c.kind === "unusual") return judgeUnusual(c, weekday);
   if (c.kind === "changed") {
     const moved = d.findings.change !== 0 || d.violations.change !== 0;
     return { met: moved, reason: moved ? "the numbers moved" : "nothing changed since the previous period" };
@@ -193,4 +275,40 @@ export function judge(c: Condition, d: Digest, history: readonly number[] = []):
   const met = signOk && Math.abs(pct) >= c.by;
   const shown = Number.isFinite(pct) ? signed(pct, "%") : "new";
   return { met, reason: `${c.metric} ${shown} (${met ? "≥" : "<"} ${fmt(c.by)}%)` };
+}
+
+const times = (x: number) => `${x >= 1 ? fmt(x) : x.toFixed(2)}×`;
+
+/**
+ * An unusual condition on the latest complete day: "violations 412 yesterday (Tue Nov 17); a usual
+ * Tuesday is 150–210, 2.3× its median". A day the data cannot speak for is `unknown`, never "usual".
+ */
+export function judgeUnusual(
+  c: Extract<Condition, { kind: "unusual" }>,
+  weekday: WeekdaySeries | undefined,
+): Verdict {
+  if (!weekday) return { met: false, unknown: true, reason: `${c.metric}: no daily series to judge` };
+  const rule = { ...DEFAULT_UNUSUAL_RULE, sensitivity: c.sensitivity ?? DEFAULT_UNUSUAL_RULE.sensitivity };
+  const j = judgeDay(weekday.points, c.metric, weekday.day, rule, undefined, weekday.sliceGaps);
+  const when = weekday.day === weekday.yesterday ? `yesterday (${dayWords(j.day)})` : `on ${dayWords(j.day)}`;
+  const usual = `a usual ${weekdayName(weekday.day)}`;
+  if (j.kind === "unknown") {
+    const why = {
+      missing: "the service sent no numbers for it",
+      gap: `a data gap (no data from ${j.gap?.dimension === "total" || !j.gap ? "any scanner" : j.gap.label.slice(0, 40)}${j.gap ? ` since ${dayWords(j.gap.from)}` : ""})`,
+      silent: `no activity at all, on a weekday that is normally busy`,
+      history: `only ${j.weeks} of the last ${rule.weeks} ${weekdayName(weekday.day)}s known (${rule.minWeeks} needed)`,
+    }[j.why];
+    // The cause first: a run's recorded reason is cut to 60 characters.
+    const reason = `${c.metric} not judged ${when}: ${why}`;
+    return j.why === "history"
+      ? { met: false, reason, unusual: j }
+      : { met: false, unknown: true, reason, unusual: j };
+  }
+  const band = `${fmt(Math.round(j.band.low))}–${fmt(Math.round(j.band.high))}`;
+  const met = j.direction !== "within" && (c.direction === "any" || c.direction === j.direction);
+  const value = `${c.metric} ${fmt(j.value)} ${when}`;
+  if (j.direction === "within") return { met, reason: `${value}, within ${usual} (${band})`, unusual: j };
+  const far = j.band.median > 0 ? `, ${times(j.value / j.band.median)} its median` : "";
+  return { met, reason: `${value}; ${usual} is ${band}${far}`, unusual: j };
 }

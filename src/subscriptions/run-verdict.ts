@@ -47,7 +47,9 @@ export function judgeRun(
 ): RunVerdict {
   const condition = conditionOf(sub);
   if (!condition) return { post: true, view };
-  const verdict = evaluate(condition, view.digest, sub.runs?.history?.values ?? []);
+  // The drivers' silences of single scanners and groups are data gaps for the day judged too.
+  const weekday = view.weekday && { ...view.weekday, sliceGaps: view.drivers?.gaps ?? [] };
+  const verdict = evaluate(condition, view.digest, sub.runs?.history?.values ?? [], weekday);
   const out: RunVerdict = { post: verdict.met || isTest, verdict, view };
   if (condition.kind === "rising" && !isTest && !incomplete(view.digest)) {
     const next = nextHistory(sub, period, valuesOf(view.digest, condition.metric).current, condition.periods);

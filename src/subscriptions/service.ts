@@ -82,6 +82,7 @@ function clearedBy(
   if (sub.condition && !next.condition) clear.push("cond");
   if (sub.mode && !next.mode) clear.push("mode");
   if (sub.style && !next.style) clear.push("ds");
+  if (sub.chart && !next.chart) clear.push("ch");
   const same = (a: string[], b: string[]) => a.join("\n") === b.join("\n");
   const measured =
     sub.condition !== next.condition ||
@@ -207,7 +208,7 @@ export function createSubscriptionService(o: SubscriptionServiceOptions): Subscr
         ...clearedBy(sub, fields),
       ];
       await write(sub, fields, clear);
-      const { condition: _c, mode: _m, style: _s, ...kept } = sub;
+      const { condition: _c, mode: _m, style: _s, chart: _ch, ...kept } = sub;
       const updated: Subscription = { ...kept, ...fields };
       if (clear.includes("as")) delete updated.runs;
       return { subscription: updated, nextRuns: upcoming(updated) };

@@ -182,6 +182,8 @@ export function createSubscriptionStore(options: { redis: RedisClient; keys: Key
         .del(keys.subscription(sub.ref, sub.id))
         .hdel(keys.subscriptionIndex(sub.ref), sub.id);
       if (slot) m.hdel(keys.slotMembers(sub.ref, slot.id), sub.id).hlen(keys.slotMembers(sub.ref, slot.id));
+      // An alert's kept episode message and its feedback votes go with it.
+      m.del(keys.alertMessage(sub.ref, sub.id), keys.alertFeedback(sub.ref, sub.id));
       const replies = (await m.exec()) ?? [];
       return { removed: replies[0]?.[1] === 1, left: slot ? Number(replies[3]?.[1] ?? 0) : 1 };
     },

@@ -1,4 +1,6 @@
+import type { ChartStyle } from "../insights/types.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
+import type { Act, AlertPost, Snooze } from "./alerts.ts";
 
 /** Days of the week as the command grammar spells them; cron numbers them mon=1 … sun=0. */
 export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
@@ -55,8 +57,14 @@ export interface RunState {
     /** The newest period whose check was applied; older checks arriving late change nothing. */
     applied?: string;
     /** A transition decided by `period` whose post has not been confirmed yet. */
-    pending?: { period: string; post: "fire" | "clear" };
+    pending?: { period: string; post: AlertPost };
+    /** The episode told last: the period that fired it and the ts of its message. */
+    episode?: { id: string; ts?: string };
+    acknowledged?: Act;
+    snoozed?: Snooze;
   };
+  /** How often people marked the alert's messages useful or not (its feedback buttons). */
+  feedback?: { useful: number; notUseful: number };
   /** The condition metric's values of the latest runs, oldest first, and the period of the newest. */
   history?: { period: string; values: number[] };
   /** The message later runs edit (update: `key` is the day) or reply under (thread: `key` is "t"). */
@@ -88,9 +96,14 @@ export interface Subscription {
    * each digest. Absent means on: records stored before the option existed keep getting them.
    */
   drivers?: boolean;
+  /**
+   * How the trend and the drivers are shown (`native` blocks Slack draws, a `png` image, `off`).
+   * Absent = the workspace's setting, native unless an admin chose otherwise.
+   */
+  chart?: ChartStyle;
   /** Canonical condition (`when violations up 10%`, see conditions.ts); absent = post every run. */
   condition?: string;
-  /** `alert`: check the condition each run and post only when it starts and when it clears. */
+  /** `alert`: check the condition each run; one message per episode, edited as it changes (alerts.ts). */
   mode?: "alert";
   /** Absent = `post`. */
   style?: Exclude<DeliveryStyle, "post">;
@@ -122,6 +135,8 @@ export interface SubscriptionInput {
   filterLabels?: string[];
   /** Default on (see Subscription.drivers). */
   drivers?: boolean;
+  /** Absent = the workspace's setting (see Subscription.chart). */
+  chart?: ChartStyle;
   /** Condition text as typed (`when violations > 500`); empty or absent = none. */
   condition?: string;
   mode?: "digest" | "alert";

@@ -1,6 +1,7 @@
 import { AppError } from "../errors.ts";
 import { assertTimeZone } from "../insights/dayjs.ts";
 import { parseRange } from "../insights/ranges.ts";
+import { CHART_STYLES } from "../insights/types.ts";
 import { conditionText, parseCondition } from "./conditions.ts";
 import { checkCronExpression, parseTime, shortestGapMs, sortDays } from "./schedule.ts";
 import { type Schedule, type Subscription, type SubscriptionInput, WEEKDAYS, type Weekday } from "./types.ts";
@@ -21,8 +22,10 @@ export const DEFAULT_LIMITS: SubscriptionLimits = { minIntervalMs: 3_600_000, ma
  * caller chose (absent stays absent: on by default), and the condition, mode and style only when they
  * differ from "every run posts a new digest" (absent is what older records mean).
  */
-export type ValidFields = Required<Omit<SubscriptionInput, "drivers" | "condition" | "mode" | "style">> &
-  Pick<SubscriptionInput, "drivers"> &
+export type ValidFields = Required<
+  Omit<SubscriptionInput, "drivers" | "chart" | "condition" | "mode" | "style">
+> &
+  Pick<SubscriptionInput, "drivers" | "chart"> &
   Pick<Subscription, "condition" | "mode" | "style">;
 
 /** A channel, or a DM with the app (D…: a personal digest, opened with conversations.open). */
@@ -151,6 +154,8 @@ export function validateFields(
   }
   if (input.drivers !== undefined && typeof input.drivers !== "boolean")
     throw invalidField("drivers", "drivers is on or off (true or false).");
+  if (input.chart !== undefined && !CHART_STYLES.includes(input.chart))
+    throw invalidField("chart", "The chart is native, png or off.");
   return {
     channelId: input.channelId,
     schedule,
@@ -161,6 +166,7 @@ export function validateFields(
     scannerIds: checkList("scannerIds", input.scannerIds, limits.maxFilters, 200),
     filterLabels: checkList("filterLabels", input.filterLabels, limits.maxFilters * 2, 300),
     ...(input.drivers !== undefined ? { drivers: input.drivers } : {}),
+    ...(input.chart !== undefined ? { chart: input.chart } : {}),
     ...checkRunOptions(input),
   };
 }

@@ -5,8 +5,10 @@ import { DEMO, SANDBOX_SIGNING_SECRET, type Stack, startStack } from "../../sand
 import { connect } from "../e2e/helpers.ts";
 import { type AckModeResult, measureAckModes, profileWeb, type WebProfile } from "./ack/section.ts";
 import { startWorld } from "./ack/world.ts";
+import { type AskBenchResult, measureAsk } from "./ask.ts";
 import { type BadInputResult, measureBadInput, type ProcessCounters } from "./bad-input.ts";
 import { startBareBolt } from "./bare-bolt.ts";
+import { type ChartsBenchResult, measureCharts } from "./charts/section.ts";
 import { type Child, spawnChild } from "./child.ts";
 import { type DriversBenchResult, measureDrivers } from "./drivers/section.ts";
 import type { CostResult } from "./engine/cost.ts";
@@ -55,6 +57,10 @@ export interface BenchResults {
   faults: FaultRun[];
   /** Drivers of a change: queries, time added, storms with shared accounts. */
   drivers?: DriversBenchResult;
+  /** Charts Slack draws: render with the chart block, storms with the defaults (issue 25). */
+  charts?: ChartsBenchResult;
+  /** Questions in plain words: reply time in the DM, the reader's cost. */
+  ask?: AskBenchResult;
   /** The same fault runs on a 3-master Redis Cluster. */
   faultsCluster: FaultRun[];
   engine: {
@@ -76,6 +82,8 @@ export const SECTIONS = [
   "faults",
   "drivers",
   "profile",
+  "charts",
+  "ask",
 ] as const;
 
 function commit(): string {
@@ -314,6 +322,14 @@ export async function runBench(o: {
   if (wanted("drivers"))
     await section("drivers", async () => {
       results.drivers = await measureDrivers(plan.drivers, o.log);
+    });
+  if (wanted("charts"))
+    await section("charts", async () => {
+      results.charts = await measureCharts(plan.charts, o.log);
+    });
+  if (wanted("ask"))
+    await section("questions in plain words", async () => {
+      results.ask = await measureAsk(plan.ask);
     });
   return finish();
 }

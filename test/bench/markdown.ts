@@ -29,3 +29,14 @@ export const faultCells = (r: {
   failureNotices: number;
   timeToAllMs: number | null;
 }) => [int(r.delivered), int(r.lost), int(r.duplicates), int(r.failureNotices), seconds(r.timeToAllMs)];
+
+/** A fault run's outcome beyond lost and duplicated: failure notices and how long it took. */
+export function faultMeasured(r: {
+  lost: number;
+  duplicates: number;
+  failureNotices: number;
+  timeToAllMs: number | null;
+}): string | undefined {
+  if (r.lost === 0 && r.duplicates === 0) return undefined;
+  return `${int(r.failureNotices)} failure notices; ${r.timeToAllMs === null ? "not all delivered before the run ended" : `all delivered after ${round(r.timeToAllMs / 1000, 1)} s`}`;
+}

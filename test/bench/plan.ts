@@ -1,4 +1,5 @@
 import type { AckPlan } from "./ack/section.ts";
+import type { ChartsPlan } from "./charts/section.ts";
 import type { DriversPlan } from "./drivers/section.ts";
 
 /** Counts and durations of a bench run; `--quick` keeps every section with smaller numbers where needed. */
@@ -15,6 +16,10 @@ export interface Plan {
   faults: { subscriptions: number; workspaces: number; timeoutMs: number };
   stormTimeoutMs: number;
   drivers: DriversPlan;
+  /** Issue 25: render with the chart block; a storm of 5 workspaces × 200 with the defaults. */
+  charts: ChartsPlan;
+  /** Questions in plain words: rounds of the question list, asked one at a time. */
+  ask: { rounds: number };
   /** Issue 15's engine figures. */
   engine: {
     cost: { subs: number; workspaces: number };
@@ -75,6 +80,15 @@ export function planFor(quick: boolean): Plan {
         faults: { subscriptions: 150, workspaces: 150, timeoutMs: 120_000 },
         stormTimeoutMs: 120_000,
         drivers: { timingRuns: 7, storms: DRIVER_STORMS([10, 20, 40]), huge: false },
+        charts: {
+          iterations: 2_000,
+          storm: { subscriptions: 1_000, workspaces: 5 },
+          pngStorm: { subscriptions: 200, workspaces: 5 },
+          offStorm: { subscriptions: 1_000, workspaces: 5 },
+          concurrency: 50,
+          timeoutMs: 240_000,
+        },
+        ask: { rounds: 2 },
         engine: {
           cost: { subs: 200, workspaces: 20 },
           workers: { subs: 2_000, workspaces: 200 },
@@ -97,6 +111,15 @@ export function planFor(quick: boolean): Plan {
         faults: { subscriptions: 1_000, workspaces: 1_000, timeoutMs: 240_000 },
         stormTimeoutMs: 480_000,
         drivers: { timingRuns: 15, storms: DRIVER_STORMS([10, 20, 40, 100]), huge: true },
+        charts: {
+          iterations: 10_000,
+          storm: { subscriptions: 1_000, workspaces: 5 },
+          pngStorm: { subscriptions: 1_000, workspaces: 5 },
+          offStorm: { subscriptions: 1_000, workspaces: 5 },
+          concurrency: 50,
+          timeoutMs: 480_000,
+        },
+        ask: { rounds: 5 },
         engine: {
           cost: { subs: 500, workspaces: 50 },
           workers: { subs: 10_000, workspaces: 1_000 },

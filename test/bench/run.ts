@@ -1,18 +1,18 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runBench, SECTIONS } from "./main.ts";
-import { performanceSection } from "./perf-readme.ts";
+import { performanceSection } from "./perf-docs.ts";
 import { renderReport } from "./report.ts";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 
 /**
  * `insights-digest bench [--quick] [--only a,b] [--out DIR]`: runs every section (or the named ones:
- * render, ack (threads and web + worker), bad-input, storms, engine, faults, drivers), prints the Markdown report and
- * writes latest.md / latest.json (plus timestamped copies) and README-performance.md (from full runs)
- * to the results folder. Exit code 0 when the bench ran (targets may still be missed: the report says which), 1 when
+ * render, ack (threads and web + worker), bad-input, storms, engine, faults, drivers, ask), prints the Markdown report and
+ * writes latest.md / latest.json (plus timestamped copies) and docs-performance.md (the run's rows for
+ * docs/performance.md, each naming the timestamped report) to the results folder. Exit code 0 when the bench ran (targets may still be missed: the report says which), 1 when
  * a section could not run.
  */
 export async function benchCli(args: string[]): Promise<number> {
@@ -43,10 +43,8 @@ export async function benchCli(args: string[]): Promise<number> {
   writeFileSync(join(out, "latest.json"), json);
   writeFileSync(join(out, `${stamp}-${kind}.md`), markdown);
   writeFileSync(join(out, `${stamp}-${kind}.json`), json);
-  // The README's figures come from a full run; a quick run fills the file only when there is none yet.
-  const readme = join(out, "README-performance.md");
-  if (!only && (!results.meta.quick || !existsSync(readme)))
-    writeFileSync(readme, performanceSection(results));
+  // Rows for docs/performance.md, naming the timestamped report they come from (any run, --only too).
+  writeFileSync(join(out, "docs-performance.md"), performanceSection(results, `${stamp}-${kind}.md`));
   process.stdout.write(markdown);
   return results.meta.errors.length > 0 ? 1 : 0;
 }

@@ -4,6 +4,8 @@ export interface Summary {
   n: number;
   p50: number;
   p90: number;
+  /** Absent in reports written before it was added. */
+  p95?: number;
   p99: number;
   max: number;
   mean: number;
@@ -23,7 +25,7 @@ export function round(n: number, digits = 2): number {
 }
 
 export function summarize(values: readonly number[]): Summary {
-  if (values.length === 0) return { n: 0, p50: 0, p90: 0, p99: 0, max: 0, mean: 0 };
+  if (values.length === 0) return { n: 0, p50: 0, p90: 0, p95: 0, p99: 0, max: 0, mean: 0 };
   const sorted = Float64Array.from(values).sort();
   const at = (q: number) =>
     sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
@@ -33,6 +35,7 @@ export function summarize(values: readonly number[]): Summary {
     n: sorted.length,
     p50: round(at(0.5)),
     p90: round(at(0.9)),
+    p95: round(at(0.95)),
     p99: round(at(0.99)),
     max: round(sorted[sorted.length - 1] ?? 0),
     mean: round(sum / sorted.length),

@@ -26,8 +26,8 @@ beforeAll(async () => {
 afterAll(async () => stack?.close());
 
 const event = (e: Record<string, unknown>) => stack.slack.sendEvent({ teamId: DEMO.teamId, event: e });
-// A delivery renders the chart, uploads it and polls files.info until Slack has processed it
-// (up to 8 s): on a loaded machine the post comes well after the `send` reply.
+// A delivery queries and posts (an image chart would also upload and wait for Slack's processing):
+// on a loaded machine the post comes well after the `send` reply.
 const DELIVERY_MS = 20_000;
 const waitSub = (id: string, ok: (s: NonNullable<Awaited<ReturnType<typeof sub>>>) => boolean) =>
   stack.slack.waitFor(

@@ -6,8 +6,7 @@ import { checkMessage } from "../../src/blockkit/limits.ts";
 import { ACTION } from "../../src/ids.ts";
 import { enumerateDays } from "../../src/insights/days.ts";
 import { formatCount } from "../../src/insights/format.ts";
-import { parseRange } from "../../src/insights/ranges.ts";
-import { command, connect, useFileStack } from "./helpers.ts";
+import { command, connect, rangeResolvedSince, useFileStack } from "./helpers.ts";
 
 const stack = useFileStack(`e2e-digest-${process.pid}`);
 
@@ -24,6 +23,7 @@ describe("/insights on demand", () => {
   });
 
   it("narrows to the asset picked in the dropdown, in place, with the emulator's numbers", async () => {
+    const since = new Date();
     const { body, sent } = await command(stack, "last7d");
     const account = accountFor(DEMO_API_KEY);
     const asset = account?.assets[3];
@@ -42,7 +42,7 @@ describe("/insights on demand", () => {
     expect(replaced.outcome).toBe("replaced");
     const text = String((replaced.body as { text?: string }).text);
     // The member is in America/Los_Angeles: the same range the app resolved for them.
-    const range = parseRange("last7d", { now: new Date(), tz: "America/Los_Angeles" });
+    const range = rangeResolvedSince("last7d", "America/Los_Angeles", since, replaced.body);
     let findings = 0;
     let violations = 0;
     for (const day of enumerateDays(range.from, range.to)) {

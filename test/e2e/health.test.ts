@@ -50,7 +50,9 @@ describe("metrics", () => {
 describe("health routes", () => {
   it("/healthz answers while the process is up; /readyz follows Redis", async () => {
     expect((await fetch(`${stack.web.url}/healthz`)).status).toBe(200);
-    expect((await fetch(`${stack.web.url}/readyz`)).status).toBe(200);
+    const ready = await fetch(`${stack.web.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ok: true, redis: "up", maxmemoryPolicy: "noeviction" });
     await redis.stop("SIGKILL");
     const down = await fetch(`${stack.web.url}/readyz`);
     expect(down.status).toBe(503);

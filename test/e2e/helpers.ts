@@ -2,6 +2,8 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { clickButton } from "../../sandbox/slack/index.ts";
 import { DEMO, DEMO_API_KEY, type Stack, type StackOptions, startStack } from "../../sandbox/stack.ts";
 import { ACTION, BLOCK } from "../../src/ids.ts";
+import { parseRange } from "../../src/insights/ranges.ts";
+import type { ResolvedRange } from "../../src/insights/types.ts";
 
 /** What a file's stack needs beyond the shared test Redis and the project's transport. */
 export interface FileStackOptions extends Omit<StackOptions, "redisUrl"> {
@@ -129,4 +131,15 @@ export function clickOnReply(
   caller: Caller = who(),
 ) {
   return actOnReply(stack, replied.sent.responseUrl, [clickButton(replied.body.blocks, actionId)], caller);
+}
+
+/**
+ * The range the app resolved for `spec` in `tz` at some instant between `since` and now, picked by its
+ * label in what the app answered: a midnight in `tz` while the test ran leaves two candidates, and the
+ * answer says which one the app took. The test's numbers then follow the app's day, not the test's.
+ */
+export function rangeResolvedSince(spec: string, tz: string, since: Date, answer: unknown): ResolvedRange {
+  const text = JSON.stringify(answer);
+  const candidates = [since, new Date()].map((now) => parseRange(spec, { now, tz }));
+  return candidates.find((r) => text.includes(r.label)) ?? (candidates[0] as ResolvedRange);
 }

@@ -119,9 +119,18 @@ describe("export", () => {
     const id = ((typeof files === "string" ? JSON.parse(files) : files) as { id: string }[])[0]?.id;
     const file = stack.slack.files().find((f) => f.id === id);
     expect(file).toMatchObject({ completed: true, contentType: "text/csv" });
-    expect(file?.filename).toMatch(/^insights-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv$/);
-    expect(stack.slack.messages(channel).at(-1)?.files).toEqual([id]);
-    return file?.bytes?.toString("utf8") ?? "";
+    const message = stack.slack.messages(channel).at(-1);
+    expect(message?.files).toEqual([id]);
+    const csv = file?.bytes?.toString("utf8") ?? "";
+    // The file starts with its header; its range and filters are in its name and in the message.
+    const days = readCsv(csv).rows.map((r) => r[0]);
+    expect(file?.filename).toBe(`insights_${days[0]}_${days.at(-1)}.csv`);
+    expect(message?.text).toContain(`*Range:* ${days[0]} to ${days.at(-1)} (America/Los_Angeles)`);
+    expect(message?.text).toMatch(
+      /\*Compared with:\* \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d \(findings \d+ -&gt; \d+/,
+    );
+    expect(message?.text).toContain("*Assets:* all");
+    return csv;
   }
 
   it("`/insights export last7d` uploads the daily series to the channel; its columns add up to the digest's numbers", async () => {
@@ -133,9 +142,10 @@ describe("export", () => {
     const csv = lastCsv(DEMO.general);
     const { rows, sums } = readCsv(csv);
     expect(rows).toHaveLength(7);
+    // The digest of the file's own days, so a midnight between the export and this check changes nothing.
     const { view } = await stack.web.deps.digests.build({
       ref: REF,
-      range: "last7d",
+      range: `${rows[0]?.[0]}..${rows.at(-1)?.[0]}`,
       tz: "America/Los_Angeles",
       now: new Date(),
     });

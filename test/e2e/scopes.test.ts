@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadManifest, type RecordedCall, slackEvents } from "../../sandbox/slack/index.ts";
 import { DEMO } from "../../sandbox/stack.ts";
+import type { ChartStyle } from "../../src/insights/types.ts";
 import { BOT_SCOPES } from "../../src/install/bolt-options.ts";
 import { createDeliveryClaims } from "../../src/jobs/claims.ts";
 import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
@@ -14,6 +15,8 @@ import { connect, useFileStack } from "./helpers.ts";
  */
 
 const prefix = `e2e-scopes-${process.pid}`;
+/** Scopes that decide whether Slack delivers anything at all: without them the app hears nothing. */
+const DELIVERY = new Set(["commands", "links:read", "im:history", "app_mentions:read"]);
 const REF = { teamId: DEMO.teamId };
 let serial = 0;
 
@@ -25,10 +28,10 @@ function freshChannel(isPrivate = false): string {
   return id;
 }
 
-async function subscription(channelId: string): Promise<string> {
+async function subscription(channelId: string, chart?: ChartStyle): Promise<string> {
   const { subscription } = await stack.web.deps.subscriptions.create(
     REF,
-    { channelId, schedule: { kind: "daily" }, tz: "UTC" },
+    { channelId, schedule: { kind: "daily" }, tz: "UTC", ...(chart ? { chart } : {}) },
     DEMO.admin,
   );
   return subscription.id;
@@ -48,9 +51,10 @@ async function takeover(isPrivate: boolean): Promise<Proves> {
   return (c) => c.method === "conversations.history" && c.args.channel === channel;
 }
 
+/** A test send of a subscription that posts its chart as an image (the path the file scopes serve). */
 async function sendNow(): Promise<{ channel: string; id: string }> {
   const channel = freshChannel();
-  const id = await subscription(channel);
+  const id = await subscription(channel, "png");
   await stack.web.deps.subscriptions.sendNow(REF, id);
   return { channel, id };
 }
@@ -145,7 +149,8 @@ const USES: Use[] = [
   },
   {
     scope: "files:write",
-    feature: "uploading a scheduled digest's trend chart",
+    feature:
+      "uploading a digest's chart as an image (png subscriptions, and the fallback when Slack refuses a chart block)",
     async run() {
       const { id } = await sendNow();
       return (c) => c.method === "files.getUploadURLExternal" && c.args.filename === `insights-${id}.png`;
@@ -153,7 +158,7 @@ const USES: Use[] = [
   },
   {
     scope: "files:read",
-    feature: "waiting until Slack has processed the chart before attaching it",
+    feature: "waiting until Slack has processed that image before attaching it",
     async run() {
       const { id } = await sendNow();
       const chartOf = (fileId: unknown) => stack.slack.files().find((f) => f.id === fileId)?.filename;
@@ -174,6 +179,39 @@ const USES: Use[] = [
     async run() {
       const shared = await postDashboardLink();
       return (c) => c.method === "chat.unfurl" && c.args.ts === shared.ts;
+    },
+  },
+  {
+    scope: "im:history",
+    feature: "hearing a question written in the app's Messages tab (message.im)",
+    async run() {
+      const sent = await stack.slack.sendDm({ teamId: DEMO.teamId, userId: DEMO.member, text: "help" });
+      return { refused: sent.delivered ? undefined : sent.refused };
+    },
+  },
+  {
+    scope: "app_mentions:read",
+    feature: "hearing a question where the app is mentioned in a channel (app_mention)",
+    async run() {
+      const sent = await stack.slack.mention({
+        teamId: DEMO.teamId,
+        userId: DEMO.member,
+        channelId: DEMO.general,
+        text: `<@${DEMO.botUserId}> help`,
+      });
+      return { refused: sent.delivered ? undefined : sent.refused };
+    },
+  },
+  {
+    scope: "assistant:write",
+    feature: "suggested questions when someone opens the app's Messages tab",
+    async run() {
+      serial += 1;
+      const user = `U0SCOPEP${String(serial).padStart(2, "0")}`;
+      stack.slack.addUser(DEMO.teamId, { id: user, tz: "Europe/Paris" });
+      const opened = await stack.slack.openMessagesTab({ teamId: DEMO.teamId, userId: user });
+      return (c) =>
+        c.method === "assistant.threads.setSuggestedPrompts" && c.args.channel_id === opened.channelId;
     },
   },
   {
@@ -232,7 +270,7 @@ describe("bot scopes: each one manifest.yaml requests has a feature that needs i
     for (const use of USES) {
       const { calls, refused } = await exercise(use);
       expect(refused, use.feature).toBeUndefined();
-      if (use.scope !== "commands" && use.scope !== "links:read")
+      if (!DELIVERY.has(use.scope))
         expect(
           calls.some((c) => c.ok),
           use.feature,
@@ -255,8 +293,7 @@ describe("bot scopes: each one manifest.yaml requests has a feature that needs i
       );
       try {
         const { calls, refused } = await exercise(use);
-        if (scope === "commands" || scope === "links:read")
-          expect(refused).toMatch(new RegExp(`^missing_scope: ${scope}`));
+        if (DELIVERY.has(scope)) expect(refused).toMatch(new RegExp(`^missing_scope: ${scope}`));
         else expect(calls.map((c) => [c.error, c.needed])).toContainEqual(["missing_scope", scope]);
       } finally {
         stack.slack.setScopes(DEMO.teamId, loadManifest().botScopes);

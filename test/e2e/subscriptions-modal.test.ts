@@ -35,6 +35,7 @@ interface Fill {
   range?: string;
   assets?: { value: string; text: string }[];
   condition?: string;
+  mode?: "digest" | "alert";
 }
 
 /** `view.state.values` as Slack sends them for the modal's inputs. */
@@ -62,6 +63,7 @@ function values(f: Fill): Record<string, unknown> {
   if (f.time) v[F.time] = { [F.time]: { type: "timepicker", selected_time: f.time } };
   if (f.condition !== undefined)
     v[F.condition] = { [F.condition]: { type: "plain_text_input", value: f.condition } };
+  if (f.mode) v[F.mode] = { [F.mode]: { type: "radio_buttons", selected_option: { value: f.mode } } };
   return v;
 }
 
@@ -154,16 +156,17 @@ describe("the subscribe modal", () => {
 
   it("the next runs follow the inputs: daily drops the weekdays, a zone change moves them, a bad cron says why", async () => {
     const view = await openModal();
+    const since = new Date();
     const daily = await change(
       view,
       { frequency: "daily", time: "07:45", tz: "Europe/Berlin" },
       picked.frequency("daily"),
     );
     expect(findElement(daily.view.blocks, F.weekday)).toBeUndefined();
-    const expected = nextRuns({ kind: "daily" }, "07:45", "Europe/Berlin", new Date(), 5).map((d) =>
-      runTime(d, "Europe/Berlin"),
-    );
-    expect(runsOf(daily)).toEqual(expected);
+    // The runs as of when the app drew the preview: at the test's start, or now if a 07:45 passed between.
+    const expectedAt = (now: Date) =>
+      nextRuns({ kind: "daily" }, "07:45", "Europe/Berlin", now, 5).map((d) => runTime(d, "Europe/Berlin"));
+    expect([expectedAt(since), expectedAt(new Date())]).toContainEqual(runsOf(daily));
     const tokyo = await change(
       daily,
       { frequency: "daily", time: "07:45", tz: "Asia/Tokyo" },
@@ -201,6 +204,34 @@ describe("the subscribe modal", () => {
     const said = (answer.body as { errors: Record<string, string> }).errors[F.condition];
     expect(said).toContain("when violations > 500");
     expect((await stack.web.deps.subscriptions.list(REF)).length).toBe(before);
+  });
+
+  it("an unusual alert from the modal: stored in canonical form; `unusually` without a direction is refused inline", async () => {
+    const view = await openModal();
+    const base: Fill = {
+      channel: DEMO.general,
+      frequency: "weekly",
+      days: ["mon"],
+      time: "09:00",
+      tz: "Europe/Berlin",
+      mode: "alert",
+    };
+    const bad = await submit(view, { ...base, condition: "when violations unusually" });
+    expect(bad.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.condition]: expect.stringContaining("needs a direction") },
+    });
+    const ok = await submit(view, { ...base, condition: "When Violations Unusually High Sensitivity High" });
+    expect(ok.status).toBe(200);
+    const saved = await stack.slack.waitFor(async () =>
+      (await stack.web.deps.subscriptions.listByChannel(REF, DEMO.general)).find((s) =>
+        s.condition?.includes("unusually"),
+      ),
+    );
+    expect(saved).toMatchObject({
+      mode: "alert",
+      condition: "when violations unusually high sensitivity high",
+    });
   });
 
   it("bad cron, unknown zone, no weekday, a picked channel without the app, a member: inline errors, nothing saved, no Slack call before the answer", async () => {

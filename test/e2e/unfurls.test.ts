@@ -4,8 +4,7 @@ import { DEMO, DEMO_API_KEY } from "../../sandbox/stack.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
 import { enumerateDays } from "../../src/insights/days.ts";
 import { formatCount } from "../../src/insights/format.ts";
-import { parseRange } from "../../src/insights/ranges.ts";
-import { connect, useFileStack } from "./helpers.ts";
+import { connect, rangeResolvedSince, useFileStack } from "./helpers.ts";
 
 /**
  * Link unfurls: a person pastes links in a channel; the stand-in sends link_shared only for the
@@ -33,6 +32,7 @@ describe("link unfurls", () => {
   });
 
   it("a dashboard link with a range and filters unfurls as a compact digest with the emulator's numbers", async () => {
+    const since = new Date();
     await connect(stack);
     const account = accountFor(DEMO_API_KEY);
     const asset = account?.assets.find((a) => a.displayValue.includes(" / "));
@@ -52,7 +52,7 @@ describe("link unfurls", () => {
     const blocks = unfurl.blocks as unknown[];
     expect(checkMessage({ blocks })).toEqual([]);
     // The member is in America/Los_Angeles: the range resolves in their zone.
-    const range = parseRange("last30d", { now: new Date(), tz: "America/Los_Angeles" });
+    const range = rangeResolvedSince("last30d", "America/Los_Angeles", since, blocks);
     let findings = 0;
     let violations = 0;
     for (const day of enumerateDays(range.from, range.to)) {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { readCsv } from "../fixtures/csv.ts";
+import { readCsv, readCsvWithPython } from "../fixtures/csv.ts";
 import { TESTS_NEED_REDIS_SERVER } from "../setup/redis.ts";
 import { cli, emptyDir, ROOT, removeEmptyDirs, run } from "./cli-run.ts";
 
@@ -108,6 +108,8 @@ describe("insights-digest: configuration errors stop every entry point with one 
     ["start", {}, 'Missing configuration for "start": REDIS_URL, ENCRYPTION_KEYS,'],
     ["worker", {}, 'Missing configuration for "worker": REDIS_URL, ENCRYPTION_KEYS,'],
     ["rotate-keys", {}, 'Missing configuration for "rotate-keys": REDIS_URL, ENCRYPTION_KEYS'],
+    ["backup", {}, 'Missing configuration for "backup": REDIS_URL'],
+    ["restore", {}, 'Missing configuration for "restore": REDIS_URL, ENCRYPTION_KEYS'],
     ["preview", { ANALYTICS_TIMEOUT_MS: "soon" }, "ANALYTICS_TIMEOUT_MS must be a whole number"],
     ["web", { SLACK_BOT_TOKEN: "xoxb-1" }, "SLACK_SIGNING_SECRET"],
     ["start", { SLACK_SIGNING_SECRET: "0123456789abcdef" }, "SLACK_BOT_TOKEN"],
@@ -134,39 +136,64 @@ describe("insights-digest: configuration errors stop every entry point with one 
   it("the usage names the commands that read .env", async () => {
     const r = await cli(["--help"]);
     expect(r.stdout).toContain(
-      "start, web, worker, preview, export, rotate-keys read .env from the working directory; variables already set win over it.",
+      "start, web, worker, preview, export, rotate-keys, backup, restore read .env from the working directory; variables already set win over it.",
     );
   });
 });
 
 describe("insights-digest export", () => {
-  /** The CSV read back, and what its header lines say the totals are. */
-  function read(csv: string) {
+  /** What stderr says about the file: its facts by label, and the totals it states. */
+  function about(stderr: string) {
+    const facts = Object.fromEntries(
+      stderr
+        .trimEnd()
+        .split("\n")
+        .map((l) => /^([A-Z][a-zA-Z ]+): (.*)$/.exec(l)?.slice(1) ?? [l, ""]),
+    );
     const said =
-      /findings \d+ -> (\d+), violations \d+ -> (\d+)[\s\S]*fixes (\d+), merged violations (\d+)/.exec(csv);
-    return { ...readCsv(csv), said: said?.slice(1).map(Number) };
+      /findings \d+ -> (\d+), violations \d+ -> (\d+)[\s\S]*fixes (\d+), merged violations (\d+)/.exec(
+        stderr,
+      );
+    return { facts, said: said?.slice(1).map(Number) };
   }
 
-  it("writes the daily series as CSV, one row per day, whose columns add up to the digest's totals", async () => {
+  it("writes the header first, then one row per day, whose columns add up to the totals it states on stderr", async () => {
     const r = await cli(["export", "last7d", "--tz", "UTC"]);
-    expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const { lines, rows, sums, said } = read(r.stdout);
-    expect(lines[0]).toMatch(/^# Insights daily series, \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d \(UTC\)$/);
+    expect(r.stdout.split("\r\n")[0]).toBe("day,findings,violations,fixes,merged");
+    expect(r.stdout.endsWith("\r\n")).toBe(true);
+    expect(r.stdout).not.toMatch(/(^|\n)#/);
+    const { rows, sums } = readCsv(r.stdout);
     expect(rows).toHaveLength(7);
     expect(rows.every((row) => /^\d{4}-\d\d-\d\d$/.test(row[0] as string) && row.length === 5)).toBe(true);
+    const { facts, said } = about(r.stderr);
+    expect(facts.Range).toBe(`${rows[0]?.[0]} to ${rows[6]?.[0]} (UTC)`);
+    expect(facts.Assets).toBe("all");
+    expect(facts.Scanners).toBe("all");
+    expect(Number.isNaN(Date.parse(facts.Generated))).toBe(false);
+    expect(facts["File name in Slack"]).toBe(`insights_${rows[0]?.[0]}_${rows[6]?.[0]}.csv`);
     expect(sums).toEqual(said);
   });
 
-  it("--out writes the same file; a filter is named in its header; a typo gets the closest range", async () => {
+  it("--out writes the same file, which Python's csv module reads header-first with the same sums; a filter is named on stderr", async () => {
     const path = join(emptyDir(), "series.csv");
     const r = await cli(["export", "last30d", "asset:payments / api", "--tz", "UTC", "--out", path]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe(`30 days written to ${path}\n`);
+    const { facts, said } = about(r.stderr);
+    expect(facts.Assets).toBe("payments / api");
+    expect(r.stderr.endsWith(`30 days written to ${path}\n`)).toBe(true);
     const csv = readFileSync(path, "utf8");
-    expect(csv).toContain("# Assets: payments / api\r\n");
-    expect(read(csv).rows).toHaveLength(30);
+    const { rows, sums } = readCsv(csv);
+    expect(rows).toHaveLength(30);
+    expect(sums).toEqual(said);
+    const py = readCsvWithPython(path);
+    expect(py.fieldnames).toEqual(["day", "findings", "violations", "fixes", "merged"]);
+    expect(py.days).toEqual(rows.map((row) => row[0]));
+    expect(py.sums).toEqual(said);
+  });
+
+  it("a typo gets the closest range", async () => {
     const typo = await cli(["export", "lst7d"]);
     expect(typo.code).toBe(1);
     expect(typo.stderr).toMatch(ONE_SENTENCE);

@@ -9,21 +9,23 @@ import {
   startEmulator,
 } from "../../sandbox/analytics/index.ts";
 import { createAnalyticsClient } from "../../src/analytics/client.ts";
-import type { InsightsQuery } from "../../src/analytics/types.ts";
+import type { SliceQuery } from "../../src/analytics/types.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
 import { parseKeyring } from "../../src/config.ts";
 import { createDigestService } from "../../src/digests/digest-service.ts";
+import type { SlicesSource } from "../../src/digests/drivers-fetch.ts";
 import { DEFAULT_DRIVERS, type DriversSettings } from "../../src/digests/drivers-service.ts";
 import { explainDigest, explainInThread, narrowDigest } from "../../src/digests/explain.ts";
-import { createInsightsCache, type InsightsCache } from "../../src/digests/insights-cache.ts";
+import { createInsightsCache } from "../../src/digests/insights-cache.ts";
 import { ACTION, BLOCK, GROUP_ACTION_PREFIX } from "../../src/ids.ts";
 import { assetIdsOfGroups, groupAssets } from "../../src/insights/asset-groups.ts";
-import { enumerateDays } from "../../src/insights/days.ts";
+import { addDays, enumerateDays } from "../../src/insights/days.ts";
 import { type Breakdown, breakdownOf } from "../../src/insights/drivers.ts";
 import type { DigestView } from "../../src/insights/types.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
+import { digestMessage } from "../../templates/digest-message.ts";
 import { decodeState } from "../../templates/state.ts";
 
 const TODAY = "2026-11-20";
@@ -59,15 +61,14 @@ async function world(settings: DriversSettings = DEFAULT_DRIVERS) {
     client,
     logger: silentLogger(),
   });
-  const queries: InsightsQuery[] = [];
-  const source: InsightsCache = {
-    fetch: (ref, key, q) => {
-      queries.push(q);
-      return inner.fetch(ref, key, q);
+  const queries: SliceQuery[] = [];
+  const slices: SlicesSource = {
+    slices: (key, qs) => {
+      queries.push(...qs);
+      return client.slices(key, qs);
     },
-    invalidate: (ref) => inner.invalidate(ref),
   };
-  const digests = createDigestService({ apiKeys, insights: source, drivers: settings });
+  const digests = createDigestService({ apiKeys, insights: inner, slices, drivers: settings });
   // Introspection is cached per client; warm it so request counts below are insights queries only.
   await client.introspect(DEMO_API_KEY);
   return { digests, queries };
@@ -147,18 +148,24 @@ describe("drivers of a digest, against the emulator", () => {
     );
   });
 
-  it("share every slice between digests of one account ending the same day, in flight and in the cache", async () => {
+  it("ask for each digest's slices in one request, over its periods and the gap rule's baseline, daily lists only", async () => {
     const w = await world();
     const before = emu.requestCount();
-    // Two at once: identical slice questions share one request in flight.
-    const [a, b] = await Promise.all([build(w, "last30d"), build(w, "last14d")]);
-    const slices = a.view.drivers?.queries ?? 0;
-    expect(b.view.drivers?.queries).toBe(slices);
-    expect(emu.requestCount() - before).toBe(2 + slices);
-    // Later: every slice is cached; only the digest's own query goes out.
-    const mid = emu.requestCount();
-    await build(w, "thismonth");
-    expect(emu.requestCount() - mid).toBe(1);
+    const { view, range } = await build(w, "last30d");
+    const slices = view.drivers?.queries ?? 0;
+    expect(slices).toBe(19);
+    // The digest's own query and one request carrying every slice as an aliased field.
+    expect(emu.requestCount() - before).toBe(2);
+    expect(w.queries).toHaveLength(slices);
+    const baselineStart = addDays(range.previousFrom, -28);
+    for (const q of w.queries) expect([q.fromDay, q.toDay]).toEqual([baselineStart, range.to]);
+    const body = JSON.parse(emu.lastRequest()?.body ?? "{}") as { query: string; variables: object };
+    expect(body.query).toMatch(/^query DriverSlices\(/);
+    expect(body.query.match(/insights\(/g)).toHaveLength(slices);
+    expect(body.query).not.toMatch(/filters \{|summary/);
+    // No id is written into the document: the scanner ids travel as variables.
+    expect(body.query).not.toContain('"sast"');
+    expect(JSON.stringify(body.variables)).toContain('"sast"');
   });
 
   it("stay within the query budget; groups past it are counted in 'other', unnamed", async () => {
@@ -173,9 +180,24 @@ describe("drivers of a digest, against the emulator", () => {
     expect(long.view.drivers?.unqueriedGroups).toBeGreaterThan(0);
   });
 
+  it("say how many scanners went uncounted when the budget runs out before the scanners do", async () => {
+    const scanners = accountFor(DEMO_API_KEY)!.scanners.length;
+    // The whole digest costs one query, each scanner one more: room for two scanners and no group.
+    const w = await world({ ...DEFAULT_DRIVERS, maxQueries: 3 });
+    const { view } = await build(w, "last30d");
+    const message = digestMessage(view);
+    expect(view.drivers?.queries).toBe(3);
+    expect(view.drivers?.unqueriedScanners).toBe(scanners - 2);
+    expect(view.drivers?.unqueriedGroups).toBe(13);
+    expect(JSON.stringify(message.blocks)).toContain(
+      `13 smaller asset groups and ${scanners - 2} scanner${scanners - 2 === 1 ? "" : "s"} are counted in \\"other\\" (query budget).`,
+    );
+    for (const b of view.drivers?.drivers.breakdowns ?? []) rowsAddUp(b);
+  });
+
   it("chunk large asset filters and sum the chunks to the same numbers", async () => {
-    const chunked = await world({ maxQueries: 500, chunkSize: 40, concurrency: 6 });
-    const whole = await world({ maxQueries: 500, chunkSize: 100_000, concurrency: 6 });
+    const chunked = await world({ maxQueries: 500, chunkSize: 40, concurrency: 6, batchSize: 32 });
+    const whole = await world({ maxQueries: 500, chunkSize: 100_000, concurrency: 6, batchSize: 32 });
     const args = { ref: B, range: "last14d" };
     const a = await chunked.digests.build({ ...args, tz: "UTC", now: NOW, drivers: "required" });
     const b = await whole.digests.build({ ...args, tz: "UTC", now: NOW, drivers: "required" });

@@ -33,6 +33,7 @@ function service(key: string) {
   return createDigestService({
     apiKeys: { load: async () => ({ apiKey: key, meta: { savedBy: "U0TEST", savedAt: "" } }) },
     insights: { fetch: (_ref, k, q) => client.insights(k, q), invalidate: async () => 0 },
+    slices: client,
   });
 }
 

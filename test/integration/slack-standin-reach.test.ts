@@ -222,6 +222,32 @@ describe("custom steps and unfurls", () => {
     ).toMatchObject({
       error: "invalid_blocks",
     });
+    // Checked with the stand-in's own Block Kit tables: a button is not a context element, and an image
+    // may only show a file Slack has processed.
+    const refused = await api("chat.unfurl", DEMO.botToken, {
+      ...at,
+      unfurls: {
+        [link]: {
+          blocks: [
+            {
+              type: "context",
+              elements: [{ type: "button", text: { type: "plain_text", text: "x" }, action_id: "a" }],
+            },
+            { type: "image", slack_file: { id: "F0NOTAFILE" }, alt_text: "chart" },
+          ],
+        },
+      },
+    });
+    expect(refused.error).toBe("invalid_blocks");
+    const errors = refused.errors as string[];
+    expect(errors.some((e) => e.includes("[json-pointer:/blocks/0/elements/0"))).toBe(true);
+    expect(errors.some((e) => e.includes("[json-pointer:/blocks/1"))).toBe(true);
+    expect(
+      await api("chat.unfurl", DEMO.botToken, {
+        ...at,
+        unfurls: { [link]: { blocks: { type: "section" } } },
+      }),
+    ).toMatchObject({ error: "invalid_blocks", errors: ["must provide an array [json-pointer:/blocks]"] });
     expect(await api("chat.unfurl", DEMO.botToken, { ...at, unfurls: { [link]: { blocks } } })).toMatchObject(
       { ok: true },
     );

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { DEMO } from "../../sandbox/slack/index.ts";
 import { BLOCK } from "../../src/ids.ts";
+import { compactRef, newSubscriptionId } from "../../src/subscriptions/ids.ts";
+import { slotOf } from "../../src/subscriptions/slots.ts";
+import type { Subscription } from "../../src/subscriptions/types.ts";
+import { storedSubscription } from "../fixtures/subscription.ts";
 import { type Harness, OWNER, REF, startHarness } from "./worker-harness.ts";
 
 /** Scheduled digests carry the drivers section unless their subscription switched it off. */
@@ -43,12 +47,95 @@ describe("scheduled digests and their drivers", () => {
     // No Why? on a scheduled digest: the drivers are in it, or its owner chose not to have them.
     expect(withDrivers).not.toContain("digest_why");
     expect(without).not.toContain("digest_why");
-    for (const text of [withDrivers, without]) expect(text).toContain('"type":"image"');
+    // The chart either way: native (the default) draws it as a data_visualization block.
+    for (const text of [withDrivers, without]) expect(text).toContain('"type":"data_visualization"');
+    // The breakdown is a table when the digest has one; without drivers there is none.
+    expect(withDrivers).toContain(BLOCK.digestDriversTable);
+    expect(without).not.toContain(BLOCK.digestDriversTable);
     // Switched back on by an update: the record says so and the next digest has them again.
     const back = await subscriptions.update(REF, off.subscription.id, { drivers: true });
     expect(back.subscription.drivers).toBe(true);
     await subscriptions.sendNow(REF, off.subscription.id);
     await until(() => harness.slack.messages(DEMO.security).length >= 2, 15_000, "the second digest");
     expect(JSON.stringify(harness.slack.messages(DEMO.security)[1]?.blocks)).toContain(BLOCK.digestDrivers);
+  });
+
+  /**
+   * `perWorkspace` subscriptions (ranges from `ranges`) in each of `workspaces` new workspaces that
+   * share the demo account, due together a few seconds from now; resolves when all are posted, with
+   * the emulator's requests and reply bytes by operation during the slot.
+   */
+  async function slot(harness: Harness, workspaces: number, ranges: string[]) {
+    harness.slack.setRateLimit({ enabled: false });
+    const at = new Date(Date.now() + 5_000);
+    const expression = `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
+    const { store, registry, scheduler } = harness.producer();
+    const subs: Subscription[] = [];
+    for (let w = 0; w < workspaces; w++) {
+      const ws = await harness.addWorkspace(`T0PLAN${String(w).padStart(3, "0")}`, ranges.length);
+      for (const [i, range] of ranges.entries())
+        subs.push(
+          storedSubscription({
+            id: newSubscriptionId(),
+            ref: compactRef(ws.ref),
+            ownerId: OWNER,
+            channelId: ws.channels[i] as string,
+            schedule: { kind: "cron", expression },
+            range,
+          }),
+        );
+    }
+    const s = slotOf(subs[0] as Subscription);
+    if (!s) throw new Error("unreachable");
+    for (const sub of subs) await registry.join(s.id, sub.ref);
+    await scheduler.ensureSlot(s);
+    for (const sub of subs) await store.insert(sub);
+    await harness.worker();
+    // Introspection is per process and endpoint: counted apart.
+    const before = harness.emulator.byOperation();
+    const posts = () => harness.slack.calls((c) => c.method === "chat.postMessage" && c.ok);
+    await until(() => posts().length >= subs.length, 30_000, `${subs.length} digests`);
+    const after = harness.emulator.byOperation();
+    const delta = (op: string) => ({
+      requests: (after[op]?.requests ?? 0) - (before[op]?.requests ?? 0),
+      bytes: (after[op]?.bytes ?? 0) - (before[op]?.bytes ?? 0),
+    });
+    for (const p of posts()) expect(JSON.stringify(p.args.blocks)).toContain(BLOCK.digestDrivers);
+    return { digests: subs.length, insights: delta("Insights"), slices: delta("DriverSlices") };
+  }
+
+  it("a slot's digests of one account, each with its own range, get their drivers from one planned fetch", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const ranges = ["last7d", "last8d", "last9d", "last10d", "last12d", "last14d"];
+    const r = await slot(h, 2, ranges);
+    // Every digest its own reply (two workspaces, six ranges); the drivers of all twelve from one
+    // request of the days the longest needs (and, for slices silent since before their previous
+    // period, one more for the longer history).
+    expect(r.insights.requests).toBe(12);
+    expect(r.slices.requests).toBeGreaterThanOrEqual(1);
+    expect(r.slices.requests).toBeLessThanOrEqual(2);
+  });
+
+  it("ten digests of one account and range cost at most 1.5× the analytics requests of the digests alone", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const r = await slot(h, 10, ["last7d"]);
+    // Without drivers: one request per digest (each workspace asks its own). With them: one more
+    // request for all ten (or two, with the longer history).
+    expect(r.insights.requests).toBe(10);
+    expect((r.insights.requests + r.slices.requests) / r.insights.requests).toBeLessThanOrEqual(1.5);
+    // Bytes received from the service: the digests' own replies, and the drivers' slices once for
+    // all ten (a digest fetching its own would be some fifteen times its own reply).
+    expect(r.slices.bytes).toBeGreaterThan(0);
+    expect(r.slices.bytes / r.digests).toBeLessThan(3 * (r.insights.bytes / r.digests));
+  });
+
+  it("a lone scheduled digest with drivers makes at most three analytics requests", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const r = await slot(h, 1, ["last7d"]);
+    expect(r.insights.requests).toBe(1);
+    expect(r.insights.requests + r.slices.requests).toBeLessThanOrEqual(3);
+    // The drivers' days and fields only: 19 slices of 42 days (7 + 7 + the rule's 28), daily lists
+    // only, under short aliases (a year-long window per slice was 365 KiB).
+    expect(r.slices.bytes).toBeLessThan(100_000);
   });
 });

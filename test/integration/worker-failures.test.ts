@@ -29,9 +29,11 @@ const isDigest = (m: { blocks: unknown[] | undefined }) => (m.blocks?.length ?? 
 describe("permanent Slack errors", () => {
   it("archived channel: paused, owner told once over two runs; unarchive and resume: the missed run is delivered", async () => {
     h = await startHarness({ redisUrl: inject("redisUrl") });
+    // One instant for the whole test, so a 09:00 passing while it runs cannot move the missed run.
+    const now = new Date();
     // Created two days ago, so the latest 09:00 run belongs to it.
-    const { subscriptions, scheduler, queue } = h.producer(() => new Date(Date.now() - 2 * 86_400_000));
-    const live = h.producer();
+    const { subscriptions, scheduler, queue } = h.producer(() => new Date(now.getTime() - 2 * 86_400_000));
+    const live = h.producer(() => now);
     const w = await h.worker();
     // Finished jobs are not kept: count the notices as the worker finishes them.
     let notices = 0;
@@ -40,7 +42,7 @@ describe("permanent Slack errors", () => {
     });
     const { subscription: sub } = await subscriptions.create(REF, daily(DEMO.general), OWNER);
     h.slack.setChannel(DEMO.general, { archived: true });
-    const missed = periodOf(previousRun(sub.schedule, sub.time, sub.tz, new Date()) as Date);
+    const missed = periodOf(previousRun(sub.schedule, sub.time, sub.tz, now) as Date);
 
     // Run 1: the scheduled run for `missed` (enqueued as the scheduler would fire it).
     await scheduler.enqueue(REF, sub.id, sub.channelId, "catchUp", missed);
@@ -171,7 +173,11 @@ describe("chart upload", () => {
     h = await startHarness({ redisUrl: inject("redisUrl") });
     const { subscriptions } = h.producer();
     await h.worker();
-    const { subscription: sub } = await subscriptions.create(REF, daily(DEMO.general), OWNER);
+    const { subscription: sub } = await subscriptions.create(
+      REF,
+      { ...daily(DEMO.general), chart: "png" },
+      OWNER,
+    );
     h.slack.injectHttp("upload", 500, { times: 1 });
     await subscriptions.sendNow(REF, sub.id);
     await until(() => h.slack.messages(DEMO.general).length === 1, 10_000, "the digest");

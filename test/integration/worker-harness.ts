@@ -4,12 +4,14 @@ import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/
 import { capturingLogger } from "../../sandbox/stack.ts";
 import { startWorker, type WorkerHandle, type WorkerOptions } from "../../src/app/worker.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
+import { createInsightsCache } from "../../src/digests/insights-cache.ts";
 import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../src/jobs/runtime.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
-import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
+import { createKeyScheme, type WorkspaceRef, workspaceLabel } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
+import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
 import { storedSubscription } from "../fixtures/subscription.ts";
 import { connect } from "../setup/backends.ts";
@@ -40,10 +42,26 @@ export const FAST: Partial<WorkerOptions> = {
   healthPort: null,
 };
 
-/** For the crash tests only: a killed worker's job is found stalled within a second or two. */
+/**
+ * For a worker the test will kill: its jobs' locks run out 2 s after it dies, so the worker that
+ * takes over finds them stalled within seconds. It never looks for stalled jobs itself. Alive on a
+ * loaded machine, it loses some of its own 2 s locks (a busy event loop misses a renewal); each loss
+ * it found would count as a stall, and with the kill's that can make three, past BullMQ's limit:
+ * BullMQ then fails the job without running it ("job stalled more than allowable limit"), and no
+ * worker ever records the delivery. With nobody checking until the kill, the kill is the one stall.
+ */
 export const CRASH: Partial<WorkerOptions> = {
   ...FAST,
-  locks: { lockDuration: 2_000, stalledInterval: 1_000 },
+  locks: { lockDuration: 2_000, stalledInterval: 1_000, skipStalledCheck: true },
+};
+
+/**
+ * For the worker that survives a crash: it looks for stalled jobs every second, and holds its own
+ * jobs' locks for the production length, which a loaded machine does not lose (see FAST).
+ */
+export const TAKEOVER: Partial<WorkerOptions> = {
+  ...FAST,
+  locks: { lockDuration: 30_000, stalledInterval: 1_000 },
 };
 
 export interface Harness {
@@ -204,18 +222,19 @@ export function subscriptionRecord(
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls until `check` returns a truthy value (or throws after `timeoutMs`). */
+/** Polls every `pollMs` until `check` returns a truthy value (or throws after `timeoutMs`). */
 export async function until<T>(
   check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
   timeoutMs = 10_000,
   what = "condition",
+  pollMs = 25,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
+    await sleep(pollMs);
   }
 }
 
@@ -234,4 +253,51 @@ export function deliveryRecorded(
     timeoutMs,
     `the delivery of ${period} recorded`,
   );
+}
+
+/** An hourly subscription of the harness's workspace in #security, stored as create() stores it. */
+export async function insertSubscription(
+  harness: Harness,
+  fields: Partial<Subscription>,
+): Promise<Subscription> {
+  const sub = subscriptionRecord(REF, DEMO.security, {
+    id: newSubscriptionId(),
+    schedule: { kind: "hourly" },
+    time: "00:00",
+    ...fields,
+  });
+  await harness.producer().store.insert(sub);
+  return sub;
+}
+
+/** Enqueues the check of `period` (`copies` times, as duplicated fan-outs would) and waits for its verdict. */
+export async function runCheck(harness: Harness, sub: Subscription, period: string, copies = 1) {
+  const { queue, store } = harness.producer();
+  const data = { sub: `${workspaceLabel(REF)}.${sub.id}`, period, ch: sub.channelId };
+  for (let c = 0; c < copies; c++) await queue.add("digest", data, { jobId: `${sub.id}-${period}-${c}` });
+  return until(
+    async () => {
+      const fresh = await store.get(REF, sub.id);
+      return fresh?.lastDelivery?.period === period ? fresh : undefined;
+    },
+    20_000,
+    `the verdict of ${period}`,
+  );
+}
+
+/** Connects another key, as the connect modal does: stored, and the workspace's cached replies dropped. */
+export async function connectKey(harness: Harness, apiKey: string): Promise<void> {
+  const keys = createKeyScheme({ prefix: harness.prefix });
+  await createApiKeyStore({
+    redis: harness.redis,
+    keyring: harness.config.keyring ?? [],
+    prefix: harness.prefix,
+  }).save(REF, apiKey, { savedBy: OWNER, savedAt: new Date().toISOString() });
+  const cache = createInsightsCache({
+    redis: harness.redis,
+    keys,
+    client: { insights: () => Promise.reject(new Error("not used")) },
+    logger: silentLogger(),
+  });
+  await cache.invalidate(REF);
 }

@@ -44,10 +44,19 @@ describe("worker /readyz", () => {
     h = await startHarness({ redisUrl: inject("redisUrl") });
     const w = await h.worker({ healthPort: 0 });
     const base = `http://127.0.0.1:${w.healthPort}`;
-    expect(await readyz(base)).toEqual({ status: 200, body: { ok: true, redis: "up" } });
+    expect(await readyz(base)).toEqual({
+      status: 200,
+      body: { ok: true, redis: "up", maxmemoryPolicy: "noeviction" },
+    });
     await w.worker.pause();
-    expect(await readyz(base)).toEqual({ status: 503, body: { ok: false, redis: "up", worker: "stopped" } });
+    expect(await readyz(base)).toEqual({
+      status: 503,
+      body: { ok: false, redis: "up", worker: "stopped", maxmemoryPolicy: "noeviction" },
+    });
     w.worker.resume();
-    expect(await readyz(base)).toEqual({ status: 200, body: { ok: true, redis: "up" } });
+    expect(await readyz(base)).toEqual({
+      status: 200,
+      body: { ok: true, redis: "up", maxmemoryPolicy: "noeviction" },
+    });
   });
 });

@@ -1,15 +1,18 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { DEMO_API_KEY, SECOND_API_KEY } from "../../sandbox/analytics/index.ts";
 import { DEMO } from "../../sandbox/slack/index.ts";
-import { createInsightsCache } from "../../src/digests/insights-cache.ts";
-import { silentLogger } from "../../src/log.ts";
-import { createApiKeyStore } from "../../src/store/api-keys.ts";
-import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
-import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
+import { workspaceLabel } from "../../src/store/keys.ts";
 import { periodOf, periodTime } from "../../src/subscriptions/period.ts";
-import type { Subscription } from "../../src/subscriptions/types.ts";
 import { backends } from "../setup/backends.ts";
-import { type Harness, OWNER, REF, startHarness, subscriptionRecord, until } from "./worker-harness.ts";
+import {
+  connectKey,
+  type Harness,
+  insertSubscription,
+  REF,
+  runCheck,
+  startHarness,
+  until,
+} from "./worker-harness.ts";
 
 /**
  * What runs leave for the next one, with a real worker on real Redis: alert episodes (posted once
@@ -27,48 +30,8 @@ const HOUR = 3_600_000;
 const hourly = (i: number, count: number) =>
   periodOf(Math.floor(Date.now() / HOUR) * HOUR - (count + 24 - i) * HOUR);
 
-async function insert(harness: Harness, fields: Partial<Subscription>): Promise<Subscription> {
-  const sub = subscriptionRecord(REF, DEMO.security, {
-    id: newSubscriptionId(),
-    schedule: { kind: "hourly" },
-    time: "00:00",
-    ...fields,
-  });
-  await harness.producer().store.insert(sub);
-  return sub;
-}
-
-/** Enqueues the check of `period` (`copies` times, as duplicated fan-outs would) and waits for its verdict. */
-async function check(harness: Harness, sub: Subscription, period: string, copies = 1) {
-  const { queue, store } = harness.producer();
-  const data = { sub: `${workspaceLabel(REF)}.${sub.id}`, period, ch: sub.channelId };
-  for (let c = 0; c < copies; c++) await queue.add("digest", data, { jobId: `${sub.id}-${period}-${c}` });
-  return until(
-    async () => {
-      const fresh = await store.get(REF, sub.id);
-      return fresh?.lastDelivery?.period === period ? fresh : undefined;
-    },
-    20_000,
-    `the verdict of ${period}`,
-  );
-}
-
-/** Connects another key, as the connect modal does: stored, and the workspace's cached replies dropped. */
-async function connectKey(harness: Harness, apiKey: string) {
-  const keys = createKeyScheme({ prefix: harness.prefix });
-  await createApiKeyStore({
-    redis: harness.redis,
-    keyring: harness.config.keyring ?? [],
-    prefix: harness.prefix,
-  }).save(REF, apiKey, { savedBy: OWNER, savedAt: new Date().toISOString() });
-  const cache = createInsightsCache({
-    redis: harness.redis,
-    keys,
-    client: { insights: () => Promise.reject(new Error("not used")) },
-    logger: silentLogger(),
-  });
-  await cache.invalidate(REF);
-}
+const insert = insertSubscription;
+const check = runCheck;
 
 const posts = (harness: Harness, channel: string) =>
   harness.slack.calls((c) => c.method === "chat.postMessage" && c.ok && c.args.channel === channel);
@@ -115,12 +78,22 @@ describe.each(backends())("alerts ($name)", ({ url }) => {
     );
     expect((await store.get(REF, sub.id))?.runs?.alert?.state).toBe("clear");
 
+    // One message for the episode; its end is a reply in its thread and an edit of the message.
     const told = posts(harness, DEMO.security);
     expect(told).toHaveLength(2);
-    const [fire, clear] = told.map((c) => String(c.args.text));
+    const [fire, clear] = told;
     // The notification text is mrkdwn: Slack wants `>` escaped there.
-    expect(fire).toMatch(/^Alert: violations [\d,]+ &gt; 500 \(when violations &gt; 500\)$/);
-    expect(clear).toMatch(/^Cleared: violations [\d,]+ not &gt; 500 \(when violations &gt; 500\)$/);
+    expect(String(fire?.args.text)).toMatch(
+      /^Alert: violations [\d,]+ &gt; 500 \(when violations &gt; 500\)$/,
+    );
+    const top = harness.slack.messages(DEMO.security).filter((m) => m.threadTs === undefined);
+    expect(top).toHaveLength(1);
+    const ts = String(top[0]?.ts);
+    expect(clear?.args.thread_ts).toBe(ts);
+    expect(String(clear?.args.text)).toMatch(/Cleared .*: violations [\d,]+ not &gt; 500$/);
+    const edits = updates(harness);
+    expect(edits.map((c) => c.args.ts)).toEqual([ts]);
+    expect(String(edits[0]?.args.text)).toMatch(/^Cleared · Alert: violations [\d,]+ &gt; 500/);
     // Every other check is on the record as skipped, with the value and the threshold.
     expect(skipped).toHaveLength(n - 2);
     expect(skipped.filter((r) => /^still firing: violations [\d,]+ > 500$/.test(r))).toHaveLength(39);

@@ -18,7 +18,15 @@ export function spawnWorkerProcess(start: string, options: Record<string, unknow
     process.stdout.write("ready\\n");`;
   return spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", CHILD_ROOT: ROOT.href, CHILD_OPTIONS: JSON.stringify(options) },
+    env: {
+      PATH: process.env.PATH ?? "",
+      CHILD_ROOT: ROOT.href,
+      CHILD_OPTIONS: JSON.stringify(options),
+      // A child's captured logs land beside the test process's (sandbox/log-dir.ts).
+      ...(process.env.INSIGHTS_TEST_LOG_DIR
+        ? { INSIGHTS_TEST_LOG_DIR: process.env.INSIGHTS_TEST_LOG_DIR }
+        : {}),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }

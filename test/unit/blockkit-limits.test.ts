@@ -248,6 +248,54 @@ describe("checkMessage catches each rule", () => {
   });
 });
 
+describe("charts and tables", () => {
+  const categories = (n: number) => Array.from({ length: n }, (_, i) => `d${i}`);
+  const chart = (n = 3, series = 2) => ({
+    type: "data_visualization",
+    title: "Violations per day",
+    chart: {
+      type: "line",
+      series: Array.from({ length: series }, (_, k) => ({
+        name: `s${k}`,
+        data: categories(n).map((label) => ({ label, value: k })),
+      })),
+      axis_config: { categories: categories(n), y_label: "violations" },
+    },
+  });
+  const cell = (text: string) => ({ type: "raw_text", text });
+  const table = (rows: number, cells: number) => ({
+    type: "table",
+    rows: Array.from({ length: rows }, () => Array.from({ length: cells }, () => cell("v"))),
+  });
+
+  it("passes a chart of 6 series × 20 points and a table of 100 rows × 20 cells in one message", () => {
+    expect(checkMessage(msg(chart(LIMITS.chartPoints, LIMITS.chartSeries), table(100, 20)))).toEqual([]);
+  });
+
+  it("refuses too many points, a point out of category order, a gap, a second chart or table", () => {
+    expectProblem(checkMessage(msg(chart(21))), /categories has 21 entries, over 20/);
+    const swapped = chart();
+    swapped.chart.series[0]?.data.reverse();
+    expectProblem(checkMessage(msg(swapped)), /data\[0\]\.label must be category 0/);
+    const gap = chart();
+    (gap.chart.series[1]?.data[1] as { value: unknown }).value = null;
+    expectProblem(checkMessage(msg(gap)), /data\[1\]\.value must be a number/);
+    expectProblem(checkMessage(msg(chart(), chart())), /at most 1 per message/);
+    expectProblem(checkMessage(msg(table(2, 2), table(2, 2))), /at most 1 per message/);
+    expectProblem(
+      checkMessage(msg({ ...table(2, 2), rows: [[cell("a")], [cell("b"), cell("c")]] })),
+      /must have 1 cells/,
+    );
+  });
+
+  it("counts table cells against the message's text and keeps charts and tables out of views and unfurls", () => {
+    expect(messageTextLength(msg(table(2, 2)))).toBe("fallback".length + 4);
+    expectProblem(checkView(modal({ blocks: [chart()] })), /only messages take it/);
+    expectProblem(checkView({ type: "home", blocks: [table(2, 2)] }), /only messages take it/);
+    expectProblem(checkMessage({ blocks: [chart()] }, "unfurl"), /only messages take it/);
+  });
+});
+
 describe("checkView", () => {
   const input = {
     type: "input",

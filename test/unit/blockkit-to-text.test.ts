@@ -3,9 +3,17 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { displayWidth, EMOJI, renderMrkdwn, wrap } from "../../src/blockkit/terminal.ts";
 import { renderText } from "../../src/blockkit/to-text.ts";
+import { computeDrivers } from "../../src/insights/drivers.ts";
 import { connectModal } from "../../templates/connect-modal.ts";
 import { digestMessage } from "../../templates/digest-message.ts";
 import { makeView } from "./fixtures/digest-view.ts";
+import { trendView } from "./fixtures/trend-view.ts";
+
+const totals = (v: number, vp: number) => ({
+  violations: { current: v, previous: vp },
+  findings: { current: v * 3, previous: vp * 3 },
+  fixes: { current: 20, previous: 15 },
+});
 
 const plain = { color: false };
 // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI escapes in assertions
@@ -55,6 +63,62 @@ describe("renderText on a digest", () => {
     expect(colored).toContain("\x1b[2m");
     expect(out).not.toContain("\x1b[");
     expect(stripAnsi(colored).replace(/\s+/g, " ")).toContain("[ Last 7 days ] [ Last 30 days ]");
+  });
+});
+
+describe("renderText on a native digest: the chart and the table as readable text", () => {
+  const view = trendView({
+    days: 7,
+    partialFrom: "2026-11-21",
+    current: (i) => (i + 1) * 10,
+    previous: () => 35,
+  });
+  const drivers = computeDrivers({
+    total: {
+      violations: { current: 280, previous: 245 },
+      findings: { current: 900, previous: 800 },
+      fixes: { current: 40, previous: 30 },
+    },
+    slices: [
+      { dimension: "group", key: "payments", label: "payments/*", totals: totals(200, 150) },
+      { dimension: "group", key: "web", label: "web/*", totals: totals(80, 95) },
+    ],
+  });
+  const m = digestMessage({
+    ...view,
+    drivers: { drivers, gaps: [], groups: [], queries: 3, unqueriedGroups: 0 },
+  });
+  const text = renderText(m, { width: 80 });
+
+  it("draws the chart as titled bars per day and series, with values and the notes under it", () => {
+    expect(text).toContain("📈 Violations per day · 2026-11-15 – 2026-11-21");
+    expect(text).toContain("█ This period   ░ Previous period");
+    const lines = text.split("\n");
+    const sat = lines.findIndex((l) => l.startsWith("Sat Nov 21 so far"));
+    expect(lines[sat]).toMatch(/^Sat Nov 21 so far +█+ +70$/);
+    // The longest bar is the largest value; the previous period's bar sits on the next line.
+    expect(lines[sat + 1]).toMatch(/^ +░+ +35$/);
+    expect((lines[sat]?.match(/█/g) ?? []).length).toBeGreaterThan(
+      (lines[sat + 1]?.match(/░/g) ?? []).length,
+    );
+    expect(text.replace(/\s+/g, " ")).toContain("Sat Nov 21 is today so far (partial)");
+  });
+
+  it("lays the drivers table out in aligned columns under a rule", () => {
+    const lines = text.split("\n");
+    const head = lines.findIndex((l) => l.startsWith("Breakdown"));
+    expect(lines[head]).toMatch(/^Breakdown +Asset group or scanner +Now +Before +Change$/);
+    expect(lines[head + 1]).toMatch(/^─+$/);
+    expect(lines.slice(head + 2)).toContainEqual(
+      expect.stringMatching(/^Violations by asset group +payments\/\* +200 +150 +\+50$/),
+    );
+  });
+
+  it("keeps every line within the width", () => {
+    for (const width of [40, 60, 80, 120]) {
+      const t = renderText(m, { width });
+      for (const line of t.split("\n")) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+    }
   });
 });
 

@@ -1,8 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isAppError } from "../../src/errors.ts";
-import { alertStep } from "../../src/subscriptions/alerts.ts";
-import { conditionText, evaluate, parseCondition } from "../../src/subscriptions/conditions.ts";
+import { addDays, isoWeekday } from "../../src/insights/days.ts";
+import type { DayPoint } from "../../src/insights/types.ts";
+import type { WeekdaySeries } from "../../src/insights/unusual.ts";
+import { alertStep, type Snooze } from "../../src/subscriptions/alerts.ts";
+import { conditionText, evaluate, judge, parseCondition } from "../../src/subscriptions/conditions.ts";
 import { makeDelta, makeDigest } from "./fixtures/digest-view.ts";
 
 const digest = (findings: [number, number], violations: [number, number], fixes = 10) =>
@@ -31,6 +34,22 @@ describe("condition grammar", () => {
     ["when violations rose 3", { kind: "rising", metric: "violations", periods: 3 }],
     ["when changed", { kind: "changed" }],
     ["WHEN Anything Changed", { kind: "changed" }],
+    ["when violations unusual", { kind: "unusual", metric: "violations", direction: "any" }],
+    ["when findings unusually high", { kind: "unusual", metric: "findings", direction: "high" }],
+    ["when fixed unusually low", { kind: "unusual", metric: "fixes", direction: "low" }],
+    [
+      "when violations unusual sensitivity high",
+      { kind: "unusual", metric: "violations", direction: "any", sensitivity: 3 },
+    ],
+    [
+      "when violations unusually high sensitivity 5.5",
+      { kind: "unusual", metric: "violations", direction: "high", sensitivity: 5.5 },
+    ],
+    // The default is the default: left out of the canonical text.
+    [
+      "when violations unusual sensitivity normal",
+      { kind: "unusual", metric: "violations", direction: "any" },
+    ],
   ])("%s", (text, expected) => {
     const c = parseCondition(text);
     expect(c).toEqual(expected);
@@ -47,6 +66,19 @@ describe("condition grammar", () => {
     ["when violations rose 1", /2 to 12 periods/],
     ["when fixes up 10%", /no previous period for fixes/],
     ["when violations > 5 please", /don't understand/],
+    ["when violations unusually", /needs a direction: when violations unusually high/],
+    ["when violations unusually big", /needs a direction/],
+    ["when vulns unusual", /not a number I track/],
+    ["when violations unusual 4", /don't understand "4" after unusual/],
+    ["when violations unusual sensitivity", /don't understand/],
+    [
+      "when violations unusual sensitivity extreme",
+      /not a sensitivity: use low, normal, high or a number from 2/,
+    ],
+    ["when violations unusual sensitivity 1", /not a sensitivity/],
+    ["when violations unusual sensitivity 11", /not a sensitivity/],
+    ["when violations unusually high sensitivity low please", /don't understand/],
+    ["when violations strange", /use changed, up, down, >, <, rose or unusual/],
   ])("refuses %j with a clear error and the grammar", (text, why) => {
     try {
       parseCondition(text);
@@ -198,5 +230,141 @@ describe("alert episodes", () => {
   it("a first check that is clear posts nothing; one that is firing posts the alert", () => {
     expect(alertStep(undefined, false)).toEqual({ state: "clear", post: null });
     expect(alertStep(undefined, true)).toEqual({ state: "firing", post: "fire" });
+  });
+});
+
+/** 2026-11-24 is a Tuesday: the day judged when "today" is Wednesday the 25th. */
+const DAY = "2026-11-24";
+
+function weekly(tuesday: number | null, opts: { yesterday?: string; level?: number } = {}): WeekdaySeries {
+  const level = opts.level ?? 180;
+  const points: DayPoint[] = Array.from({ length: 57 }, (_, i) => {
+    const day = addDays(DAY, i - 56);
+    const w = isoWeekday(day);
+    const usual = w >= 6 ? level / 10 : w === 1 ? level * 2 : level + ((i * 7) % 23) - 11;
+    const v = day === DAY ? tuesday : usual;
+    return {
+      day,
+      violations: v,
+      findings: v === null ? null : v * 2,
+      fixed: v === null ? null : 10,
+      merged: 0,
+    };
+  });
+  return { day: DAY, yesterday: opts.yesterday ?? DAY, points };
+}
+
+describe("unusual conditions", () => {
+  const unusual = parseCondition("when violations unusual");
+  const high = parseCondition("when violations unusually high");
+  const low = parseCondition("when violations unusually low");
+  const d = digest([1, 1], [1, 1]);
+
+  it("says how far out the day is and what is normal", () => {
+    const v = judge(unusual, d, [], weekly(412));
+    expect(v.met).toBe(true);
+    expect(v.reason).toMatch(
+      /^violations 412 yesterday \(Tue Nov 24\); a usual Tuesday is [\d,]+–[\d,]+, 2\.3× its median$/,
+    );
+    expect(v.unusual).toMatchObject({ kind: "judged", direction: "high", weekday: 2 });
+    expect(judge(unusual, d, [], weekly(182))).toMatchObject({
+      met: false,
+      reason: expect.stringMatching(
+        /^violations 182 yesterday \(Tue Nov 24\), within a usual Tuesday \([\d,]+–[\d,]+\)$/,
+      ),
+    });
+    // Judged on a day that is not the reader's yesterday (east of UTC), it is named by its date.
+    expect(judge(unusual, d, [], weekly(412, { yesterday: "2026-11-25" })).reason).toMatch(
+      /^violations 412 on Tue Nov 24;/,
+    );
+  });
+
+  it("a direction is met only by a day outside the band on its side", () => {
+    expect(judge(high, d, [], weekly(412)).met).toBe(true);
+    expect(judge(low, d, [], weekly(412)).met).toBe(false);
+    expect(judge(low, d, [], weekly(40))).toMatchObject({
+      met: true,
+      reason: expect.stringMatching(/0\.22× its median$/),
+    });
+    expect(judge(high, d, [], weekly(40)).met).toBe(false);
+  });
+
+  it("a higher sensitivity narrows the band", () => {
+    const loose = judge(parseCondition("when violations unusual sensitivity low"), d, [], weekly(262));
+    const tight = judge(parseCondition("when violations unusual sensitivity high"), d, [], weekly(262));
+    expect([loose.met, tight.met]).toEqual([false, true]);
+  });
+
+  it("a day left out or a data gap is unknown: a digest posts to show it, never 'usual'", () => {
+    const missing = judge(unusual, d, [], weekly(null));
+    expect(missing).toMatchObject({ met: false, unknown: true });
+    expect(missing.reason).toBe(
+      "violations not judged yesterday (Tue Nov 24): the service sent no numbers for it",
+    );
+    const posted = evaluate(unusual, d, [], weekly(null));
+    expect(posted.met).toBe(true);
+    expect(posted.reason).toMatch(
+      /^data incomplete \(violations not judged yesterday .*: .*\); posted so the gap is seen$/,
+    );
+    // Too little history is no gap: the run is skipped and says why.
+    const young = weekly(412);
+    const v = evaluate(unusual, d, [], { ...young, points: young.points.slice(-22) });
+    expect(v).toMatchObject({
+      met: false,
+      reason: expect.stringMatching(/only 3 of the last 8 Tuesdays known \(6 needed\)$/),
+    });
+    expect(v.unknown).toBeUndefined();
+    // Without its series (nothing fetched) it is unknown too.
+    expect(judge(unusual, d, [], undefined)).toMatchObject({ met: false, unknown: true });
+  });
+
+  it("a gap elsewhere in the digest says nothing about the day judged", () => {
+    const v = evaluate(unusual, gap(digest([5, 5], [3, 3])), [], weekly(182));
+    expect(v.met).toBe(false);
+  });
+});
+
+describe("snoozed episodes", () => {
+  const at = (iso: string) => new Date(iso);
+  const hour: Snooze = {
+    kind: "hour",
+    until: "2026-11-24T11:00:00.000Z",
+    by: "U1",
+    at: "2026-11-24T10:00:00.000Z",
+  };
+  const clears: Snooze = { kind: "clear", by: "U1", at: "2026-11-24T10:00:00.000Z" };
+
+  it("a timed snooze posts nothing while it lasts, whatever the verdict", () => {
+    expect(alertStep("firing", true, hour, at("2026-11-24T10:30:00Z"))).toMatchObject({
+      post: null,
+      state: "firing",
+      snoozed: expect.stringMatching(/^snoozed until 2026-11-24 11:00 UTC$/),
+    });
+    expect(alertStep("firing", false, hour, at("2026-11-24T10:30:00Z"))).toMatchObject({
+      post: null,
+      state: "firing",
+    });
+  });
+
+  it("when it ends, the alert behaves as just checked: it clears, or says once that it still holds", () => {
+    expect(alertStep("firing", false, hour, at("2026-11-24T11:00:00Z"))).toEqual({
+      state: "clear",
+      post: "clear",
+    });
+    expect(alertStep("firing", true, hour, at("2026-11-24T11:00:00Z"))).toEqual({
+      state: "firing",
+      post: "resume",
+    });
+  });
+
+  it("until it clears: silent while it holds, cleared as soon as it does not", () => {
+    expect(alertStep("firing", true, clears, at("2026-12-24T10:00:00Z"))).toMatchObject({
+      post: null,
+      snoozed: "snoozed until it clears",
+    });
+    expect(alertStep("firing", false, clears, at("2026-11-24T10:05:00Z"))).toEqual({
+      state: "clear",
+      post: "clear",
+    });
   });
 });

@@ -119,6 +119,7 @@ describe("drivers and data-gap settings", () => {
     DRIVERS_MAX_QUERIES: "12",
     DRIVERS_CHUNK_SIZE: "250",
     DRIVERS_CONCURRENCY: "2",
+    DRIVERS_BATCH_SIZE: "4",
     GAP_MIN_DAYS: "3",
     GAP_BASELINE_DAYS: "21",
     GAP_MIN_BASELINE_DAYS: "7",
@@ -129,13 +130,13 @@ describe("drivers and data-gap settings", () => {
     {
       when: "default to the documented thresholds",
       env: {},
-      drivers: { maxQueries: 32, chunkSize: 1000, concurrency: 8 },
+      drivers: { maxQueries: 32, chunkSize: 1000, concurrency: 8, batchSize: 32 },
       gapRule: { minDays: 2, baselineDays: 28, minBaselineDays: 14, minActiveShare: 0.9, minExpected: 30 },
     },
     {
       when: "read every threshold",
       env: overrides,
-      drivers: { maxQueries: 12, chunkSize: 250, concurrency: 2 },
+      drivers: { maxQueries: 12, chunkSize: 250, concurrency: 2, batchSize: 4 },
       gapRule: { minDays: 3, baselineDays: 21, minBaselineDays: 7, minActiveShare: 0.8, minExpected: 50 },
     },
   ])("$when", ({ env, drivers, gapRule }) => {

@@ -62,6 +62,37 @@ describe("parseCommand", () => {
     expect(parseCommand("export last7d x")).toMatchObject({ kind: "invalid", code: "unknown_command" });
   });
 
+  it("reads unusual conditions for alerts and digests, and says what is wrong with a bad one", () => {
+    expect(parseCommand("alert when violations unusual")).toMatchObject({
+      kind: "subscribe",
+      mode: "alert",
+      frequency: "hourly",
+      condition: "when violations unusual",
+    });
+    expect(parseCommand("alert me daily 08:00 when fixes unusually low sensitivity high")).toMatchObject({
+      kind: "subscribeMe",
+      mode: "alert",
+      condition: "when fixes unusually low sensitivity high",
+    });
+    expect(parseCommand("subscribe daily when findings unusual")).toMatchObject({
+      kind: "subscribe",
+      mode: "digest",
+      condition: "when findings unusual",
+    });
+    expect(parseCommand("alert when violations unusually")).toMatchObject({
+      kind: "invalid",
+      code: "bad_condition",
+      message: expect.stringMatching(
+        /needs a direction[\s\S]*Conditions look like:[\s\S]*when violations unusual/,
+      ),
+    });
+    expect(parseCommand("alert when violations unusual sensitivity 99")).toMatchObject({
+      kind: "invalid",
+      code: "bad_condition",
+      message: expect.stringContaining("is not a sensitivity"),
+    });
+  });
+
   it("parses subscribe with defaults and every option", () => {
     expect(parseCommand("subscribe")).toMatchObject({
       kind: "subscribe",
@@ -95,6 +126,22 @@ describe("parseCommand", () => {
     });
     expect(parseCommand("subscribe daily mon")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
     expect(parseCommand("subscribe weekly 25:00")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
+  });
+
+  it("reads a subscription's chart style and the workspace's settings", () => {
+    expect(parseCommand("subscribe daily chart:png")).toMatchObject({ kind: "subscribe", chart: "png" });
+    expect(parseCommand("subscribe me daily 08:00 CHART:Off")).toMatchObject({
+      kind: "subscribeMe",
+      chart: "off",
+    });
+    expect(parseCommand("subscribe daily")).not.toHaveProperty("chart");
+    expect(parseCommand("subscribe daily chart:svg")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
+    expect(parseCommand("last7d chart:png")).toMatchObject({ kind: "invalid" });
+    expect(parseCommand("settings")).toEqual({ kind: "settings" });
+    expect(parseCommand("settings chart:native")).toEqual({ kind: "settings", chart: "native" });
+    expect(parseCommand("settings chart:default")).toEqual({ kind: "settings", chart: "default" });
+    expect(parseCommand("settings chart:bar")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
+    expect(parseCommand("settings colour:red")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
   });
 
   it.each([

@@ -7,10 +7,12 @@ import { handsOff } from "../../src/slack/frame/index.ts";
 import { LISTENERS, lifecycleEvents } from "../../src/slack/listeners/index.ts";
 
 /**
- * Handing work off the acking event loop is the frame's default; an entry that runs where its request
- * is acked says why (`inline`), and modal submissions and type-ahead always do (their answer is the
- * ack). This lists every such entry, and fails when one of them can build a digest: its module, or
- * any module it imports at run time, builds one (`digests.build(`) or renders a chart or an unfurl.
+ * Handing work off the acking event loop is the frame's default (commands, clicks, events, steps and
+ * the messages people send); an entry that runs where its request is acked says why (`inline`), and
+ * modal submissions and type-ahead always do (their answer is the ack; a submission's `work` is handed
+ * off). This lists every such entry, and fails when one of them can build a digest: its module (for a
+ * submission with `work`, its `run`'s), or any module it imports at run time, builds one
+ * (`digests.build(`) or renders a chart or an unfurl.
  */
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -58,7 +60,11 @@ async function homes(): Promise<Map<unknown, string>> {
   return out;
 }
 
-type Entry = { kind: string; id?: unknown; name?: string; inline?: string; run: unknown };
+type Entry = { kind: string; id?: unknown; name?: string; inline?: string; run: unknown; work?: unknown };
+
+/** A modal submission's `work` is always handed off: only its `run` answers where the request is acked. */
+const reasonOf = (e: Entry) =>
+  e.inline ?? (e.work ? "its answer is the ack; its work is handed off" : "its answer is the ack");
 
 describe("entries that run on the acking event loop", () => {
   const lifecycle = lifecycleEvents({} as never) as Entry[];
@@ -67,7 +73,7 @@ describe("entries that run on the acking event loop", () => {
   const inline = all.filter((e) => e.kind === "view" || e.kind === "options" || !handsOff(e));
 
   it("are these, each with its reason", () => {
-    expect(inline.map((e) => `${label(e)}: ${e.inline ?? "its answer is the ack"}`).sort()).toEqual(
+    expect(inline.map((e) => `${label(e)}: ${reasonOf(e)}`).sort()).toEqual(
       [
         "command help: a fixed text from a template",
         "command connect: opens a modal (trigger_id lives 3 s)",
@@ -83,8 +89,11 @@ describe("entries that run on the acking event loop", () => {
             `action ${id}: redraws the open modal from its state and hash, which a hand-off does not carry`,
         ),
         "action sub_channel: checks the channel while the modal is open and redraws it from its state and hash",
+        "action ask_adjust: opens a modal (trigger_id lives 3 s)",
+        "action ask_change: opens a modal (trigger_id lives 3 s)",
         "view connect_modal: its answer is the ack",
         "view subscribe_modal: its answer is the ack",
+        "view ask_adjust_modal: its answer is the ack; its work is handed off",
         ...["digest_asset", "digest_scanner", "sub_assets", "sub_scanners"].map(
           (id) => `options ${id}: its answer is the ack`,
         ),
@@ -115,8 +124,10 @@ describe("entries that run on the acking event loop", () => {
     const home = await homes();
     const offenders: string[] = [];
     for (const e of inline) {
-      const file =
-        home.get(e) ?? home.get(e.run) ?? (lifecycle.includes(e) ? home.get(lifecycleEvents) : undefined);
+      // For a submission with `work`, what runs on the acking loop is its `run`, in a module of its own.
+      const file = e.work
+        ? home.get(e.run)
+        : (home.get(e) ?? home.get(e.run) ?? (lifecycle.includes(e) ? home.get(lifecycleEvents) : undefined));
       if (!file) {
         offenders.push(`${label(e)}: its module was not found`);
         continue;
@@ -133,7 +144,9 @@ describe("entries that run on the acking event loop", () => {
     const digest = COMMAND_ENTRIES.find((c) => c.name === "digest");
     const why = LISTENERS.find((l) => l.kind === "action" && l.id === "digest_why");
     const unfurl = LISTENERS.find((l) => l.kind === "event" && l.id === "link_shared");
-    for (const e of [digest?.run, why, unfurl])
+    const asked = LISTENERS.find((l) => l.kind === "message" && l.id === "message");
+    const adjusted = LISTENERS.find((l) => l.kind === "view" && l.id === "ask_adjust_modal");
+    for (const e of [digest?.run, why, unfurl, asked, adjusted])
       expect(builds(home.get(e) as string).length).toBeGreaterThan(0);
   });
 });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   delta,
@@ -82,5 +83,26 @@ describe("formatRate and directionMark", () => {
     expect(directionMark(delta(2, 1, "up-is-bad"))).toBe("▲");
     expect(directionMark(delta(1, 2, "up-is-good"))).toBe("▼");
     expect(directionMark(delta(0, 0, "up-is-bad"))).toBe("■");
+  });
+});
+
+describe("formatCount's own grouping", () => {
+  it("matches Intl's en-US whole numbers for every magnitude, rounding and sign", () => {
+    const intl = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
+          fc.double({ min: -1e12, max: 1e12, noNaN: true }),
+          fc.constantFrom(0, 0.5, 1.5, 2.5, 999.5, 999_999.5, -0.4, 2 ** 53, 1e21),
+        ),
+        (n) => {
+          const expected = intl.format(Math.abs(n));
+          const text = formatCount(n);
+          expect(text.replace("\u2212", "")).toBe(expected);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

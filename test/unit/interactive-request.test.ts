@@ -154,6 +154,83 @@ describe("what a handed-off request carries", () => {
     expect(JSON.stringify(step)).not.toContain("xwfp");
   });
 
+  it("a person's message: what the frame read of it (text cut to 2,000 characters), its own id; no blocks or files", () => {
+    const text = `how are we doing ${"x".repeat(3_000)}`;
+    const body = {
+      type: "event_callback",
+      team_id: "T1",
+      event: {
+        type: "message",
+        user: "U1",
+        text,
+        channel: "D1",
+        channel_type: "im",
+        ts: "5.000",
+        blocks: [{ type: "rich_text" }],
+        files: [{ id: "F1" }],
+      },
+    };
+    const said = { channelId: "D1", ts: "5.000", threadTs: "5.000", text, botUserId: "UBOT", dm: true };
+    const job = requestOf(
+      { kind: "message", id: "message" },
+      body,
+      3,
+      {},
+      { teamId: "T1" },
+      {
+        id: "m123",
+        message: said,
+      },
+    );
+    expect(job).toMatchObject({ id: "m123", userId: "U1", route: { kind: "message", id: "message" } });
+    expect(job.message).toEqual({ ...said, text: text.slice(0, 2_000) });
+    expect(JSON.stringify(job)).not.toContain("rich_text");
+    expect(JSON.stringify(job)).not.toContain("F1");
+    // The executor routes the rebuilt body to the same message entry.
+    expect(bodyOf(job, "/insights")).toMatchObject({
+      type: "event_callback",
+      team_id: "T1",
+      event: {
+        type: "message",
+        user: "U1",
+        channel: "D1",
+        channel_type: "im",
+        ts: "5.000",
+        thread_ts: "5.000",
+      },
+    });
+  });
+
+  it("a modal submission's work: the values filled in and the view's metadata; not its blocks", () => {
+    const values = { period: { period: { type: "plain_text_input", value: "last month" } } };
+    const body = {
+      type: "view_submission",
+      team: { id: "T1" },
+      user: { id: "U1", team_id: "T1" },
+      view: {
+        id: "V1",
+        type: "modal",
+        callback_id: "ask_adjust_modal",
+        private_metadata: '{"c":"D1","t":"5.000"}',
+        state: { values },
+        blocks: [{ type: "input", block_id: "period" }],
+      },
+    };
+    const job = requestOf({ kind: "view", id: "ask_adjust_modal" }, body, 3, {});
+    expect(job.submission).toEqual({ values, privateMetadata: '{"c":"D1","t":"5.000"}' });
+    expect(JSON.stringify(job)).not.toContain('"blocks"');
+    expect(bodyOf(job, "/insights")).toMatchObject({
+      type: "view_submission",
+      user: { id: "U1" },
+      view: {
+        id: "V1",
+        callback_id: "ask_adjust_modal",
+        state: { values },
+        private_metadata: '{"c":"D1","t":"5.000"}',
+      },
+    });
+  });
+
   it("a stream entry is read back as the job, and anything else is refused with why", () => {
     const job = requestOf(
       { kind: "command", name: "digest" },
@@ -193,5 +270,31 @@ describe("what a handed-off request carries", () => {
       receivedAt: 7,
     });
     expect(fromLegacyJob({ id: "x" })).toBeUndefined();
+    // A question the previous version queued keeps its id (a redelivery finds the same claim).
+    const question = fromLegacyJob({
+      id: "mq1",
+      route: { kind: "message", id: "app_mention" },
+      body: {
+        type: "event_callback",
+        authorizations: [{ user_id: "UBOT" }],
+        event: { type: "app_mention", user: "U1", text: "<@UBOT> findings", channel: "C1", ts: "9.000" },
+      },
+      team: { teamId: "T1" },
+      userId: "U1",
+      receivedAt: 7,
+      log: {},
+    });
+    expect(question).toMatchObject({
+      id: "mq1",
+      userId: "U1",
+      message: {
+        channelId: "C1",
+        ts: "9.000",
+        threadTs: "9.000",
+        text: "<@UBOT> findings",
+        botUserId: "UBOT",
+        dm: false,
+      },
+    });
   });
 });

@@ -27,6 +27,38 @@ describe("REDIS_URL", () => {
     });
   });
 
+  it("reads the Sentinel form: sentinels, the primary's name, Redis and Sentinel credentials, TLS", () => {
+    expect(parseRedisUrl("redis-sentinel://10.0.0.1:26379,10.0.0.2:26380/mymaster")).toEqual({
+      kind: "sentinel",
+      sentinels: [
+        { host: "10.0.0.1", port: 26379 },
+        { host: "10.0.0.2", port: 26380 },
+      ],
+      name: "mymaster",
+      username: undefined,
+      password: undefined,
+      sentinelUsername: undefined,
+      sentinelPassword: undefined,
+      tls: false,
+    });
+    expect(
+      parseRedisUrl(
+        "rediss-sentinel://app:p%40ss@[::1]:26379/insights-primary?sentinelUsername=watch&sentinelPassword=s%26cret",
+      ),
+    ).toEqual({
+      kind: "sentinel",
+      sentinels: [{ host: "::1", port: 26379 }],
+      name: "insights-primary",
+      username: "app",
+      password: "p@ss",
+      sentinelUsername: "watch",
+      sentinelPassword: "s&cret",
+      tls: true,
+    });
+    // The password alone (Redis before ACLs): no user name.
+    expect(parseRedisUrl("redis-sentinel://:pw@s1:26379/m/")).toMatchObject({ password: "pw", name: "m" });
+  });
+
   it("refuses anything else, naming the variable and never echoing the value", () => {
     for (const bad of [
       "http://x",
@@ -34,6 +66,10 @@ describe("REDIS_URL", () => {
       "redis-cluster://host",
       "redis-cluster://h:0",
       "redis-cluster://:pw@h:99999",
+      "redis-sentinel://:pw@s1:26379",
+      "redis-sentinel://:pw@s1/mymaster",
+      "redis-sentinel://:pw@s1:26379/mymaster?password=pw@",
+      "redis-sentinel://:pw@s1:26379/m%ZZ",
     ]) {
       let message = "";
       try {

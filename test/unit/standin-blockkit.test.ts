@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { readMessage } from "../../sandbox/slack/api/content.ts";
-import { checkMessageBlocks, checkViewPayload, SLACK_LIMITS } from "../../sandbox/slack/blockkit/index.ts";
+import {
+  checkMessageBlocks,
+  checkUnfurlBlocks,
+  checkViewPayload,
+  SLACK_LIMITS,
+} from "../../sandbox/slack/blockkit/index.ts";
 import { LIMITS } from "../../src/blockkit/limit-values.ts";
 
 /**
@@ -40,6 +45,31 @@ const confirm = (over: Record<string, string>) => ({
   deny: plain(over.deny ?? "n"),
 });
 
+/** A line chart of `series` series over `points` categories, every name `name` long at least. */
+function chart(o: { title?: string; series?: number; points?: number; label?: number; axis?: number } = {}) {
+  const points = o.points ?? 3;
+  const pad = (t: string) => t.padEnd(o.label ?? 1, "x");
+  const categories = Array.from({ length: points }, (_, i) => pad(`c${i}`));
+  return {
+    type: "data_visualization",
+    title: o.title ?? "Violations per day",
+    chart: {
+      type: "line",
+      series: Array.from({ length: o.series ?? 2 }, (_, k) => ({
+        name: pad(`s${k}`),
+        data: categories.map((label, i) => ({ label, value: i * k })),
+      })),
+      axis_config: { categories, ...(o.axis !== undefined ? { y_label: s(o.axis) } : {}) },
+    },
+  };
+}
+const cell = (text: string) => ({ type: "raw_text", text });
+const table = (rows: number, cells: number, settings = 0) => ({
+  type: "table",
+  rows: Array.from({ length: rows }, (_, r) => Array.from({ length: cells }, (_, c) => cell(`${r}.${c}`))),
+  ...(settings > 0 ? { column_settings: Array.from({ length: settings }, () => ({ align: "right" })) } : {}),
+});
+
 /** A payload exactly `n` long in the field or list each limit governs. */
 const BUILD: Record<AppLimit, Problems> = {
   messageBlocks: (n) => checkMessageBlocks(Array.from({ length: n }, () => ({ type: "divider" }))),
@@ -70,6 +100,16 @@ const BUILD: Record<AppLimit, Problems> = {
     message({ type: "context", elements: Array.from({ length: n }, (_, i) => plain(`c${i}`)) }),
   contextText: (n) => message({ type: "context", elements: [{ type: "mrkdwn", text: s(n) }] }),
   actionsElements: (n) => actions(...Array.from({ length: n }, (_, i) => button({ action_id: `a${i}` }))),
+  contextActionsElements: (n) =>
+    message({
+      type: "context_actions",
+      elements: Array.from({ length: n }, (_, i) => ({
+        type: "feedback_buttons",
+        action_id: `f${i}`,
+        positive_button: { text: plain("+"), value: "p" },
+        negative_button: { text: plain("-"), value: "n" },
+      })),
+    }),
   id: (n) => message({ type: "divider", block_id: s(n) }),
   selectOptions: (n) => actions(select({ options: Array.from({ length: n }, (_, i) => option(i)) })),
   selectOptionGroups: (n) =>
@@ -107,6 +147,16 @@ const BUILD: Record<AppLimit, Problems> = {
   modalTitle: (n) => modal({ title: plain(s(n)) }),
   modalButton: (n) => modal({ submit: plain(s(n)), close: plain(s(n)) }),
   privateMetadata: (n) => modal({ private_metadata: s(n) }),
+  chartTitle: (n) => message(chart({ title: s(n) })),
+  chartSeries: (n) => message(chart({ series: n })),
+  chartPoints: (n) => message(chart({ points: n })),
+  chartLabel: (n) => message(chart({ label: n })),
+  chartAxisLabel: (n) => message(chart({ axis: n })),
+  chartsPerMessage: (n) => message(...Array.from({ length: n }, () => chart())),
+  tableRows: (n) => message(table(n, 2)),
+  tableCells: (n) => message(table(2, n)),
+  tableColumnSettings: (n) => message(table(2, 2, n)),
+  tablesPerMessage: (n) => message(...Array.from({ length: n }, () => table(2, 2))),
 };
 
 describe("the Slack stand-in's own Block Kit limits against the app's", () => {
@@ -162,6 +212,89 @@ describe("the Slack stand-in's Block Kit check", () => {
     expect(modal({}, [{ type: "input", label: plain("L"), element: { type: "plain_text_input" } }])).toEqual([
       "missing required field: submit (a modal with input blocks needs one) [json-pointer:]",
     ]);
+  });
+
+  it("checks a chart's series against its categories: one numeric point per category, in their names", () => {
+    const c = chart();
+    expect(message(c)).toEqual([]);
+    const bad = structuredClone(c);
+    bad.chart.series[0]?.data.pop();
+    (bad.chart.series[1]?.data[0] as { value: unknown }).value = null;
+    (bad.chart.series[1]?.data[1] as { label: string }).label = "Tue";
+    expect(message(bad)).toEqual([
+      "must hold exactly one point for every category [json-pointer:/blocks/0/chart/series/0/data]",
+      "must provide a number [json-pointer:/blocks/0/chart/series/1/data/0/value]",
+      "must match one of axis_config.categories [json-pointer:/blocks/0/chart/series/1/data/1/label]",
+    ]);
+    expect(message({ ...c, chart: { ...c.chart, type: "scatter" } })).toEqual([
+      "must be one of line, bar, area, pie [json-pointer:/blocks/0/chart/type]",
+    ]);
+    const twice = structuredClone(c);
+    twice.chart.series[1] = { ...(twice.chart.series[1] as (typeof c.chart.series)[0]), name: "s0" };
+    expect(message(twice)).toEqual([
+      "series names must be unique [json-pointer:/blocks/0/chart/series/1/name]",
+    ]);
+  });
+
+  it("takes charts and tables in messages only: a modal, the Home tab or an unfurl refuses them", () => {
+    expect(modal({}, [chart()])).toEqual([
+      "data_visualization blocks are not supported in modal views [json-pointer:/blocks/0/type]",
+    ]);
+    expect(checkViewPayload({ type: "home", blocks: [table(2, 2)] }, "home")).toEqual([
+      "table blocks are not supported in home views [json-pointer:/blocks/0/type]",
+    ]);
+    expect(checkUnfurlBlocks([chart(), table(2, 2)])).toEqual([
+      "data_visualization blocks are not supported in unfurls [json-pointer:/blocks/0/type]",
+      "table blocks are not supported in unfurls [json-pointer:/blocks/1/type]",
+    ]);
+    expect(checkUnfurlBlocks([{ type: "divider" }])).toEqual([]);
+  });
+
+  it("checks table cells and column settings, and refuses a ragged table", () => {
+    expect(message(table(3, 4, 4))).toEqual([]);
+    const t = table(2, 2);
+    expect(message({ ...t, rows: [[cell("a"), cell("b")], [cell("c")]] })).toEqual([
+      "every row must have the same number of cells [json-pointer:/blocks/0/rows/1]",
+    ]);
+    expect(message({ ...t, rows: [[{ type: "raw_number", value: 3 }]] })).toEqual([
+      "must be one of raw_text, rich_text [json-pointer:/blocks/0/rows/0/0/type]",
+    ]);
+    expect(message({ ...t, column_settings: [{ align: "justify" }] })).toEqual([
+      "must be left, center or right [json-pointer:/blocks/0/column_settings/0/align]",
+    ]);
+  });
+
+  it("checks a data table: caption, header plus 1 to 100 rows, no rich text in the header, 10,000 characters", () => {
+    const rows = (n: number, text = "v") => Array.from({ length: n }, () => [cell(text), cell(text)]);
+    const ok = { type: "data_table", caption: "Drivers", rows: rows(3) };
+    expect(message(ok)).toEqual([]);
+    expect(message({ type: "data_table", rows: rows(1) })).toEqual([
+      "missing required field: caption [json-pointer:/blocks/0]",
+      "must provide at least 2 items [json-pointer:/blocks/0/rows]",
+    ]);
+    expect(message({ ...ok, rows: rows(102) })).toEqual([
+      "no more than 101 items allowed [json-pointer:/blocks/0/rows]",
+    ]);
+    expect(message({ ...ok, rows: rows(2, s(2_501)) })).toEqual([
+      "cells must be less than 10001 characters in all [json-pointer:/blocks/0/rows]",
+    ]);
+    expect(
+      message({
+        ...ok,
+        rows: [
+          [{ type: "rich_text", elements: [{ type: "rich_text_section", elements: [] }] }, cell("b")],
+          [cell("c"), cell("d")],
+        ],
+      }),
+    ).toEqual(["header cells cannot be rich_text [json-pointer:/blocks/0/rows/0/0/type]"]);
+  });
+
+  it("refuses the block types a test names, as a workspace without them would", () => {
+    const refuse = new Set(["data_visualization"]);
+    expect(checkMessageBlocks([{ type: "divider" }, chart()], { refuse })).toEqual([
+      "unsupported type: data_visualization [json-pointer:/blocks/1/type]",
+    ]);
+    expect(checkMessageBlocks([table(2, 2)], { refuse })).toEqual([]);
   });
 
   it("accepts an image from a slack_file only when the file is ready", () => {

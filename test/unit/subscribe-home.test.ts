@@ -173,6 +173,29 @@ describe("subscriptionView", () => {
     expect(v.filterNames).toEqual(["payments / api"]);
   });
 
+  it("shows its own chart style and, on the Home tab, a chart that went as an image", () => {
+    const fallback = {
+      ...base,
+      status: "active" as const,
+      chart: "png" as const,
+      lastDelivery: {
+        period: "p",
+        at: "2026-11-02T08:00:01Z",
+        outcome: "delivered" as const,
+        chart: "png_fallback",
+      },
+    };
+    const v = subscriptionView(fallback);
+    expect(v.chart).toBe("png");
+    const home = JSON.stringify(
+      appHome({ key: { connected: false }, canManage: true, subscriptions: [{ ...v, canChange: true }] })
+        .blocks,
+    );
+    expect(home).toContain(" · chart: png · ");
+    expect(home).toContain("the chart went as an image (Slack refused the chart or table block)");
+    expect(subscriptionView(base).chart).toBeUndefined();
+  });
+
   it("an active subscription carries its next run and no reason", () => {
     const next = new Date("2026-11-05T08:00:00Z");
     const v = subscriptionView({ ...base, status: "active", pausedReason: undefined }, next);

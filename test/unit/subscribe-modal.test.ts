@@ -180,8 +180,13 @@ describe("modal state", () => {
       condition: "",
       mode: "digest",
       style: "post",
+      chart: "default",
     });
     expect(labelsFromValues(values)).toEqual(["payments / api"]);
+    const png = { ...values, [F.chart]: { [F.chart]: { selected_option: { value: "png" } } } };
+    expect(formFromValues(png, {}, "UTC").chart).toBe("png");
+    const junk = { ...values, [F.chart]: { [F.chart]: { selected_option: { value: "svg" } } } };
+    expect(formFromValues(junk, {}, "UTC").chart).toBe("default");
     // A modal drawn without filter menus keeps the filters it was opened with.
     const { [F.assets]: _menu, ...noMenus } = values;
     const kept = formFromValues(noMenus, { assets: ["id-9"], scanners: ["s-1"] }, "UTC");

@@ -42,10 +42,42 @@ describe("the drivers option of a subscription", () => {
     );
   });
 
-  it("asks scheduled digests for optional drivers by default, and the previous period for a chart without them", () => {
-    expect(scheduledExtras({}, true)).toEqual({ drivers: "optional" });
-    expect(scheduledExtras({ drivers: true }, false)).toEqual({ drivers: "optional" });
-    expect(scheduledExtras({ drivers: false }, true)).toEqual({ previousSeries: true });
-    expect(scheduledExtras({ drivers: false }, false)).toEqual({});
+  it("asks scheduled digests for optional drivers by default, and the subscription's own chart style", () => {
+    expect(scheduledExtras({})).toEqual({ drivers: "optional" });
+    expect(scheduledExtras({ drivers: true, chart: "png" })).toEqual({ drivers: "optional", chart: "png" });
+    expect(scheduledExtras({ drivers: false })).toEqual({});
+    expect(scheduledExtras({ drivers: false, chart: "off" })).toEqual({ chart: "off" });
+  });
+
+  it("an unusual condition asks for its weekday series; an alert's check for no breakdown", () => {
+    expect(scheduledExtras({ condition: "when findings unusual" })).toEqual({
+      drivers: "optional",
+      weekday: true,
+    });
+    expect(scheduledExtras({ mode: "alert", condition: "when violations > 5" })).toEqual({});
+    expect(scheduledExtras({ mode: "alert", condition: "when violations unusual", chart: "png" })).toEqual({
+      chart: "png",
+      weekday: true,
+    });
+  });
+});
+
+describe("the chart option of a subscription", () => {
+  it("stores nothing for the workspace's setting, round-trips a choice, and reads junk as unset", () => {
+    expect(toHash(sub)).not.toHaveProperty("ch");
+    const png = toHash({ ...sub, chart: "png" });
+    expect(png.ch).toBe("png");
+    expect(fromHash(sub.id, REF, png)?.chart).toBe("png");
+    expect(fromHash(sub.id, REF, { ...png, ch: "svg" })?.chart).toBeUndefined();
+  });
+
+  it("is validated as native, png or off and left out when not chosen", () => {
+    const input = { channelId: "C0GENERAL", schedule: { kind: "daily" as const }, tz: "UTC" };
+    const now = new Date("2026-11-20T12:00:00Z");
+    expect(validateFields(input, now)).not.toHaveProperty("chart");
+    expect(validateFields({ ...input, chart: "off" }, now).chart).toBe("off");
+    expect(() => validateFields({ ...input, chart: "svg" as never }, now)).toThrow(
+      expect.objectContaining({ code: "invalid_subscription", details: { field: "chart" } }),
+    );
   });
 });

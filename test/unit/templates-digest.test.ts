@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { checkMessageBlocks } from "../../sandbox/slack/blockkit/index.ts";
 import type { FilterOption } from "../../src/analytics/types.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
 import type {
@@ -25,6 +26,7 @@ import {
   SCANNERS,
 } from "./fixtures/digest-view.ts";
 import { mrkdwnIn } from "./fixtures/mrkdwn.ts";
+import { points } from "./fixtures/trend-view.ts";
 
 /** Every mrkdwn text in a payload (plus the top-level text, which Slack also parses). */
 function mrkdwnTexts(msg: Message): string[] {
@@ -143,6 +145,7 @@ const driversArb: fc.Arbitrary<DriversView> = fc.record({
   groups: fc.array(fc.record({ name: hostileText(300), label: hostileText(300) }), { maxLength: 40 }),
   queries: fc.nat(),
   unqueriedGroups: fc.oneof(fc.constant(0), fc.nat()),
+  unqueriedScanners: fc.oneof(fc.constant(0), fc.nat()),
 });
 
 const viewArb: fc.Arbitrary<DigestView> = fc
@@ -194,6 +197,16 @@ const viewArb: fc.Arbitrary<DigestView> = fc
     groups: fc.array(hostileText(300), { maxLength: 25 }),
     partial: fc.option(fc.constantFrom("2026-11-21", "2026-11-15", "bogus"), { nil: null }),
     unavailable: fc.option(hostileText(500), { nil: undefined, freq: 5 }),
+    chartStyle: fc.constantFrom(
+      undefined,
+      "native" as const,
+      "native" as const,
+      "png" as const,
+      "off" as const,
+    ),
+    seriesDays: fc.oneof(fc.constantFrom(1, 7, 30, 90, 366), fc.integer({ min: 1, max: 366 })),
+    seriesValues: fc.array(fc.option(count, { nil: null, freq: 4 }), { minLength: 366, maxLength: 366 }),
+    withPrevious: fc.boolean(),
   })
   .map((r) => {
     const pickFrom = (list: FilterOption[] | null) =>
@@ -222,8 +235,23 @@ const viewArb: fc.Arbitrary<DigestView> = fc
         partialFrom: r.partial,
       },
     });
-    digest.range = { ...digest.range, spec: r.spec, label: r.label, previousLabel: r.label };
+    digest.range = {
+      ...digest.range,
+      spec: r.spec,
+      label: r.label,
+      previousLabel: r.label,
+      days: r.seriesDays,
+    };
+    const series = points(
+      "2025-11-21",
+      r.seriesValues.slice(0, r.seriesDays).map((v) => v),
+    );
+    digest.series = series;
     return makeView({
+      chartStyle: r.chartStyle,
+      ...(r.withPrevious
+        ? { previousSeries: points("2024-11-20", r.seriesValues.slice(366 - r.seriesDays)) }
+        : {}),
       digest,
       filters: {
         assets: r.assets,
@@ -249,6 +277,8 @@ describe("digestMessage with hostile and extreme data", () => {
       fc.property(viewArb, (view) => {
         const m = digestMessage(view);
         expect(checkMessage(m)).toEqual([]);
+        // The stand-in's own check (Slack's reference) too, wherever no uploaded file is named.
+        if (!view.chart?.slackFileId) expect(checkMessageBlocks(m.blocks)).toEqual([]);
         // No `<` in any mrkdwn text except the date token we write: no mention, no link, ever.
         for (const text of mrkdwnTexts(m))
           expect(text.replace(/<!date\^\d+\^\{date_short_pretty\} \{time\}\|[^<>]*>/g, "")).not.toMatch(

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { checkMessageBlocks } from "../../sandbox/slack/blockkit/index.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
-import type { ActionsBlock, ButtonElement, Message } from "../../src/blockkit/types.ts";
+import type { ActionsBlock, ButtonElement, Message, TableBlock } from "../../src/blockkit/types.ts";
 import { ACTION, BLOCK, GROUP_ACTION_PREFIX, RANGE_PRESETS } from "../../src/ids.ts";
 import { computeDrivers, type Slice } from "../../src/insights/drivers.ts";
 import type { DataGap } from "../../src/insights/gaps.ts";
-import type { DigestView } from "../../src/insights/types.ts";
+import type { DigestView, DriversView } from "../../src/insights/types.ts";
 import { driversHeadline } from "../../templates/digest-drivers.ts";
 import { digestMessage } from "../../templates/digest-message.ts";
 import { driversReply } from "../../templates/drivers-reply.ts";
@@ -107,9 +108,18 @@ describe("the drivers section", () => {
     expect(decodeState(menus?.block_id).assetGroups).toBeUndefined();
   });
 
-  it("says when groups were left unnamed for the query budget, or why there is no breakdown", () => {
+  it("says how many groups and scanners were left unnamed for the query budget, or why there is no breakdown", () => {
     const budget = digestMessage(withDrivers({ drivers: { ...withDrivers().drivers!, unqueriedGroups: 4 } }));
     expect(texts(budget)).toContain('4 smaller asset groups are counted in \\"other\\" (query budget).');
+    const both = { ...withDrivers().drivers!, unqueriedGroups: 4, unqueriedScanners: 2 };
+    expect(texts(digestMessage(withDrivers({ drivers: both })))).toContain(
+      '4 smaller asset groups and 2 scanners are counted in \\"other\\" (query budget).',
+    );
+    const oneScanner = { ...withDrivers().drivers!, unqueriedGroups: 0, unqueriedScanners: 1 };
+    expect(texts(digestMessage(withDrivers({ drivers: oneScanner })))).toContain(
+      '1 scanner is counted in \\"other\\" (query budget).',
+    );
+    expect(texts(digestMessage(withDrivers()))).not.toContain("query budget");
     const none = digestMessage(makeView({ driversUnavailable: "The analytics service did not answer." }));
     expect(texts(none)).toContain("No breakdown this time: The analytics service did not answer.");
   });
@@ -198,5 +208,68 @@ describe("Why? and the notices", () => {
       BLOCK.digestDrivers,
       BLOCK.digestDriverGroups,
     ]);
+  });
+});
+
+describe("the drivers as a table Slack draws", () => {
+  const native = (over: Partial<DigestView> = {}) => withDrivers({ chartStyle: "native", ...over });
+  const tableOf = (m: Message) => m.blocks.find((b): b is TableBlock => b.type === "table");
+  const rowText = (t: TableBlock) => t.rows.map((r) => r.map((c) => c.text));
+
+  it("has a row per named group, scanner and other of each measure, with now, before and change", () => {
+    const m = digestMessage(native());
+    expect(checkMessage(m)).toEqual([]);
+    expect(checkMessageBlocks(m.blocks)).toEqual([]);
+    const t = tableOf(m) as TableBlock;
+    expect(t.block_id).toBe(BLOCK.digestDriversTable);
+    const rows = rowText(t);
+    expect(rows[0]).toEqual(["Breakdown", "Asset group or scanner", "Now", "Before", "Change"]);
+    expect(rows).toContainEqual(["Violations by asset group", "payments/*", "61", "30", "+31"]);
+    expect(rows).toContainEqual(["Violations by asset group", "web/*", "20", "24", "−4"]);
+    expect(rows).toContainEqual(["Violations by scanner", "Semgrep", "70", "45", "+25"]);
+    expect(rows).toContainEqual(["Fixes by asset group", "web/*", "40", "20", "+20"]);
+    expect(t.column_settings?.slice(2)).toEqual([{ align: "right" }, { align: "right" }, { align: "right" }]);
+    // The section keeps the headline; the rows leave it for the table.
+    const section = JSON.stringify(m.blocks.find((b) => b.block_id === BLOCK.digestDrivers));
+    expect(section).toContain("payments/* +31 violations, Semgrep +25; fixed most: web/*");
+    expect(section).not.toContain("by asset group:");
+  });
+
+  it("keeps the rows in words in the message's text, for clients that cannot draw the table", () => {
+    const m = digestMessage(native());
+    expect(m.text).toContain("by asset group: payments/* +31 · infra +1 · web/* −4");
+    expect(m.text).toContain("*Fixes* 🟢 ▲ +19 (28 → 47)");
+    expect(digestMessage(withDrivers()).text).not.toContain("by asset group:");
+  });
+
+  it("puts hostile names in plain cells on one line, and stays within Slack's rows and cells", () => {
+    const long = `<!channel> *x*\n${"é".repeat(400)}`;
+    const hostileSlices: Slice[] = Array.from({ length: 40 }, (_, i) => ({
+      dimension: i % 2 === 0 ? ("group" as const) : ("scanner" as const),
+      key: `k${i}`,
+      label: `${long}${i}`,
+      totals: t([i * 3, i], [i * 5, i * 2], [i, 0]),
+    }));
+    const d = computeDrivers({ total: t([5000, 20], [9000, 40], [400, 0]), slices: hostileSlices });
+    const m = digestMessage(native({ drivers: { ...(withDrivers().drivers as DriversView), drivers: d } }));
+    expect(checkMessage(m)).toEqual([]);
+    expect(checkMessageBlocks(m.blocks)).toEqual([]);
+    const cells = (tableOf(m) as TableBlock).rows.flat();
+    for (const c of cells) {
+      expect(c.text).not.toContain("\n");
+      expect(c.text.length).toBeLessThanOrEqual(200);
+    }
+  });
+
+  it("answers Why? in a thread with the table too, and no table when the digest is not native", () => {
+    const m = driversReply(native());
+    expect(m.blocks.map((b) => b.block_id ?? b.type)).toEqual([
+      "context",
+      BLOCK.digestDrivers,
+      BLOCK.digestDriversTable,
+      BLOCK.digestDriverGroups,
+    ]);
+    expect(m.text).toContain("by scanner: Semgrep +25 · Trivy +3");
+    expect(tableOf(driversReply(withDrivers()))).toBeUndefined();
   });
 });

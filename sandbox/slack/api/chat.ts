@@ -1,3 +1,5 @@
+import { echoBotPost } from "../assistant/client.ts";
+import { clearStatusOnPost } from "../assistant/state.ts";
 import { checkPostRate } from "../faults.ts";
 import { addEphemeral, addMessage, findMessage, removeMessage, wireMessage } from "../messages.ts";
 import type { StandInState } from "../state.ts";
@@ -67,6 +69,8 @@ const postMessage: ApiMethod = {
       via: "chat.postMessage",
       metadata: readMetadata(ctx),
     });
+    clearStatusOnPost(ctx.state, ch.id, msg.threadTs);
+    echoBotPost(ctx.state, ws, ch, msg, ctx.appId);
     return { channel: ch.id, ts: msg.ts, message: wireMessage(msg, ctx.appId) };
   },
 };

@@ -53,7 +53,13 @@ export function readView(
   return view;
 }
 
-/** Check options of an authenticated call: its workspace's processed files may be shown. */
+/**
+ * Check options of an authenticated call: its workspace's processed files may be shown, and the
+ * block types a test told the stand-in to refuse are refused.
+ */
 export function filesOf(ctx: ApiContext): CheckOptions {
-  return { fileReady: slackFileReady(ctx.state, ctx.baseUrl, authed(ctx).ws.teamId) };
+  return {
+    fileReady: slackFileReady(ctx.state, ctx.baseUrl, authed(ctx).ws.teamId),
+    refuse: ctx.state.refusedBlocks,
+  };
 }

@@ -1,4 +1,5 @@
 import { isAppError } from "../../../src/errors.ts";
+import { assistantMethods } from "../assistant/api.ts";
 import { takeFault } from "../faults.ts";
 import { functionMethods } from "../functions/api.ts";
 import type { Part } from "../multipart.ts";
@@ -25,6 +26,7 @@ export const API_METHODS: Readonly<Record<string, ApiMethod>> = {
   ...socketMethods,
   ...functionMethods,
   ...unfurlMethods,
+  ...assistantMethods,
 };
 
 export interface ApiEnv {

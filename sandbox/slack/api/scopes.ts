@@ -69,6 +69,9 @@ export const METHOD_SCOPES: Readonly<Record<string, Need>> = {
   "files.completeUploadExternal": ["files:write"],
   "files.info": ["files:read"],
   "chat.unfurl": ["links:write"],
+  // Slack's reference (and its change of March 2026): either scope, chat:write to become the only one.
+  "assistant.threads.setStatus": (_ctx, ws) => (ws.scopes.includes("assistant:write") ? [] : ["chat:write"]),
+  "assistant.threads.setSuggestedPrompts": ["assistant:write"],
   "chat.getPermalink": [],
   // Called with other tokens than the bot's, checked by those methods themselves: the app-level token
   // (connections:write) and a custom step run's own workflow token.

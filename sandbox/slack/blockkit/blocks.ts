@@ -1,5 +1,8 @@
+import { checkDataTable, checkDataVisualization, checkTable } from "./charts.ts";
+import { checkContextActions } from "./context-actions.ts";
 import { checkElement, checkImageSource } from "./elements.ts";
 import { SLACK_LIMITS as L } from "./limits.ts";
+import reference from "./reference.json" with { type: "json" };
 import {
   checkBlockId,
   checkList,
@@ -22,7 +25,11 @@ const BLOCKS: Record<string, readonly string[]> = {
   image: ["image_url", "slack_file", "alt_text", "title"],
   input: ["label", "element", "dispatch_action", "hint", "optional"],
   markdown: ["text"],
+  context_actions: ["elements"],
   rich_text: ["elements"],
+  data_visualization: ["title", "chart"],
+  table: ["rows", "column_settings"],
+  data_table: ["rows", "caption", "page_size", "row_header_column_index"],
   file: ["external_id", "source"],
   video: [
     "alt_text",
@@ -36,6 +43,43 @@ const BLOCKS: Record<string, readonly string[]> = {
     "video_url",
   ],
 };
+
+/** Blocks Slack shows only on some surfaces; an unfurl (an attachment) takes none of them. */
+const ONLY_ON: Record<string, readonly string[] | undefined> = {
+  data_visualization: reference.surfaces.data_visualization,
+  table: reference.surfaces.table,
+  data_table: reference.surfaces.data_table,
+  markdown: reference.surfaces.markdown,
+};
+
+/** How many of a type one message may carry. */
+const PER_MESSAGE: Record<string, number | undefined> = {
+  data_visualization: L.chartsPerMessage,
+  table: L.tablesPerMessage,
+};
+
+/** Where the block may go, how many of it, and whether a test told the stand-in to refuse it. */
+function checkPlace(w: Walk, type: string, path: string): boolean {
+  if (w.refused.has(type)) {
+    fail(w, `${path}/type`, `unsupported type: ${type}`);
+    return false;
+  }
+  const only = ONLY_ON[type];
+  if (only && !only.includes(w.surface)) {
+    fail(
+      w,
+      `${path}/type`,
+      `${type} blocks are not supported in ${w.surface === "unfurl" ? "unfurls" : `${w.surface} views`}`,
+    );
+    return false;
+  }
+  const n = (w.typeCounts.get(type) ?? 0) + 1;
+  w.typeCounts.set(type, n);
+  const max = PER_MESSAGE[type];
+  if (max !== undefined && n > max)
+    fail(w, path, `no more than ${max} ${type} block${max === 1 ? "" : "s"} allowed per message`);
+  return true;
+}
 
 function checkContext(w: Walk, elements: unknown, path: string): void {
   checkList(w, elements, path, L.contextElements).forEach((e, i) => {
@@ -59,6 +103,7 @@ export function checkBlock(w: Walk, block: unknown, path: string): void {
     fail(w, `${path}/type`, `unsupported type: ${type.slice(0, 40)}`);
     return;
   }
+  if (!checkPlace(w, type, path)) return;
   onlyProps(w, block, path, ["type", "block_id", ...props]);
   checkBlockId(w, block.block_id, `${path}/block_id`, L.id);
   const actionIds = new Set<string>();
@@ -92,11 +137,16 @@ export function checkBlock(w: Walk, block: unknown, path: string): void {
     case "input":
       // Slack shows input blocks in messages too, but nothing here posts one: refusing them keeps a
       // template from sending a form that was meant for a modal.
-      if (w.surface === "message") fail(w, path, "input blocks are only checked in modals and Home tabs");
+      if (w.surface === "message" || w.surface === "unfurl")
+        fail(w, path, "input blocks are only checked in modals and Home tabs");
       if (required(w, block, "label", path)) checkText(w, block.label, `${path}/label`, L.inputLabel, true);
       checkText(w, block.hint, `${path}/hint`, L.inputHint, true);
       if (required(w, block, "element", path))
         checkElement(w, block.element, `${path}/element`, "input", actionIds);
+      return;
+    case "context_actions":
+      if (required(w, block, "elements", path))
+        checkContextActions(w, block.elements, `${path}/elements`, actionIds);
       return;
     case "markdown":
       if (!required(w, block, "text", path)) return;
@@ -105,6 +155,15 @@ export function checkBlock(w: Walk, block: unknown, path: string): void {
       return;
     case "rich_text":
       if (required(w, block, "elements", path)) checkList(w, block.elements, `${path}/elements`, 1e6, 0);
+      return;
+    case "data_visualization":
+      checkDataVisualization(w, block, path);
+      return;
+    case "table":
+      checkTable(w, block, path);
+      return;
+    case "data_table":
+      checkDataTable(w, block, path);
       return;
     default:
       // divider, file and video: their inner fields are not checked; nothing here sends them.

@@ -23,6 +23,8 @@ export { SLACK_LIMITS, type SlackLimitName } from "./limits.ts";
 export interface CheckOptions {
   /** Whether a `slack_file` reference names a file Slack can show now; default: none can. */
   fileReady?: (ref: Obj) => boolean;
+  /** Block types to refuse as unsupported (a test's lever; see Control.refuseBlocks). */
+  refuse?: ReadonlySet<string>;
 }
 
 function walk(surface: Surface, o: CheckOptions, body: (w: Walk) => void): string[] {
@@ -32,6 +34,8 @@ function walk(surface: Surface, o: CheckOptions, body: (w: Walk) => void): strin
     blockIds: new Set(),
     markdownTotal: 0,
     fileReady: o.fileReady ?? (() => false),
+    typeCounts: new Map(),
+    refused: o.refuse ?? new Set(),
   };
   try {
     body(w);
@@ -57,6 +61,13 @@ function checkBlocks(w: Walk, blocks: unknown, max: number): unknown[] {
 /** Problems with a message's `blocks` (chat.*, response_url, files.completeUploadExternal). */
 export function checkMessageBlocks(blocks: unknown, o: CheckOptions = {}): string[] {
   return walk("message", o, (w) => {
+    checkBlocks(w, blocks, L.messageBlocks);
+  });
+}
+
+/** Problems with the `blocks` of one link's unfurl (chat.unfurl): a message attachment's. */
+export function checkUnfurlBlocks(blocks: unknown, o: CheckOptions = {}): string[] {
+  return walk("unfurl", o, (w) => {
     checkBlocks(w, blocks, L.messageBlocks);
   });
 }

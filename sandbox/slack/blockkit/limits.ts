@@ -27,6 +27,17 @@ export const SLACK_LIMITS = {
   contextElements: R.context.elements,
   contextText: R.context["elements[].text"],
   actionsElements: R.actions.elements,
+  /** context_actions: feedback buttons and icon buttons, messages only. */
+  contextActionsElements: R.context_actions.elements,
+  feedbackButtonText: Math.min(
+    R.feedback_buttons["positive_button.text"],
+    R.feedback_buttons["negative_button.text"],
+  ),
+  feedbackButtonValue: Math.min(
+    R.feedback_buttons["positive_button.value"],
+    R.feedback_buttons["negative_button.value"],
+  ),
+  feedbackAccessibilityLabel: R.feedback_buttons.accessibility_label,
   /** block_id, action_id, callback_id and external_id alike. */
   id: Math.min(...Object.values(R.ids)),
   selectOptions: R.select.options,
@@ -58,6 +69,32 @@ export const SLACK_LIMITS = {
   modalTitle: R.view.title,
   modalButton: Math.min(R.view.submit, R.view.close),
   privateMetadata: R.view.private_metadata,
+  /** Data visualization block: its title, series per chart, points per series, segments of a pie. */
+  chartTitle: R.data_visualization.title,
+  chartSeries: R.data_visualization["chart.series"],
+  chartPoints: R.data_visualization["series[].data"],
+  chartSegments: R.data_visualization["chart.segments"],
+  /** A series name, a point's or a segment's label, a category. */
+  chartLabel: Math.min(
+    R.data_visualization["series[].name"],
+    R.data_visualization["data[].label"],
+    R.data_visualization["axis_config.categories[]"],
+    R.data_visualization["segments[].label"],
+  ),
+  chartAxisLabel: Math.min(
+    R.data_visualization["axis_config.x_label"],
+    R.data_visualization["axis_config.y_label"],
+  ),
+  chartsPerMessage: R.data_visualization["blocks per message"],
+  tableRows: R.table.rows,
+  tableCells: R.table["rows[]"],
+  tableColumnSettings: R.table.column_settings,
+  tablesPerMessage: R.table["blocks per message"],
+  dataTableRows: R.data_table.rows,
+  dataTableMinRows: R.data_table["rows (min)"],
+  dataTableColumns: R.data_table.columns,
+  dataTablePageSize: R.data_table.page_size,
+  dataTableCellText: R.data_table["characters of all cells"],
 };
 
 export type SlackLimitName = keyof typeof SLACK_LIMITS;

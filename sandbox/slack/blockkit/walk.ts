@@ -4,7 +4,8 @@
  * offending field, e.g. `must be less than 151 characters [json-pointer:/blocks/0/text/text]`.
  */
 
-export type Surface = "message" | "modal" | "home";
+/** Where blocks go; `unfurl` is a link preview's attachment (chat.unfurl). */
+export type Surface = "message" | "modal" | "home" | "unfurl";
 export type Obj = Record<string, unknown>;
 
 export interface Walk {
@@ -15,6 +16,10 @@ export interface Walk {
   markdownTotal: number;
   /** Whether a `slack_file` reference names a file Slack can show right now. */
   fileReady: (ref: Obj) => boolean;
+  /** Blocks of each type so far (Slack takes one table and two charts per message). */
+  typeCounts: Map<string, number>;
+  /** Block types a test told the stand-in to refuse, as a client or workspace without them would. */
+  refused: ReadonlySet<string>;
 }
 
 export function isObj(v: unknown): v is Obj {

@@ -71,3 +71,22 @@ export function chooseOption(blocks: unknown, actionId: string, value: string, o
     action_ts: `${Date.now() / 1000}`,
   };
 }
+
+/**
+ * The action Slack sends when a user presses one side of the feedback buttons `actionId` (in a
+ * context_actions block): the element's type, and the pressed button's value and text.
+ */
+export function pressFeedback(blocks: unknown, actionId: string, side: "positive" | "negative"): Obj {
+  const { blockId, element } = mustFind(blocks, actionId);
+  const button = element[`${side}_button`];
+  if (element.type !== "feedback_buttons" || !isRecord(button))
+    throw new AppError("action_not_found", `"${actionId}" is not a feedback_buttons element`);
+  return {
+    type: "feedback_buttons",
+    action_id: actionId,
+    block_id: blockId,
+    value: button.value,
+    text: button.text,
+    action_ts: `${Date.now() / 1000}`,
+  };
+}

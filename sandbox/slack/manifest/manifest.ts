@@ -25,6 +25,13 @@ export interface AppManifest {
   unfurlDomains: string[];
   botScopes: string[];
   botEvents: string[];
+  /**
+   * Whether people can write in the app's Messages tab: `off` (no tab), `read_only` (the app may
+   * post, people may not) or `open`.
+   */
+  messagesTab: "off" | "read_only" | "open";
+  /** The agent or assistant messaging experience (`features.agent_view` / `features.assistant_view`). */
+  agentExperience: "agent_view" | "assistant_view" | null;
 }
 
 /** The repository's manifest.yaml. */
@@ -37,26 +44,52 @@ const strings = (v: Yaml | undefined): string[] =>
   Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : [];
 const text = (v: Yaml | undefined): string | undefined => (typeof v === "string" ? v : undefined);
 
-function parameters(where: string, block: Yaml | undefined): StepParameter[] {
+/**
+ * A step's parameters in the form the manifest's schema version uses. Version 1 (and a manifest
+ * without `_metadata`, which Slack reads as version 1) keys each parameter by its name, with
+ * `is_required` on it; version 2 nests them under `properties`, with a `required` list of names.
+ * A block written in the other version's form is refused, as Slack refuses it.
+ */
+function parameters(where: string, block: Yaml | undefined, version: number): StepParameter[] {
   const b = obj(block);
-  const required = new Set(strings(b.required));
-  return Object.entries(obj(b.properties)).map(([name, raw]) => {
-    const p = obj(raw);
-    const type = text(p.type);
-    if (!type) throw new Error(`manifest: ${where}.${name} has no type`);
-    return {
-      name,
-      type,
-      title: text(p.title),
-      description: text(p.description),
-      isRequired: required.has(name) || p.is_required === true,
-    };
-  });
+  if (version === 2) {
+    const required = new Set(strings(b.required));
+    for (const key of Object.keys(b))
+      if (key !== "properties" && key !== "required")
+        throw new Error(`manifest: ${where}.${key} is not allowed in a version 2 manifest`);
+    return Object.entries(obj(b.properties)).map(([name, raw]) => parameter(where, name, raw, required));
+  }
+  return Object.entries(b).map(([name, raw]) => parameter(where, name, raw, new Set()));
+}
+
+function parameter(where: string, name: string, raw: Yaml, required: Set<string>): StepParameter {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw new Error(`manifest: ${where}.${name} must be an object with a type`);
+  const p = obj(raw);
+  const type = text(p.type);
+  if (!type) throw new Error(`manifest: ${where}.${name} has no type`);
+  return {
+    name,
+    type,
+    title: text(p.title),
+    description: text(p.description),
+    isRequired: required.has(name) || p.is_required === true,
+  };
+}
+
+/** The manifest's schema version: `_metadata.major_version`, 1 when absent (as Slack reads it). */
+function schemaVersion(root: Obj): number {
+  const v = obj(root._metadata).major_version;
+  if (v === undefined || v === null) return 1;
+  if (v !== 1 && v !== 2)
+    throw new Error(`manifest: _metadata.major_version must be 1 or 2, got ${String(v)}`);
+  return v;
 }
 
 /** Reads the parts of a manifest (YAML text) that Slack acts on for this app. */
 export function readManifest(source: string): AppManifest {
   const root = obj(parseYaml(source));
+  const version = schemaVersion(root);
   const functions = new Map<string, StepDefinition>();
   for (const [callbackId, raw] of Object.entries(obj(root.functions))) {
     const f = obj(raw);
@@ -66,17 +99,30 @@ export function readManifest(source: string): AppManifest {
       callbackId,
       title,
       description: text(f.description),
-      inputs: parameters(`functions.${callbackId}.input_parameters`, f.input_parameters),
-      outputs: parameters(`functions.${callbackId}.output_parameters`, f.output_parameters),
+      inputs: parameters(`functions.${callbackId}.input_parameters`, f.input_parameters, version),
+      outputs: parameters(`functions.${callbackId}.output_parameters`, f.output_parameters, version),
     });
   }
   const features = obj(root.features);
   const settings = obj(root.settings);
+  const home = obj(features.app_home);
   return {
     functions,
     unfurlDomains: strings(features.unfurl_domains).map((d) => d.toLowerCase()),
     botScopes: strings(obj(obj(root.oauth_config).scopes).bot),
     botEvents: strings(obj(settings.event_subscriptions).bot_events),
+    messagesTab:
+      home.messages_tab_enabled !== true
+        ? "off"
+        : home.messages_tab_read_only_enabled === true
+          ? "read_only"
+          : "open",
+    agentExperience:
+      features.agent_view !== undefined
+        ? "agent_view"
+        : features.assistant_view !== undefined
+          ? "assistant_view"
+          : null,
   };
 }
 

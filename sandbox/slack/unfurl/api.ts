@@ -1,7 +1,7 @@
-import { checkMessage } from "../../../src/blockkit/limits.ts";
 import { isRecord, json, slackError, str } from "../api/args.ts";
 import { visibleChannel } from "../api/channels.ts";
 import { type ApiContext, type ApiMethod, authed } from "../api/context.ts";
+import { checkUnfurlBlocks } from "../blockkit/index.ts";
 import { findMessage } from "../messages.ts";
 import type { LinkShare } from "./types.ts";
 
@@ -37,8 +37,9 @@ function shareFor(ctx: ApiContext): LinkShare {
 
 /**
  * chat.unfurl: `unfurls` maps URLs of the shared message to blocks (or a legacy attachment). Only
- * URLs Slack sent in link_shared may be unfurled (`cannot_unfurl_url`); blocks are checked as in a
- * message (`invalid_blocks`).
+ * URLs Slack sent in link_shared may be unfurled (`cannot_unfurl_url`); blocks are checked by the
+ * stand-in's own Block Kit check as an attachment's (`invalid_blocks`): no block Slack documents for
+ * messages only (charts, tables, markdown).
  */
 const unfurl: ApiMethod = {
   auth: "bot",
@@ -52,8 +53,8 @@ const unfurl: ApiMethod = {
       if (!isRecord(value)) throw slackError("cannot_parse_attachment");
       if (value.blocks !== undefined) {
         const problems = Array.isArray(value.blocks)
-          ? checkMessage({ blocks: value.blocks })
-          : ["blocks must be an array"];
+          ? checkUnfurlBlocks(value.blocks, { refuse: ctx.state.refusedBlocks })
+          : ["must provide an array [json-pointer:/blocks]"];
         if (problems.length > 0)
           throw slackError("invalid_blocks", {
             errors: problems,

@@ -17,6 +17,8 @@ export interface RequestFacts {
   respond?: RespondFn;
   viewType?: string;
   channelId?: string;
+  /** A person's message: answers go to this thread of `channelId`. */
+  threadTs?: string;
   ephemeral?: boolean;
   /** Fields every log line of this request carries. */
   logFields: Record<string, unknown>;
@@ -29,6 +31,7 @@ export function bareReply(deps: AppServices, facts: RequestFacts, log: Logger, r
     respond: facts.respond,
     viewType: facts.viewType,
     channelId: facts.channelId,
+    threadTs: facts.threadTs,
     ephemeral: facts.ephemeral,
   };
   return replyFor(origin, { deps, client: facts.client, ref, log });

@@ -3,6 +3,7 @@ import type {
   CommandEntry,
   EventEntry,
   FunctionEntry,
+  MessageEntry,
   OptionsEntry,
   ViewEntry,
 } from "./types.ts";
@@ -20,3 +21,4 @@ export const onView = (e: Omit<ViewEntry, "kind">): ViewEntry => ({ kind: "view"
 export const onOptions = (e: Omit<OptionsEntry, "kind">): OptionsEntry => ({ kind: "options", ...e });
 export const onEvent = (e: Omit<EventEntry, "kind">): EventEntry => ({ kind: "event", ...e });
 export const onFunction = (e: Omit<FunctionEntry, "kind">): FunctionEntry => ({ kind: "function", ...e });
+export const onMessage = (e: Omit<MessageEntry, "kind">): MessageEntry => ({ kind: "message", ...e });

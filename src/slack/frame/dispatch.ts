@@ -6,15 +6,17 @@ import type { AppServices } from "../services.ts";
 import { workspaceOf } from "../workspace.ts";
 import { checkAccess } from "./access.ts";
 import { bareReply, requestContext } from "./context.ts";
-import { type Args, factsOf, str } from "./facts.ts";
+import { type Args, factsOf, str, teamOfContext } from "./facts.ts";
 import { handOffAcked } from "./fast-path.ts";
 import { failUnknownStep, runFunction } from "./function.ts";
+import { dispatchMessage } from "./message.ts";
 import type { RouteTable } from "./routes.ts";
 import {
   type ActionEntry,
   type EventEntry,
   type FunctionEntry,
   handsOff,
+  type MessageEntry,
   type OptionsEntry,
   type ViewEntry,
 } from "./types.ts";
@@ -134,14 +136,32 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
     try {
       const ctx = requestContext(deps, facts);
       await checkAccess(entry.access, ctx);
-      const result = await entry.run({
+      const viewCtx = {
         ...ctx,
         body: args.body as never,
         view: (args.body as unknown as { view: never }).view,
-      });
+      };
+      const result = await entry.run(viewCtx);
       if (result.errors) return await refuse(result.errors, "field_errors");
       await args.ack?.(result.answer);
       after = result.after;
+      const work = entry.work;
+      if (work) {
+        // The submission's work leaves the acking event loop once the modal has its answer.
+        const before = after;
+        after = async () => {
+          await before?.();
+          if (!deps.offload) return work(viewCtx).catch((err: unknown) => ctx.reply.error(err));
+          await handOffAcked(
+            { ...deps, offload: deps.offload },
+            args.body as unknown as Body,
+            { kind: "view", id },
+            async () => {},
+            teamOfContext(args),
+            { busyNote: (text) => ctx.reply.notice(text), failed: (err) => ctx.reply.error(err) },
+          );
+        };
+      }
       count("view", "ok");
     } catch (err) {
       if (isFieldRefusal(err)) return await refuse({ [entry.errorBlock]: err.message }, err.code);
@@ -196,17 +216,12 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       }
       const body = args.body as unknown as { event: EventEntryEvent };
       if (handsOff(entry) && deps.offload) {
-        const team = {
-          teamId: args.context.teamId,
-          enterpriseId: args.context.enterpriseId,
-          isEnterpriseInstall: args.context.isEnterpriseInstall,
-        };
         await handOffAcked(
           { ...deps, offload: deps.offload },
           body as unknown as Body,
           { kind: "event", id },
           async () => {},
-          team,
+          teamOfContext(args),
         );
         return;
       }
@@ -267,7 +282,9 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
             team,
           ),
         );
-      default:
+      case "message":
+        return dispatchMessage(deps, args, route.entry as MessageEntry, route.id, count);
+      case "unrouted":
         if (route.type === "event:function_executed") return failUnknownStep(deps, args, route.id);
         return unrouted(args, route.type, route.id);
     }

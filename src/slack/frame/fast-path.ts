@@ -5,7 +5,7 @@ import type { Logger } from "../../log.ts";
 import { errorReply } from "../error-reply.ts";
 import type { AppServices } from "../services.ts";
 import { str } from "./facts.ts";
-import { BUSY_MESSAGE, overBacklog, requestOf, teamOf } from "./offload.ts";
+import { BUSY_MESSAGE, BUSY_TEXT, overBacklog, requestOf, teamOf } from "./offload.ts";
 import type { RouteTable } from "./routes.ts";
 import { type ActionEntry, handsOff } from "./types.ts";
 
@@ -13,8 +13,10 @@ import { type ActionEntry, handsOff } from "./types.ts";
  * Whether the workspace a request names may be served here: single-workspace mode checks it is the
  * bot token's team; OAuth mode that an installation is stored for it. Bolt's authorize does the same
  * on its path; this one costs the acking loop no decryption (the worker looks the token up).
+ * Undefined: it cannot tell without asking Slack (the token's identity is not known yet), so the
+ * request takes Bolt's path.
  */
-export type Admit = (team: InteractiveJob["team"]) => Promise<boolean>;
+export type Admit = (team: InteractiveJob["team"]) => Promise<boolean | undefined>;
 
 type Body = Record<string, unknown>;
 
@@ -50,6 +52,19 @@ async function tell(
     .catch((err: unknown) => log.warn({ err }, "could not deliver the reply"));
 }
 
+/** What the dispatcher adds to a hand-off it makes from Bolt's path. */
+export interface HandOffExtras {
+  /** What the frame read already (a message's request id and the message). */
+  read?: Pick<InteractiveJob, "id" | "message">;
+  /**
+   * The busy note for a request that has no response_url (a message, a modal's work), sent after
+   * the hand-off when the backlog is full; its answer follows it.
+   */
+  busyNote?: (text: string) => Promise<void>;
+  /** Where a failed hand-off is told, for a request without a response_url. */
+  failed?: (err: unknown) => Promise<void>;
+}
+
 /**
  * Acks a request whose entry hands its work off and hands it over: with the busy note in the ack when
  * the backlog is full and it is a slash command (a click gets it on its response_url, after the
@@ -63,10 +78,11 @@ export async function handOffAcked(
   route: InteractiveRoute,
   ack: (response?: unknown) => Promise<void>,
   team?: InteractiveJob["team"],
+  extras: HandOffExtras = {},
 ): Promise<boolean> {
   const { offload } = deps;
   const receivedAt = deps.clock().getTime();
-  const job = requestOf(route, body, receivedAt, {}, team);
+  const job = requestOf(route, body, receivedAt, {}, team, extras.read);
   job.log = {
     requestId: job.id,
     [route.kind]: routeName(route),
@@ -82,11 +98,17 @@ export async function handOffAcked(
     const log = deps.logger.child(job.log);
     log.error({ err }, "could not hand the request off");
     deps.metrics.requests.inc({ kind: route.kind, outcome: "handoff_failed" });
-    await tell(job.responseUrl, { ...errorReply(err, log), response_type: "ephemeral" }, receivedAt, log);
+    if (job.responseUrl)
+      await tell(job.responseUrl, { ...errorReply(err, log), response_type: "ephemeral" }, receivedAt, log);
+    else await extras.failed?.(err);
     return false;
   }
   offload.admitted?.(busy ? "busy" : "queued");
   if (job.notice === "response_url") await tell(job.responseUrl, BUSY_MESSAGE, receivedAt, deps.logger);
+  else if (busy && extras.busyNote)
+    await extras
+      .busyNote(BUSY_TEXT)
+      .catch((err: unknown) => deps.logger.warn({ err }, "could not deliver the reply"));
   return true;
 }
 
@@ -113,7 +135,9 @@ export function createFastPath(deps: AppServices, table: RouteTable, admit: Admi
       }
     };
     const team = teamOf(body);
-    if (!(await admit(team))) {
+    const admitted = await admit(team);
+    if (admitted === undefined) return false;
+    if (!admitted) {
       await ack();
       deps.logger.info(
         { teamId: team.teamId, enterpriseId: team.enterpriseId, [route.kind]: routeName(route) },

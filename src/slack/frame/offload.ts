@@ -59,13 +59,17 @@ export function surfaceOf(body: Body): RequestSurface {
   return out;
 }
 
+/** The longest message text a job carries. */
+const MAX_TEXT = 2_000;
+
 const responseUrlOf = (body: Body) =>
   str(body.response_url) ??
   (Array.isArray(body.response_urls) ? str(obj(body.response_urls[0]).response_url) : undefined);
 
 /**
  * The hand-off of one request, from its Slack payload: only the fields its handler reads, named
- * (never Slack's verification token, a token of ours, the clicked message's blocks or a modal's state).
+ * (never Slack's verification token, a token of ours or the clicked message's blocks; a modal's
+ * state only for a submission's own work).
  */
 export function requestOf(
   route: InteractiveRoute,
@@ -74,6 +78,8 @@ export function requestOf(
   log: Record<string, string>,
   /** The workspace as Bolt resolved it (events name theirs in `authorizations`); else read from the body. */
   resolved?: InteractiveJob["team"],
+  /** What the frame read already: a message's request id (one per message) and the message itself. */
+  read?: Pick<InteractiveJob, "id" | "message">,
 ): InteractiveJob {
   const team = resolved ?? teamOf(body);
   const event = obj(body.event);
@@ -100,6 +106,14 @@ export function requestOf(
       executionId: str(event.function_execution_id) ?? "",
       inputs: obj(event.inputs),
     };
+  if (route.kind === "view") {
+    const view = obj(body.view);
+    const privateMetadata = str(view.private_metadata);
+    job.submission = { values: obj(obj(view.state).values), ...(privateMetadata ? { privateMetadata } : {}) };
+  }
+  if (read?.id) job.id = read.id;
+  // The reader reads the first few hundred characters; a pasted essay need not travel.
+  if (read?.message) job.message = { ...read.message, text: read.message.text.slice(0, MAX_TEXT) };
   return job;
 }
 
@@ -124,19 +138,38 @@ export async function overBacklog(offload: Offload): Promise<boolean> {
  */
 export function fromLegacyJob(data: unknown): InteractiveJob | undefined {
   const d = obj(data);
-  const route = obj(d.route);
-  const kind = str(route.kind);
-  const name = kind === "command" ? str(route.name) : str(route.id);
+  const given = obj(d.route);
+  const kind = str(given.kind);
+  const name = kind === "command" ? str(given.name) : str(given.id);
   const id = str(d.id);
-  if (!id || !name || (kind !== "command" && kind !== "action")) return undefined;
+  if (!id || !name || !kind || !["command", "action", "view", "message"].includes(kind)) return undefined;
+  const body = obj(d.body);
+  const route = (kind === "command" ? { kind, name } : { kind, id: name }) as InteractiveRoute;
+  let message: InteractiveJob["message"];
+  if (kind === "message") {
+    // The previous version let only a person's message through; its slimmed event names it.
+    const event = obj(body.event);
+    const [channelId, ts, text] = [str(event.channel), str(event.ts), str(event.text)];
+    if (!channelId || !ts || !text) return undefined;
+    const bot = str(obj(Array.isArray(body.authorizations) ? body.authorizations[0] : undefined).user_id);
+    message = {
+      channelId,
+      ts,
+      threadTs: str(event.thread_ts) ?? ts,
+      text,
+      ...(bot ? { botUserId: bot } : {}),
+      dm: event.channel_type === "im",
+    };
+  }
   const job = requestOf(
-    kind === "command" ? { kind, name } : { kind, id: name },
-    obj(d.body),
+    route,
+    body,
     typeof d.receivedAt === "number" ? d.receivedAt : Date.now(),
     Object.fromEntries(
       Object.entries(obj(d.log)).filter((e): e is [string, string] => typeof e[1] === "string"),
     ),
     obj(d.team) as InteractiveJob["team"],
+    message ? { id, message } : undefined,
   );
   job.id = id;
   if (d.busy === true) job.notice = "response_url";

@@ -11,6 +11,7 @@ import type { AppServices } from "../services.ts";
 import { bareReply, type RequestFacts } from "./context.ts";
 import { factsOf } from "./facts.ts";
 import { guardClient } from "./guard-client.ts";
+import { messageFacts } from "./message.ts";
 import type { RouteTable } from "./routes.ts";
 
 /** What a process that executes handed-off requests provides (a worker process or a thread). */
@@ -71,6 +72,12 @@ export async function answeringFacts(
   const isCommand = job.route.kind === "command";
   const { client, botToken, outward } = await answeringClient(env, job, ref, claim, log);
   const context = { ...job.team, botToken } as Context;
+  // A person's message is answered in its thread; there is no response_url.
+  if (job.route.kind === "message" && job.message)
+    return {
+      ...messageFacts({ context, client }, { userId: job.userId, ...job.message }, job.route.id),
+      logFields: {},
+    };
   const bare = factsOf({ body: body as never, context, client }, job.route.kind, routeName(job.route));
   const fallback = bareReply(env.deps, { ...bare, respond: undefined }, log, ref);
   const url = job.responseUrl;

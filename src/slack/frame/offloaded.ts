@@ -5,6 +5,7 @@ import { type InteractiveJob, type InteractiveOutcome, routeName } from "../../i
 import { type Logger, withLogContext } from "../../log.ts";
 import { codeOf, type Metrics } from "../../metrics.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
+import { refusalOf } from "../refusal.ts";
 import { workspaceOf } from "../workspace.ts";
 import { checkAccess } from "./access.ts";
 import { requestContext } from "./context.ts";
@@ -16,7 +17,7 @@ import {
   answeringFacts,
   type OffloadedEnv,
 } from "./offloaded-answer.ts";
-import type { ActionEntry, EventEntry, FunctionEntry } from "./types.ts";
+import type { ActionEntry, EventEntry, FunctionEntry, MessageEntry, ViewEntry } from "./types.ts";
 
 export type { OffloadedEnv } from "./offloaded-answer.ts";
 
@@ -32,6 +33,9 @@ async function acquire(claims: RequestClaims, ref: WorkspaceRef, id: string) {
     await sleep(Math.min(c.retryInMs, 500));
   }
 }
+
+/** Slack's answers when a question's conversation or thread no longer takes replies. */
+const CONVERSATION_GONE = new Set(["channel_not_found", "thread_not_found", "is_archived", "not_in_channel"]);
 
 /** An event's entry (an unfurl): nobody waits on a reply, so errors are logged. */
 async function runEvent(
@@ -123,6 +127,19 @@ async function execute(
       await checkAccess(entry.access, ctx);
       await entry.run({ ...ctx, command: parsed, body: body as never, respond: facts.respond as RespondFn });
       ctx.log.info({ kind: parsed.kind, ms: Date.now() - started }, "command handled");
+    } else if (job.route.kind === "message") {
+      const route = env.table.route(body);
+      if (route.kind !== "message" || !job.message)
+        throw new AppError("bad_state", "This message cannot be answered.");
+      const entry = route.entry as MessageEntry;
+      await checkAccess(entry.access, ctx);
+      await entry.run({ ...ctx, message: { userId: job.userId, ...job.message } });
+    } else if (job.route.kind === "view") {
+      const route = env.table.route(body);
+      const entry = route.kind === "view" ? (route.entry as ViewEntry) : undefined;
+      if (!entry?.work) throw new AppError("bad_state", "This form is out of date.");
+      await checkAccess(entry.access, ctx);
+      await entry.work({ ...ctx, body: body as never, view: body.view as never });
     } else {
       const route = env.table.route(body);
       if (route.kind !== "action") throw new AppError("bad_state", "This control is out of date.");
@@ -132,6 +149,12 @@ async function execute(
     }
     return "ok";
   } catch (err) {
+    const gone = job.route.kind === "message" ? refusalOf(err)?.error : undefined;
+    if (gone && CONVERSATION_GONE.has(gone)) {
+      // Deleted, archived or left before the answer: the reply would meet the same refusal.
+      log.info({ code: gone }, "the question's conversation or thread is gone; not answered");
+      return gone;
+    }
     await ctx.reply.error(err);
     return codeOf(err);
   }

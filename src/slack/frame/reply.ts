@@ -1,11 +1,13 @@
 import type { RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
+import { refusesNative, withoutNative } from "../../blockkit/native.ts";
 import { escapeMrkdwn, mrkdwn } from "../../blockkit/text.ts";
 import type { Message } from "../../blockkit/types.ts";
 import type { Logger } from "../../log.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import { errorReply } from "../error-reply.ts";
 import { publishHome } from "../home.ts";
+import { refusalOf } from "../refusal.ts";
 import type { AppServices } from "../services.ts";
 import type { Reply } from "./types.ts";
 
@@ -18,6 +20,8 @@ export interface Origin {
   viewType?: string;
   /** The conversation, when the request names one. */
   channelId?: string;
+  /** A person's message (a DM, a mention): answers go to its thread. */
+  threadTs?: string;
   /** Whether the clicked message is an ephemeral one (only those can be redrawn for one person). */
   ephemeral?: boolean;
 }
@@ -39,10 +43,14 @@ interface ReplyDeps {
 export function replyFor(origin: Origin, r: ReplyDeps): Reply {
   const { client, log } = r;
   const dm = (message: Message) => client.chat.postMessage({ channel: origin.userId, ...message });
+  const thread =
+    origin.threadTs && origin.channelId ? { channel: origin.channelId, ts: origin.threadTs } : null;
 
   async function message(msg: Message, opts: { replace?: boolean } = {}): Promise<void> {
     try {
-      if (origin.respond) {
+      if (thread) {
+        await client.chat.postMessage({ channel: thread.channel, thread_ts: thread.ts, ...msg });
+      } else if (origin.respond) {
         const replace = opts.replace === true && origin.ephemeral === true;
         await origin.respond({ ...msg, response_type: "ephemeral", replace_original: replace });
       } else if (origin.viewType === "home" || origin.viewType === "modal" || !origin.channelId) {
@@ -51,6 +59,12 @@ export function replyFor(origin: Origin, r: ReplyDeps): Reply {
         await client.chat.postEphemeral({ channel: origin.channelId, user: origin.userId, ...msg });
       }
     } catch (err) {
+      // A workspace or client without chart or table blocks: the same answer without them.
+      const refusal = refusalOf(err);
+      if (refusal && refusesNative(refusal, msg.blocks)) {
+        log.warn({ refusal }, "chart or table refused; answering without them");
+        return message(withoutNative(msg), opts);
+      }
       log.warn({ err }, "could not deliver the reply");
     }
   }
@@ -67,6 +81,13 @@ export function replyFor(origin: Origin, r: ReplyDeps): Reply {
 
   async function error(err: unknown): Promise<void> {
     const reply = errorReply(err, log);
+    // In a channel's thread only the person who asked sees what went wrong.
+    if (thread && !thread.channel.startsWith("D")) {
+      await client.chat
+        .postEphemeral({ channel: thread.channel, user: origin.userId, thread_ts: thread.ts, ...reply })
+        .catch((e: unknown) => log.warn({ err: e }, "could not deliver the reply"));
+      return;
+    }
     if (onHome && r.ref) {
       await publishHome(r.deps, client, r.ref, origin.userId, `:warning: ${escapeMrkdwn(reply.text)}`);
       return;

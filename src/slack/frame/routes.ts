@@ -15,7 +15,11 @@ export interface Routes {
 /** Where a request goes: its entry, or nowhere (then it is answered as out of date). */
 export type Route =
   | { kind: "command"; name: string }
-  | { kind: "action" | "view" | "options" | "event" | "function"; entry: ListenerEntry; id: string }
+  | {
+      kind: "action" | "view" | "options" | "event" | "function" | "message";
+      entry: ListenerEntry;
+      id: string;
+    }
   | { kind: "unrouted"; type: string; id: string };
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
@@ -24,6 +28,11 @@ const str = (v: unknown): string => (typeof v === "string" ? v : "");
 export function routeTable(routes: Routes) {
   const byKind = new Map<ListenerEntry["kind"], ListenerEntry[]>();
   for (const e of routes.listeners) {
+    // A person's messages and other events share the inner event type's namespace.
+    const kinds = e.kind === "message" || e.kind === "event" ? ["message", "event"] : [e.kind];
+    for (const k of kinds)
+      for (const o of byKind.get(k as ListenerEntry["kind"]) ?? [])
+        if (o.kind !== e.kind && o.id === e.id) throw new Error(`two event entries answer "${String(e.id)}"`);
     const same = byKind.get(e.kind) ?? [];
     // Two entries answering one id would both run and both ack: refuse such a table outright.
     for (const o of same) {
@@ -71,7 +80,10 @@ export function routeTable(routes: Routes) {
       const fn = (event as { function?: { callback_id?: unknown } }).function?.callback_id;
       return pick("function", str(fn), "event:function_executed");
     }
-    if (event && typeof event === "object") return pick("event", str(event.type), `event:${str(event.type)}`);
+    if (event && typeof event === "object") {
+      if (find("message", str(event.type))) return pick("message", str(event.type));
+      return pick("event", str(event.type), `event:${str(event.type)}`);
+    }
     return { kind: "unrouted", type: type || "unknown", id: str(view.callback_id) || str(body.callback_id) };
   }
 

@@ -11,6 +11,7 @@ import type {
 } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { Message } from "../../blockkit/types.ts";
+import type { MessageSaid } from "../../interactive/types.ts";
 import type { Logger } from "../../log.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import type { AppServices } from "../services.ts";
@@ -135,6 +136,12 @@ export interface ViewEntry {
   /** The input block a refusal is shown on (Slack shows view errors next to an input). */
   errorBlock: string;
   run(ctx: ViewContext): Promise<ViewResult>;
+  /**
+   * Work a submission asks for after `run` answered (and the modal closed): it is always handed off
+   * to the digest executor, never run on the acking event loop, and not at all when `run` kept the
+   * modal open with errors. It reads the submitted values and the view's metadata, nothing else of it.
+   */
+  work?(ctx: ViewContext): Promise<void>;
 }
 
 export interface OptionsEntry {
@@ -158,6 +165,37 @@ export interface EventEntry {
    */
   inline?: string;
   run(ctx: EventContext): Promise<void>;
+}
+
+/**
+ * A message a person sent the app, as the frame hands it over: never a bot's, never the app's own,
+ * never an edit or a join (the frame drops those before anything else, so no answer can loop).
+ */
+export interface SaidMessage extends MessageSaid {
+  userId: string;
+}
+
+export interface MessageContext extends RequestContext {
+  message: SaidMessage;
+}
+
+/**
+ * Messages people send the app: DMs (`message` with `channel_type: im`, Slack's `message.im`) and
+ * mentions (`app_mention`). Answered in the message's thread, under an access level like any
+ * command's; handed off to the digest executor like every entry that does not say otherwise.
+ */
+export interface MessageEntry {
+  kind: "message";
+  /** The inner event's type: `message` (direct messages only) or `app_mention`. */
+  id: string;
+  access: Access;
+  /**
+   * Why this entry runs on the event loop that acks Slack's requests. Without it (the default) its work
+   * is handed off to the digest executor (worker processes or threads): an entry that builds a digest,
+   * drivers, a chart, an unfurl or a step's output must never set it.
+   */
+  inline?: string;
+  run(ctx: MessageContext): Promise<void>;
 }
 
 /** What a custom step's handler receives: already acknowledged, workspace loaded. */
@@ -193,7 +231,13 @@ export interface FunctionEntry {
   run(ctx: FunctionContext): Promise<Record<string, unknown>>;
 }
 
-export type ListenerEntry = ActionEntry | ViewEntry | OptionsEntry | EventEntry | FunctionEntry;
+export type ListenerEntry =
+  | ActionEntry
+  | ViewEntry
+  | OptionsEntry
+  | EventEntry
+  | FunctionEntry
+  | MessageEntry;
 
 /**
  * Turns the slash command's text into a named subcommand, or throws an AppError whose message

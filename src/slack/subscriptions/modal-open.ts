@@ -69,6 +69,8 @@ export interface OpenModalOptions {
   fromHome?: boolean;
   /** A personal digest for the person who opens it (DM, no channel input). */
   personal?: boolean;
+  /** A new subscription's fields filled in already (a proposal from a question), over the defaults. */
+  initial?: Partial<SubscribeForm>;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function openSubscribeModal(o: OpenModalOptions): Promise<void> {
       "Connect the platform API key first: an admin can run /insights connect.",
     );
   const user = await o.ctx.user();
-  const form = o.edit ? formOf(o.edit) : defaultForm(user.tz, o.channelId, o.personal);
+  const form = o.edit ? formOf(o.edit) : { ...defaultForm(user.tz, o.channelId, o.personal), ...o.initial };
   const meta: ModalMeta = {
     origin: o.channelId,
     edit: o.edit?.id,

@@ -2,6 +2,7 @@ import type { SubscribeForm } from "../../../templates/subscribe-modal.ts";
 import { isAppError } from "../../errors.ts";
 import { SUBSCRIBE_FIELD as F } from "../../ids.ts";
 import { assertTimeZone } from "../../insights/dayjs.ts";
+import { CHART_STYLES, type ChartStyle } from "../../insights/types.ts";
 import { checkCronExpression, nextRuns, parseTime } from "../../subscriptions/schedule.ts";
 import { type Schedule, type Subscription, WEEKDAYS, type Weekday } from "../../subscriptions/types.ts";
 import { isPersonal } from "./personal.ts";
@@ -79,6 +80,7 @@ export function formOf(sub: Subscription): SubscribeForm {
     condition: sub.condition ?? "",
     mode: sub.mode ?? "digest",
     style: sub.style ?? "post",
+    chart: sub.chart ?? "default",
     ...(isPersonal(sub) ? { personal: true } : {}),
   };
 }
@@ -105,6 +107,7 @@ export function formFromValues(values: Values, meta: ModalMeta, fallbackTz: stri
   const freq = field(values, F.frequency)?.selected_option?.value;
   const mode = field(values, F.mode)?.selected_option?.value;
   const style = field(values, F.style)?.selected_option?.value;
+  const chart = field(values, F.chart)?.selected_option?.value as ChartStyle | undefined;
   const daysField = field(values, F.weekday);
   const cronField = field(values, F.cron);
   return {
@@ -122,6 +125,7 @@ export function formFromValues(values: Values, meta: ModalMeta, fallbackTz: stri
     condition: (field(values, F.condition)?.value ?? "").trim(),
     mode: mode === "alert" ? "alert" : "digest",
     style: style === "update" || style === "thread" ? style : "post",
+    chart: chart && CHART_STYLES.includes(chart) ? chart : "default",
     ...(meta.personal ? { personal: true } : {}),
   };
 }

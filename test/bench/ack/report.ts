@@ -5,7 +5,7 @@ import type { TargetCheck } from "../targets.ts";
 import { profileMarkdown } from "./profile.ts";
 import type { AckMode, AckModeResult, AckRun } from "./section.ts";
 
-/** The ack section's targets, its Markdown and its lines for docs/performance.md, from one run. */
+/** The ack section's targets and its Markdown, from one run. */
 
 const ms = (n: number | undefined) => (n === undefined ? "—" : `${round(n, 1)} ms`);
 const pct = (part: number, whole: number) => `${round((part / Math.max(1, whole)) * 100, 2)} %`;
@@ -13,6 +13,10 @@ const pct = (part: number, whole: number) => `${round((part / Math.max(1, whole)
 const modeOf = (r: BenchResults, mode: AckMode) => r.ackModes?.find((m) => m.mode === mode);
 const at = (m: AckModeResult | undefined, rate: number) => m?.warm.find((w) => w.rate === rate);
 const runsOf = (m: AckModeResult) => [m.cold, ...m.warm, ...m.kinds];
+
+/** What a run measured alongside its acks: CPU per request of each process and the machine's load. */
+const measured = (a: AckRun) =>
+  `measured alongside: ${a.cpuMsPerRequest.app} ms of the app's CPU per request (bare Bolt ${a.cpuMsPerRequest.bare} ms${a.cpuMsPerRequest.worker !== undefined ? `; worker ${a.cpuMsPerRequest.worker} ms` : ""}); the machine ${a.cpu.app.machinePct} % busy during the app's run, ${a.cpu.app.othersPct} % of it other processes (bare run: ${a.cpu.bare.machinePct} % / ${a.cpu.bare.othersPct} %)`;
 
 export function ackTargets(r: BenchResults): TargetCheck[] {
   const out: TargetCheck[] = [];
@@ -26,7 +30,7 @@ export function ackTargets(r: BenchResults): TargetCheck[] {
           target: tCpu,
           figure: `${round(cmd.cpuMsPerRequest.app / Math.max(cmd.cpuMsPerRequest.bare, 0.001))} × (${cmd.cpuMsPerRequest.app} vs ${cmd.cpuMsPerRequest.bare} ms)${btn ? `; per click ${btn.cpuMsPerRequest.app} vs ${btn.cpuMsPerRequest.bare} ms` : ""}`,
           met: cmd.cpuMsPerRequest.app <= 2 * cmd.cpuMsPerRequest.bare,
-          why: "see the profile (`npm run bench -- --only profile`)",
+          why: `${measured(cmd)}; top frames: \`npm run bench -- --only profile\``,
         }
       : notMeasured(tCpu),
   );
@@ -40,7 +44,7 @@ export function ackTargets(r: BenchResults): TargetCheck[] {
             target: t,
             figure: `${a300.ratioP99} × (${ms(a300.app.ackMs.p99)} vs ${ms(a300.bare.ackMs.p99)}; p50 ${ms(a300.app.ackMs.p50)} vs ${ms(a300.bare.ackMs.p50)}; cold ${ms(m?.cold.app.ackMs.p99)} vs ${ms(m?.cold.bare.ackMs.p99)})`,
             met: a300.ratioP99 <= 1.3,
-            why: "the web event loop shares two cores with the digest work, Redis, the stand-ins and the sender",
+            why: measured(a300),
           }
         : notMeasured(t),
     );
@@ -53,7 +57,7 @@ export function ackTargets(r: BenchResults): TargetCheck[] {
           target: t1000,
           figure: `${ms(a1000.app.ackMs.p99)} (p50 ${ms(a1000.app.ackMs.p50)}; bare ${ms(a1000.bare.ackMs.p99)}); busy ${int(a1000.app.busy)} of ${int(a1000.app.sent)} (${pct(a1000.app.busy, a1000.app.sent)})`,
           met: a1000.app.ackMs.p99 <= 50 && a1000.app.busy <= a1000.app.sent / 100,
-          why: "one web process on a shared core; digests computed by one worker process at nice 10 on the other",
+          why: measured(a1000),
         }
       : notMeasured(t1000),
   );
@@ -65,7 +69,7 @@ export function ackTargets(r: BenchResults): TargetCheck[] {
           target: t2,
           figure: `${ms(d1000.app.ackMs.p99)} (p50 ${ms(d1000.app.ackMs.p50)}; bare ${ms(d1000.bare.ackMs.p99)}); busy ${int(d1000.app.busy)} of ${int(d1000.app.sent)} (${pct(d1000.app.busy, d1000.app.sent)})`,
           met: d1000.app.ackMs.p99 <= 50 && d1000.app.busy <= d1000.app.sent / 100,
-          why: "two web processes and the worker on two cores",
+          why: measured(d1000),
         }
       : notMeasured(t2),
   );
@@ -79,7 +83,7 @@ export function ackTargets(r: BenchResults): TargetCheck[] {
             target: t,
             figure: `warm p99 ${ms(a300.app.replyMs.p99)} (p50 ${ms(a300.app.replyMs.p50)}); cold p99 ${ms(m?.cold.app.replyMs.p99)}`,
             met: a300.app.replyMs.p99 <= 1_500 && a300.app.replies > 0,
-            why: "digests wait for a free thread or worker slot; a cold cache asks the analytics service first",
+            why: `${int(a300.app.replies)} answers to ${int(a300.app.sent)} requests, ${int(a300.app.busy)} "busy" first; ${measured(a300)}`,
           }
         : notMeasured(t),
     );
@@ -94,7 +98,12 @@ export function ackTargets(r: BenchResults): TargetCheck[] {
           target: tLost,
           figure: `${int(lost)} lost of ${int(sent)}`,
           met: lost === 0,
-          why: "see the runs' tables",
+          why: all
+            .filter((a) => a.app.lost > 0)
+            .map(
+              (a) => `${int(a.app.lost)} unanswered at ${a.rate}/s (${a.kind}) when the grace period ended`,
+            )
+            .join("; "),
         }
       : notMeasured(tLost),
   );
@@ -111,7 +120,7 @@ export function ackTargets(r: BenchResults): TargetCheck[] {
           target: tModal,
           figure: `${int(modal)} of ${int(submitted)} submissions waited on a Slack call about their person or channel`,
           met: modal === 0,
-          why: "a users.info or conversations.info made before the answer",
+          why: `${int(modal)} users.info or conversations.info calls made before a submission's answer`,
         }
       : notMeasured(tModal),
   );
@@ -195,16 +204,4 @@ export function ackSection(r: BenchResults): string {
     ...(profiles.length > 0 ? ["### CPU profile of the web process", "", ...profiles] : []),
     under,
   ].join("\n");
-}
-
-/** Lines for docs/performance.md's "what limits" list. */
-export function ackNotes(r: BenchResults): string[] {
-  const ww = modeOf(r, "web+worker");
-  const a300 = at(ww, 300);
-  const a1000 = at(ww, 1_000);
-  const cmd = ww?.kinds.find((k) => k.kind === "commands");
-  if (!a300) return [];
-  return [
-    `- **Ack, web + worker.** At 300/s (realistic mix, warm) ack p99 ${ms(a300.app.ackMs.p99)} against bare Bolt's ${ms(a300.bare.ackMs.p99)} (${a300.ratioP99} ×)${a1000 ? `; at 1,000/s ${ms(a1000.app.ackMs.p99)} with ${int(a1000.app.busy)} busy of ${int(a1000.app.sent)}` : ""}. The web process spends ${cmd ? `${cmd.cpuMsPerRequest.app} ms of CPU per command (bare ${cmd.cpuMsPerRequest.bare} ms)` : "—"}; the digest work runs in the worker process.`,
-  ];
 }

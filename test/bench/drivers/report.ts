@@ -25,7 +25,7 @@ export function driversTargets(r: BenchResults): TargetCheck[] {
       target: `drivers ≤ 2× the GraphQL requests of a storm with shared accounts: ${s.spec.name}`,
       figure: `${s.ratio} × (${int(s.drivers.requests)} vs ${int(s.plain.requests)} requests; cache hit rate ${round(s.drivers.hitRate * 100, 1)} % vs ${round(s.plain.hitRate * 100, 1)} %)`,
       met: s.ratio <= 2,
-      why: "each (account, last day, filter) pays one query per scanner and per asset group once; the fewer digests share that set, the larger their share. Subscriptions each with their own filter (a team's group or scanner) share none of it",
+      why: `the drivers added ${int(s.drivers.requests - s.plain.requests)} requests over ${s.spec.accounts} accounts (${round((s.drivers.requests - s.plain.requests) / Math.max(1, s.spec.accounts), 1)} per account) for ${int(s.subscriptions)} digests, ${round(s.spec.groupShare * 100, 0)} % of them filtered to one asset group and ${round(s.spec.scannerShare * 100, 0)} % to one scanner; ${int(s.drivers.failed)} failed or without drivers`,
     });
   return out;
 }

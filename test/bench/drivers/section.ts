@@ -196,7 +196,7 @@ async function storm(w: DriversWorld, spec: StormSpec, concurrency: number): Pro
           tz: "UTC",
           now: NOW(),
           ...sub,
-          ...scheduledExtras({ drivers: withDrivers }, false),
+          ...scheduledExtras({ drivers: withDrivers, chart: "off" }),
         })
         .catch(() => ({ view: null }));
       if (!view) failed++;

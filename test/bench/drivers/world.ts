@@ -5,6 +5,7 @@ import { type PrivateRedis, startPrivateRedis } from "../../../sandbox/redis.ts"
 import { createAnalyticsClient } from "../../../src/analytics/client.ts";
 import { parseKeyring } from "../../../src/config.ts";
 import { createDigestService, type DigestService } from "../../../src/digests/digest-service.ts";
+import { DEFAULT_DRIVERS, type DriversSettings } from "../../../src/digests/drivers-service.ts";
 import { createInsightsCache } from "../../../src/digests/insights-cache.ts";
 import { silentLogger } from "../../../src/log.ts";
 import { createApiKeyStore } from "../../../src/store/api-keys.ts";
@@ -35,6 +36,7 @@ export interface DriversWorld {
   /** A digest service on a fresh prefix; every workspace `ref(i)` holds `keyOf(i)`. */
   service(
     keys: { ref: WorkspaceRef; apiKey: string }[],
+    settings?: Partial<DriversSettings>,
   ): Promise<{ digests: DigestService; fetches(): number }>;
   close(): Promise<void>;
 }
@@ -71,7 +73,7 @@ export async function buildDriversWorld(
     setLatency: async (ms) => {
       await emulator.call("setLatency", ms);
     },
-    async service(keys) {
+    async service(keys, settings) {
       const prefix = `bench-drivers-${n++}`;
       const apiKeys = createApiKeyStore({ redis: conn, keyring, prefix });
       for (const k of keys)
@@ -91,7 +93,13 @@ export async function buildDriversWorld(
         invalidate: inner.invalidate,
       };
       return {
-        digests: createDigestService({ apiKeys, insights: source, logger: silentLogger() }),
+        digests: createDigestService({
+          apiKeys,
+          insights: source,
+          slices: client,
+          drivers: { ...DEFAULT_DRIVERS, ...settings },
+          logger: silentLogger(),
+        }),
         fetches: () => fetches,
       };
     },

@@ -33,9 +33,45 @@ export interface CostResult {
   serverCommandsPerDelivery: number;
   /** Commands by name, per delivery, the largest first. */
   byCommand: Record<string, number>;
+  /**
+   * Client commands per delivery by who sent them, read off the call stack of each command: `BullMQ`
+   * (its scripts and plain commands), or the project module that made the call (e.g.
+   * `src/digests/insights-cache.ts`), with how many of them were Lua scripts (EVAL/EVALSHA).
+   */
+  byOwner: Record<string, { commands: number; scripts: number }>;
 }
 
-const counts = { commands: 0, trips: 0, on: false, by: new Map<string, number>() };
+const counts = {
+  commands: 0,
+  trips: 0,
+  on: false,
+  by: new Map<string, number>(),
+  owners: new Map<string, { commands: number; scripts: number }>(),
+};
+
+/** Helpers every script or command of the project passes through: the caller above them is the owner. */
+const PASS_THROUGH = /\/src\/store\/(scripts|redis-client)\.ts/;
+
+/**
+ * Who sent a command, from the call stack at `sendCommand` (pipelines and MULTI send from the
+ * caller's `exec`): the nearest frame that is BullMQ's or a project module other than a pass-through
+ * helper; "ioredis (replayed)" when neither is on the stack (commands queued while a connection was
+ * not ready and sent on connect).
+ */
+function ownerOfCall(): string {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 60;
+  const stack = new Error().stack ?? "";
+  Error.stackTraceLimit = limit;
+  // The nearest caller decides: V8 appends the awaiting functions ("at async …") below the
+  // synchronous frames, and every app call made inside a job has BullMQ's processor among those.
+  for (const f of stack.split("\n").slice(1)) {
+    if (f.includes("/node_modules/bullmq/")) return "BullMQ";
+    const m = /\/((?:src|commands|templates)\/[^:)]+\.ts)/.exec(f);
+    if (m && !PASS_THROUGH.test(f)) return m[1] as string;
+  }
+  return "ioredis (replayed)";
+}
 const open = new WeakSet<object>();
 const proto = Redis.prototype as unknown as {
   sendCommand: (this: object, cmd: { name: string }, ...rest: unknown[]) => unknown;
@@ -45,6 +81,11 @@ proto.sendCommand = function (this: object, cmd: { name: string }, ...rest: unkn
   if (counts.on) {
     counts.commands++;
     counts.by.set(cmd.name, (counts.by.get(cmd.name) ?? 0) + 1);
+    const owner = ownerOfCall();
+    const o = counts.owners.get(owner) ?? { commands: 0, scripts: 0 };
+    o.commands++;
+    if (/^eval(sha)?$/i.test(cmd.name)) o.scripts++;
+    counts.owners.set(owner, o);
     if (!open.has(this)) {
       open.add(this);
       counts.trips++;
@@ -170,6 +211,17 @@ export async function measureCost(o: {
     // The two INFO calls themselves and the polling are a handful of calls in total: negligible.
     serverCommandsPerDelivery: round((serverAfter - serverBefore) / Math.max(1, n), 1),
     byCommand: by,
+    byOwner: Object.fromEntries(
+      [...counts.owners.entries()]
+        .sort((a, b) => b[1].commands - a[1].commands)
+        .map(([k, v]) => [
+          k,
+          {
+            commands: round(v.commands / Math.max(1, n), 2),
+            scripts: round(v.scripts / Math.max(1, n), 2),
+          },
+        ]),
+    ),
   };
 }
 

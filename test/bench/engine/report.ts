@@ -1,9 +1,17 @@
 import type { BenchResults } from "../main.ts";
-import { faultCells, seconds, tableUnder } from "../markdown.ts";
+import { faultCells, faultMeasured, seconds, tableUnder } from "../markdown.ts";
 import { int, round } from "../stats.ts";
 import type { TargetCheck } from "../targets.ts";
+import type { CostResult } from "./cost.ts";
 
 const s = seconds;
+
+/** Who sent a delivery's client commands, largest first: "BullMQ 6.1 (scripts 3), src/… 1.5 (scripts 1)". */
+function owners(c: CostResult): string {
+  const list = Object.entries(c.byOwner ?? {});
+  if (list.length === 0) return "not recorded in this run";
+  return list.map(([who, v]) => `${who} ${v.commands} (scripts ${v.scripts})`).join(", ");
+}
 
 /** Issue 15's targets from one run. */
 export function engineTargets(r: BenchResults): TargetCheck[] {
@@ -14,13 +22,13 @@ export function engineTargets(r: BenchResults): TargetCheck[] {
         target: `≤ 25 Redis commands per delivery (${c.backend})`,
         figure: `${c.commandsPerDelivery} sent by the client (${c.serverCommandsPerDelivery} run by Redis, scripts' inner calls included)`,
         met: c.commandsPerDelivery <= 25,
-        why: "BullMQ's job scripts",
+        why: `client commands per delivery by sender: ${owners(c)}`,
       },
       {
         target: `≤ 6 Redis round trips per delivery (${c.backend})`,
         figure: `${c.roundTripsPerDelivery}`,
         met: c.roundTripsPerDelivery <= 6,
-        why: "see the cost table",
+        why: `${c.commandsPerDelivery} client commands per delivery in ${c.roundTripsPerDelivery} round trips; by sender: ${owners(c)}`,
       },
     );
   const t = r.engine.throttle;
@@ -29,14 +37,14 @@ export function engineTargets(r: BenchResults): TargetCheck[] {
       target: "a throttled workspace costs the others < 10 % of their throughput",
       figure: `${round(t.cost * 100, 1)} % (${t.othersPerSecThrottled} vs ${t.othersPerSecFree} digests/s)`,
       met: t.cost < 0.1,
-      why: "its jobs still take worker slots each time they are tried (one Slack call, then back to the delayed set)",
+      why: `measured alongside: the throttled workspace drew ${int(t.throttled429)} 429s and got ${int(t.throttledWorkspaceDelivered)} digests out in its runs; the others per run: ${(t.runs ?? []).map((x) => `${x.throttled ? "throttled" : "free"} ${x.othersPerSec}/s`).join(", ")}`,
     });
   for (const f of r.faultsCluster)
     out.push({
       target: `0 lost, 0 duplicated (Redis Cluster): ${f.name}`,
       figure: `${int(f.result.delivered)} delivered, ${int(f.result.lost)} lost, ${int(f.result.duplicates)} duplicated`,
       met: f.result.lost === 0 && f.result.duplicates === 0,
-      why: "see the fault notes",
+      why: faultMeasured(f.result),
     });
   return out;
 }
@@ -46,13 +54,14 @@ export function engineSection(r: BenchResults): string {
   const out = ["## Engine: Redis cost, processes, throttling, scale", ""];
   out.push(
     ...tableUnder(
-      "Redis cost of a delivery: one slot firing for the subscriptions below, one worker with concurrency 1 (so deliveries never share a batch), fan-out included and divided by the count. Client side: every command any connection of the worker process sends (BullMQ's included), and round trips as the batches a connection writes before it waits. Server side: INFO commandstats, which also counts the commands scripts run inside Redis.",
+      "Redis cost of a delivery: one slot firing for the subscriptions below, one worker with concurrency 1 (so deliveries never share a batch), fan-out included and divided by the count. Client side: every command any connection of the worker process sends (BullMQ's included), and round trips as the batches a connection writes before it waits. Server side: INFO commandstats, which also counts the commands scripts run inside Redis (not attributed to a sender: Redis does not say which script ran them). Senders are read off each command's call stack: BullMQ, or the project module that made the call.",
       [
         "Redis",
         "Deliveries",
         "Commands / delivery (client)",
         "Round trips / delivery",
         "Commands run by Redis / delivery",
+        "Client commands by sender (of them scripts)",
         "Client commands by name",
       ],
       (r.engine.cost ?? []).map((c) => [
@@ -61,6 +70,7 @@ export function engineSection(r: BenchResults): string {
         c.commandsPerDelivery,
         c.roundTripsPerDelivery,
         c.serverCommandsPerDelivery,
+        owners(c),
         Object.entries(c.byCommand)
           .map(([k, v]) => `${k} ${v}`)
           .join(", "),

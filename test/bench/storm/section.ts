@@ -1,7 +1,7 @@
 import { round } from "../stats.ts";
 import type { BareResult } from "./bare-loop.ts";
 import { runBareLoop, runStorm, type StormResult, withFreshWorld } from "./storm.ts";
-import { buildWorld } from "./world.ts";
+import { buildWorld, type World } from "./world.ts";
 
 /** One storm size: the product's delivery worker, then the bare loop over the same digests. */
 export interface StormRow {
@@ -23,6 +23,12 @@ export async function runStormRow(o: {
   concurrency: number;
   timeoutMs: number;
   alongside?: () => Promise<unknown>;
+  /** More of the worker's environment (CHARTS=on for the charts section). */
+  env?: Record<string, string>;
+  /** Runs on the built world before the storm (a workspace setting). */
+  prepare?: (world: World) => Promise<void>;
+  /** The digest the bare loop posts (see runBareLoop). */
+  bareMessage?: (world: World) => { text: string; blocks: unknown[] };
 }): Promise<StormRow> {
   const perWorkspace = Math.ceil(o.subscriptions / o.workspaces);
   const build = () =>
@@ -33,9 +39,10 @@ export async function runStormRow(o: {
         latencyMs: 100,
         channelsPerWorkspace: Math.max(1, Math.ceil(perWorkspace / o.subsPerChannel)),
       },
-      { WORKER_CONCURRENCY: String(o.concurrency) },
+      { WORKER_CONCURRENCY: String(o.concurrency), ...o.env },
     );
   return withFreshWorld(build, async (world) => {
+    await o.prepare?.(world);
     const app = await runStorm({
       world,
       memory: true,
@@ -44,7 +51,7 @@ export async function runStormRow(o: {
       timeoutMs: o.timeoutMs,
       alongside: o.alongside,
     });
-    const bare = await runBareLoop(world, o.concurrency);
+    const bare = await runBareLoop(world, o.concurrency, o.bareMessage?.(world));
     const bareDigestsPerSec = round(bare.delivered / Math.max(0.001, bare.ms / 1000), 1);
     const { firstPostBy: _f, ...appSlim } = app;
     return {

@@ -42,6 +42,8 @@ export interface SlackTally {
   /** Other refused calls, by Slack error. */
   errors: Record<string, number>;
   calls: number;
+  /** files.* calls (uploads, files.info): none on the default path of native charts. */
+  filesCalls?: number;
   firstPostAt: number | null;
   lastPostAt: number | null;
 }
@@ -79,11 +81,13 @@ function tally(
     rateLimited: 0,
     errors: {},
     calls: 0,
+    filesCalls: 0,
     firstPostAt: null,
     lastPostAt: null,
   };
   for (const c of s.calls()) {
     out.calls++;
+    if (c.method.startsWith("files.")) out.filesCalls = (out.filesCalls ?? 0) + 1;
     if (c.method !== "chat.postMessage") continue;
     if (c.status === 429) {
       out.rateLimited++;

@@ -53,6 +53,8 @@ export interface StormResult {
   failedJobs: number;
   rateLimited429: number;
   slackErrors: Record<string, number>;
+  /** files.* calls the storm made (uploads, files.info). */
+  filesCalls?: number;
   /** The worker process: start-up (scheduler reconcile) and peak RSS. */
   workerStartMs: number[];
   workerPeakRssMb: number;
@@ -203,6 +205,7 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
     failedJobs,
     rateLimited429: final.rateLimited,
     slackErrors: final.errors,
+    filesCalls: final.filesCalls ?? 0,
     workerStartMs: startMs,
     workerPeakRssMb: round(peakRss, 1),
     timedOut,
@@ -218,13 +221,19 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
 }
 
 /** The same digests from the bare loop (2 HTTP calls each) at `concurrency`, against the same services. */
-export async function runBareLoop(world: World, concurrency: number): Promise<BareResult> {
+export async function runBareLoop(
+  world: World,
+  concurrency: number,
+  /** The digest the bare loop posts [a text digest of a storm workspace's account]. */
+  sampleMessage?: { text: string; blocks: unknown[] },
+): Promise<BareResult> {
   await world.services.call("resetCalls");
   const bare = spawnChild(new URL("./bare-loop.ts", import.meta.url));
   try {
     const sample = world.subs[0];
     if (!sample) throw new Error("no subscriptions");
-    const message = digestMessage(scheduledView(sample.apiKey, `last${7 + (world.subs.length % 7)}d`));
+    const message =
+      sampleMessage ?? digestMessage(scheduledView(sample.apiKey, `last${7 + (world.subs.length % 7)}d`));
     const run: BareRun = {
       graphqlUrl: world.urls.graphqlUrl,
       apiUrl: world.urls.apiUrl,

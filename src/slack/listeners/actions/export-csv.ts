@@ -15,7 +15,7 @@ export const exportButton = onAction({
   access: "reader",
   async run(ctx) {
     const state = decodeState((ctx.action as ButtonAction).value);
-    const view = await digestViewForState(ctx, state, { shareable: false });
+    const view = await digestViewForState(ctx, state, { shareable: false, chart: "off" });
     const where = await exportCsv(ctx, view, ctx.body.channel?.id);
     const text = exportedText(view, where);
     await ctx.reply.message({ text, blocks: [{ type: "section", text: mrkdwn(text) }] });

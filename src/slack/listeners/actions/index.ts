@@ -1,4 +1,6 @@
 import type { ActionEntry } from "../../frame/index.ts";
+import { alertButtons } from "./alert-buttons.ts";
+import { ASK_ACTIONS } from "./ask.ts";
 import { exportButton } from "./export-csv.ts";
 import { assetSelect, scannerSelect } from "./filter-select.ts";
 import { homeConnect } from "./home-connect.ts";
@@ -31,4 +33,6 @@ export const ACTIONS: ActionEntry[] = [
   homeConnect,
   ...subscribeModalChanges,
   subscribeChannelChange,
+  ...alertButtons,
+  ...ASK_ACTIONS,
 ];

@@ -1,10 +1,12 @@
 import type { ButtonAction } from "@slack/bolt";
+import { digestMessage } from "../../../../templates/digest-message.ts";
 import { decodeState } from "../../../../templates/state.ts";
 import { mrkdwn } from "../../../blockkit/text.ts";
 import { AppError } from "../../../errors.ts";
 import { ACTION } from "../../../ids.ts";
-import { digestForState } from "../../digest-redraw.ts";
+import { digestViewForState } from "../../digest-redraw.ts";
 import { onAction } from "../../frame/index.ts";
+import { sendWithFallback } from "../../refusal.ts";
 
 const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
 
@@ -17,12 +19,17 @@ export const shareDigest = onAction({
     if (!channel)
       throw new AppError("bad_request", "This digest is not in a channel, so there is nowhere to share it.");
     const state = decodeState((ctx.action as ButtonAction).value);
-    const message = await digestForState(ctx, state, {
+    const view = await digestViewForState(ctx, state, {
       shareable: false,
       attribution: `Shared by <@${ctx.userId}>`,
     });
     try {
-      await ctx.client.chat.postMessage({ channel, ...message });
+      await sendWithFallback(
+        digestMessage(view),
+        () => digestMessage({ ...view, chartStyle: "off" }),
+        (message) => ctx.client.chat.postMessage({ channel, ...message }),
+        (refusal) => ctx.log.warn({ refusal }, "chart or table refused; shared as text"),
+      );
     } catch (err) {
       const code = (err as { data?: { error?: string } }).data?.error;
       if (code && NOT_IN_CHANNEL.has(code)) {

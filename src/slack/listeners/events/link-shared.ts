@@ -36,7 +36,9 @@ async function unfurlOf(ctx: EventContext, url: string, link: DashboardLink, tz:
   const key = ctx.deps.keys.unfurl(ctx.ref, digestToken(url, tz, now.toISOString().slice(0, 10)));
   const cached = await ctx.deps.redis.get(key);
   if (cached) return JSON.parse(cached) as { blocks: unknown[] };
-  const { view } = await ctx.deps.digests.build({ ref: ctx.ref, now, tz, ...link });
+  // Slack documents charts and tables for messages only, not for an unfurl's attachment: the unfurl
+  // stays text, and fetches no previous period for a chart it would not show.
+  const { view } = await ctx.deps.digests.build({ ref: ctx.ref, now, tz, ...link, chart: "off" });
   const unfurl = { blocks: unfurlBlocks(view) };
   await ctx.deps.redis.set(key, JSON.stringify(unfurl), "EX", CACHE_SECONDS);
   return unfurl;

@@ -4,6 +4,7 @@ import { AppError } from "../../../errors.ts";
 import { STEP } from "../../../ids.ts";
 import { codeOf } from "../../../metrics.ts";
 import { onFunction } from "../../frame/index.ts";
+import { sendWithFallback } from "../../refusal.ts";
 
 /** Workflow steps have no person to take a timezone from: ranges are UTC days, as the manifest says. */
 const STEP_TZ = "UTC";
@@ -50,10 +51,12 @@ export const sendDigestStep = onFunction({
     });
     let ts: string;
     try {
-      const posted = await ctx.client.chat.postMessage({
-        channel: request.channelId,
-        ...digestMessage(view),
-      });
+      const posted = await sendWithFallback(
+        digestMessage(view),
+        () => digestMessage({ ...view, chartStyle: "off" }),
+        (message) => ctx.client.chat.postMessage({ channel: request.channelId, ...message }),
+        (refusal) => ctx.log.warn({ refusal }, "chart or table refused; the step posts the digest as text"),
+      );
       ts = String(posted.ts);
     } catch (err) {
       throw postRefusal(err, request.channelId) ?? err;

@@ -83,6 +83,8 @@ export const subscribeSubmit = onView({
       condition: form.condition,
       mode: form.mode,
       style: form.style,
+      // Present even when undefined: an edit back to the workspace's setting clears the choice.
+      chart: form.chart === "default" ? undefined : form.chart,
       // Without filter menus in the view, the filters (from the metadata) keep their names.
       filterLabels:
         present.has(F.assets) || present.has(F.scanners)

@@ -1,0 +1,191 @@
+import type { IsoDay } from "../analytics/types.ts";
+import {
+  addDays,
+  addMonths,
+  dayOf,
+  endOfMonth,
+  mondayOf,
+  monthOf,
+  quarterDays,
+  quarterOf,
+  yearOf,
+} from "./calendar.ts";
+import { type PeriodHit, period, periodAt } from "./periods.ts";
+import type { Sentence } from "./sentence.ts";
+import type { DayRange } from "./types.ts";
+
+/**
+ * "compared with last month", "vs the week before", "than in September", "week over week": the
+ * period a question compares with. Relative forms ("the month before") depend on the period asked
+ * about, which may come later in the sentence, so they are found first and resolved afterwards.
+ */
+
+export type Unit = "day" | "week" | "month" | "quarter" | "year";
+
+/** A comparison as said, before the period asked about is known. */
+export type SaidComparison =
+  | { kind: "period"; range: DayRange }
+  /** The unit before the period asked about ("the month before", "the previous week"). */
+  | { kind: "before"; unit: Unit }
+  /** The equally long period just before: every digest's own comparison. */
+  | { kind: "previous" }
+  /** The same days a year earlier. */
+  | { kind: "year_ago" }
+  | { kind: "problem"; problem: string };
+
+const UNIT_WORDS: Record<string, Unit> = {
+  day: "day",
+  week: "week",
+  month: "month",
+  quarter: "quarter",
+  year: "year",
+};
+
+/** `X over X` and its abbreviations: the last whole unit against the one before. */
+const OVER: Record<string, "week" | "month" | "quarter" | "year"> = {
+  wow: "week",
+  mom: "month",
+  qoq: "quarter",
+  yoy: "year",
+};
+
+export interface ComparisonHit {
+  len: number;
+  said: SaidComparison;
+  /** The period asked about, when the words imply it ("week over week": last week). */
+  impliedMain?: "week" | "month" | "quarter" | "year";
+}
+
+/** The relative forms after a comparison word. */
+function relative(s: Sentence, j: number): { len: number; said: SaidComparison } | null {
+  const the = s.free(j) === "the" ? 1 : 0;
+  const k = j + the;
+  const unit = UNIT_WORDS[s.free(k) ?? ""];
+  if ((unit || s.free(k) === "period") && s.match(k + 1, "before|prior|earlier|preceding") === 1)
+    return { len: the + 2, said: unit ? { kind: "before", unit } : { kind: "previous" } };
+  if (s.match(k, "previous|prior|preceding") === 1) {
+    const u = UNIT_WORDS[s.free(k + 1) ?? ""];
+    if (u) return { len: the + 2, said: { kind: "before", unit: u } };
+    if (s.free(k + 1) === "period") return { len: the + 2, said: { kind: "previous" } };
+  }
+  if (s.free(j) === "before") return { len: 1, said: { kind: "previous" } };
+  const same = s.match(k, "same period|time|days|dates last year");
+  if (same > 0) return { len: the + same, said: { kind: "year_ago" } };
+  const ago = s.match(j, "a|one year ago");
+  if (ago > 0) return { len: ago, said: { kind: "year_ago" } };
+  if (s.match(j, "last year") === 2) return { len: 2, said: { kind: "year_ago" } };
+  return null;
+}
+
+/** A comparison starting at `i`, marker word included. */
+export function comparisonAt(s: Sentence, i: number, today: IsoDay): ComparisonHit | null {
+  const w = s.free(i);
+  const abbreviated = w === undefined ? undefined : OVER[w];
+  if (abbreviated) return { len: 1, said: { kind: "before", unit: abbreviated }, impliedMain: abbreviated };
+  const over = s.match(i, "week|month|quarter|year over week|month|quarter|year");
+  if (over === 3 && s.words[i] === s.words[i + 2]) {
+    const unit = UNIT_WORDS[s.words[i] as string] as "week" | "month" | "quarter" | "year";
+    return { len: 3, said: { kind: "before", unit }, impliedMain: unit };
+  }
+  const marker = Math.max(
+    s.match(i, "compared|compare|comparing|comparison with|to|against|vs?"),
+    s.match(i, "vs|against|than"),
+    s.match(i, "relative to"),
+  );
+  if (marker < 0) return null;
+  const j = i + marker;
+  const rel = relative(s, j);
+  if (rel) return { len: marker + rel.len, said: rel.said };
+  const p: PeriodHit | null = periodAt(s, j, today);
+  if (!p) return null;
+  return {
+    len: marker + p.len,
+    said: "range" in p ? { kind: "period", range: p.range } : { kind: "problem", problem: p.problem },
+  };
+}
+
+/**
+ * The days of a comparison against the period asked about. Whole weeks, months and quarters are
+ * compared with the whole unit before; anything else moves back by the unit.
+ */
+export function resolveComparison(
+  said: Exclude<SaidComparison, { kind: "problem" }>,
+  main: DayRange,
+  previous: { from: IsoDay; to: IsoDay },
+  today: IsoDay,
+): { range: DayRange } | { problem: string } {
+  switch (said.kind) {
+    case "period":
+      return { range: said.range };
+    case "previous":
+      return period(previous.from, previous.to, today);
+    case "year_ago":
+      return period(addMonths(main.from, -12), addMonths(main.to, -12), today);
+    case "before":
+      return beforeUnit(said.unit, main, today);
+  }
+}
+
+function beforeUnit(unit: Unit, main: DayRange, today: IsoDay) {
+  const from = main.from;
+  switch (unit) {
+    case "day": {
+      const d = addDays(from, -1);
+      return period(d, d, today);
+    }
+    case "week": {
+      const monday = mondayOf(from);
+      return period(addDays(monday, -7), addDays(monday, -1), today);
+    }
+    case "month": {
+      const y = yearOf(from);
+      const m = monthOf(from) - 1;
+      return period(dayOf(y, m, 1) as IsoDay, endOfMonth(y, m), today);
+    }
+    case "quarter": {
+      const q = quarterOf(from);
+      const { from: f, to } = q === 1 ? quarterDays(yearOf(from) - 1, 4) : quarterDays(yearOf(from), q - 1);
+      return period(f, to, today);
+    }
+    case "year":
+      return period(addMonths(main.from, -12), addMonths(main.to, -12), today);
+  }
+}
+
+/** A period of whole months (or a quarter): what "between October and September" compares. */
+function wholeMonths(r: DayRange, today: IsoDay): boolean {
+  if (!r.from.endsWith("-01")) return false;
+  const end = endOfMonth(yearOf(r.to), monthOf(r.to));
+  return r.to === end || r.to === today;
+}
+
+/**
+ * Two periods said together: "compare October to September" (the first is asked about, the second
+ * compared with) and "between October and September" with whole months or quarters, which is a
+ * comparison (the later one asked about), not a span of eleven months.
+ */
+export function pairAt(
+  s: Sentence,
+  i: number,
+  today: IsoDay,
+): { len: number; main: DayRange; vs: DayRange } | null {
+  const compare = s.match(i, "compare|compared|comparing|difference|change between?");
+  const between = s.free(i) === "between" ? 1 : 0;
+  const lead = Math.max(compare, between);
+  if (lead <= 0) return null;
+  const first = periodAt(s, i + lead, today);
+  if (!first || !("range" in first)) return null;
+  const afterBetween = between === 1 || s.words[i + lead - 1] === "between";
+  const joint = s.match(i + lead + first.len, afterBetween ? "and" : "to|with|and|against|vs");
+  if (joint !== 1) return null;
+  const second = periodAt(s, i + lead + first.len + 1, today);
+  if (!second || !("range" in second)) return null;
+  const len = lead + first.len + 1 + second.len;
+  if (afterBetween) {
+    if (!wholeMonths(first.range, today) || !wholeMonths(second.range, today)) return null;
+    const [main, vs] =
+      first.range.from > second.range.from ? [first.range, second.range] : [second.range, first.range];
+    return { len, main, vs };
+  }
+  return { len, main: first.range, vs: second.range };
+}

@@ -1,0 +1,34 @@
+import type { Sentence } from "./sentence.ts";
+import type { AskMetric } from "./types.ts";
+
+/**
+ * The numbers a question asks about. "Vulnerabilities" and "issues" are what people call findings;
+ * the answer's understood line says "Findings", so the reading is visible.
+ */
+const METRIC_PATTERNS: [string, AskMetric][] = [
+  ["fix|fixes|remediation rate|rates", "fixRate"],
+  ["fix - rate|rates", "fixRate"],
+  ["fixrate", "fixRate"],
+  ["merged violations|violation", "merged"],
+  ["merged|merges|merge", "merged"],
+  ["violations|violation", "violations"],
+  ["findings|finding|vulnerabilities|vulnerability|issues|issue", "findings"],
+  ["fixes|fix|fixed|remediated|remediations|remediation|resolved", "fixes"],
+];
+
+export function metricAt(s: Sentence, i: number): { len: number; metric: AskMetric } | null {
+  for (const [pattern, metric] of METRIC_PATTERNS) {
+    const len = s.match(i, pattern);
+    if (len > 0) return { len, metric };
+  }
+  return null;
+}
+
+/** How a metric is named in answers. */
+export const METRIC_NAMES: Record<AskMetric, string> = {
+  findings: "Findings",
+  violations: "Violations",
+  fixes: "Fixes",
+  fixRate: "Fix rate",
+  merged: "Merged violations",
+};

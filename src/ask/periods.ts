@@ -1,0 +1,449 @@
+import type { IsoDay } from "../analytics/types.ts";
+import { daysInclusive } from "../insights/days.ts";
+import { formatRangeLabel } from "../insights/labels.ts";
+import { MAX_LAST_DAYS, MAX_RANGE_DAYS, MIN_RANGE_DAY, matchRangeSpec } from "../insights/range-grammar.ts";
+import {
+  addDays,
+  addMonths,
+  dayOf,
+  endOfMonth,
+  isoWeekday,
+  lastWeekday,
+  latestDate,
+  latestMonth,
+  latestQuarter,
+  mondayOf,
+  monthOf,
+  quarterDays,
+  quarterOf,
+  startOfMonth,
+  yearOf,
+} from "./calendar.ts";
+import type { Sentence } from "./sentence.ts";
+import type { DayRange } from "./types.ts";
+import { MONTHS, numberOf, WEEKDAYS } from "./vocabulary.ts";
+
+/**
+ * Periods said in words ("last week", "in October", "since Nov 1", "Q3", "the last 30 days"),
+ * resolved to days against today in the person's zone. Each reading keeps the slash command's
+ * form when there is one (`lastweek`, `last30d`), so the request is the one the command builds.
+ */
+
+/** A period found at a position: how many words it took, and the days (or why they cannot be asked for). */
+export type PeriodHit = { len: number; range: DayRange } | { len: number; problem: string };
+
+type Hit = PeriodHit | null;
+
+const UNITS: Record<string, "day" | "week" | "month" | "quarter" | "year" | "fortnight"> = {
+  day: "day",
+  days: "day",
+  week: "week",
+  weeks: "week",
+  month: "month",
+  months: "month",
+  quarter: "quarter",
+  quarters: "quarter",
+  year: "year",
+  years: "year",
+  fortnight: "fortnight",
+};
+
+const ORDINAL_QUARTERS: Record<string, number> = {
+  first: 1,
+  "1st": 1,
+  second: 2,
+  "2nd": 2,
+  third: 3,
+  "3rd": 3,
+  fourth: 4,
+  "4th": 4,
+  last: 0,
+};
+
+const monthNumber = (w: string | undefined) => (w ? MONTHS.indexOf(w as never) + 1 : 0);
+const weekdayNumber = (w: string | undefined) => (w ? WEEKDAYS.indexOf(w as never) + 1 : 0);
+
+/** A day of the month as written: `1`, `1st`, `22nd`. */
+function dayNumber(w: string | undefined): number {
+  const m = /^(\d{1,2})(st|nd|rd|th)?$/.exec(w ?? "");
+  const n = m ? Number(m[1]) : 0;
+  return n >= 1 && n <= 31 ? n : 0;
+}
+
+function yearNumber(w: string | undefined): number {
+  return /^(19|20)\d\d$/.test(w ?? "") ? Number(w) : 0;
+}
+
+/** Checks a resolved period against what the service answers, and names it the command's way. */
+export function period(
+  from: IsoDay,
+  to: IsoDay,
+  today: IsoDay,
+  spec?: string,
+): { range: DayRange } | { problem: string } {
+  if (from > today) return { problem: `${formatRangeLabel(from, from)} is still to come.` };
+  const end = to > today ? today : to;
+  if (from < MIN_RANGE_DAY) return { problem: `The data starts in ${MIN_RANGE_DAY.slice(0, 4)}.` };
+  const days = daysInclusive(from, end);
+  if (days > MAX_RANGE_DAYS)
+    return {
+      problem: `${formatRangeLabel(from, end)} is ${days} days; I can look at up to ${MAX_RANGE_DAYS} days at a time.`,
+    };
+  const shape = spec && end === to ? spec : from === end ? from : `${from}..${end}`;
+  return { range: { spec: shape, from, to: end } };
+}
+
+const hit = (len: number, r: { range: DayRange } | { problem: string }): PeriodHit => ({ len, ...r });
+
+/** A date said in words: ISO, `October 1st [2025]`, `1 Oct [2025]`, `the 1st of October`. */
+interface SaidDate {
+  len: number;
+  month: number;
+  day: number;
+  year: number;
+}
+
+export function dateAt(s: Sentence, i: number): SaidDate | null {
+  const w = s.free(i);
+  if (w === undefined) return null;
+  // "the 1st of October"
+  if (w === "the" && dayNumber(s.free(i + 1)) > 0) {
+    const inner = dateAt(s, i + 1);
+    return inner ? { ...inner, len: inner.len + 1 } : null;
+  }
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(w);
+  if (iso) return { len: 1, year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) };
+  const m = monthNumber(w);
+  if (m > 0) {
+    let at = i + 1;
+    if (s.free(at) === "the") at++;
+    const d = dayNumber(s.free(at));
+    if (d === 0) return null;
+    const y = yearNumber(s.free(at + 1));
+    return { len: at + 1 - i + (y ? 1 : 0), month: m, day: d, year: y };
+  }
+  const d = dayNumber(w);
+  if (d > 0) {
+    let at = i + 1;
+    if (s.free(at) === "of") at++;
+    const mm = monthNumber(s.free(at));
+    if (mm === 0) return null;
+    const y = yearNumber(s.free(at + 1));
+    return { len: at + 1 - i + (y ? 1 : 0), month: mm, day: d, year: y };
+  }
+  return null;
+}
+
+function dayFromSaid(d: SaidDate, today: IsoDay): IsoDay | undefined {
+  return d.year ? dayOf(d.year, d.month, d.day) : latestDate(today, d.month, d.day);
+}
+
+/** `last|past|previous N units`: the N units ending today (weeks and days in the command's `lastNd`). */
+function lastN(s: Sentence, i: number, today: IsoDay): Hit {
+  const lead = s.match(i, "last|past|previous|prior");
+  if (lead < 0) return null;
+  const n = numberOf(s.free(i + lead));
+  const unit = UNITS[s.free(i + lead + 1) ?? ""];
+  if (n === undefined || !unit || n < 1) return null;
+  const len = lead + 2;
+  const days = unit === "day" ? n : unit === "week" ? 7 * n : unit === "fortnight" ? 14 * n : 0;
+  if (days > 0) {
+    if (days > MAX_LAST_DAYS)
+      return { len, problem: `The last ${days} days is more than I can look at (${MAX_LAST_DAYS} at most).` };
+    return hit(len, period(addDays(today, 1 - days), today, today, `last${days}d`));
+  }
+  const months = unit === "month" ? n : unit === "quarter" ? 3 * n : 12 * n;
+  if (months === 12) return hit(len, period(addDays(today, -364), today, today, "last365d"));
+  return hit(len, period(addDays(addMonths(today, -months), 1), today, today));
+}
+
+/** `last|previous|past unit`: the whole unit before this one; "past" means the span ending today. */
+function lastUnit(s: Sentence, i: number, today: IsoDay): Hit {
+  const lead = s.match(i, "last|past|previous|prior");
+  if (lead < 0) return null;
+  const word = s.free(i + 1);
+  const past = s.free(i) === "past";
+  const len = 2;
+  if (word === "weekend") {
+    const saturday = lastWeekday(today, 6, true);
+    const start = isoWeekday(today) === 7 || isoWeekday(today) === 6 ? addDays(saturday, -7) : saturday;
+    return hit(len, period(start, addDays(start, 1), today));
+  }
+  switch (UNITS[word ?? ""]) {
+    case "day":
+      return hit(len, period(today, today, today, "last1d"));
+    case "week":
+      return past
+        ? hit(len, period(addDays(today, -6), today, today, "last7d"))
+        : hit(len, period(addDays(mondayOf(today), -7), addDays(mondayOf(today), -1), today, "lastweek"));
+    case "fortnight":
+      return hit(len, period(addDays(today, -13), today, today, "last14d"));
+    case "month": {
+      if (past) return hit(len, period(addDays(today, -29), today, today, "last30d"));
+      const end = addDays(startOfMonth(today), -1);
+      return hit(len, period(startOfMonth(end), end, today, "lastmonth"));
+    }
+    case "quarter": {
+      if (past) return hit(len, period(addDays(today, -89), today, today, "last90d"));
+      const q = quarterOf(today);
+      const { from, to } = q === 1 ? quarterDays(yearOf(today) - 1, 4) : quarterDays(yearOf(today), q - 1);
+      return hit(len, period(from, to, today));
+    }
+    case "year": {
+      if (past) return hit(len, period(addDays(today, -364), today, today, "last365d"));
+      const y = yearOf(today) - 1;
+      return hit(len, period(dayOf(y, 1, 1) as IsoDay, dayOf(y, 12, 31) as IsoDay, today));
+    }
+    default:
+      return null;
+  }
+}
+
+/** `this|current unit` and `year to date`: from the unit's first day to today. */
+function thisUnit(s: Sentence, i: number, today: IsoDay, the = false): Hit {
+  const ytd = Math.max(s.match(i, "year to date"), s.match(i, "ytd"));
+  if (ytd > 0) return hit(ytd, period(dayOf(yearOf(today), 1, 1) as IsoDay, today, today));
+  if (s.match(i, the ? "this|current|the" : "this|current") < 0) return null;
+  switch (UNITS[s.free(i + 1) ?? ""]) {
+    case "week":
+      return hit(2, period(mondayOf(today), today, today, "thisweek"));
+    case "month":
+      return hit(2, period(startOfMonth(today), today, today, "thismonth"));
+    case "quarter":
+      return hit(2, period(quarterDays(yearOf(today), quarterOf(today)).from, today, today));
+    case "year":
+      return hit(2, period(dayOf(yearOf(today), 1, 1) as IsoDay, today, today));
+    default:
+      if (s.free(i + 1) === "weekend") {
+        const saturday = lastWeekday(today, 6, false);
+        return hit(2, period(saturday, addDays(saturday, 1), today));
+      }
+      return null;
+  }
+}
+
+/** `Q3`, `Q3 2025`, `2025 Q3`, `the third quarter [of 2025]`. */
+function quarter(s: Sentence, i: number, today: IsoDay): Hit {
+  const w = s.free(i);
+  let q = 0;
+  let len = 0;
+  let year = 0;
+  const short = /^q([1-4])$/.exec(w ?? "");
+  if (short) {
+    q = Number(short[1]);
+    len = 1;
+    year = yearNumber(s.free(i + 1));
+    if (year) len++;
+  } else if (yearNumber(w) && /^q[1-4]$/.test(s.free(i + 1) ?? "")) {
+    year = yearNumber(w);
+    q = Number((s.free(i + 1) as string)[1]);
+    len = 2;
+  } else {
+    const ordinal = ORDINAL_QUARTERS[w ?? ""];
+    if (!ordinal || s.free(i + 1) !== "quarter") return null;
+    q = ordinal;
+    len = 2;
+    const of = s.match(i + 2, "of #");
+    if (of === 2 && yearNumber(s.free(i + 3))) {
+      year = yearNumber(s.free(i + 3));
+      len += 2;
+    }
+  }
+  const { from, to } = year ? quarterDays(year, q) : latestQuarter(today, q);
+  return hit(len, period(from, to, today));
+}
+
+/** `October`, `October 2025`: the whole month (the latest October that has begun). */
+function month(s: Sentence, i: number, today: IsoDay, cued: boolean): Hit {
+  const m = monthNumber(s.free(i));
+  if (m === 0) return null;
+  const year = yearNumber(s.free(i + 1));
+  // "may" and "march" are also verbs: a month only after a word that asks for a time, or with a year.
+  if ((m === 5 || m === 3) && !cued && !year) return null;
+  if (year) return hit(2, period(dayOf(year, m, 1) as IsoDay, endOfMonth(year, m), today));
+  const { from, to } = latestMonth(today, m);
+  return hit(1, period(from, to, today));
+}
+
+/** `from D1 to D2`, `between D1 and D2`, `D1 - D2`, `Oct 1-15`, `from August to October`. */
+function between(s: Sentence, i: number, today: IsoDay): Hit {
+  const lead = Math.max(0, s.match(i, "from|between"));
+  const at = i + lead;
+  const first = dateAt(s, at);
+  const firstMonth = first ? 0 : monthNumber(s.free(at));
+  if (!first && firstMonth === 0) return null;
+  const afterFirst = at + (first ? first.len : 1);
+  // "and" joins only after "between": "October and September" alone is two things said.
+  const joint = s.match(afterFirst, s.free(i) === "between" ? "and" : "to|until|till|through|thru|-");
+  if (joint < 0) return null;
+  const second = afterFirst + joint;
+  if (first && s.match(second, "today|now") === 1) {
+    const from = dayFromSaid(first, today);
+    if (!from) return { len: second + 1 - i, problem: "That start date does not exist." };
+    return hit(second + 1 - i, period(from, today, today));
+  }
+  if (first) {
+    const end = dateAt(s, second);
+    // "Oct 1 - 15": the second day in the first one's month.
+    const bareDay = end ? 0 : dayNumber(s.free(second));
+    if (!end && bareDay === 0) return null;
+    const endSaid = end ?? { len: 1, month: first.month, day: bareDay, year: first.year };
+    const to = dayFromSaid(endSaid, today);
+    if (!to) return { len: second + endSaid.len - i, problem: "That end date does not exist." };
+    const fromDay = first.year
+      ? dayOf(first.year, first.month, first.day)
+      : (dayOf(yearOf(to), first.month, first.day) ?? "");
+    const from = fromDay && fromDay > to ? dayOf(yearOf(to) - 1, first.month, first.day) : fromDay;
+    if (!from) return { len: second + endSaid.len - i, problem: "That start date does not exist." };
+    return hit(second + endSaid.len - i, period(from, to, today));
+  }
+  const lastMonth = monthNumber(s.free(second));
+  if (lastMonth === 0) return null;
+  const end = latestMonth(today, lastMonth);
+  const startYear = firstMonth <= lastMonth ? yearOf(end.from) : yearOf(end.from) - 1;
+  return hit(second + 1 - i, period(dayOf(startYear, firstMonth, 1) as IsoDay, end.to, today));
+}
+
+/** `since Monday`, `since last Monday`, `since Nov 1`, `since October`, `since last week`, `since the start of the month`. */
+function since(s: Sentence, i: number, today: IsoDay): Hit {
+  if (s.free(i) !== "since") return null;
+  const at = i + 1;
+  const upTo = (len: number, from: IsoDay | undefined) =>
+    from ? hit(len, period(from, today, today)) : { len, problem: "That date does not exist." };
+  const strict = s.free(at) === "last" ? 1 : 0;
+  const wd = weekdayNumber(s.free(at + strict));
+  if (wd > 0) return upTo(2 + strict, lastWeekday(today, wd, strict === 1));
+  const date = dateAt(s, at);
+  if (date) return upTo(1 + date.len, dayFromSaid(date, today));
+  const m = monthNumber(s.free(at));
+  if (m > 0) return upTo(2, latestMonth(today, m).from);
+  if (s.free(at) === "yesterday") return upTo(2, addDays(today, -1));
+  const q = quarter(s, at, today);
+  if (q && "range" in q) return upTo(1 + q.len, q.range.from);
+  const last = lastUnit(s, at, today);
+  if (last && "range" in last) return upTo(1 + last.len, last.range.from);
+  const start = s.match(at, "the start|beginning of the|this?");
+  if (start > 0) {
+    const unit = UNITS[s.free(at + start) ?? ""];
+    const from =
+      unit === "week"
+        ? mondayOf(today)
+        : unit === "month"
+          ? startOfMonth(today)
+          : unit === "quarter"
+            ? quarterDays(yearOf(today), quarterOf(today)).from
+            : unit === "year"
+              ? dayOf(yearOf(today), 1, 1)
+              : undefined;
+    if (from) return upTo(1 + start + 1, from);
+  }
+  return null;
+}
+
+/** `on Monday`, `last Tuesday`: that one day. */
+function weekday(s: Sentence, i: number, today: IsoDay): Hit {
+  const strict = s.free(i) === "last" ? 1 : 0;
+  const wd = weekdayNumber(s.free(i + strict));
+  if (wd === 0) return null;
+  const day = lastWeekday(today, wd, strict === 1);
+  return hit(1 + strict, period(day, day, today));
+}
+
+/** The slash command's own words inside a question (`last30d`, `lastweek`, `2026-11-01..2026-11-15`), and `30d`. */
+function commandWord(s: Sentence, i: number, today: IsoDay): Hit {
+  const w = s.free(i);
+  if (w === undefined) return null;
+  const word = /^\d{1,3}d$/.test(w) ? `last${w}` : w;
+  const spec = matchRangeSpec(word);
+  if (!spec || spec.kind === "day") return null;
+  switch (spec.kind) {
+    case "last": {
+      if (spec.days < 1 || spec.days > MAX_LAST_DAYS)
+        return { len: 1, problem: `${w} is not a range I know.` };
+      return hit(1, period(addDays(today, 1 - spec.days), today, today, `last${spec.days}d`));
+    }
+    case "between":
+      return hit(1, period(spec.from, spec.to, today));
+    case "thisweek":
+      return hit(1, period(mondayOf(today), today, today, "thisweek"));
+    case "lastweek":
+      return hit(1, period(addDays(mondayOf(today), -7), addDays(mondayOf(today), -1), today, "lastweek"));
+    case "thismonth":
+      return hit(1, period(startOfMonth(today), today, today, "thismonth"));
+    case "lastmonth": {
+      const end = addDays(startOfMonth(today), -1);
+      return hit(1, period(startOfMonth(end), end, today, "lastmonth"));
+    }
+  }
+}
+
+/** Periods that cannot be asked for, said plainly so the answer can say why. */
+function impossible(s: Sentence, i: number): Hit {
+  const next = s.match(i, "next|tomorrow|upcoming");
+  if (next > 0) {
+    const unit = UNITS[s.free(i + 1) ?? ""] || s.free(i + 1) === "weekend" ? 1 : 0;
+    return {
+      len: 1 + (s.free(i) === "tomorrow" ? 0 : unit),
+      problem: "I only know what has already happened.",
+    };
+  }
+  const ever = Math.max(s.match(i, "all time"), s.match(i, "ever"), s.match(i, "forever"));
+  if (ever > 0) return { len: ever, problem: `I can look at up to ${MAX_RANGE_DAYS} days at a time.` };
+  return null;
+}
+
+/** The period the words at `i` say, if any: the forms above, in order, longest first. */
+function bareAt(s: Sentence, i: number, today: IsoDay, cued: boolean): Hit {
+  if (s.free(i) === "today") return hit(1, period(today, today, today, "last1d"));
+  if (s.free(i) === "yesterday") {
+    const d = addDays(today, -1);
+    return hit(1, period(d, d, today));
+  }
+  for (const rule of [commandWord, thisUnit, lastN, quarter, since, between, lastUnit, impossible]) {
+    const found = rule(s, i, today);
+    if (found) return found;
+  }
+  const date = dateAt(s, i);
+  if (date) {
+    const day = dayFromSaid(date, today);
+    return day
+      ? hit(date.len, period(day, day, today))
+      : { len: date.len, problem: "That date does not exist." };
+  }
+  return month(s, i, today, cued) ?? weekday(s, i, today);
+}
+
+/** Words that say "a time follows": they belong to the period and make "May" a month. */
+const CUES = new Set(["in", "for", "during", "over", "within", "throughout", "of", "on", "from"]);
+
+/**
+ * The period said at `i`, taking a leading `in`/`for`/`during`/`over`/`on` (and `the`) with it.
+ *
+ * @example periodAt(new Sentence(["in", "october"]), 0, "2026-11-18") // { len: 2, range: { spec: "2026-10-01..2026-10-31", … } }
+ */
+export function periodAt(s: Sentence, i: number, today: IsoDay): PeriodHit | null {
+  const bare = bareAt(s, i, today, i > 0 && CUES.has(s.words[i - 1] ?? ""));
+  if (bare) return bare;
+  const w = s.free(i);
+  if (w === "the") {
+    const inner = bareAt(s, i + 1, today, false);
+    return inner ? { ...inner, len: inner.len + 1 } : null;
+  }
+  if (w === undefined || !CUES.has(w)) return null;
+  const the = s.free(i + 1) === "the" ? 1 : 0;
+  // "for the year", "in the month": the one we are in.
+  if (the === 1 && s.match(i + 2, "week|month|quarter|year") === 1) {
+    const current = thisUnit(s, i + 1, today, true);
+    if (current) return { ...current, len: current.len + 1 };
+  }
+  const inner = bareAt(s, i + 1 + the, today, true);
+  return inner ? { ...inner, len: inner.len + 1 + the } : null;
+}
+
+/** A period as the answer shows it: `Oct 1 – Oct 31, 2026`. */
+export const periodLabel = (r: Pick<DayRange, "from" | "to">) => formatRangeLabel(r.from, r.to);
+
+/** Days the period covers. */
+export const periodDays = (r: Pick<DayRange, "from" | "to">) => daysInclusive(r.from, r.to);
+
+export { monthOf };

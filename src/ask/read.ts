@@ -1,0 +1,377 @@
+import type { IsoDay } from "../analytics/types.ts";
+import { todayIn } from "../insights/dayjs.ts";
+import { buildRange } from "../insights/ranges.ts";
+import { addDays, mondayOf, quarterDays, quarterOf, startOfMonth, yearOf } from "./calendar.ts";
+import { comparisonAt, pairAt, resolveComparison, type SaidComparison } from "./comparisons.ts";
+import { metricAt } from "./metrics.ts";
+import { type PeriodHit, period, periodAt, periodLabel } from "./periods.ts";
+import { conditionAt, readSchedule, scheduleOf } from "./schedule.ts";
+import { Sentence } from "./sentence.ts";
+import { describe, nameIndex, subjectAt } from "./subjects.ts";
+import { words } from "./text.ts";
+import type {
+  AskContext,
+  AskIntent,
+  AskMetric,
+  AskProblem,
+  AskReading,
+  DayRange,
+  Subjects,
+} from "./types.ts";
+import { ABBREVIATIONS, correction, DIGEST_CUES, FILLERS, KNOWN } from "./vocabulary.ts";
+
+/**
+ * Reads a question in plain English into the request the slash command builds (range, filters,
+ * what to show) plus what a question adds (a named comparison, a metric, a proposed schedule).
+ * Pure and deterministic: time, zone and the account's names come in as arguments. Every word is
+ * either claimed by a rule or reported back as not understood; such a question is answered with
+ * examples, never with numbers for a guess.
+ *
+ * @example readQuestion("why did violations go up in payments last week?", ctx).intent // "drivers"
+ */
+export function readQuestion(text: string, ctx: AskContext): AskReading {
+  const today = todayIn(ctx.now, ctx.tz);
+  const index = nameIndex(ctx.assets, ctx.scanners);
+  const typed = words(text, ctx.botUserId);
+  const corrected = typed.map((w) => {
+    if (index.words.has(w) || KNOWN.has(w) || FILLERS.has(w)) return w;
+    return ABBREVIATIONS[w] ?? correction(w) ?? w;
+  });
+  const s = new Sentence(corrected, typed);
+  const cues = readCues(s);
+  const problems: AskProblem[] = [];
+
+  // Conditions and schedules first: their numbers ("above 500", "at 9") are not periods.
+  const alert = readAlert(s, problems);
+  const schedule = readSchedule(s);
+  const sending = claimAll(s, SEND_WORDS);
+  // "daily" alone is a way of looking at the numbers, not a schedule, unless something is to be sent.
+  const scheduled = schedule !== null && (schedule.strong || sending);
+
+  // "compare October to September", "between October and September": both periods at once.
+  let said: SaidComparison | undefined;
+  let implied: "week" | "month" | "quarter" | "year" | undefined;
+  const periods: PeriodHit[] = [];
+  scan(s, (i) => {
+    const pair = pairAt(s, i, today);
+    if (!pair || said) return 0;
+    periods.push({ len: pair.len, range: pair.main });
+    said = { kind: "period", range: pair.vs };
+    return pair.len;
+  });
+  // Comparisons before periods: "vs last month" is not the period asked about.
+  scan(s, (i) => {
+    const c = comparisonAt(s, i, today);
+    if (!c || said) return 0;
+    said = c.said;
+    implied = c.impliedMain;
+    return c.len;
+  });
+  scan(s, (i) => {
+    if (periods.length > 0) return 0;
+    const p = periodAt(s, i, today);
+    if (p) periods.push(p);
+    return p?.len ?? 0;
+  });
+  // Names of several words before the words inside them mean anything else ("helm charts", "status page").
+  const subjects: Subjects = { assets: [], groups: [], scanners: [] };
+  const nameAt = (min: number) => (i: number) => {
+    const hit = subjectAt(s, i, index, min);
+    if (!hit) return 0;
+    if (hit.kind === "ambiguous")
+      problems.push({ kind: "ambiguous", typed: hit.typed, suggestions: hit.suggestions });
+    else if (hit.kind === "group") pushUnique(subjects.groups, hit.name);
+    else if (hit.kind === "asset") pushOption(subjects.assets, hit.option);
+    else pushOption(subjects.scanners, hit.option);
+    return hit.len;
+  };
+  scan(s, nameAt(2));
+  const metrics: AskMetric[] = [];
+  scan(s, (i) => {
+    const m = metricAt(s, i);
+    if (m && !metrics.includes(m.metric)) metrics.push(m.metric);
+    return m?.len ?? 0;
+  });
+  const intentWords = readIntentWords(s);
+  if (schedule && !scheduled && schedule.bare.includes("daily")) intentWords.add("trend");
+  scan(s, nameAt(1));
+  const fillers = s.unclaimed().filter((u) => FILLERS.has(u.word));
+  const digestCue = fillers.some((u) => DIGEST_CUES.has(u.word));
+  for (const u of fillers) s.claim(u.i);
+  const leftover = s.unclaimed().map((u) => u.typed);
+  if (schedule && !scheduled) leftover.push(...schedule.bare.filter((w) => w !== "daily"));
+
+  // The period asked about: said, implied by "week over week", or the slash command's default.
+  const main = periods[0];
+  let range: DayRange;
+  let rangeSaid = true;
+  if (main && "problem" in main) {
+    problems.push({ kind: "bad_range", message: main.problem });
+    range = defaultRange(today);
+  } else if (main) range = main.range;
+  else if (implied) range = impliedRange(implied, today);
+  else {
+    range = defaultRange(today);
+    rangeSaid = false;
+  }
+
+  const intent = decideIntent({
+    cues,
+    alert: alert !== undefined,
+    schedule: scheduled,
+    sending,
+    intentWords,
+    signals:
+      digestCue ||
+      metrics.length > 0 ||
+      periods.length > 0 ||
+      said !== undefined ||
+      subjects.assets.length + subjects.groups.length + subjects.scanners.length > 0,
+  });
+  const reading: AskReading = { intent, metrics, range, rangeSaid, subjects, notes: [] };
+
+  if (said) {
+    if (said.kind === "problem") problems.push({ kind: "bad_range", message: said.problem });
+    else {
+      const r = buildRange(range.spec, range.from, range.to, ctx.tz);
+      const resolved = resolveComparison(said, range, { from: r.previousFrom, to: r.previousTo }, today);
+      if ("problem" in resolved) problems.push({ kind: "bad_range", message: resolved.problem });
+      else {
+        const same = resolved.range.from === r.previousFrom && resolved.range.to === r.previousTo;
+        reading.comparison = { ...resolved.range, how: same ? "previous" : "second_query" };
+      }
+    }
+  }
+  if (intent === "alert" || intent === "subscribe") {
+    const mode = intent === "alert" ? "alert" : "digest";
+    if (schedule?.frequency === "monthly")
+      problems.push({
+        kind: "bad_condition",
+        message: "Schedules run hourly, daily or weekly; a monthly one is not something I can set up.",
+      });
+    reading.schedule = scheduleOf(schedule, mode);
+    if (alert) reading.condition = alert;
+    if (intent === "alert" && !alert && !problems.some((p) => p.kind === "bad_condition"))
+      problems.push({
+        kind: "bad_condition",
+        message: "An alert needs something to watch, e.g. “tell me when violations go above 500”.",
+      });
+    if (rangeSaid && !ROLLING.test(range.spec))
+      problems.push({
+        kind: "bad_condition",
+        message: `A schedule needs a rolling period such as the last 7 days, last week or last month, not ${periodLabel(range)}.`,
+      });
+  }
+  addNotes(reading);
+  if (leftover.length > 0) problems.unshift({ kind: "unread", words: leftover });
+  const problem = problems[0];
+  return problem ? { ...reading, problem } : reading;
+}
+
+/** Ranges a schedule can repeat: the slash command's rolling forms. */
+const ROLLING = /^(last\d+d|thisweek|lastweek|thismonth|lastmonth)$/;
+
+function defaultRange(today: IsoDay): DayRange {
+  return { spec: "last7d", from: addDays(today, -6), to: today };
+}
+
+/** "week over week" without a period: the last whole unit. */
+function impliedRange(unit: "week" | "month" | "quarter" | "year", today: IsoDay): DayRange {
+  const r = (from: IsoDay, to: IsoDay, spec?: string) => {
+    const p = period(from, to, today, spec);
+    return "range" in p ? p.range : defaultRange(today);
+  };
+  switch (unit) {
+    case "week":
+      return r(addDays(mondayOf(today), -7), addDays(mondayOf(today), -1), "lastweek");
+    case "month": {
+      const end = addDays(startOfMonth(today), -1);
+      return r(startOfMonth(end), end, "lastmonth");
+    }
+    case "quarter": {
+      const q = quarterOf(today);
+      const { from, to } = q === 1 ? quarterDays(yearOf(today) - 1, 4) : quarterDays(yearOf(today), q - 1);
+      return r(from, to);
+    }
+    case "year":
+      return r(`${today.slice(0, 4)}-01-01`, today);
+  }
+}
+
+/** Calls `at(i)` at every free word; `at` returns how many words it claimed (0: none). */
+function scan(s: Sentence, at: (i: number) => number): void {
+  for (let i = 0; i < s.length; i++) {
+    if (s.isClaimed(i)) continue;
+    const n = at(i);
+    if (n > 0) {
+      s.claim(i, n);
+      i += n - 1;
+    }
+  }
+}
+
+function pushUnique(list: string[], v: string) {
+  if (!list.includes(v)) list.push(v);
+}
+
+function pushOption(
+  list: { value: string; displayValue: string }[],
+  v: { value: string; displayValue: string },
+) {
+  if (!list.some((o) => o.value === v.value)) list.push(v);
+}
+
+const SEND_WORDS = ["send", "post", "deliver", "remind", "subscribe", "schedule", "dm", "message", "email"];
+
+function claimAll(s: Sentence, list: readonly string[]): boolean {
+  let found = false;
+  for (let i = 0; i < s.length; i++) {
+    if (s.free(i) !== undefined && list.includes(s.words[i] as string)) {
+      s.claim(i);
+      found = true;
+    }
+  }
+  return found;
+}
+
+const ALERT_VERBS = ["alert", "alerts", "notify", "tell", "ping", "warn", "message", "dm", "email", "watch"];
+
+/** "tell me when violations go above 500": the condition's canonical text, claiming its words. */
+function readAlert(s: Sentence, problems: AskProblem[]): string | undefined {
+  for (let i = 0; i < s.length; i++) {
+    const marker = Math.max(s.match(i, "when|if|once|whenever"), s.match(i, "as soon as"));
+    if (marker <= 0) continue;
+    // A subject may come between ("when payments violations go up"): those words are left for the names.
+    let c: ReturnType<typeof conditionAt> = null;
+    let skip = 0;
+    for (; skip <= 3 && !c; skip++) c = conditionAt(s, i + marker + skip);
+    if (!c) continue;
+    skip--;
+    s.claim(i, marker);
+    s.claim(i + marker + skip, c.len);
+    const verb = s.find(ALERT_VERBS);
+    if (verb >= 0) s.claim(verb);
+    const know = s.match(Math.max(0, verb), "let me|us know");
+    if (know > 0) s.claim(verb, know);
+    for (let k = 0; k < s.length; k++) if (s.match(k, "let me|us know") === 3) s.claim(k, 3);
+    if ("problem" in c) {
+      // The rest of the sentence is that condition's: refuse it whole, not word by word.
+      s.claim(i + marker + skip, s.length);
+      problems.push({ kind: "bad_condition", message: c.problem });
+      return undefined;
+    }
+    return c.condition;
+  }
+  return undefined;
+}
+
+interface Cues {
+  help: boolean;
+}
+
+/** Phrases that ask for help, and alert words said without a condition. */
+function readCues(s: Sentence): Cues {
+  const cues: Cues = { help: false };
+  const help = [
+    "what can you do|tell",
+    "what can i ask you?",
+    "what do you know",
+    "how do|can i use this|you|it?",
+    "how does this|it work",
+    "who|what are you",
+    "help|examples|example|commands|usage|capabilities",
+  ];
+  for (let i = 0; i < s.length; i++) {
+    for (const p of help) {
+      const len = s.match(i, p);
+      if (len > 0) {
+        s.claim(i, len);
+        cues.help = true;
+      }
+    }
+  }
+  return cues;
+}
+
+type IntentWord = "drivers" | "trend" | "export" | "alert";
+
+const INTENT_PATTERNS: [string, IntentWord][] = [
+  ["what has|is? changed", "drivers"],
+  ["break|broken down", "drivers"],
+  ["come|came from", "drivers"],
+  [
+    "which|what team|teams|group|groups|asset|assets|scanner|scanners|service|services|repo|repos|project|projects",
+    "drivers",
+  ],
+  [
+    "by|per team|teams|group|groups|asset|assets|scanner|scanners|service|services|repo|repos|project|projects",
+    "drivers",
+  ],
+  [
+    "why|reason|reasons|cause|causes|caused|causing|driver|drivers|driving|drove|explain|explanation|behind|breakdown|contributed|contributing|contributor|contributors|responsible|culprit",
+    "drivers",
+  ],
+  ["over time", "trend"],
+  ["day by day", "trend"],
+  ["each|per day", "trend"],
+  [
+    "trend|trends|trending|trendline|chart|charts|graph|graphs|plot|sparkline|timeline|evolution|evolved",
+    "trend",
+  ],
+  ["export|exported|csv|download|spreadsheet|excel|xlsx|file", "export"],
+  ["as a file", "export"],
+  ["alert|alerts|notify|notification|notifications|warn|ping", "alert"],
+];
+
+function readIntentWords(s: Sentence): Set<IntentWord> {
+  const found = new Set<IntentWord>();
+  scan(s, (i) => {
+    for (const [pattern, intent] of INTENT_PATTERNS) {
+      const len = s.match(i, pattern);
+      if (len > 0) {
+        found.add(intent);
+        return len;
+      }
+    }
+    return 0;
+  });
+  return found;
+}
+
+function decideIntent(o: {
+  cues: Cues;
+  alert: boolean;
+  schedule: boolean;
+  sending: boolean;
+  intentWords: Set<IntentWord>;
+  signals: boolean;
+}): AskIntent {
+  if (o.alert || o.intentWords.has("alert")) return "alert";
+  if (o.schedule && (o.sending || !o.intentWords.has("trend"))) return "subscribe";
+  if (o.intentWords.has("export")) return "export";
+  if (o.intentWords.has("drivers")) return "drivers";
+  if (o.intentWords.has("trend")) return "trend";
+  if (o.cues.help) return "help";
+  return o.signals ? "digest" : "help";
+}
+
+/** What the answer must say about how it was computed. */
+function addNotes(r: AskReading): void {
+  const c = r.comparison;
+  if (r.intent === "drivers" && c && c.how !== "previous")
+    r.notes.push(
+      `Why it changed breaks down the change against the period just before; the totals compare with ${periodLabel(c)}.`,
+    );
+  if (r.intent === "export" && c) r.notes.push(`The CSV holds the days of ${periodLabel(r.range)} only.`);
+  if ((r.intent === "subscribe" || r.intent === "alert") && c)
+    r.notes.push("A scheduled digest compares each period with the one just before it.");
+}
+
+/** How the reading names its subjects: `payments/*, SAST`; empty when none. */
+export function subjectNames(s: Subjects): string[] {
+  return [
+    ...s.groups.map((name) => describe({ kind: "group", name })),
+    ...s.assets.map((option) => describe({ kind: "asset", option })),
+    ...s.scanners.map((option) => describe({ kind: "scanner", option })),
+  ];
+}

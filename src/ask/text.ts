@@ -1,0 +1,119 @@
+/**
+ * A Slack message's text as a list of lower-case words. Slack sends mentions, channels and links as
+ * `<…>` markup and escapes `&`, `<` and `>`; people add emphasis, quotes, contractions and stray
+ * punctuation. None of that is meaning, so it goes before the reader looks at the words; what is
+ * meaning but not readable (another person's mention, a link) stays as a word the reader will not
+ * know, so the question is refused rather than answered without it.
+ */
+
+const CONTRACTIONS: Record<string, string[]> = {
+  "what's": ["what", "is"],
+  "how's": ["how", "is"],
+  "where's": ["where", "is"],
+  "who's": ["who", "is"],
+  "why's": ["why", "is"],
+  "that's": ["that", "is"],
+  "it's": ["it", "is"],
+  "there's": ["there", "is"],
+  "let's": ["let", "us"],
+  "we're": ["we", "are"],
+  "they're": ["they", "are"],
+  "you're": ["you", "are"],
+  "i'm": ["i", "am"],
+  "i'd": ["i", "would"],
+  "i'll": ["i", "will"],
+  "we've": ["we", "have"],
+  "didn't": ["did", "not"],
+  "don't": ["do", "not"],
+  "doesn't": ["does", "not"],
+  "isn't": ["is", "not"],
+  "aren't": ["are", "not"],
+  "wasn't": ["was", "not"],
+  "weren't": ["were", "not"],
+  "can't": ["can", "not"],
+  "won't": ["will", "not"],
+  "haven't": ["have", "not"],
+  "hasn't": ["has", "not"],
+};
+
+/** Longest question read; a pasted essay is not a question (and the reader stays fast). */
+export const MAX_QUESTION_CHARS = 500;
+
+/** Slack's markup and escapes turned into plain words; `botUserId`'s mentions removed. */
+export function plainText(input: string, botUserId?: string): string {
+  return (
+    input
+      .slice(0, MAX_QUESTION_CHARS * 2)
+      .replace(/<@([UW][A-Z0-9]+)(\|[^>]*)?>/g, (_m, id: string) => (id === botUserId ? " " : " @someone "))
+      .replace(/<#[CG][A-Z0-9]+(\|[^>]*)?>/g, " #channel ")
+      .replace(/<![^>]*>/g, " @everyone ")
+      .replace(/<[^>]*>/g, " link ")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&")
+      // Thousands separators ("1,000") before commas become word breaks.
+      .replace(/(\d),(?=\d{3}\b)/g, "$1")
+      // Emoji codes carry no question.
+      .replace(/:[a-z0-9_+-]+:/gi, " ")
+      .replace(/[‘’‚‛`´]/g, "'")
+      .replace(/[“”„‟«»"]/g, " ")
+      .replace(/[–—]/g, " - ")
+      .toLowerCase()
+  );
+}
+
+/** Separators that are never part of a word. */
+const BREAKS = /[\s,;!?()[\]{}|]+/;
+
+/** Splits one space-free chunk into words, keeping dates, times, ranges and `group/*` whole enough to read. */
+export function splitChunk(chunk: string): string[] {
+  if (/^[a-z0-9]+$/.test(chunk)) return [chunk];
+  // Emphasis marks around words (`*why*`, `_last week_`); a `*` after `/` is a group's wildcard.
+  let c = chunk.replace(/^[*_~]+/, "").replace(/(?<!\/)[*_~]+$/, "");
+  c = c.replace(/^'+|'+$/g, "");
+  if (c === "") return [];
+  const contraction = CONTRACTIONS[c];
+  if (contraction) return contraction;
+  // Possessives: "payments's", "payments'", "team's".
+  c = c.replace(/'s$/, "");
+  // Full stops and colons at the end of a word end a sentence ("last week." "violations:").
+  c = c.replace(/[.:]+$/, "");
+  if (c === "") return [];
+  // Slash-command ranges and ISO days as typed stay one word.
+  if (/^\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?$/.test(c)) return [c];
+  const out: string[] = [];
+  // Operators and signs: ">500", "500+", "≥", "10%".
+  const parts = c
+    .replace(/(>=|<=|[≥≤><=])/g, " $1 ")
+    .replace(/\//g, " / ")
+    .replace(/(\d)\+$/, "$1 +")
+    .split(/\s+/)
+    .filter(Boolean);
+  for (const p of parts) {
+    // Hyphens join words people also write apart ("year-to-date", "fraud-engine", "oct-1"), and
+    // separate numbers ("1-15"); the reader puts names back together.
+    if (/^[a-z0-9]+(-[a-z0-9]+)+$/.test(p) && !/^\d{4}-\d{2}-\d{2}$/.test(p)) {
+      p.split("-").forEach((w, i) => {
+        if (i > 0) out.push("-");
+        out.push(w);
+      });
+    } else out.push(p);
+  }
+  return out;
+}
+
+/**
+ * The words of a question: plain text, lower case, contractions opened, punctuation that is not
+ * meaning dropped. Symbols that carry meaning (`/`, `*`, `-`, `>`, `<`, `%`) stay as words of their own.
+ *
+ * @example words("Why did *violations* go up in payments/api last week?") // ["why","did","violations","go","up","in","payments","/","api","last","week"]
+ */
+export function words(input: string, botUserId?: string): string[] {
+  const text = plainText(input, botUserId).slice(0, MAX_QUESTION_CHARS);
+  return text.split(BREAKS).flatMap(splitChunk);
+}
+
+/** The words of a name from the service (no Slack markup to undo): the same splitting, faster. */
+export function nameWords(name: string): string[] {
+  return name.toLowerCase().split(BREAKS).flatMap(splitChunk);
+}

@@ -1,0 +1,87 @@
+import type { FilterOption, IsoDay } from "../analytics/types.ts";
+
+/**
+ * What a plain-language question was read as. The reader (read.ts) is deterministic and pure: the
+ * same words, clock, zone and account names always give the same reading, and nothing it cannot
+ * place is guessed at — it becomes a `problem`, answered with examples instead of numbers.
+ */
+
+/** What the person wants: the slash command's digest, its Why?, its trend, its CSV, or a schedule. */
+export type AskIntent = "digest" | "drivers" | "trend" | "export" | "subscribe" | "alert" | "help";
+
+export type AskMetric = "findings" | "violations" | "fixes" | "fixRate" | "merged";
+
+/** A period read from the words, resolved to days in the person's zone. */
+export interface DayRange {
+  /** The slash command's form of it (`lastweek`, `last30d`, `2026-10-01..2026-10-31`). */
+  spec: string;
+  from: IsoDay;
+  to: IsoDay;
+}
+
+/**
+ * The period to compare with, when the question names one. `previous` is the service's own
+ * previous period (equally long, just before): one query. Any other needs a second query.
+ */
+export interface Comparison extends DayRange {
+  how: "previous" | "second_query";
+}
+
+/** Assets, asset groups and scanners the question names, resolved against the account's lists. */
+export interface Subjects {
+  assets: FilterOption[];
+  /** Top-level asset groups (`payments` for everything under `payments / …`). */
+  groups: string[];
+  scanners: FilterOption[];
+}
+
+export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+
+export interface AskSchedule {
+  frequency: "hourly" | "daily" | "weekly";
+  days: Weekday[];
+  /** HH:MM, 24-hour, in the person's zone. */
+  time: string;
+}
+
+/** Why a question gets examples instead of an answer. */
+export type AskProblem =
+  /** Words the reader could not place (never silently dropped). */
+  | { kind: "unread"; words: string[] }
+  /** A name that matches several assets or scanners: the slash command's suggestions. */
+  | { kind: "ambiguous"; typed: string; suggestions: string[] }
+  /** A period it understood but cannot ask for (the future, over 366 days, before 2000). */
+  | { kind: "bad_range"; message: string }
+  /** A schedule or condition it could not turn into a subscription. */
+  | { kind: "bad_condition"; message: string };
+
+export interface AskReading {
+  intent: AskIntent;
+  /** Metrics named, in the order said; empty = all of them. */
+  metrics: AskMetric[];
+  range: DayRange;
+  /** Whether the period came from the words (else the slash command's default, the last 7 days). */
+  rangeSaid: boolean;
+  /** A period named to compare with; absent = the service's previous period, as in every digest. */
+  comparison?: Comparison;
+  subjects: Subjects;
+  /** `subscribe` and `alert` only. */
+  schedule?: AskSchedule;
+  /** `alert` only: the subscription grammar's canonical condition (`when violations > 500`). */
+  condition?: string;
+  /** Things the answer must say about how it was computed (shown under the understood line). */
+  notes: string[];
+  /** Set when the question cannot be answered as read; the answer is then examples. */
+  problem?: AskProblem;
+}
+
+/** What the reader needs besides the words: the clock, the zone, and the account's names. */
+export interface AskContext {
+  now: Date;
+  /** IANA zone of the person asking. */
+  tz: string;
+  assets: readonly FilterOption[];
+  scanners: readonly FilterOption[];
+  /** The app's own user id, whose mention (`<@U…>`) is how a channel addresses it. */
+  botUserId?: string;
+}

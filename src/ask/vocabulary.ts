@@ -1,0 +1,632 @@
+/**
+ * The words the reader knows, and how a misspelt one is put right. Correction is deliberately
+ * narrow: only towards these words, only when one of them is clearly closest, and never for a word
+ * that is one of the account's own names. A word it cannot place is left as it is, and the reader
+ * then refuses the question instead of guessing.
+ */
+
+export const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+] as const;
+
+export const WEEKDAYS = [
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+] as const;
+
+/** Short forms people type; mapped before anything else (exact words only). */
+export const ABBREVIATIONS: Record<string, string> = {
+  jan: "january",
+  feb: "february",
+  mar: "march",
+  apr: "april",
+  jun: "june",
+  jul: "july",
+  aug: "august",
+  sep: "september",
+  sept: "september",
+  oct: "october",
+  nov: "november",
+  dec: "december",
+  mon: "monday",
+  tue: "tuesday",
+  tues: "tuesday",
+  wed: "wednesday",
+  thu: "thursday",
+  thur: "thursday",
+  thurs: "thursday",
+  fri: "friday",
+  sat: "saturday",
+  sun: "sunday",
+  mondays: "monday",
+  tuesdays: "tuesday",
+  wednesdays: "wednesday",
+  thursdays: "thursday",
+  fridays: "friday",
+  saturdays: "saturday",
+  sundays: "sunday",
+  lst: "last",
+  wk: "week",
+  wks: "weeks",
+  mo: "month",
+  mos: "months",
+  mth: "month",
+  mnth: "month",
+  mths: "months",
+  yr: "year",
+  yrs: "years",
+  qtr: "quarter",
+  prev: "previous",
+  pls: "please",
+  plz: "please",
+  thx: "thanks",
+  ty: "thanks",
+  v: "vs",
+  versus: "vs",
+  cmp: "compared",
+  yday: "yesterday",
+  tmrw: "tomorrow",
+  w: "with",
+  vulns: "vulnerabilities",
+  vuln: "vulnerabilities",
+};
+
+/**
+ * Every word some rule of the reader acts on. Misspellings are corrected towards these only.
+ */
+const KNOWN_WORDS = [
+  ...MONTHS,
+  ...WEEKDAYS,
+  // periods
+  "today",
+  "yesterday",
+  "tomorrow",
+  "day",
+  "days",
+  "week",
+  "weeks",
+  "weekend",
+  "fortnight",
+  "month",
+  "months",
+  "quarter",
+  "quarters",
+  "year",
+  "years",
+  "last",
+  "past",
+  "previous",
+  "prior",
+  "this",
+  "current",
+  "since",
+  "between",
+  "through",
+  "until",
+  "till",
+  "ago",
+  "before",
+  "start",
+  "beginning",
+  "first",
+  "second",
+  "third",
+  "fourth",
+  "next",
+  "date",
+  "period",
+  "same",
+  "time",
+  // comparisons
+  "compared",
+  "compare",
+  "comparing",
+  "comparison",
+  "against",
+  "than",
+  "relative",
+  "vs",
+  // metrics
+  "findings",
+  "finding",
+  "violations",
+  "violation",
+  "fixes",
+  "fixed",
+  "fix",
+  "remediated",
+  "remediation",
+  "remediations",
+  "resolved",
+  "merged",
+  "merges",
+  "merge",
+  "rate",
+  "vulnerabilities",
+  "vulnerability",
+  "issues",
+  // intents
+  "why",
+  "reason",
+  "cause",
+  "caused",
+  "causing",
+  "drivers",
+  "driving",
+  "explain",
+  "breakdown",
+  "contributed",
+  "contributors",
+  "responsible",
+  "changed",
+  "trend",
+  "trends",
+  "trending",
+  "chart",
+  "graph",
+  "plot",
+  "sparkline",
+  "timeline",
+  "export",
+  "download",
+  "spreadsheet",
+  "excel",
+  "csv",
+  "help",
+  "examples",
+  "alert",
+  "notify",
+  "subscribe",
+  "schedule",
+  "send",
+  "every",
+  "daily",
+  "weekly",
+  "hourly",
+  "morning",
+  "weekday",
+  "weekdays",
+  // conditions
+  "above",
+  "below",
+  "exceed",
+  "exceeds",
+  "greater",
+  "under",
+  "increase",
+  "increases",
+  "decrease",
+  "decreases",
+  "drops",
+  "rises",
+  "percent",
+  // fillers people write out
+  "please",
+  "thanks",
+  "overall",
+  "scanner",
+  "scanners",
+  "scanning",
+  "assets",
+  "repositories",
+  "services",
+  "projects",
+  "numbers",
+  "summary",
+  "overview",
+  "report",
+  "status",
+  "doing",
+  "going",
+  "happened",
+  "happening",
+];
+
+export const KNOWN = new Set<string>(KNOWN_WORDS);
+
+/**
+ * Optimal string alignment distance: Levenshtein with a swap of two neighbours counting as one edit,
+ * the commonest typo of all ("violatoins").
+ */
+export function editDistance(a: string, b: string): number {
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) > 2) return 3;
+  const d: number[][] = Array.from({ length: n + 1 }, (_, i) => {
+    const row = new Array<number>(m + 1).fill(0);
+    row[0] = i;
+    return row;
+  });
+  for (let j = 0; j <= m; j++) (d[0] as number[])[j] = j;
+  for (let i = 1; i <= n; i++) {
+    const row = d[i] as number[];
+    const up = d[i - 1] as number[];
+    for (let j = 1; j <= m; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      row[j] = best;
+    }
+  }
+  return (d[n] as number[])[m] as number;
+}
+
+/** How far a word of this length may be from the word it was meant to be. */
+function allowance(length: number): number {
+  if (length < 4) return 0;
+  return length >= 7 ? 2 : 1;
+}
+
+/**
+ * The word meant by a misspelt `word`, or undefined when it is not clearly a misspelling of one word
+ * the reader knows. Short words are only put right by a swap of two letters ("lsat"), longer ones by
+ * one or two edits, keeping the first letter (a changed first letter is more often another word).
+ *
+ * @example correction("violatoins") // "violations"
+ * @example correction("severity") // undefined
+ */
+export function correction(word: string): string | undefined {
+  if (!/^[a-z]+$/.test(word)) return undefined;
+  // Fillers are swallowed silently, so only a one-letter slip ("shwo") is put right towards one.
+  return closest(word, KNOWN_CANDIDATES, allowance(word.length)) ?? closest(word, FILLER_CANDIDATES, 1);
+}
+
+function closest(word: string, candidates: readonly string[], limit: number): string | undefined {
+  if (limit === 0 || word.length < 4) return undefined;
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  let tie = false;
+  for (const known of candidates) {
+    if (known[0] !== word[0] && !(known[0] === word[1] && known[1] === word[0])) continue;
+    const d = editDistance(word, known);
+    // Four letters leave no room for more than a swap: "lsat" is "last", "risk" is not "rise".
+    if (word.length === 4 && d === 1 && !isSwap(word, known)) continue;
+    if (d < bestDistance) {
+      best = known;
+      bestDistance = d;
+      tie = false;
+    } else if (d === bestDistance && known !== best) tie = true;
+  }
+  return best !== undefined && bestDistance > 0 && bestDistance <= limit && !tie ? best : undefined;
+}
+
+/** What misspellings are put right towards: the reader's words, then the fillers ("shwo"). */
+const KNOWN_CANDIDATES: string[] = [];
+const FILLER_CANDIDATES: string[] = [];
+
+function isSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const diff: number[] = [];
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff.push(i);
+  return (
+    diff.length === 2 &&
+    diff[1] === (diff[0] as number) + 1 &&
+    a[diff[0] as number] === b[diff[1] as number] &&
+    a[diff[1] as number] === b[diff[0] as number]
+  );
+}
+
+/** A number written as digits or as a small word ("two weeks"). */
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fourteen: 14,
+  thirty: 30,
+  sixty: 60,
+  ninety: 90,
+};
+
+export function numberOf(word: string | undefined): number | undefined {
+  if (word === undefined) return undefined;
+  if (/^\d{1,7}$/.test(word)) return Number(word);
+  if (/^\d{1,3}(,\d{3})+$/.test(word)) return Number(word.replace(/,/g, ""));
+  return NUMBER_WORDS[word];
+}
+
+/**
+ * Words that carry no part of the request once the rest is read ("how are we doing", "show me the
+ * numbers for…"). Negations and qualifiers ("not", "open", "critical") are deliberately absent: a
+ * question that uses them asks for something the digest does not show, and is refused.
+ */
+export const FILLERS = new Set([
+  "a",
+  "an",
+  "the",
+  "of",
+  "for",
+  "in",
+  "on",
+  "at",
+  "to",
+  "from",
+  "with",
+  "about",
+  "and",
+  "or",
+  "so",
+  "far",
+  "me",
+  "my",
+  "i",
+  "we",
+  "us",
+  "our",
+  "ours",
+  "you",
+  "your",
+  "it",
+  "its",
+  "they",
+  "them",
+  "their",
+  "is",
+  "are",
+  "am",
+  "was",
+  "were",
+  "be",
+  "been",
+  "being",
+  "has",
+  "have",
+  "had",
+  "do",
+  "does",
+  "did",
+  "done",
+  "doing",
+  "can",
+  "could",
+  "would",
+  "will",
+  "should",
+  "shall",
+  "may",
+  "might",
+  "please",
+  "thanks",
+  "thank",
+  "hi",
+  "hello",
+  "hey",
+  "yo",
+  "ok",
+  "okay",
+  "there",
+  "here",
+  "what",
+  "how",
+  "which",
+  "that",
+  "this",
+  "these",
+  "those",
+  "show",
+  "give",
+  "get",
+  "got",
+  "let",
+  "see",
+  "look",
+  "looking",
+  "like",
+  "want",
+  "need",
+  "just",
+  "quick",
+  "quickly",
+  "all",
+  "any",
+  "total",
+  "totals",
+  "overall",
+  "count",
+  "counts",
+  "number",
+  "numbers",
+  "many",
+  "much",
+  "stats",
+  "statistics",
+  "status",
+  "summary",
+  "overview",
+  "report",
+  "digest",
+  "update",
+  "insights",
+  "insight",
+  "security",
+  "team",
+  "teams",
+  "group",
+  "groups",
+  "everything",
+  "things",
+  "going",
+  "shape",
+  "state",
+  "currently",
+  "now",
+  "right",
+  "lately",
+  "recently",
+  "new",
+  "up",
+  "down",
+  "go",
+  "goes",
+  "went",
+  "gone",
+  "rise",
+  "rose",
+  "risen",
+  "rising",
+  "increase",
+  "increased",
+  "decrease",
+  "decreased",
+  "drop",
+  "dropped",
+  "fall",
+  "fell",
+  "jump",
+  "jumped",
+  "spike",
+  "spiked",
+  "grow",
+  "grew",
+  "more",
+  "fewer",
+  "less",
+  "higher",
+  "lower",
+  "better",
+  "worse",
+  "bigger",
+  "smaller",
+  "change",
+  "changes",
+  "happen",
+  "happened",
+  "happening",
+  "scanner",
+  "scanners",
+  "scanning",
+  "scan",
+  "scans",
+  "asset",
+  "assets",
+  "repo",
+  "repos",
+  "repository",
+  "repositories",
+  "service",
+  "services",
+  "project",
+  "projects",
+  "app",
+  "apps",
+  "policy",
+  "during",
+  "over",
+  "within",
+  "throughout",
+  "by",
+  "per",
+  "as",
+  "into",
+  "then",
+  "than",
+  "vs",
+  "period",
+  "time",
+  "days",
+  "where",
+  "looks",
+  "whole",
+  "entire",
+  "org",
+  "organization",
+  "company",
+  "compare",
+  "compared",
+  "comparison",
+  "tell",
+  "know",
+  "some",
+  "info",
+  "information",
+  "details",
+  "data",
+  "metrics",
+  "metric",
+  "results",
+  "figures",
+  "again",
+  "too",
+  "also",
+  "gimme",
+  "news",
+  "who",
+  "low",
+  "high",
+  "good",
+  "morning",
+  "afternoon",
+  "evening",
+  "hows",
+  "whats",
+  "thats",
+  "most",
+  "biggest",
+  "largest",
+  "digests",
+  "-",
+  "/",
+  "&",
+]);
+
+/** Fillers that still say "tell me how things stand": alone they ask for the digest. */
+export const DIGEST_CUES = new Set([
+  "doing",
+  "going",
+  "status",
+  "summary",
+  "overview",
+  "report",
+  "digest",
+  "update",
+  "numbers",
+  "stats",
+  "statistics",
+  "shape",
+  "happened",
+  "happening",
+  "looks",
+  "look",
+  "insights",
+  "many",
+  "much",
+  "count",
+  "total",
+  "totals",
+  "up",
+  "down",
+  "better",
+  "worse",
+  "change",
+  "changes",
+]);
+
+for (const w of KNOWN) if (w.length >= 3 && /^[a-z]+$/.test(w)) KNOWN_CANDIDATES.push(w);
+for (const w of FILLERS) if (w.length >= 4 && /^[a-z]+$/.test(w) && !KNOWN.has(w)) FILLER_CANDIDATES.push(w);

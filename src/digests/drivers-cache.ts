@@ -1,0 +1,259 @@
+import { createHmac } from "node:crypto";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { AppError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { KeyScheme } from "../store/keys.ts";
+import { isCluster, type RedisClient } from "../store/redis-client.ts";
+import { runScript, script } from "../store/scripts.ts";
+
+/**
+ * Computed drivers shared by every digest that asks the same question of the same account: in this
+ * process (a result held for its TTL, a computation in flight joined), and across processes through
+ * Redis — the first to ask takes a lock and computes, the others read the result, or, while it is
+ * being computed, wait for the notice its writer publishes (a blocking wait, never a poll).
+ *
+ * Results are keyed by the account, named by a keyed hash of its API key (the key itself never
+ * reaches Redis, and without the secret a stolen dump cannot be matched to keys), and by the
+ * request's digest: workspaces that share a key share results, different keys never do.
+ */
+
+export interface DriversCacheOptions {
+  redis: RedisClient;
+  keys: KeyScheme;
+  /** The secret of the keyed hash that names accounts (derived from the keyring at the composition root). */
+  secret: Buffer;
+  logger: Logger;
+  /** How long a result is shared [120 s]: a slot's deliveries go out within it. */
+  ttlMs?: number;
+  /** How long a failure is shared, so a service in trouble is not asked again by every waiter [5 s]. */
+  errorTtlMs?: number;
+  /** Upper bound on one computation while others wait on it [30 s; longer than the client's retries]. */
+  lockMs?: number;
+  /** Results this process holds [500]; the least recently stored go first. */
+  memoEntries?: number;
+  /** The connection that waits for notices closes after this long without waiters [5 s]. */
+  idleCloseMs?: number;
+}
+
+export interface DriversCache {
+  /**
+   * The shared value of `request` for the account of `apiKey`: held here, being computed here, in
+   * Redis, being computed elsewhere (waited for), or computed by `compute` under the lock. A failure
+   * with a code is shared for a few seconds like a result; anything else only fails its own callers.
+   */
+  get<T>(apiKey: string, request: string, compute: () => Promise<T>): Promise<T>;
+  /** A value this process holds for the request, without asking Redis. */
+  peek<T>(apiKey: string, request: string): T | undefined;
+  /** Closes the connection that waits for notices (if open). */
+  close(): Promise<void>;
+}
+
+interface Packed {
+  ok: boolean;
+  value?: unknown;
+  error?: { code: string; message: string };
+}
+
+// KEYS: result, lock. ARGV: token, lock ms. {1, value}: cached; {2, ''}: ours to compute; {0, pttl}: someone computes.
+const GET_OR_LOCK = script(`
+local v = redis.call('get', KEYS[1])
+if v then return {1, v} end
+if redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {2, ''} end
+return {0, tostring(redis.call('pttl', KEYS[2]))}`);
+
+// KEYS: result, lock. ARGV: value ('' = none), ttl ms, token, channel.
+// Stores the value, releases our lock and tells the waiters (with the value itself): one round trip.
+const STORE_AND_TELL = script(`
+if ARGV[1] ~= '' then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+if redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end
+redis.call('publish', ARGV[4], ARGV[1])
+return 1`);
+
+const pack = (p: Packed) => deflateRawSync(Buffer.from(JSON.stringify(p))).toString("base64");
+
+function unpack<T>(raw: string): T {
+  const p = JSON.parse(inflateRawSync(Buffer.from(raw, "base64")).toString("utf8")) as Packed;
+  if (p.ok) return p.value as T;
+  const e = p.error ?? { code: "unavailable", message: "The analytics service did not answer." };
+  throw new AppError(e.code, e.message, { details: { shared: true } });
+}
+
+/** One connection in subscriber mode for every wait of this process, opened on the first and closed when idle. */
+function createNotices(redis: RedisClient, logger: Logger, idleCloseMs: number) {
+  let sub: RedisClient | undefined;
+  let idle: NodeJS.Timeout | undefined;
+  const listeners = new Map<string, Set<(message: string) => void>>();
+  const open = () => {
+    if (idle) clearTimeout(idle);
+    idle = undefined;
+    if (sub) return sub;
+    const conn: RedisClient = isCluster(redis) ? redis.duplicate() : redis.duplicate();
+    conn.on("error", (err: Error) =>
+      logger.warn({ err: { message: err.message } }, "drivers notice connection error"),
+    );
+    conn.on("message", (channel: string, message: string) => {
+      for (const l of listeners.get(channel) ?? []) l(message);
+    });
+    sub = conn;
+    return conn;
+  };
+  const closeNow = async () => {
+    const conn = sub;
+    sub = undefined;
+    if (idle) clearTimeout(idle);
+    idle = undefined;
+    if (conn) await conn.quit().catch(() => conn.disconnect());
+  };
+  return {
+    /** Listens on `channel`; resolves once the subscription is in place (so no notice after it is missed). */
+    async listen(channel: string, listener: (message: string) => void): Promise<() => void> {
+      const conn = open();
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+      }
+      set.add(listener);
+      if (set.size === 1) await conn.subscribe(channel);
+      return () => {
+        const s = listeners.get(channel);
+        s?.delete(listener);
+        if (s && s.size === 0) {
+          listeners.delete(channel);
+          sub?.unsubscribe(channel).catch(() => undefined);
+        }
+        if (listeners.size === 0 && sub && !idle) {
+          idle = setTimeout(() => void closeNow(), idleCloseMs);
+          idle.unref();
+        }
+      };
+    },
+    close: closeNow,
+  };
+}
+
+/**
+ * The drivers result cache. Values must survive JSON: they are shared as JSON through Redis, and
+ * as the same object within this process (readers never change them).
+ *
+ * @example
+ * const outcome = await cache.get(apiKey, requestDigest, () => computeDriversView(deps, req));
+ */
+export function createDriversCache(o: DriversCacheOptions): DriversCache {
+  const { redis, keys, logger } = o;
+  const ttlMs = o.ttlMs ?? 120_000;
+  const errorTtlMs = o.errorTtlMs ?? 5_000;
+  const lockMs = o.lockMs ?? 30_000;
+  const memoEntries = o.memoEntries ?? 500;
+  const notices = createNotices(redis, logger, o.idleCloseMs ?? 5_000);
+  const memo = new Map<string, { until: number; value: unknown }>();
+  const inFlight = new Map<string, Promise<unknown>>();
+  const tags = new Map<string, string>();
+
+  const account = (apiKey: string): string => {
+    let tag = tags.get(apiKey);
+    if (tag === undefined) {
+      tag = createHmac("sha256", o.secret).update(apiKey).digest("base64url").slice(0, 22);
+      if (tags.size >= memoEntries) tags.clear();
+      tags.set(apiKey, tag);
+    }
+    return tag;
+  };
+  const remember = (id: string, value: unknown) => {
+    memo.delete(id);
+    memo.set(id, { until: Date.now() + ttlMs, value });
+    for (const oldest of memo.keys()) {
+      if (memo.size <= memoEntries) break;
+      memo.delete(oldest);
+    }
+  };
+
+  async function shared<T>(k: ReturnType<KeyScheme["drivers"]>, compute: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + 2 * lockMs;
+    for (;;) {
+      const token = `${process.pid}:${Math.random()}`;
+      const [state, payload] = (await runScript(redis, GET_OR_LOCK, [k.result, k.lock], [token, lockMs])) as [
+        number,
+        string,
+      ];
+      if (state === 1) return unpack<T>(payload);
+      if (state === 2) return computeAndTell(k, token, compute);
+      if (Date.now() > deadline)
+        throw new AppError("unavailable", "The breakdown was not computed in time.", {
+          details: { waitedForPeer: true },
+        });
+      // Someone else computes: wait for its notice (or its lock to run out), then look again.
+      const notice = await waitForNotice(k, Number(payload));
+      if (notice !== null && notice !== "") return unpack<T>(notice);
+    }
+  }
+
+  /** Resolves with the notice's value ('' = look again), or null when the lock ran out first. */
+  async function waitForNotice(k: ReturnType<KeyScheme["drivers"]>, pttl: number): Promise<string | null> {
+    let done: (v: string | null) => void = () => undefined;
+    const got = new Promise<string | null>((resolve) => {
+      done = resolve;
+    });
+    const stop = await notices.listen(k.channel, (message) => done(message));
+    try {
+      // The result may have landed between the lock check and the subscription: look once more.
+      const again = (await redis.get(k.result)) ?? null;
+      if (again !== null) return again;
+      const timer = setTimeout(() => done(null), Math.max(50, pttl > 0 ? pttl + 50 : 50));
+      const message = await got;
+      clearTimeout(timer);
+      return message;
+    } finally {
+      stop();
+    }
+  }
+
+  async function computeAndTell<T>(
+    k: ReturnType<KeyScheme["drivers"]>,
+    token: string,
+    compute: () => Promise<T>,
+  ): Promise<T> {
+    const tell = (value: string, ttl: number) =>
+      runScript(redis, STORE_AND_TELL, [k.result, k.lock], [value, ttl, token, k.channel]).catch(
+        (err: unknown) => logger.warn({ err }, "drivers cache write failed"),
+      );
+    let value: T;
+    try {
+      value = await compute();
+    } catch (err) {
+      // A failure with a code is an answer others may share for a moment; anything else is ours alone.
+      await tell(
+        err instanceof AppError ? pack({ ok: false, error: { code: err.code, message: err.message } }) : "",
+        errorTtlMs,
+      );
+      throw err;
+    }
+    // Not awaited: the value is ready; the write and the notice go out while the digest is built.
+    void tell(pack({ ok: true, value }), ttlMs);
+    return value;
+  }
+
+  return {
+    get<T>(apiKey: string, request: string, compute: () => Promise<T>): Promise<T> {
+      const k = keys.drivers(account(apiKey), request);
+      const held = memo.get(k.result);
+      if (held && held.until > Date.now()) return Promise.resolve(held.value as T);
+      if (held) memo.delete(k.result);
+      const running = inFlight.get(k.result);
+      if (running) return running as Promise<T>;
+      const p = shared(k, compute)
+        .then((value) => {
+          remember(k.result, value);
+          return value;
+        })
+        .finally(() => inFlight.delete(k.result));
+      inFlight.set(k.result, p);
+      return p;
+    },
+    peek<T>(apiKey: string, request: string): T | undefined {
+      const held = memo.get(keys.drivers(account(apiKey), request).result);
+      return held && held.until > Date.now() ? (held.value as T) : undefined;
+    },
+    close: () => notices.close(),
+  };
+}

@@ -1,0 +1,164 @@
+import type { FilterOption, InsightsResult } from "../analytics/types.ts";
+import { AppError } from "../errors.ts";
+import { DEFAULT_GAP_RULE, type GapRule } from "../insights/gaps.ts";
+import type { Periods } from "../insights/period-totals.ts";
+import type { Logger } from "../log.ts";
+import { digestToken } from "../store/keys.ts";
+import type { DriversCache } from "./drivers-cache.ts";
+import type { SlicesSource } from "./drivers-fetch.ts";
+import { windowsFor } from "./drivers-plan.ts";
+import type { DriversPlanner } from "./drivers-planner.ts";
+import {
+  computeDriversMany,
+  type DriversOutcome,
+  type DriversRequest,
+  type DriversSettings,
+  driversRequestKey,
+} from "./drivers-service.ts";
+
+/**
+ * Where a digest's drivers come from, in order: this process's shared cache, a bucket its slot
+ * planned (computed once for every digest of the bucket), Redis, another process computing them (waited
+ * for), or a computation of its own. Every way gives the same numbers.
+ */
+
+export interface DriversEngineDeps {
+  /** Where the slices are asked (the analytics client); without it there are no drivers. */
+  slices?: SlicesSource;
+  cache?: DriversCache;
+  planner?: DriversPlanner;
+  settings: DriversSettings;
+  gapRule?: GapRule;
+  logger?: Logger;
+}
+
+/** What a digest's drivers are asked for, before its reply (the asset and scanner lists) is in. */
+export type DriversAsk = Omit<DriversRequest, "assets" | "scanners">;
+
+/** The request's cache key, and the bucket it belongs to: same account, filters, last and as-of day, ranges. */
+export function driversKeys(ask: DriversAsk, settings: DriversSettings, gapRule: GapRule = DEFAULT_GAP_RULE) {
+  const request = driversRequestKey(ask, settings, gapRule);
+  const ranges = windowsFor(ask.periods, gapRule.baselineDays).windows.length;
+  const wide: Periods = { from: ask.periods.to, to: ask.periods.to, previousFrom: "", previousTo: "" };
+  const bucket = digestToken(
+    ask.apiKey,
+    driversRequestKey({ ...ask, periods: wide }, settings, gapRule),
+    String(ranges),
+  );
+  return { request, bucket };
+}
+
+/** The account's asset and scanner lists (null where the endpoint offers none), which the slices are cut by. */
+export interface AccountLists {
+  assets: FilterOption[] | null;
+  scanners: FilterOption[] | null;
+}
+
+/** The lists of a digest's own reply. */
+const listsOfReply = (reply: Promise<InsightsResult>) => () =>
+  reply.then((r) => ({ assets: r.filters?.assetId ?? null, scanners: r.filters?.scannerId ?? null }));
+
+/** Computes a bucket's drivers: every digest of it from one fetch, once the lists are in. */
+function bucketRun(deps: DriversEngineDeps, ask: DriversAsk, lists: () => Promise<AccountLists>) {
+  return async (periods: Periods[], requests: string[]) => {
+    const { assets, scanners } = await lists();
+    if (!assets || !scanners || !deps.slices)
+      throw new AppError(
+        "drivers_unavailable",
+        "This analytics endpoint offers no asset or scanner filters to break the change down by.",
+      );
+    const source = deps.slices;
+    const outcomes = await computeDriversMany(
+      { source, settings: deps.settings, gapRule: deps.gapRule },
+      { ...ask, assets, scanners },
+      periods,
+    );
+    return new Map(requests.map((r, i) => [r, outcomes[i] as DriversOutcome]));
+  };
+}
+
+/** The drivers of one ask, by the first of the ways above that has them. */
+function obtain(
+  deps: DriversEngineDeps,
+  ask: DriversAsk,
+  keys: { request: string; bucket: string },
+  lists: () => Promise<AccountLists>,
+): Promise<DriversOutcome> {
+  const run = bucketRun(deps, ask, lists);
+  const compute = () =>
+    deps.planner?.outcome(keys.bucket, keys.request, run) ??
+    run([ask.periods], [keys.request]).then((m) => m.get(keys.request) as DriversOutcome);
+  return deps.cache ? deps.cache.get(ask.apiKey, keys.request, compute) : compute();
+}
+
+/**
+ * Starts a digest's drivers before its own reply is in: a shared result is found (or joined) while
+ * the digest's query is in flight; a computation waits for the reply's lists, then asks for the
+ * slices. The promise is awaited by the digest, or never when the digest's own query fails (that
+ * failure is the digest's).
+ */
+export function startDrivers(
+  deps: DriversEngineDeps,
+  ask: DriversAsk,
+  reply: Promise<InsightsResult>,
+): Promise<DriversOutcome> {
+  const pending = obtain(deps, ask, driversKeys(ask, deps.settings, deps.gapRule), listsOfReply(reply));
+  pending.catch(() => undefined);
+  return pending;
+}
+
+/**
+ * The drivers between any two periods of a filtered selection (an alert's day against a usual
+ * one), cut by `lists`: shared like a digest's.
+ */
+export function driversFor(
+  deps: DriversEngineDeps,
+  ask: DriversAsk,
+  lists: Promise<AccountLists>,
+): Promise<DriversOutcome> {
+  return obtain(deps, ask, driversKeys(ask, deps.settings, deps.gapRule), () => lists);
+}
+
+/**
+ * Plans the drivers of digests about to be built (a slot's, of one account) at once, and starts each
+ * bucket's computation as the planner's warm-up queue allows, so the digests find them ready: `replyOf` gives a digest's own reply (through the
+ * shared insights cache, so the digest built later asks nothing more for it), whose lists the bucket
+ * needs. Resolves when every bucket is computed (failures are logged: each digest will try again).
+ */
+export async function warmDrivers(
+  deps: DriversEngineDeps,
+  asks: readonly DriversAsk[],
+  replyOf: (ask: DriversAsk) => Promise<InsightsResult>,
+): Promise<void> {
+  const byBucket = new Map<string, { ask: DriversAsk; request: string }[]>();
+  for (const ask of asks) {
+    const keys = driversKeys(ask, deps.settings, deps.gapRule);
+    const list = byBucket.get(keys.bucket) ?? [];
+    if (!list.some((x) => x.request === keys.request)) list.push({ ask, request: keys.request });
+    byBucket.set(keys.bucket, list);
+  }
+  for (const [bucket, digests] of byBucket)
+    deps.planner?.plan(
+      bucket,
+      digests.map((d) => ({ request: d.request, periods: d.ask.periods })),
+    );
+  const run = (task: () => Promise<void>) => (deps.planner ? deps.planner.queue(task) : task());
+  await Promise.all(
+    [...byBucket].map(([bucket, digests]) =>
+      run(async () => {
+        const first = digests[0]?.ask as DriversAsk;
+        let lists: Promise<AccountLists> | undefined;
+        const lazyLists = () => {
+          lists ??= listsOfReply(replyOf(first))();
+          return lists;
+        };
+        const settled = await Promise.allSettled(
+          digests.map((d) => obtain(deps, d.ask, { request: d.request, bucket }, lazyLists)),
+        );
+        const failed = settled.find((s) => s.status === "rejected");
+        if (failed)
+          deps.logger?.warn({ err: failed.reason }, "drivers warm-up failed; each digest will try again");
+      }),
+    ),
+  );
+}

@@ -1,0 +1,31 @@
+import type { DigestService } from "../digests/digest-service.ts";
+import type { Logger } from "../log.ts";
+import type { WorkspaceRef } from "../store/keys.ts";
+import { periodTime } from "../subscriptions/period.ts";
+import type { SubscriptionStore } from "../subscriptions/store.ts";
+
+/**
+ * A firing slot's drivers, planned while it fans out: for each page of a workspace's members, the
+ * subscriptions are read and the digests their deliveries will build (range at the fire time, zone,
+ * filters; drivers on) are handed to the digest service to plan and compute ahead. Never in the
+ * fan-out's way: it is not awaited, and a failure only means each delivery computes its own.
+ */
+export function createSlotWarmup(deps: {
+  store: Pick<SubscriptionStore, "get">;
+  digests: Pick<DigestService, "warmDrivers">;
+  logger: Logger;
+}) {
+  return (ref: WorkspaceRef, members: readonly [string, string][], period: string): void => {
+    const asOf = periodTime(period);
+    if (!asOf || members.length === 0) return;
+    void (async () => {
+      const subs = await Promise.all(members.map(([id]) => deps.store.get(ref, id)));
+      const digests = subs.flatMap((sub) =>
+        sub && sub.status === "active" && sub.drivers !== false
+          ? [{ range: sub.range, tz: sub.tz, now: asOf, assetIds: sub.assetIds, scannerIds: sub.scannerIds }]
+          : [],
+      );
+      await deps.digests.warmDrivers(ref, digests);
+    })().catch((err: unknown) => deps.logger.warn({ err }, "slot drivers warm-up failed"));
+  };
+}

@@ -1,0 +1,71 @@
+import type { ButtonAction } from "@slack/bolt";
+import { askAdjustModal } from "../../../../templates/ask-adjust-modal.ts";
+import { decodeAdjust } from "../../../ask/adjust.ts";
+import { decodeProposal } from "../../../ask/proposal.ts";
+import { AppError } from "../../../errors.ts";
+import { ACTION } from "../../../ids.ts";
+import { confirmProposal, proposalFilters, scheduleOfProposal } from "../../ask-proposal.ts";
+import { OPENS_MODAL, onAction } from "../../frame/index.ts";
+import { openSubscribeModal } from "../../subscriptions/modal-open.ts";
+
+const value = (action: unknown) => (action as ButtonAction).value;
+
+/** Adjust on an answer: the modal with what was understood, field by field. */
+export const askAdjust = onAction({
+  id: ACTION.askAdjust,
+  access: "reader",
+  inline: OPENS_MODAL,
+  async run(ctx) {
+    const fields = decodeAdjust(value(ctx.action));
+    const channel = ctx.body.channel?.id;
+    const thread = ctx.body.message?.thread_ts ?? ctx.body.message?.ts;
+    if (!channel || !thread)
+      throw new AppError("bad_state", "This answer is not in a conversation I can answer in.");
+    await ctx.client.views.open({
+      trigger_id: ctx.body.trigger_id,
+      view: askAdjustModal(fields, JSON.stringify({ c: channel, t: thread })) as never,
+    });
+  },
+});
+
+/** Confirm on a proposed digest or alert: a personal subscription, made now. */
+export const askConfirm = onAction({
+  id: ACTION.askConfirm,
+  access: "reader",
+  // Handed off (the default): resolving a group's assets may ask the service for its lists.
+  run: (ctx) => confirmProposal(ctx, decodeProposal(value(ctx.action))),
+});
+
+/** "Change first…": the subscribe modal in its personal form, filled in with the proposal. */
+export const askChange = onAction({
+  id: ACTION.askChange,
+  access: "reader",
+  inline: OPENS_MODAL,
+  async run(ctx) {
+    const p = decodeProposal(value(ctx.action));
+    const user = await ctx.user();
+    // Only lists at hand: the modal must open within the trigger's 3 s.
+    const filters = await proposalFilters(ctx, p, user.tz, "only").catch(() => ({
+      assetIds: p.assetIds,
+      scannerIds: p.scannerIds,
+    }));
+    const schedule = scheduleOfProposal(p);
+    await openSubscribeModal({
+      ctx,
+      triggerId: ctx.body.trigger_id,
+      personal: true,
+      initial: {
+        frequency: schedule.kind === "weekly" ? "weekly" : schedule.kind === "daily" ? "daily" : "hourly",
+        days: schedule.kind === "weekly" ? schedule.days : ["mon"],
+        time: p.schedule.time,
+        range: p.range,
+        assetIds: filters.assetIds,
+        scannerIds: filters.scannerIds,
+        condition: p.condition ?? "",
+        mode: p.mode,
+      },
+    });
+  },
+});
+
+export const ASK_ACTIONS = [askAdjust, askConfirm, askChange];

@@ -1,0 +1,117 @@
+import { buildAccount, DEMO_API_KEY } from "../../sandbox/analytics/index.ts";
+import { startPrivateRedis } from "../../sandbox/redis.ts";
+import { DEMO, startStack } from "../../sandbox/stack.ts";
+import { readQuestion } from "../../src/ask/read.ts";
+import { connect } from "../e2e/helpers.ts";
+import { CORPUS, CORPUS_B, CORPUS_NOW, CORPUS_TZ } from "../fixtures/ask-corpus.ts";
+import { microsPerCall, round, type Summary, sleep, summarize } from "./stats.ts";
+
+/**
+ * Questions in plain words, as a person asks them in the app's DM: one at a time, each answered
+ * before the next (and at least Slack's one message a second apart in the DM). The reply time runs
+ * from sending the question to the answer's chat.postMessage reaching the Slack stand-in; the
+ * analytics emulator runs with its default latency (none added). Also: what reading one question
+ * costs (the pure reader, a small and a 5,000-asset account).
+ */
+
+/** A mix of what people ask: digests, drivers, two-query comparisons, trends, a CSV, one it cannot read. */
+export const ASK_QUESTIONS = [
+  "how are we doing",
+  "Why did violations go up in payments last week?",
+  "violations in October compared with September",
+  "show the trend of sast findings over the last 30 days",
+  "fix rate this quarter vs last quarter",
+  "what changed in platform this month",
+  "findings in the api since Nov 1",
+  "export last month as csv",
+  "secret scanning violations in Q3",
+  "send me payments violations every Monday at 9",
+  "what's the weather in Berlin",
+  "how many violatoins lst week vs the week before",
+];
+
+export interface AskBenchResult {
+  questions: number;
+  rounds: number;
+  /** Every reply, ms. */
+  replyMs: Summary;
+  /** The first round only: nothing of these questions cached yet. */
+  firstRoundReplyMs: Summary;
+  ackMs: Summary;
+  /** The first questions after the app started (digest threads starting, first queries), not counted above, ms. */
+  warmupMs: number[];
+  /** Slowest question (p50 of its rounds), ms. */
+  slowest: { question: string; ms: number };
+  /** The reader alone: µs per question over the corpus. */
+  readUs: { demo: number; assets5000: number };
+}
+
+export async function measureAsk(o: { rounds: number }): Promise<AskBenchResult> {
+  const redis = await startPrivateRedis();
+  const stack = await startStack({ redisUrl: redis.url, prefix: "bench-ask", logLevel: "info" });
+  try {
+    await connect(stack);
+    const replies: number[] = [];
+    const first: number[] = [];
+    const acks: number[] = [];
+    const per = new Map<string, number[]>();
+    let lastPost = 0;
+    const ask = async (text: string) => {
+      await sleep(Math.max(0, lastPost + 1_100 - Date.now()));
+      const sentAt = Date.now();
+      const posted = await stack.slack.sendDm({ teamId: DEMO.teamId, userId: DEMO.member, text });
+      if (!posted.delivered) throw new Error(`not delivered: ${posted.refused}`);
+      const call = await stack.slack.waitFor(
+        () =>
+          stack.slack
+            .calls({ method: "chat.postMessage", ok: true })
+            .find((c) => c.args.thread_ts === posted.ts && c.args.channel === posted.channelId),
+        { timeoutMs: 30_000, intervalMs: 5 },
+      );
+      lastPost = call.at;
+      return { ms: call.at - sentAt, ackMs: posted.delivered.ackMs };
+    };
+    // The digest threads start with the app; their first jobs pay for it. A person asks later.
+    const warmupMs: number[] = [];
+    for (const text of ["help", "hi", "what can you do"]) warmupMs.push((await ask(text)).ms);
+    for (let round = 0; round < o.rounds; round++) {
+      for (const text of ASK_QUESTIONS) {
+        const { ms, ackMs } = await ask(text);
+        acks.push(ackMs);
+        replies.push(ms);
+        if (round === 0) first.push(ms);
+        per.set(text, [...(per.get(text) ?? []), ms]);
+      }
+    }
+    const slowest = [...per.entries()]
+      .map(([question, ms]) => ({ question, ms: summarize(ms).p50 }))
+      .sort((a, b) => b.ms - a.ms)[0] ?? { question: "", ms: 0 };
+    return {
+      questions: replies.length,
+      rounds: o.rounds,
+      replyMs: summarize(replies),
+      firstRoundReplyMs: summarize(first),
+      ackMs: summarize(acks),
+      warmupMs,
+      slowest,
+      readUs: readCost(),
+    };
+  } finally {
+    await stack.close().catch(() => undefined);
+    await redis.destroy().catch(() => undefined);
+  }
+}
+
+function readCost(): { demo: number; assets5000: number } {
+  const questions = [...CORPUS, ...CORPUS_B].map((e) => e.q);
+  const cost = (apiKey: string, assetCount?: number) => {
+    const account = buildAccount(assetCount ? { apiKey, assetCount } : { apiKey });
+    const ctx = { now: CORPUS_NOW, tz: CORPUS_TZ, assets: account.assets, scanners: account.scanners };
+    let i = 0;
+    return round(
+      microsPerCall(() => readQuestion(questions[i++ % questions.length] as string, ctx), 2_000),
+      1,
+    );
+  };
+  return { demo: cost(DEMO_API_KEY), assets5000: cost("bench-ask-5000", 5_000) };
+}

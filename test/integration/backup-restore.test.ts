@@ -1,0 +1,276 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { Queue } from "bullmq";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type PrivateRedisSentinel, startPrivateRedisSentinel } from "../../sandbox/redis-sentinel.ts";
+import { createInstallationStore } from "../../src/install/store.ts";
+import { createAlertState } from "../../src/jobs/alert-state.ts";
+import { createSubscriptionRuntime } from "../../src/jobs/runtime.ts";
+import { silentLogger } from "../../src/log.ts";
+import { createApiKeyStore } from "../../src/store/api-keys.ts";
+import { BACKUP_VERSION } from "../../src/store/backup-format.ts";
+import { formatKeyring, generateKeyring } from "../../src/store/crypto.ts";
+import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
+import type { RedisClient } from "../../src/store/redis-client.ts";
+import { connect } from "../setup/backends.ts";
+import { BIN, ROOT } from "./cli-run.ts";
+
+/**
+ * `insights-digest backup > file` and `restore < file`, run as a user runs them, moving a deployment
+ * from one Redis to another of another shape: single node → cluster → Sentinel → single node.
+ */
+let sentinel: PrivateRedisSentinel;
+beforeAll(async () => {
+  sentinel = await startPrivateRedisSentinel();
+}, 60_000);
+afterAll(async () => sentinel?.destroy());
+
+const keyring = generateKeyring(2);
+const ENCRYPTION_KEYS = formatKeyring(keyring);
+// A queue prefix per Redis and test, so one test's schedulers never count in another's.
+const queuePrefix = () => `{bk-${randomUUID().slice(0, 8)}}`;
+const T1: WorkspaceRef = { teamId: "T0BACKUP1" };
+const T2: WorkspaceRef = { enterpriseId: "E0BACKUP1", teamId: "T0BACKUP2" };
+const ORG: WorkspaceRef = { enterpriseId: "E0BACKUP9", isEnterpriseInstall: true };
+
+/** Runs the CLI with `stdin`, as `insights-digest <args> < file` would. */
+function cli(args: string[], env: Record<string, string>, stdin = "") {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+/** A deployment's worth of records under `prefix`: installations, API keys, subscriptions with run state. */
+async function seed(redis: RedisClient, prefix: string, QUEUE_PREFIX: string) {
+  const apiKeys = createApiKeyStore({ redis, keyring, prefix });
+  const installs = createInstallationStore({ redis, keyring, prefix });
+  const runtime = createSubscriptionRuntime({
+    redis,
+    queuePrefix: QUEUE_PREFIX,
+    logger: silentLogger(),
+    prefix,
+  });
+  const alerts = createAlertState({ redis, keys: createKeyScheme({ prefix }) });
+  for (const ref of [T1, T2, ORG]) {
+    const label = ref.teamId ?? ref.enterpriseId;
+    await installs.storeInstallation({
+      team: ref.isEnterpriseInstall ? undefined : { id: ref.teamId as string },
+      enterprise: ref.enterpriseId ? { id: ref.enterpriseId } : undefined,
+      user: { id: "U0INSTALL", token: undefined, scopes: undefined },
+      bot: { id: "B0BOT0001", userId: "U0BOT0001", token: `xoxb-${label}-secret`, scopes: ["commands"] },
+      isEnterpriseInstall: Boolean(ref.isEnterpriseInstall),
+      authVersion: "v2",
+    });
+    await apiKeys.save(ref, `pk-${label}-secret`, {
+      savedBy: "U0INSTALL",
+      savedAt: "2026-11-02T09:00:00.000Z",
+    });
+  }
+  const { subscriptions, store } = runtime;
+  const owner = "U0INSTALL";
+  const a = await subscriptions.create(
+    T1,
+    { channelId: "C0GENERAL", schedule: { kind: "daily" }, tz: "UTC" },
+    owner,
+  );
+  const b = await subscriptions.create(
+    T1,
+    { channelId: "C0SECURITY", schedule: { kind: "weekly", days: ["mon", "thu"] }, tz: "Europe/Berlin" },
+    owner,
+  );
+  const c = await subscriptions.create(
+    T2,
+    { channelId: "C0GENERAL", schedule: { kind: "daily" }, tz: "UTC" },
+    owner,
+  );
+  await subscriptions.pause(T2, c.subscription.id);
+  // Run state: the last delivery, and an alert that fired.
+  await store.recordLast(T1, a.subscription.id, {
+    period: "20261102T090000Z",
+    at: "2026-11-02T09:00:03.000Z",
+    outcome: "delivered",
+    messageTs: "1793610003.000100",
+  });
+  expect(
+    await alerts.step(T1, b.subscription.id, {
+      period: "20261102T080000Z",
+      read: "",
+      state: "f",
+      pending: "",
+    }),
+  ).toBe("applied");
+  await runtime.close();
+}
+
+/** Everything a restore must bring back, read through the app's own stores (secrets opened). */
+async function view(redis: RedisClient, prefix: string, QUEUE_PREFIX: string) {
+  const apiKeys = createApiKeyStore({ redis, keyring, prefix });
+  const installs = createInstallationStore({ redis, keyring, prefix });
+  const runtime = createSubscriptionRuntime({
+    redis,
+    queuePrefix: QUEUE_PREFIX,
+    logger: silentLogger(),
+    prefix,
+  });
+  const out: Record<string, unknown> = {};
+  for (const ref of [T1, T2, ORG]) {
+    const label = ref.teamId ?? ref.enterpriseId ?? "";
+    out[`${label}/apikey`] = (await apiKeys.load(ref))?.apiKey;
+    out[`${label}/bot`] = (await installs.read(ref))?.installation.bot?.token;
+    out[`${label}/subs`] = await runtime.store.list(ref);
+  }
+  const raw = await redis.hgetall(
+    createKeyScheme({ prefix }).subscription(T1, (out["T0BACKUP1/subs"] as { id: string }[])[1]?.id ?? "x"),
+  );
+  out.alert = { as: raw.as, ap: raw.ap };
+  await runtime.close();
+  return out;
+}
+
+const schedulers = async (url: string, QUEUE_PREFIX: string) => {
+  const queue = new Queue("deliveries", { connection: connect(url, "client"), prefix: QUEUE_PREFIX });
+  try {
+    return (await queue.getJobSchedulers()).map((s) => s.key).sort();
+  } finally {
+    await queue.close();
+  }
+};
+
+describe("backup and restore across Redis shapes", () => {
+  const shapes = () => ({
+    single: inject("redisUrl"),
+    cluster: inject("redisClusterUrl"),
+    sentinel: sentinel.url,
+  });
+
+  it.each([
+    ["single", "cluster"],
+    ["cluster", "sentinel"],
+    ["sentinel", "single"],
+  ] as const)(
+    "%s → %s: everything back, secrets still sealed, restoring twice changes nothing",
+    {
+      timeout: 120_000,
+    },
+    async (from, to) => {
+      const source = shapes()[from];
+      const target = shapes()[to];
+      const [srcPrefix, dstPrefix] = [
+        `bk-src-${randomUUID().slice(0, 8)}`,
+        `bk-dst-${randomUUID().slice(0, 8)}`,
+      ];
+      const src = connect(source, "client");
+      const dst = connect(target, "client");
+      const [from_, to_] = [queuePrefix(), queuePrefix()];
+      try {
+        await seed(src, srcPrefix, from_);
+        const backup = await cli(["backup", "--prefix", srcPrefix], { REDIS_URL: source });
+        expect(backup.stderr).toMatch(/^backup: .*3 apikey.*3 installation.*3 sub/);
+        expect(backup.code).toBe(0);
+        const file = backup.stdout;
+        const lines = file.trim().split("\n");
+        expect(JSON.parse(lines[0] as string)).toMatchObject({
+          format: "insights-digest-backup",
+          version: BACKUP_VERSION,
+        });
+        // Sealed as stored: no API key or bot token in the clear.
+        expect(file).not.toMatch(/pk-T0BACKUP|xoxb-/);
+        expect(file).toContain('"enc:api_key":"v1.k2.');
+
+        const env = { REDIS_URL: target, ENCRYPTION_KEYS, QUEUE_PREFIX: to_ };
+        const first = await cli(["restore", "--prefix", dstPrefix], env, file);
+        expect(first.stderr).toBe("");
+        expect(first.code).toBe(0);
+        expect(first.stdout).toMatch(
+          /^restore: 3 installation, 3 apikey, 3 sub, 2 idx, 2 slot, 2 slot-workspaces into .*2 time slots, 2 schedulers made\n$/,
+        );
+        const restored = await view(dst, dstPrefix, to_);
+        expect(restored).toEqual(await view(src, srcPrefix, from_));
+        expect(restored).toMatchObject({
+          "T0BACKUP1/apikey": "pk-T0BACKUP1-secret",
+          "E0BACKUP9/bot": "xoxb-E0BACKUP9-secret",
+        });
+        expect(restored.alert).toEqual({ as: "f", ap: "20261102T080000Z" });
+        expect(await schedulers(target, to_)).toEqual(await schedulers(source, from_));
+        expect(await schedulers(target, to_)).toHaveLength(2);
+
+        // Idempotent: the same file again, and a backup of the target, hold the same records.
+        const again = await cli(["restore", "--prefix", dstPrefix], env, file);
+        expect(again.code).toBe(0);
+        expect(again.stdout).toContain("0 schedulers made");
+        expect(await view(dst, dstPrefix, to_)).toEqual(restored);
+        const records = (f: string) => f.trim().split("\n").slice(1);
+        const roundTrip = await cli(["backup", "--prefix", dstPrefix], { REDIS_URL: target });
+        expect(records(roundTrip.stdout)).toEqual(records(file));
+      } finally {
+        await src.quit();
+        await dst.quit();
+      }
+    },
+  );
+
+  it("refuses a newer format, a file cut short or changed, and a keyring that cannot open its secrets, writing nothing", {
+    timeout: 120_000,
+  }, async () => {
+    const url = inject("redisUrl");
+    const srcPrefix = `bk-src-${randomUUID().slice(0, 8)}`;
+    const dstPrefix = `bk-dst-${randomUUID().slice(0, 8)}`;
+    const redis = connect(url, "client");
+    try {
+      await seed(redis, srcPrefix, queuePrefix());
+      const file = (await cli(["backup", "--prefix", srcPrefix], { REDIS_URL: url })).stdout;
+      const [head, ...rest] = file.trim().split("\n");
+      const newer = [
+        JSON.stringify({ ...JSON.parse(head as string), version: BACKUP_VERSION + 1, app: "9.0.0" }),
+        ...rest,
+      ].join("\n");
+      const cut = file.trim().split("\n").slice(0, -2).join("\n");
+      const changed = file.replace('"tz":"UTC"', '"tz":"Etc/UTC"');
+      const cases: [string, Record<string, string>, string][] = [
+        [
+          newer,
+          { ENCRYPTION_KEYS },
+          `This backup is format ${BACKUP_VERSION + 1}, written by a newer insights-digest (9.0.0)`,
+        ],
+        [cut, { ENCRYPTION_KEYS }, "it has no trailer line (the file was cut short?)"],
+        [changed, { ENCRYPTION_KEYS }, "do not match the trailer's count and checksum"],
+        [
+          file,
+          { ENCRYPTION_KEYS: formatKeyring(generateKeyring(2)) },
+          "holds a secret that ENCRYPTION_KEYS cannot open",
+        ],
+        ["", { ENCRYPTION_KEYS }, "the input is empty"],
+      ];
+      for (const [input, env, message] of cases) {
+        const r = await cli(["restore", "--prefix", dstPrefix], { REDIS_URL: url, ...env }, input);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(/^insights-digest: [^\n]+\n$/);
+        expect(r.stderr).toContain(message);
+        expect(r.stderr).not.toMatch(/pk-T0BACKUP|xoxb-/);
+      }
+      const left = await cli(["backup", "--prefix", dstPrefix], { REDIS_URL: url });
+      expect(left.stderr).toContain("backup: nothing");
+    } finally {
+      await redis.quit();
+    }
+  });
+});

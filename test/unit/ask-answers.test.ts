@@ -1,0 +1,186 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { buildAccount, DEMO_API_KEY } from "../../sandbox/analytics/accounts.ts";
+import { checkMessageBlocks, checkViewPayload } from "../../sandbox/slack/blockkit/index.ts";
+import { composeQuestion, decodeAdjust, encodeAdjust, fieldsOf } from "../../src/ask/adjust.ts";
+import { suggestedPrompts } from "../../src/ask/prompts.ts";
+import { decodeProposal, encodeProposal, proposalOf } from "../../src/ask/proposal.ts";
+import { readQuestion } from "../../src/ask/read.ts";
+import type { AskContext, AskReading } from "../../src/ask/types.ts";
+import { checkMessage, checkView } from "../../src/blockkit/limits.ts";
+import { askAdjustModal } from "../../templates/ask-adjust-modal.ts";
+import { askDigestMessage, askExamplesMessage, askProposalMessage } from "../../templates/ask-answer.ts";
+import { CORPUS, CORPUS_B, CORPUS_NOW, CORPUS_TZ } from "../fixtures/ask-corpus.ts";
+import { makeView } from "./fixtures/digest-view.ts";
+import { hostile } from "./fixtures/hostile.ts";
+
+const account = buildAccount({ apiKey: DEMO_API_KEY });
+const ctx: AskContext = {
+  now: CORPUS_NOW,
+  tz: CORPUS_TZ,
+  assets: account.assets,
+  scanners: account.scanners,
+};
+const read = (q: string) => readQuestion(q, ctx);
+const span = (r: { from: string; to: string }) => `${r.from}..${r.to}`;
+
+/** What a reading asks, order of names and metrics aside. */
+const gist = (r: AskReading) => ({
+  intent: r.intent,
+  metrics: [...r.metrics].sort(),
+  range: span(r.range),
+  vs: r.comparison && r.comparison.how !== "previous" ? span(r.comparison) : undefined,
+  assets: r.subjects.assets.map((a) => a.value).sort(),
+  groups: [...r.subjects.groups].sort(),
+  scanners: r.subjects.scanners.map((s) => s.value).sort(),
+});
+
+describe("the Adjust modal", () => {
+  const answered = [...CORPUS, ...CORPUS_B]
+    .map((e) => read(e.q))
+    .filter((r) => !r.problem && ["digest", "drivers", "trend", "export"].includes(r.intent));
+
+  it("a reading put in the modal and submitted unchanged is read as the same reading", () => {
+    expect(answered.length).toBeGreaterThan(120);
+    for (const r of answered) {
+      const fields = decodeAdjust(encodeAdjust(fieldsOf(r)));
+      const again = read(composeQuestion(fields));
+      expect(again.problem, composeQuestion(fields)).toBeUndefined();
+      expect(gist(again), composeQuestion(fields)).toEqual(gist(r));
+    }
+  });
+
+  it("fits Slack's limits, by the app's table and by the stand-in's", () => {
+    const view = askAdjustModal(
+      fieldsOf(read("violations for payments in october compared with september")),
+      "{}",
+    );
+    expect(checkView(view)).toEqual([]);
+    expect(checkViewPayload(view, "modal")).toEqual([]);
+  });
+
+  it("a button value that is not one of ours is refused as out of date", () => {
+    for (const junk of [
+      undefined,
+      "",
+      "{",
+      '{"w":"digest"}',
+      "x".repeat(5_000),
+      '{"w":"rm -rf","m":[],"p":"","c":"","a":"","s":""}',
+    ])
+      expect(() => decodeAdjust(junk)).toThrow(expect.objectContaining({ code: "bad_state" }));
+  });
+});
+
+describe("answers fit Slack whatever the data", () => {
+  it("a digest answer with hostile figures and notes", () => {
+    fc.assert(
+      fc.property(hostile(2_000, 30), hostile(400, 10), (understood, note) => {
+        const m = askDigestMessage({
+          understood,
+          notes: [note, note],
+          slash: note,
+          figures: [
+            { label: "Violations", current: 1e12, previous: 0, kind: "count", upIsGood: false },
+            { label: "Fix rate", current: 0.25, previous: 0.5, kind: "rate", upIsGood: true },
+          ],
+          extremes: {
+            noun: note,
+            busiest: { day: "2026-11-03", value: 9 },
+            quietest: { day: "2026-11-04", value: 0 },
+          },
+          digest: makeView(),
+          adjust: encodeAdjust(fieldsOf(read("violations last week"))),
+        });
+        expect(checkMessage(m)).toEqual([]);
+        expect(checkMessageBlocks(m.blocks)).toEqual([]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("examples and proposals", () => {
+    fc.assert(
+      fc.property(hostile(300, 12), fc.array(hostile(300, 8), { maxLength: 12 }), (word, examples) => {
+        for (const m of [
+          askExamplesMessage({ trouble: { kind: "unread", words: [word, word] }, examples }),
+          askExamplesMessage({
+            trouble: { kind: "ambiguous", typed: word, suggestions: examples },
+            examples,
+          }),
+          askProposalMessage({
+            understood: word,
+            notes: [word],
+            description: word,
+            mode: "alert",
+            confirm: "{}",
+            change: "{}",
+          }),
+          askProposalMessage({ understood: word, notes: [], description: word, mode: "digest", slash: word }),
+        ]) {
+          expect(checkMessage(m)).toEqual([]);
+          expect(checkMessageBlocks(m.blocks)).toEqual([]);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("proposals", () => {
+  it("travel in the Confirm button and come back the same", () => {
+    for (const q of [
+      "send me payments violations every Monday at 9",
+      "warn me daily at 9 if violations are over 300",
+    ]) {
+      const p = proposalOf(read(q));
+      expect(decodeProposal(encodeProposal(p))).toEqual(p);
+    }
+  });
+
+  it("a forged or stale value is refused, never set up", () => {
+    for (const junk of [
+      '{"m":"digest"}',
+      '{"m":"digest","f":"weekly","d":["mon"],"t":"25:00","r":"last7d","a":[],"g":[],"s":[]}',
+      "[]",
+      "{",
+    ])
+      expect(() => decodeProposal(junk)).toThrow(expect.objectContaining({ code: "bad_state" }));
+  });
+});
+
+describe("suggested prompts", () => {
+  it("four, naming the account's largest group and a scanner, each read as offered", () => {
+    const prompts = suggestedPrompts(ctx);
+    expect(prompts).toHaveLength(4);
+    expect(prompts.map((p) => p.message)).toEqual([
+      "How are we doing this week?",
+      "Why did violations change in platform last week?",
+      "Show the trend of SAST findings over the last 30 days",
+      "Violations in payments this month compared with last month",
+    ]);
+    for (const p of prompts) expect(read(p.message).problem).toBeUndefined();
+  });
+
+  it("without the account's lists, generic ones; with hostile names, only those that read back", () => {
+    expect(suggestedPrompts({ ...ctx, assets: [], scanners: [] }).map((p) => p.title)).toEqual([
+      "How are we doing?",
+      "What changed?",
+      "30-day trend",
+      "This month vs last",
+    ]);
+    fc.assert(
+      fc.property(fc.array(hostile(300, 6), { minLength: 1, maxLength: 8 }), (names) => {
+        const assets = names.map((n, i) => ({ value: `a${i}`, displayValue: `${n} / x${i}` }));
+        const scanners = names.map((n, i) => ({ value: `s${i}`, displayValue: n }));
+        const prompts = suggestedPrompts({ ...ctx, assets, scanners });
+        expect(prompts.length).toBeLessThanOrEqual(4);
+        for (const p of prompts) {
+          expect(p.title.length).toBeLessThanOrEqual(75);
+          expect(readQuestion(p.message, { ...ctx, assets, scanners }).problem).toBeUndefined();
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

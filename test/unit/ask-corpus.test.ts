@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import { buildAccount, DEMO_API_KEY } from "../../sandbox/analytics/accounts.ts";
+import { readQuestion } from "../../src/ask/read.ts";
+import type { AskContext, AskReading, Weekday } from "../../src/ask/types.ts";
+import { understoodText } from "../../src/ask/understood.ts";
+import { buildRange, parseRange } from "../../src/insights/ranges.ts";
+import { CORPUS, CORPUS_B, CORPUS_NOW, CORPUS_TZ, type CorpusEntry } from "../fixtures/ask-corpus.ts";
+
+/**
+ * The reader against questions written the way people type them. The targets: at least 95% read
+ * exactly as meant, and no wrong answer presented as right — a question meant to be refused is
+ * never answered with numbers, and a question read otherwise than meant shows it in the answer's
+ * understood line (which reads differently from the line the right reading would give).
+ *
+ * Run alone to see the score: npx vitest run test/unit/ask-corpus.test.ts --project http
+ */
+
+const account = buildAccount({ apiKey: DEMO_API_KEY });
+const ctx: AskContext = {
+  now: CORPUS_NOW,
+  tz: CORPUS_TZ,
+  assets: account.assets,
+  scanners: account.scanners,
+};
+
+const span = (r: { from: string; to: string }) => (r.from === r.to ? r.from : `${r.from}..${r.to}`);
+
+function scheduleText(r: AskReading): string | undefined {
+  const s = r.schedule;
+  if (!s) return undefined;
+  if (s.frequency === "hourly") return "hourly";
+  if (s.frequency === "daily") return `daily ${s.time}`;
+  return `weekly ${s.days.join(",")} ${s.time}`;
+}
+
+/** The fields of a reading the corpus states, in the corpus's terms. */
+function observed(r: AskReading) {
+  return {
+    intent: r.intent,
+    range: r.range.spec,
+    vs: r.comparison ? span(r.comparison) : undefined,
+    metrics: r.metrics,
+    assets: r.subjects.assets.map((a) => a.displayValue),
+    groups: r.subjects.groups,
+    scanners: r.subjects.scanners.map((s) => s.value),
+    schedule: r.intent === "subscribe" || r.intent === "alert" ? scheduleText(r) : undefined,
+    condition: r.condition,
+  };
+}
+
+function expected(e: CorpusEntry) {
+  return {
+    intent: e.intent,
+    range: e.range ?? "last7d",
+    vs: e.vs,
+    metrics: e.metrics ?? [],
+    assets: e.assets ?? [],
+    groups: e.groups ?? [],
+    scanners: e.scanners ?? [],
+    schedule: e.schedule,
+    condition: e.condition,
+  };
+}
+
+/** The reading the corpus entry means, built by hand, for its understood line. */
+function meant(e: CorpusEntry): AskReading {
+  const r = parseRange(e.range ?? "last7d", { now: CORPUS_NOW, tz: CORPUS_TZ });
+  const byName = (name: string) => account.assets.find((a) => a.displayValue === name);
+  const reading: AskReading = {
+    intent: e.intent ?? "help",
+    metrics: e.metrics ?? [],
+    range: { spec: e.range ?? "last7d", from: r.from, to: r.to },
+    rangeSaid: e.range !== undefined,
+    subjects: {
+      assets: (e.assets ?? []).map((n) => byName(n) ?? { value: n, displayValue: n }),
+      groups: e.groups ?? [],
+      scanners: (e.scanners ?? []).map(
+        (id) => account.scanners.find((s) => s.value === id) ?? { value: id, displayValue: id },
+      ),
+    },
+    notes: [],
+  };
+  if (e.vs) {
+    const [from, to = from] = e.vs.split("..") as [string, string?];
+    const base = buildRange(r.spec, r.from, r.to, CORPUS_TZ);
+    const same = from === base.previousFrom && to === base.previousTo;
+    reading.comparison = { spec: e.vs, from, to, how: same ? "previous" : "second_query" };
+  }
+  if (e.schedule) {
+    const [frequency, days, time] = e.schedule.split(" ") as [string, string?, string?];
+    reading.schedule =
+      frequency === "hourly"
+        ? { frequency: "hourly", days: [], time: "00:00" }
+        : frequency === "daily"
+          ? { frequency: "daily", days: [], time: days ?? "09:00" }
+          : { frequency: "weekly", days: (days ?? "mon").split(",") as Weekday[], time: time ?? "09:00" };
+  }
+  if (e.condition) reading.condition = e.condition;
+  return reading;
+}
+
+interface Outcome {
+  entry: CorpusEntry;
+  reading: AskReading;
+  exact: boolean;
+}
+
+function outcome(entry: CorpusEntry): Outcome {
+  const reading = readQuestion(entry.q, ctx);
+  if (entry.problem) return { entry, reading, exact: reading.problem?.kind === entry.problem };
+  if (reading.problem) return { entry, reading, exact: false };
+  const got = observed(reading);
+  const want = expected(entry);
+  const exact = JSON.stringify(got) === JSON.stringify({ ...want, intent: entry.intent });
+  return { entry, reading, exact };
+}
+
+const ALL = [...CORPUS, ...CORPUS_B];
+const outcomes = ALL.map(outcome);
+
+describe("plain-language corpus", () => {
+  it("has at least 150 questions, each unique", () => {
+    expect(ALL.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(ALL.map((e) => e.q.toLowerCase())).size).toBe(ALL.length);
+  });
+
+  it("reads at least 95% of the questions exactly as meant", () => {
+    const misses = outcomes.filter((o) => !o.exact);
+    const exact = outcomes.length - misses.length;
+    const pct = ((100 * exact) / outcomes.length).toFixed(1);
+    const refused = misses.filter((o) => o.reading.problem).length;
+    console.log(
+      `ask corpus: ${exact}/${outcomes.length} read exactly (${pct}%); of the ${misses.length} others, ${refused} refused with examples and ${misses.length - refused} answered with a visible misread`,
+    );
+    for (const m of misses)
+      console.log(
+        `  ✗ ${JSON.stringify(m.entry.q)} → ${m.reading.problem ? `refused (${m.reading.problem.kind})` : understoodText(m.reading, CORPUS_TZ)}`,
+      );
+    expect(exact / outcomes.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("answers no question meant to be refused: those get examples, never numbers", () => {
+    const answered = outcomes.filter((o) => o.entry.problem && !o.reading.problem);
+    expect(answered.map((o) => [o.entry.q, understoodText(o.reading, CORPUS_TZ)])).toEqual([]);
+  });
+
+  it("shows every misread answer in its understood line (it differs from the line the meant reading gives)", () => {
+    const hidden = outcomes.filter(
+      (o) =>
+        !o.exact &&
+        !o.entry.problem &&
+        !o.reading.problem &&
+        understoodText(o.reading, CORPUS_TZ) === understoodText(meant(o.entry), CORPUS_TZ),
+    );
+    expect(hidden.map((o) => o.entry.q)).toEqual([]);
+  });
+
+  it("gives two different readings two different understood lines (over the whole corpus)", () => {
+    const byLine = new Map<string, string>();
+    for (const o of outcomes) {
+      if (o.reading.problem || o.reading.intent === "help") continue;
+      const line = understoodText(o.reading, CORPUS_TZ);
+      // The same days under two names (`lastmonth`, October), or the service's previous period named
+      // or not, are the same request.
+      const c = o.reading.comparison;
+      const vs = c && c.how !== "previous" ? span(c) : undefined;
+      const key = JSON.stringify({ ...observed(o.reading), range: span(o.reading.range), vs });
+      const seen = byLine.get(line);
+      if (seen !== undefined) expect(seen).toBe(key);
+      byLine.set(line, key);
+    }
+    expect(byLine.size).toBeGreaterThan(100);
+  });
+});

@@ -1,0 +1,220 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseCommand } from "../../commands/grammar.ts";
+import { buildAccount, DEMO_API_KEY } from "../../sandbox/analytics/accounts.ts";
+import { readQuestion } from "../../src/ask/read.ts";
+import { slashText } from "../../src/ask/request.ts";
+import type { AskContext } from "../../src/ask/types.ts";
+import { understoodText } from "../../src/ask/understood.ts";
+import { matchFilter } from "../../src/digests/filter-match.ts";
+import type { AppError } from "../../src/errors.ts";
+import { parseRange } from "../../src/insights/ranges.ts";
+import { CORPUS, CORPUS_B, CORPUS_NOW, CORPUS_TZ } from "../fixtures/ask-corpus.ts";
+
+const account = buildAccount({ apiKey: DEMO_API_KEY });
+const ctx: AskContext = {
+  now: CORPUS_NOW,
+  tz: CORPUS_TZ,
+  assets: account.assets,
+  scanners: account.scanners,
+};
+const read = (q: string, o: Partial<AskContext> = {}) => readQuestion(q, { ...ctx, ...o });
+
+describe("a question's request is the slash command's", () => {
+  const answered = [...CORPUS, ...CORPUS_B]
+    .map((e) => ({ q: e.q, reading: read(e.q) }))
+    .map((x) => ({ ...x, slash: slashText(x.reading) }))
+    .filter((x) => x.slash !== undefined);
+
+  it("covers digests, exports, subscriptions and alerts of the corpus", () => {
+    const intents = new Set(answered.map((x) => x.reading.intent));
+    expect([...intents].sort()).toEqual(["alert", "digest", "export", "subscribe"]);
+    expect(answered.length).toBeGreaterThan(80);
+  });
+
+  it.each(answered.map((x) => [x.q, x] as const))("%s", (_q, { reading, slash }) => {
+    const command = parseCommand(slash as string);
+    const assets = reading.subjects.assets.map((a) => a.displayValue);
+    const scanners = reading.subjects.scanners.map((s) => s.value);
+    if (reading.intent === "digest" || reading.intent === "export") {
+      expect(command).toEqual({ kind: reading.intent, range: reading.range.spec, assets, scanners });
+      // The command resolves the same days in the same zone.
+      const r = parseRange(reading.range.spec, { now: CORPUS_NOW, tz: CORPUS_TZ });
+      expect([r.from, r.to]).toEqual([reading.range.from, reading.range.to]);
+      return;
+    }
+    const s = reading.schedule;
+    expect(command).toMatchObject({
+      kind: "subscribeMe",
+      mode: reading.intent === "alert" ? "alert" : "digest",
+      frequency: s?.frequency,
+      days: s?.days,
+      ...(s?.frequency === "hourly" ? {} : { time: s?.time }),
+      range: reading.range.spec,
+      assets,
+      scanners,
+      ...(reading.condition ? { condition: reading.condition } : {}),
+    });
+  });
+});
+
+describe("names", () => {
+  const assets = [
+    { value: "a1", displayValue: "payments / api" },
+    { value: "a2", displayValue: "web / api" },
+    { value: "a3", displayValue: "web / checkout" },
+  ];
+  const scanners = [{ value: "sast", displayValue: "SAST" }];
+
+  it("an ambiguous name gets the slash command's own suggestions, never one of them picked", () => {
+    const r = read("violations in the api last week", { assets, scanners });
+    let slash: unknown;
+    try {
+      matchFilter("asset", "api", assets);
+    } catch (err) {
+      slash = (err as AppError).details.suggestions;
+    }
+    expect(r.problem).toEqual({ kind: "ambiguous", typed: "api", suggestions: slash });
+    expect(slash).toEqual(["payments / api", "web / api"]);
+  });
+
+  it("the full name, or the group, settles it", () => {
+    expect(read("violations in web/api", { assets, scanners }).subjects.assets).toEqual([assets[1]]);
+    expect(read("violations in web", { assets, scanners }).subjects.groups).toEqual(["web"]);
+    expect(read("violations in payments api", { assets, scanners }).subjects.assets).toEqual([assets[0]]);
+  });
+
+  it("an account without filter lists reads no names: a name becomes a word it does not know", () => {
+    const r = read("violations in payments", { assets: [], scanners: [] });
+    expect(r.problem).toEqual({ kind: "unread", words: ["payments"] });
+  });
+
+  it("a word of ordinary English that is also a group name needs a word saying it is one", () => {
+    expect(read("download the data for october").subjects.groups).toEqual([]);
+    expect(read("violations in data").subjects.groups).toEqual(["data"]);
+    expect(read("the data team's findings").subjects.groups).toEqual(["data"]);
+  });
+});
+
+describe("periods in the person's zone", () => {
+  it("yesterday is the zone's yesterday", () => {
+    const now = new Date("2026-11-18T23:30:00Z");
+    expect(read("yesterday", { now, tz: "Pacific/Auckland" }).range.spec).toBe("2026-11-18");
+    expect(read("yesterday", { now, tz: "America/Los_Angeles" }).range.spec).toBe("2026-11-17");
+  });
+
+  it("a month or quarter still to come this year is last year's; the current one ends today", () => {
+    const march = new Date("2026-03-10T12:00:00Z");
+    expect(read("in may", { now: march }).range.spec).toBe("2025-05-01..2025-05-31");
+    expect(read("in march", { now: march }).range.spec).toBe("2026-03-01..2026-03-10");
+    expect(read("q4", { now: march }).range.spec).toBe("2025-10-01..2025-12-31");
+    expect(read("Q1", { now: march }).range.spec).toBe("2026-01-01..2026-03-10");
+  });
+
+  it("“may” and “march” are months only where a time is meant", () => {
+    expect(read("violations may be up").problem).toBeUndefined();
+    expect(read("violations may be up").range.spec).toBe("last7d");
+    expect(read("violations in may").range.spec).toBe("2026-05-01..2026-05-31");
+  });
+
+  it("the future and spans over 366 days are refused with the reason", () => {
+    expect(read("violations next week").problem).toEqual({
+      kind: "bad_range",
+      message: "I only know what has already happened.",
+    });
+    expect(read("findings for the last 400 days").problem?.kind).toBe("bad_range");
+    expect(read("findings in december 2027").problem).toMatchObject({ kind: "bad_range" });
+  });
+});
+
+describe("comparisons say how they are computed", () => {
+  it("equal and just before: the service's previous period, one query", () => {
+    const r = read("last week vs the week before");
+    expect(r.comparison?.how).toBe("previous");
+    expect(understoodText(r, CORPUS_TZ)).toContain("(the service's previous period, one query)");
+  });
+
+  it("of another length: a second query, with the lengths", () => {
+    const r = read("violations in october compared with september");
+    expect(r.comparison?.how).toBe("second_query");
+    expect(understoodText(r, CORPUS_TZ)).toBe(
+      "Violations · all assets and scanners · Oct 1 – Oct 31, 2026 vs Sep 1 – Sep 30, 2026 (a second query: the periods are 31 and 30 days)",
+    );
+  });
+
+  it("fixes have no previous period in the service's reply: a second query even for the period just before", () => {
+    const r = read("fixes last week");
+    expect(understoodText(r, CORPUS_TZ)).toContain(
+      "vs Nov 2 – Nov 8, 2026 (a second query: the service reports no earlier fixes or merged violations)",
+    );
+  });
+});
+
+describe("Slack's markup", () => {
+  it("the app's own mention is dropped; anyone else's is a word it does not know", () => {
+    expect(read("<@U0BOT> how are we doing?", { botUserId: "U0BOT" }).problem).toBeUndefined();
+    expect(read("<@U0BOT> how is <@U0ALICE> doing?", { botUserId: "U0BOT" }).problem).toEqual({
+      kind: "unread",
+      words: ["@someone"],
+    });
+  });
+
+  it("escapes, emphasis, emoji and links", () => {
+    const r = read("*why* did violations &gt; go up :chart_with_upwards_trend: in _payments_?");
+    expect(r.problem?.kind).toBe("unread");
+    expect(read("*why* did violations go up :fire: in _payments_?").intent).toBe("drivers");
+    expect(read("see <https://example.com|this>").problem).toEqual({ kind: "unread", words: ["link"] });
+  });
+});
+
+describe("robustness", () => {
+  it("never throws and always ends in an answer or a refusal, for any text", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (text) => {
+        const r = read(text);
+        expect(["digest", "drivers", "trend", "export", "subscribe", "alert", "help"]).toContain(r.intent);
+        expect(r.range.from <= r.range.to).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads words of any mix of the vocabulary without throwing", () => {
+    const vocabulary = [
+      "last",
+      "week",
+      "vs",
+      "q3",
+      "since",
+      "between",
+      "and",
+      "payments",
+      "sast",
+      "why",
+      "every",
+      "at",
+      "9",
+      "when",
+      "above",
+      "500",
+      "-",
+      "/",
+      "*",
+      "the",
+      "october",
+      "1st",
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...vocabulary), { maxLength: 20 }), (ws) => {
+        const r = read(ws.join(" "));
+        expect(typeof understoodText(r, CORPUS_TZ)).toBe("string");
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a pasted essay is cut, not read whole", () => {
+    const r = read("violations ".repeat(5_000));
+    expect(r.metrics).toEqual(["violations"]);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { BACKUP_VERSION, backupWriter, parseBackup } from "../../src/store/backup-format.ts";
+
+const file = (records: object[], header: Record<string, unknown> = {}) => {
+  const w = backupWriter({ createdAt: "2026-11-25T20:00:00.000Z", prefix: "insights", app: "0.1.0" });
+  const head = JSON.stringify({ ...JSON.parse(w.header()), ...header });
+  const body = records.map((r) => w.record(r as never));
+  return [head, ...body, w.trailer()].join("\n");
+};
+
+describe("backup file format", () => {
+  it("reads back what it wrote, header and records", () => {
+    const records = [
+      { k: "{w:T1}:-:sub:ab12", t: "hash", v: { channel: "C1", kind: "daily", tz: "UTC" } },
+      { k: "slot:{s:abc}:ws", t: "set", v: ["-.T1"] },
+    ];
+    expect(parseBackup(`${file(records)}\n`)).toEqual({
+      header: {
+        format: "insights-digest-backup",
+        version: BACKUP_VERSION,
+        createdAt: "2026-11-25T20:00:00.000Z",
+        prefix: "insights",
+        app: "0.1.0",
+      },
+      records,
+    });
+    expect(parseBackup(file([])).records).toEqual([]);
+  });
+
+  it.each([
+    ["", "bad_backup", "the input is empty"],
+    ["not json\n{}", "bad_backup", "line 1 is not JSON"],
+    ['{"format":"other"}\n{"end":true}', "bad_backup", 'does not name the format "insights-digest-backup"'],
+    [file([], { version: 0 }), "bad_backup", "no valid version"],
+    [
+      file([], { version: BACKUP_VERSION + 1, app: "2.0.0" }),
+      "backup_too_new",
+      "newer insights-digest (2.0.0)",
+    ],
+    [
+      file([{ k: "x", t: "hash", v: { a: "1" } }])
+        .split("\n")
+        .slice(0, 2)
+        .join("\n"),
+      "bad_backup",
+      "no trailer",
+    ],
+    [file([{ k: "x", t: "hash", v: { a: 1 } }]), "bad_backup", "line 2 holds no hash or set value"],
+    [file([{ k: "", t: "set", v: ["a"] }]), "bad_backup", "line 2 has no key"],
+    [file([{ k: "x", t: "list", v: ["a"] }]), "bad_backup", "line 2 holds no hash or set value"],
+    [file([{ k: "x", t: "set", v: ["a"] }]).replace('"a"', '"b"'), "bad_backup", "count and checksum"],
+  ])("refuses %j", (text, code, message) => {
+    expect(() => parseBackup(text)).toThrow(
+      expect.objectContaining({ code, message: expect.stringContaining(message) }),
+    );
+  });
+});
