@@ -26,7 +26,7 @@ function runWords(s: Subscription): string {
   const cond = s.condition ? escapeMrkdwn(s.condition) : "";
   if (s.mode === "alert") {
     const useful = feedbackText(s.runs?.feedback);
-    return ` · alert ${cond} (${s.runs?.alert?.state ?? "not checked yet"})${useful ? ` · ${useful}` : ""}`;
+    return ` · alert ${cond} (${s.runs?.alert && !s.runs.alert.untold ? s.runs.alert.state : "not checked yet"})${useful ? ` · ${useful}` : ""}`;
   }
   return cond ? ` · only ${cond}` : "";
 }

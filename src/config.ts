@@ -37,6 +37,8 @@ export interface SlackConfig {
   apiUrl: string;
   /** Socket Mode + OAuth: port of the install pages (Bolt serves them on their own server). */
   installerPort?: number;
+  /** Deadline of one Web API call or response_url post (SLACK_TIMEOUT_MS) [10 s]. */
+  timeoutMs?: number;
 }
 
 export interface Config {
@@ -45,6 +47,8 @@ export interface Config {
   redisUrl?: string;
   /** Start even when Redis' maxmemory-policy is not noeviction (ALLOW_EVICTION=1; see store/eviction.ts). */
   allowEviction: boolean;
+  /** Deadline of each of the app's own Redis commands (REDIS_COMMAND_TIMEOUT_MS; not BullMQ's workers'). */
+  redisCommandTimeoutMs: number;
   /** Newest first: writes use [0], reads try the key id stored with the ciphertext. */
   keyring?: KeyringEntry[];
   analytics: {
@@ -325,6 +329,8 @@ const schema = z.object({
     })
     .optional(),
   ALLOW_EVICTION: bool("ALLOW_EVICTION").optional(),
+  REDIS_COMMAND_TIMEOUT_MS: int("REDIS_COMMAND_TIMEOUT_MS", 100, 120_000).optional(),
+  SLACK_TIMEOUT_MS: int("SLACK_TIMEOUT_MS", 1_000, 120_000).optional(),
   ENCRYPTION_KEYS: z.string().optional(),
   ANALYTICS_GRAPHQL_URL: url("ANALYTICS_GRAPHQL_URL").optional(),
   ANALYTICS_APP_URL: url("ANALYTICS_APP_URL").optional(),
@@ -498,9 +504,11 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       stateSecret: e.SLACK_STATE_SECRET,
       apiUrl: apiUrl.endsWith("/") ? apiUrl : `${apiUrl}/`,
       installerPort: e.PORT ?? 3000,
+      timeoutMs: e.SLACK_TIMEOUT_MS ?? 10_000,
     },
     redisUrl: e.REDIS_URL,
     allowEviction: e.ALLOW_EVICTION ?? false,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS ?? 5_000,
     keyring: e.ENCRYPTION_KEYS ? parseKeyring(e.ENCRYPTION_KEYS) : undefined,
     analytics: {
       graphqlUrl: e.ANALYTICS_GRAPHQL_URL,

@@ -1,25 +1,13 @@
-import { workspaceLabel } from "../../src/store/keys.ts";
 import { periodOf } from "../../src/subscriptions/period.ts";
 import { SECOND_API_KEY } from "../analytics/index.ts";
 import { DEMO, DEMO_API_KEY, type Stack } from "../stack.ts";
+import { runPeriod } from "../stack-actions.ts";
 import type { createDemoOutput } from "./output.ts";
 import { slash } from "./run.ts";
 
 type Output = ReturnType<typeof createDemoOutput>;
 const REF = { teamId: DEMO.teamId };
 const HOUR = 3_600_000;
-
-/** Runs one scheduled check of subscription `id` for `period` (what its time slot's fan-out queues) and waits for its verdict. */
-export async function runPeriod(stack: Stack, id: string, channel: string, period: string) {
-  await stack.worker?.queue.add("catchup", { sub: `${workspaceLabel(REF)}.${id}`, period, ch: channel });
-  return stack.slack.waitFor(
-    async () => {
-      const sub = await stack.web.deps.subscriptions.get(REF, id);
-      return sub?.lastDelivery?.period === period ? sub : undefined;
-    },
-    { timeoutMs: 20_000, what: `the run of ${period}` },
-  );
-}
 
 /** Connects `apiKey` as the connect modal does: stored, cached replies dropped (the numbers change). */
 export async function connectKey(stack: Stack, apiKey: string) {

@@ -3,9 +3,10 @@ import { SCENARIO_KEYS } from "../analytics/index.ts";
 import { ACTION } from "../product.ts";
 import { chooseOption, clickButton, pressFeedback } from "../slack/index.ts";
 import { DEMO, DEMO_API_KEY, type Stack } from "../stack.ts";
+import { actOnMessage, runPeriod } from "../stack-actions.ts";
 import type { createDemoOutput } from "./output.ts";
 import { slash } from "./run.ts";
-import { connectKey, idOf, runPeriod } from "./runs.ts";
+import { connectKey, idOf } from "./runs.ts";
 
 type Output = ReturnType<typeof createDemoOutput>;
 const HOUR = 3_600_000;
@@ -31,16 +32,10 @@ export async function playUnusual(stack: Stack, out: Output, firstStep: number):
     return { text: m?.text, blocks: m?.blocks };
   };
   const replies = (ts: string) => stack.slack.messages(channel).filter((m) => m.threadTs === ts);
-  const press = async (userId: string, action: (blocks: unknown) => unknown) => {
+  const press = (userId: string, action: (blocks: unknown) => unknown) => {
     const m = top();
     if (!m) throw new Error("no alert message");
-    return stack.slack.sendBlockAction({
-      teamId: DEMO.teamId,
-      userId,
-      channelId: channel,
-      message: { ts: m.ts },
-      actions: [action(m.blocks)],
-    });
+    return actOnMessage(stack, userId, channel, m.ts, action);
   };
   const nextReply = (ts: string, count: number, what: string) =>
     stack.slack.waitFor(() => replies(ts)[count], { timeoutMs: 20_000, what });

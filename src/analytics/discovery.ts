@@ -82,7 +82,25 @@ export async function discoverEndpoint(
   const endpoint = endpointFromConfig(text, configUrl, service);
   if (!endpoint)
     throw new AnalyticsError("bad_response", `${shown} holds no URL ending in graphql`, { endpoint: shown });
+  if (downgrades(configUrl, endpoint))
+    throw new AnalyticsError(
+      "bad_response",
+      `${shown} names an http:// GraphQL endpoint (${safeUrl(endpoint)}) for an https:// app: the API key would travel in clear text, so it is refused. Set ANALYTICS_GRAPHQL_URL to the endpoint's https:// address.`,
+      { endpoint: safeUrl(endpoint) },
+    );
   return endpoint;
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/**
+ * True when an https:// app's config names a plain-http endpoint: every request carries the API key,
+ * and the app's TLS would protect nothing. A loopback endpoint never leaves the machine.
+ */
+export function downgrades(appUrl: string, endpoint: string): boolean {
+  const app = new URL(appUrl);
+  const api = new URL(endpoint);
+  return app.protocol === "https:" && api.protocol === "http:" && !LOOPBACK.has(api.hostname.toLowerCase());
 }
 
 /** The most specific reason of a fetch failure (undici puts ECONNREFUSED etc. in `cause`). */

@@ -25,7 +25,7 @@ const config: Config = {
   keyring: data.config.keyring?.map((k) => ({ id: k.id, key: Buffer.from(k.key) })),
 };
 const logger = createLogger({ level: data.logLevel, destination: threadLogDestination() });
-const redis = connectRedis(data.redisUrl, logger);
+const redis = connectRedis(data.redisUrl, logger, "client", config.redisCommandTimeoutMs);
 const runtime = createSubscriptionRuntime({
   redis,
   queuePrefix: config.queuePrefix,

@@ -2,6 +2,7 @@ import { startStreamConsumer } from "../interactive/consumer.ts";
 import { drainLegacyQueue } from "../interactive/legacy.ts";
 import type { Metrics } from "../metrics.ts";
 import { fromLegacyJob } from "../slack/frame/index.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import { createInteractiveRunner, type InteractiveRunnerOptions } from "./interactive.ts";
 
 /** Options of the worker process's interactive part (WorkerOptions.interactive). */
@@ -14,6 +15,11 @@ export interface InteractiveWorkerOptions {
   claimLeaseMs?: number;
   /** How long a run may hold an insights query's shared-fetch lock [10 s]. */
   insightsLockMs?: number;
+  /**
+   * A connection without a command deadline, when `redis` (the app's) has one: the stream's blocking
+   * reads and the legacy drain's BullMQ worker use it; every other command keeps the deadline.
+   */
+  connection?: RedisClient;
 }
 
 /**
@@ -27,6 +33,7 @@ export function startInteractiveWorker(
   const runner = createInteractiveRunner(o);
   const consumer = startStreamConsumer({
     connection: o.redis,
+    blocking: o.connection,
     prefix: o.config.queuePrefix,
     name: o.queueName,
     concurrency: o.config.interactive.concurrency,
@@ -35,7 +42,7 @@ export function startInteractiveWorker(
     run: runner.run,
   });
   const legacy = drainLegacyQueue({
-    connection: o.redis,
+    connection: o.connection ?? o.redis,
     prefix: o.config.queuePrefix,
     name: o.queueName,
     concurrency: o.config.interactive.concurrency,

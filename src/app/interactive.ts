@@ -8,10 +8,12 @@ import type { InteractiveJob, InteractiveOutcome } from "../interactive/types.ts
 import type { Logger } from "../log.ts";
 import { createMetrics, type Metrics } from "../metrics.ts";
 import { boltLogger } from "../slack/bolt-logger.ts";
+import { SLACK_TIMEOUT_MS } from "../slack/deadline-fetch.ts";
 import { countOffloaded, type OffloadedEnv, routeTable, runOffloaded } from "../slack/frame/index.ts";
 import { LISTENERS } from "../slack/listeners/index.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { secretTag } from "../store/secret-tag.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import { composeCore } from "./compose.ts";
 
@@ -97,17 +99,21 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
     deps,
     table: routeTable({ command: SLASH_COMMAND, listeners: LISTENERS }),
     claims: createRequestClaims({ redis, keys: deps.keys, leaseMs: o.claimLeaseMs }),
+    slackTimeoutMs: config.slack.timeoutMs,
     async clientFor(ref) {
       const botToken = await tokenFor(ref);
-      let client = clients.get(botToken);
+      // Keyed by a tag of the token, never the token itself.
+      const tag = secretTag(botToken);
+      let client = clients.get(tag);
       if (!client) {
         client = new WebClient(botToken, {
           slackApiUrl: config.slack.apiUrl,
           logger: boltLogger(logger),
           retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+          timeout: config.slack.timeoutMs ?? SLACK_TIMEOUT_MS,
         });
         if (clients.size > 1_000) clients.clear();
-        clients.set(botToken, client);
+        clients.set(tag, client);
       }
       return { client, botToken };
     },

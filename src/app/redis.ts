@@ -1,7 +1,7 @@
 import { Cluster, Redis } from "ioredis";
 import { parseRedisUrl } from "../config.ts";
 import type { Logger } from "../log.ts";
-import type { RedisClient } from "../store/redis-client.ts";
+import { isCluster, type RedisClient } from "../store/redis-client.ts";
 
 /**
  * A server that was the primary and is now a replica (a failover behind a DNS name, or one the
@@ -13,18 +13,41 @@ export function reconnectOnReadonly(err: Error): false | 2 {
   return err.message.includes("READONLY") ? 2 : false;
 }
 
+/** The default deadline of one of the app's own Redis commands (REDIS_COMMAND_TIMEOUT_MS). */
+export const COMMAND_TIMEOUT_MS = 5_000;
+
+/**
+ * A copy of a connection whose every command has a deadline (a command still waiting for an answer,
+ * or for Redis to come back, after `ms` fails with "Command timed out"), for the app's own commands
+ * beside BullMQ's on a worker connection. It is a connection of its own: close it too.
+ */
+export function withCommandTimeout(client: RedisClient, ms: number): RedisClient {
+  if (isCluster(client))
+    return client.duplicate(undefined, {
+      redisOptions: { ...client.options.redisOptions, commandTimeout: ms },
+    });
+  return client.duplicate({ commandTimeout: ms });
+}
+
 /**
  * Redis connections from REDIS_URL: one server, a Redis Cluster (`redis-cluster://h1:p1,h2:p2`), or a
  * primary found through Sentinel (`redis-sentinel://s1:p1,s2:p2/<name>`). Request paths fail fast (a
  * web request should not hang on a dead Redis); BullMQ workers need `maxRetriesPerRequest: null` so
  * blocking commands survive reconnects.
  */
-export function connectRedis(url: string, logger: Logger, role: "client" | "worker" = "client"): RedisClient {
+export function connectRedis(
+  url: string,
+  logger: Logger,
+  role: "client" | "worker" = "client",
+  commandTimeoutMs = COMMAND_TIMEOUT_MS,
+): RedisClient {
   const target = parseRedisUrl(url);
   const common = {
     maxRetriesPerRequest: role === "worker" ? null : 2,
     connectTimeout: 5_000,
     reconnectOnError: reconnectOnReadonly,
+    // A client's commands never block, so each gets a deadline; a worker connection is BullMQ's.
+    ...(role === "client" ? { commandTimeout: commandTimeoutMs } : {}),
   };
   let client: RedisClient;
   if (target.kind === "single") {

@@ -102,7 +102,8 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
   const ownRedis = !options.redis;
   if (!options.redis && !config.redisUrl)
     throw new AppError("config", "REDIS_URL is required to start the web process.");
-  const redis = options.redis ?? connectRedis(config.redisUrl as string, logger);
+  const redis =
+    options.redis ?? connectRedis(config.redisUrl as string, logger, "client", config.redisCommandTimeoutMs);
   const keyring = config.keyring;
   let eviction: Awaited<ReturnType<typeof checkEviction>>;
   try {

@@ -22,6 +22,7 @@ import {
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
 import { createSlotWarmup } from "../jobs/slot-warm.ts";
+import { createStallRecovery, STALLED_REASON, stalledOut } from "../jobs/stalled.ts";
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
@@ -33,13 +34,16 @@ import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
-import { connectRedis } from "./redis.ts";
+import { connectRedis, withCommandTimeout } from "./redis.ts";
 
 /** Options of startWorker; everything past `logger` has a production default. */
 export interface WorkerOptions {
   config: Config;
   logger: Logger;
-  /** A worker connection (maxRetriesPerRequest: null); otherwise one is opened from REDIS_URL and closed on stop. */
+  /**
+   * A worker connection (maxRetriesPerRequest: null), BullMQ's; otherwise one is opened from REDIS_URL and
+   * closed on stop. The app's own commands go through a copy with a deadline (REDIS_COMMAND_TIMEOUT_MS).
+   */
   redis?: RedisClient;
   /** Redis key prefix of the store (tests use one per file). */
   prefix?: string;
@@ -62,6 +66,8 @@ export interface WorkerOptions {
     stalledInterval?: number;
     maxStalledCount?: number;
     skipStalledCheck?: boolean;
+    /** How many times a delivery BullMQ failed for stalling is added again before it is recorded failed [3]. */
+    stallReadds?: number;
   };
   /** The analytics client's own retries inside one attempt [its defaults]. */
   analyticsRetry?: Partial<RetryPolicy>;
@@ -129,20 +135,19 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   if (!config.keyring) throw new AppError("config", "ENCRYPTION_KEYS is required to start the worker.");
   if (!o.redis && !config.redisUrl)
     throw new AppError("config", "REDIS_URL is required to start the worker.");
-  const redis = o.redis ?? connectRedis(config.redisUrl as string, logger, "worker");
+  const bullmq = o.redis ?? connectRedis(config.redisUrl as string, logger, "worker");
+  // The app's own commands get a deadline; BullMQ's workers keep theirs without one (their blocking
+  // reads wait longer than any deadline, and BullMQ retries its own commands).
+  const redis = withCommandTimeout(bullmq, config.redisCommandTimeoutMs);
   let tokenFor: (ref: WorkspaceRef) => Promise<string>;
-  try {
-    tokenFor = tokenLookup(o, redis, config.keyring);
-  } catch (err) {
-    // An open connection would keep a worker that cannot start alive, printing nothing more.
-    if (!o.redis) redis.disconnect();
-    throw err;
-  }
   let eviction: Awaited<ReturnType<typeof checkEviction>>;
   try {
+    tokenFor = tokenLookup(o, redis, config.keyring);
     eviction = await checkEviction({ redis, allowEviction: config.allowEviction, logger });
   } catch (err) {
-    if (!o.redis) redis.disconnect();
+    // An open connection would keep a worker that cannot start alive, printing nothing more.
+    redis.disconnect();
+    if (!o.redis) bullmq.disconnect();
     throw err;
   }
   const clock = o.clock ?? (() => new Date());
@@ -178,15 +183,19 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   });
   depth = () => queue.getJobCounts("waiting", "active", "delayed", "failed");
   const charts = config.charts ? createChartRenderer() : undefined;
-  const slackApi = createSlackApi({ apiUrl: o.slackApiUrl ?? config.slack.apiUrl });
+  const slackApi = createSlackApi({
+    apiUrl: o.slackApiUrl ?? config.slack.apiUrl,
+    timeoutMs: config.slack.timeoutMs,
+  });
   const claims = createDeliveryClaims({ redis, keys, ...o.claims });
+  const finish = createFinish({ redis, keys, doneTtlMs: claims.doneTtlMs });
   const processor = createDeliveryProcessor({
     store,
     subscriptions,
     notifier: scheduler,
     claims,
     begin: createBegin({ redis, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
-    finish: createFinish({ redis, keys, doneTtlMs: claims.doneTtlMs }),
+    finish,
     alerts: createAlertState({ redis, keys }),
     apiKeys,
     digestsWith,
@@ -213,7 +222,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   const traced: typeof processor = (job, token) =>
     withLogContext({ jobId: String(job.id), sub: String(job.data.sub) }, () => processor(job, token));
   const worker = new Worker<DeliveryJobData, DeliveryResult, string>(queue.name, traced, {
-    connection: redis,
+    connection: bullmq,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,
     lockDuration: o.locks?.lockDuration ?? 30_000,
@@ -230,7 +239,38 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
     if (result.chart) metrics.charts.inc({ outcome: result.chart });
   });
+  // A job BullMQ failed unrun for stalling too often: added again, or recorded failed (stalled.ts).
+  const recoverStalled = createStallRecovery({
+    queue,
+    store,
+    finish,
+    post: async (ref, channel, message) =>
+      slackApi.call(await tokenFor(ref), "chat.postMessage", { channel, ...message }),
+    logger,
+    clock,
+    maxReadds: o.locks?.stallReadds,
+  });
+  const recovering = new Set<Promise<void>>();
   worker.on("failed", (job, err) => {
+    if (job && stalledOut(job, err)) {
+      const done = recoverStalled(job).then(
+        (r) => {
+          const outcome = r.kind === "readded" ? "requeued" : r.kind === "gave_up" ? "failed" : "ignored";
+          metrics.digests.inc({ surface: "scheduled", outcome, reason: STALLED_REASON });
+        },
+        (e: unknown) => {
+          // Nothing else will run this delivery: say so as loudly as the logs and metrics allow.
+          metrics.digests.inc({ surface: "scheduled", outcome: "lost", reason: STALLED_REASON });
+          logger.error(
+            { jobId: job.id, sub: job.data.sub, err: e },
+            "a stalled-out delivery could not be added again or recorded",
+          );
+        },
+      );
+      recovering.add(done);
+      void done.finally(() => recovering.delete(done));
+      return;
+    }
     const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
     metrics.digests.inc({ surface: "scheduled", outcome: final ? "failed" : "retried", reason: codeOf(err) });
     logger.warn(
@@ -247,6 +287,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           config,
           logger,
           redis,
+          connection: bullmq,
           prefix: o.prefix,
           subscriptions,
           metrics,
@@ -282,10 +323,12 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       await closeWithin(o.shutdownMs ?? config.shutdownMs, async () => {
         await interactive?.close();
         await worker.close();
+        await Promise.all(recovering);
         await queue.close();
         await health?.close();
         await driversCache.close();
-        if (!o.redis) await redis.quit().catch(() => redis.disconnect());
+        await redis.quit().catch(() => redis.disconnect());
+        if (!o.redis) await bullmq.quit().catch(() => bullmq.disconnect());
       }, [
         () => interactive?.disconnect(),
         () => worker.disconnect(),
@@ -293,6 +336,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         () => health?.close(),
         () => driversCache.close(),
         () => redis.disconnect(),
+        () => bullmq.disconnect(),
       ]);
       logger.info("worker stopped");
     },

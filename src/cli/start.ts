@@ -17,7 +17,7 @@ export async function run(_args: string[]): Promise<number> {
   const config = loadConfig("start");
   const logger = createLogger({ level: config.logLevel, name: "insights-digest" });
   const url = config.redisUrl as string;
-  const redis = connectRedis(url, logger);
+  const redis = connectRedis(url, logger, "client", config.redisCommandTimeoutMs);
   const workerRedis = connectRedis(url, logger, "worker");
   const quit = async () => {
     await Promise.all([redis, workerRedis].map((r) => r.quit().catch(() => r.disconnect())));

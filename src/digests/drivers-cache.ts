@@ -148,17 +148,10 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
   const notices = createNotices(redis, logger, o.idleCloseMs ?? 5_000);
   const memo = new Map<string, { until: number; value: unknown }>();
   const inFlight = new Map<string, Promise<unknown>>();
-  const tags = new Map<string, string>();
-
-  const account = (apiKey: string): string => {
-    let tag = tags.get(apiKey);
-    if (tag === undefined) {
-      tag = createHmac("sha256", o.secret).update(apiKey).digest("base64url").slice(0, 22);
-      if (tags.size >= memoEntries) tags.clear();
-      tags.set(apiKey, tag);
-    }
-    return tag;
-  };
+  // Computed each time (an HMAC costs about a microsecond): a map from API keys to their tags would
+  // hold the keys themselves in memory.
+  const account = (apiKey: string): string =>
+    createHmac("sha256", o.secret).update(apiKey).digest("base64url").slice(0, 22);
   const remember = (id: string, value: unknown) => {
     memo.delete(id);
     memo.set(id, { until: Date.now() + ttlMs, value });

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
@@ -7,6 +6,7 @@ import { digestToken, type KeyScheme, type WorkspaceRef } from "../store/keys.ts
 import type { RedisClient } from "../store/redis-client.ts";
 import { scanKeys } from "../store/scan.ts";
 import { runScript, script } from "../store/scripts.ts";
+import { secretTag } from "../store/secret-tag.ts";
 
 /** What the source needs from the analytics client. */
 export interface InsightsFetcher {
@@ -112,17 +112,8 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
   const memoMs = options.memoMs ?? 10_000;
   const memoEntries = options.memoEntries ?? 200;
   const memo = new Map<string, { until: number; result: InsightsResult }>();
-  // A digest with drivers fetches some 20–30 replies with one key: hash each key once.
-  const keyTags = new Map<string, string>();
-  const keyTag = (apiKey: string): string => {
-    let tag = keyTags.get(apiKey);
-    if (tag === undefined) {
-      if (keyTags.size >= memoEntries) keyTags.clear();
-      tag = createHash("sha256").update(apiKey).digest("base64url").slice(0, 16);
-      keyTags.set(apiKey, tag);
-    }
-    return tag;
-  };
+  // A keyed hash of the API key, never the key, in the memo's keys (and no map keyed by the key).
+  const keyTag = secretTag;
   const remember = (key: string, result: InsightsResult) => {
     if (memoMs <= 0) return;
     memo.delete(key);

@@ -7,8 +7,16 @@ import type { InteractiveJob, InteractiveOutcome } from "./types.ts";
 
 /** Options of startStreamConsumer. Defaults in brackets. */
 export interface StreamConsumerOptions {
-  /** A worker connection (maxRetriesPerRequest: null); a duplicate of it does the blocking reads. */
+  /**
+   * A worker connection (maxRetriesPerRequest: null) for the consumer's own commands (acknowledging,
+   * refreshing, taking over): the app's, with its command deadline.
+   */
   connection: RedisClient;
+  /**
+   * The connection a duplicate of which does the blocking reads: one without a command deadline
+   * (BullMQ's), since a read waits on purpose [connection].
+   */
+  blocking?: RedisClient;
   /** QUEUE_PREFIX, shared with the web processes. */
   prefix: string;
   /** Stream name [interactive]. */
@@ -60,7 +68,8 @@ export function startStreamConsumer(o: StreamConsumerOptions): StreamConsumer {
   const blockMs = o.blockMs ?? 1_000;
   const log = o.logger.child({ component: "interactive-consumer", consumer: me });
   // Blocking reads hold their connection; everything else shares the worker's.
-  const reader: RedisClient = isCluster(redis) ? redis.duplicate() : redis.duplicate();
+  const blocking = o.blocking ?? redis;
+  const reader: RedisClient = isCluster(blocking) ? blocking.duplicate() : blocking.duplicate();
   reader.on("error", (err: Error) => log.warn({ err: { message: err.message } }, "interactive reader error"));
   const inFlight = new Map<string, Promise<void>>();
   let closing = false;

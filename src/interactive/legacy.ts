@@ -48,6 +48,19 @@ export function drainLegacyQueue(o: LegacyDrainOptions): {
   worker.on("error", (err) =>
     o.logger.warn({ err: { message: err.message } }, "legacy interactive queue error"),
   );
+  // A run job is removed; one that failed for the last time is kept a day for diagnosis, without its
+  // response_url (whoever holds one can post as the app to that person).
+  worker.on("failed", (job) => {
+    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    void job
+      .updateData(withoutResponseUrl(job.data))
+      .catch((err: unknown) =>
+        o.logger.warn(
+          { err: { message: (err as Error)?.message } },
+          "could not drop a failed job's response_url",
+        ),
+      );
+  });
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= worker.close();
@@ -55,4 +68,12 @@ export function drainLegacyQueue(o: LegacyDrainOptions): {
   };
   setTimeout(() => void close(), o.forMs ?? 10 * 60_000).unref();
   return { close, disconnect: () => worker.disconnect() };
+}
+
+/** A previous version's job data without the response_url(s) its payload carried. */
+export function withoutResponseUrl(data: unknown): unknown {
+  const d = data as { body?: unknown } | null;
+  if (!d || typeof d !== "object" || !d.body || typeof d.body !== "object") return data;
+  const { response_url: _url, response_urls: _urls, ...body } = d.body as Record<string, unknown>;
+  return { ...d, body };
 }

@@ -160,6 +160,33 @@ async function withSliceGaps(
   };
 }
 
+/**
+ * Posts a message of its own (a test send, or an all-clear with no episode message to edit); a
+ * refused chart block costs the message its chart, never the message.
+ */
+function postOneOff<R>(
+  post: (message: Message) => Promise<R>,
+  kind: "clear" | "check",
+  sub: Subscription,
+  checked: Checked,
+): Promise<R> {
+  const messageOf = (view: DigestView) =>
+    alertMessage({
+      kind,
+      reason: checked.verdict.reason,
+      condition: sub.condition ?? "",
+      view,
+      schedule: scheduleText(sub.schedule, sub.time, sub.tz),
+      subId: sub.id,
+      met: checked.verdict.met,
+    });
+  return sendWithFallback(
+    messageOf(checked.view),
+    () => messageOf({ ...checked.view, chartStyle: "off" }),
+    post,
+  );
+}
+
 /** The record as it reads once `kind` is told: what the redrawn message shows. */
 function afterTold(sub: Subscription, kind: "clear" | "resume"): Subscription {
   const alert = sub.runs?.alert;
@@ -217,20 +244,7 @@ async function tellChange(
       );
     }
   }
-  const messageOf = (view: DigestView) =>
-    alertMessage({
-      kind: "clear",
-      reason: checked.verdict.reason,
-      condition: sub.condition ?? "",
-      view,
-      schedule: scheduleText(sub.schedule, sub.time, sub.tz),
-      subId: sub.id,
-      met: checked.verdict.met,
-    });
-  // A refused chart block costs the message its chart, never the message.
-  const reply = await sendWithFallback(
-    messageOf(checked.view),
-    () => messageOf({ ...checked.view, chartStyle: "off" }),
+  const reply = await postOneOff(
     (message) =>
       call("chat.postMessage", {
         channel: sub.channelId,
@@ -238,6 +252,9 @@ async function tellChange(
         unfurl_links: false,
         metadata: deliveryMetadata(run.deliveryId),
       }),
+    "clear",
+    sub,
+    checked,
   );
   return String(reply.ts ?? "");
 }
@@ -288,21 +305,7 @@ async function announce(
       );
       if (refused) await deps.alerts.saveBody(sub.ref, sub.id, plain);
     } else {
-      const messageOf = (view: DigestView) =>
-        alertMessage({
-          kind: "check",
-          reason: checked.verdict.reason,
-          condition: sub.condition ?? "",
-          view,
-          schedule: scheduleText(sub.schedule, sub.time, sub.tz),
-          subId: sub.id,
-          met: checked.verdict.met,
-        });
-      reply = await sendWithFallback(
-        messageOf(checked.view),
-        () => messageOf({ ...checked.view, chartStyle: "off" }),
-        post,
-      );
+      reply = await postOneOff(post, "check", sub, checked);
     }
     ts = String(reply.ts ?? "");
   }
@@ -379,7 +382,7 @@ export async function runAlert(deps: AlertDeps, run: Run): Promise<RunOutcome> {
         await record("skipped", { reason: `${why}; the alert stays ${state}` });
         return done({ status: "skipped", why: "condition_not_met", period });
       }
-      const read = alert ? alertField(alert.state) : "";
+      const read = alert && !alert.untold ? alertField(alert.state) : "";
       const post = step.post;
       const applied = await deps.alerts.step(sub.ref, sub.id, {
         period,

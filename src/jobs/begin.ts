@@ -59,14 +59,20 @@ export function createBegin(o: { redis: RedisClient; keys: KeyScheme; leaseMs: n
   };
 }
 
-// KEYS: claims hash, record. ARGV: sub id, claim value, ttl ms, n cleared, cleared..., field/value pairs.
+// KEYS: claims hash, record. ARGV: sub id, claim value, ttl ms, "1" = only over a claim without a verdict,
+// n cleared, cleared..., field/value pairs. Returns -1 (a verdict was there: nothing written), 0 (no
+// record), 1 (written), 2 (written over a claim that noted a post: it may be in the channel).
 const FINISH = script(`
+local v = redis.call('hget', KEYS[1], ARGV[1])
+if ARGV[4] == '1' and v and string.sub(v, 1, 2) ~= 'p|' then return -1 end
+local posting = v and string.match(v, '^p|[^|]*|%d+|%d+$') ~= nil
 redis.call('hset', KEYS[1], ARGV[1], ARGV[2])
 redis.call('pexpire', KEYS[1], ARGV[3])
 if redis.call('exists', KEYS[2]) == 0 then return 0 end
-local n = tonumber(ARGV[4])
-for i = 5, 4 + n do redis.call('hdel', KEYS[2], ARGV[i]) end
-redis.call('hset', KEYS[2], unpack(ARGV, 5 + n))
+local n = tonumber(ARGV[5])
+for i = 6, 5 + n do redis.call('hdel', KEYS[2], ARGV[i]) end
+redis.call('hset', KEYS[2], unpack(ARGV, 6 + n))
+if posting then return 2 end
 return 1`);
 
 /** Run fields written with the verdict (see subscriptions/run-state.ts). */
@@ -78,26 +84,45 @@ export interface RunFields {
 const VERDICT = { delivered: "d", failed: "f", skipped: "s" } as const;
 
 /**
+ * What a finish wrote: `kept` when asked to write only over a claim without a verdict and one was
+ * there; `no_record` when the subscription is gone (the claim is written all the same); `over_post`
+ * when the claim it replaced had noted a post (a message may be in the channel).
+ */
+export type FinishResult = "kept" | "no_record" | "written" | "over_post";
+const FINISHED: Record<number, FinishResult> = { [-1]: "kept", 0: "no_record", 1: "written", 2: "over_post" };
+
+/**
  * The last round trip of a delivery: the claim's verdict, the record's last-delivery fields and what
  * the run leaves for the next one (history, alert state, the message to edit) in one script.
- * Overwrites whoever holds the claim: once a post went out, nobody may post again.
+ * Overwrites whoever holds the claim: once a post went out, nobody may post again. With `unlessDone`
+ * it leaves a claim that already has a verdict as it is (a give-up must not undo a delivery).
  */
-export function createFinish(o: { redis: RedisClient; keys: KeyScheme; doneTtlMs: number }) {
+export function createFinish(deps: { redis: RedisClient; keys: KeyScheme; doneTtlMs: number }) {
   return async function finish(
     sub: Subscription,
     period: string,
     last: LastDelivery,
     runs: RunFields = {},
-  ): Promise<void> {
+    o: { unlessDone?: boolean } = {},
+  ): Promise<FinishResult> {
     const fields = { ...lastFields(last), ...runs.set };
     const clear = [...LAST_FIELDS.filter((f) => !(f in fields)), ...(runs.clear ?? [])];
     const detail = last.outcome === "delivered" ? (last.messageTs ?? "") : (last.reason ?? "");
     const verdict = `${VERDICT[last.outcome]}|${detail.slice(0, 100)}`;
-    await runScript(
-      o.redis,
+    const reply = await runScript(
+      deps.redis,
       FINISH,
-      [o.keys.deliveryClaims(sub.ref, period), o.keys.subscription(sub.ref, sub.id)],
-      [sub.id, verdict, o.doneTtlMs, clear.length, ...clear, ...Object.entries(fields).flat()],
+      [deps.keys.deliveryClaims(sub.ref, period), deps.keys.subscription(sub.ref, sub.id)],
+      [
+        sub.id,
+        verdict,
+        deps.doneTtlMs,
+        o.unlessDone ? "1" : "0",
+        clear.length,
+        ...clear,
+        ...Object.entries(fields).flat(),
+      ],
     );
+    return FINISHED[Number(reply)] ?? "written";
   };
 }

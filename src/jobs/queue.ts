@@ -40,6 +40,8 @@ export interface DeliveryJobData {
   slot?: string;
   /** Takeover checks paging through channel history across delays: where to go on. */
   cursor?: string;
+  /** How many times this delivery was added again after BullMQ failed it for stalling (stalled.ts). */
+  stalls?: number;
 }
 
 /** Retry policy of delivery jobs. */

@@ -4,6 +4,7 @@ import type { SlackConfig } from "../config.ts";
 import type { OAuthAppOptions } from "../install/index.ts";
 import { withLogContext } from "../log.ts";
 import { boltLogger } from "./bolt-logger.ts";
+import { deadlineFetch, SLACK_TIMEOUT_MS } from "./deadline-fetch.ts";
 import { errorReply } from "./error-reply.ts";
 import { type Admit, installFrame, type Routes } from "./frame/index.ts";
 import { healthRoutes } from "./health.ts";
@@ -29,6 +30,21 @@ export interface SlackAppOptions {
  * single-workspace authorisation from the bot token, Web API calls to `slack.apiUrl`, and the
  * listener frame in front of every handler.
  */
+/**
+ * The Web API client options of the Bolt app, which it also hands to the OAuth installer and uses
+ * for respond(): a few quick retries, and a deadline on every call and response_url post (the
+ * client's own default is none).
+ */
+export function slackClientOptions(slack: Pick<SlackConfig, "apiUrl" | "timeoutMs">) {
+  const timeout = slack.timeoutMs ?? SLACK_TIMEOUT_MS;
+  return {
+    slackApiUrl: slack.apiUrl,
+    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+    timeout,
+    fetch: deadlineFetch(timeout),
+  };
+}
+
 export function createSlackApp({
   slack,
   deps,
@@ -41,7 +57,12 @@ export function createSlackApp({
   const socketMode = Boolean(slack.appToken);
   const authorize = oauth
     ? undefined
-    : singleTeamAuthorize(slack.botToken as string, slack.apiUrl, boltLogger(deps.logger));
+    : singleTeamAuthorize(
+        slack.botToken as string,
+        slack.apiUrl,
+        boltLogger(deps.logger),
+        slack.timeoutMs ?? SLACK_TIMEOUT_MS,
+      );
   // Requests handed off before Bolt's path are admitted by the same rule Bolt's authorize applies,
   // from the token's identity once known; until then (or while Slack is unreachable) they take
   // Bolt's path, whose authorize asks Slack.
@@ -60,10 +81,7 @@ export function createSlackApp({
     ...(socketMode ? { port: slack.installerPort } : {}),
     logger: boltLogger(deps.logger),
     logLevel: LogLevel.INFO,
-    clientOptions: {
-      slackApiUrl: slack.apiUrl,
-      retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
-    },
+    clientOptions: slackClientOptions(slack),
     customRoutes: healthRoutes(deps.redis, customRoutes, readiness),
     // Ack first, work after: Slack's 3 s budget belongs to the ack, not to our GraphQL calls.
     processBeforeResponse: false,

@@ -49,7 +49,7 @@ export function subscriptionView(sub: Subscription, nextRun?: Date): Subscriptio
   if (sub.style) view.style = sub.style;
   if (sub.mode === "alert") {
     const alert = sub.runs?.alert;
-    view.alert = alert?.state ?? "unchecked";
+    view.alert = alert && !alert.untold ? alert.state : "unchecked";
     if (alert?.acknowledged || alert?.snoozed)
       view.episode = {
         ...(alert.acknowledged ? { acknowledgedBy: alert.acknowledged.by } : {}),

@@ -22,6 +22,7 @@ export function singleTeamAuthorize(
   botToken: string,
   slackApiUrl: string,
   logger: BoltLogger,
+  timeoutMs: number,
 ): Authorize<boolean> & {
   /**
    * Whether a request from `source` is this workspace's, from the identity already known; undefined
@@ -30,7 +31,12 @@ export function singleTeamAuthorize(
   known(source: Source): boolean | undefined;
 } {
   // The app's logger, not the WebClient's own console one: its lines stay JSON and redacted.
-  const client = new WebClient(botToken, { slackApiUrl, retryConfig: { retries: 2 }, logger });
+  const client = new WebClient(botToken, {
+    slackApiUrl,
+    retryConfig: { retries: 2 },
+    logger,
+    timeout: timeoutMs,
+  });
   let auth: Promise<Identity> | undefined;
   let settled: Identity | undefined;
   const identity = () => {

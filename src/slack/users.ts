@@ -16,6 +16,11 @@ export interface SlackUser {
 
 export interface UserDirectory {
   get(ref: WorkspaceRef, client: WebClient, userId: string): Promise<SlackUser>;
+  /**
+   * The user as this process or Redis already knows them, without asking Slack: null when neither
+   * does. For answers due before the ack (a modal submission), where no Slack call may run.
+   */
+  known(ref: WorkspaceRef, userId: string): Promise<SlackUser | null>;
 }
 
 interface UsersInfoUser {
@@ -73,19 +78,27 @@ export function createUserDirectory(options: {
     memo.set(key, { user, until: Date.now() + memoMs });
     return user;
   };
+  const checked = (userId: string) => {
+    if (typeof userId !== "string" || !/^[UW][A-Z0-9]{2,31}$/.test(userId)) {
+      throw new AppError(
+        "unknown_user",
+        "This request names no Slack user, so I can't check your time zone or role.",
+      );
+    }
+    return userId;
+  };
+  const known = async (key: string): Promise<SlackUser | null> => {
+    const held = memo.get(key);
+    if (held && held.until > Date.now()) return held.user;
+    const cached = await options.redis.get(key);
+    return cached ? remember(key, JSON.parse(cached) as SlackUser) : null;
+  };
   return {
+    known: (ref, userId) => known(options.keys.user(ref, checked(userId))),
     async get(ref, client, userId) {
-      if (typeof userId !== "string" || !/^[UW][A-Z0-9]{2,31}$/.test(userId)) {
-        throw new AppError(
-          "unknown_user",
-          "This request names no Slack user, so I can't check your time zone or role.",
-        );
-      }
-      const key = options.keys.user(ref, userId);
-      const held = memo.get(key);
-      if (held && held.until > Date.now()) return held.user;
-      const cached = await options.redis.get(key);
-      if (cached) return remember(key, JSON.parse(cached) as SlackUser);
+      const key = options.keys.user(ref, checked(userId));
+      const found = await known(key);
+      if (found) return found;
       const res = await client.users.info({ user: userId }).catch((err: unknown) => {
         const code = (err as { data?: { error?: string } }).data?.error;
         // Slack could not say who is asking: permissions and time zones depend on it, so stop here.

@@ -97,6 +97,10 @@ const REASONS: Record<string, ReasonText> = {
     fix: "Nothing to do; the next run tries again.",
   },
   rate_limited: { what: "the analytics service was busy", fix: "Nothing to do; the next run tries again." },
+  stalled: {
+    what: "the app's workers stopped responding while delivering it, several times over",
+    fix: "Nothing to do if it was a one-off; if it happens again, tell whoever runs the app (its workers are overloaded or crashing).",
+  },
 };
 
 /** Words for a reason code; unknown codes (or free text given to `pause`) get a generic fix. */

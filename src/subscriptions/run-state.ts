@@ -76,8 +76,11 @@ function snoozeOf(raw: string | undefined): Snooze | undefined {
 /** The run state in a record's hash; undefined when there is none. */
 export function runStateOf(h: Record<string, string>): RunState | undefined {
   const runs: RunState = {};
-  if (h.as === "f" || h.as === "c") {
+  // A first check applied before anything was told (its fire still pending) is alert state too: read
+  // without it, the check's retry would find no pending transition and never tell it.
+  if (h.as === "f" || h.as === "c" || h.ap || h.aq) {
     runs.alert = { state: h.as === "f" ? "firing" : "clear" };
+    if (h.as !== "f" && h.as !== "c") runs.alert.untold = true;
     if (h.ap) runs.alert.applied = h.ap;
     const q = /^([^|]+)\|([fcr])$/.exec(h.aq ?? "");
     if (q) runs.alert.pending = { period: q[1] as string, post: POSTS[q[2] as string] as AlertPost };

@@ -54,6 +54,8 @@ export interface RunState {
   alert?: {
     /** What the conversation was last told: the condition holds (`firing`) or not. */
     state: "firing" | "clear";
+    /** Nothing told yet (`state` reads as clear): the first check is applied, its transition pending. */
+    untold?: true;
     /** The newest period whose check was applied; older checks arriving late change nothing. */
     applied?: string;
     /** A transition decided by `period` whose post has not been confirmed yet. */

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { SCENARIO_KEYS } from "../../sandbox/analytics/index.ts";
 import { chooseOption, clickButton, pressFeedback } from "../../sandbox/slack/index.ts";
 import { DEMO, type Stack } from "../../sandbox/stack.ts";
+import { actOnMessage, runPeriod } from "../../sandbox/stack-actions.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
 import { ACTION } from "../../src/ids.ts";
-import { workspaceLabel } from "../../src/store/keys.ts";
 import { periodOf } from "../../src/subscriptions/period.ts";
 import { command, useFileStack } from "./helpers.ts";
 import { idIn, REF, textOf } from "./subscriptions-helpers.ts";
@@ -31,17 +31,8 @@ const stack: Stack = useFileStack(`e2e-alerts-${process.pid}`, {
 const HOUR = 3_600_000;
 
 /** Runs the check of the current hour (what the alert's slot fan-out queues) and waits for its verdict. */
-async function checkNow(id: string, channel: string) {
-  const period = periodOf(Math.floor(Date.now() / HOUR) * HOUR);
-  await stack.worker?.queue.add("catchup", { sub: `${workspaceLabel(REF)}.${id}`, period, ch: channel });
-  return stack.slack.waitFor(
-    async () => {
-      const s = await stack.web.deps.subscriptions.get(REF, id);
-      return s?.lastDelivery?.period === period ? s : undefined;
-    },
-    { timeoutMs: 30_000, what: `the check of ${period}` },
-  );
-}
+const checkNow = (id: string, channel: string) =>
+  runPeriod(stack, id, channel, periodOf(Math.floor(Date.now() / HOUR) * HOUR));
 
 /** The alert's top message in `channel`, as it stands now. */
 function episodeMessage(channel: string) {
@@ -57,16 +48,8 @@ const updates = (ts: string) =>
   stack.slack.calls((c) => c.method === "chat.update" && c.ok && c.args.ts === ts).length;
 
 /** `userId` acts on the alert's message in `channel`; resolves with what the click sent. */
-function act(userId: string, channel: string, action: (blocks: unknown) => unknown) {
-  const m = episodeMessage(channel);
-  return stack.slack.sendBlockAction({
-    teamId: DEMO.teamId,
-    userId,
-    channelId: channel,
-    message: { ts: m.ts },
-    actions: [action(m.blocks)],
-  });
-}
+const act = (userId: string, channel: string, action: (blocks: unknown) => unknown) =>
+  actOnMessage(stack, userId, channel, episodeMessage(channel).ts, action);
 
 /** The private answer to a click, through its response_url. */
 async function answer(sent: { responseUrl?: string }, index = 0) {
@@ -77,7 +60,25 @@ async function answer(sent: { responseUrl?: string }, index = 0) {
   return textOf(r.body);
 }
 
+/** How many charts Slack draws a message carries. */
+const chartBlocks = (blocks: unknown) =>
+  (blocks as { type: string }[]).filter((b) => b.type === "data_visualization").length;
+
 const settle = () => new Promise((r) => setTimeout(r, 400));
+
+/**
+ * The thread replies `clicks` caused on the message `ts`: waits for the first, then a moment more, so
+ * a second reply (a double click told twice) would be seen too.
+ */
+async function toldBy(channel: string, ts: string, what: string, clicks: () => Promise<unknown>) {
+  const before = replies(channel, ts).length;
+  await clicks();
+  await stack.slack.waitFor(() => replies(channel, ts).length > before || undefined, { what });
+  await settle();
+  return replies(channel, ts)
+    .slice(before)
+    .map((r) => r.text);
+}
 
 describe("an alert's message, acted on", () => {
   let id = "";
@@ -98,6 +99,8 @@ describe("an alert's message, acted on", () => {
     expect(checkMessage({ blocks: m.blocks, text: m.text })).toEqual([]);
     expect(textOf(m.blocks)).toMatch(/Firing\* since/);
     expect(textOf(m.blocks)).toContain("payments/*");
+    // The trend behind the verdict, as a chart Slack draws (the workspace's default style).
+    expect(chartBlocks(m.blocks)).toBe(1);
   });
 
   it("Acknowledge: refused to a member, nothing changes; the owner's double click is told once", async () => {
@@ -129,6 +132,7 @@ describe("an alert's message, acted on", () => {
     const after = episodeMessage(ch);
     expect(textOf(after.blocks)).toMatch(/Acknowledged\* by <@U0ADMIN01>/);
     expect(textOf(after.blocks)).not.toContain(ACTION.alertAcknowledge);
+    expect(chartBlocks(after.blocks)).toBe(1);
     expect((await stack.web.deps.subscriptions.get(REF, id))?.runs?.alert?.acknowledged?.by).toBe(DEMO.admin);
   });
 
@@ -136,20 +140,14 @@ describe("an alert's message, acted on", () => {
     const day = (blocks: unknown) => chooseOption(blocks, ACTION.alertSnooze, `${id}|${episodeId()}|d`);
     const refused = await act(DEMO.member, ch, day);
     expect(await answer(refused)).toContain("Only the owner");
-    const before = replies(ch, ts).length;
-    await act(DEMO.admin, ch, day);
-    await stack.slack.waitFor(() => replies(ch, ts).length === before + 1 || undefined, {
-      what: "the snooze",
-    });
-    await act(DEMO.admin, ch, day);
-    await settle();
-    expect(
-      replies(ch, ts)
-        .slice(before)
-        .map((r) => r.text),
-    ).toEqual([
+    const told = await toldBy(ch, ts, "the snooze", () => act(DEMO.admin, ch, day));
+    expect(told).toEqual([
       expect.stringMatching(/^:zzz: Snoozed until .* by <@U0ADMIN01>: nothing is posted until then\.$/),
     ]);
+    // The same snooze again at once is the same snooze: said privately, nothing told again.
+    const count = replies(ch, ts).length;
+    expect(await answer(await act(DEMO.admin, ch, day))).toContain("Snoozed that way a moment ago already");
+    expect(replies(ch, ts)).toHaveLength(count);
     const s = await stack.web.deps.subscriptions.get(REF, id);
     expect(s?.runs?.alert?.snoozed).toMatchObject({ kind: "day", by: DEMO.admin });
     expect(textOf(episodeMessage(ch).blocks)).toMatch(/Snoozed\* until/);
@@ -195,17 +193,10 @@ describe("an alert's message, acted on", () => {
     const pause = (b: unknown) => clickButton(b, ACTION.alertPause);
     expect(await answer(await act(DEMO.member, ch, pause))).toContain("Only the owner");
     expect((await stack.web.deps.subscriptions.get(REF, id))?.status).toBe("active");
-    const before = replies(ch, ts).length;
-    await Promise.all([act(DEMO.admin, ch, pause), act(DEMO.admin, ch, pause)]);
-    await stack.slack.waitFor(() => replies(ch, ts).length === before + 1 || undefined, {
-      what: "the pause",
-    });
-    await settle();
-    expect(
-      replies(ch, ts)
-        .slice(before)
-        .map((r) => r.text),
-    ).toEqual([
+    const told = await toldBy(ch, ts, "the pause", () =>
+      Promise.all([act(DEMO.admin, ch, pause), act(DEMO.admin, ch, pause)]),
+    );
+    expect(told).toEqual([
       expect.stringMatching(
         /^:double_vertical_bar: Alert paused by <@U0ADMIN01> .*`\/insights resume \w+` starts it again\.$/,
       ),

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { findElement } from "../../sandbox/slack/index.ts";
 import { DEMO } from "../../sandbox/stack.ts";
 import { ACTION } from "../../src/ids.ts";
-import { streamKey } from "../../src/interactive/stream.ts";
+import { STREAM_GROUP, streamKey } from "../../src/interactive/stream.ts";
+import { dumpRedis, naming } from "../setup/redis-dump.ts";
 import { useFileStack, who } from "./helpers.ts";
 import { requestClaims, spawnWorker, type WorkerProcess } from "./interactive-helpers.ts";
 
@@ -84,6 +85,32 @@ describe("digests computed by worker processes", () => {
     expect(handled.userId).toBe(DEMO.member);
     // Done: acknowledged and deleted from the stream.
     await stack.slack.waitFor(async () => (await entries()).length === 0, { timeoutMs: 5_000 });
+  });
+
+  it("a finished request leaves nothing of its response_url in Redis (whoever holds one can post as the app to that person); its claim stays", async () => {
+    // Keys of this stack: the store's and the stream's.
+    const stored = async () => [
+      ...(await dumpRedis(stack.redis, `${stack.prefix}:*`)),
+      ...(await dumpRedis(stack.redis, `${stack.config.queuePrefix}:*`)),
+    ];
+    const claimed = Object.keys(await requestClaims(stack));
+    const sent = await stack.slack.sendCommand({ ...who(), text: "last8d" });
+    const url = sent.responseUrl as string;
+    // Waiting for a worker, the request's entry holds the url: the dump below sees it where it is kept.
+    expect(naming(await stored(), url).map((l) => l.split(" ")[0])).toEqual([key()]);
+
+    workers.push(await spawnWorker(stack, {}));
+    await stack.slack.waitFor(() => accepted(url)[0], { timeoutMs: 20_000 });
+    await stack.slack.waitFor(async () => naming(await stored(), url).length === 0, {
+      timeoutMs: 5_000,
+      what: "the finished request's entry (with its response_url) gone from Redis",
+    });
+    // Acknowledged as well as deleted: nothing pending in the group for a takeover to run again.
+    expect(await stack.redis.xpending(key(), STREAM_GROUP)).toEqual([0, null, null, null]);
+    // What is kept of it is its claim, done (and its "sent" mark), which names no url.
+    const claims = Object.entries(await requestClaims(stack)).filter(([k]) => !claimed.includes(k));
+    expect(claims.filter(([k]) => !k.endsWith(":sent")).map(([, v]) => v)).toEqual(["d"]);
+    expect(JSON.stringify(claims)).not.toContain(url);
   });
 
   it("a worker killed while computing a digest: another takes the request over and the person gets one reply", async () => {

@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { accountFor, dailyCounts, SCENARIO_KEYS } from "../../sandbox/analytics/index.ts";
+import { SCENARIO_KEYS } from "../../sandbox/analytics/index.ts";
 import { DEMO } from "../../sandbox/slack/index.ts";
 import { checkMessage } from "../../src/blockkit/limits.ts";
 import { ACTION, BLOCK } from "../../src/ids.ts";
 import { addDays, isoWeekday } from "../../src/insights/days.ts";
-import type { DayPoint } from "../../src/insights/types.ts";
 import { judgeDay } from "../../src/insights/unusual.ts";
 import { createAlertState } from "../../src/jobs/alert-state.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
 import { periodOf } from "../../src/subscriptions/period.ts";
 import { snoozeField } from "../../src/subscriptions/run-state.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
+import { oracleSeries } from "../fixtures/oracle-series.ts";
 import { backends } from "../setup/backends.ts";
 import {
   connectKey,
@@ -118,20 +118,8 @@ describe.each(backends())("unusual alerts ($name)", ({ url }) => {
     const t = today0();
     const yesterday = new Date(t - DAY).toISOString().slice(0, 10);
     // The totals alone would call yesterday unusually low (the oracle, judged as the alert would).
-    const account = accountFor(SCENARIO_KEYS.weeklyOutage);
-    if (!account) throw new Error("no account");
     const today = new Date(t).toISOString().slice(0, 10);
-    const points: DayPoint[] = Array.from({ length: 57 }, (_, i) => {
-      const day = addDays(yesterday, i - 56);
-      const c = dailyCounts(account, day, undefined, undefined, today);
-      return {
-        day,
-        findings: c.findings,
-        violations: c.violations,
-        fixed: c.fixedViolations,
-        merged: c.mergedViolations,
-      };
-    });
+    const points = oracleSeries(SCENARIO_KEYS.weeklyOutage, yesterday, 57, today);
     expect(judgeDay(points, "violations", yesterday)).toMatchObject({ kind: "judged", direction: "low" });
     const after = await runCheck(harness, sub, at(t + HOUR));
     expect(after.lastDelivery?.outcome).toBe("skipped");

@@ -7,7 +7,7 @@ import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { Schedule, Subscription } from "../../src/subscriptions/types.ts";
 import { backends } from "../setup/backends.ts";
-import { spawnWorkerProcess } from "../setup/worker-process.ts";
+import { exited, printed, spawnWorkerProcess } from "../setup/worker-process.ts";
 import { startSlackProxy } from "./slack-proxy.ts";
 import {
   CRASH,
@@ -36,39 +36,6 @@ afterEach(async () => {
   await privateRedis?.destroy();
   privateRedis = undefined;
 });
-
-/** Resolves when the child prints `marker` on stdout. */
-function printed(child: ChildProcess, marker: string, timeoutMs = 15_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    const timer = setTimeout(
-      () => reject(new Error(`child did not print "${marker}": ${out}${err}`)),
-      timeoutMs,
-    );
-    child.stderr?.on("data", (d: Buffer) => {
-      err += d.toString();
-    });
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes(marker)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`child exited (${code}) before "${marker}": ${out}${err}`));
-    });
-  });
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.exitCode !== null || child.signalCode !== null
-      ? resolve({ code: child.exitCode, signal: child.signalCode })
-      : child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
 
 /** A worker in its own process, as `startWorker` runs it, with the harness's fast settings. */
 async function spawnWorker(

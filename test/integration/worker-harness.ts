@@ -47,8 +47,9 @@ export const FAST: Partial<WorkerOptions> = {
  * takes over finds them stalled within seconds. It never looks for stalled jobs itself. Alive on a
  * loaded machine, it loses some of its own 2 s locks (a busy event loop misses a renewal); each loss
  * it found would count as a stall, and with the kill's that can make three, past BullMQ's limit:
- * BullMQ then fails the job without running it ("job stalled more than allowable limit"), and no
- * worker ever records the delivery. With nobody checking until the kill, the kill is the one stall.
+ * BullMQ then fails the job without running it ("job stalled more than allowable limit") and the
+ * worker adds it again (stalled.ts), a detour this test does not mean to take. With nobody checking
+ * until the kill, the kill is the one stall.
  */
 export const CRASH: Partial<WorkerOptions> = {
   ...FAST,

@@ -99,6 +99,23 @@ describe.each(backends())("alerts ($name)", ({ url }) => {
     expect(skipped.filter((r) => /^still firing: violations [\d,]+ > 500$/.test(r))).toHaveLength(39);
     expect(skipped.filter((r) => /^violations [\d,]+ not > 500$/.test(r))).toHaveLength(59);
   });
+
+  it("a first fire whose post Slack refuses once (429) is told by the retry, once", async () => {
+    h = await startHarness({ redisUrl: url });
+    const harness = h;
+    await harness.worker({ pacing: { channelPosts: { points: 1_000, durationSec: 1 } } });
+    await connectKey(harness, DEMO_API_KEY);
+    const sub = await insert(harness, { mode: "alert", condition: "when violations > 500" });
+    // Nothing told yet: the check applies, notes its fire as pending, and its post is rate limited.
+    harness.slack.injectHttp("chat.postMessage", 429, { retryAfter: 1 });
+    const after = await check(harness, sub, hourly(0, 1));
+    expect(after.lastDelivery?.outcome).toBe("delivered");
+    expect(after.runs?.alert?.state).toBe("firing");
+    expect(after.runs?.alert?.untold).toBeUndefined();
+    const refused = harness.slack.calls((c) => c.method === "chat.postMessage" && !c.ok);
+    expect(refused).toHaveLength(1);
+    expect(posts(harness, DEMO.security)).toHaveLength(1);
+  });
 });
 
 describe("digest runs with a condition or a style", () => {

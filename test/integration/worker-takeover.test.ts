@@ -190,9 +190,10 @@ describe("stopping after Redis died", () => {
     await privateRedis.stop("SIGKILL");
     const t0 = Date.now();
     await expect(worker.close()).rejects.toMatchObject({ code: "shutdown_timeout" });
-    // Two seconds, plus at most one for the connections to drop.
+    // Two seconds, plus at most one for the connections to drop (and a loaded machine's slack: what
+    // this guards against is a close that never returns).
     expect(Date.now() - t0).toBeGreaterThanOrEqual(2_000);
-    expect(Date.now() - t0).toBeLessThan(3_500);
+    expect(Date.now() - t0).toBeLessThan(8_000);
   });
 
   it("the worker command exits 1 within SHUTDOWN_TIMEOUT_MS of SIGTERM when Redis is gone", {
@@ -226,8 +227,10 @@ describe("stopping after Redis died", () => {
     child.kill("SIGTERM");
     const { code, at } = await exited;
     expect(code).toBe(1);
-    // 3 s, a second for the connections, a second for the process to go.
-    expect(at - t0).toBeLessThan(5_500);
+    // 3 s, a second for the connections, a second for the process to go, and a loaded machine's
+    // slack: before the bound, the process never exited.
+    expect(at - t0).toBeGreaterThanOrEqual(3_000);
+    expect(at - t0).toBeLessThan(15_000);
     expect(out).toContain("Stopped without finishing");
   });
 });

@@ -30,3 +30,36 @@ export function spawnWorkerProcess(start: string, options: Record<string, unknow
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
+
+/** Resolves when the child prints `marker` on stdout. */
+export function printed(child: ChildProcess, marker: string, timeoutMs = 15_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    const timer = setTimeout(
+      () => reject(new Error(`child did not print "${marker}": ${out}${err}`)),
+      timeoutMs,
+    );
+    child.stderr?.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes(marker)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`child exited (${code}) before "${marker}": ${out}${err}`));
+    });
+  });
+}
+
+export const exited = (child: ChildProcess) =>
+  new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve({ code: child.exitCode, signal: child.signalCode })
+      : child.once("exit", (code, signal) => resolve({ code, signal })),
+  );

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { accountFor, dailyCounts, SCENARIO_KEYS, SCENARIOS } from "../../sandbox/analytics/index.ts";
 import { addDays, isoWeekday } from "../../src/insights/days.ts";
-import type { DayPoint } from "../../src/insights/types.ts";
 import { judgeDay, type UnusualMeasure } from "../../src/insights/unusual.ts";
+import { oracleSeries } from "../fixtures/oracle-series.ts";
 
 /**
  * The emulator's weekly-rhythm accounts, through its own oracle: `scenario-weekly` has a strong
@@ -12,21 +12,7 @@ import { judgeDay, type UnusualMeasure } from "../../src/insights/unusual.ts";
 
 const TODAY = "2026-11-25"; // a Wednesday: yesterday is a Tuesday
 
-function series(key: string, last: string, days: number, today = TODAY): DayPoint[] {
-  const account = accountFor(key);
-  if (!account) throw new Error(`no account ${key}`);
-  return Array.from({ length: days }, (_, i) => {
-    const day = addDays(last, i - (days - 1));
-    const c = dailyCounts(account, day, undefined, undefined, today);
-    return {
-      day,
-      findings: c.findings,
-      violations: c.violations,
-      fixed: c.fixedViolations,
-      merged: c.mergedViolations,
-    };
-  });
-}
+const series = (key: string, last: string, days: number) => oracleSeries(key, last, days, TODAY);
 
 const MEASURES: UnusualMeasure[] = ["violations", "findings", "fixes"];
 

@@ -5,7 +5,7 @@ import { checkMessage } from "../../src/blockkit/limits.ts";
 import type { Block, ContextBlock, DataVisualizationBlock, Message } from "../../src/blockkit/types.ts";
 import { BLOCK } from "../../src/ids.ts";
 import { trendBuckets } from "../../src/insights/trend-buckets.ts";
-import { alertMessage } from "../../templates/alert-message.ts";
+import { alertEpisodeMessage, alertHead, alertMessage } from "../../templates/alert-message.ts";
 import { SERIES_NAMES, trendChartBlocks } from "../../templates/digest-chart.ts";
 import { digestMessage } from "../../templates/digest-message.ts";
 import { makeView } from "./fixtures/digest-view.ts";
@@ -228,5 +228,62 @@ describe("an alert's message", () => {
     expect(
       chartOf(alertMessage({ ...a, view: { ...trendView({ days: 30 }), chartStyle: "off" } })),
     ).toBeUndefined();
+  });
+});
+
+describe("an alert episode's message", () => {
+  const head = (view: ReturnType<typeof trendView>) =>
+    alertHead({
+      reason: "violations 412 yesterday (Tue Nov 24); a usual Tuesday is 150–210, 2.3× its median",
+      condition: "when violations unusual",
+      view,
+      schedule: "Hourly at :00 UTC",
+      subId: "abc123",
+    });
+  const firing = { id: "20261125T010000Z", firedAt: "2026-11-25T01:00:00.000Z", state: "firing" as const };
+  const states = [
+    ["firing", firing],
+    ["acknowledged", { ...firing, acknowledged: { by: "U0ADMIN01", at: "2026-11-25T02:00:00.000Z" } }],
+    [
+      "snoozed",
+      {
+        ...firing,
+        snoozed: {
+          kind: "day" as const,
+          until: "2026-11-26T02:00:00.000Z",
+          by: "U0ADMIN01",
+          at: "2026-11-25T02:00:00.000Z",
+        },
+      },
+    ],
+    [
+      "cleared",
+      {
+        ...firing,
+        state: "clear" as const,
+        cleared: {
+          at: "2026-11-26T01:00:00.000Z",
+          reason: "violations 180 yesterday, within a usual Wednesday",
+        },
+      },
+    ],
+  ] as const;
+
+  it.each(states)(
+    "carries the trend as a chart when native, %s as when it fired, valid for both checkers",
+    (_, e) => {
+      const { head: blocks, text } = head(trendView({ days: 30 }));
+      const m = alertEpisodeMessage(blocks, text, "abc123", e);
+      expectValid(m);
+      expect(chartOf(m)?.chart.axis_config.categories).toHaveLength(5);
+      expect(notesOf(m)).toBeTruthy();
+    },
+  );
+
+  it("has no chart when the digest's chart is off (the fallback Slack refusing it gets)", () => {
+    const { head: blocks, text } = head({ ...trendView({ days: 30 }), chartStyle: "off" });
+    const m = alertEpisodeMessage(blocks, text, "abc123", firing);
+    expectValid(m);
+    expect(chartOf(m)).toBeUndefined();
   });
 });

@@ -104,7 +104,9 @@ export async function snooze(ctx: Ctx, raw: unknown): Promise<void> {
     const event: EpisodeEvent = { kind: "snoozed", by: user.id, at: at.toISOString() };
     if (until) event.until = until.toISOString();
     await tell(ctx, sub.id, v.ep, event);
-  } else if (r === "busy")
+  } else if (r === "repeat")
+    await ctx.reply.notice("Snoozed that way a moment ago already: nothing changed.");
+  else if (r === "busy")
     await ctx.reply.notice("The alert is being told a change right now; snooze again in a moment.");
   else if (r === "over" || r === "gone") await ctx.reply.notice(OVER);
 }

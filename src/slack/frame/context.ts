@@ -1,5 +1,6 @@
 import type { Context, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
+import { AppError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import { canManage } from "../permissions.ts";
@@ -42,12 +43,27 @@ export function bareReply(deps: AppServices, facts: RequestFacts, log: Logger, r
  * Redis across requests), and the reply for its surface. Throws `bad_request` when the payload
  * names no workspace.
  */
-export function requestContext(deps: AppServices, facts: RequestFacts): RequestContext {
+export function requestContext(
+  deps: AppServices,
+  facts: RequestFacts,
+  o: { beforeAck?: boolean } = {},
+): RequestContext {
   const log = deps.logger.child(facts.logFields);
   const ref = workspaceOf(facts.context);
   let user: Promise<SlackUser> | undefined;
+  // Before the ack nothing may call Slack: only a user this process or Redis already knows.
+  const lookUp = o.beforeAck
+    ? async () => {
+        const known = await deps.users.known(ref, facts.userId);
+        if (known) return known;
+        throw new AppError(
+          "user_not_checked",
+          "I could not check who you are in time. Submit again in a moment; nothing was saved.",
+        );
+      }
+    : () => deps.users.get(ref, facts.client, facts.userId);
   const loadUser = () => {
-    user ??= deps.users.get(ref, facts.client, facts.userId);
+    user ??= lookUp();
     return user;
   };
   return {

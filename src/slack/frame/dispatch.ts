@@ -134,7 +134,8 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
     };
     let after: (() => Promise<void>) | undefined;
     try {
-      const ctx = requestContext(deps, facts);
+      // The answer is the ack itself: nothing Slack-bound may run before it.
+      const ctx = requestContext(deps, facts, { beforeAck: true });
       await checkAccess(entry.access, ctx);
       const viewCtx = {
         ...ctx,
@@ -164,7 +165,13 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       }
       count("view", "ok");
     } catch (err) {
-      if (isFieldRefusal(err)) return await refuse({ [entry.errorBlock]: err.message }, err.code);
+      if (isFieldRefusal(err)) {
+        await refuse({ [entry.errorBlock]: err.message }, err.code);
+        // Looked up now, after the ack, so the next submission finds the user known.
+        if (err.code === "user_not_checked")
+          await deps.users.get(workspaceOf(args.context), facts.client, facts.userId).catch(() => undefined);
+        return;
+      }
       count("view", codeOf(err));
       log.error({ err }, "modal submission failed");
       await args.ack?.(

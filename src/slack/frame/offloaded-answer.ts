@@ -24,6 +24,8 @@ export interface OffloadedEnv {
   clientFor(ref: WorkspaceRef): Promise<{ client: WebClient; botToken: string }>;
   fetch?: typeof fetch;
   now?: () => number;
+  /** How long one response_url post may take (SLACK_TIMEOUT_MS) [the poster's 10 s]. */
+  slackTimeoutMs?: number;
 }
 
 export type AcquiredClaim = Extract<RequestClaim, { state: "acquired" }>;
@@ -89,6 +91,7 @@ export async function answeringFacts(
     used: job.notice === "response_url" ? 1 : 0,
     fetch: env.fetch,
     now: env.now,
+    timeoutMs: env.slackTimeoutMs,
   });
   const respond = async (m: Parameters<RespondFn>[0]) => {
     const msg: Record<string, unknown> = typeof m === "string" ? { text: m } : { ...m };

@@ -28,7 +28,10 @@ export function fieldErrors(
   return { response_action: "errors", errors: out };
 }
 
-/** The refusals a modal shows on its input rather than as "something went wrong". */
+/**
+ * The refusals a modal shows on its input rather than as "something went wrong" (`user_not_checked`:
+ * a submitter nobody has looked up yet, who is asked to submit again).
+ */
 export function isFieldRefusal(err: unknown): err is AppError {
-  return isAppError(err) && (err.code === "forbidden" || err.code === "bad_request");
+  return isAppError(err) && ["forbidden", "bad_request", "user_not_checked"].includes(err.code);
 }

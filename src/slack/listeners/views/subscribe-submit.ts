@@ -18,6 +18,18 @@ import { dmOf } from "../../subscriptions/personal.ts";
 
 type Values = Parameters<typeof formFromValues>[0];
 
+/**
+ * The modal's answer is the ack, due within Slack's 3 s. The one Slack call it may wait for (opening
+ * the person's DM, when opening the modal did not) gets 1.5 s of it, not the Web API's own deadline.
+ */
+const BEFORE_ACK_MS = 1_500;
+const SLACK_LATE = "Slack did not answer in time to check this; nothing was saved. Press the button again.";
+async function beforeAck<T>(work: Promise<T>): Promise<T | null> {
+  work.catch(() => undefined);
+  const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), BEFORE_ACK_MS).unref());
+  return Promise.race([work, late]);
+}
+
 const inline = (errors: Record<string, string>): ViewResult => ({ errors });
 
 /**
@@ -61,10 +73,12 @@ export const subscribeSubmit = onView({
     }
 
     // Answered without waiting on Slack: the DM was opened, and the channel checked, when the modal
-    // opened or the channel was picked. A channel nobody checked lately is checked after the answer.
+    // opened or the channel was picked. A channel nobody checked lately is checked after the answer;
+    // a DM opening the modal could not make is tried within the answer's bound.
     const channelId = form.personal
-      ? (editing?.channelId ?? (await dmOf(deps, ctx.client, ref, userId)))
+      ? (editing?.channelId ?? (await beforeAck(dmOf(deps, ctx.client, ref, userId))))
       : (form.channelId as string);
+    if (!channelId) return inline({ [top]: SLACK_LATE });
     let unchecked = false;
     if (!form.personal && (!editing || editing.channelId !== channelId)) {
       const known = await knownChannelState(deps, ref, channelId);
