@@ -72,6 +72,8 @@ describe("who may ask", () => {
     const call = stack.slack.calls({ method: "chat.postEphemeral" }).at(-1);
     expect(call?.args.thread_ts).toBe(posted.ts);
     expect(repliesIn(stack, DEMO.general, posted.ts)).toEqual([]);
+    // Done before its worker goes (afterEach kills it): a refusal still pending would be the next test's.
+    await stack.slack.waitFor(async () => ((await stack.redis.xlen(streamed())) === 0 ? true : undefined));
   });
 
   it("an admin's question waits in the hand-off stream until a worker process reads and answers it, then leaves Redis", async () => {
