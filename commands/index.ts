@@ -1,6 +1,6 @@
 import { AppError } from "../src/errors.ts";
 import { COMMAND } from "../src/ids.ts";
-import { type CommandEntry, onCommand } from "../src/slack/frame/index.ts";
+import { type CommandEntry, OPENS_MODAL, onCommand } from "../src/slack/frame/index.ts";
 import { connectCommand } from "./connect.ts";
 import type { CommandHandler } from "./context.ts";
 import { digestCommand } from "./digest.ts";
@@ -20,26 +20,25 @@ const entry = <K extends Kind>(
   name: K,
   access: CommandEntry["access"],
   run: CommandHandler<K>,
-  opts: { offload?: boolean } = {},
+  opts: { inline?: string } = {},
 ) => onCommand({ name, access, run: run as CommandEntry["run"], ...opts });
 
 /**
  * The registration table: one handler per subcommand, each with who may use it. The listener
  * frame applies the access level before the handler runs; pause/resume/send/unsubscribe also
- * check that the person owns (or may manage) that subscription.
+ * check that the person owns (or may manage) that subscription. Every subcommand's work is handed
+ * off the event loop that acks Slack's requests unless its entry says why it runs there (`inline`).
  */
 export const COMMAND_ENTRIES: CommandEntry[] = [
-  // Computing a digest is the one heavy step: it runs off the event loop that acks Slack's requests.
-  entry("digest", "reader", digestCommand, { offload: true }),
-  entry("help", "anyone", helpCommand),
-  entry("connect", "manager", connectCommand),
+  entry("digest", "reader", digestCommand),
+  entry("help", "anyone", helpCommand, { inline: "a fixed text from a template" }),
+  entry("connect", "manager", connectCommand, { inline: OPENS_MODAL }),
   entry("disconnect", "manager", disconnectCommand),
   entry("status", "reader", statusCommand),
-  entry("subscribe", "manager", subscribeCommand),
+  entry("subscribe", "manager", subscribeCommand, { inline: OPENS_MODAL }),
   // A personal digest goes to whoever asks: the same people who may read digests (DIGEST_ACCESS).
-  entry("subscribeMe", "reader", subscribeMeCommand),
-  // Exporting computes a digest's series, like the digest itself.
-  entry("export", "reader", exportCommand, { offload: true }),
+  entry("subscribeMe", "reader", subscribeMeCommand, { inline: OPENS_MODAL }),
+  entry("export", "reader", exportCommand),
   entry("subscriptions", "reader", subscriptionsCommand),
   entry("unsubscribe", "reader", unsubscribeCommand),
   entry("pause", "reader", pauseCommand),

@@ -2,7 +2,7 @@ import { resolveFilterNames } from "../src/digests/subscription-filters.ts";
 import { AppError } from "../src/errors.ts";
 import { requirePostableChannel } from "../src/slack/subscriptions/access.ts";
 import { openSubscribeModal } from "../src/slack/subscriptions/modal-open.ts";
-import { openDm } from "../src/slack/subscriptions/personal.ts";
+import { dmOf } from "../src/slack/subscriptions/personal.ts";
 import type { Schedule } from "../src/subscriptions/types.ts";
 import { subscribedMessage } from "../templates/subscribe-reply.ts";
 import type { CommandContext, CommandHandler } from "./context.ts";
@@ -90,5 +90,5 @@ export const subscribeMeCommand: CommandHandler<"subscribeMe"> = async (ctx) => 
     return;
   }
   await requireKey(ctx);
-  await subscribe(ctx, c, await openDm(ctx.client, body.user_id));
+  await subscribe(ctx, c, await dmOf(ctx.deps, ctx.client, ctx.ref, body.user_id));
 };

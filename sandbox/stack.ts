@@ -83,6 +83,11 @@ export interface StackOptions {
   interactive?: "threads" | "queue";
   /** Lease of an interactive request's claim (tests that kill a run shorten it). */
   interactiveClaimLeaseMs?: number;
+  /**
+   * Return only once the digest threads have loaded [true], so a first digest, Home tab or unfurl
+   * does not wait for them; false when the caller awaits `web.ready()` itself, alongside other set-up.
+   */
+  awaitThreads?: boolean;
 }
 
 /** The whole product on loopback: analytics emulator, Slack stand-in, the real app over HTTP. */
@@ -190,6 +195,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   });
   // In Socket Mode nothing listens on /slack/events; health and install pages are on `port`.
   const web = socketMode ? { ...started, url: `http://127.0.0.1:${port}` } : started;
+  if (o.awaitThreads !== false) await web.ready();
   // Bolt is connected once it read hello; the stand-in sends nothing before it knows that too.
   if (socketMode) await slack.waitForSocket();
   slack.setAppUrl(`${web.url}/slack/events`);

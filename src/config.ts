@@ -88,6 +88,8 @@ export interface Config {
   };
   /** Digest work handed off the request path (see src/interactive/). */
   interactive: InteractiveConfig;
+  /** Web processes sharing the port (node:cluster), Heroku's WEB_CONCURRENCY; 1 runs no cluster. */
+  webConcurrency: number;
   /** How long a stop waits for work in flight and Redis before it drops the connections (SHUTDOWN_TIMEOUT_MS). */
   shutdownMs: number;
 }
@@ -359,6 +361,7 @@ const schema = z.object({
   INTERACTIVE_BACKLOG: int("INTERACTIVE_BACKLOG", 0, 100_000).optional(),
   INTERACTIVE_CONCURRENCY: int("INTERACTIVE_CONCURRENCY", 1, 500).optional(),
   INTERACTIVE_THREADS: int("INTERACTIVE_THREADS", 1, 64).optional(),
+  WEB_CONCURRENCY: int("WEB_CONCURRENCY", 1, 64).optional(),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).optional(),
 });
 
@@ -540,6 +543,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       concurrency: e.INTERACTIVE_CONCURRENCY ?? 20,
       threads: e.INTERACTIVE_THREADS ?? defaultThreads(),
     },
+    webConcurrency: e.WEB_CONCURRENCY ?? 1,
     // Under the 30 s most platforms wait after SIGTERM before they SIGKILL.
     shutdownMs: e.SHUTDOWN_TIMEOUT_MS ?? 25_000,
   };

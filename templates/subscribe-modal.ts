@@ -259,6 +259,8 @@ export function subscribeModal(o: SubscribeModalOptions): SubscribeModalView {
     : {
         type: "input",
         block_id: F.channel,
+        // Picking a channel has it checked at once, so the submission can say "invite the app" inline.
+        dispatch_action: true,
         label: label("Channel"),
         hint: hint("The app must be a member: /invite @Insights in the channel first."),
         element: {

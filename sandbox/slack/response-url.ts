@@ -125,3 +125,49 @@ export function receiveResponse(
   });
   return { status: out.status, body: out.error ? { ok: false, error: out.error, ...details } : { ok: true } };
 }
+
+/**
+ * A slash command's immediate answer: an ack whose body holds a message shows it to the person
+ * (ephemeral unless `response_type` is `in_channel`), like a post on the command's response_url but
+ * without using one of its five posts; a later `replace_original` on that url replaces it. Recorded
+ * in `responses` with outcome `ack`. An empty ack shows nothing.
+ */
+export function receiveCommandAck(
+  state: StandInState,
+  baseUrl: string,
+  responseId: string,
+  body: unknown,
+): void {
+  const rec = state.responseUrls.get(responseId);
+  if (!rec || !isRecord(body) || (body.text === undefined && body.blocks === undefined)) return;
+  let out: Outcome;
+  try {
+    const { text, blocks } = readMessage(body, {
+      requireContent: true,
+      fileReady: slackFileReady(state, baseUrl, rec.teamId),
+    });
+    const ws = state.workspaces.get(rec.teamId);
+    if (!rec.channelId || !ws) out = reject(404, "channel_not_found");
+    else {
+      const base = { channelId: rec.channelId, teamId: rec.teamId, text, blocks, via: "ack" };
+      if (body.response_type === "in_channel") {
+        const m = addMessage(state, {
+          ...base,
+          user: ws.botUserId,
+          botId: ws.botId,
+          threadTs: undefined,
+          files: undefined,
+        });
+        rec.target = { channelId: m.channelId, ts: m.ts, ephemeral: false };
+      } else {
+        const m = addEphemeral(state, { ...base, userId: rec.userId });
+        rec.target = { channelId: m.channelId, ts: m.ts, ephemeral: true };
+      }
+      out = { status: 200, outcome: "ack", error: undefined };
+    }
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    out = reject(400, err.code);
+  }
+  state.responses.push({ responseId, at: state.now(), body, ...out });
+}

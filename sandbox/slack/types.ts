@@ -129,7 +129,8 @@ export interface ResponseRecord {
   at: number;
   status: number;
   body: Record<string, unknown> | undefined;
-  outcome: "ephemeral" | "in_channel" | "replaced" | "deleted" | "rejected";
+  /** `ack`: a slash command's immediate answer (its ack's body), shown without using the url. */
+  outcome: "ephemeral" | "in_channel" | "replaced" | "deleted" | "rejected" | "ack";
   error: string | undefined;
 }
 

@@ -1,42 +1,68 @@
-import { type InteractiveLocks, startInteractiveConsumer } from "../interactive/consumer.ts";
+import { startStreamConsumer } from "../interactive/consumer.ts";
+import { drainLegacyQueue } from "../interactive/legacy.ts";
 import type { Metrics } from "../metrics.ts";
+import { fromLegacyJob } from "../slack/frame/index.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { createInteractiveRunner, type InteractiveRunnerOptions } from "./interactive.ts";
 
 /** Options of the worker process's interactive part (WorkerOptions.interactive). */
 export interface InteractiveWorkerOptions {
-  /** Interactive queue name [interactive]; tests use one per stack. */
+  /** Hand-off stream name [interactive]; tests use one per stack. */
   queueName?: string;
-  /** BullMQ lock settings (see consumer.ts). */
-  locks?: InteractiveLocks;
+  /** How long a dead worker's request waits before another takes it over [10 s] (see consumer.ts). */
+  streamLeaseMs?: number;
   /** Lease of a request's claim [6 s]. */
   claimLeaseMs?: number;
   /** How long a run may hold an insights query's shared-fetch lock [10 s]. */
   insightsLockMs?: number;
-  /** BullMQ's connection for the consumer, when it is not `redis` (the app's, with a deadline). */
+  /**
+   * A connection without a command deadline, when `redis` (the app's) has one: the stream's blocking
+   * reads and the legacy drain's BullMQ worker use it; every other command keeps the deadline.
+   */
   connection?: RedisClient;
 }
 
 /**
- * Computes the digests people wait for, next to the delivery worker: a queue of its own read with
- * `INTERACTIVE_CONCURRENCY`, so they never stand behind scheduled deliveries.
+ * Computes what people wait for, next to the delivery worker: the requests the web processes hand
+ * off through their stream, `INTERACTIVE_CONCURRENCY` at once, so they never stand behind scheduled
+ * deliveries.
  */
 export function startInteractiveWorker(
   o: InteractiveRunnerOptions & InteractiveWorkerOptions & { metrics: Metrics },
 ) {
   const runner = createInteractiveRunner(o);
-  const worker = startInteractiveConsumer({
+  const consumer = startStreamConsumer({
+    connection: o.redis,
+    blocking: o.connection,
+    prefix: o.config.queuePrefix,
+    name: o.queueName,
+    concurrency: o.config.interactive.concurrency,
+    leaseMs: o.streamLeaseMs,
+    logger: o.logger,
+    run: runner.run,
+  });
+  const legacy = drainLegacyQueue({
     connection: o.connection ?? o.redis,
     prefix: o.config.queuePrefix,
     name: o.queueName,
     concurrency: o.config.interactive.concurrency,
-    locks: o.locks,
     logger: o.logger,
+    convert: fromLegacyJob,
     run: runner.run,
   });
   o.logger.info(
-    { queue: worker.name, concurrency: o.config.interactive.concurrency },
+    { consumer: consumer.name, concurrency: o.config.interactive.concurrency },
     "interactive worker started",
   );
-  return { worker, close: () => worker.close() };
+  return {
+    consumer,
+    async close() {
+      await Promise.all([consumer.close(), legacy.close()]);
+    },
+    /** Drops its connections without waiting (a stop past SHUTDOWN_TIMEOUT_MS). */
+    async disconnect() {
+      consumer.disconnect();
+      await legacy.disconnect();
+    },
+  };
 }

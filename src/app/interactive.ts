@@ -80,12 +80,26 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
       ? createInstallLayer({ redis, keyring: config.keyring, prefix: o.prefix, logger, slack: config.slack })
       : undefined;
   const deps = install ? { ...core, installerOf: install.installerOf } : core;
-  const tokenFor = tokenLookup(o, install);
+  const lookup = tokenLookup(o, install);
+  // Each request needs its workspace's token: one decryption per workspace every ten seconds, not per
+  // request (well inside a rotated token's overlap with the one it replaces).
+  const tokens = new Map<string, { token: Promise<string>; until: number }>();
+  const tokenFor = (ref: WorkspaceRef): Promise<string> => {
+    const key = JSON.stringify(ref);
+    const held = tokens.get(key);
+    if (held && held.until > Date.now()) return held.token;
+    const token = lookup(ref);
+    if (tokens.size > 10_000) tokens.clear();
+    tokens.set(key, { token, until: Date.now() + 10_000 });
+    token.catch(() => tokens.delete(key));
+    return token;
+  };
   const clients = new Map<string, WebClient>();
   const env: OffloadedEnv = {
     deps,
     table: routeTable({ command: SLASH_COMMAND, listeners: LISTENERS }),
     claims: createRequestClaims({ redis, keys: deps.keys, leaseMs: o.claimLeaseMs }),
+    slackTimeoutMs: config.slack.timeoutMs,
     async clientFor(ref) {
       const botToken = await tokenFor(ref);
       // Keyed by a tag of the token, never the token itself.

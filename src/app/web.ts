@@ -4,7 +4,7 @@ import { SLASH_COMMAND } from "../../commands/index.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallationStore, createInstallLayer, type RemoveSchedulers } from "../install/index.ts";
-import { createQueueExecutor } from "../interactive/queue.ts";
+import { createStreamExecutor } from "../interactive/queue.ts";
 import type { InteractiveExecutor, Offload } from "../interactive/types.ts";
 import { DEFAULT_POLICY, type DeliveryPolicy } from "../jobs/queue.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
@@ -51,14 +51,12 @@ export interface WebOptions {
 /** Options of the hand-off of digest work. Defaults in brackets. */
 export interface WebInteractiveOptions {
   /**
-   * `queue` [default]: worker processes compute digests from the interactive queue (Procfile web +
+   * `queue` [default]: worker processes compute digests from the hand-off stream (Procfile web +
    * worker). `threads`: a pool of INTERACTIVE_THREADS threads in this process (`start`, the demo).
    */
   mode?: "queue" | "threads";
-  /** Interactive queue name [interactive]; must match the workers'. */
+  /** Hand-off stream name [interactive]; must match the workers'. */
   queueName?: string;
-  /** How long one reading of the queue's backlog is reused [100 ms]. */
-  depthCacheMs?: number;
   /** Lease of a request's claim in the threads [6 s]. */
   claimLeaseMs?: number;
 }
@@ -68,10 +66,12 @@ export interface WebHandle {
   deps: AppServices;
   /** Base URL of the HTTP receiver (empty in Socket Mode). */
   url: string;
+  /** Resolves once the digest threads (`threads` mode) have loaded and take work; at once otherwise. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The digest executor: the interactive queue (workers elsewhere) or threads in this process. */
+/** The digest executor: the hand-off stream (workers elsewhere) or threads in this process. */
 function startExecutor(
   o: WebOptions,
   redis: RedisClient,
@@ -92,13 +92,7 @@ function startExecutor(
       claimLeaseMs: i.claimLeaseMs,
     });
   }
-  return createQueueExecutor({
-    connection: redis,
-    prefix: o.config.queuePrefix,
-    name: i.queueName,
-    logger: o.logger,
-    depthCacheMs: i.depthCacheMs,
-  });
+  return createStreamExecutor({ connection: redis, prefix: o.config.queuePrefix, name: i.queueName });
 }
 
 /** The `web` composition root: services, Bolt app, HTTP receiver (or Socket Mode). */
@@ -189,6 +183,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
       },
     ],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
+    installed: install?.installed,
     readiness: evictionReport(redis, eviction),
     routes: {
       command: SLASH_COMMAND,
@@ -219,6 +214,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     app,
     deps,
     url,
+    ready: () => ("ready" in executor ? executor.ready() : Promise.resolve()),
     async close() {
       await app.stop();
       await executor.close();

@@ -330,7 +330,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         await redis.quit().catch(() => redis.disconnect());
         if (!o.redis) await bullmq.quit().catch(() => bullmq.disconnect());
       }, [
-        () => interactive?.worker.disconnect(),
+        () => interactive?.disconnect(),
         () => worker.disconnect(),
         () => queue.disconnect(),
         () => health?.close(),

@@ -2,18 +2,20 @@ import type { Logger } from "../log.ts";
 
 /**
  * Resolves with exit code 0 after a clean stop on SIGTERM/SIGINT; a second signal exits at once
- * (an operator who presses Ctrl-C twice means it).
+ * (an operator who presses Ctrl-C twice means it). `also` may start the same stop another way (a
+ * cluster primary's message), which never counts as that second signal.
  */
-export function onShutdown(logger: Logger, stop: () => Promise<void>): Promise<number> {
+export function onShutdown(
+  logger: Logger,
+  stop: () => Promise<void>,
+  also?: (begin: (why: string) => void) => void,
+): Promise<number> {
   return new Promise((resolve) => {
     let stopping = false;
-    const handler = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        logger.warn({ signal }, "second signal: exiting now");
-        process.exit(130);
-      }
+    const begin = (why: string) => {
+      if (stopping) return;
       stopping = true;
-      logger.info({ signal }, "stopping: finishing in-flight work");
+      logger.info({ signal: why }, "stopping: finishing in-flight work");
       stop().then(
         () => resolve(0),
         (err: unknown) => {
@@ -24,7 +26,15 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): Promise<n
         },
       );
     };
+    const handler = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        logger.warn({ signal }, "second signal: exiting now");
+        process.exit(130);
+      }
+      begin(signal);
+    };
     process.on("SIGTERM", handler);
     process.on("SIGINT", handler);
+    also?.(begin);
   });
 }

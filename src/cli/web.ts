@@ -1,15 +1,29 @@
+import cluster from "node:cluster";
 import { startWeb } from "../app/web.ts";
 import { loadConfig } from "../config.ts";
 import { createLogger } from "../log.ts";
 import { onShutdown } from "./shutdown.ts";
+import { runWebCluster, STOP_MESSAGE } from "./web-cluster.ts";
 
 /**
- * `insights-digest web`: the Slack-facing HTTP process (Procfile `web:`). It acks, checks access and
- * hands digest work to the worker processes through the interactive queue.
+ * `insights-digest web`: the Slack-facing HTTP process (Procfile `web:`). It acks and hands the work
+ * off to the worker processes through a Redis stream. With WEB_CONCURRENCY=n it runs n of them
+ * sharing the port (web-cluster.ts).
  */
 export async function run(_args: string[]): Promise<number> {
   const config = loadConfig("web");
   const logger = createLogger({ level: config.logLevel, name: "insights-digest-web" });
+  if (config.webConcurrency > 1 && cluster.isPrimary)
+    return runWebCluster({ processes: config.webConcurrency, logger });
   const web = await startWeb({ config, logger, host: "0.0.0.0", interactive: { mode: "queue" } });
-  return onShutdown(logger, () => web.close());
+  if (!cluster.isWorker) return onShutdown(logger, () => web.close());
+  // One of the primary's web processes: it also stops when told to, and lets go of its channel to
+  // the primary once stopped (an open channel would keep it running).
+  const code = await onShutdown(
+    logger,
+    () => web.close(),
+    (begin) => process.on("message", (m) => m === STOP_MESSAGE && begin("primary")),
+  );
+  process.disconnect?.();
+  return code;
 }

@@ -31,6 +31,8 @@ export interface InstallationRecords extends InstallationStore {
   read(ref: WorkspaceRef): Promise<StoredInstallation | null>;
   /** Who installed the app (a Slack user id), read without decrypting anything. */
   installerOf(ref: WorkspaceRef): Promise<string | undefined>;
+  /** Whether an installation is stored for the workspace (one EXISTS, nothing decrypted). */
+  exists(ref: WorkspaceRef): Promise<boolean>;
   /**
    * Stores a refreshed bot token only if the record is still at `rev` (nobody refreshed or
    * reinstalled meanwhile, and it was not purged). Returns the new revision, or null when not written.
@@ -114,6 +116,10 @@ export function createInstallationStore(options: InstallationStoreOptions): Inst
     read,
 
     installerOf,
+
+    async exists(ref) {
+      return (await redis.exists(keys.installation(ref))) === 1;
+    },
 
     async replaceBotToken(ref, rev, next) {
       const nextRev = randomUUID();

@@ -41,6 +41,8 @@ function tsxLoader(entry: URL): string | undefined {
  */
 export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
   threads(): number;
+  /** Resolves once every thread has loaded its module and can take jobs (or after `ms`, whichever first). */
+  ready(ms?: number): Promise<void>;
   /** Each ready thread's metrics (`getMetricsAsJSON()`), skipping one that does not answer within a second. */
   metrics(): Promise<unknown[][]>;
 } {
@@ -57,6 +59,8 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
   let seq = 0;
   const crashes = new Map<string, number>();
   const asked = new Map<number, (metrics: unknown[]) => void>();
+  const readyWaiters = new Set<() => void>();
+  const allReady = () => slots.size > 0 && [...slots].every((s) => s.ready);
 
   const busy = () => waiting.length > 0 || [...slots].some((s) => s.running.size > 0);
 
@@ -80,8 +84,10 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
       const slot: Slot = { worker, ready: false, running: new Map() };
       slots.add(slot);
       worker.on("message", (m: FromThread) => {
-        if (m.type === "ready") slot.ready = true;
-        else if (m.type === "log") o.onLog?.(m.line);
+        if (m.type === "ready") {
+          slot.ready = true;
+          if (allReady()) for (const w of readyWaiters) w();
+        } else if (m.type === "log") o.onLog?.(m.line);
         else if (m.type === "metrics") {
           asked.get(m.seq)?.(m.metrics);
           asked.delete(m.seq);
@@ -119,6 +125,19 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
 
   return {
     threads: () => slots.size,
+    ready(ms = 60_000) {
+      if (allReady()) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          readyWaiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        timer.unref();
+        readyWaiters.add(done);
+      });
+    },
     metrics() {
       const ready = [...slots].filter((s) => s.ready);
       return Promise.all(
@@ -147,6 +166,7 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
     async depth() {
       return waiting.length;
     },
+    waiting: () => ({ count: waiting.length, atMs: Date.now() }),
     async close() {
       if (busy()) {
         const drained = new Promise<void>((resolve) => {

@@ -1,71 +1,62 @@
-import { Queue } from "bullmq";
-import type { Logger } from "../log.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { ADD_SCRIPT, DEPTH_SCRIPT, STREAM_GROUP, streamKey } from "./stream.ts";
 import type { InteractiveExecutor, InteractiveJob } from "./types.ts";
 
-/** Default name of the interactive queue; tests use their own. */
-export const INTERACTIVE_QUEUE = "interactive";
-
-/**
- * Finished jobs are only history; failed ones (Redis trouble while claiming) are kept a day. The
- * handler answers every error itself, so a job fails only when it could not run at all.
- */
-export const INTERACTIVE_KEEP = {
-  removeOnComplete: { age: 3_600, count: 1_000 },
-  removeOnFail: { age: 24 * 3_600, count: 1_000 },
-};
-
-/** Options of createQueueExecutor. Defaults in brackets. */
-export interface QueueExecutorOptions {
+/** Options of createStreamExecutor. Defaults in brackets. */
+export interface StreamExecutorOptions {
   /** The web process's fail-fast connection. */
   connection: RedisClient;
-  /** BullMQ prefix (QUEUE_PREFIX), shared with the workers. */
+  /** QUEUE_PREFIX, shared with the workers. */
   prefix: string;
+  /** Stream name [interactive]; must match the workers'. */
   name?: string;
-  logger: Logger;
-  /** How long one reading of the backlog is reused [100 ms]: one Redis call per burst, not per request. */
-  depthCacheMs?: number;
+  /**
+   * Entries the stream keeps at most (approximately) [50,000]: a bound on what a deployment with no
+   * worker running piles up, far above any backlog the busy note lets form.
+   */
+  maxLength?: number;
+}
+
+type Scripted = RedisClient & {
+  interactiveAdd(key: string, cap: number, json: string, group: string): Promise<number>;
+  interactiveDepth(key: string, group: string): Promise<number>;
+};
+
+/** Defines the stream's scripts on a connection (EVALSHA, loaded once per connection). */
+function scripted(redis: RedisClient): Scripted {
+  const r = redis as Scripted;
+  if (typeof r.interactiveAdd !== "function") {
+    redis.defineCommand("interactiveAdd", { numberOfKeys: 1, lua: ADD_SCRIPT });
+    redis.defineCommand("interactiveDepth", { numberOfKeys: 1, lua: DEPTH_SCRIPT });
+  }
+  return r;
 }
 
 /**
- * The web side of the interactive queue: a queue of its own, so digests people wait for never
- * stand behind scheduled deliveries, read by the worker processes (see consumer.ts).
+ * The web side of the hand-off: each request is one script call that appends it to the stream and
+ * returns the backlog, which is remembered for admission control (see stream.ts). No queue library
+ * on this path: no job objects, no events stream, one round trip.
  */
-export function createQueueExecutor(o: QueueExecutorOptions): InteractiveExecutor & { queue: Queue } {
-  const queue = new Queue<InteractiveJob, void, string>(o.name ?? INTERACTIVE_QUEUE, {
-    connection: o.connection,
-    prefix: o.prefix,
-  });
-  queue.on("error", (err) =>
-    o.logger.warn({ err: { message: err.message }, queue: queue.name }, "interactive queue error"),
-  );
-  const cacheMs = o.depthCacheMs ?? 100;
-  let reading: { at: number; value: Promise<number> } | undefined;
+export function createStreamExecutor(o: StreamExecutorOptions): InteractiveExecutor & { key: string } {
+  const redis = scripted(o.connection);
+  const key = streamKey(o.prefix, o.name);
+  const cap = o.maxLength ?? 50_000;
+  let seen = { count: 0, atMs: 0 };
+  const note = (count: number) => {
+    seen = { count, atMs: Date.now() };
+    return count;
+  };
   return {
-    queue,
-    async submit(job) {
-      // A person's own words (a question, a modal's fields) are Slack's to keep, not ours: their
-      // jobs leave Redis as soon as they end. The request's claim still stops a second answer.
-      const words = job.route.kind === "message" || job.route.kind === "view";
-      await queue.add(job.route.kind, job, {
-        jobId: job.id,
-        // Only a run that could not start (Redis away) fails; the claim keeps a retry from answering twice.
-        attempts: 3,
-        backoff: { type: "fixed", delay: 500 },
-        ...(words ? { removeOnComplete: true, removeOnFail: true } : INTERACTIVE_KEEP),
-      });
+    key,
+    async submit(job: InteractiveJob) {
+      note(Number(await redis.interactiveAdd(key, cap, JSON.stringify(job), STREAM_GROUP)));
     },
-    depth() {
-      const now = Date.now();
-      if (!reading || now - reading.at >= cacheMs) {
-        const value = queue.getWaitingCount();
-        reading = { at: now, value };
-        value.catch(() => {
-          if (reading?.value === value) reading = undefined;
-        });
-      }
-      return reading.value;
+    async depth() {
+      return note(Number(await redis.interactiveDepth(key, STREAM_GROUP)));
     },
-    close: () => queue.close(),
+    waiting: () => seen,
+    async close() {
+      // The connection belongs to the composition root; nothing of its own to release.
+    },
   };
 }

@@ -6,7 +6,7 @@ import { withLogContext } from "../log.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { deadlineFetch, SLACK_TIMEOUT_MS } from "./deadline-fetch.ts";
 import { errorReply } from "./error-reply.ts";
-import { installFrame, type Routes } from "./frame/index.ts";
+import { type Admit, installFrame, type Routes } from "./frame/index.ts";
 import { healthRoutes } from "./health.ts";
 import type { AppServices } from "./services.ts";
 import { singleTeamAuthorize } from "./single-team.ts";
@@ -19,6 +19,8 @@ export interface SlackAppOptions {
   customRoutes?: CustomRoute[];
   /** OAuth mode (many workspaces): replaces the single bot token. */
   oauth?: OAuthAppOptions;
+  /** OAuth mode: whether a workspace has an installation (the acking path's check, see frame/fast-path.ts). */
+  installed?: Admit;
   /** What /readyz reports besides Redis' answer (Redis' maxmemory-policy). */
   readiness?: () => Record<string, unknown>;
 }
@@ -49,9 +51,22 @@ export function createSlackApp({
   routes,
   customRoutes = [],
   oauth,
+  installed,
   readiness,
 }: SlackAppOptions): App {
   const socketMode = Boolean(slack.appToken);
+  const authorize = oauth
+    ? undefined
+    : singleTeamAuthorize(
+        slack.botToken as string,
+        slack.apiUrl,
+        boltLogger(deps.logger),
+        slack.timeoutMs ?? SLACK_TIMEOUT_MS,
+      );
+  // Requests handed off before Bolt's path are admitted by the same rule Bolt's authorize applies,
+  // from the token's identity once known; until then (or while Slack is unreachable) they take
+  // Bolt's path, whose authorize asks Slack.
+  const admit: Admit | undefined = authorize ? async (team) => authorize.known(team) : installed;
   const app = new App({
     signingSecret: slack.signingSecret,
     // Bolt refuses a custom authorize next to OAuth options: one or the other.
@@ -59,14 +74,7 @@ export function createSlackApp({
       ? socketMode
         ? { ...oauth, installerOptions: { ...oauth.installerOptions, port: slack.installerPort } }
         : oauth
-      : {
-          authorize: singleTeamAuthorize(
-            slack.botToken as string,
-            slack.apiUrl,
-            boltLogger(deps.logger),
-            slack.timeoutMs ?? SLACK_TIMEOUT_MS,
-          ),
-        }),
+      : { authorize }),
     appToken: slack.appToken,
     socketMode,
     // In Socket Mode Bolt serves the health routes on a server of its own, on this port (else 3000).
@@ -81,7 +89,7 @@ export function createSlackApp({
 
   // Every log line of one Slack request carries its id, whichever module writes it.
   app.use(async ({ next }) => withLogContext({ requestId: randomBytes(6).toString("hex") }, next));
-  installFrame(app, deps, routes);
+  installFrame(app, deps, routes, admit);
 
   app.error(async (error) => {
     // Last line of defence: the frame answers every error it sees; this only logs what escaped it.

@@ -35,6 +35,8 @@ export function boltLogger(log: Logger, component = "bolt"): BoltLogger {
   const write =
     (level: "debug" | "info" | "warn" | "error") =>
     (...msg: unknown[]): void => {
+      // Bolt and the Web API client log at debug on every request: below the level, do no work at all.
+      if (!child.isLevelEnabled(level)) return;
       const text = withoutPayload(msg.filter((m) => typeof m === "string").join(" "));
       const err = msg.find((m) => m instanceof Error);
       const other = msg.filter((m) => typeof m !== "string" && !(m instanceof Error));

@@ -38,7 +38,7 @@ export interface AppServices {
   installerOf(ref: WorkspaceRef): Promise<string | undefined>;
   clock: () => Date;
   /**
-   * Where entries marked `offload` run: set in the process that receives Slack's requests, absent
+   * Where entries that hand their work off (all but those marked `inline`) run: set in the process that receives Slack's requests, absent
    * where the work itself runs (then those entries run in place).
    */
   offload?: Offload;

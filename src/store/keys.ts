@@ -181,6 +181,11 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
     settings: (ref: WorkspaceRef) => `${ns(ref)}:settings`,
     /** Set while Slack withholds the workspace's events (app_rate_limited); expires with that minute. */
     eventsLimited: (ref: WorkspaceRef) => `${ns(ref)}:events-limited`,
+    /** String with TTL: whether the app can post in a channel (`ok`, `not_in_channel`…), as last checked. */
+    channelState: (ref: WorkspaceRef, channelId: string) =>
+      `${ns(ref)}:chan:${slackId("channelId", channelId)}`,
+    /** String: the id of the app's direct message with a person (it never changes). */
+    dmChannel: (ref: WorkspaceRef, userId: string) => `${ns(ref)}:dm:${slackId("userId", userId)}`,
     /**
      * Set: labels of the workspaces with members in a time slot; its own hash tag, so slots spread
      * over a cluster. A superset: the fan-out skips and prunes workspaces that have left.

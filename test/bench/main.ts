@@ -3,7 +3,8 @@ import { cpus, loadavg } from "node:os";
 import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
 import { DEMO, SANDBOX_SIGNING_SECRET, type Stack, startStack } from "../../sandbox/stack.ts";
 import { connect } from "../e2e/helpers.ts";
-import { type AckRow, measureAck } from "./ack.ts";
+import { type AckModeResult, measureAckModes, profileWeb, type WebProfile } from "./ack/section.ts";
+import { startWorld } from "./ack/world.ts";
 import { type AskBenchResult, measureAsk } from "./ask.ts";
 import { type BadInputResult, measureBadInput, type ProcessCounters } from "./bad-input.ts";
 import { startBareBolt } from "./bare-bolt.ts";
@@ -19,7 +20,6 @@ import {
   type ThrottleResult,
   type WorkersRow,
 } from "./engine/sections.ts";
-import type { InteractiveChildOptions } from "./interactive-worker-child.ts";
 import { type Plan, planFor } from "./plan.ts";
 import { measureRender, type RenderResult } from "./render.ts";
 import type { OpenLoopResult, Target } from "./slash-sender.ts";
@@ -47,10 +47,10 @@ export interface BenchResults {
     only?: string[];
   };
   render?: RenderResult;
-  /** `start`: digest work in threads of the app's process. */
-  ack?: AckRow[];
-  /** Web + worker: the web process queues, a worker process computes. */
-  ackWorker?: AckRow[];
+  /** Ack latency, CPU and answers per deployment shape (`start`, web + worker, web ×2 + worker), OAuth, a realistic mix. */
+  ackModes?: AckModeResult[];
+  /** CPU profiles of the web process per kind of request (`--only profile`). */
+  webProfiles?: WebProfile[];
   ackUnderStorm?: { rate: number; storm: string; app: OpenLoopResult };
   badInput?: BadInputResult;
   storms: StormRow[];
@@ -81,6 +81,7 @@ export const SECTIONS = [
   "engine",
   "faults",
   "drivers",
+  "profile",
   "charts",
   "ask",
 ] as const;
@@ -100,34 +101,14 @@ interface Apps {
   sender: Child;
   app: Target;
   bareTarget: Target;
-  /** Web + worker: the worker process computing the digests. */
-  worker?: Child;
 }
 
-/**
- * The app as `start` runs it (`threads`: digest threads in its process) or as the Procfile does
- * (`queue`: this process is the web, a worker process computes the digests).
- */
-async function startApps(mode: "threads" | "queue" = "threads"): Promise<Apps> {
+/** The app as `start` runs it (digest threads in its process), in this process: bad input and storms. */
+async function startApps(): Promise<Apps> {
   const redis = await startPrivateRedis();
   // Production-like logging: info level (one line per command), kept in memory by the stack.
-  const stack = await startStack({
-    redisUrl: redis.url,
-    prefix: "bench",
-    logLevel: "info",
-    interactive: mode,
-  });
+  const stack = await startStack({ redisUrl: redis.url, prefix: "bench", logLevel: "info" });
   await connect(stack);
-  let worker: Child | undefined;
-  if (mode === "queue") {
-    worker = spawnChild(new URL("./interactive-worker-child.ts", import.meta.url));
-    await worker.call("start", {
-      env: stack.env,
-      prefix: stack.prefix,
-      queueName: stack.queueName,
-      interactiveQueue: stack.interactiveQueue,
-    } satisfies InteractiveChildOptions);
-  }
   const bare = await startBareBolt(SANDBOX_SIGNING_SECRET);
   const sender = spawnChild(new URL("./slash-sender.ts", import.meta.url));
   const who = {
@@ -141,7 +122,6 @@ async function startApps(mode: "threads" | "queue" = "threads"): Promise<Apps> {
     stack,
     bare,
     sender,
-    worker,
     app: { url: `${stack.web.url}/slack/events`, ...who },
     bareTarget: { url: bare.url, ...who },
   };
@@ -149,8 +129,6 @@ async function startApps(mode: "threads" | "queue" = "threads"): Promise<Apps> {
 
 async function stopApps(a: Apps): Promise<void> {
   await a.sender.kill().catch(() => undefined);
-  await a.worker?.call("close").catch(() => undefined);
-  await a.worker?.kill().catch(() => undefined);
   await a.bare.close().catch(() => undefined);
   await a.stack.close().catch(() => undefined);
   await a.redis.destroy().catch(() => undefined);
@@ -168,7 +146,8 @@ export async function runBench(o: {
   only?: readonly string[];
 }): Promise<BenchResults> {
   const plan = planFor(o.quick);
-  const wanted = (name: (typeof SECTIONS)[number]) => !o.only || o.only.includes(name);
+  // Profiling slows what it watches: it runs only when asked for by name.
+  const wanted = (name: (typeof SECTIONS)[number]) => (o.only ? o.only.includes(name) : name !== "profile");
   const started = Date.now();
   const counters: ProcessCounters = { unhandledRejections: 0, uncaughtExceptions: 0 };
   const onRejection = (err: unknown) => {
@@ -229,36 +208,34 @@ export async function runBench(o: {
     await section("render cost", async () => {
       results.render = await measureRender(plan.render);
     });
-  const needsApps = wanted("ack") || wanted("bad-input") || wanted("storms");
+  if (wanted("ack") || wanted("profile")) {
+    const world = await startWorld(plan.ack.world);
+    const sender = spawnChild(new URL("./slash-sender.ts", import.meta.url));
+    try {
+      if (wanted("ack"))
+        await section("ack latency, CPU and answers (start; web + worker; web ×2 + worker)", async () => {
+          results.ackModes = await measureAckModes({ world, sender, plan: plan.ack, log: o.log });
+        });
+      if (wanted("profile"))
+        await section("CPU profile of the web process (commands, then clicks)", async () => {
+          results.webProfiles = await profileWeb({
+            world,
+            sender,
+            kinds: ["commands", "buttons"],
+            rate: 300,
+            durationMs: plan.ack.durationMs * 2,
+            dir: new URL("./results/profiles/", import.meta.url).pathname,
+            log: o.log,
+          });
+        });
+    } finally {
+      await sender.kill().catch(() => undefined);
+      await world.close().catch(() => undefined);
+    }
+  }
+  const needsApps = wanted("bad-input") || wanted("storms");
   const apps = needsApps ? await startApps() : undefined;
   try {
-    if (apps && wanted("ack")) {
-      await section("ack latency (start: digest threads)", async () => {
-        results.ack = await measureAck({
-          sender: apps.sender,
-          app: apps.app,
-          bare: apps.bareTarget,
-          rates: plan.ack.rates,
-          durationMs: plan.ack.durationMs,
-          text: "last7d",
-        });
-      });
-      await section("ack latency (web + worker)", async () => {
-        const split = await startApps("queue");
-        try {
-          results.ackWorker = await measureAck({
-            sender: split.sender,
-            app: split.app,
-            bare: split.bareTarget,
-            rates: plan.ack.workerRates,
-            durationMs: plan.ack.durationMs,
-            text: "last7d",
-          });
-        } finally {
-          await stopApps(split);
-        }
-      });
-    }
     if (apps && wanted("bad-input"))
       await section("bad input", async () => {
         results.badInput = await measureBadInput({

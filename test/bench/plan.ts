@@ -1,11 +1,12 @@
+import type { AckPlan } from "./ack/section.ts";
 import type { ChartsPlan } from "./charts/section.ts";
 import type { DriversPlan } from "./drivers/section.ts";
 
 /** Counts and durations of a bench run; `--quick` keeps every section with smaller numbers where needed. */
 export interface Plan {
   quick: boolean;
-  /** `rates` for `start` (digest threads); `workerRates` for web + worker. */
-  ack: { rates: number[]; workerRates: number[]; durationMs: number };
+  /** Warm rates of every mode (web ×2: `doubleRates`), each `durationMs`, up to 500/s `repeats` times; the world they run in. */
+  ack: AckPlan & { world: { workspaces: number; usersPerWorkspace: number } };
   ackUnderStorm: { rate: number; durationMs: number; delayMs: number };
   render: { iterations: number; chartIterations: number };
   badInput: { fuzz: number; analytics: number; slack: number };
@@ -54,7 +55,15 @@ const storm = (subscriptions: number, workspaces: number, subsPerChannel: number
   subsPerChannel,
 });
 /** The quick and the full run send the same request rates and bad inputs; only how long differs. */
-const ack = (durationMs: number) => ({ rates: [100, 300, 1_000], workerRates: [300, 1_000], durationMs });
+const ack = (durationMs: number): Plan["ack"] => ({
+  rates: [300, 1_000],
+  doubleRates: [1_000],
+  durationMs,
+  repeats: 3,
+  modes: ["start", "web+worker", "web×2+worker"],
+  // OAuth mode with 50 workspaces of 10 people each: 500 people, 50 platform accounts.
+  world: { workspaces: 50, usersPerWorkspace: 10 },
+});
 const SAME = { badInput: { fuzz: 10_000, analytics: 1_000, slack: 1_000 }, concurrency: 50 };
 
 export function planFor(quick: boolean): Plan {

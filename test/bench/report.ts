@@ -1,4 +1,4 @@
-import type { AckRow } from "./ack.ts";
+import { ackSection } from "./ack/report.ts";
 import { chartsSection } from "./charts/report.ts";
 import { driversSection } from "./drivers/report.ts";
 import { engineSection } from "./engine/report.ts";
@@ -32,60 +32,6 @@ function header(r: BenchResults): string {
       ? `Sections run: ${m.only.join(", ")} (the others were not run; their targets read "not measured"). Drivers: ${p.drivers.timingRuns} timed digests per cell, ${p.drivers.storms.length} storms.`
       : `Counts: ack ${p.ack.rates.join(" / ")} requests/s for ${s(p.ack.durationMs)} each (and ${p.ackUnderStorm.rate}/s for ${s(p.ackUnderStorm.durationMs)} during a storm); storms ${p.storms.map((x) => `${int(x.subscriptions)} subs / ${int(x.workspaces)} workspaces (${x.subsPerChannel} per channel)`).join(", ")} at concurrency ${p.concurrency}; faults ${int(p.faults.subscriptions)} subs / ${int(p.faults.workspaces)} workspaces each; render ${int(p.render.iterations)} iterations, chart ${p.render.chartIterations}; bad input ${int(p.badInput.fuzz)} texts, ${int(p.badInput.analytics)} analytics replies, ${int(p.badInput.slack)} Slack requests.`,
     ...(m.errors.length > 0 ? ["", `**Sections that failed in this run:** ${m.errors.join("; ")}`] : []),
-  ].join("\n");
-}
-
-function ackTable(rows: AckRow[]): string {
-  return table(
-    [
-      "Rate",
-      "Bare Bolt p50 / p99",
-      "App p50 / p99",
-      "Ratio p50 / p99",
-      "App answers",
-      "Digest replies (response_url) p50 / p99",
-      "Busy first / lost",
-      "Sender lag p99",
-      "CPU per command (bare / app)",
-      "Other processes' CPU (bare / app run)",
-      "All p99s, ms (bare / app)",
-    ],
-    rows.map((a) => [
-      `${a.rate}/s`,
-      `${ms(a.bare.ackMs.p50)} / ${ms(a.bare.ackMs.p99)}`,
-      `${ms(a.app.ackMs.p50)} / ${ms(a.app.ackMs.p99)}`,
-      `${a.ratioP50} / ${a.ratioP99}`,
-      `${int(a.app.sent)}: ${Object.entries(a.app.statuses)
-        .map(([k, v]) => `${k}×${int(v)}`)
-        .join(", ")}`,
-      `${int(a.app.replies)} · ${ms(a.app.replyMs.p50)} / ${ms(a.app.replyMs.p99)}`,
-      `${int(a.app.busy ?? 0)} / ${int(a.app.lost ?? 0)}`,
-      `${ms(Math.max(a.bare.senderLagP99Ms, a.app.senderLagP99Ms))}`,
-      `${a.cpuMsPerCommand.bare} / ${a.cpuMsPerCommand.app} ms`,
-      `${a.cpu.bare.othersPct} / ${a.cpu.app.othersPct} %`,
-      `${a.p99Runs.bare.map((x) => round(x, 1)).join(", ")} / ${a.p99Runs.app.map((x) => round(x, 1)).join(", ")}`,
-    ]),
-  );
-}
-
-function ackSection(r: BenchResults): string {
-  const u = r.ackUnderStorm;
-  const under = u
-    ? `\n\nDuring the storm "${u.storm}": ${u.rate}/s for ${int(u.app.sent)} commands, ack p50 ${ms(u.app.ackMs.p50)}, p99 ${ms(u.app.ackMs.p99)}, max ${ms(u.app.ackMs.max)}; ${int(u.app.timeouts)} past 3 s; digest replies p50 ${ms(u.app.replyMs.p50)}, p99 ${ms(u.app.replyMs.p99)}.`
-    : "";
-  return [
-    "## 1. Ack latency of signed slash commands (`/insights last7d`)",
-    "",
-    "Open loop: a separate process signs each command and POSTs it on a fixed schedule over keep-alive HTTP; its response_url is a sink in that process. Latency = request sent → the app's complete HTTP answer. The bare Bolt app has the same receiver settings and only acks. Rates up to 500/s run three times on both, alternating; the row is the run with the median p99 (all p99s in the last column), so one burst of other work on this shared machine does not decide a figure. 1,000/s runs once. Digest reply = command sent → the digest's POST on response_url (a \"busy\" note first is counted apart, and the digest that follows it is the reply); lost = acked commands with no digest or error message within the grace period. CPU per command is this process's: with digest threads it includes the threads' work; with web + worker it is the web process's only.",
-    "",
-    "### `start`: one process, digests computed in INTERACTIVE_THREADS worker threads",
-    "",
-    r.ack ? ackTable(r.ack) : "Not measured.",
-    "",
-    "### Web + worker: the web process acks and queues, one worker process (at nice 10: it shares this machine's cores with the web) computes",
-    "",
-    r.ackWorker ? ackTable(r.ackWorker) : "Not measured.",
-    under,
   ].join("\n");
 }
 

@@ -2,6 +2,7 @@ import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { commandForm } from "../../sandbox/slack/client/payloads.ts";
 import { slackSignature } from "../../sandbox/slack/index.ts";
+import { labelOf, type RequestSpec, signedRequest } from "./ack/requests.ts";
 import { serveRpc } from "./child.ts";
 import { judgeReply } from "./helpful.ts";
 import { startSink } from "./sink.ts";
@@ -27,6 +28,10 @@ export interface OpenLoopArgs extends Target {
   rate: number;
   durationMs: number;
   text: string;
+  /** A mix to send instead of `/insights <text>` from the target's user: request i is `requests[i % length]`. */
+  requests?: RequestSpec[];
+  /** Where in `requests` this run starts (successive runs continue the mix). */
+  offset?: number;
   /** Slack gives up after 3 s; so do we. */
   timeoutMs?: number;
   /** How long to keep the sink open for late response_url posts. */
@@ -49,6 +54,10 @@ export interface OpenLoopResult {
   busy: number;
   /** Commands acknowledged 200 that got no answer within the grace period. */
   lost: number;
+  /** Ack latency and answers by kind of request (`command`, `range`, `why`, `modal`…). */
+  byLabel: Record<string, { sent: number; ackMs: Summary; replies: number; replyMs: Summary; lost: number }>;
+  /** Modal submissions: who submitted and when the ack was awaited (wall clock ms), to match Slack calls against. */
+  viewWindows: { teamId: string; userId: string; channelId: string; from: number; to: number }[];
 }
 
 export interface ClosedLoopArgs extends Target {
@@ -68,27 +77,38 @@ export interface ClosedLoopResult {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 
-function post(
+/** POSTs and resolves with the status (-1: no answer) and the answer's body. */
+function postFor(
   url: string,
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
-): Promise<number> {
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve) => {
     const req = request(
       url,
       { method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
       (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-        res.on("error", () => resolve(0));
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => {
+          text += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on("error", () => resolve({ status: 0, text }));
       },
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error("timeout")));
-    req.on("error", () => resolve(-1));
+    req.on("error", () => resolve({ status: -1, text: "" }));
     req.end(body);
   });
 }
+
+const post = async (url: string, headers: Record<string, string>, body: string, timeoutMs: number) =>
+  (await postFor(url, headers, body, timeoutMs)).status;
+
+/** Words of the "busy" note (BUSY_TEXT), which a slash command's ack may carry. */
+const BUSY_MARK = "Insights is busy right now";
 
 let seq = 0;
 
@@ -127,33 +147,61 @@ function countStatus(statuses: Record<string, number>, status: number) {
   statuses[key] = (statuses[key] ?? 0) + 1;
 }
 
-/** Fires `rate` signed commands per second for `durationMs`, timing every ack from its scheduled time. */
+/**
+ * Fires `rate` signed requests per second for `durationMs` (the target's `/insights <text>`, or the
+ * given mix), timing every ack from its actual send.
+ */
 export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   const sink = startSink(false);
   const sinkUrl = await sink.listen();
   const total = Math.max(1, Math.round((a.rate * a.durationMs) / 1000));
   const gap = 1000 / a.rate;
   const timeoutMs = a.timeoutMs ?? 3_000;
+  const mix: RequestSpec[] = a.requests ?? [
+    { kind: "command", teamId: a.teamId, userId: a.userId, channelId: a.channelId, text: a.text },
+  ];
   const latencies: number[] = [];
   const lags: number[] = [];
   const statuses: Record<string, number> = {};
-  const scheduled = new Map<number, number>();
+  const scheduled = new Map<number, { at: number; label: string; answered: boolean }>();
   const acked = new Set<number>();
+  const ackBusy = new Set<number>();
+  const perLabel = new Map<string, { sent: number; ack: number[] }>();
+  const viewWindows: OpenLoopResult["viewWindows"] = [];
   const inflight: Promise<void>[] = [];
   let timeouts = 0;
   const t0 = performance.now() + 20;
-  const fire = (due: number) => {
-    const cmd = signedCommand(a, sinkUrl, a.text);
+  const fire = (due: number, i: number) => {
+    const spec = mix[((a.offset ?? 0) + i) % mix.length] as RequestSpec;
+    const n = ++seq;
+    const label = labelOf(spec);
+    const { body, headers } = signedRequest(spec, n, `${sinkUrl}/r/${n}`, a.secret);
     const sentAt = performance.now();
-    scheduled.set(cmd.n, sentAt);
+    const wallFrom = Date.now();
+    // A modal's answer is its ack; commands and clicks are answered on their response_url.
+    scheduled.set(n, { at: sentAt, label, answered: spec.kind === "view" });
     lags.push(sentAt - due);
+    const own = perLabel.get(label) ?? { sent: 0, ack: [] };
+    own.sent++;
+    perLabel.set(label, own);
     inflight.push(
-      post(a.url, cmd.headers, cmd.body, timeoutMs).then((status) => {
+      postFor(a.url, headers, body, timeoutMs).then(({ status, text }) => {
         const ms = performance.now() - sentAt;
-        if (status === 200) acked.add(cmd.n);
+        if (status === 200) acked.add(n);
+        if (status === 200 && text.includes(BUSY_MARK)) ackBusy.add(n);
         if (status === -1 && ms >= timeoutMs) timeouts++;
         countStatus(statuses, status);
-        latencies.push(status === -1 ? Math.max(ms, timeoutMs) : ms);
+        const latency = status === -1 ? Math.max(ms, timeoutMs) : ms;
+        latencies.push(latency);
+        own.ack.push(latency);
+        if (spec.kind === "view")
+          viewWindows.push({
+            teamId: spec.teamId,
+            userId: spec.userId,
+            channelId: spec.channelId,
+            from: wallFrom,
+            to: Date.now(),
+          });
       }),
     );
   };
@@ -161,23 +209,44 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   // from the actual send: this process does nothing else, so its lag (reported) stays small.
   for (let i = 0; i < total; ) {
     const now = performance.now();
-    while (i < total && t0 + i * gap <= now) fire(t0 + i++ * gap);
+    while (i < total && t0 + i * gap <= now) {
+      fire(t0 + i * gap, i);
+      i++;
+    }
     if (i < total)
       await new Promise((r) => setTimeout(r, Math.max(0, Math.min(gap, t0 + i * gap - now) - 0.2)));
   }
   await Promise.all(inflight);
   const elapsed = performance.now() - t0;
+  const waiting = () => [...acked].filter((n) => !scheduled.get(n)?.answered && !sink.first.has(n)).length;
   const graceUntil = performance.now() + (a.replyGraceMs ?? 5_000);
-  while (sink.first.size < acked.size && performance.now() < graceUntil)
-    await new Promise((r) => setTimeout(r, 50));
+  while (waiting() > 0 && performance.now() < graceUntil) await new Promise((r) => setTimeout(r, 50));
   const replyMs: number[] = [];
+  const byLabelReplies = new Map<string, number[]>();
   for (const [n, e] of sink.first) {
-    const due = scheduled.get(n);
-    if (due !== undefined) replyMs.push(e.at - due);
+    const s = scheduled.get(n);
+    if (!s) continue;
+    replyMs.push(e.at - s.at);
+    byLabelReplies.set(s.label, [...(byLabelReplies.get(s.label) ?? []), e.at - s.at]);
   }
-  const lost = [...acked].filter((n) => !sink.first.has(n)).length;
-  const busy = sink.busy.size;
+  const lostOf = (label?: string) =>
+    [...acked].filter((n) => {
+      const s = scheduled.get(n);
+      return s && !s.answered && !sink.first.has(n) && (label === undefined || s.label === label);
+    }).length;
+  const busy = new Set([...sink.busy, ...ackBusy]).size;
   await sink.close();
+  const byLabel: OpenLoopResult["byLabel"] = {};
+  for (const [label, own] of perLabel) {
+    const replies = byLabelReplies.get(label) ?? [];
+    byLabel[label] = {
+      sent: own.sent,
+      ackMs: summarize(own.ack),
+      replies: replies.length,
+      replyMs: summarize(replies),
+      lost: lostOf(label),
+    };
+  }
   return {
     sent: total,
     ackMs: summarize(latencies),
@@ -188,7 +257,9 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
     replies: replyMs.length,
     replyMs: summarize(replyMs),
     busy,
-    lost,
+    lost: lostOf(),
+    byLabel,
+    viewWindows,
   };
 }
 

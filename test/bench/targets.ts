@@ -1,4 +1,4 @@
-import type { AckRow } from "./ack.ts";
+import { ackTargets } from "./ack/report.ts";
 import { chartsTargets } from "./charts/report.ts";
 import { driversTargets } from "./drivers/report.ts";
 import { engineTargets } from "./engine/report.ts";
@@ -18,71 +18,6 @@ export interface TargetCheck {
 }
 
 const ms = (n: number) => `${round(n, 1)} ms`;
-
-function ackTargets(r: BenchResults): TargetCheck[] {
-  const out: TargetCheck[] = [];
-  const modes: [string, AckRow[] | undefined][] = [
-    ["start", r.ack],
-    ["web + worker", r.ackWorker],
-  ];
-  for (const [mode, rows] of modes) {
-    const at300 = rows?.find((a) => a.rate === 300);
-    const at1000 = rows?.find((a) => a.rate === 1_000);
-    const missing = notMeasured;
-    /** What this run measured alongside a rate's acks: CPU per command here and the rest of the machine's load. */
-    const why = (a: AckRow) =>
-      `measured alongside: ${a.cpuMsPerCommand.app} ms of this process's CPU per command (bare Bolt ${a.cpuMsPerCommand.bare} ms); the machine ${a.cpu.app.machinePct} % busy during the app's run, ${a.cpu.app.othersPct} % of it other processes (bare run: ${a.cpu.bare.machinePct} % / ${a.cpu.bare.othersPct} %)`;
-    const t300 = `${mode}: ack p99 ≤ 1.3 × bare Bolt at 300 requests/s`;
-    out.push(
-      at300
-        ? {
-            target: t300,
-            figure: `${at300.ratioP99} × (${ms(at300.app.ackMs.p99)} vs ${ms(at300.bare.ackMs.p99)}; p50 ${ms(at300.app.ackMs.p50)} vs ${ms(at300.bare.ackMs.p50)})`,
-            met: at300.ratioP99 <= 1.3,
-            why: why(at300),
-          }
-        : missing(t300),
-    );
-    const t1000 = `${mode}: ack p99 ≤ 50 ms at 1,000 requests/s`;
-    out.push(
-      at1000
-        ? {
-            target: t1000,
-            figure: `${ms(at1000.app.ackMs.p99)} (p50 ${ms(at1000.app.ackMs.p50)}; bare ${ms(at1000.bare.ackMs.p99)})`,
-            met: at1000.app.ackMs.p99 <= 50,
-            why: why(at1000),
-          }
-        : missing(t1000),
-    );
-    const tReply = `${mode}: digest reply p99 ≤ 1.5 s at 300 requests/s`;
-    out.push(
-      at300
-        ? {
-            target: tReply,
-            figure: `p99 ${ms(at300.app.replyMs.p99)} (p50 ${ms(at300.app.replyMs.p50)}; ${int(at300.app.busy ?? 0)} busy first)`,
-            met: at300.app.replyMs.p99 <= 1_500 && at300.app.replies > 0,
-            why: `${int(at300.app.replies)} digest replies to ${int(at300.app.sent)} commands, ${int(at300.app.busy ?? 0)} "busy" first; ${why(at300)}`,
-          }
-        : missing(tReply),
-    );
-    const lost = (rows ?? []).reduce((n, a) => n + (a.app.lost ?? 0), 0);
-    const tLost = `${mode}: 0 lost replies (every acked command gets its digest or a clear error)`;
-    out.push(
-      rows
-        ? {
-            target: tLost,
-            figure: `${int(lost)} lost of ${int(rows.reduce((n, a) => n + a.app.sent, 0))}`,
-            met: lost === 0,
-            why: rows
-              .filter((a) => (a.app.lost ?? 0) > 0)
-              .map((a) => `${int(a.app.lost ?? 0)} unanswered at ${a.rate}/s when the grace period ended`)
-              .join("; "),
-          }
-        : missing(tLost),
-    );
-  }
-  return out;
-}
 
 /** What a storm measured besides its throughput: Slack's 429s and errors, failures, the machine's CPU. */
 function stormMeasured(s: StormRow): string {

@@ -1,24 +1,20 @@
-import { Queue } from "bullmq";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { DEMO } from "../../sandbox/stack.ts";
+import { streamKey } from "../../src/interactive/stream.ts";
 import { repliesIn, shownText } from "./ask-helpers.ts";
 import { useFileStack } from "./helpers.ts";
 import { spawnWorker, type WorkerProcess } from "./interactive-helpers.ts";
 
 /**
  * Questions under the slash command's access rules, with the work where the Procfile puts it: the
- * web process checks who asks and queues; only a worker process reads and answers. Digests are for
- * admins here (DIGEST_ACCESS=admins).
+ * web process acks and hands every question off; a worker process checks who asks, reads and
+ * answers. Digests are for admins here (DIGEST_ACCESS=admins).
  */
-let queue: Queue;
 const workers: WorkerProcess[] = [];
 const stack = useFileStack(`e2e-ask-access-${process.pid}`, {
   interactive: "queue",
   connect: true,
   env: { DIGEST_ACCESS: "admins" },
-});
-beforeAll(() => {
-  queue = new Queue(stack.interactiveQueue, { connection: stack.redis, prefix: stack.config.queuePrefix });
 });
 afterEach(async () => {
   for (const w of workers.splice(0)) {
@@ -26,12 +22,25 @@ afterEach(async () => {
     await w.exited;
   }
 });
-afterAll(async () => queue?.close());
+
+const streamed = () => streamKey(stack.config.queuePrefix, stack.interactiveQueue);
+/** The hand-off stream's entries, as jobs. */
+const waitingJobs = async () =>
+  (await stack.redis.xrange(streamed(), "-", "+")).map(
+    ([, fields]) =>
+      JSON.parse(fields[1] as string) as { route: { kind: string; id: string }; message?: unknown },
+  );
+const startWorker = async () => {
+  const worker = await spawnWorker(stack, {});
+  workers.push(worker);
+  return worker;
+};
 
 const REFUSAL = "Digests are limited to workspace admins in this workspace.";
 
 describe("who may ask", () => {
-  it("a member's DM is refused in its thread by the web process, and nothing is queued", async () => {
+  it("a member's DM is refused in its thread by the worker process that took it", async () => {
+    const worker = await startWorker();
     const posted = await stack.slack.sendDm({
       teamId: DEMO.teamId,
       userId: DEMO.member,
@@ -40,10 +49,16 @@ describe("who may ask", () => {
     expect(posted.delivered?.status).toBe(200);
     const reply = await stack.slack.waitFor(() => repliesIn(stack, posted.channelId, posted.ts)[0]);
     expect(shownText(reply)).toContain(REFUSAL);
-    expect(await queue.getWaitingCount()).toBe(0);
+    const refused = await stack.slack.waitFor(() =>
+      worker.lines.find((l) => l.message === "message" && l.code === "forbidden"),
+    );
+    expect(refused.pid).toBe(worker.child.pid);
+    // Refused or answered, the request leaves the stream once it is done.
+    await stack.slack.waitFor(async () => ((await stack.redis.xlen(streamed())) === 0 ? true : undefined));
   });
 
   it("a member's mention in a channel is refused to them alone (ephemeral, in the thread)", async () => {
+    await startWorker();
     const posted = await stack.slack.mention({
       teamId: DEMO.teamId,
       userId: DEMO.member,
@@ -57,22 +72,23 @@ describe("who may ask", () => {
     const call = stack.slack.calls({ method: "chat.postEphemeral" }).at(-1);
     expect(call?.args.thread_ts).toBe(posted.ts);
     expect(repliesIn(stack, DEMO.general, posted.ts)).toEqual([]);
+    // Done before its worker goes (afterEach kills it): a refusal still pending would be the next test's.
+    await stack.slack.waitFor(async () => ((await stack.redis.xlen(streamed())) === 0 ? true : undefined));
   });
 
-  it("an admin's question waits in the queue until a worker process reads and answers it, then leaves Redis", async () => {
+  it("an admin's question waits in the hand-off stream until a worker process reads and answers it, then leaves Redis", async () => {
     const q = "why did findings change in platform last month";
     const posted = await stack.slack.sendDm({ teamId: DEMO.teamId, userId: DEMO.admin, text: q });
     expect(posted.delivered?.status).toBe(200);
     expect(posted.delivered?.ackMs).toBeLessThan(3_000);
     const waiting = await stack.slack.waitFor(async () => {
-      const jobs = await queue.getWaiting();
+      const jobs = await waitingJobs();
       return jobs.length === 1 ? jobs[0] : undefined;
     });
-    expect(waiting?.name).toBe("message");
+    expect(waiting?.route).toEqual({ kind: "message", id: "message" });
     expect(repliesIn(stack, posted.channelId, posted.ts)).toEqual([]);
 
-    const worker = await spawnWorker(stack, {});
-    workers.push(worker);
+    const worker = await startWorker();
     const reply = await stack.slack.waitFor(() => repliesIn(stack, posted.channelId, posted.ts)[0], {
       timeoutMs: 20_000,
     });
@@ -80,9 +96,8 @@ describe("who may ask", () => {
     const answered = await stack.slack.waitFor(() => worker.lines.find((l) => l.msg === "question answered"));
     expect(answered.pid).toBe(worker.child.pid);
     expect(answered.pid).not.toBe(process.pid);
-    // The question's words were the job's; the finished job is gone, not kept as history.
-    await stack.slack.waitFor(async () => (await queue.getJob(waiting?.id as string)) === undefined);
-    expect(await queue.getCompletedCount()).toBe(0);
+    // The question's words were the job's; the finished request is deleted, not kept as history.
+    await stack.slack.waitFor(async () => ((await stack.redis.xlen(streamed())) === 0 ? true : undefined));
     expect(JSON.stringify(worker.lines).toLowerCase()).not.toContain(q);
   });
 });

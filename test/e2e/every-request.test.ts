@@ -4,6 +4,7 @@ import { DEMO } from "../../sandbox/stack.ts";
 import { RANGE_PRESETS } from "../../src/ids.ts";
 import { encodeState } from "../../templates/state.ts";
 import { useFileStack } from "./helpers.ts";
+import { requestClaims } from "./interactive-helpers.ts";
 
 /**
  * Every request Slack may send gets an answer within 3 s: the payload shapes Slack documents for
@@ -17,6 +18,25 @@ const stack = useFileStack(`e2e-every-${process.pid}`, {
   unlimited: true,
   connect: true,
 });
+
+/**
+ * Every request handed off so far has been answered: as many request claims say "done" as the web
+ * process handed over. What a handed-off answer logs then counts, and nothing still running reaches
+ * Slack during the next test.
+ */
+async function handedOffDone(): Promise<void> {
+  await stack.slack.waitFor(
+    async () => {
+      const metric = await stack.web.deps.metrics.registry
+        .getSingleMetric("insights_interactive_requests_total")
+        ?.get();
+      const handed = (metric?.values ?? []).reduce((n, v) => n + v.value, 0);
+      const done = Object.values(await requestClaims(stack)).filter((v) => v === "d").length;
+      return done >= handed ? true : undefined;
+    },
+    { timeoutMs: 20_000, what: "the handed-off requests to be answered" },
+  );
+}
 
 const errorLines = () => stack.logLines.filter((l) => /"level":(50|60)|"level":"(error|fatal)"/.test(l));
 const send = (shape: Shape) =>
@@ -32,6 +52,7 @@ describe("the documented payload catalogue", () => {
       if (res.ackMs >= 3_000) slow.push(`${shape.name}: ${res.ackMs} ms`);
     }
     expect(slow).toEqual([]);
+    await handedOffDone();
     expect(errorLines()).toEqual([]);
   });
 

@@ -25,10 +25,20 @@ export function useFileStack(prefix: string, o: FileStackOptions = {}): Stack {
   beforeAll(async () => {
     Object.assign(
       stack,
-      await startStack({ redisUrl: inject("redisUrl"), prefix, transport: inject("transport"), ...options }),
+      await startStack({
+        redisUrl: inject("redisUrl"),
+        prefix,
+        transport: inject("transport"),
+        awaitThreads: false,
+        ...options,
+      }),
     );
     if (unlimited) stack.slack.setRateLimit({ enabled: false });
-    if (key) await connect(stack, key === true ? DEMO_API_KEY : key);
+    // The digest threads load while the key is connected (connecting needs none of them).
+    await Promise.all([
+      stack.web.ready(),
+      key ? connect(stack, key === true ? DEMO_API_KEY : key) : undefined,
+    ]);
   });
   afterAll(async () => stack.close?.());
   return stack;

@@ -1,36 +1,31 @@
-import { Queue } from "bullmq";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { findElement } from "../../sandbox/slack/index.ts";
 import { DEMO } from "../../sandbox/stack.ts";
 import { ACTION } from "../../src/ids.ts";
+import { STREAM_GROUP, streamKey } from "../../src/interactive/stream.ts";
+import { dumpRedis, naming } from "../setup/redis-dump.ts";
 import { useFileStack, who } from "./helpers.ts";
 import { requestClaims, spawnWorker, type WorkerProcess } from "./interactive-helpers.ts";
 
 /**
- * Web + worker, as the Procfile runs them: the web process acks and queues; only worker processes
- * compute digests and answer through the request's response_url.
+ * Web + worker, as the Procfile runs them: the web process acks and hands the request off on a Redis
+ * stream; only worker processes compute digests and answer through the request's response_url.
  */
-let queue: Queue;
 const workers: WorkerProcess[] = [];
-// Short locks and leases, so a killed worker's request is taken over in about two seconds.
-const FAST = {
-  locks: { lockDuration: 1_000, stalledInterval: 500 },
-  claimLeaseMs: 1_500,
-  insightsLockMs: 3_000,
-};
+// Short leases, so a killed worker's request is taken over in about two seconds.
+const FAST = { streamLeaseMs: 1_000, claimLeaseMs: 1_500, insightsLockMs: 3_000 };
 
 const stack = useFileStack(`e2e-iq-${process.pid}`, { interactive: "queue", connect: true });
-beforeAll(() => {
-  queue = new Queue(stack.interactiveQueue, { connection: stack.redis, prefix: stack.config.queuePrefix });
-});
 afterEach(async () => {
   for (const w of workers.splice(0)) {
     w.child.kill("SIGKILL");
     await w.exited;
   }
 });
-// Before the stack's own afterAll (hooks after tests run last-registered first).
-afterAll(async () => queue?.close());
+
+const key = () => streamKey(stack.config.queuePrefix, stack.interactiveQueue);
+/** The stream's entries as stored: `[id, ["j", json]]`. */
+const entries = async () => (await stack.redis.xrange(key(), "-", "+")) as [string, string[]][];
 
 const accepted = (url: string) => stack.slack.responses(url).filter((r) => r.status === 200);
 
@@ -56,14 +51,19 @@ async function rescued(url: string): Promise<void> {
 }
 
 describe("digests computed by worker processes", () => {
-  it("the web process only queues; a worker process computes the digest and answers on the response_url", async () => {
+  it("the web process only hands off; a worker process computes the digest and answers on the response_url", async () => {
     const sent = await stack.slack.sendCommand({ ...who(), text: "last9d" });
     expect(sent.status).toBe(200);
     const url = sent.responseUrl as string;
-    await stack.slack.waitFor(async () => (await queue.getWaitingCount()) === 1, { timeoutMs: 5_000 });
+    // One entry, written before the ack came back: nothing of the digest happened in the web process.
+    expect(await entries()).toHaveLength(1);
     expect(stack.slack.responses(url)).toEqual([]);
-    // Job data carries ids and the response_url, never a token.
-    const data = JSON.stringify((await queue.getWaiting()).map((j) => j.data));
+    // Not even the access check: it runs where the work runs.
+    expect(stack.slack.calls({ method: "users.info" }).filter((c) => c.args.user === DEMO.member)).toEqual(
+      [],
+    );
+    // The entry carries ids and the response_url, never a token.
+    const data = JSON.stringify(await entries());
     expect(data).toContain(url);
     expect(data).not.toContain(DEMO.botToken);
     expect(data).not.toMatch(/xox[bp]-/);
@@ -83,25 +83,34 @@ describe("digests computed by worker processes", () => {
     expect(handled.pid).toBe(worker.child.pid);
     expect(handled.pid).not.toBe(process.pid);
     expect(handled.userId).toBe(DEMO.member);
+    // Done: acknowledged and deleted from the stream.
+    await stack.slack.waitFor(async () => (await entries()).length === 0, { timeoutMs: 5_000 });
   });
 
-  it("a finished job keeps its ids for diagnosis, never its response_url (whoever holds one can post as the app to that person)", async () => {
-    workers.push(await spawnWorker(stack, {}));
-    const before = await queue.getCompletedCount();
+  it("a finished request leaves nothing of its response_url in Redis (whoever holds one can post as the app to that person); its claim stays", async () => {
+    // Keys of this stack: the store's and the stream's.
+    const stored = async () => [
+      ...(await dumpRedis(stack.redis, `${stack.prefix}:*`)),
+      ...(await dumpRedis(stack.redis, `${stack.config.queuePrefix}:*`)),
+    ];
+    const claimed = Object.keys(await requestClaims(stack));
     const sent = await stack.slack.sendCommand({ ...who(), text: "last8d" });
     const url = sent.responseUrl as string;
+    // Waiting for a worker, the request's entry holds the url: the dump below sees it where it is kept.
+    expect(naming(await stored(), url).map((l) => l.split(" ")[0])).toEqual([key()]);
+
+    workers.push(await spawnWorker(stack, {}));
     await stack.slack.waitFor(() => accepted(url)[0], { timeoutMs: 20_000 });
-    const kept = await stack.slack.waitFor(
-      async () => {
-        const done = await queue.getCompleted();
-        return done.length > before && done.every((j) => !JSON.stringify(j.data).includes(url))
-          ? done
-          : undefined;
-      },
-      { timeoutMs: 5_000, what: "the completed jobs without their response_url" },
-    );
-    for (const job of kept) expect(job.data.body).not.toHaveProperty("response_url");
-    expect(kept.some((j) => j.data.userId === who().userId)).toBe(true);
+    await stack.slack.waitFor(async () => naming(await stored(), url).length === 0, {
+      timeoutMs: 5_000,
+      what: "the finished request's entry (with its response_url) gone from Redis",
+    });
+    // Acknowledged as well as deleted: nothing pending in the group for a takeover to run again.
+    expect(await stack.redis.xpending(key(), STREAM_GROUP)).toEqual([0, null, null, null]);
+    // What is kept of it is its claim, done (and its "sent" mark), which names no url.
+    const claims = Object.entries(await requestClaims(stack)).filter(([k]) => !claimed.includes(k));
+    expect(claims.filter(([k]) => !k.endsWith(":sent")).map(([, v]) => v)).toEqual(["d"]);
+    expect(JSON.stringify(claims)).not.toContain(url);
   });
 
   it("a worker killed while computing a digest: another takes the request over and the person gets one reply", async () => {
@@ -116,6 +125,8 @@ describe("digests computed by worker processes", () => {
     await new Promise((r) => setTimeout(r, 2_500));
     expect(stack.slack.responses(url)).toHaveLength(1);
     expect(Object.values(await requestClaims(stack))).toContain("d");
+    // The taker acknowledged the dead worker's entry: nothing is left to run again.
+    await stack.slack.waitFor(async () => (await entries()).length === 0, { timeoutMs: 5_000 });
   });
 
   it("a worker frozen mid-digest loses the request to another; resumed, it does not answer a second time", async () => {

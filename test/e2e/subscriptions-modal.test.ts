@@ -112,7 +112,26 @@ const picked = {
   }),
   zone: (value: string) => ({ type: "plain_text_input", action_id: F.timezone, value }),
   time: (value: string) => ({ type: "timepicker", action_id: F.time, selected_time: value }),
+  channel: (value: string) => ({
+    type: "conversations_select",
+    action_id: F.channel,
+    selected_conversation: value,
+  }),
 };
+
+/** Slack calls about a person or a channel made while `send` waited for its answer. */
+async function slackCallsDuring(send: () => Promise<unknown>, about: { user: string; channel: string }) {
+  const from = Date.now();
+  await send();
+  const to = Date.now();
+  return stack.slack
+    .calls()
+    .filter((c) => c.at >= from && c.at <= to)
+    .filter(
+      (c) => c.args.user === about.user || c.args.channel === about.channel || c.args.users === about.user,
+    )
+    .map((c) => c.method);
+}
 
 const submit = (view: StoredView, fill: Fill, userId: string = DEMO.admin) =>
   stack.slack.sendViewSubmission({
@@ -215,16 +234,19 @@ describe("the subscribe modal", () => {
     });
   });
 
-  it("bad cron, unknown zone, no weekday or a channel without the app: inline errors, nothing saved", async () => {
+  it("bad cron, unknown zone, no weekday, a picked channel without the app: inline errors, nothing saved, no Slack call before the answer", async () => {
     const view = await openModal();
     const count = async () => (await stack.web.deps.subscriptions.list(REF)).length;
     const before = await count();
+    const cron: Fill = { channel: DEMO.general, frequency: "cron", cron: "0 9 * *", tz: "Europe/Berlin" };
+    // The cron input is in the view once "cron" is chosen (an error may only name an input the view has).
+    const cronView = await change(view, cron, picked.frequency("cron"));
+    const cronReply = await submit(cronView, cron);
+    expect(cronReply.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.cron]: expect.stringContaining("5 fields") },
+    });
     const refused: [Fill, string, unknown, string?][] = [
-      [
-        { channel: DEMO.general, frequency: "cron", cron: "0 9 * *", tz: "Europe/Berlin" },
-        F.cron,
-        expect.stringContaining("5 fields"),
-      ],
       [
         { channel: DEMO.general, frequency: "daily", time: "09:00", tz: "Mars/Phobos" },
         F.timezone,
@@ -241,11 +263,66 @@ describe("the subscribe modal", () => {
         expect.stringContaining("/invite @Insights"),
       ],
     ];
+    // Picking the channel has it checked (and the modal says so at once), as a person picking it would.
+    const warned = await change(
+      view,
+      { channel: DEMO.noBot, frequency: "weekly", days: ["mon"], time: "09:00", tz: "Europe/Berlin" },
+      picked.channel(DEMO.noBot),
+    );
+    expect(previewOf(warned)).toContain("/invite @Insights");
     for (const [fill, field, error, userId] of refused) {
-      const reply = await submit(view, fill, userId);
-      expect(reply.body).toMatchObject({ response_action: "errors", errors: { [field]: error } });
+      let reply: Awaited<ReturnType<typeof submit>> | undefined;
+      const calls = await slackCallsDuring(
+        async () => {
+          reply = await submit(view, fill, userId);
+        },
+        { user: userId ?? DEMO.admin, channel: fill.channel ?? "" },
+      );
+      expect(reply?.body).toMatchObject({ response_action: "errors", errors: { [field]: error } });
+      // The one who opened the modal was looked up then; a forged submission by someone else may be looked up now.
+      if (!userId) expect(calls, JSON.stringify(fill)).toEqual([]);
     }
     expect(await count()).toBe(before);
+  });
+
+  it("a channel nobody checked lately: the answer waits on no Slack call; saved paused, told how to fix; it starts when the app is invited", async () => {
+    const view = await openModal();
+    const fill: Fill = { channel: DEMO.noBot, frequency: "weekly", days: ["tue"], time: "07:00", tz: "UTC" };
+    // A schedule other than the preview's is shown first; the second submission is the one that saves.
+    expect((await submit(view, fill)).body).toMatchObject({ response_action: "update" });
+    const shown = stack.slack.views().find((v) => v.id === view.id) as StoredView;
+    // Forget what opening and picking learned: the submission meets a channel it knows nothing of.
+    await stack.redis.del(stack.web.deps.keys.channelState(REF, DEMO.noBot));
+    const before = (await stack.web.deps.subscriptions.list(REF)).length;
+    let reply: Awaited<ReturnType<typeof submit>> | undefined;
+    const calls = await slackCallsDuring(
+      async () => {
+        reply = await submit(shown, fill);
+      },
+      { user: DEMO.admin, channel: DEMO.noBot },
+    );
+    expect(reply?.status).toBe(200);
+    expect(reply?.body ?? "").toBe("");
+    expect(calls).toEqual([]);
+    const told = await stack.slack.waitFor(() =>
+      stack.slack.ephemerals(DEMO.admin).find((m) => String(m.text).includes("paused for now")),
+    );
+    expect(String(told.text)).toContain("/invite @Insights");
+    const subs = await stack.web.deps.subscriptions.list(REF);
+    expect(subs.length).toBe(before + 1);
+    const saved = subs.find(
+      (s) => s.channelId === DEMO.noBot && s.schedule.kind === "weekly" && s.time === "07:00",
+    );
+    expect(saved).toMatchObject({ status: "paused", pausedReason: "not_in_channel" });
+    // The app is invited: the subscription resumes by itself.
+    stack.slack.setChannel(DEMO.noBot, { botMember: true });
+    await stack.slack.sendEvent({
+      teamId: DEMO.teamId,
+      event: { type: "member_joined_channel", user: DEMO.botUserId, channel: DEMO.noBot, channel_type: "C" },
+    });
+    await stack.slack.waitFor(
+      async () => (await stack.web.deps.subscriptions.get(REF, saved?.id ?? ""))?.status === "active",
+    );
   });
 
   it("a submission from someone the app does not know yet: no users.info before the ack; asked after it, so the next submission is judged", async () => {

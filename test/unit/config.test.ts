@@ -95,6 +95,14 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads WEB_CONCURRENCY (web processes sharing the port), 1 when unset, and names a bad one", () => {
+    expect(loadConfig("web", serving).webConcurrency).toBe(1);
+    expect(loadConfig("web", { ...serving, WEB_CONCURRENCY: "3" }).webConcurrency).toBe(3);
+    expect(configError(() => loadConfig("web", { ...serving, WEB_CONCURRENCY: "0" })).message).toContain(
+      "WEB_CONCURRENCY must be between 1 and 64",
+    );
+  });
+
   it("parses the admin allow-list and rejects junk in it", () => {
     expect(loadConfig("demo", { ADMIN_USER_IDS: "U01ABC, W02DEF" }).adminUserIds).toEqual([
       "U01ABC",

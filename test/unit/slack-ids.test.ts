@@ -63,6 +63,7 @@ describe("every Slack id ever rendered is answered", () => {
         ...Object.values(ACTION).filter((id) => id !== ACTION.apiKeyInput),
         ...RANGE_PRESETS.map((p) => p.actionId),
         ...SUBSCRIBE_SCHEDULE_FIELDS,
+        SUBSCRIBE_FIELD.channel,
       ],
       view: Object.values(CALLBACK),
       options: [ACTION.assetSelect, ACTION.scannerSelect, SUBSCRIBE_FIELD.assets, SUBSCRIBE_FIELD.scanners],

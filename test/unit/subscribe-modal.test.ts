@@ -69,9 +69,10 @@ describe("subscribeModal", () => {
     for (const v of [daily, cron]) expect(checkView(v)).toEqual([]);
   });
 
-  it("every schedule input dispatches its changes, so the preview can follow", () => {
+  it("every schedule input dispatches its changes, so the preview can follow, and so does the channel, to be checked", () => {
     const dispatching = modal().blocks.filter((b) => (b as { dispatch_action?: boolean }).dispatch_action);
     expect(dispatching.map((b) => (b as { block_id: string }).block_id)).toEqual([
+      F.channel,
       F.frequency,
       F.weekday,
       F.time,

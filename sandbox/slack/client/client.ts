@@ -1,5 +1,6 @@
 import { type StepRun, startExecution } from "../functions/execute.ts";
 import { randomHex } from "../ids.ts";
+import { receiveCommandAck } from "../response-url.ts";
 import type { SocketSide } from "../socket/server.ts";
 import type { StandInState } from "../state.ts";
 import { type LinkPost, postLinks } from "../unfurl/share.ts";
@@ -14,7 +15,7 @@ import {
   viewSubmission,
   type Who,
 } from "./interactions.ts";
-import { actorFor, mintResponseUrl, mintTrigger } from "./mint.ts";
+import { actorFor, mintResponseUrl, mintTrigger, RESPONSE_PATH } from "./mint.ts";
 import { commandForm, eventCallback, interactionForm, VERIFICATION_TOKEN } from "./payloads.ts";
 import { type Transport, transmit } from "./transport.ts";
 import { applyViewAck } from "./view-ack.ts";
@@ -109,7 +110,10 @@ export function createSlackClient(env: ClientEnv) {
         responseUrl,
         triggerId,
       });
-      return send(form, FORM, o, { responseUrl, triggerId });
+      const res = await send(form, FORM, o, { responseUrl, triggerId });
+      if (res.status === 200)
+        receiveCommandAck(state, env.baseUrl, responseUrl.split(RESPONSE_PATH).pop() ?? "", res.body);
+      return res;
     },
 
     /** A block_actions interaction from a message (response_url minted) or from a view. */

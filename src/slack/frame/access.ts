@@ -14,6 +14,9 @@ const REFUSAL: Record<Exclude<Access, "anyone">, string> = {
  */
 export async function checkAccess(access: Access, ctx: Pick<RequestContext, "user" | "deps" | "ref">) {
   if (access === "anyone") return;
+  // With DIGEST_ACCESS=everyone a reader is any member who is not deleted, and Slack sends nothing
+  // from a deleted one: there is nobody to look up (no users.info, no Redis read on this path).
+  if (access === "reader" && ctx.deps.policy.digestAccess === "everyone") return;
   const user = await ctx.user();
   const installer = await ctx.deps.installerOf(ctx.ref);
   const allowed =

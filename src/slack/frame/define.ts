@@ -8,6 +8,9 @@ import type {
   ViewEntry,
 } from "./types.ts";
 
+/** Why an entry that opens a modal runs where the request is acked: a hand-off could wait past trigger_id's life. */
+export const OPENS_MODAL = "opens a modal (trigger_id lives 3 s)";
+
 /** Typed constructors for the registration tables: each entry says what it answers and who may use it. */
 export const onCommand = <C>(e: Omit<CommandEntry<C>, "kind">): CommandEntry<C> => ({
   kind: "command",

@@ -1,24 +1,26 @@
 import type { RespondFn } from "@slack/bolt";
 import { outOfDateMessage } from "../../../templates/error-message.ts";
-import { AppError, isAppError } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 import { codeOf } from "../../metrics.ts";
 import type { AppServices } from "../services.ts";
 import { workspaceOf } from "../workspace.ts";
 import { checkAccess } from "./access.ts";
 import { bareReply, requestContext } from "./context.ts";
-import { type Args, factsOf, str } from "./facts.ts";
+import { type Args, factsOf, str, teamOfContext } from "./facts.ts";
+import { handOffAcked } from "./fast-path.ts";
 import { failUnknownStep, runFunction } from "./function.ts";
 import { dispatchMessage } from "./message.ts";
-import { handOff } from "./offload.ts";
 import type { RouteTable } from "./routes.ts";
-import type {
-  ActionEntry,
-  EventEntry,
-  FunctionEntry,
-  MessageEntry,
-  OptionsEntry,
-  ViewEntry,
+import {
+  type ActionEntry,
+  type EventEntry,
+  type FunctionEntry,
+  handsOff,
+  type MessageEntry,
+  type OptionsEntry,
+  type ViewEntry,
 } from "./types.ts";
+import { fieldErrors, isFieldRefusal } from "./view-answer.ts";
 
 type Body = Record<string, unknown>;
 
@@ -33,14 +35,37 @@ const OPTIONS_BUDGET_MS = 2_500;
 export function createDispatcher(deps: AppServices, table: RouteTable) {
   const count = (kind: string, outcome: string) => deps.metrics.requests.inc({ kind, outcome });
 
+  const ack = (args: Args) => async (response?: unknown) => {
+    await args.ack?.(response);
+  };
+
   async function command(args: Args): Promise<void> {
-    await args.ack?.();
     const body = args.body as unknown as Body;
+    // Parsed before the ack: a command whose work is handed off may carry the busy note in its ack.
+    let parsed: { kind: string } | undefined;
+    let parseError: unknown;
+    try {
+      parsed = table.parse(str(body.text) ?? "") as { kind: string };
+    } catch (err) {
+      parseError = err;
+    }
+    const found = parsed ? table.commands.get(parsed.kind) : undefined;
+    const offloaded = found && handsOff(found) ? deps.offload : undefined;
+    if (parsed && offloaded) {
+      await handOffAcked(
+        { ...deps, offload: offloaded },
+        body,
+        { kind: "command", name: parsed.kind },
+        ack(args),
+      );
+      return;
+    }
+    await args.ack?.();
     const facts = factsOf(args, "command", "");
-    let name = "invalid";
+    let name = parsed?.kind ?? "invalid";
     let reply = bareReply(deps, facts, deps.logger.child(facts.logFields));
     try {
-      const parsed = table.parse(str(body.text) ?? "") as { kind: string };
+      if (!parsed) throw parseError;
       name = parsed.kind;
       const entry = table.commands.get(name);
       if (!entry)
@@ -50,12 +75,6 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       const ctx = requestContext(deps, { ...facts, logFields: { ...facts.logFields, command: name } });
       reply = ctx.reply;
       await checkAccess(entry.access, ctx);
-      // ── digest work leaves the acking event loop (src/interactive/) ──
-      if (entry.offload && deps.offload) {
-        await handOff(deps.offload, { kind: "command", name }, args, facts, ctx);
-        return;
-      }
-      // ──
       const started = Date.now();
       await entry.run({
         ...ctx,
@@ -74,6 +93,16 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
   }
 
   async function action(args: Args, entry: ActionEntry, id: string): Promise<void> {
+    // Digest work leaves the acking event loop (src/interactive/): access is checked where it runs.
+    if (handsOff(entry) && deps.offload) {
+      await handOffAcked(
+        { ...deps, offload: deps.offload },
+        args.body as unknown as Body,
+        { kind: "action", id },
+        ack(args),
+      );
+      return;
+    }
     await args.ack?.();
     const facts = factsOf(args, "action", id);
     let reply = bareReply(deps, facts, deps.logger.child(facts.logFields));
@@ -81,12 +110,6 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       const ctx = requestContext(deps, facts);
       reply = ctx.reply;
       await checkAccess(entry.access, ctx);
-      // ── digest work leaves the acking event loop (src/interactive/) ──
-      if (entry.offload && deps.offload) {
-        await handOff(deps.offload, { kind: "action", id }, args, facts, ctx);
-        return;
-      }
-      // ──
       const body = args.body as unknown as { actions: unknown[] };
       await entry.run({ ...ctx, body: args.body as never, action: body.actions[0] as never });
       count("action", "ok");
@@ -99,15 +122,16 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
   async function view(args: Args, entry: ViewEntry, id: string): Promise<void> {
     const facts = factsOf(args, "view", id);
     const log = deps.logger.child(facts.logFields);
-    // Slack refuses errors on a block the view does not have: fall back to its first input.
-    const blocks = ((args.body as { view?: { blocks?: { type?: string; block_id?: string }[] } }).view
-      ?.blocks ?? []) as { type?: string; block_id?: string }[];
-    const target =
-      blocks.length === 0 || blocks.some((b) => b.block_id === entry.errorBlock)
-        ? entry.errorBlock
-        : (blocks.find((b) => b.type === "input")?.block_id ?? entry.errorBlock);
-    const refuse = (message: string) =>
-      args.ack?.({ response_action: "errors", errors: { [target]: message } });
+    const blocks = ((args.body as { view?: { blocks?: unknown } }).view?.blocks ?? []) as {
+      type?: string;
+      block_id?: string;
+    }[];
+    // Field errors, whoever finds them (the handler, or this frame refusing the person), take one way.
+    const refuse = async (errors: Record<string, string>, outcome: string) => {
+      await args.ack?.(fieldErrors(errors, blocks, entry.errorBlock));
+      log.info({ fields: Object.keys(errors), outcome }, "modal answered with field errors");
+      count("view", outcome);
+    };
     let after: (() => Promise<void>) | undefined;
     try {
       // The answer is the ack itself: nothing Slack-bound may run before it.
@@ -119,31 +143,46 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
         view: (args.body as unknown as { view: never }).view,
       };
       const result = await entry.run(viewCtx);
+      if (result.errors) return await refuse(result.errors, "field_errors");
       await args.ack?.(result.answer);
       after = result.after;
       const work = entry.work;
-      if (work && result.answer?.response_action !== "errors") {
-        // ── digest work leaves the acking event loop (src/interactive/) ──
-        const later = after;
+      if (work) {
+        // The submission's work leaves the acking event loop once the modal has its answer.
+        const before = after;
         after = async () => {
-          await later?.();
-          if (deps.offload) await handOff(deps.offload, { kind: "view", id }, args, facts, ctx);
-          else await work(viewCtx).catch((err: unknown) => ctx.reply.error(err));
+          await before?.();
+          if (!deps.offload) return work(viewCtx).catch((err: unknown) => ctx.reply.error(err));
+          await handOffAcked(
+            { ...deps, offload: deps.offload },
+            args.body as unknown as Body,
+            { kind: "view", id },
+            async () => {},
+            teamOfContext(args),
+            { busyNote: (text) => ctx.reply.notice(text), failed: (err) => ctx.reply.error(err) },
+          );
         };
       }
       count("view", "ok");
     } catch (err) {
-      count("view", codeOf(err));
-      if (isAppError(err) && ["forbidden", "bad_request", "user_not_checked"].includes(err.code)) {
-        log.info({ code: err.code }, "modal submission refused");
-        await refuse(err.message);
+      if (isFieldRefusal(err)) {
+        await refuse({ [entry.errorBlock]: err.message }, err.code);
         // Looked up now, after the ack, so the next submission finds the user known.
         if (err.code === "user_not_checked")
           await deps.users.get(workspaceOf(args.context), facts.client, facts.userId).catch(() => undefined);
-      } else {
-        log.error({ err }, "modal submission failed");
-        await refuse("Something went wrong on our side; nothing was saved. Try again in a moment.");
+        return;
       }
+      count("view", codeOf(err));
+      log.error({ err }, "modal submission failed");
+      await args.ack?.(
+        fieldErrors(
+          {
+            [entry.errorBlock]: "Something went wrong on our side; nothing was saved. Try again in a moment.",
+          },
+          blocks,
+          entry.errorBlock,
+        ),
+      );
       return;
     }
     // The modal is closed (or redrawn) by now; what follows only tells the person how it went.
@@ -183,6 +222,16 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
         return;
       }
       const body = args.body as unknown as { event: EventEntryEvent };
+      if (handsOff(entry) && deps.offload) {
+        await handOffAcked(
+          { ...deps, offload: deps.offload },
+          body as unknown as Body,
+          { kind: "event", id },
+          async () => {},
+          teamOfContext(args),
+        );
+        return;
+      }
       await entry.run({
         deps: { ...deps, logger: log },
         ref,
@@ -231,7 +280,15 @@ export function createDispatcher(deps: AppServices, table: RouteTable) {
       case "event":
         return event(args, route.entry as EventEntry, route.id);
       case "function":
-        return runFunction(deps, args, route.entry as FunctionEntry, route.id);
+        return runFunction(deps, args, route.entry as FunctionEntry, route.id, (team) =>
+          handOffAcked(
+            { ...deps, offload: deps.offload as NonNullable<AppServices["offload"]> },
+            args.body as unknown as Body,
+            { kind: "function", id: route.id },
+            async () => {},
+            team,
+          ),
+        );
       case "message":
         return dispatchMessage(deps, args, route.entry as MessageEntry, route.id, count);
       case "unrouted":

@@ -32,3 +32,10 @@ export function factsOf(
     logFields: { teamId: args.context.teamId, userId, [kind]: id },
   };
 }
+
+/** The workspace as Bolt's context resolved it (events name theirs only in `authorizations`). */
+export const teamOfContext = (args: Pick<Args, "context">) => ({
+  teamId: args.context.teamId,
+  enterpriseId: args.context.enterpriseId,
+  isEnterpriseInstall: args.context.isEnterpriseInstall,
+});

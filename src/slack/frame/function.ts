@@ -1,10 +1,11 @@
 import type { AllMiddlewareArgs, AnyMiddlewareArgs } from "@slack/bolt";
 import { isAppError } from "../../errors.ts";
+import type { InteractiveJob } from "../../interactive/types.ts";
 import type { Logger } from "../../log.ts";
 import { codeOf } from "../../metrics.ts";
 import type { AppServices } from "../services.ts";
 import { workspaceOf } from "../workspace.ts";
-import type { FunctionEntry } from "./types.ts";
+import { type FunctionEntry, handsOff } from "./types.ts";
 
 type Args = AnyMiddlewareArgs &
   AllMiddlewareArgs & {
@@ -18,7 +19,7 @@ const INTERNAL =
   "Insights could not finish this step because of a problem on its side. Try the workflow again in a few minutes.";
 
 /** Words for a failed run: our AppErrors are written for people; anything else is not shown. */
-function stepFailure(err: unknown): string {
+export function stepFailure(err: unknown): string {
   return isAppError(err) && err.code !== "internal" ? err.message : INTERNAL;
 }
 
@@ -36,13 +37,25 @@ async function failRun(args: Args, log: Logger, message: string): Promise<void> 
  * comes first, well inside Slack's 3 s; the step then completes with the entry's outputs, or fails
  * with the message of what it threw.
  */
-export async function runFunction(deps: AppServices, args: Args, entry: FunctionEntry, id: string) {
+export async function runFunction(
+  deps: AppServices,
+  args: Args,
+  entry: FunctionEntry,
+  id: string,
+  /** Hands the run to the digest executor, which completes or fails the step there. */
+  handOff: (team: InteractiveJob["team"]) => Promise<boolean>,
+) {
   await args.ack?.();
   const event =
     (args.body as unknown as { event?: { inputs?: unknown; function_execution_id?: unknown } }).event ?? {};
   const executionId = typeof event.function_execution_id === "string" ? event.function_execution_id : "";
   const log = deps.logger.child({ teamId: args.context.teamId, step: id, executionId });
   const count = (outcome: string) => deps.metrics.requests.inc({ kind: "function", outcome });
+  if (handsOff(entry) && deps.offload) {
+    const { teamId, enterpriseId, isEnterpriseInstall } = args.context;
+    if (!(await handOff({ teamId, enterpriseId, isEnterpriseInstall }))) await failRun(args, log, INTERNAL);
+    return;
+  }
   try {
     const inputs =
       typeof event.inputs === "object" && event.inputs !== null

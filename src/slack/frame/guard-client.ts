@@ -6,6 +6,8 @@ const OUTWARD = new Set(["chat", "views", "files"]);
 const REPEATABLE = new Set([
   "chat.update",
   "chat.delete",
+  // A message's link shows nothing.
+  "chat.getPermalink",
   "views.publish",
   "views.update",
   "files.getUploadURLExternal",

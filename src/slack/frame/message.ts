@@ -5,9 +5,9 @@ import { codeOf } from "../../metrics.ts";
 import type { AppServices } from "../services.ts";
 import { checkAccess } from "./access.ts";
 import { bareReply, type RequestFacts, requestContext } from "./context.ts";
-import { type Args, obj, str } from "./facts.ts";
-import { handOff } from "./offload.ts";
-import type { MessageEntry, SaidMessage } from "./types.ts";
+import { type Args, obj, str, teamOfContext } from "./facts.ts";
+import { handOffAcked } from "./fast-path.ts";
+import { handsOff, type MessageEntry, type SaidMessage } from "./types.ts";
 
 type Body = Record<string, unknown>;
 
@@ -64,8 +64,9 @@ export function messageRequestId(teamId: string | undefined, said: SaidMessage):
 
 /**
  * A person's message through the frame: dropped unless it is a person's (see saidMessage), then
- * the access level, then the entry, in the digest executor when it is digest work. Bolt has
- * acknowledged the event already.
+ * handed to the digest executor, which applies the entry's access level and runs it (the default),
+ * or run here under its access level when the entry says why (`inline`). Bolt has acknowledged the
+ * event already.
  */
 export async function dispatchMessage(
   deps: AppServices,
@@ -80,16 +81,30 @@ export async function dispatchMessage(
     return;
   }
   const facts = messageFacts(args, said, id);
-  let reply = bareReply(deps, facts, deps.logger.child(facts.logFields));
+  const log = deps.logger.child(facts.logFields);
+  if (handsOff(entry) && deps.offload) {
+    const team = teamOfContext(args);
+    // No user lookup or access check here: the executor does both where the answer is computed.
+    const reply = () => bareReply(deps, facts, log);
+    await handOffAcked(
+      { ...deps, offload: deps.offload },
+      args.body as unknown as Body,
+      { kind: "message", id },
+      async () => {},
+      team,
+      {
+        read: { id: messageRequestId(team.teamId ?? team.enterpriseId, said), message: said },
+        busyNote: (text) => reply().notice(text),
+        failed: (err) => reply().error(err),
+      },
+    );
+    return;
+  }
+  let reply = bareReply(deps, facts, log);
   try {
     const ctx = requestContext(deps, facts);
     reply = ctx.reply;
     await checkAccess(entry.access, ctx);
-    if (entry.offload && deps.offload) {
-      const requestId = messageRequestId(args.context.teamId ?? args.context.enterpriseId, said);
-      await handOff(deps.offload, { kind: "message", id }, args, facts, ctx, requestId);
-      return;
-    }
     await entry.run({ ...ctx, message: said });
     count("message", "ok");
   } catch (err) {

@@ -1,126 +1,177 @@
 import { randomBytes } from "node:crypto";
-import type { InteractiveJob, InteractiveRoute, Offload } from "../../interactive/types.ts";
-import { logContext } from "../../log.ts";
-import type { RequestFacts } from "./context.ts";
-import { type Args, obj } from "./facts.ts";
-import type { RequestContext } from "./types.ts";
+import { mrkdwn } from "../../blockkit/text.ts";
+import type { InteractiveJob, InteractiveRoute, Offload, RequestSurface } from "../../interactive/types.ts";
+import { obj, str } from "./facts.ts";
 
 /** The immediate answer when more requests wait than the backlog allows; the real one follows. */
 export const BUSY_TEXT =
   ":hourglass_flowing_sand: Insights is busy right now. Your request is queued: the answer will appear here shortly.";
 
-/** The fields of a block action an offloaded handler reads; the rest (the clicked message, modal state) stays behind. */
-const ACTION_FIELDS = [
-  "type",
-  "team",
-  "user",
-  "enterprise",
-  "is_enterprise_install",
-  "api_app_id",
-  "container",
-  "channel",
-  "trigger_id",
-  "response_url",
-  "response_urls",
-] as const;
+/** The busy note as a message (a slash command's ack carries it; a click gets it on its response_url). */
+export const BUSY_MESSAGE = {
+  response_type: "ephemeral",
+  text: BUSY_TEXT,
+  blocks: [{ type: "section", text: mrkdwn(BUSY_TEXT) }],
+} as const;
 
-/**
- * The payload as a job carries it: never Slack's verification token, and not the clicked message's
- * blocks (tens of kilobytes the handler never reads: a digest control's state rides in the action).
- */
-export function slimBody(body: Record<string, unknown>): Record<string, unknown> {
-  if (typeof body.command === "string") {
-    const { token: _token, ...rest } = body;
-    return rest;
-  }
-  if (body.event !== undefined) return slimEvent(body);
-  const out: Record<string, unknown> = {};
-  for (const f of ACTION_FIELDS) if (body[f] !== undefined) out[f] = body[f];
-  if (Array.isArray(body.actions)) out.actions = body.actions.slice(0, 1);
-  if (body.view !== undefined) {
-    const v = obj(body.view);
-    out.view = { id: v.id, type: v.type, callback_id: v.callback_id };
-    // A submission's work reads what was filled in, and where it was opened from.
-    if (body.type === "view_submission")
-      Object.assign(out.view as object, { state: v.state, private_metadata: v.private_metadata });
-  }
+type Body = Record<string, unknown>;
+
+/** The workspace a request names, read as Slack lays it out per kind of payload. */
+export function teamOf(body: Body): InteractiveJob["team"] {
+  if (typeof body.command === "string")
+    return {
+      teamId: str(body.team_id),
+      enterpriseId: str(body.enterprise_id),
+      isEnterpriseInstall: body.is_enterprise_install === "true" || body.is_enterprise_install === true,
+    };
+  const team = obj(body.team);
+  const enterprise = obj(body.enterprise);
+  const view = obj(body.view);
+  return {
+    // A modal opened from a Slack Connect channel names the installing workspace on the view.
+    teamId: str(view.app_installed_team_id) ?? str(team.id) ?? str(obj(body.user).team_id),
+    enterpriseId: str(enterprise.id) ?? str(team.enterprise_id),
+    isEnterpriseInstall: body.is_enterprise_install === true,
+  };
+}
+
+/** Where a request came from: the container, conversation, clicked message and its thread, the view. */
+export function surfaceOf(body: Body): RequestSurface {
+  const container = obj(body.container);
+  const message = obj(body.message);
+  const view = obj(body.view);
+  const kind = str(container.type);
+  const out: RequestSurface = {};
+  if (kind === "message" || kind === "view") out.container = kind;
+  const channelId = str(body.channel_id) ?? str(obj(body.channel).id) ?? str(container.channel_id);
+  if (channelId) out.channelId = channelId;
+  if (container.is_ephemeral === true) out.ephemeral = true;
+  const messageTs = str(container.message_ts) ?? str(message.ts);
+  if (messageTs) out.messageTs = messageTs;
+  const threadTs = str(message.thread_ts) ?? str(container.thread_ts);
+  if (threadTs) out.threadTs = threadTs;
+  const viewId = str(view.id) ?? str(container.view_id);
+  if (viewId) out.viewId = viewId;
+  const viewType = str(view.type);
+  if (viewType) out.viewType = viewType;
+  const callback = str(view.callback_id);
+  if (callback) out.viewCallbackId = callback;
   return out;
 }
 
-/** The fields of a person's message the answer needs; not its blocks, files or attachments. */
-const EVENT_FIELDS = [
-  "type",
-  "user",
-  "text",
-  "channel",
-  "channel_type",
-  "ts",
-  "thread_ts",
-  "event_ts",
-  "team",
-];
-
+/** The longest message text a job carries. */
 const MAX_TEXT = 2_000;
 
-function slimEvent(body: Record<string, unknown>): Record<string, unknown> {
-  const event = obj(body.event);
-  const authorizations = Array.isArray(body.authorizations) ? body.authorizations.slice(0, 1) : undefined;
-  return {
-    type: body.type,
-    team_id: body.team_id,
-    enterprise_id: body.enterprise_id,
-    api_app_id: body.api_app_id,
-    event_id: body.event_id,
-    ...(authorizations ? { authorizations } : {}),
-    event: {
-      ...Object.fromEntries(EVENT_FIELDS.filter((f) => event[f] !== undefined).map((f) => [f, event[f]])),
-      // The reader reads the first few hundred characters; a pasted essay need not travel.
-      ...(typeof event.text === "string" ? { text: event.text.slice(0, MAX_TEXT) } : {}),
-    },
-  };
-}
-
-const strings = (fields: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === "string"));
+const responseUrlOf = (body: Body) =>
+  str(body.response_url) ??
+  (Array.isArray(body.response_urls) ? str(obj(body.response_urls[0]).response_url) : undefined);
 
 /**
- * Hands an acknowledged, access-checked request to the digest executor. When more requests wait
- * than the backlog allows, the person is told at once that the answer is coming (the work still
- * runs; its answer replaces that note where Slack allows it).
+ * The hand-off of one request, from its Slack payload: only the fields its handler reads, named
+ * (never Slack's verification token, a token of ours or the clicked message's blocks; a modal's
+ * state only for a submission's own work).
  */
-export async function handOff(
-  offload: Offload,
+export function requestOf(
   route: InteractiveRoute,
-  args: Pick<Args, "body" | "context">,
-  facts: RequestFacts,
-  ctx: Pick<RequestContext, "reply" | "deps">,
-  /** A request id derived from the request itself, so a redelivery finds the first run's claim. */
-  requestId?: string,
-): Promise<"queued" | "busy"> {
+  body: Body,
+  receivedAt: number,
+  log: Record<string, string>,
+  /** The workspace as Bolt resolved it (events name theirs in `authorizations`); else read from the body. */
+  resolved?: InteractiveJob["team"],
+  /** What the frame read already: a message's request id (one per message) and the message itself. */
+  read?: Pick<InteractiveJob, "id" | "message">,
+): InteractiveJob {
+  const team = resolved ?? teamOf(body);
+  const event = obj(body.event);
+  const userId =
+    str(body.user_id) ?? str(obj(body.user).id) ?? (typeof event.user === "string" ? event.user : "");
   const job: InteractiveJob = {
-    id: requestId ?? `r${randomBytes(9).toString("hex")}`,
+    v: 1,
+    id: `r${randomBytes(9).toString("hex")}`,
     route,
-    body: slimBody(args.body as unknown as Record<string, unknown>),
-    team: {
-      teamId: args.context.teamId,
-      enterpriseId: args.context.enterpriseId,
-      isEnterpriseInstall: args.context.isEnterpriseInstall,
-    },
-    userId: facts.userId,
-    receivedAt: ctx.deps.clock().getTime(),
-    busy: false,
-    log: strings({
-      ...logContext(),
-      ...facts.logFields,
-      [route.kind]: route.kind === "command" ? route.name : route.id,
-    }),
+    team: Object.fromEntries(Object.entries(team).filter(([, v]) => v !== undefined && v !== false)),
+    userId,
+    receivedAt,
+    surface: surfaceOf(body),
+    log,
   };
-  if ((await offload.executor.depth()) >= offload.backlog) {
-    job.busy = true;
-    await ctx.reply.notice(BUSY_TEXT);
+  const url = responseUrlOf(body);
+  if (url) job.responseUrl = url;
+  if (route.kind === "command")
+    job.command = { text: str(body.text) ?? "", channelName: str(body.channel_name) };
+  if (route.kind === "action" && Array.isArray(body.actions)) job.action = obj(body.actions[0]);
+  if (route.kind === "event") job.event = { ...event, type: str(event.type) ?? route.id };
+  if (route.kind === "function")
+    job.step = {
+      executionId: str(event.function_execution_id) ?? "",
+      inputs: obj(event.inputs),
+    };
+  if (route.kind === "view") {
+    const view = obj(body.view);
+    const privateMetadata = str(view.private_metadata);
+    job.submission = { values: obj(obj(view.state).values), ...(privateMetadata ? { privateMetadata } : {}) };
   }
-  await offload.executor.submit(job);
-  const outcome = job.busy ? "busy" : "queued";
-  offload.admitted?.(outcome);
-  return outcome;
+  if (read?.id) job.id = read.id;
+  // The reader reads the first few hundred characters; a pasted essay need not travel.
+  if (read?.message) job.message = { ...read.message, text: read.message.text.slice(0, MAX_TEXT) };
+  return job;
+}
+
+/** How long a backlog reading that says "busy" is trusted before it is read again. */
+const BUSY_READING_MS = 250;
+
+/**
+ * Whether the next request finds the backlog full, from the last reading (no Redis call on the
+ * acking path). A reading that says "busy" and is older than a quarter second is refreshed first,
+ * so a burst that has drained does not keep answering "busy".
+ */
+export async function overBacklog(offload: Offload): Promise<boolean> {
+  const seen = offload.executor.waiting();
+  if (seen.count < offload.backlog) return false;
+  if (Date.now() - seen.atMs <= BUSY_READING_MS) return true;
+  return (await offload.executor.depth().catch(() => seen.count)) >= offload.backlog;
+}
+
+/**
+ * A request queued by the previous version (a BullMQ job holding a slimmed Slack payload) as a
+ * request of this one; undefined when the data is not one.
+ */
+export function fromLegacyJob(data: unknown): InteractiveJob | undefined {
+  const d = obj(data);
+  const given = obj(d.route);
+  const kind = str(given.kind);
+  const name = kind === "command" ? str(given.name) : str(given.id);
+  const id = str(d.id);
+  if (!id || !name || !kind || !["command", "action", "view", "message"].includes(kind)) return undefined;
+  const body = obj(d.body);
+  const route = (kind === "command" ? { kind, name } : { kind, id: name }) as InteractiveRoute;
+  let message: InteractiveJob["message"];
+  if (kind === "message") {
+    // The previous version let only a person's message through; its slimmed event names it.
+    const event = obj(body.event);
+    const [channelId, ts, text] = [str(event.channel), str(event.ts), str(event.text)];
+    if (!channelId || !ts || !text) return undefined;
+    const bot = str(obj(Array.isArray(body.authorizations) ? body.authorizations[0] : undefined).user_id);
+    message = {
+      channelId,
+      ts,
+      threadTs: str(event.thread_ts) ?? ts,
+      text,
+      ...(bot ? { botUserId: bot } : {}),
+      dm: event.channel_type === "im",
+    };
+  }
+  const job = requestOf(
+    route,
+    body,
+    typeof d.receivedAt === "number" ? d.receivedAt : Date.now(),
+    Object.fromEntries(
+      Object.entries(obj(d.log)).filter((e): e is [string, string] => typeof e[1] === "string"),
+    ),
+    obj(d.team) as InteractiveJob["team"],
+    message ? { id, message } : undefined,
+  );
+  job.id = id;
+  if (d.busy === true) job.notice = "response_url";
+  return job;
 }

@@ -4,16 +4,15 @@ import type { Message } from "../../blockkit/types.ts";
 import { isAppError } from "../../errors.ts";
 import type { RequestClaim, RequestClaims } from "../../interactive/claims.ts";
 import { responseUrlPoster } from "../../interactive/response-url.ts";
-import type { InteractiveJob } from "../../interactive/types.ts";
+import { type InteractiveJob, routeName } from "../../interactive/types.ts";
 import type { Logger } from "../../log.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import type { AppServices } from "../services.ts";
 import { bareReply, type RequestFacts } from "./context.ts";
-import { factsOf, obj, str } from "./facts.ts";
+import { factsOf } from "./facts.ts";
 import { guardClient } from "./guard-client.ts";
-import { messageFacts, saidMessage } from "./message.ts";
+import { messageFacts } from "./message.ts";
 import type { RouteTable } from "./routes.ts";
-import type { SaidMessage } from "./types.ts";
 
 /** What a process that executes handed-off requests provides (a worker process or a thread). */
 export interface OffloadedEnv {
@@ -25,29 +24,23 @@ export interface OffloadedEnv {
   clientFor(ref: WorkspaceRef): Promise<{ client: WebClient; botToken: string }>;
   fetch?: typeof fetch;
   now?: () => number;
+  /** How long one response_url post may take (SLACK_TIMEOUT_MS) [the poster's 10 s]. */
+  slackTimeoutMs?: number;
 }
 
 export type AcquiredClaim = Extract<RequestClaim, { state: "acquired" }>;
 
-const responseUrlOf = (body: Record<string, unknown>) =>
-  str(body.response_url) ??
-  (Array.isArray(body.response_urls) ? str(obj(body.response_urls[0]).response_url) : undefined);
-
 /**
- * The request's facts as the executor answers it: the person and surface from the job, a Web API
- * client with the workspace's token, and a `respond` on the job's response_url within Slack's rules
- * (past its five uses or thirty minutes the answer goes by the Web API instead). Anything that puts
- * an answer on screen first confirms the claim is still this run's; after a takeover, only answers
- * that replace in place go out again, and for a command every post after the first replaces it.
+ * A Web API client whose calls that put something on screen first confirm the claim is still this
+ * run's; after a takeover only answers that replace in place go out again.
  */
-export async function answeringFacts(
+export async function answeringClient(
   env: OffloadedEnv,
   job: InteractiveJob,
   ref: WorkspaceRef,
   claim: AcquiredClaim,
   log: Logger,
-): Promise<RequestFacts & { said?: SaidMessage }> {
-  const isCommand = job.route.kind === "command";
+) {
   let confirmed: Promise<boolean> | undefined;
   const outward = async (what: string, repeatable: boolean) => {
     if (claim.sent && !repeatable) {
@@ -60,29 +53,50 @@ export async function answeringFacts(
     return false;
   };
   const { client: raw, botToken } = await env.clientFor(ref);
-  const client = guardClient(raw, outward);
+  return { client: guardClient(raw, outward), botToken, outward };
+}
+
+/**
+ * The request's facts as the executor answers it: the person and surface from the job, a Web API
+ * client with the workspace's token, and a `respond` on the job's response_url within Slack's rules
+ * (past its five uses or thirty minutes the answer goes by the Web API instead). Anything that puts
+ * an answer on screen first confirms the claim is still this run's; after a takeover, only answers
+ * that replace in place go out again, and for a command every post after the first replaces it.
+ */
+export async function answeringFacts(
+  env: OffloadedEnv,
+  job: InteractiveJob,
+  body: Record<string, unknown>,
+  ref: WorkspaceRef,
+  claim: AcquiredClaim,
+  log: Logger,
+): Promise<RequestFacts> {
+  const isCommand = job.route.kind === "command";
+  const { client, botToken, outward } = await answeringClient(env, job, ref, claim, log);
   const context = { ...job.team, botToken } as Context;
-  const name = job.route.kind === "command" ? job.route.name : job.route.id;
-  if (job.route.kind === "message") {
-    // The web side let only a person's message through; it is read again here from the same body.
-    const said = saidMessage(job.body, name) ?? undefined;
-    if (!said) return { context, client, userId: job.userId, logFields: {} };
-    return { ...messageFacts({ context, client }, said, name), logFields: {}, said };
-  }
-  const bare = factsOf({ body: job.body as never, context, client }, job.route.kind, name);
+  // A person's message is answered in its thread; there is no response_url.
+  if (job.route.kind === "message" && job.message)
+    return {
+      ...messageFacts({ context, client }, { userId: job.userId, ...job.message }, job.route.id),
+      logFields: {},
+    };
+  const bare = factsOf({ body: body as never, context, client }, job.route.kind, routeName(job.route));
   const fallback = bareReply(env.deps, { ...bare, respond: undefined }, log, ref);
-  const url = responseUrlOf(job.body);
+  const url = job.responseUrl;
   if (!url) return { ...bare, respond: undefined, logFields: {} };
   const poster = responseUrlPoster({
     url,
     receivedAt: job.receivedAt,
-    used: job.busy ? 1 : 0,
+    // A busy note on the response_url used one of its five posts; one in the command's ack did not.
+    used: job.notice === "response_url" ? 1 : 0,
     fetch: env.fetch,
     now: env.now,
+    timeoutMs: env.slackTimeoutMs,
   });
   const respond = async (m: Parameters<RespondFn>[0]) => {
     const msg: Record<string, unknown> = typeof m === "string" ? { text: m } : { ...m };
-    if (isCommand && (poster.used > 0 || claim.sent)) msg.replace_original = true;
+    // A command's first answer replaces the busy note its ack carried; later ones replace the first.
+    if (isCommand && (poster.used > 0 || claim.sent || job.notice === "ack")) msg.replace_original = true;
     if (!(await outward("response_url", isCommand || msg.replace_original === true))) return;
     try {
       await poster.post(msg);

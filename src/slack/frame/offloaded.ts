@@ -1,15 +1,23 @@
 import type { Context, RespondFn } from "@slack/bolt";
-import { AppError } from "../../errors.ts";
+import { AppError, isAppError } from "../../errors.ts";
 import type { RequestClaims } from "../../interactive/claims.ts";
-import type { InteractiveJob, InteractiveOutcome } from "../../interactive/types.ts";
+import { type InteractiveJob, type InteractiveOutcome, routeName } from "../../interactive/types.ts";
 import { type Logger, withLogContext } from "../../log.ts";
 import { codeOf, type Metrics } from "../../metrics.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
+import { refusalOf } from "../refusal.ts";
 import { workspaceOf } from "../workspace.ts";
+import { checkAccess } from "./access.ts";
 import { requestContext } from "./context.ts";
-import { str } from "./facts.ts";
-import { type AcquiredClaim, answeringFacts, type OffloadedEnv } from "./offloaded-answer.ts";
-import type { MessageEntry, ViewEntry } from "./types.ts";
+import { stepFailure } from "./function.ts";
+import { bodyOf } from "./job-body.ts";
+import {
+  type AcquiredClaim,
+  answeringClient,
+  answeringFacts,
+  type OffloadedEnv,
+} from "./offloaded-answer.ts";
+import type { ActionEntry, EventEntry, FunctionEntry, MessageEntry, ViewEntry } from "./types.ts";
 
 export type { OffloadedEnv } from "./offloaded-answer.ts";
 
@@ -26,7 +34,73 @@ async function acquire(claims: RequestClaims, ref: WorkspaceRef, id: string) {
   }
 }
 
-/** Runs one entry for the job, answering errors in the frame's one reply shape; returns `ok` or the error's code. */
+/** Slack's answers when a question's conversation or thread no longer takes replies. */
+const CONVERSATION_GONE = new Set(["channel_not_found", "thread_not_found", "is_archived", "not_in_channel"]);
+
+/** An event's entry (an unfurl): nobody waits on a reply, so errors are logged. */
+async function runEvent(
+  env: OffloadedEnv,
+  job: InteractiveJob,
+  entry: EventEntry,
+  ref: WorkspaceRef,
+  claim: AcquiredClaim,
+  log: Logger,
+): Promise<string> {
+  try {
+    const { client, botToken } = await answeringClient(env, job, ref, claim, log);
+    await entry.run({
+      deps: { ...env.deps, logger: log, clock: () => new Date(job.receivedAt) },
+      ref,
+      client,
+      log,
+      event: job.event ?? { type: job.route.kind },
+      context: { ...job.team, botToken } as Context,
+    });
+    return "ok";
+  } catch (err) {
+    log.error({ err }, "event handling failed");
+    return codeOf(err);
+  }
+}
+
+/** A workflow step's run: completed with the entry's outputs, or failed with words its owner can act on. */
+async function runStep(
+  env: OffloadedEnv,
+  job: InteractiveJob,
+  entry: FunctionEntry,
+  ref: WorkspaceRef,
+  claim: AcquiredClaim,
+  log: Logger,
+): Promise<string> {
+  const executionId = job.step?.executionId ?? "";
+  const { client } = await answeringClient(env, job, ref, claim, log);
+  try {
+    const outputs = await entry.run({
+      deps: { ...env.deps, logger: log, clock: () => new Date(job.receivedAt) },
+      ref,
+      client,
+      log,
+      inputs: job.step?.inputs ?? {},
+      executionId,
+    });
+    await client.functions.completeSuccess({ function_execution_id: executionId, outputs });
+    log.info("step completed");
+    return "ok";
+  } catch (err) {
+    if (isAppError(err) && err.code !== "internal") log.info({ code: err.code }, "step failed");
+    else log.error({ err }, "step failed");
+    await client.functions
+      .completeError({ function_execution_id: executionId, error: stepFailure(err) })
+      // The run then ends by Slack's own timeout; nothing else can reach the workflow's owner.
+      .catch((e: unknown) => log.error({ err: e }, "could not report the step's failure to Slack"));
+    return codeOf(err);
+  }
+}
+
+/**
+ * Runs one entry for the job: the access check the acking process left to us, then the handler, with
+ * errors answered in the frame's one reply shape; returns `ok` or the error's code.
+ */
 async function execute(
   env: OffloadedEnv,
   job: InteractiveJob,
@@ -34,40 +108,53 @@ async function execute(
   claim: AcquiredClaim,
   log: Logger,
 ): Promise<string> {
-  const facts = await answeringFacts(env, job, ref, claim, log);
+  const body = bodyOf(job, env.table.commandName);
+  if (job.route.kind === "event" || job.route.kind === "function") {
+    const route = env.table.route(body);
+    if (route.kind === "event") return runEvent(env, job, route.entry as EventEntry, ref, claim, log);
+    if (route.kind === "function") return runStep(env, job, route.entry as FunctionEntry, ref, claim, log);
+    log.warn("handed-off event or step no entry answers any more; dropped");
+    return "unrouted";
+  }
+  const facts = await answeringFacts(env, job, body, ref, claim, log);
   const ctx = requestContext({ ...env.deps, clock: () => new Date(job.receivedAt) }, facts);
   const started = Date.now();
   try {
     if (job.route.kind === "command") {
-      const parsed = env.table.parse(str(job.body.text) ?? "") as { kind: string };
+      const parsed = env.table.parse(job.command?.text ?? "") as { kind: string };
       const entry = env.table.commands.get(parsed.kind);
       if (!entry) throw new AppError("unknown_command", `"${parsed.kind}" is not available here.`);
-      await entry.run({
-        ...ctx,
-        command: parsed,
-        body: job.body as never,
-        respond: facts.respond as RespondFn,
-      });
+      await checkAccess(entry.access, ctx);
+      await entry.run({ ...ctx, command: parsed, body: body as never, respond: facts.respond as RespondFn });
       ctx.log.info({ kind: parsed.kind, ms: Date.now() - started }, "command handled");
     } else if (job.route.kind === "message") {
-      const route = env.table.route(job.body);
-      const said = facts.said;
-      if (route.kind !== "message" || !said)
+      const route = env.table.route(body);
+      if (route.kind !== "message" || !job.message)
         throw new AppError("bad_state", "This message cannot be answered.");
-      await (route.entry as MessageEntry).run({ ...ctx, message: said });
+      const entry = route.entry as MessageEntry;
+      await checkAccess(entry.access, ctx);
+      await entry.run({ ...ctx, message: { userId: job.userId, ...job.message } });
     } else if (job.route.kind === "view") {
-      const route = env.table.route(job.body);
+      const route = env.table.route(body);
       const entry = route.kind === "view" ? (route.entry as ViewEntry) : undefined;
       if (!entry?.work) throw new AppError("bad_state", "This form is out of date.");
-      await entry.work({ ...ctx, body: job.body as never, view: job.body.view as never });
+      await checkAccess(entry.access, ctx);
+      await entry.work({ ...ctx, body: body as never, view: body.view as never });
     } else {
-      const route = env.table.route(job.body);
+      const route = env.table.route(body);
       if (route.kind !== "action") throw new AppError("bad_state", "This control is out of date.");
-      const actions = job.body.actions as unknown[];
-      await route.entry.run({ ...ctx, body: job.body as never, action: actions[0] as never } as never);
+      const entry = route.entry as ActionEntry;
+      await checkAccess(entry.access, ctx);
+      await entry.run({ ...ctx, body: body as never, action: job.action as never });
     }
     return "ok";
   } catch (err) {
+    const gone = job.route.kind === "message" ? refusalOf(err)?.error : undefined;
+    if (gone && CONVERSATION_GONE.has(gone)) {
+      // Deleted, archived or left before the answer: the reply would meet the same refusal.
+      log.info({ code: gone }, "the question's conversation or thread is gone; not answered");
+      return gone;
+    }
     await ctx.reply.error(err);
     return codeOf(err);
   }
@@ -75,16 +162,15 @@ async function execute(
 
 /**
  * Runs a handed-off request where it was sent (a worker process or a thread): takes the request's
- * claim (a request answered already is skipped), rebuilds the handler's context from the job, runs
- * the entry, and answers through the request's response_url within Slack's rules (else the Web
- * API). Every log line carries the request's own fields.
+ * claim (a request answered already is skipped), rebuilds the handler's context from the job, checks
+ * access, runs the entry, and answers through the request's response_url within Slack's rules (else
+ * the Web API). Every log line carries the request's own fields.
  */
 export function runOffloaded(env: OffloadedEnv, job: InteractiveJob): Promise<InteractiveOutcome> {
-  const name = job.route.kind === "command" ? job.route.name : job.route.id;
   const result = (outcome: string): InteractiveOutcome => ({
     id: job.id,
     kind: job.route.kind,
-    name,
+    name: routeName(job.route),
     outcome,
   });
   return withLogContext(job.log, async () => {

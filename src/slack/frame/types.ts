@@ -11,6 +11,7 @@ import type {
 } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { Message } from "../../blockkit/types.ts";
+import type { MessageSaid } from "../../interactive/types.ts";
 import type { Logger } from "../../log.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import type { AppServices } from "../services.ts";
@@ -78,9 +79,15 @@ export interface EventContext {
   context: AllMiddlewareArgs["context"];
 }
 
-/** How a modal submission is answered within Slack's 3 s, and what runs after the answer. */
+/**
+ * How a modal submission is answered within Slack's 3 s, and what runs after the answer. Field
+ * errors are a result like any other: the frame shows them beside the inputs (see view-answer.ts).
+ */
 export interface ViewResult {
-  answer?: ViewResponseAction;
+  /** Messages by input block id; the modal stays open and nothing after runs. */
+  errors?: Record<string, string>;
+  /** Any other answer: redraw the view, push one, clear them all; none closes the modal. */
+  answer?: Exclude<ViewResponseAction, { response_action: "errors" }>;
   after?: () => Promise<void>;
 }
 
@@ -98,8 +105,12 @@ export interface CommandEntry<C = unknown> {
   /** The subcommand's name as the parser returns it (`digest`, `help`, …). */
   name: string;
   access: Access;
-  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
-  offload?: boolean;
+  /**
+   * Why this entry runs on the event loop that acks Slack's requests. Without it (the default) its work
+   * is handed off to the digest executor (worker processes or threads): an entry that builds a digest,
+   * drivers, a chart, an unfurl or a step's output must never set it.
+   */
+  inline?: string;
   run(ctx: CommandContext<C>): Promise<void>;
 }
 
@@ -108,8 +119,12 @@ export interface ActionEntry {
   /** The `action_id`, or a pattern for a family of ids (range buttons). */
   id: string | RegExp;
   access: Access;
-  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
-  offload?: boolean;
+  /**
+   * Why this entry runs on the event loop that acks Slack's requests. Without it (the default) its work
+   * is handed off to the digest executor (worker processes or threads): an entry that builds a digest,
+   * drivers, a chart, an unfurl or a step's output must never set it.
+   */
+  inline?: string;
   run(ctx: ActionContext): Promise<void>;
 }
 
@@ -122,8 +137,9 @@ export interface ViewEntry {
   errorBlock: string;
   run(ctx: ViewContext): Promise<ViewResult>;
   /**
-   * Digest work a submission asks for, after `run` answered (and the modal closed): it runs in the
-   * digest executor, never on the acking event loop, unless `run` kept the modal open with errors.
+   * Work a submission asks for after `run` answered (and the modal closed): it is always handed off
+   * to the digest executor, never run on the acking event loop, and not at all when `run` kept the
+   * modal open with errors. It reads the submitted values and the view's metadata, nothing else of it.
    */
   work?(ctx: ViewContext): Promise<void>;
 }
@@ -142,6 +158,12 @@ export interface EventEntry {
   id: string;
   /** Skipped while Slack says the workspace sends us more events than it allows (app_rate_limited). */
   optional?: boolean;
+  /**
+   * Why this entry runs on the event loop that acks Slack's requests. Without it (the default) its work
+   * is handed off to the digest executor (worker processes or threads): an entry that builds a digest,
+   * drivers, a chart, an unfurl or a step's output must never set it.
+   */
+  inline?: string;
   run(ctx: EventContext): Promise<void>;
 }
 
@@ -149,18 +171,8 @@ export interface EventEntry {
  * A message a person sent the app, as the frame hands it over: never a bot's, never the app's own,
  * never an edit or a join (the frame drops those before anything else, so no answer can loop).
  */
-export interface SaidMessage {
+export interface SaidMessage extends MessageSaid {
   userId: string;
-  /** The conversation: the app's DM with the person (`D…`) or a channel it was mentioned in. */
-  channelId: string;
-  /** The message's own ts, and the thread it belongs to (its own ts when it started none). */
-  ts: string;
-  threadTs: string;
-  /** As Slack sent it (mentions and escapes included). */
-  text: string;
-  /** The app's user id, whose mention addresses it. */
-  botUserId?: string;
-  dm: boolean;
 }
 
 export interface MessageContext extends RequestContext {
@@ -170,15 +182,19 @@ export interface MessageContext extends RequestContext {
 /**
  * Messages people send the app: DMs (`message` with `channel_type: im`, Slack's `message.im`) and
  * mentions (`app_mention`). Answered in the message's thread, under an access level like any
- * command's; `offload` sends digest work to the digest executor.
+ * command's; handed off to the digest executor like every entry that does not say otherwise.
  */
 export interface MessageEntry {
   kind: "message";
   /** The inner event's type: `message` (direct messages only) or `app_mention`. */
   id: string;
   access: Access;
-  /** Digest work: runs in the digest executor (worker processes or threads), never on the acking event loop. */
-  offload?: boolean;
+  /**
+   * Why this entry runs on the event loop that acks Slack's requests. Without it (the default) its work
+   * is handed off to the digest executor (worker processes or threads): an entry that builds a digest,
+   * drivers, a chart, an unfurl or a step's output must never set it.
+   */
+  inline?: string;
   run(ctx: MessageContext): Promise<void>;
 }
 
@@ -186,7 +202,10 @@ export interface MessageEntry {
 export interface FunctionContext {
   deps: AppServices;
   ref: WorkspaceRef;
-  /** Holds the run's own token (`xwfp-`), which Slack revokes when the step completes. */
+  /**
+   * A Web API client with the bot's token where the run is handed off (the default), or with the
+   * run's own token (`xwfp-`, revoked when the step completes) where it runs as it arrives.
+   */
   client: WebClient;
   log: Logger;
   /** The step's inputs as Workflow Builder filled them in; unchecked (treat as untrusted). */
@@ -203,6 +222,12 @@ export interface FunctionEntry {
   kind: "function";
   /** The step's `callback_id`. */
   id: string;
+  /**
+   * Why this entry runs on the event loop that acks Slack's requests. Without it (the default) its work
+   * is handed off to the digest executor (worker processes or threads): an entry that builds a digest,
+   * drivers, a chart, an unfurl or a step's output must never set it.
+   */
+  inline?: string;
   run(ctx: FunctionContext): Promise<Record<string, unknown>>;
 }
 
@@ -219,3 +244,6 @@ export type ListenerEntry =
  * says what was wrong (it reaches the person as is).
  */
 export type CommandParser<C> = (text: string) => C & { kind: string };
+
+/** Whether an entry's work is handed off (the default) rather than run where the request is acked. */
+export const handsOff = (e: { inline?: string }): boolean => e.inline === undefined;

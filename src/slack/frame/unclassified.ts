@@ -36,11 +36,16 @@ export function secondsToNextMinute(nowMs: number): number {
  * line with the workspace and the minute, and a flag in Redis until the next minute that lets
  * optional listeners skip their work.
  */
-export function ackUnclassified(app: App, deps: AppServices): void {
+export function ackUnclassified(
+  app: App,
+  deps: AppServices,
+  /** Takes a classified request before Bolt does (the frame's fast path); true when it handled it. */
+  before: (event: ReceiverEvent) => Promise<boolean> = async () => false,
+): void {
   const process = app.processEvent.bind(app);
   app.processEvent = async (event: ReceiverEvent) => {
     const body = (event.body ?? {}) as Body;
-    if (boltClassifies(body)) return process(event);
+    if (boltClassifies(body)) return (await before(event)) ? undefined : process(event);
     await event.ack();
     if (body.type === "app_rate_limited") {
       const teamId = typeof body.team_id === "string" ? body.team_id : undefined;

@@ -1,7 +1,9 @@
 import type { WebClient } from "@slack/web-api";
 import { AppError } from "../../errors.ts";
+import type { WorkspaceRef } from "../../store/keys.ts";
 import type { Subscription } from "../../subscriptions/types.ts";
 import { canManage, type PermissionPolicy } from "../permissions.ts";
+import type { AppServices } from "../services.ts";
 import type { SlackUser } from "../users.ts";
 
 /**
@@ -88,4 +90,41 @@ export async function channelState(client: WebClient, channelId: string): Promis
 export async function requirePostableChannel(client: WebClient, channelId: string): Promise<void> {
   const problem = channelProblem(await channelState(client, channelId));
   if (problem) throw problem;
+}
+
+/** How long a checked channel's state is trusted; channel events forget it sooner. */
+const CHANNEL_STATE_TTL_S = 600;
+
+type ChannelCacheDeps = Pick<AppServices, "redis" | "keys">;
+
+/**
+ * A channel's state as last checked, read without asking Slack: what a modal submission, which must
+ * be answered without waiting on Slack, can go on. Null when it was not checked lately.
+ */
+export async function knownChannelState(
+  deps: ChannelCacheDeps,
+  ref: WorkspaceRef,
+  channelId: string,
+): Promise<ChannelState | null> {
+  if (!/^[CG][A-Z0-9]{2,31}$/.test(channelId)) return "not_a_channel";
+  const known = await deps.redis.get(deps.keys.channelState(ref, channelId));
+  return known === "ok" || known === "not_in_channel" || known === "archived" ? known : null;
+}
+
+/** Looks the channel up (conversations.info) and remembers what it found for the next submission. */
+export async function checkChannel(
+  deps: ChannelCacheDeps,
+  client: WebClient,
+  ref: WorkspaceRef,
+  channelId: string,
+): Promise<ChannelState> {
+  const state = await channelState(client, channelId);
+  if (state !== "not_a_channel")
+    await deps.redis.set(deps.keys.channelState(ref, channelId), state, "EX", CHANNEL_STATE_TTL_S);
+  return state;
+}
+
+/** A channel event changed what the app can do there: the next check asks Slack again. */
+export async function forgetChannel(deps: ChannelCacheDeps, ref: WorkspaceRef, channelId: string) {
+  if (/^[CG][A-Z0-9]{2,31}$/.test(channelId)) await deps.redis.del(deps.keys.channelState(ref, channelId));
 }

@@ -1,9 +1,12 @@
 import type { SubscribeForm } from "../../../templates/subscribe-modal.ts";
 import { subscribedMessage } from "../../../templates/subscribe-reply.ts";
 import { runTime, scheduleWords } from "../../../templates/subscribe-times.ts";
-import { escapeMrkdwn } from "../../blockkit/text.ts";
+import { escapeMrkdwn, mrkdwn } from "../../blockkit/text.ts";
+import type { Message } from "../../blockkit/types.ts";
 import { SUBSCRIBE_FIELD as F } from "../../ids.ts";
+import type { Logger } from "../../log.ts";
 import type { Scheduled } from "../../subscriptions/service.ts";
+import type { Subscription } from "../../subscriptions/types.ts";
 import type { RequestContext } from "../frame/index.ts";
 import { publishHome } from "../home.ts";
 import type { ModalMeta } from "./modal-state.ts";
@@ -54,7 +57,36 @@ export async function confirmSaved(
     await publishHome(deps, client, ref, userId, notice);
     return;
   }
-  const message = subscribedMessage({ ...sub, nextRuns: saved.nextRuns, verb });
+  await tellCreator(ctx, meta, subscribedMessage({ ...sub, nextRuns: saved.nextRuns, verb }), log);
+}
+
+/**
+ * Tells the creator it is saved but paused because the app cannot post in its channel yet, and that
+ * it starts by itself once that is fixed (joining or unarchiving the channel resumes it).
+ */
+export async function confirmPaused(
+  ctx: Pick<RequestContext, "deps" | "client" | "ref" | "userId">,
+  meta: ModalMeta,
+  sub: Subscription,
+  why: string,
+): Promise<void> {
+  const text = `:double_vertical_bar: Saved \`${sub.id}\` for <#${sub.channelId}>, paused for now: ${escapeMrkdwn(why.replace(/`/g, ""))} It starts by itself once the app can post there.`;
+  const log = ctx.deps.logger.child({ subId: sub.id, userId: ctx.userId });
+  if (meta.home) {
+    await publishHome(ctx.deps, ctx.client, ctx.ref, ctx.userId, text);
+    return;
+  }
+  await tellCreator(ctx, meta, { text, blocks: [{ type: "section", text: mrkdwn(text) }] }, log);
+}
+
+/** Privately where the creator typed (ephemeral), else by DM. */
+async function tellCreator(
+  ctx: Pick<RequestContext, "client" | "userId">,
+  meta: ModalMeta,
+  message: Message,
+  log: Logger,
+): Promise<void> {
+  const { client, userId } = ctx;
   const channel = meta.origin && /^[CG]/.test(meta.origin) ? meta.origin : undefined;
   try {
     if (channel) await client.chat.postEphemeral({ channel, user: userId, ...message });

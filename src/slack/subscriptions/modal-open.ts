@@ -10,7 +10,9 @@ import type { Subscription } from "../../subscriptions/types.ts";
 import { DEFAULT_LIMITS } from "../../subscriptions/validate.ts";
 import type { RequestContext } from "../frame/index.ts";
 import type { AppServices } from "../services.ts";
+import { checkChannel } from "./access.ts";
 import { defaultForm, encodeMeta, formOf, type ModalMeta, previewOf, signature } from "./modal-state.ts";
+import { dmOf } from "./personal.ts";
 
 /** How long opening waits for the filter lists before showing the modal without them (trigger_id lives 3 s). */
 const LISTS_BUDGET_MS = 1_200;
@@ -96,6 +98,15 @@ export async function openSubscribeModal(o: OpenModalOptions): Promise<void> {
     trigger_id: o.triggerId,
     view: buildSubscribeView(deps, form, meta, lists ?? NO_LISTS),
   });
+  // While the person fills it in: what its submission will need to know without asking Slack.
+  const ahead = form.personal
+    ? dmOf(deps, client, ref, (await o.ctx.user()).id)
+    : form.channelId
+      ? checkChannel(deps, client, ref, form.channelId)
+      : Promise.resolve();
+  await ahead.catch((err: unknown) =>
+    deps.logger.info({ err }, "subscribe modal: channel or DM not checked ahead"),
+  );
   if (lists) return;
   const late = await loadFilterLists(deps.digests, ref, user.tz, deps.clock()).catch(() => null);
   const view = opened.view as { id?: string; hash?: string } | undefined;

@@ -2,6 +2,8 @@ import type { WebClient } from "@slack/web-api";
 import { isDm } from "../../../templates/subscription-words.ts";
 import { AppError } from "../../errors.ts";
 import { codeOf } from "../../metrics.ts";
+import type { WorkspaceRef } from "../../store/keys.ts";
+import type { AppServices } from "../services.ts";
 
 /**
  * Personal digests go to the person's DM with the app. Its id (D…) is what chat.update needs to edit
@@ -26,3 +28,28 @@ export async function openDm(client: WebClient, userId: string): Promise<string>
 
 /** Whether a subscription is a personal digest (its conversation is a DM). */
 export const isPersonal = (sub: { channelId: string }) => isDm(sub.channelId);
+
+/** The person's DM with the app from Redis, or opened once and remembered (a DM's id never changes). */
+export async function dmOf(
+  deps: Pick<AppServices, "redis" | "keys">,
+  client: WebClient,
+  ref: WorkspaceRef,
+  userId: string,
+): Promise<string> {
+  const key = deps.keys.dmChannel(ref, userId);
+  const known = await deps.redis.get(key);
+  if (known && isDm(known)) return known;
+  const id = await openDm(client, userId);
+  await deps.redis.set(key, id);
+  return id;
+}
+
+/** The DM's id if it was opened before; null otherwise (nothing asked of Slack). */
+export async function knownDm(
+  deps: Pick<AppServices, "redis" | "keys">,
+  ref: WorkspaceRef,
+  userId: string,
+): Promise<string | null> {
+  const known = await deps.redis.get(deps.keys.dmChannel(ref, userId));
+  return known && isDm(known) ? known : null;
+}

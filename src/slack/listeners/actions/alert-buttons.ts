@@ -8,8 +8,9 @@ const clicked = (ctx: ActionContext) => (ctx.action as ButtonAction).value;
 
 /**
  * The controls on an alert's message. Acknowledge, Snooze and Pause change the alert: the frame lets
- * readers in and the operation refuses anyone but the alert's owner and workspace admins. Why?
- * computes drivers, so it runs off the acking loop; the others are one script and an edit.
+ * readers in and the operation refuses anyone but the alert's owner and workspace admins. All of
+ * them run in the digest executor, the frame's default: Why? computes drivers, and the others look
+ * the person up, run a script and edit the alert's message, none of which the ack waits for.
  */
 export const alertButtons = [
   onAction({
@@ -35,7 +36,6 @@ export const alertButtons = [
   onAction({
     id: ACTION.alertWhy,
     access: "reader",
-    offload: true,
     run: async (ctx) => ctx.reply.message(await ops.why(ctx, clicked(ctx))),
   }),
 ];

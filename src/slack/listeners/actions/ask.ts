@@ -5,7 +5,7 @@ import { decodeProposal } from "../../../ask/proposal.ts";
 import { AppError } from "../../../errors.ts";
 import { ACTION } from "../../../ids.ts";
 import { confirmProposal, proposalFilters, scheduleOfProposal } from "../../ask-proposal.ts";
-import { onAction } from "../../frame/index.ts";
+import { OPENS_MODAL, onAction } from "../../frame/index.ts";
 import { openSubscribeModal } from "../../subscriptions/modal-open.ts";
 
 const value = (action: unknown) => (action as ButtonAction).value;
@@ -14,6 +14,7 @@ const value = (action: unknown) => (action as ButtonAction).value;
 export const askAdjust = onAction({
   id: ACTION.askAdjust,
   access: "reader",
+  inline: OPENS_MODAL,
   async run(ctx) {
     const fields = decodeAdjust(value(ctx.action));
     const channel = ctx.body.channel?.id;
@@ -31,8 +32,7 @@ export const askAdjust = onAction({
 export const askConfirm = onAction({
   id: ACTION.askConfirm,
   access: "reader",
-  // Resolving a group's assets may need the service's lists: off the acking loop.
-  offload: true,
+  // Handed off (the default): resolving a group's assets may ask the service for its lists.
   run: (ctx) => confirmProposal(ctx, decodeProposal(value(ctx.action))),
 });
 
@@ -40,6 +40,7 @@ export const askConfirm = onAction({
 export const askChange = onAction({
   id: ACTION.askChange,
   access: "reader",
+  inline: OPENS_MODAL,
   async run(ctx) {
     const p = decodeProposal(value(ctx.action));
     const user = await ctx.user();

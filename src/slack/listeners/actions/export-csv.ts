@@ -13,7 +13,6 @@ import { onAction } from "../../frame/index.ts";
 export const exportButton = onAction({
   id: ACTION.exportCsv,
   access: "reader",
-  offload: true,
   async run(ctx) {
     const state = decodeState((ctx.action as ButtonAction).value);
     const view = await digestViewForState(ctx, state, { shareable: false, chart: "off" });

@@ -10,7 +10,6 @@ function filterSelect(kind: "asset" | "scanner"): ActionEntry {
   return onAction({
     id: kind === "asset" ? ACTION.assetSelect : ACTION.scannerSelect,
     access: "reader",
-    offload: true,
     async run(ctx) {
       const select = ctx.action as StaticSelectAction;
       const state = decodeState(select.block_id);

@@ -7,7 +7,7 @@ import { homeConnect } from "./home-connect.ts";
 import { helpOpen, openPlatform } from "./links.ts";
 import { rangeButton } from "./range-button.ts";
 import { shareDigest } from "./share.ts";
-import { subscribeModalChanges } from "./subscribe-modal-change.ts";
+import { subscribeChannelChange, subscribeModalChanges } from "./subscribe-modal-change.ts";
 import { subscriptionButtons } from "./subscription-button.ts";
 import { subscriptionEdit } from "./subscription-edit.ts";
 import { subscriptionNew, subscriptionNewPersonal } from "./subscription-new.ts";
@@ -32,6 +32,7 @@ export const ACTIONS: ActionEntry[] = [
   subscriptionNewPersonal,
   homeConnect,
   ...subscribeModalChanges,
+  subscribeChannelChange,
   ...alertButtons,
   ...ASK_ACTIONS,
 ];

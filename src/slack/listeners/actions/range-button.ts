@@ -8,6 +8,5 @@ import { onAction } from "../../frame/index.ts";
 export const rangeButton = onAction({
   id: new RegExp(`^${RANGE_ACTION_PREFIX}`),
   access: "reader",
-  offload: true,
   run: (ctx) => redrawDigest(ctx, decodeState((ctx.action as ButtonAction).value)),
 });

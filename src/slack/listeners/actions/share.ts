@@ -14,7 +14,6 @@ const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found", "is_archi
 export const shareDigest = onAction({
   id: ACTION.share,
   access: "reader",
-  offload: true,
   async run(ctx) {
     const channel = ctx.body.channel?.id;
     if (!channel)

@@ -1,6 +1,8 @@
-import { SUBSCRIBE_SCHEDULE_FIELDS } from "../../../ids.ts";
+import type { ConversationsSelectAction } from "@slack/bolt";
+import { SUBSCRIBE_FIELD, SUBSCRIBE_SCHEDULE_FIELDS } from "../../../ids.ts";
 import { onAction } from "../../frame/index.ts";
-import { buildSubscribeView, listsWithin } from "../../subscriptions/modal-open.ts";
+import { channelProblem, checkChannel } from "../../subscriptions/access.ts";
+import { buildSubscribeView, listsWithin, NO_LISTS } from "../../subscriptions/modal-open.ts";
 import { decodeMeta, formFromValues } from "../../subscriptions/modal-state.ts";
 
 /** How long a redraw waits for the filter lists (usually cached) before drawing without them. */
@@ -15,6 +17,7 @@ export const subscribeModalChanges = SUBSCRIBE_SCHEDULE_FIELDS.map((field) =>
   onAction({
     id: field,
     access: "reader",
+    inline: "redraws the open modal from its state and hash, which a hand-off does not carry",
     async run(ctx) {
       const view = ctx.body.view;
       if (!view) return;
@@ -33,3 +36,36 @@ export const subscribeModalChanges = SUBSCRIBE_SCHEDULE_FIELDS.map((field) =>
     },
   }),
 );
+
+/**
+ * A channel picked in the subscribe modal: checked now (the app a member, the channel live) and the
+ * answer remembered, so the submission can refuse it inline without asking Slack; a channel the app
+ * cannot post in is also said at once, in the modal.
+ */
+export const subscribeChannelChange = onAction({
+  id: SUBSCRIBE_FIELD.channel,
+  access: "reader",
+  inline: "checks the channel while the modal is open and redraws it from its state and hash",
+  async run(ctx) {
+    const view = ctx.body.view;
+    const channelId = (ctx.action as ConversationsSelectAction).selected_conversation;
+    if (!view || !channelId) return;
+    const problem = channelProblem(await checkChannel(ctx.deps, ctx.client, ctx.ref, channelId));
+    if (!problem) return;
+    const meta = decodeMeta(view.private_metadata);
+    const user = await ctx.user();
+    const form = formFromValues(
+      (view.state?.values ?? {}) as Parameters<typeof formFromValues>[0],
+      meta,
+      user.tz,
+    );
+    const lists = (await listsWithin(ctx.deps, ctx.ref, user.tz, LISTS_BUDGET_MS)) ?? NO_LISTS;
+    await ctx.client.views
+      .update({
+        view_id: view.id,
+        hash: view.hash,
+        view: buildSubscribeView(ctx.deps, form, meta, lists, `:warning: ${problem.message}`),
+      })
+      .catch((err: unknown) => ctx.log.info({ err }, "subscribe modal not redrawn"));
+  },
+});

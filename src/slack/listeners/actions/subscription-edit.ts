@@ -1,6 +1,6 @@
 import type { ButtonAction } from "@slack/bolt";
 import { ACTION } from "../../../ids.ts";
-import { onAction } from "../../frame/index.ts";
+import { OPENS_MODAL, onAction } from "../../frame/index.ts";
 import { requireChange } from "../../subscriptions/access.ts";
 import { openSubscribeModal } from "../../subscriptions/modal-open.ts";
 import { loadSubscription } from "../../subscriptions/ops.ts";
@@ -9,6 +9,7 @@ import { loadSubscription } from "../../subscriptions/ops.ts";
 export const subscriptionEdit = onAction({
   id: ACTION.subscriptionEdit,
   access: "reader",
+  inline: OPENS_MODAL,
   async run(ctx) {
     const sub = await loadSubscription(ctx.deps, ctx.ref, (ctx.action as ButtonAction).value ?? "");
     requireChange(await ctx.user(), sub, ctx.deps.policy, await ctx.deps.installerOf(ctx.ref));

@@ -1,11 +1,12 @@
 import { ACTION } from "../../../ids.ts";
-import { onAction } from "../../frame/index.ts";
+import { OPENS_MODAL, onAction } from "../../frame/index.ts";
 import { openSubscribeModal } from "../../subscriptions/modal-open.ts";
 
 /** "New subscription" on the Home tab: the subscribe modal with the creator's defaults. */
 export const subscriptionNew = onAction({
   id: ACTION.subscriptionNew,
   access: "manager",
+  inline: OPENS_MODAL,
   run: (ctx) =>
     openSubscribeModal({
       ctx,
@@ -19,6 +20,7 @@ export const subscriptionNew = onAction({
 export const subscriptionNewPersonal = onAction({
   id: ACTION.subscriptionNewPersonal,
   access: "reader",
+  inline: OPENS_MODAL,
   run: (ctx) =>
     openSubscribeModal({
       ctx,

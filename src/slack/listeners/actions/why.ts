@@ -44,8 +44,6 @@ export const whyButton = onAction({
 export const groupButton = onAction({
   id: new RegExp(`^${GROUP_ACTION_PREFIX}`),
   access: "reader",
-  // A narrowed digest with drivers costs a query per scanner and group: off the acking loop.
-  offload: true,
   run: async (ctx) =>
     ctx.reply.message(await narrowDigest(ctx.deps.digests, await stateRequest(ctx)), { replace: true }),
 });

@@ -6,7 +6,7 @@ import { CHANNEL_REASONS } from "../../../subscriptions/reasons.ts";
 import type { Subscription } from "../../../subscriptions/types.ts";
 import { type EventContext, type EventEntry, onEvent } from "../../frame/index.ts";
 import type { AppServices } from "../../services.ts";
-import { channelState } from "../../subscriptions/access.ts";
+import { checkChannel, forgetChannel } from "../../subscriptions/access.ts";
 
 /**
  * Channel lifecycle events and scheduled digests. A channel archived or deleted, or the app removed
@@ -35,10 +35,13 @@ const MEMBERSHIP = new Set(["member_left_channel", "member_joined_channel"]);
 function channelEvent(id: string, act: (ctx: EventContext, channel: string) => Promise<void>): EventEntry {
   return onEvent({
     id,
+    inline: "pauses or resumes the channel's subscriptions (Redis), knowing the bot user from Bolt's context",
     async run(ctx) {
       const channel = channelOf(ctx.event);
       if (!channel) return;
       if (MEMBERSHIP.has(ctx.event.type) && ctx.event.user !== ctx.context.botUserId) return;
+      // What the app can do there changed: a subscribe modal must not go on an older check.
+      await forgetChannel(ctx.deps, ctx.ref, channel);
       await act(ctx, channel);
     },
   });
@@ -92,7 +95,7 @@ async function channelBack(
     (s) => s.status === "paused" && (CHANNEL_REASONS as readonly string[]).includes(s.pausedReason ?? ""),
   );
   if (waiting.length === 0) return;
-  const state = await channelState(client, channel);
+  const state = await checkChannel(deps, client, ref, channel);
   if (state === "ok") {
     const resumed = await deps.subscriptions.resumeChannel(ref, channel);
     deps.logger.info(

@@ -21,15 +21,22 @@ async function purge(deps: LifecycleDeps, ref: WorkspaceRef, reason: string): Pr
   }
 }
 
+/**
+ * Why the lifecycle runs where the event arrives: it only deletes (no token, no digest), and a purge
+ * must not wait behind digest work for a workspace that is gone.
+ */
+const PURGE = "purges the workspace's records; needs no token and must not wait behind digests";
+
 /** The lifecycle entries, bound to the install layer's stores. */
 export function lifecycleEvents(deps: LifecycleDeps): EventEntry[] {
   return [
     // `app_uninstalled`: purge the workspace (or, for an org-wide install, the enterprise).
-    onEvent({ id: "app_uninstalled", run: (ctx) => purge(deps, ctx.ref, "app_uninstalled") }),
+    onEvent({ id: "app_uninstalled", inline: PURGE, run: (ctx) => purge(deps, ctx.ref, "app_uninstalled") }),
     // Revoked bot tokens mean the app can no longer act there: purge as for an uninstall. Revoked
     // user tokens only drop the installer's user token; the rest stays.
     onEvent({
       id: "tokens_revoked",
+      inline: PURGE,
       async run(ctx) {
         const tokens = (ctx.event.tokens ?? {}) as { bot?: string[]; oauth?: string[] };
         const bots = tokens.bot ?? [];
@@ -45,6 +52,7 @@ export function lifecycleEvents(deps: LifecycleDeps): EventEntry[] {
     // names no workspace of its own (`team_id: null`): the enterprise comes from its authorization.
     onEvent({
       id: "team_access_revoked",
+      inline: PURGE,
       async run(ctx) {
         const enterpriseId = ctx.context.enterpriseId;
         const teams = Array.isArray(ctx.event.team_ids)

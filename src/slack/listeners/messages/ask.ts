@@ -4,7 +4,7 @@ import { type MessageContext, type MessageEntry, onMessage } from "../../frame/i
 /**
  * Questions in plain words: a DM to the app (its Messages tab) and a mention in a channel, answered
  * in the message's thread. Readers only, as for `/insights`; reading and answering is digest work,
- * so it runs in the digest executor like every digest.
+ * so it runs in the digest executor (the frame's default), where the access level is applied too.
  */
 const ask = (ctx: MessageContext) =>
   answerInThread(
@@ -15,6 +15,6 @@ const ask = (ctx: MessageContext) =>
   );
 
 export const MESSAGES: MessageEntry[] = [
-  onMessage({ id: "message", access: "reader", offload: true, run: ask }),
-  onMessage({ id: "app_mention", access: "reader", offload: true, run: ask }),
+  onMessage({ id: "message", access: "reader", run: ask }),
+  onMessage({ id: "app_mention", access: "reader", run: ask }),
 ];

@@ -33,9 +33,7 @@ export const connectSubmit = onView({
   errorBlock: BLOCK.apiKey,
   async run(ctx) {
     const { deps, view, ref, log } = ctx;
-    const inlineError = (message: string): ViewResult => ({
-      answer: { response_action: "errors", errors: { [BLOCK.apiKey]: message } },
-    });
+    const inlineError = (message: string): ViewResult => ({ errors: { [BLOCK.apiKey]: message } });
     const apiKey = view.state.values[BLOCK.apiKey]?.[ACTION.apiKeyInput]?.value?.trim() ?? "";
     if (apiKey.length === 0)
       return inlineError("Paste the API key from the platform's application keys page.");

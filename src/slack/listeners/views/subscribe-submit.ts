@@ -3,8 +3,8 @@ import { CALLBACK, SUBSCRIBE_FIELD as F } from "../../../ids.ts";
 import type { Scheduled } from "../../../subscriptions/service.ts";
 import { onView, type ViewResult } from "../../frame/index.ts";
 import { managersOnly } from "../../permissions.ts";
-import { channelProblem, channelState } from "../../subscriptions/access.ts";
-import { blockFor, confirmSaved } from "../../subscriptions/modal-confirm.ts";
+import { channelProblem, checkChannel, knownChannelState } from "../../subscriptions/access.ts";
+import { blockFor, confirmPaused, confirmSaved } from "../../subscriptions/modal-confirm.ts";
 import { buildSubscribeView, listsWithin, NO_LISTS } from "../../subscriptions/modal-open.ts";
 import {
   decodeMeta,
@@ -14,13 +14,13 @@ import {
   scheduleOf,
   signature,
 } from "../../subscriptions/modal-state.ts";
-import { openDm } from "../../subscriptions/personal.ts";
+import { dmOf } from "../../subscriptions/personal.ts";
 
 type Values = Parameters<typeof formFromValues>[0];
 
 /**
- * The modal's answer is the ack, due within Slack's 3 s: the channel and DM lookups this answer
- * waits for get 1.5 s of it, not the Web API's own deadline.
+ * The modal's answer is the ack, due within Slack's 3 s. The one Slack call it may wait for (opening
+ * the person's DM, when opening the modal did not) gets 1.5 s of it, not the Web API's own deadline.
  */
 const BEFORE_ACK_MS = 1_500;
 const SLACK_LATE = "Slack did not answer in time to check this; nothing was saved. Press the button again.";
@@ -30,9 +30,7 @@ async function beforeAck<T>(work: Promise<T>): Promise<T | null> {
   return Promise.race([work, late]);
 }
 
-const inline = (errors: Record<string, string>): ViewResult => ({
-  answer: { response_action: "errors", errors },
-});
+const inline = (errors: Record<string, string>): ViewResult => ({ errors });
 
 /**
  * Subscribe modal submission: inline errors for a bad channel, schedule, zone or range
@@ -74,15 +72,19 @@ export const subscribeSubmit = onView({
       };
     }
 
+    // Answered without waiting on Slack: the DM was opened, and the channel checked, when the modal
+    // opened or the channel was picked. A channel nobody checked lately is checked after the answer;
+    // a DM opening the modal could not make is tried within the answer's bound.
     const channelId = form.personal
-      ? (editing?.channelId ?? (await beforeAck(openDm(ctx.client, userId))))
+      ? (editing?.channelId ?? (await beforeAck(dmOf(deps, ctx.client, ref, userId))))
       : (form.channelId as string);
     if (!channelId) return inline({ [top]: SLACK_LATE });
+    let unchecked = false;
     if (!form.personal && (!editing || editing.channelId !== channelId)) {
-      const state = await beforeAck(channelState(ctx.client, channelId));
-      if (!state) return inline({ [F.channel]: SLACK_LATE });
-      const problem = channelProblem(state);
+      const known = await knownChannelState(deps, ref, channelId);
+      const problem = known ? channelProblem(known) : null;
       if (problem) return inline({ [F.channel]: problem.message.replace(/`/g, "") });
+      unchecked = known === null;
     }
     const input = {
       channelId,
@@ -118,7 +120,19 @@ export const subscribeSubmit = onView({
       editing ? "subscription updated" : "subscription created",
     );
     return {
-      after: () => confirmSaved(ctx, meta, saved, editing ? "updated" : "subscribed"),
+      async after() {
+        const problem = unchecked
+          ? channelProblem(await checkChannel(deps, ctx.client, ref, channelId))
+          : null;
+        if (!problem) return confirmSaved(ctx, meta, saved, editing ? "updated" : "subscribed");
+        // Paused for the channel's reason: joining or unarchiving it resumes the subscription by itself.
+        const paused = await deps.subscriptions.pause(ref, saved.subscription.id, problem.code);
+        log.info(
+          { subId: paused.id, reason: problem.code },
+          "subscription saved paused: the app cannot post there yet",
+        );
+        await confirmPaused(ctx, meta, paused, problem.message);
+      },
     };
   },
 });

@@ -1,0 +1,69 @@
+import type { InteractiveJob } from "./types.ts";
+
+/**
+ * The hand-off between web and worker processes: one Redis stream read by one consumer group.
+ *   `<prefix>:<name>:requests`   stream of `{ j: <InteractiveJob as JSON> }` entries
+ *   group `workers`              every worker process is a consumer of it
+ * The web writes an entry with one command (a script that also answers the backlog, so admission
+ * control never reads it apart). A worker reads new entries for its free slots, keeps the ones it
+ * runs fresh while they run, and acknowledges and deletes each when done. An entry whose worker died
+ * sits in the group's pending list until its idle time passes the lease, then another worker claims
+ * it: delivered at least once, and answered once thanks to each request's claim (claims.ts).
+ */
+
+/** Default name; tests use their own. */
+export const INTERACTIVE_STREAM = "interactive";
+export const STREAM_GROUP = "workers";
+
+/** The stream's key. The prefix (QUEUE_PREFIX) is hash-tagged, so on a cluster it is in one slot. */
+export const streamKey = (prefix: string, name = INTERACTIVE_STREAM) => `${prefix}:${name}:requests`;
+
+/**
+ * Adds a request and answers the backlog: entries in the stream that no worker has taken yet
+ * (the stream's length minus the group's pending entries; without a group yet, all of them).
+ * KEYS[1] stream; ARGV[1] approximate length cap, ARGV[2] the job's JSON, ARGV[3] group.
+ */
+export const ADD_SCRIPT = `
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'j', ARGV[2])
+local len = redis.call('XLEN', KEYS[1])
+local p = redis.pcall('XPENDING', KEYS[1], ARGV[3])
+if type(p) == 'table' and p[1] then return len - p[1] end
+return len`;
+
+/** The backlog alone (same rule). KEYS[1] stream; ARGV[1] group. */
+export const DEPTH_SCRIPT = `
+local len = redis.call('XLEN', KEYS[1])
+local p = redis.pcall('XPENDING', KEYS[1], ARGV[1])
+if type(p) == 'table' and p[1] then return len - p[1] end
+return len`;
+
+/**
+ * Acknowledges and deletes an entry, unless another worker owns it now (it took the entry over while
+ * this one was frozen): that one acknowledges it when its own run ends, so a takeover that then dies
+ * still leaves the entry for a third. KEYS[1] stream; ARGV[1] group, ARGV[2] entry id, ARGV[3] consumer.
+ */
+export const DONE_SCRIPT = `
+local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
+if p[1] and p[1][2] ~= ARGV[3] then return 0 end
+redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+redis.call('XDEL', KEYS[1], ARGV[2])
+return 1`;
+
+/** A stream entry's job, or why it is not one (malformed entries are dropped, never retried). */
+export function parseEntry(fields: string[]): InteractiveJob | string {
+  const at = fields.indexOf("j");
+  const raw = at >= 0 && at % 2 === 0 ? fields[at + 1] : undefined;
+  if (raw === undefined) return "no job field";
+  let job: unknown;
+  try {
+    job = JSON.parse(raw);
+  } catch {
+    return "not JSON";
+  }
+  const j = job as Partial<InteractiveJob> | null;
+  if (!j || typeof j !== "object") return "not an object";
+  if (j.v !== 1) return `unknown format ${String(j.v)}`;
+  if (typeof j.id !== "string" || typeof j.route !== "object" || j.route === null) return "no id or route";
+  if (typeof j.receivedAt !== "number" || typeof j.team !== "object" || j.team === null) return "no team";
+  return j as InteractiveJob;
+}

@@ -1,0 +1,348 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../../../sandbox/redis.ts";
+import { SANDBOX_SIGNING_SECRET } from "../../../sandbox/stack.ts";
+import type { Child } from "../child.ts";
+import { type CpuShare, watchCpu } from "../cpu-watch.ts";
+import type { OpenLoopArgs, OpenLoopResult } from "../slash-sender.ts";
+import { round } from "../stats.ts";
+import { attachProfiler } from "./inspect.ts";
+import { buildMix, type MixKind } from "./mix.ts";
+import { cpuMs, type Proc, spawnBare, spawnProduct } from "./procs.ts";
+import { type ProfileSummary, summarizeCpuProfile } from "./profile.ts";
+import type { RequestSpec } from "./requests.ts";
+import type { World } from "./world.ts";
+
+/**
+ * Ack latency, CPU and answers of the product as it is deployed, against a bare Bolt app, under a
+ * realistic mix (mix.ts) in OAuth mode: `start` (digest threads), web + worker (one web process),
+ * and web ×2 (WEB_CONCURRENCY=2) + worker. Each mode starts fresh processes on emptied caches: the
+ * first pass over the mix is the cold one; then each rate is measured warm, alternating with bare.
+ */
+
+export type AckMode = "start" | "web+worker" | "web×2+worker";
+
+export interface AckRun {
+  rate: number;
+  kind: MixKind;
+  bare: OpenLoopResult;
+  app: OpenLoopResult;
+  ratioP99: number;
+  ratioP50: number;
+  /** CPU per request, ms: the bare app; the process Slack talks to (web, with its cluster workers; or `start`). */
+  cpuMsPerRequest: { bare: number; app: number; mainThread?: number; worker?: number };
+  cpu: { bare: CpuShare; app: CpuShare };
+  p99Runs: { bare: number[]; app: number[] };
+  /** Modal submissions during which the app called Slack about that person or channel before acking. */
+  modalSlackCallsBeforeAck: number;
+}
+
+export interface AckModeResult {
+  mode: AckMode;
+  cold: AckRun;
+  warm: AckRun[];
+  /** Commands only and clicks only (web + worker): CPU per command and per button. */
+  kinds: AckRun[];
+}
+
+export interface AckPlan {
+  rates: number[];
+  durationMs: number;
+  repeats: number;
+  /** Modes to measure, and rates for web ×2. */
+  modes: AckMode[];
+  doubleRates: number[];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Ctx {
+  world: World;
+  sender: Child;
+  bare: Proc;
+  app: Proc;
+  worker?: Proc;
+  mode: AckMode;
+  mixes: Record<MixKind, RequestSpec[]>;
+  offsets: Record<MixKind, number>;
+}
+
+const SLACK_LOOKUPS = new Set([
+  "users.info",
+  "conversations.info",
+  "conversations.open",
+  "conversations.members",
+]);
+
+function modalCalls(world: World, r: OpenLoopResult): number {
+  if (r.viewWindows.length === 0) return 0;
+  const calls = world.slack.calls((c) => SLACK_LOOKUPS.has(c.method));
+  let n = 0;
+  for (const w of r.viewWindows)
+    if (
+      calls.some(
+        (c) =>
+          c.teamId === w.teamId &&
+          c.at >= w.from &&
+          c.at <= w.to &&
+          (c.args.user === w.userId || c.args.channel === w.channelId || c.args.users === w.userId),
+      )
+    )
+      n++;
+  return n;
+}
+
+async function once(c: Ctx, who: "bare" | "app", rate: number, kind: MixKind, durationMs: number) {
+  const target = who === "bare" ? c.bare : c.app;
+  const requests = c.mixes[kind];
+  const offset = c.offsets[kind];
+  const args: OpenLoopArgs = {
+    url: `http://127.0.0.1:${target.port}/slack/events`,
+    secret: SANDBOX_SIGNING_SECRET,
+    teamId: "",
+    userId: "",
+    channelId: "",
+    text: "",
+    rate,
+    durationMs,
+    requests,
+    offset,
+    // The bare app answers nothing on response_url; the app's runs wait for every answer, so each
+    // run starts with no work left over from the one before.
+    replyGraceMs: who === "bare" ? 0 : 60_000,
+  };
+  if (who === "app") c.offsets[kind] = (offset + Math.round((rate * durationMs) / 1000)) % requests.length;
+  const watch = watchCpu();
+  const app0 = cpuMs(target.pid);
+  const main0 = c.mode === "start" && who === "app" ? cpuMs(target.pid, { mainThreadOnly: true }) : 0;
+  const worker0 = c.worker && who === "app" ? cpuMs(c.worker.pid) : 0;
+  const result = await c.sender.call<OpenLoopResult>("openLoop", args);
+  const per = (ms: number) => round(ms / result.sent, 3);
+  return {
+    result,
+    cpu: watch.stop(),
+    msPerRequest: per(cpuMs(target.pid) - app0),
+    mainThread:
+      c.mode === "start" && who === "app"
+        ? per(cpuMs(target.pid, { mainThreadOnly: true }) - main0)
+        : undefined,
+    worker: c.worker && who === "app" ? per(cpuMs(c.worker.pid) - worker0) : undefined,
+  };
+}
+
+type Once = Awaited<ReturnType<typeof once>>;
+
+function median(runs: Once[]): Once {
+  const sorted = [...runs].sort((a, b) => a.result.ackMs.p99 - b.result.ackMs.p99);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as Once;
+}
+
+async function measure(
+  c: Ctx,
+  rate: number,
+  kind: MixKind,
+  durationMs: number,
+  repeats: number,
+): Promise<AckRun> {
+  const bareRuns: Once[] = [];
+  const appRuns: Once[] = [];
+  for (let i = 0; i < repeats; i++) {
+    bareRuns.push(await once(c, "bare", rate, kind, durationMs));
+    appRuns.push(await once(c, "app", rate, kind, durationMs));
+  }
+  const bare = median(bareRuns);
+  const app = median(appRuns);
+  return {
+    rate,
+    kind,
+    bare: bare.result,
+    app: app.result,
+    ratioP99: round(app.result.ackMs.p99 / Math.max(bare.result.ackMs.p99, 0.01)),
+    ratioP50: round(app.result.ackMs.p50 / Math.max(bare.result.ackMs.p50, 0.01)),
+    cpuMsPerRequest: {
+      bare: bare.msPerRequest,
+      app: app.msPerRequest,
+      ...(app.mainThread !== undefined ? { mainThread: app.mainThread } : {}),
+      ...(app.worker !== undefined ? { worker: app.worker } : {}),
+    },
+    cpu: { bare: bare.cpu, app: app.cpu },
+    p99Runs: { bare: bareRuns.map((r) => r.result.ackMs.p99), app: appRuns.map((r) => r.result.ackMs.p99) },
+    modalSlackCallsBeforeAck: appRuns.reduce((n, r) => n + modalCalls(c.world, r.result), 0),
+  };
+}
+
+async function startMode(world: World, mode: AckMode, logDir: string, profileDir?: string) {
+  const prof = (name: string) => {
+    if (!profileDir) return [];
+    const dir = join(profileDir, name);
+    mkdirSync(dir, { recursive: true });
+    return ["--cpu-prof", `--cpu-prof-dir=${dir}`];
+  };
+  if (mode === "start")
+    return { app: await spawnProduct("start", world.env, { logDir, nodeArgs: prof("start") }) };
+  const env = { ...world.env, WEB_CONCURRENCY: mode === "web×2+worker" ? "2" : "1" };
+  // Web and worker share this machine's cores: the worker runs at nice 10, so acks come first.
+  const worker = await spawnProduct("worker", env, { logDir, nice: 10 });
+  const app = await spawnProduct("web", env, {
+    logDir,
+    nodeArgs: prof(mode === "web+worker" ? "web" : "web2"),
+  });
+  return { app, worker };
+}
+
+/** Runs every mode of the plan; `log` reports progress. With `profileDir`, each web process writes a CPU profile there. */
+export async function measureAckModes(o: {
+  world: World;
+  sender: Child;
+  plan: AckPlan;
+  log: (line: string) => void;
+  profileDir?: string;
+}): Promise<AckModeResult[]> {
+  const logDir = mkdtempSync(join(tmpdir(), "insights-bench-ack-"));
+  o.log(`  product logs in ${logDir}`);
+  const people = o.world.workspaces.reduce((n, w) => n + w.users.length, 0);
+  const mixes: Record<MixKind, RequestSpec[]> = {
+    mix: buildMix(o.world.workspaces, Math.max(2_000, people * 4), "mix"),
+    commands: buildMix(o.world.workspaces, Math.max(2_000, people * 4), "commands"),
+    buttons: buildMix(o.world.workspaces, Math.max(2_000, people * 4), "buttons"),
+  };
+  const bare = await spawnBare(SANDBOX_SIGNING_SECRET, { logDir });
+  const out: AckModeResult[] = [];
+  try {
+    // The bare app is warmed once (JIT, sockets); each product mode starts cold.
+    const warmBare: Ctx = {
+      world: o.world,
+      sender: o.sender,
+      bare,
+      app: bare,
+      mode: "start",
+      mixes,
+      offsets: { mix: 0, commands: 0, buttons: 0 },
+    };
+    await once(warmBare, "bare", 200, "mix", 2_000);
+    for (const mode of o.plan.modes) {
+      const flushed = await o.world.flushCaches();
+      o.log(`  ${mode}: ${flushed} cached keys dropped; starting processes`);
+      const procs = await startMode(o.world, mode, logDir, o.profileDir);
+      const c: Ctx = {
+        world: o.world,
+        sender: o.sender,
+        bare,
+        ...procs,
+        mode,
+        mixes,
+        offsets: { mix: 0, commands: 0, buttons: 0 },
+      };
+      try {
+        // Cold: fresh processes, empty caches, one pass over every person of every workspace.
+        const coldMs = Math.max(o.plan.durationMs, Math.ceil((people / 300) * 1000));
+        const cold = await measure(c, 300, "mix", coldMs, 1);
+        o.log(
+          `  ${mode} cold: ack p99 ${cold.app.ackMs.p99} ms (bare ${cold.bare.ackMs.p99}), replies p99 ${cold.app.replyMs.p99} ms`,
+        );
+        const warm: AckRun[] = [];
+        const rates = mode === "web×2+worker" ? o.plan.doubleRates : o.plan.rates;
+        for (const rate of rates) {
+          const run = await measure(c, rate, "mix", o.plan.durationMs, rate > 500 ? 1 : o.plan.repeats);
+          warm.push(run);
+          o.log(
+            `  ${mode} ${rate}/s: ack p99 ${run.app.ackMs.p99} ms (bare ${run.bare.ackMs.p99}), busy ${run.app.busy}, lost ${run.app.lost}, CPU/request ${run.cpuMsPerRequest.app} ms (bare ${run.cpuMsPerRequest.bare})`,
+          );
+        }
+        const kinds: AckRun[] = [];
+        if (mode === "web+worker")
+          for (const kind of ["commands", "buttons"] as const) {
+            const run = await measure(c, 300, kind, o.plan.durationMs, 1);
+            kinds.push(run);
+            o.log(
+              `  ${mode} ${kind} only: CPU/request ${run.cpuMsPerRequest.app} ms (bare ${run.cpuMsPerRequest.bare})`,
+            );
+          }
+        out.push({ mode, cold, warm, kinds });
+      } finally {
+        await c.app.stop();
+        await c.worker?.stop();
+        // Profiles are written on exit; give the file system a moment.
+        await sleep(200);
+      }
+    }
+  } finally {
+    await bare.stop();
+  }
+  return out;
+}
+
+export interface WebProfile {
+  kind: MixKind;
+  rate: number;
+  sent: number;
+  cpuMsPerRequest: number;
+  ackP99Ms: number;
+  summary: ProfileSummary;
+}
+
+/**
+ * CPU profiles of the web process (web + worker, one web) under `rate` requests/s of each kind, each
+ * over its own window once the process is warm (one pass over everyone's requests first). Raw
+ * profiles are written to `dir` (open them in Chrome's DevTools or speedscope).
+ */
+export async function profileWeb(o: {
+  world: World;
+  sender: Child;
+  kinds: MixKind[];
+  rate: number;
+  durationMs: number;
+  dir: string;
+  log: (line: string) => void;
+}): Promise<WebProfile[]> {
+  const logDir = mkdtempSync(join(tmpdir(), "insights-bench-prof-"));
+  mkdirSync(o.dir, { recursive: true });
+  const inspectPort = await freePort();
+  const env = { ...o.world.env, WEB_CONCURRENCY: "1" };
+  await o.world.flushCaches();
+  const worker = await spawnProduct("worker", env, { logDir, nice: 10 });
+  const web = await spawnProduct("web", env, { logDir, nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`] });
+  const people = o.world.workspaces.reduce((n, w) => n + w.users.length, 0);
+  const c: Ctx = {
+    world: o.world,
+    sender: o.sender,
+    bare: web,
+    app: web,
+    worker,
+    mode: "web+worker",
+    mixes: {
+      mix: buildMix(o.world.workspaces, Math.max(2_000, people * 4), "mix"),
+      commands: buildMix(o.world.workspaces, Math.max(2_000, people * 4), "commands"),
+      buttons: buildMix(o.world.workspaces, Math.max(2_000, people * 4), "buttons"),
+    },
+    offsets: { mix: 0, commands: 0, buttons: 0 },
+  };
+  const out: WebProfile[] = [];
+  try {
+    await once(c, "app", 200, "mix", Math.ceil((people / 200) * 1000) + 1_000);
+    for (const kind of o.kinds) {
+      await once(c, "app", o.rate, kind, 1_000);
+      const profiler = await attachProfiler(inspectPort);
+      await profiler.start();
+      const run = await once(c, "app", o.rate, kind, o.durationMs);
+      const profile = await profiler.stop();
+      const file = join(o.dir, `web-${kind}-${o.rate}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      const summary = summarizeCpuProfile(profile, file);
+      out.push({
+        kind,
+        rate: o.rate,
+        sent: run.result.sent,
+        cpuMsPerRequest: run.msPerRequest,
+        ackP99Ms: run.result.ackMs.p99,
+        summary,
+      });
+      o.log(`  profile ${kind}: ${run.msPerRequest} ms CPU per request, ${summary.busyMs} ms busy; ${file}`);
+    }
+  } finally {
+    await web.stop();
+    await worker.stop();
+  }
+  return out;
+}
