@@ -1,7 +1,7 @@
 import type { ReceiverEvent } from "@slack/bolt";
 import { responseUrlPoster } from "../../interactive/response-url.ts";
 import { type InteractiveJob, type InteractiveRoute, routeName } from "../../interactive/types.ts";
-import type { Logger } from "../../log.ts";
+import { type Logger, withLogContext } from "../../log.ts";
 import { errorReply } from "../error-reply.ts";
 import type { AppServices } from "../services.ts";
 import { str } from "./facts.ts";
@@ -80,7 +80,6 @@ export async function handOffAcked(
   team?: InteractiveJob["team"],
   extras: HandOffExtras = {},
 ): Promise<boolean> {
-  const { offload } = deps;
   const receivedAt = deps.clock().getTime();
   const job = requestOf(route, body, receivedAt, {}, team, extras.read);
   job.log = {
@@ -89,6 +88,19 @@ export async function handOffAcked(
     teamId: job.team.teamId ?? "",
     userId: job.userId,
   };
+  // From here on every line (Bolt's ack included) names the request by the id its executor logs under.
+  return withLogContext(job.log, () => submitAcked(deps, route, ack, job, receivedAt, extras));
+}
+
+async function submitAcked(
+  deps: AppServices & { offload: NonNullable<AppServices["offload"]> },
+  route: InteractiveRoute,
+  ack: (response?: unknown) => Promise<void>,
+  job: InteractiveJob,
+  receivedAt: number,
+  extras: HandOffExtras,
+): Promise<boolean> {
+  const { offload } = deps;
   const busy = await overBacklog(offload);
   if (busy) job.notice = route.kind === "command" ? "ack" : job.responseUrl ? "response_url" : undefined;
   await ack(job.notice === "ack" ? BUSY_MESSAGE : undefined);
