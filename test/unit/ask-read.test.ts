@@ -10,6 +10,7 @@ import { matchFilter } from "../../src/digests/filter-match.ts";
 import type { AppError } from "../../src/errors.ts";
 import { parseRange } from "../../src/insights/ranges.ts";
 import { CORPUS, CORPUS_B, CORPUS_NOW, CORPUS_TZ } from "../fixtures/ask-corpus.ts";
+import { HELDOUT } from "../fixtures/ask-heldout.ts";
 
 const account = buildAccount({ apiKey: DEMO_API_KEY });
 const ctx: AskContext = {
@@ -21,7 +22,7 @@ const ctx: AskContext = {
 const read = (q: string, o: Partial<AskContext> = {}) => readQuestion(q, { ...ctx, ...o });
 
 describe("a question's request is the slash command's", () => {
-  const answered = [...CORPUS, ...CORPUS_B]
+  const answered = [...CORPUS, ...CORPUS_B, ...HELDOUT]
     .map((e) => ({ q: e.q, reading: read(e.q) }))
     .map((x) => ({ ...x, slash: slashText(x.reading) }))
     .filter((x) => x.slash !== undefined);
@@ -220,8 +221,8 @@ describe("robustness", () => {
 });
 
 /**
- * Kinds of phrasing a set of questions written apart from the reader's vocabulary found unread or
- * misread, each tested with other words than those questions, so the rule is general.
+ * Kinds of phrasing the held-out set (test/fixtures/ask-heldout.ts) found unread or misread, each
+ * tested with other words than the held-out questions, so the rule is general and not one sentence.
  */
 describe("phrasings the held-out set found", () => {
   const days = (q: string) => {
