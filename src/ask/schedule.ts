@@ -123,13 +123,6 @@ export function readSchedule(s: Sentence): SchedulePart | null {
       found = true;
       continue;
     }
-    // "on the 1st (of the month)": the day of a monthly schedule, read so that it is refused as one.
-    const ordinal = part.frequency === "monthly" ? monthDayAt(s, i) : 0;
-    if (ordinal > 0) {
-      s.claim(i, ordinal);
-      found = true;
-      continue;
-    }
     const at = s.free(i) === "at" ? 1 : 0;
     const t = timeAt(s, i + at);
     if (t && (at === 1 || /[a-z:]/.test(s.words[i] ?? ""))) {
@@ -138,6 +131,13 @@ export function readSchedule(s: Sentence): SchedulePart | null {
       found = true;
     }
   }
+  // "on the 1st (of the month)", before or after "monthly": the day of a monthly schedule, read so
+  // that the schedule is refused as monthly rather than for a word.
+  if (part.frequency === "monthly")
+    for (let i = 0; i < s.length; i++) {
+      const ordinal = monthDayAt(s, i);
+      if (ordinal > 0) s.claim(i, ordinal);
+    }
   if (found) part.days = [...new Set(part.days)];
   part.strong = found && (part.days.length > 0 || part.time !== undefined || part.bare.length === 0);
   return found ? part : null;

@@ -287,6 +287,7 @@ describe("phrasings the held-out set found", () => {
       time: "08:00",
     });
     expect(read("email me violations every month on the 15th").problem?.kind).toBe("bad_condition");
+    expect(read("send me findings on the 1st of every month").problem?.kind).toBe("bad_condition");
   });
 
   it("words the reader now knows: u, how're, dump, 'violations that were merged', what sast found", () => {
