@@ -168,24 +168,33 @@ export function pairAt(
   s: Sentence,
   i: number,
   today: IsoDay,
-): { len: number; main: DayRange; vs: DayRange } | null {
+): { len: number; main: DayRange; said: SaidComparison } | null {
   const compare = s.match(i, "compare|compared|comparing|difference|change between?");
   const between = s.free(i) === "between" ? 1 : 0;
   const lead = Math.max(compare, between);
   if (lead <= 0) return null;
-  const first = periodAt(s, i + lead, today);
-  if (!first || !("range" in first)) return null;
   const afterBetween = between === 1 || s.words[i + lead - 1] === "between";
-  const joint = s.match(i + lead + first.len, afterBetween ? "and" : "to|with|and|against|vs");
+  const jointWords = afterBetween ? "and" : "to|with|and|against|vs";
+  // "compare October to September": the "to" joins the two periods, so when the first period read
+  // as a span ("October to September") leaves no joint, it is read again without spans.
+  let first = periodAt(s, i + lead, today);
+  if (first && "range" in first && s.match(i + lead + first.len, jointWords) !== 1)
+    first = periodAt(s, i + lead, today, false);
+  if (!first || !("range" in first)) return null;
+  const joint = s.match(i + lead + first.len, jointWords);
   if (joint !== 1) return null;
-  const second = periodAt(s, i + lead + first.len + 1, today);
+  const at = i + lead + first.len + 1;
+  // "compare last week to the week before", "compare Q3 with last year": the second one relative to the first.
+  const rel = afterBetween ? null : relative(s, at);
+  if (rel) return { len: lead + first.len + 1 + rel.len, main: first.range, said: rel.said };
+  const second = periodAt(s, at, today);
   if (!second || !("range" in second)) return null;
   const len = lead + first.len + 1 + second.len;
   if (afterBetween) {
     if (!wholeMonths(first.range, today) || !wholeMonths(second.range, today)) return null;
     const [main, vs] =
       first.range.from > second.range.from ? [first.range, second.range] : [second.range, first.range];
-    return { len, main, vs };
+    return { len, main, said: { kind: "period", range: vs } };
   }
-  return { len, main: first.range, vs: second.range };
+  return { len, main: first.range, said: { kind: "period", range: second.range } };
 }

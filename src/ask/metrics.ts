@@ -10,6 +10,8 @@ const METRIC_PATTERNS: [string, AskMetric][] = [
   ["fix - rate|rates", "fixRate"],
   ["fixrate", "fixRate"],
   ["merged violations|violation", "merged"],
+  // "violations (that) got merged": the same number said the other way round.
+  ["violations|violation that|which? got|get|were|was|are|is|being merged", "merged"],
   ["merged|merges|merge", "merged"],
   ["violations|violation", "violations"],
   ["findings|finding|vulnerabilities|vulnerability|issues|issue", "findings"],

@@ -199,22 +199,28 @@ function lastUnit(s: Sentence, i: number, today: IsoDay): Hit {
   }
 }
 
-/** `this|current unit` and `year to date`: from the unit's first day to today. */
+/** `ytd`, `mtd`, `qtd`, `wtd`: the unit of the "to date" abbreviations. */
+const TO_DATE: Record<string, string> = { ytd: "year", qtd: "quarter", mtd: "month", wtd: "week" };
+
+/** `this|current unit`, `year|month|… to date` and `ytd`/`mtd`/…: from the unit's first day to today. */
 function thisUnit(s: Sentence, i: number, today: IsoDay, the = false): Hit {
-  const ytd = Math.max(s.match(i, "year to date"), s.match(i, "ytd"));
-  if (ytd > 0) return hit(ytd, period(dayOf(yearOf(today), 1, 1) as IsoDay, today, today));
-  if (s.match(i, the ? "this|current|the" : "this|current") < 0) return null;
-  switch (UNITS[s.free(i + 1) ?? ""]) {
+  const w = s.free(i) ?? "";
+  const short = Object.hasOwn(TO_DATE, w) ? TO_DATE[w] : undefined;
+  const toDate = short ? 1 : s.match(i, "year|quarter|month|week to date") === 3 ? 3 : 0;
+  const unitWord = short ?? (toDate ? w : s.free(i + 1));
+  if (toDate === 0 && s.match(i, the ? "this|current|the" : "this|current") < 0) return null;
+  const len = toDate || 2;
+  switch (UNITS[unitWord ?? ""]) {
     case "week":
-      return hit(2, period(mondayOf(today), today, today, "thisweek"));
+      return hit(len, period(mondayOf(today), today, today, "thisweek"));
     case "month":
-      return hit(2, period(startOfMonth(today), today, today, "thismonth"));
+      return hit(len, period(startOfMonth(today), today, today, "thismonth"));
     case "quarter":
-      return hit(2, period(quarterDays(yearOf(today), quarterOf(today)).from, today, today));
+      return hit(len, period(quarterDays(yearOf(today), quarterOf(today)).from, today, today));
     case "year":
-      return hit(2, period(dayOf(yearOf(today), 1, 1) as IsoDay, today, today));
+      return hit(len, period(dayOf(yearOf(today), 1, 1) as IsoDay, today, today));
     default:
-      if (s.free(i + 1) === "weekend") {
+      if (toDate === 0 && s.free(i + 1) === "weekend") {
         const saturday = lastWeekday(today, 6, false);
         return hit(2, period(saturday, addDays(saturday, 1), today));
       }
@@ -251,6 +257,52 @@ function quarter(s: Sentence, i: number, today: IsoDay): Hit {
   }
   const { from, to } = year ? quarterDays(year, q) : latestQuarter(today, q);
   return hit(len, period(from, to, today));
+}
+
+const HALVES: Record<string, 1 | 2> = { first: 1, "1st": 1, second: 2, "2nd": 2, last: 2 };
+
+/**
+ * Halves: `H1`, `H2 2025` (of a year: the latest that has begun), `the first half of October`,
+ * `second half of the year`, `first half of 2025`.
+ */
+function half(s: Sentence, i: number, today: IsoDay): Hit {
+  const short = /^h([12])$/.exec(s.free(i) ?? "");
+  const which = short
+    ? (Number(short[1]) as 1 | 2)
+    : Object.hasOwn(HALVES, s.free(i) ?? "")
+      ? HALVES[s.free(i) as string]
+      : undefined;
+  if (!which) return null;
+  const ofYear = (len: number, year: number) => {
+    const y = year || (which === 2 && monthOf(today) < 7 ? yearOf(today) - 1 : yearOf(today));
+    const from = dayOf(y, which === 1 ? 1 : 7, 1) as IsoDay;
+    return hit(len, period(from, dayOf(y, which === 1 ? 6 : 12, which === 1 ? 30 : 31) as IsoDay, today));
+  };
+  if (short) {
+    const year = yearNumber(s.free(i + 1));
+    return ofYear(year ? 2 : 1, year);
+  }
+  if (s.free(i + 1) !== "half") return null;
+  const of = s.match(i + 2, "of the|this?");
+  if (of < 1) return null;
+  const at = i + 2 + of;
+  if (s.match(at, "year") === 1) return ofYear(at + 1 - i, 0);
+  const year = yearNumber(s.free(at));
+  if (year) return ofYear(at + 1 - i, year);
+  // "of the month": the one we are in.
+  const current = s.match(at, "month") === 1;
+  const m = current ? monthOf(today) : monthNumber(s.free(at));
+  if (m === 0) return null;
+  const monthYear = current ? 0 : yearNumber(s.free(at + 1));
+  const { from, to } = current
+    ? { from: startOfMonth(today), to: endOfMonth(yearOf(today), m) }
+    : monthYear
+      ? { from: dayOf(monthYear, m, 1) as IsoDay, to: endOfMonth(monthYear, m) }
+      : latestMonth(today, m);
+  const len = at + 1 + (monthYear ? 1 : 0) - i;
+  return which === 1
+    ? hit(len, period(from, addDays(from, 14), today))
+    : hit(len, period(addDays(from, 15), to, today));
 }
 
 /** `October`, `October 2025`: the whole month (the latest October that has begun). */
@@ -393,13 +445,14 @@ function impossible(s: Sentence, i: number): Hit {
 }
 
 /** The period the words at `i` say, if any: the forms above, in order, longest first. */
-function bareAt(s: Sentence, i: number, today: IsoDay, cued: boolean): Hit {
+function bareAt(s: Sentence, i: number, today: IsoDay, cued: boolean, spans = true): Hit {
   if (s.free(i) === "today") return hit(1, period(today, today, today, "last1d"));
   if (s.free(i) === "yesterday") {
     const d = addDays(today, -1);
     return hit(1, period(d, d, today));
   }
-  for (const rule of [commandWord, thisUnit, lastN, quarter, since, between, lastUnit, impossible]) {
+  for (const rule of [commandWord, thisUnit, lastN, quarter, half, since, between, lastUnit, impossible]) {
+    if (rule === between && !spans) continue;
     const found = rule(s, i, today);
     if (found) return found;
   }
@@ -418,15 +471,16 @@ const CUES = new Set(["in", "for", "during", "over", "within", "throughout", "of
 
 /**
  * The period said at `i`, taking a leading `in`/`for`/`during`/`over`/`on` (and `the`) with it.
+ * `spans: false` leaves out the `X to Y` spans, for where the "to" may join two periods instead.
  *
  * @example periodAt(new Sentence(["in", "october"]), 0, "2026-11-18") // { len: 2, range: { spec: "2026-10-01..2026-10-31", … } }
  */
-export function periodAt(s: Sentence, i: number, today: IsoDay): PeriodHit | null {
-  const bare = bareAt(s, i, today, i > 0 && CUES.has(s.words[i - 1] ?? ""));
+export function periodAt(s: Sentence, i: number, today: IsoDay, spans = true): PeriodHit | null {
+  const bare = bareAt(s, i, today, i > 0 && CUES.has(s.words[i - 1] ?? ""), spans);
   if (bare) return bare;
   const w = s.free(i);
   if (w === "the") {
-    const inner = bareAt(s, i + 1, today, false);
+    const inner = bareAt(s, i + 1, today, false, spans);
     return inner ? { ...inner, len: inner.len + 1 } : null;
   }
   if (w === undefined || !CUES.has(w)) return null;
@@ -436,7 +490,7 @@ export function periodAt(s: Sentence, i: number, today: IsoDay): PeriodHit | nul
     const current = thisUnit(s, i + 1, today, true);
     if (current) return { ...current, len: current.len + 1 };
   }
-  const inner = bareAt(s, i + 1 + the, today, true);
+  const inner = bareAt(s, i + 1 + the, today, true, spans);
   return inner ? { ...inner, len: inner.len + 1 + the } : null;
 }
 

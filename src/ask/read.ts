@@ -35,7 +35,7 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
   const typed = words(text, ctx.botUserId);
   const corrected = typed.map((w) => {
     if (index.words.has(w) || KNOWN.has(w) || FILLERS.has(w)) return w;
-    return ABBREVIATIONS[w] ?? correction(w) ?? w;
+    return (Object.hasOwn(ABBREVIATIONS, w) ? ABBREVIATIONS[w] : undefined) ?? correction(w) ?? w;
   });
   const s = new Sentence(corrected, typed);
   const cues = readCues(s);
@@ -56,7 +56,7 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
     const pair = pairAt(s, i, today);
     if (!pair || said) return 0;
     periods.push({ len: pair.len, range: pair.main });
-    said = { kind: "period", range: pair.vs };
+    said = pair.said;
     return pair.len;
   });
   // Comparisons before periods: "vs last month" is not the period asked about.
@@ -248,7 +248,12 @@ function readAlert(s: Sentence, problems: AskProblem[]): string | undefined {
     if (!c) continue;
     skip--;
     s.claim(i, marker);
-    s.claim(i + marker + skip, c.len);
+    const start = i + marker + skip;
+    const hole = "hole" in c ? c.hole : undefined;
+    if (hole) {
+      s.claim(start, hole.at - start);
+      s.claim(hole.at + hole.n, start + c.len - hole.at - hole.n);
+    } else s.claim(start, c.len);
     const verb = s.find(ALERT_VERBS);
     if (verb >= 0) s.claim(verb);
     const know = s.match(Math.max(0, verb), "let me|us know");
@@ -297,6 +302,8 @@ type IntentWord = "drivers" | "trend" | "export" | "alert";
 
 const INTENT_PATTERNS: [string, IntentWord][] = [
   ["what has|is? changed", "drivers"],
+  // "who's responsible": which assets and scanners, the drivers; "who fixed …" asks about people and stays unread.
+  ["who is|are|was|were? responsible|behind|driving|causing", "drivers"],
   ["break|broken down", "drivers"],
   ["come|came from", "drivers"],
   [
@@ -318,7 +325,7 @@ const INTENT_PATTERNS: [string, IntentWord][] = [
     "trend|trends|trending|trendline|chart|charts|graph|graphs|plot|sparkline|timeline|evolution|evolved",
     "trend",
   ],
-  ["export|exported|csv|download|spreadsheet|excel|xlsx|file", "export"],
+  ["export|exported|csv|download|spreadsheet|excel|xlsx|file|dump", "export"],
   ["as a file", "export"],
   ["alert|alerts|notify|notification|notifications|warn|ping", "alert"],
 ];

@@ -63,12 +63,7 @@ export function readSchedule(s: Sentence): SchedulePart | null {
       const w = s.free(k);
       const day = dayCode(w);
       if (day) {
-        let at = k;
-        while (dayCode(s.free(at))) {
-          part.days.push(dayCode(s.free(at)) as Weekday);
-          at++;
-          if (s.match(at, "and|or") === 1 && dayCode(s.free(at + 1))) at++;
-        }
+        let at = dayList(s, k, part.days);
         part.frequency = "weekly";
         // "every Monday morning": the default time, said.
         if (s.match(at, "morning|mornings") === 1) at++;
@@ -117,13 +112,14 @@ export function readSchedule(s: Sentence): SchedulePart | null {
       found = true;
       continue;
     }
-    // "on Mondays" (plural as typed): a weekday schedule.
+    // "on Mondays", "Tuesdays and Thursdays" (plural as typed): a weekday schedule.
     const on = s.match(i, "on");
     const plural = dayCode(s.free(i + on)) && /s$/.test(s.typed[i + on] ?? "") ? 1 : 0;
     if (plural) {
       part.frequency = "weekly";
-      part.days.push(dayCode(s.free(i + on)) as Weekday);
-      s.claim(i, on + 1);
+      const end = dayList(s, i + on, part.days);
+      s.claim(i, end - i);
+      i = end - 1;
       found = true;
       continue;
     }
@@ -135,9 +131,39 @@ export function readSchedule(s: Sentence): SchedulePart | null {
       found = true;
     }
   }
+  // "on the 1st (of the month)", before or after "monthly": the day of a monthly schedule, read so
+  // that the schedule is refused as monthly rather than for a word.
+  if (part.frequency === "monthly")
+    for (let i = 0; i < s.length; i++) {
+      const ordinal = monthDayAt(s, i);
+      if (ordinal > 0) s.claim(i, ordinal);
+    }
   if (found) part.days = [...new Set(part.days)];
   part.strong = found && (part.days.length > 0 || part.time !== undefined || part.bare.length === 0);
   return found ? part : null;
+}
+
+/** Weekdays in a row from `k` ("Monday and Thursday", "Tue Thu"), added to `days`; returns where they end. */
+function dayList(s: Sentence, k: number, days: Weekday[]): number {
+  let at = k;
+  while (dayCode(s.free(at))) {
+    days.push(dayCode(s.free(at)) as Weekday);
+    at++;
+    if (s.match(at, "and|or|&|+") === 1 && dayCode(s.free(at + 1))) at++;
+  }
+  return at;
+}
+
+/** "on the 1st", "on the first of the month", "the 15th of each month": words of a monthly schedule. */
+function monthDayAt(s: Sentence, i: number): number {
+  const lead = s.match(i, "on? the?");
+  const w = s.free(i + lead);
+  const ordinal = /^([1-9]|[12]\d|3[01])(st|nd|rd|th)$/.test(w ?? "") || w === "first" || w === "last";
+  if (!ordinal || (lead === 0 && w === "last")) return 0;
+  const day = w === "last" ? s.match(i + lead + 1, "day") : 0;
+  if (w === "last" && day !== 1) return 0;
+  const of = s.match(i + lead + 1 + day, "of the|each|every month");
+  return lead + 1 + day + (of === 3 ? 3 : 0);
 }
 
 /** The schedule a proposal uses: what was said, the slash command's defaults for the rest. */
@@ -194,14 +220,29 @@ const DOWN = ["go|goes down by?", "drop|drops|fall|falls|decrease|decreases|shri
 const ANY = ["change|changes|move|moves by?"];
 const IN_A_ROW = "weeks|days|periods|times|runs|hours in a row";
 
+/** Words that start a subject said inside a condition ("violations in payments go above 200"). */
+const SUBJECT_LEAD = new Set(["in", "for", "on", "across", "from", "of", "at"]);
+
+/** "unusual", "unusually high": the alert grammar's unusual-day conditions. */
+const UNUSUAL =
+  "are|is|get|gets|go|goes|look|looks|seem|seems|become|becomes? unusual|abnormal|anomalous|atypical";
+const UNUSUALLY = "are|is|get|gets|go|goes|look|looks|seem|seems? unusually|abnormally high|low";
+
+export type ConditionHit =
+  | {
+      len: number;
+      condition: string;
+      /** Words inside the span that are not the condition's (a subject), left for the names. */
+      hole?: { at: number; n: number };
+    }
+  | { len: number; problem: string };
+
 /**
  * The condition said from `i` ("violations go above 500", "findings rise by 20%", "anything
- * changes"), as the subscription grammar's canonical text, or why it is not one.
+ * changes", "violations in payments exceed 200"), as the subscription grammar's canonical text, or
+ * why it is not one.
  */
-export function conditionAt(
-  s: Sentence,
-  i: number,
-): { len: number; condition: string } | { len: number; problem: string } | null {
+export function conditionAt(s: Sentence, i: number): ConditionHit | null {
   const anything = s.match(i, "anything|something|it|the? numbers? change|changes|moves|move");
   if (anything >= 2) return { len: anything, condition: "when changed" };
   const lead = s.match(i, "the|our|total?");
@@ -216,12 +257,45 @@ export function conditionAt(
     return null;
   }
   const at = i + lead + 1;
-  const tryAll = (patterns: string[], verb: string): { len: number; text: string } | null => {
+  const direct = conditionAfter(s, at, metric);
+  if (direct)
+    return direct.problem ? { len: at - i + direct.len, problem: direct.problem } : hitOf(i, at, direct);
+  // A subject between the number and what it does: up to three words after "in", "for", ….
+  if (!SUBJECT_LEAD.has(s.free(at) ?? "")) return null;
+  for (let n = 2; n <= 4; n++) {
+    if (s.free(at + n - 1) === undefined) return null;
+    const later = conditionAfter(s, at + n, metric);
+    if (later?.problem) return { len: at + n - i + later.len, problem: later.problem };
+    if (later) return { ...hitOf(i, at + n, later), hole: { at, n } };
+  }
+  return null;
+}
+
+interface After {
+  len: number;
+  text?: string;
+  problem?: string;
+}
+
+/** The condition from `i` whose words after the metric start at `at`. */
+function hitOf(i: number, at: number, found: After): ConditionHit {
+  return canonical(at - i + found.len, found.text as string);
+}
+
+/** What is said of a metric from `at`: a threshold, a change, a streak, an unusual day. */
+function conditionAfter(s: Sentence, at: number, metric: string): After | null {
+  const tryAll = (patterns: string[], verb: string): After | null => {
     for (const p of patterns) {
       const len = s.match(at, p);
       if (len <= 0) continue;
       const amount = amountAt(s, at + len);
-      if (!amount) continue;
+      if (!amount) {
+        // "violations > lots": a threshold that is not a number is refused as one, not skipped.
+        const next = s.typed[at + len];
+        if ((verb === ">" || verb === "<") && next !== undefined && /^[a-z]+$/.test(next))
+          return { len: len + 1, problem: `“${next}” is not a number: say the threshold, e.g. above 500.` };
+        continue;
+      }
       const row = verb === "up" ? s.match(at + len + amount.len, IN_A_ROW) : -1;
       if (row > 0 && !amount.text.endsWith("%"))
         return { len: len + amount.len + row, text: `${metric} rose ${amount.text}` };
@@ -239,21 +313,20 @@ export function conditionAt(
     tryAll(UP, "up") ??
     tryAll(DOWN, "down") ??
     tryAll(ANY, "changed");
+  if (found) return found;
+  const unusually = s.match(at, UNUSUALLY);
+  if (unusually > 0) return { len: unusually, text: `${metric} unusually ${s.words[at + unusually - 1]}` };
+  const unusual = s.match(at, UNUSUAL);
+  if (unusual > 0) return { len: unusual, text: `${metric} unusual` };
   // "violations rise 3 weeks in a row" without "by".
-  if (!found) {
-    const rising = s.match(at, "rise|rises|rising|increase|increases|keep|keeps rising?");
-    const n = rising > 0 ? numberOf(s.free(at + rising)) : undefined;
-    const row = n !== undefined ? s.match(at + rising + 1, IN_A_ROW) : -1;
-    if (n !== undefined && row > 0) return canonical(lead + 1 + rising + 1 + row, `${metric} rose ${n}`);
-    return null;
-  }
-  return canonical(lead + 1 + found.len, found.text);
+  const rising = s.match(at, "rise|rises|rising|increase|increases|keep|keeps rising?");
+  const n = rising > 0 ? numberOf(s.free(at + rising)) : undefined;
+  const row = n !== undefined ? s.match(at + rising + 1, IN_A_ROW) : -1;
+  if (n !== undefined && row > 0) return { len: rising + 1 + row, text: `${metric} rose ${n}` };
+  return null;
 }
 
-function canonical(
-  len: number,
-  text: string,
-): { len: number; condition: string } | { len: number; problem: string } {
+function canonical(len: number, text: string): ConditionHit {
   try {
     return { len, condition: conditionText(parseCondition(text)) };
   } catch (err) {

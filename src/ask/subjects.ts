@@ -128,9 +128,10 @@ function buildIndex(assets: readonly FilterOption[], scanners: readonly FilterOp
     const child = option.displayValue.slice(option.displayValue.indexOf("/") + 1);
     const childWords = nameWords(child);
     add(entries, seen, keyOf(childWords), { target, strength: "child" });
-    // "fraud" for "fraud-engine": only when no other name has that word (checked at lookup).
+    // "fraud" for "fraud-engine", "sso" for "sso-bridge": only when no other name has that word
+    // (checked at lookup).
     for (const part of childWords)
-      if (part.length >= 4 && part !== "-") add(entries, seen, stem(part), { target, strength: "word" });
+      if (part.length >= 3 && part !== "-") add(entries, seen, stem(part), { target, strength: "word" });
   }
   const acronyms = new Map<string, FilterOption[]>();
   for (const option of scanners) {
@@ -172,13 +173,31 @@ function distinct(list: Entry[]): Entry[] {
   });
 }
 
-/** What a name key stands for: one target, several (ambiguous), or nothing. */
-function lookup(index: NameIndex, key: string, typed: string): Target | { ambiguous: string[] } | null {
+/**
+ * A word several names share and nothing is named by alone ("service" in `auth-service` and
+ * `tax-service`): said as "the service" (singular), it means one of them, and which is the question.
+ */
+function sharedWord(index: NameIndex, key: string): boolean {
+  const list = index.entries.get(key) ?? [];
+  return list.every((e) => e.strength === "word") && distinct(list).length > 1;
+}
+
+/**
+ * What a name key stands for: one target, several (ambiguous), or nothing. A word several names
+ * share is nothing unless `definite` ("the app"): then it is ambiguous.
+ */
+function lookup(
+  index: NameIndex,
+  key: string,
+  typed: string,
+  definite = false,
+): Target | { ambiguous: string[] } | null {
   const list = index.entries.get(key) ?? [];
   for (const strength of ["name", "child", "word"] as const) {
     const found = distinct(list.filter((e) => e.strength === strength));
     if (found.length === 1) return (found[0] as Entry).target;
-    if (found.length > 1 && strength === "word") return null;
+    if (found.length > 1 && strength === "word")
+      return definite ? { ambiguous: found.slice(0, 5).map((e) => describe(e.target)) } : null;
     if (found.length > 1) {
       if (strength === "child" && found.every((e) => e.target.kind === "asset"))
         return { ambiguous: slashSuggestions(index, typed, found) };
@@ -284,17 +303,20 @@ export function subjectAt(s: Sentence, i: number, index: NameIndex, minWords = 1
       .replace(/ - /g, "-")
       .replace(/ \/ /g, " / ");
     if (n === 1 && /^\d+$/.test(key)) continue;
+    // "the app" when several assets are apps: which one is the question, not all of them.
+    const definite =
+      n === 1 && s.words[i - 1] === "the" && stem(ws[0] as string) === ws[0] && sharedWord(index, key);
     if (n === 1 && (KNOWN.has(ws[0] as string) || FILLERS.has(ws[0] as string))) {
       const before = s.words[i - 1];
       const after = s.words[i + 1];
-      if (!NAME_BEFORE.has(before ?? "") && !NAME_AFTER.has(after ?? "")) continue;
+      if (!NAME_BEFORE.has(before ?? "") && !NAME_AFTER.has(after ?? "") && !definite) continue;
     }
     const spelled = nameWords.filter((w) => w !== "-");
     const initials = spelled.map((w) => w[0]).join("");
     const acronym = n >= 2 && spelled.length === initials.length ? index.acronyms.get(initials) : undefined;
     if (acronym?.length === 1 && spelled.every((w) => /^[a-z]{2,}$/.test(w)))
       return { len: n, kind: "scanner", option: acronym[0] as FilterOption };
-    const found = lookup(index, key, typed);
+    const found = lookup(index, key, typed, definite);
     if (found && "ambiguous" in found)
       return { len: n, kind: "ambiguous", typed, suggestions: found.ambiguous };
     if (found) {

@@ -36,6 +36,40 @@ const CONTRACTIONS: Record<string, string[]> = {
   "hasn't": ["has", "not"],
 };
 
+/** The regular endings of the rest ("how're", "who've", "it'll"); `'s` and `'d` are too ambiguous. */
+const ENDINGS: Record<string, string> = { re: "are", ve: "have", ll: "will" };
+
+function openContraction(c: string): string[] | undefined {
+  const m = /^([a-z]+)'(re|ve|ll)$/.exec(c);
+  return m ? [m[1] as string, ENDINGS[m[2] as string] as string] : undefined;
+}
+
+/**
+ * A count glued to its unit ("2wks", "3mo", "14days"): two words, as if typed apart. `30d` stays whole
+ * (the command's own form), and so do times ("9am") and ordinals ("1st").
+ */
+const GLUED_UNITS = new Map<string, string>(
+  Object.entries({
+    w: "weeks",
+    wk: "weeks",
+    wks: "weeks",
+    week: "week",
+    weeks: "weeks",
+    day: "day",
+    days: "days",
+    mo: "months",
+    mos: "months",
+    mth: "months",
+    mths: "months",
+    month: "month",
+    months: "months",
+    yr: "years",
+    yrs: "years",
+    year: "year",
+    years: "years",
+  }),
+);
+
 /** Longest question read; a pasted essay is not a question (and the reader stays fast). */
 export const MAX_QUESTION_CHARS = 500;
 
@@ -67,12 +101,15 @@ const BREAKS = /[\s,;!?()[\]{}|]+/;
 
 /** Splits one space-free chunk into words, keeping dates, times, ranges and `group/*` whole enough to read. */
 export function splitChunk(chunk: string): string[] {
+  const glued = /^(\d{1,3})([a-z]+)$/.exec(chunk);
+  const unit = glued ? GLUED_UNITS.get(glued[2] as string) : undefined;
+  if (glued && unit) return [glued[1] as string, unit];
   if (/^[a-z0-9]+$/.test(chunk)) return [chunk];
   // Emphasis marks around words (`*why*`, `_last week_`); a `*` after `/` is a group's wildcard.
   let c = chunk.replace(/^[*_~]+/, "").replace(/(?<!\/)[*_~]+$/, "");
   c = c.replace(/^'+|'+$/g, "");
   if (c === "") return [];
-  const contraction = CONTRACTIONS[c];
+  const contraction = (Object.hasOwn(CONTRACTIONS, c) ? CONTRACTIONS[c] : undefined) ?? openContraction(c);
   if (contraction) return contraction;
   // Possessives: "payments's", "payments'", "team's".
   c = c.replace(/'s$/, "");

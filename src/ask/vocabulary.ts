@@ -85,6 +85,8 @@ export const ABBREVIATIONS: Record<string, string> = {
   w: "with",
   vulns: "vulnerabilities",
   vuln: "vulnerabilities",
+  u: "you",
+  ur: "your",
 };
 
 /**
@@ -133,6 +135,7 @@ const KNOWN_WORDS = [
   "period",
   "same",
   "time",
+  "half",
   // comparisons
   "compared",
   "compare",
@@ -184,6 +187,7 @@ const KNOWN_WORDS = [
   "sparkline",
   "timeline",
   "export",
+  "dump",
   "download",
   "spreadsheet",
   "excel",
@@ -216,6 +220,10 @@ const KNOWN_WORDS = [
   "drops",
   "rises",
   "percent",
+  "unusual",
+  "unusually",
+  "abnormal",
+  "abnormally",
   // fillers people write out
   "please",
   "thanks",
@@ -577,7 +585,6 @@ export const FILLERS = new Set([
   "also",
   "gimme",
   "news",
-  "who",
   "low",
   "high",
   "good",
@@ -591,9 +598,18 @@ export const FILLERS = new Set([
   "biggest",
   "largest",
   "digests",
+  // Verbs that only say the findings came from somewhere ("what did sast find").
+  "find",
+  "finds",
+  "found",
+  "detect",
+  "detected",
+  "flag",
+  "flagged",
   "-",
   "/",
   "&",
+  "+",
 ]);
 
 /** Fillers that still say "tell me how things stand": alone they ask for the digest. */
