@@ -58,23 +58,36 @@ function post(
   });
   if (body.replace_original === true && replaceTarget(state, rec, text, blocks))
     return { status: 200, outcome: "replaced", error: undefined };
+  const shown = show(state, rec, { text, blocks }, body.response_type === "in_channel", "response_url");
+  return shown ? { status: 200, outcome: shown, error: undefined } : reject(404, "channel_not_found");
+}
+
+/**
+ * Shows a message where the url's person sees it: in the channel (as the bot) or to them alone. The
+ * first one shown becomes what a later `replace_original` / `delete_original` acts on. Undefined when
+ * the url's channel or workspace is gone.
+ */
+function show(
+  state: StandInState,
+  rec: ResponseUrlRecord,
+  message: { text: string | undefined; blocks: unknown[] | undefined },
+  inChannel: boolean,
+  via: string,
+): "in_channel" | "ephemeral" | undefined {
   const ws = state.workspaces.get(rec.teamId);
-  if (!rec.channelId || !ws) return reject(404, "channel_not_found");
-  const base = { channelId: rec.channelId, teamId: rec.teamId, text, blocks, via: "response_url" };
-  if (body.response_type === "in_channel") {
-    const m = addMessage(state, {
-      ...base,
-      user: ws.botUserId,
-      botId: ws.botId,
-      threadTs: undefined,
-      files: undefined,
-    });
-    rec.target ??= { channelId: m.channelId, ts: m.ts, ephemeral: false };
-    return { status: 200, outcome: "in_channel", error: undefined };
-  }
-  const m = addEphemeral(state, { ...base, userId: rec.userId });
-  rec.target ??= { channelId: m.channelId, ts: m.ts, ephemeral: true };
-  return { status: 200, outcome: "ephemeral", error: undefined };
+  if (!rec.channelId || !ws) return undefined;
+  const base = { channelId: rec.channelId, teamId: rec.teamId, ...message, via };
+  const m = inChannel
+    ? addMessage(state, {
+        ...base,
+        user: ws.botUserId,
+        botId: ws.botId,
+        threadTs: undefined,
+        files: undefined,
+      })
+    : addEphemeral(state, { ...base, userId: rec.userId });
+  rec.target ??= { channelId: m.channelId, ts: m.ts, ephemeral: !inChannel };
+  return inChannel ? "in_channel" : "ephemeral";
 }
 
 function decide(
@@ -146,25 +159,9 @@ export function receiveCommandAck(
       requireContent: true,
       fileReady: slackFileReady(state, baseUrl, rec.teamId),
     });
-    const ws = state.workspaces.get(rec.teamId);
-    if (!rec.channelId || !ws) out = reject(404, "channel_not_found");
-    else {
-      const base = { channelId: rec.channelId, teamId: rec.teamId, text, blocks, via: "ack" };
-      if (body.response_type === "in_channel") {
-        const m = addMessage(state, {
-          ...base,
-          user: ws.botUserId,
-          botId: ws.botId,
-          threadTs: undefined,
-          files: undefined,
-        });
-        rec.target = { channelId: m.channelId, ts: m.ts, ephemeral: false };
-      } else {
-        const m = addEphemeral(state, { ...base, userId: rec.userId });
-        rec.target = { channelId: m.channelId, ts: m.ts, ephemeral: true };
-      }
-      out = { status: 200, outcome: "ack", error: undefined };
-    }
+    out = show(state, rec, { text, blocks }, body.response_type === "in_channel", "ack")
+      ? { status: 200, outcome: "ack", error: undefined }
+      : reject(404, "channel_not_found");
   } catch (err) {
     if (!isAppError(err)) throw err;
     out = reject(400, err.code);
