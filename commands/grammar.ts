@@ -76,7 +76,8 @@ export const SUBCOMMANDS = [
   "settings",
 ] as const;
 
-const FIXED_RANGES = [
+/** The named ranges (besides explicit dates and `lastNd`), for suggestions and the bench's mix. */
+export const FIXED_RANGES = [
   "last7d",
   "last14d",
   "last30d",

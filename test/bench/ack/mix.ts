@@ -1,3 +1,5 @@
+import { FIXED_RANGES } from "../../../commands/grammar.ts";
+import { seededRandom } from "../../../sandbox/analytics/hash.ts";
 import {
   ACTION,
   CALLBACK,
@@ -22,29 +24,8 @@ import type { BenchWorkspace } from "./world.ts";
 
 export type MixKind = "mix" | "commands" | "buttons";
 
-const RANGES = [
-  "",
-  "last7d",
-  "last14d",
-  "last30d",
-  "last90d",
-  "thisweek",
-  "lastweek",
-  "thismonth",
-  "lastmonth",
-];
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The bare command (the default range) and every named range the grammar knows. */
+const RANGES = ["", ...FIXED_RANGES];
 
 function span(now: Date, r: () => number): string {
   const day = (d: number) => new Date(now.getTime() - d * 86_400_000).toISOString().slice(0, 10);
@@ -171,7 +152,7 @@ export function buildMix(
   kind: MixKind,
   now = new Date(),
 ): RequestSpec[] {
-  const r = rng(26);
+  const r = seededRandom(26);
   const out: RequestSpec[] = [];
   for (let i = 0; i < n; i++) {
     const w = workspaces[i % workspaces.length] as BenchWorkspace;
