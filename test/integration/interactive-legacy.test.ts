@@ -5,26 +5,12 @@ import { drainLegacyQueue } from "../../src/interactive/legacy.ts";
 import type { InteractiveJob } from "../../src/interactive/types.ts";
 import { silentLogger } from "../../src/log.ts";
 import { fromLegacyJob } from "../../src/slack/frame/offload.ts";
+import { legacyClick as legacyJob } from "../fixtures/legacy-job.ts";
 import { backends, useRedis } from "../setup/backends.ts";
 
 const URL = "https://hooks.slack.com/actions/T1/1/legacy-secret";
 
-/** A click the previous version queued on its BullMQ interactive queue (its slimmed payload). */
-const legacyClick = (id: string) => ({
-  id,
-  route: { kind: "action", id: "digest_range_last30d" },
-  body: {
-    type: "block_actions",
-    team: { id: "T1" },
-    user: { id: "U1" },
-    response_url: URL,
-    actions: [{ action_id: "digest_range_last30d" }],
-  },
-  team: { teamId: "T1" },
-  userId: "U1",
-  receivedAt: Date.now(),
-  log: {},
-});
+const legacyClick = (id: string) => legacyJob(id, URL);
 
 const until = async (what: string, check: () => Promise<boolean>) => {
   for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))

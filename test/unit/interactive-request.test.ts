@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseEntry } from "../../src/interactive/stream.ts";
 import { bodyOf } from "../../src/slack/frame/job-body.ts";
 import { fromLegacyJob, requestOf } from "../../src/slack/frame/offload.ts";
+import { legacyClick } from "../fixtures/legacy-job.ts";
 
 const URL = "https://hooks.slack.com/actions/T1/1/x";
 
@@ -245,22 +246,7 @@ describe("what a handed-off request carries", () => {
   });
 
   it("a request the previous version queued (a slimmed payload) becomes a request of this one", () => {
-    const legacy = {
-      id: "rabc",
-      route: { kind: "action", id: "digest_range_last30d" },
-      body: {
-        type: "block_actions",
-        team: { id: "T1" },
-        user: { id: "U1" },
-        response_url: URL,
-        actions: [{ action_id: "digest_range_last30d" }],
-      },
-      team: { teamId: "T1" },
-      userId: "U1",
-      receivedAt: 7,
-      busy: true,
-      log: { requestId: "x" },
-    };
+    const legacy = legacyClick("rabc", URL, { receivedAt: 7, busy: true, log: { requestId: "x" } });
     expect(fromLegacyJob(legacy)).toMatchObject({
       id: "rabc",
       route: { kind: "action", id: "digest_range_last30d" },
