@@ -1,26 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildAccount, DEMO_API_KEY } from "../../sandbox/analytics/accounts.ts";
 import { checkMessageBlocks, checkViewPayload } from "../../sandbox/slack/blockkit/index.ts";
 import { composeQuestion, decodeAdjust, encodeAdjust, fieldsOf } from "../../src/ask/adjust.ts";
 import { suggestedPrompts } from "../../src/ask/prompts.ts";
 import { decodeProposal, encodeProposal, proposalOf } from "../../src/ask/proposal.ts";
 import { readQuestion } from "../../src/ask/read.ts";
-import type { AskContext, AskReading } from "../../src/ask/types.ts";
+import type { AskReading } from "../../src/ask/types.ts";
 import { checkMessage, checkView } from "../../src/blockkit/limits.ts";
 import { askAdjustModal } from "../../templates/ask-adjust-modal.ts";
 import { askDigestMessage, askExamplesMessage, askProposalMessage } from "../../templates/ask-answer.ts";
-import { CORPUS, CORPUS_B, CORPUS_NOW, CORPUS_TZ } from "../fixtures/ask-corpus.ts";
+import { CORPUS, CORPUS_B, CORPUS_CONTEXT } from "../fixtures/ask-corpus.ts";
 import { makeView } from "./fixtures/digest-view.ts";
 import { hostile } from "./fixtures/hostile.ts";
 
-const account = buildAccount({ apiKey: DEMO_API_KEY });
-const ctx: AskContext = {
-  now: CORPUS_NOW,
-  tz: CORPUS_TZ,
-  assets: account.assets,
-  scanners: account.scanners,
-};
+const ctx = CORPUS_CONTEXT;
 const read = (q: string) => readQuestion(q, ctx);
 const span = (r: { from: string; to: string }) => `${r.from}..${r.to}`;
 

@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { buildAccount, DEMO_API_KEY } from "../../sandbox/analytics/accounts.ts";
 import { readQuestion } from "../../src/ask/read.ts";
-import type { AskContext, AskReading, Weekday } from "../../src/ask/types.ts";
+import type { AskReading, Weekday } from "../../src/ask/types.ts";
 import { understoodText } from "../../src/ask/understood.ts";
 import { buildRange, parseRange } from "../../src/insights/ranges.ts";
-import { CORPUS, CORPUS_B, CORPUS_NOW, CORPUS_TZ, type CorpusEntry } from "../fixtures/ask-corpus.ts";
+import {
+  CORPUS,
+  CORPUS_ACCOUNT,
+  CORPUS_B,
+  CORPUS_CONTEXT,
+  CORPUS_NOW,
+  CORPUS_TZ,
+  type CorpusEntry,
+} from "../fixtures/ask-corpus.ts";
 import { HELDOUT } from "../fixtures/ask-heldout.ts";
 
 /**
@@ -21,13 +28,8 @@ import { HELDOUT } from "../fixtures/ask-heldout.ts";
  * Run alone to see the scores: npx vitest run test/unit/ask-corpus.test.ts --project http
  */
 
-const account = buildAccount({ apiKey: DEMO_API_KEY });
-const ctx: AskContext = {
-  now: CORPUS_NOW,
-  tz: CORPUS_TZ,
-  assets: account.assets,
-  scanners: account.scanners,
-};
+const account = CORPUS_ACCOUNT;
+const ctx = CORPUS_CONTEXT;
 
 const span = (r: { from: string; to: string }) => (r.from === r.to ? r.from : `${r.from}..${r.to}`);
 

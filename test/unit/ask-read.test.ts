@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../commands/grammar.ts";
-import { buildAccount, DEMO_API_KEY } from "../../sandbox/analytics/accounts.ts";
 import { readQuestion } from "../../src/ask/read.ts";
 import { slashText } from "../../src/ask/request.ts";
 import type { AskContext } from "../../src/ask/types.ts";
@@ -9,16 +8,10 @@ import { understoodText } from "../../src/ask/understood.ts";
 import { matchFilter } from "../../src/digests/filter-match.ts";
 import type { AppError } from "../../src/errors.ts";
 import { parseRange } from "../../src/insights/ranges.ts";
-import { CORPUS, CORPUS_B, CORPUS_NOW, CORPUS_TZ } from "../fixtures/ask-corpus.ts";
+import { CORPUS, CORPUS_B, CORPUS_CONTEXT, CORPUS_NOW, CORPUS_TZ } from "../fixtures/ask-corpus.ts";
 import { HELDOUT } from "../fixtures/ask-heldout.ts";
 
-const account = buildAccount({ apiKey: DEMO_API_KEY });
-const ctx: AskContext = {
-  now: CORPUS_NOW,
-  tz: CORPUS_TZ,
-  assets: account.assets,
-  scanners: account.scanners,
-};
+const ctx = CORPUS_CONTEXT;
 const read = (q: string, o: Partial<AskContext> = {}) => readQuestion(q, { ...ctx, ...o });
 
 describe("a question's request is the slash command's", () => {
