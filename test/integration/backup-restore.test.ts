@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -13,7 +12,7 @@ import { formatKeyring, generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import { connect } from "../setup/backends.ts";
-import { BIN, ROOT } from "./cli-run.ts";
+import { ROOT, cli as runCli } from "./cli-run.ts";
 
 /**
  * `insights-digest backup > file` and `restore < file`, run as a user runs them, moving a deployment
@@ -33,31 +32,9 @@ const T1: WorkspaceRef = { teamId: "T0BACKUP1" };
 const T2: WorkspaceRef = { enterpriseId: "E0BACKUP1", teamId: "T0BACKUP2" };
 const ORG: WorkspaceRef = { enterpriseId: "E0BACKUP9", isEnterpriseInstall: true };
 
-/** Runs the CLI with `stdin`, as `insights-digest <args> < file` would. */
-function cli(args: string[], env: Record<string, string>, stdin = "") {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(stdin);
-  });
-}
+/** Runs the CLI with `stdin`, as `insights-digest <args> < file` would, from the repository. */
+const cli = (args: string[], env: Record<string, string>, stdin = "") =>
+  runCli(args, { env, stdin, cwd: ROOT, hangMs: 60_000 });
 
 /** A deployment's worth of records under `prefix`: installations, API keys, subscriptions with run state. */
 async function seed(redis: RedisClient, prefix: string, QUEUE_PREFIX: string) {

@@ -31,17 +31,17 @@ export function removeEmptyDirs(): void {
 /**
  * Runs a command as a user would, with only the variables given (plus PATH and HOME), in `cwd`
  * (an empty temp dir by default, so a developer's own .env never leaks in). A child still running
- * after `hangMs` is killed, and the run reports the signal: that is a hang, never a slow pass.
+ * after `hangMs` is killed (`stdin`, when given, is its input), and the run reports the signal: that is a hang, never a slow pass.
  */
 export function run(
   argv: string[],
-  o: { env?: Record<string, string>; cwd?: string; hangMs?: number } = {},
+  o: { env?: Record<string, string>; cwd?: string; hangMs?: number; stdin?: string } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, argv, {
       cwd: o.cwd ?? emptyDir(),
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...o.env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
@@ -57,6 +57,8 @@ export function run(
       clearTimeout(guard);
       resolve({ code, signal, stdout, stderr });
     });
+    // As `<command> < file` would: the text (none by default), then end of input.
+    child.stdin.end(o.stdin ?? "");
   });
 }
 
