@@ -16,6 +16,8 @@ const portOpen = (port: number) =>
   });
 
 describe("npm run demo -- --keep", () => {
+  // The whole demo plays before the prompt (about 25 s alone, more beside other files): the ceilings
+  // catch a hang, they are not a speed target.
   it("answers a typed command at its prompt, and Ctrl-C stops everything it started", async () => {
     const env = { ...process.env };
     for (const k of Object.keys(env))
@@ -28,7 +30,7 @@ describe("npm run demo -- --keep", () => {
     let stdout = "";
     child.stdout.on("data", (d) => (stdout += d));
     const until = async (re: RegExp) => {
-      for (let i = 0; i < 300 && !re.test(stdout); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 1_200 && !re.test(stdout); i++) await new Promise((r) => setTimeout(r, 100));
       expect(stdout).toMatch(re);
     };
     await until(/\/insights $/m);
@@ -40,5 +42,5 @@ describe("npm run demo -- --keep", () => {
     child.kill("SIGINT");
     expect(await exited).not.toBeNull();
     for (const port of ports) expect(await portOpen(port)).toBe(false);
-  }, 60_000);
+  }, 150_000);
 });
