@@ -54,8 +54,17 @@ describe("WEB_CONCURRENCY", () => {
         expect(sent.status, `command ${i}: ${sent.error ?? ""}`).toBe(200);
       }
     };
+    // The ack goes out before the hand-off's write lands: wait for the stream to hold every request
+    // (a lost one keeps it short and times the wait out), then hold it to the exact count.
+    const handedOff = async (n: number) => {
+      await stack.slack.waitFor(async () => (await stack.redis.xlen(key)) >= n, {
+        timeoutMs: 10_000,
+        what: `${n} requests in the stream`,
+      });
+      expect(await stack.redis.xlen(key)).toBe(n);
+    };
     await send(10);
-    expect(await stack.redis.xlen(key)).toBe(10);
+    await handedOff(10);
 
     // One web process dies: the other keeps answering, and a new one takes its place.
     const [doomed] = first as [number, number];
@@ -67,7 +76,7 @@ describe("WEB_CONCURRENCY", () => {
       what: "a replacement web process",
     });
     await send(5);
-    expect(await stack.redis.xlen(key)).toBe(20);
+    await handedOff(20);
 
     const all = pidsOf(web.lines, "web process started");
     expect(await web.stop(30_000)).toBe(0);
