@@ -30,6 +30,11 @@ export function runWebCluster(o: WebClusterOptions): Promise<number> {
   const fork = () => {
     const w = cluster.fork();
     w.on("online", () => logger.info({ worker: w.process.pid }, "web process started"));
+    // Started is not serving: a process takes connections only once its server listens (its start
+    // loads the app and connects to Redis first), so that is logged on its own.
+    w.on("listening", (address) =>
+      logger.info({ worker: w.process.pid, port: address.port }, "web process listening"),
+    );
   };
   for (let i = 0; i < o.processes; i++) fork();
   cluster.on("exit", (w: Worker, code, signal) => {

@@ -35,11 +35,14 @@ describe("WEB_CONCURRENCY", () => {
     const port = await freePort();
     web = startCli("web", { ...stack.env, PORT: String(port), QUEUE_PREFIX: PREFIX, WEB_CONCURRENCY: "2" });
     await web.waitForLine(/web cluster started/, 30_000);
-    await stack.slack.waitFor(() => pidsOf(web?.lines ?? [], "web process started").length === 2, {
+    // Both must be listening, not only started: killing the only one that listens would leave the
+    // port closed until the other's start finishes (slow on a loaded machine), and refuse connections.
+    await stack.slack.waitFor(() => pidsOf(web?.lines ?? [], "web process listening").length === 2, {
       timeoutMs: 60_000,
-      what: "two web processes",
+      what: "two web processes listening",
     });
-    const first = pidsOf(web.lines, "web process started");
+    const first = pidsOf(web.lines, "web process listening");
+    expect(new Set(pidsOf(web.lines, "web process started"))).toEqual(new Set(first));
     expect(new Set(first).size).toBe(2);
     expect(first).not.toContain(web.child.pid);
     await stack.slack.waitFor(
@@ -71,9 +74,9 @@ describe("WEB_CONCURRENCY", () => {
     process.kill(doomed, "SIGKILL");
     await web.waitForLine(/web process died; starting another/, 20_000);
     await send(5);
-    await stack.slack.waitFor(() => pidsOf(web?.lines ?? [], "web process started").length === 3, {
+    await stack.slack.waitFor(() => pidsOf(web?.lines ?? [], "web process listening").length === 3, {
       timeoutMs: 60_000,
-      what: "a replacement web process",
+      what: "a replacement web process listening",
     });
     await send(5);
     await handedOff(20);

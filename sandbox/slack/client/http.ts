@@ -81,6 +81,14 @@ export async function deliver(d: Delivery): Promise<Omit<SendResult, "responseUr
     };
   } catch (err) {
     const ackMs = performance.now() - started;
-    return { status: 0, body: undefined, text: "", headers: {}, ackMs, error: String(err) };
+    // fetch's own message is "fetch failed"; what failed (a reset, a refused connection) is its cause.
+    const cause = err instanceof Error && err.cause !== undefined ? ` (${describeCause(err.cause)})` : "";
+    return { status: 0, body: undefined, text: "", headers: {}, ackMs, error: `${String(err)}${cause}` };
   }
+}
+
+function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === "string" ? `${code}: ${cause.message}` : cause.message;
 }
