@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { SlowFirstSequencer } from "./test/setup/sequencer.ts";
 
 /**
  * The scenarios that also run with the app in Socket Mode (every delivery over the stand-in's
@@ -55,14 +56,26 @@ export default defineConfig({
     // Most files wait on real servers (Redis, HTTP, worker processes), not on the CPU: four at a time
     // keeps a 2-core machine busy without starving them (every timing in the tests has wide margins).
     maxWorkers: 4,
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,
         test: {
           name: "http",
-          include: ["test/**/*.test.ts"],
+          include: ["test/integration/**/*.test.ts", "test/e2e/**/*.test.ts"],
           exclude: [...configDefaults.exclude, ...SOCKET_ONLY],
           provide: { transport: "http" },
+        },
+      },
+      // The unit tests share one module graph per worker (no per-file isolation): they hold no state
+      // between files, and loading the app's modules again for each of them was a fifth of the
+      // suite's CPU on a 2-core machine.
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+          isolate: false,
         },
       },
       {
