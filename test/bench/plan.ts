@@ -32,6 +32,14 @@ export interface Plan {
 
 /** Storms of scheduled digests where subscriptions share accounts: varied ranges, then team filters. */
 const DRIVER_STORMS = (sizes: number[]) => [
+  {
+    name: "10 accounts × 10 subscriptions, one range (last7d) per account",
+    accounts: 10,
+    subsPerAccount: 10,
+    groupShare: 0,
+    scannerShare: 0,
+    range: "last7d",
+  },
   ...sizes.map((n) => ({
     name: `10 accounts × ${n} subscriptions, each its own range`,
     accounts: 10,

@@ -22,6 +22,8 @@ if (process.send) {
     },
     setLatency: (ms: number) => emulator?.setRates({ latencyMs: ms }),
     requests: () => emulator?.requestCount() ?? 0,
+    /** Reply bytes the emulator has sent so far, every operation. */
+    bytes: () => Object.values(emulator?.byOperation() ?? {}).reduce((sum, o) => sum + o.bytes, 0),
     /** CPU time of this process so far, ms (user + system). */
     cpuMs: () => {
       const u = process.cpuUsage();

@@ -27,6 +27,8 @@ export interface StormSpec {
   /** Share of subscriptions filtered to one asset group, and to one scanner (team channels). */
   groupShare: number;
   scannerShare: number;
+  /** One range for every unfiltered subscription (the same account and range firing together). */
+  range?: string;
 }
 
 export interface QueryRow {
@@ -51,6 +53,8 @@ export interface TimingRow {
 export interface StormRun {
   /** GraphQL requests that reached the emulator. */
   requests: number;
+  /** Reply bytes the emulator sent. */
+  bytes: number;
   /** Questions put to the insights cache (hits, in-flight waits and misses). */
   fetches: number;
   hitRate: number;
@@ -164,7 +168,7 @@ function subscriptionOf(spec: StormSpec, k: number, groups: string[], scanners: 
   if (share < spec.groupShare) return { range: "last7d", assetGroups: [groups[k % groups.length] as string] };
   if (share < spec.groupShare + spec.scannerShare)
     return { range: "last7d", scannerIds: [scanners[k % scanners.length] as string] };
-  return { range: `last${7 + (k % 300)}d` };
+  return { range: spec.range ?? `last${7 + (k % 300)}d` };
 }
 
 /** The account's own group names and scanner ids (the emulator's catalogue is a pure function of the key). */
@@ -183,6 +187,7 @@ async function storm(w: DriversWorld, spec: StormSpec, concurrency: number): Pro
   const run = async (withDrivers: boolean) => {
     const { digests, fetches } = await w.service(keys);
     const before = await w.requests();
+    const bytesBefore = await w.bytes();
     const emuBefore = await w.emulatorCpuMs();
     const cpuBefore = process.cpuUsage();
     const t = performance.now();
@@ -206,9 +211,11 @@ async function storm(w: DriversWorld, spec: StormSpec, concurrency: number): Pro
     const cpu = process.cpuUsage(cpuBefore);
     const emulatorCpuMs = round((await w.emulatorCpuMs()) - emuBefore, 0);
     const requests = (await w.requests()) - before;
+    const bytes = (await w.bytes()) - bytesBefore;
     const f = fetches();
     return {
       requests,
+      bytes,
       fetches: f,
       hitRate: round(1 - requests / Math.max(1, f), 3),
       wallMs: round(wallMs, 0),

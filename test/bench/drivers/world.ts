@@ -30,6 +30,8 @@ export interface DriversWorld {
   emulator: Child;
   graphqlUrl: string;
   requests(): Promise<number>;
+  /** Reply bytes the emulator has sent so far. */
+  bytes(): Promise<number>;
   /** CPU ms the emulator's process has used so far. */
   emulatorCpuMs(): Promise<number>;
   setLatency(ms: number): Promise<void>;
@@ -69,6 +71,7 @@ export async function buildDriversWorld(
     emulator,
     graphqlUrl,
     requests: () => emulator.call<number>("requests"),
+    bytes: () => emulator.call<number>("bytes"),
     emulatorCpuMs: () => emulator.call<number>("cpuMs"),
     setLatency: async (ms) => {
       await emulator.call("setLatency", ms);
