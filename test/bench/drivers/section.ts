@@ -246,7 +246,7 @@ export async function measureDrivers(
     log("  queries per digest");
     const queries = await queriesTable(w, plan.huge);
     log("  digest time with and without drivers");
-    const timingRows = await timing(w, plan.timingRuns, [0, latencyMs]);
+    const timingRows = await timing(w, plan.timingRuns, [0, latencyMs, 300]);
     await w.setLatency(latencyMs);
     const storms: StormResult[] = [];
     for (const spec of plan.storms) {
