@@ -185,6 +185,12 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
     installed: install?.installed,
     readiness: evictionReport(redis, eviction),
+    // A single process computes digests in threads that load the app's modules first (seconds on a
+    // busy machine): until one can take a digest, requests would only wait, so it is not ready.
+    waitingFor:
+      "readyThreads" in executor
+        ? () => (executor.readyThreads() > 0 ? undefined : "digest threads starting")
+        : undefined,
     routes: {
       command: SLASH_COMMAND,
       // app_uninstalled / tokens_revoked purge the workspace in either mode.

@@ -1,6 +1,3 @@
-import { connectRedis } from "../app/redis.ts";
-import { startWeb } from "../app/web.ts";
-import { startWorker } from "../app/worker.ts";
 import { loadConfig } from "../config.ts";
 import { createLogger } from "../log.ts";
 import { onShutdown } from "./shutdown.ts";
@@ -16,6 +13,12 @@ import { onShutdown } from "./shutdown.ts";
 export async function run(_args: string[]): Promise<number> {
   const config = loadConfig("start");
   const logger = createLogger({ level: config.logLevel, name: "insights-digest" });
+  // The app's modules load once the configuration is known to be good (a bad variable is reported at once).
+  const [{ connectRedis }, { startWeb }, { startWorker }] = await Promise.all([
+    import("../app/redis.ts"),
+    import("../app/web.ts"),
+    import("../app/worker.ts"),
+  ]);
   const url = config.redisUrl as string;
   const redis = connectRedis(url, logger, "client", config.redisCommandTimeoutMs);
   const workerRedis = connectRedis(url, logger, "worker");

@@ -1,5 +1,4 @@
 import cluster from "node:cluster";
-import { startWeb } from "../app/web.ts";
 import { loadConfig } from "../config.ts";
 import { createLogger } from "../log.ts";
 import { onShutdown } from "./shutdown.ts";
@@ -15,6 +14,9 @@ export async function run(_args: string[]): Promise<number> {
   const logger = createLogger({ level: config.logLevel, name: "insights-digest-web" });
   if (config.webConcurrency > 1 && cluster.isPrimary)
     return runWebCluster({ processes: config.webConcurrency, logger });
+  // Loaded only here: a bad variable is reported before the app's modules load, and the cluster's
+  // primary, which serves nothing, never loads them.
+  const { startWeb } = await import("../app/web.ts");
   const web = await startWeb({ config, logger, host: "0.0.0.0", interactive: { mode: "queue" } });
   if (!cluster.isWorker) return onShutdown(logger, () => web.close());
   // One of the primary's web processes: it also stops when told to, and lets go of its channel to

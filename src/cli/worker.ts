@@ -1,4 +1,3 @@
-import { startWorker } from "../app/worker.ts";
 import { loadConfig } from "../config.ts";
 import { createLogger } from "../log.ts";
 import { onShutdown } from "./shutdown.ts";
@@ -7,6 +6,9 @@ import { onShutdown } from "./shutdown.ts";
 export async function run(_args: string[]): Promise<number> {
   const config = loadConfig("worker");
   const logger = createLogger({ level: config.logLevel, name: "insights-digest-worker" });
+  // The app's modules load once the configuration is known to be good, so a bad variable is
+  // reported at once, not after a second or two of loading what it would have run.
+  const { startWorker } = await import("../app/worker.ts");
   const worker = await startWorker({ config, logger });
   return onShutdown(logger, () => worker.close());
 }

@@ -41,6 +41,8 @@ function tsxLoader(entry: URL): string | undefined {
  */
 export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
   threads(): number;
+  /** Threads that have loaded their module and take jobs. */
+  readyThreads(): number;
   /** Resolves once every thread has loaded its module and can take jobs (or after `ms`, whichever first). */
   ready(ms?: number): Promise<void>;
   /** Each ready thread's metrics (`getMetricsAsJSON()`), skipping one that does not answer within a second. */
@@ -125,6 +127,7 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
 
   return {
     threads: () => slots.size,
+    readyThreads: () => [...slots].filter((s) => s.ready).length,
     ready(ms = 60_000) {
       if (allReady()) return Promise.resolve();
       return new Promise<void>((resolve) => {

@@ -23,6 +23,8 @@ export interface SlackAppOptions {
   installed?: Admit;
   /** What /readyz reports besides Redis' answer (Redis' maxmemory-policy). */
   readiness?: () => Record<string, unknown>;
+  /** What the process still waits for before it can serve (/readyz answers 503 naming it). */
+  waitingFor?: () => string | undefined;
 }
 
 /**
@@ -53,6 +55,7 @@ export function createSlackApp({
   oauth,
   installed,
   readiness,
+  waitingFor,
 }: SlackAppOptions): App {
   const socketMode = Boolean(slack.appToken);
   const authorize = oauth
@@ -82,7 +85,7 @@ export function createSlackApp({
     logger: boltLogger(deps.logger),
     logLevel: LogLevel.INFO,
     clientOptions: slackClientOptions(slack),
-    customRoutes: healthRoutes(deps.redis, customRoutes, readiness),
+    customRoutes: healthRoutes(deps.redis, customRoutes, readiness, waitingFor),
     // Ack first, work after: Slack's 3 s budget belongs to the ack, not to our GraphQL calls.
     processBeforeResponse: false,
   });

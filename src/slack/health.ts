@@ -2,13 +2,16 @@ import type { CustomRoute } from "@slack/bolt";
 import type { RedisClient } from "../store/redis-client.ts";
 
 /**
- * Extra HTTP routes: liveness, readiness (Redis answers; `report` adds what the root knows, such as
- * Redis' maxmemory-policy), and whatever the root adds (metrics).
+ * Extra HTTP routes: liveness, readiness (Redis answers and nothing the process needs is still
+ * starting; `report` adds what the root knows, such as Redis' maxmemory-policy), and whatever the
+ * root adds (metrics). `waitingFor` names what the process still waits for before it can serve (a
+ * single process's digest threads loading), undefined once nothing.
  */
 export function healthRoutes(
   redis: RedisClient,
   extra: CustomRoute[] = [],
   report: () => Record<string, unknown> = () => ({}),
+  waitingFor: () => string | undefined = () => undefined,
 ): CustomRoute[] {
   const json = (res: import("node:http").ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json" });
@@ -24,7 +27,11 @@ export function healthRoutes(
           setTimeout(() => reject(new Error("timeout")), 1000).unref(),
         );
         Promise.race([redis.ping(), timeout]).then(
-          () => json(res, 200, { ok: true, redis: "up", ...report() }),
+          () => {
+            const waiting = waitingFor();
+            if (waiting) json(res, 503, { ok: false, redis: "up", waiting, ...report() });
+            else json(res, 200, { ok: true, redis: "up", ...report() });
+          },
           () => json(res, 503, { ok: false, redis: "down", ...report() }),
         );
       },
