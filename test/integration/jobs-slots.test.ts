@@ -87,8 +87,9 @@ describe("fairness", () => {
     const harness = h;
     const big = await harness.addWorkspace("T0BIGWS01", 100);
     const { store, registry, scheduler, subscriptions } = harness.producer();
-    // Fires once, a few seconds from now (UTC wall time), so the records are all in before it does.
-    const at = new Date(Date.now() + 6_000);
+    // Fires once, seconds from now (UTC wall time), so the records are all in before it does: writing
+    // 5,005 records took over 6 s on a loaded 2-core machine, so the margin is wide (it is idle time).
+    const at = new Date(Date.now() + 15_000);
     const expression = `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
     const make = (ref: typeof REF, channelId: string): Subscription =>
       storedSubscription({
