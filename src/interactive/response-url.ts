@@ -1,5 +1,5 @@
 import { AppError } from "../errors.ts";
-import { type JsonPostReply, postJson } from "../json-post.ts";
+import { type JsonPostReply, postJson } from "../http-client.ts";
 
 /** Slack: a response_url takes five posts within thirty minutes of the request. */
 export const RESPONSE_URL_USES = 5;
