@@ -81,41 +81,41 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
       : undefined;
   const deps = install ? { ...core, installerOf: install.installerOf } : core;
   const lookup = tokenLookup(o, install);
-  // Each request needs its workspace's token: one decryption per workspace every ten seconds, not per
-  // request (well inside a rotated token's overlap with the one it replaces).
-  const tokens = new Map<string, { token: Promise<string>; until: number }>();
-  const tokenFor = (ref: WorkspaceRef): Promise<string> => {
-    const key = JSON.stringify(ref);
-    const held = tokens.get(key);
-    if (held && held.until > Date.now()) return held.token;
-    const token = lookup(ref);
-    if (tokens.size > 10_000) tokens.clear();
-    tokens.set(key, { token, until: Date.now() + 10_000 });
-    token.catch(() => tokens.delete(key));
-    return token;
-  };
+  // Each request needs its workspace's token and a client with it: one decryption and one client
+  // lookup per workspace every ten seconds, not per request (well inside a rotated token's overlap
+  // with the one it replaces).
+  const held = new Map<string, { answer: Promise<{ client: WebClient; botToken: string }>; until: number }>();
   const clients = new Map<string, WebClient>();
+  const clientOf = (botToken: string): WebClient => {
+    // Keyed by a tag of the token, never the token itself.
+    const tag = secretTag(botToken);
+    let client = clients.get(tag);
+    if (!client) {
+      client = new WebClient(botToken, {
+        slackApiUrl: config.slack.apiUrl,
+        logger: boltLogger(logger),
+        retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+        timeout: config.slack.timeoutMs ?? SLACK_TIMEOUT_MS,
+      });
+      if (clients.size > 1_000) clients.clear();
+      clients.set(tag, client);
+    }
+    return client;
+  };
   const env: OffloadedEnv = {
     deps,
     table: routeTable({ command: SLASH_COMMAND, listeners: LISTENERS }),
     claims: createRequestClaims({ redis, keys: deps.keys, leaseMs: o.claimLeaseMs }),
     slackTimeoutMs: config.slack.timeoutMs,
-    async clientFor(ref) {
-      const botToken = await tokenFor(ref);
-      // Keyed by a tag of the token, never the token itself.
-      const tag = secretTag(botToken);
-      let client = clients.get(tag);
-      if (!client) {
-        client = new WebClient(botToken, {
-          slackApiUrl: config.slack.apiUrl,
-          logger: boltLogger(logger),
-          retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
-          timeout: config.slack.timeoutMs ?? SLACK_TIMEOUT_MS,
-        });
-        if (clients.size > 1_000) clients.clear();
-        clients.set(tag, client);
-      }
-      return { client, botToken };
+    clientFor(ref) {
+      const key = JSON.stringify(ref);
+      const hit = held.get(key);
+      if (hit && hit.until > Date.now()) return hit.answer;
+      const answer = lookup(ref).then((botToken) => ({ client: clientOf(botToken), botToken }));
+      if (held.size > 10_000) held.clear();
+      held.set(key, { answer, until: Date.now() + 10_000 });
+      answer.catch(() => held.delete(key));
+      return answer;
     },
   };
   return {

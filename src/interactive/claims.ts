@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "../errors.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { runScript, script } from "../store/scripts.ts";
 
 /**
  * The claim of one handed-off request, so a request is answered once whatever happens to the
@@ -44,30 +45,30 @@ export interface RequestClaims {
   readonly leaseMs: number;
 }
 
-const CLAIM = `
+const CLAIM = script(`
 if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
   return {1, redis.call('exists', KEYS[2]), 0}
 end
 local v = redis.call('get', KEYS[1]) or ''
 if v == 'd' then return {2, 0, 0} end
-return {0, 0, redis.call('pttl', KEYS[1])}`;
+return {0, 0, redis.call('pttl', KEYS[1])}`);
 
-const RENEW = `
+const RENEW = script(`
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
-return 0`;
+return 0`);
 
 // Ours, or lapsed with nobody else in (taken back): mark the answer as going out. Otherwise: not ours.
-const CONFIRM = `
+const CONFIRM = script(`
 local v = redis.call('get', KEYS[1])
 if v ~= ARGV[1] and v then return 0 end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('set', KEYS[2], '1', 'PX', ARGV[3])
-return 1`;
+return 1`);
 
-const FINISH = `
+const FINISH = script(`
 local v = redis.call('get', KEYS[1])
 if v == ARGV[1] or not v then redis.call('set', KEYS[1], 'd', 'PX', ARGV[2]) return 1 end
-return 0`;
+return 0`);
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -90,24 +91,25 @@ export function createRequestClaims(o: RequestClaimOptions): RequestClaims {
     async claim(ref, id) {
       const k = key(ref, id);
       const token = randomUUID();
-      const [state, sent, pttl] = (await redis.eval(CLAIM, 2, k, `${k}:sent`, `p|${token}`, leaseMs)) as [
-        number,
-        number,
-        number,
-      ];
+      const [state, sent, pttl] = (await runScript(
+        redis,
+        CLAIM,
+        [k, `${k}:sent`],
+        [`p|${token}`, leaseMs],
+      )) as [number, number, number];
       if (state === 1) return { state: "acquired", token, sent: sent === 1 };
       if (state === 2) return { state: "done" };
       return { state: "busy", retryInMs: Math.max(pttl, 1) };
     },
     async renew(ref, id, token) {
-      return (await redis.eval(RENEW, 1, key(ref, id), `p|${token}`, leaseMs)) === 1;
+      return (await runScript(redis, RENEW, [key(ref, id)], [`p|${token}`, leaseMs])) === 1;
     },
     async confirmSending(ref, id, token) {
       const k = key(ref, id);
-      return (await redis.eval(CONFIRM, 2, k, `${k}:sent`, `p|${token}`, leaseMs, doneTtlMs)) === 1;
+      return (await runScript(redis, CONFIRM, [k, `${k}:sent`], [`p|${token}`, leaseMs, doneTtlMs])) === 1;
     },
     async finish(ref, id, token) {
-      await redis.eval(FINISH, 1, key(ref, id), `p|${token}`, doneTtlMs);
+      await runScript(redis, FINISH, [key(ref, id)], [`p|${token}`, doneTtlMs]);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import { type JsonPostReply, postJson } from "../http-client.ts";
 
 /** Slack: a response_url takes five posts within thirty minutes of the request. */
 export const RESPONSE_URL_USES = 5;
@@ -14,6 +15,7 @@ export interface ResponseUrlOptions {
   /** Uses already spent before this poster (a "busy" note). */
   used: number;
   now?: () => number;
+  /** Posts through this fetch instead of node:http (a test's own). */
   fetch?: typeof fetch;
   timeoutMs?: number;
 }
@@ -31,7 +33,10 @@ export interface ResponseUrlPoster {
  */
 export function responseUrlPoster(o: ResponseUrlOptions): ResponseUrlPoster {
   const now = o.now ?? Date.now;
-  const send = o.fetch ?? fetch;
+  const timeoutMs = o.timeoutMs ?? 10_000;
+  const viaFetch = o.fetch;
+  const send = (body: string): Promise<JsonPostReply> =>
+    viaFetch ? fetchPost(viaFetch, o.url, body, timeoutMs) : postJson(o.url, body, timeoutMs);
   let used = o.used;
   const gone = (why: string) =>
     new AppError("response_url_gone", `The response_url can't be used any more (${why}).`);
@@ -42,13 +47,8 @@ export function responseUrlPoster(o: ResponseUrlOptions): ResponseUrlPoster {
     async post(message) {
       if (used >= RESPONSE_URL_USES) throw gone("used_url");
       if (now() - o.receivedAt > RESPONSE_URL_TTL_MS - EXPIRY_MARGIN_MS) throw gone("expired_url");
-      const res = await send(o.url, {
-        method: "POST",
-        headers: { "content-type": "application/json; charset=utf-8" },
-        body: JSON.stringify(message),
-        signal: AbortSignal.timeout(o.timeoutMs ?? 10_000),
-      });
-      const text = await res.text().catch(() => "");
+      const res = await send(JSON.stringify(message));
+      const text = res.text;
       if (res.ok) {
         used++;
         return;
@@ -68,4 +68,19 @@ export function responseUrlPoster(o: ResponseUrlOptions): ResponseUrlPoster {
       );
     },
   };
+}
+
+async function fetchPost(
+  f: typeof fetch,
+  url: string,
+  body: string,
+  timeoutMs: number,
+): Promise<JsonPostReply> {
+  const res = await f(url, {
+    method: "POST",
+    headers: { "content-type": "application/json; charset=utf-8" },
+    body,
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  return { status: res.status, ok: res.ok, text: await res.text().catch(() => "") };
 }

@@ -49,7 +49,7 @@ export interface BenchResults {
   render?: RenderResult;
   /** Ack latency, CPU and answers per deployment shape (`start`, web + worker, web ×2 + worker), OAuth, a realistic mix. */
   ackModes?: AckModeResult[];
-  /** CPU profiles of the web process per kind of request (`--only profile`). */
+  /** CPU profiles of the web and worker processes per kind of request (`--only profile`). */
   webProfiles?: WebProfile[];
   ackUnderStorm?: { rate: number; storm: string; app: OpenLoopResult };
   badInput?: BadInputResult;
@@ -217,11 +217,11 @@ export async function runBench(o: {
           results.ackModes = await measureAckModes({ world, sender, plan: plan.ack, log: o.log });
         });
       if (wanted("profile"))
-        await section("CPU profile of the web process (commands, then clicks)", async () => {
+        await section("CPU profiles of the web and worker processes (mix, commands, clicks)", async () => {
           results.webProfiles = await profileWeb({
             world,
             sender,
-            kinds: ["commands", "buttons"],
+            kinds: ["mix", "commands", "buttons"],
             rate: 300,
             durationMs: plan.ack.durationMs * 2,
             dir: new URL("./results/profiles/", import.meta.url).pathname,

@@ -1,8 +1,9 @@
 import { Writable } from "node:stream";
 import { webApi } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
+import { AppError } from "../../src/errors.ts";
 import { SlackCallError } from "../../src/jobs/slack-api.ts";
-import { createLogger, redactText, withLogContext } from "../../src/log.ts";
+import { censorSecrets, createLogger, redactText, withLogContext } from "../../src/log.ts";
 import { boltLogger } from "../../src/slack/bolt-logger.ts";
 
 function capture() {
@@ -43,6 +44,33 @@ describe("logger", () => {
     expect(text).not.toContain("xoxb-1234-5678-abcdef");
     expect(text).not.toContain("xoxp-9-9-9");
     expect(redactText("Authorization: ApiKey abc.def")).toBe("Authorization: ApiKey[redacted]");
+  });
+
+  it("censors secret-named fields down to four levels, in arrays, child bindings and errors' details", async () => {
+    const { lines, logger } = capture();
+    const line = {
+      apiKey: "k0-secret",
+      job: { token: "k1-secret", items: [{ refresh_token: "k2-secret", keep: "visible-1" }] },
+      err: new AppError("bad", "failed", { details: { client_secret: "k3-secret", status: 400 } }),
+      req: { config: { headers: { Authorization: "k4-secret", accept: "visible-2" } } },
+      a: { b: { c: { d: { password: "k5-secret" } } } },
+      http: { _header: "POST / HTTP/1.1 k6-secret" },
+    };
+    logger.child({ teamId: "T1", secret: "k7-secret" }).info(line, "with secrets");
+    await new Promise((r) => setImmediate(r));
+    const text = JSON.stringify(lines);
+    for (let i = 0; i <= 7; i++) expect(text).not.toContain(`k${i}-secret`);
+    expect(text).toContain("visible-1");
+    expect(text).toContain("visible-2");
+    expect(lines[0]).toMatchObject({
+      teamId: "T1",
+      apiKey: "[redacted]",
+      err: { code: "bad", details: { status: 400 } },
+    });
+    // The caller's object is left as it was; one without a secret is not even copied.
+    expect(line.job.token).toBe("k1-secret");
+    const clean = { teamId: "T1", nested: { ms: 3, list: [1, 2] } };
+    expect(censorSecrets(clean)).toBe(clean);
   });
 });
 

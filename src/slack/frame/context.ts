@@ -48,7 +48,8 @@ export function requestContext(
   facts: RequestFacts,
   o: { beforeAck?: boolean } = {},
 ): RequestContext {
-  const log = deps.logger.child(facts.logFields);
+  // A handed-off request's fields ride in the log context: no child logger to build per request.
+  const log = Object.keys(facts.logFields).length > 0 ? deps.logger.child(facts.logFields) : deps.logger;
   const ref = workspaceOf(facts.context);
   let user: Promise<SlackUser> | undefined;
   // Before the ack nothing may call Slack: only a user this process or Redis already knows.

@@ -164,11 +164,23 @@ export function ackSection(r: BenchResults): string {
   const under = u
     ? `\n\nDuring the storm "${u.storm}" (the in-process stack, \`/insights last7d\`): ${u.rate}/s for ${int(u.app.sent)} commands, ack p50 ${ms(u.app.ackMs.p50)}, p99 ${ms(u.app.ackMs.p99)}, max ${ms(u.app.ackMs.max)}; ${int(u.app.timeouts)} past 3 s; digest replies p50 ${ms(u.app.replyMs.p50)}, p99 ${ms(u.app.replyMs.p99)}.`
     : "";
+  const what = (p: { kind: string }) =>
+    p.kind === "commands" ? "slash commands" : p.kind === "buttons" ? "clicks" : "mixed requests";
   const profiles = (r.webProfiles ?? []).map((p) =>
     profileMarkdown(
-      `Web process under ${p.rate}/s ${p.kind === "commands" ? "slash commands" : p.kind === "buttons" ? "clicks" : "mixed requests"}: ${p.cpuMsPerRequest} ms CPU per request, ack p99 ${ms(p.ackP99Ms)}`,
+      `Web process under ${p.rate}/s ${what(p)}: ${p.cpuMsPerRequest} ms CPU per request, ack p99 ${ms(p.ackP99Ms)}`,
       p.summary,
     ),
+  );
+  const workerProfiles = (r.webProfiles ?? []).flatMap((p) =>
+    p.worker
+      ? [
+          profileMarkdown(
+            `Worker process under ${p.rate}/s ${what(p)}: ${p.worker.cpuMsPerRequest} ms CPU per request, answer p99 ${ms(p.worker.replyP99Ms)}`,
+            p.worker.summary,
+          ),
+        ]
+      : [],
   );
   return [
     "## 1. Ack latency, CPU and answers (OAuth, realistic mix)",
@@ -202,6 +214,9 @@ export function ackSection(r: BenchResults): string {
       "",
     ]),
     ...(profiles.length > 0 ? ["### CPU profile of the web process", "", ...profiles] : []),
+    ...(workerProfiles.length > 0
+      ? ["", "### CPU profile of the worker process", "", ...workerProfiles]
+      : []),
     under,
   ].join("\n");
 }

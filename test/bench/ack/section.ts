@@ -280,12 +280,16 @@ export interface WebProfile {
   cpuMsPerRequest: number;
   ackP99Ms: number;
   summary: ProfileSummary;
+  /** The worker process over the same window (it ends once every answer has arrived). */
+  worker?: { cpuMsPerRequest: number; replyP99Ms: number; summary: ProfileSummary };
 }
 
 /**
- * CPU profiles of the web process (web + worker, one web) under `rate` requests/s of each kind, each
- * over its own window once the process is warm (one pass over everyone's requests first). Raw
- * profiles are written to `dir` (open them in Chrome's DevTools or speedscope).
+ * CPU profiles of the web process and of the worker (web + worker, one web) under `rate` requests/s
+ * of each kind, each over its own window once the processes are warm (one pass over everyone's
+ * requests first). The window ends when every answer has arrived, so the worker's profile holds all
+ * the work of the window's requests. Raw profiles are written to `dir` (open them in Chrome's
+ * DevTools or speedscope).
  */
 export async function profileWeb(o: {
   world: World;
@@ -299,9 +303,14 @@ export async function profileWeb(o: {
   const logDir = mkdtempSync(join(tmpdir(), "insights-bench-prof-"));
   mkdirSync(o.dir, { recursive: true });
   const inspectPort = await freePort();
+  const workerInspectPort = await freePort();
   const env = { ...o.world.env, WEB_CONCURRENCY: "1" };
   await o.world.flushCaches();
-  const worker = await spawnProduct("worker", env, { logDir, nice: 10 });
+  const worker = await spawnProduct("worker", env, {
+    logDir,
+    nice: 10,
+    nodeArgs: [`--inspect=127.0.0.1:${workerInspectPort}`],
+  });
   const web = await spawnProduct("web", env, { logDir, nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`] });
   const people = o.world.workspaces.reduce((n, w) => n + w.users.length, 0);
   const c: Ctx = {
@@ -324,12 +333,18 @@ export async function profileWeb(o: {
     for (const kind of o.kinds) {
       await once(c, "app", o.rate, kind, 1_000);
       const profiler = await attachProfiler(inspectPort);
+      const workerProfiler = await attachProfiler(workerInspectPort);
       await profiler.start();
+      await workerProfiler.start();
       const run = await once(c, "app", o.rate, kind, o.durationMs);
       const profile = await profiler.stop();
+      const workerProfile = await workerProfiler.stop();
       const file = join(o.dir, `web-${kind}-${o.rate}.cpuprofile`);
+      const workerFile = join(o.dir, `worker-${kind}-${o.rate}.cpuprofile`);
       writeFileSync(file, JSON.stringify(profile));
+      writeFileSync(workerFile, JSON.stringify(workerProfile));
       const summary = summarizeCpuProfile(profile, file);
+      const workerSummary = summarizeCpuProfile(workerProfile, workerFile);
       out.push({
         kind,
         rate: o.rate,
@@ -337,8 +352,16 @@ export async function profileWeb(o: {
         cpuMsPerRequest: run.msPerRequest,
         ackP99Ms: run.result.ackMs.p99,
         summary,
+        worker: {
+          cpuMsPerRequest: run.worker ?? 0,
+          replyP99Ms: run.result.replyMs.p99,
+          summary: workerSummary,
+        },
       });
       o.log(`  profile ${kind}: ${run.msPerRequest} ms CPU per request, ${summary.busyMs} ms busy; ${file}`);
+      o.log(
+        `  worker ${kind}: ${run.worker} ms CPU per request, ${workerSummary.busyMs} ms busy; ${workerFile}`,
+      );
     }
   } finally {
     await web.stop();
