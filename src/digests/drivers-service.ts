@@ -167,9 +167,10 @@ export async function computeDriversMany(
       "This digest's filter holds too many assets to break its change down within the query budget.",
     );
   const to = (periodsList[0] as Periods).to;
+  const signature = sliceSignature(first);
   const shared =
     periodsList.every((p) => p.to === to) &&
-    plans.every((p) => sliceSignature(p as DriversPlan) === sliceSignature(first));
+    plans.every((p) => p === first || sliceSignature(p as DriversPlan) === signature);
   if (!shared && periodsList.length > 1)
     return Promise.all(
       periodsList.map(async (p) => (await computeDriversMany(deps, base, [p]))[0] as DriversOutcome),
