@@ -59,7 +59,7 @@ export interface StormResult {
   workerStartMs: number[];
   workerPeakRssMb: number;
   /** The worker processes' CPU from the fire time to the end, per digest delivered (ms; 10 ms resolution overall). */
-  workerCpuMsPerDigest: number;
+  workerCpuMsPerDigest?: number;
   timedOut: boolean;
   /** Creating the subscriptions (records + schedulers), ms. */
   createMs: number;
