@@ -120,7 +120,7 @@ function renderSection(r: BenchResults): string {
     table(
       [
         "Digest",
-        "Validate reply (zod)",
+        "Validate reply",
         "Range + computeDigest",
         "Template",
         "Compute + template",
