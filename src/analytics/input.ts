@@ -1,6 +1,6 @@
 import { AnalyticsError } from "./analytics-errors.ts";
+import { isCalendarDay } from "./day-stamps.ts";
 import { type SliceField, slicesDocument } from "./documents.ts";
-import { isCalendarDay } from "./schema.ts";
 import type { InsightsQuery, SliceQuery } from "./types.ts";
 
 /* Checks of caller input: failures are `bad_request` and happen before any I/O. */

@@ -1,16 +1,18 @@
 import { z } from "zod";
 import { AnalyticsError } from "./analytics-errors.ts";
+import { dayStart } from "./day-stamps.ts";
+import { readInsights, readSlices } from "./reply-reader.ts";
 import type { AnalyticsIntrospection, InsightsResult, SliceSeries } from "./types.ts";
 
 /*
  * Replies are untrusted input. z.object strips unknown keys (accepted, not kept) and never cares
  * about key order; anything else off-contract becomes `bad_response`, never a crash downstream.
+ * Insights and slices replies are read by reply-reader.ts first (the same rules, without zod's cost);
+ * the schemas here judge whatever it does not take, and say what is wrong.
  */
 
 const count = z.int().nonnegative();
 
-/** `YYYY-MM-DDT00:00:00`, tolerating fractional zeros and an explicit UTC zone; normalized to the plain form. */
-const DAY_START = /^(\d{4})-(\d{2})-(\d{2})T00:00:00(?:\.0{1,9})?(?:Z|[+-]00:?00)?$/;
 const timeStamp = z.string().transform((s, ctx) => {
   const normal = dayStart(s);
   if (normal === null) {
@@ -19,29 +21,6 @@ const timeStamp = z.string().transform((s, ctx) => {
   }
   return normal;
 });
-
-/**
- * A time stamp in its plain form, or null. Replies repeat the same few hundred days (every slice,
- * two lists each), so answers are remembered: checking a calendar day builds a Date.
- */
-const stamps = new Map<string, string | null>();
-function dayStart(s: string): string | null {
-  let known = stamps.get(s);
-  if (known === undefined) {
-    known = DAY_START.test(s) && isCalendarDay(s.slice(0, 10)) ? `${s.slice(0, 10)}T00:00:00` : null;
-    if (stamps.size >= 4_096) stamps.clear();
-    stamps.set(s, known);
-  }
-  return known;
-}
-
-/** True for a real `YYYY-MM-DD` day (rejects 2026-02-30). */
-export function isCalendarDay(day: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === day;
-}
 
 const option = z.object({ value: z.string().min(1), displayValue: z.string() });
 const period = z.object({ previous: count, current: count });
@@ -93,10 +72,16 @@ const introspectionSchema = z.object({
   }),
 });
 
+const insightsReply = z.object({ insights: insightsSchema });
+
+/** `data` of an insights reply through the schema alone (the reader's reference; see reply-reader.ts). */
+export function insightsBySchema(data: unknown): InsightsResult {
+  return check(insightsReply, data, "insights").insights;
+}
+
 /** Validates `data` of an insights reply. `withFilters` says whether `filters` was selected. */
 export function parseInsightsData(data: unknown, withFilters: boolean): InsightsResult {
-  const reply = check(z.object({ insights: insightsSchema }), data, "insights");
-  const { filters, ...rest } = reply.insights;
+  const { filters, ...rest } = readInsights(data) ?? insightsBySchema(data);
   return withFilters && filters ? { ...rest, filters } : rest;
 }
 
@@ -104,6 +89,11 @@ const slicesSchemas = new Map<string, z.ZodType>();
 
 /** Validates `data` of a slices reply: every alias asked for, in the order asked. */
 export function parseSlicesData(data: unknown, aliases: readonly string[]): SliceSeries[] {
+  return readSlices(data, aliases) ?? slicesBySchema(data, aliases);
+}
+
+/** `data` of a slices reply through the schema alone (the reader's reference; see reply-reader.ts). */
+export function slicesBySchema(data: unknown, aliases: readonly string[]): SliceSeries[] {
   const key = aliases.join(",");
   let schema = slicesSchemas.get(key);
   if (!schema) {

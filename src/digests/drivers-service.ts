@@ -112,13 +112,13 @@ async function seriesOver(
     planned.map((p) => p.part),
     limits,
   );
-  return slices.map((_, s) =>
-    windows.flatMap((w) =>
-      planned
-        .flatMap((p, i) => (p.slice === s && p.window === w ? [points[i] as DayPoint[]] : []))
-        .reduce((a, b) => addSeries(a, b)),
-    ),
-  );
+  // Each slice's chunks per window, in the order planned (one pass: a scan per slice and window
+  // made this quadratic in the number of slices).
+  const chunks = slices.map(() => windows.map((): DayPoint[][] => []));
+  planned.forEach((p, i) => {
+    chunks[p.slice]?.[windows.indexOf(p.window)]?.push(points[i] as DayPoint[]);
+  });
+  return chunks.map((perWindow) => perWindow.flatMap((parts) => parts.reduce((a, b) => addSeries(a, b))));
 }
 
 /** A slice's points from `from` on, one per day. */
@@ -167,9 +167,10 @@ export async function computeDriversMany(
       "This digest's filter holds too many assets to break its change down within the query budget.",
     );
   const to = (periodsList[0] as Periods).to;
+  const signature = sliceSignature(first);
   const shared =
     periodsList.every((p) => p.to === to) &&
-    plans.every((p) => sliceSignature(p as DriversPlan) === sliceSignature(first));
+    plans.every((p) => p === first || sliceSignature(p as DriversPlan) === signature);
   if (!shared && periodsList.length > 1)
     return Promise.all(
       periodsList.map(async (p) => (await computeDriversMany(deps, base, [p]))[0] as DriversOutcome),

@@ -6,6 +6,10 @@ import { isValidIsoDay } from "./days.ts";
 // day marker we can place safely.
 const DAY_STAMP = /^(\d{4}-\d{2}-\d{2})T00:00:00(?:\.0{1,6})?Z?$/;
 
+// Every reply repeats the same few hundred days (each slice of a digest's drivers, two lists each):
+// answers are remembered rather than matched and checked again, a bounded number of them.
+const dayOfStamp = new Map<string, IsoDay | null>();
+
 /**
  * The day of a service time stamp, or null when it is malformed or an impossible date.
  *
@@ -14,8 +18,11 @@ const DAY_STAMP = /^(\d{4}-\d{2}-\d{2})T00:00:00(?:\.0{1,6})?Z?$/;
  */
 export function dayOfTimeStamp(stamp: unknown): IsoDay | null {
   if (typeof stamp !== "string") return null;
+  const known = dayOfStamp.get(stamp);
+  if (known !== undefined) return known;
   const m = DAY_STAMP.exec(stamp);
-  if (!m) return null;
-  const day = m[1] as string;
-  return isValidIsoDay(day) ? day : null;
+  const day = m && isValidIsoDay(m[1] as string) ? (m[1] as IsoDay) : null;
+  if (dayOfStamp.size >= 4_096) dayOfStamp.clear();
+  dayOfStamp.set(stamp, day);
+  return day;
 }

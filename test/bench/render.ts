@@ -9,7 +9,7 @@ import { microsPerCall } from "./stats.ts";
 /** Per-digest CPU cost of the pure core, from many iterations: no I/O, time passed in. */
 export interface RenderCase {
   name: string;
-  /** Validating the GraphQL reply (the client's zod schema), µs. */
+  /** Validating the GraphQL reply (the client's check: the plain reader, zod for what it refuses), µs. */
   validateUs: number;
   /** Range resolution (caller's zone) + computeDigest, µs. */
   computeUs: number;

@@ -46,6 +46,8 @@ function stormSection(r: BenchResults): string {
     `${int(x.app.delivered)} / ${int(x.app.duplicates)} / ${int(x.app.lost)} / ${int(x.app.failureNotices + x.app.failedJobs)}`,
     int(x.app.rateLimited429),
     `${x.app.workerPeakRssMb} MB`,
+    // Results written before this figure existed have none.
+    x.app.workerCpuMsPerDigest === undefined ? "–" : `${x.app.workerCpuMsPerDigest} ms`,
     s(x.app.createMs),
     `${x.app.cpu.machinePct} / ${x.app.cpu.othersPct} %`,
   ]);
@@ -83,6 +85,7 @@ function stormSection(r: BenchResults): string {
         "Delivered / dup / lost / failed",
         "429s",
         "Worker peak RSS",
+        "Worker CPU / digest",
         "Set-up",
         "Machine CPU / others'",
       ],
@@ -117,7 +120,7 @@ function renderSection(r: BenchResults): string {
     table(
       [
         "Digest",
-        "Validate reply (zod)",
+        "Validate reply",
         "Range + computeDigest",
         "Template",
         "Compute + template",

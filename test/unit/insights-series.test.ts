@@ -122,6 +122,27 @@ describe("repairSeries", () => {
     const { points } = repairSeries({ dailyMetric: metric, dailyActivity: goodActivity() }, range);
     expect(points[0]).toMatchObject({ findings: null, violations: 1 });
   });
+
+  it("reads a reply in day order as it repairs the same entries out of order", () => {
+    const metric = [
+      m("2026-11-01", 4, 2, "T00:00:00Z"),
+      m("2026-11-02", Number.NaN, 0),
+      m("2026-11-03", 7, 1),
+    ];
+    const activity = [a("2026-11-01", 1, 0), a("2026-11-02", 0, 3, "T00:00:00.000"), a("2026-11-03", 2, 2)];
+    const inOrder = repairSeries({ dailyMetric: metric, dailyActivity: activity }, range);
+    const reversed = repairSeries(
+      { dailyMetric: [...metric].reverse(), dailyActivity: [...activity].reverse() },
+      range,
+    );
+    expect(inOrder.points).toStrictEqual(reversed.points);
+    expect(inOrder.check).toStrictEqual({ ...reversed.check, ok: true, unsorted: false });
+    expect(reversed.check.unsorted).toBe(true);
+    // One list a day short: not in order day for day, so the gap is found as before.
+    const short = repairSeries({ dailyMetric: metric.slice(0, 2), dailyActivity: activity }, range);
+    expect(short.check.missingDays).toEqual(["2026-11-03"]);
+    expect(short.points[2]).toMatchObject({ findings: null, violations: null, fixed: 2, merged: 2 });
+  });
 });
 
 describe("repairSeries properties", () => {

@@ -58,6 +58,8 @@ export interface StormResult {
   /** The worker process: start-up (scheduler reconcile) and peak RSS. */
   workerStartMs: number[];
   workerPeakRssMb: number;
+  /** The worker processes' CPU from the fire time to the end, per digest delivered (ms; 10 ms resolution overall). */
+  workerCpuMsPerDigest?: number;
   timedOut: boolean;
   /** Creating the subscriptions (records + schedulers), ms. */
   createMs: number;
@@ -80,6 +82,17 @@ export class SetupOverrun extends Error {}
 
 /** Set-up time per subscription seen so far, to pick a fire time just after set-up ends. */
 let setupMsPerSub = 3;
+
+/** CPU ticks (user + system, 1/100 s each) a process has used so far, or null once it is gone. */
+function cpuTicks(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return null;
+  }
+}
 
 function rssMb(pid: number): number {
   try {
@@ -120,8 +133,19 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
       startMs.push((await w.call<{ startMs: number }>("start", o.worker)).startMs);
     }
   };
+  // Per worker pid: its ticks at the fire time (or its start, if later) and the last ones seen.
+  const ticks = new Map<number, { from: number; last: number }>();
+  let firing = false;
   const rssAll = () => {
-    for (const w of workers) peakRss = Math.max(peakRss, rssMb(w.pid));
+    for (const w of workers) {
+      peakRss = Math.max(peakRss, rssMb(w.pid));
+      const now = cpuTicks(w.pid);
+      if (now === null) continue;
+      const t = ticks.get(w.pid) ?? { from: firing ? 0 : now, last: now };
+      t.last = now;
+      if (!firing) t.from = now;
+      ticks.set(w.pid, t);
+    }
   };
   const control: StormControl = {
     world,
@@ -150,6 +174,8 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   }
   await sleep(fireAt.getTime() - Date.now());
   const t0 = fireAt.getTime();
+  rssAll();
+  firing = true;
   const cpu = watchCpu();
   const alongside = o.alongside?.();
   const faults = [...(o.faults ?? [])].sort((a, b) => a.at - b.at);
@@ -208,6 +234,11 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
     filesCalls: final.filesCalls ?? 0,
     workerStartMs: startMs,
     workerPeakRssMb: round(peakRss, 1),
+    workerCpuMsPerDigest: round(
+      ([...ticks.values()].reduce((a, t) => a + t.last - t.from, 0) * 10) /
+        Math.max(1, final.uniqueDeliveries),
+      2,
+    ),
     timedOut,
     createMs,
     setupOverran,

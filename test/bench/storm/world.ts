@@ -36,6 +36,8 @@ export interface WorldSpec {
   cluster?: boolean;
   /** Slack in front of a pass-through that can throttle one workspace. */
   throttleable?: boolean;
+  /** The subscriptions' "why it changed" [on, the default]; off to compare a storm without drivers. */
+  drivers?: boolean;
 }
 
 export interface SubRecord {
@@ -79,8 +81,8 @@ export interface World {
   /** Environment of a worker process (loadConfig reads it). */
   env: Record<string, string>;
   urls: { graphqlUrl: string; apiUrl: string };
-  spec: Required<Omit<WorldSpec, "policy" | "cluster" | "throttleable">> &
-    Pick<WorldSpec, "policy" | "cluster" | "throttleable">;
+  spec: Required<Omit<WorldSpec, "policy" | "cluster" | "throttleable" | "drivers">> &
+    Pick<WorldSpec, "policy" | "cluster" | "throttleable" | "drivers">;
   /** Filled by createSubscriptions. */
   subs: SubRecord[];
   close(): Promise<void>;
@@ -232,6 +234,7 @@ export async function createSubscriptions(
       schedule: { kind: "cron", expression },
       range,
       createdAt,
+      ...(spec.drivers === false ? { drivers: false } : {}),
     });
     await world.runtime.store.insert(sub);
     const resolved = parseRange(range, { now, tz: "UTC" });

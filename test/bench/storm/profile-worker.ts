@@ -1,0 +1,32 @@
+import { round } from "../stats.ts";
+import { runStorm, withFreshWorld } from "./storm.ts";
+import { buildWorld } from "./world.ts";
+
+/**
+ * One storm without its bare loop, for finding where the worker's CPU goes:
+ * `node --import tsx test/bench/storm/profile-worker.ts [subscriptions] [workspaces] [per channel] [drivers|plain]`
+ * (defaults: the quick bench's first storm, 2,000 / 200 / 1, drivers on). Prints digests/s and the
+ * worker's CPU per digest; with BENCH_PROFILE_CHILDREN=1 every child writes a CPU profile into
+ * /tmp/bench-prof (the worker's is the one with our src/jobs frames).
+ */
+const [subs = "2000", workspaces = "200", perChannel = "1", mode = "drivers"] = process.argv.slice(2);
+const subscriptions = Number(subs);
+const perWorkspace = Math.ceil(subscriptions / Number(workspaces));
+const result = await withFreshWorld(
+  () =>
+    buildWorld(
+      {
+        subscriptions,
+        workspaces: Number(workspaces),
+        latencyMs: 100,
+        channelsPerWorkspace: Math.max(1, Math.ceil(perWorkspace / Number(perChannel))),
+        drivers: mode !== "plain",
+      },
+      { WORKER_CONCURRENCY: "50" },
+    ),
+  async (world) =>
+    runStorm({ world, worker: { prefix: world.prefix, queueName: world.queueName }, timeoutMs: 240_000 }),
+);
+process.stdout.write(
+  `${mode}: ${result.delivered}/${subscriptions} delivered in ${round(result.timeToAllMs / 1000, 1)} s, ${result.digestsPerSec} digests/s, worker ${result.workerCpuMsPerDigest} ms CPU per digest, machine CPU ${result.cpu.machinePct} % (others ${result.cpu.othersPct} %)\n`,
+);
