@@ -5,6 +5,7 @@ import { type PrivateRedis, startPrivateRedis } from "../../../sandbox/redis.ts"
 import { createAnalyticsClient } from "../../../src/analytics/client.ts";
 import { parseKeyring } from "../../../src/config.ts";
 import { createDigestService, type DigestService } from "../../../src/digests/digest-service.ts";
+import { createDriversCache } from "../../../src/digests/drivers-cache.ts";
 import { DEFAULT_DRIVERS, type DriversSettings } from "../../../src/digests/drivers-service.ts";
 import { createInsightsCache } from "../../../src/digests/insights-cache.ts";
 import { silentLogger } from "../../../src/log.ts";
@@ -65,6 +66,7 @@ export async function buildDriversWorld(
   const client = createAnalyticsClient({ graphqlUrl, timeoutMs: 30_000, logger: silentLogger() });
   await client.introspect(DEMO_API_KEY);
   let n = 0;
+  const caches: { close(): Promise<void> }[] = [];
   return {
     redis,
     conn,
@@ -87,6 +89,15 @@ export async function buildDriversWorld(
         client,
         logger: silentLogger(),
       });
+      // The app's shared computed-drivers cache, as compose.ts builds it (a secret of its own names the
+      // accounts here): without it every digest would compute its drivers alone, which the app never does.
+      const driversCache = createDriversCache({
+        redis: conn,
+        keys: createKeyScheme({ prefix }),
+        secret: randomBytes(32),
+        logger: silentLogger(),
+      });
+      caches.push(driversCache);
       let fetches = 0;
       const source = {
         fetch: (...args: Parameters<typeof inner.fetch>) => {
@@ -100,6 +111,7 @@ export async function buildDriversWorld(
           apiKeys,
           insights: source,
           slices: client,
+          driversCache,
           drivers: { ...DEFAULT_DRIVERS, ...settings },
           logger: silentLogger(),
         }),
@@ -107,6 +119,7 @@ export async function buildDriversWorld(
       };
     },
     async close() {
+      await Promise.all(caches.map((c) => c.close().catch(() => undefined)));
       await emulator.call("close").catch(() => undefined);
       await emulator.kill();
       await conn.quit().catch(() => conn.disconnect());
