@@ -18,36 +18,44 @@ const isCount = (v: unknown): v is number => typeof v === "number" && Number.isS
 
 const stampOf = (v: unknown): string | null => (typeof v === "string" ? dayStart(v) : null);
 
-/** A daily metric list whose entries carry their fields under `t`, `v`, `f` (or the contract's names). */
-function metricList(v: unknown, t: string, violations: string, findings: string): DailyMetric[] | null {
+/**
+ * A daily list whose entries carry a time stamp under `t` and two counts under `a` and `b` (the
+ * contract's names, or a slice's one-letter aliases), built by `make`; null when any entry is off.
+ */
+function dailyList<T>(
+  v: unknown,
+  t: string,
+  a: string,
+  b: string,
+  make: (timeStamp: string, a: number, b: number) => T,
+): T[] | null {
   if (!Array.isArray(v)) return null;
-  const out = new Array<DailyMetric>(v.length);
+  const out = new Array<T>(v.length);
   for (let i = 0; i < v.length; i++) {
     const e: unknown = v[i];
     if (!isRecord(e)) return null;
     const timeStamp = stampOf(e[t]);
-    const vi = e[violations];
-    const fi = e[findings];
-    if (timeStamp === null || !isCount(vi) || !isCount(fi)) return null;
-    out[i] = { timeStamp, violations: vi, findings: fi };
+    const first = e[a];
+    const second = e[b];
+    if (timeStamp === null || !isCount(first) || !isCount(second)) return null;
+    out[i] = make(timeStamp, first, second);
   }
   return out;
 }
 
-function activityList(v: unknown, t: string, fixed: string, merged: string): DailyActivity[] | null {
-  if (!Array.isArray(v)) return null;
-  const out = new Array<DailyActivity>(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const e: unknown = v[i];
-    if (!isRecord(e)) return null;
-    const timeStamp = stampOf(e[t]);
-    const x = e[fixed];
-    const g = e[merged];
-    if (timeStamp === null || !isCount(x) || !isCount(g)) return null;
-    out[i] = { timeStamp, fixedViolations: x, mergedViolations: g };
-  }
-  return out;
-}
+const metricList = (v: unknown, t: string, violations: string, findings: string) =>
+  dailyList<DailyMetric>(v, t, violations, findings, (timeStamp, vi, fi) => ({
+    timeStamp,
+    violations: vi,
+    findings: fi,
+  }));
+
+const activityList = (v: unknown, t: string, fixed: string, merged: string) =>
+  dailyList<DailyActivity>(v, t, fixed, merged, (timeStamp, x, g) => ({
+    timeStamp,
+    fixedViolations: x,
+    mergedViolations: g,
+  }));
 
 /** A slices reply (aliased fields `m`/`a` with `t`, `v`, `f`, `x`, `g`), each alias in the order asked; null = let zod judge. */
 export function readSlices(data: unknown, aliases: readonly string[]): SliceSeries[] | null {
