@@ -1,5 +1,5 @@
 import { AppError } from "../errors.ts";
-import { type JsonPostReply, postJson } from "../http-client.ts";
+import { postJson } from "../http-client.ts";
 
 /** Slack: a response_url takes five posts within thirty minutes of the request. */
 export const RESPONSE_URL_USES = 5;
@@ -15,8 +15,6 @@ export interface ResponseUrlOptions {
   /** Uses already spent before this poster (a "busy" note). */
   used: number;
   now?: () => number;
-  /** Posts through this fetch instead of node:http (a test's own). */
-  fetch?: typeof fetch;
   timeoutMs?: number;
 }
 
@@ -34,9 +32,6 @@ export interface ResponseUrlPoster {
 export function responseUrlPoster(o: ResponseUrlOptions): ResponseUrlPoster {
   const now = o.now ?? Date.now;
   const timeoutMs = o.timeoutMs ?? 10_000;
-  const viaFetch = o.fetch;
-  const send = (body: string): Promise<JsonPostReply> =>
-    viaFetch ? fetchPost(viaFetch, o.url, body, timeoutMs) : postJson(o.url, body, timeoutMs);
   let used = o.used;
   const gone = (why: string) =>
     new AppError("response_url_gone", `The response_url can't be used any more (${why}).`);
@@ -47,7 +42,7 @@ export function responseUrlPoster(o: ResponseUrlOptions): ResponseUrlPoster {
     async post(message) {
       if (used >= RESPONSE_URL_USES) throw gone("used_url");
       if (now() - o.receivedAt > RESPONSE_URL_TTL_MS - EXPIRY_MARGIN_MS) throw gone("expired_url");
-      const res = await send(JSON.stringify(message));
+      const res = await postJson(o.url, JSON.stringify(message), timeoutMs);
       const text = res.text;
       if (res.ok) {
         used++;
@@ -68,19 +63,4 @@ export function responseUrlPoster(o: ResponseUrlOptions): ResponseUrlPoster {
       );
     },
   };
-}
-
-async function fetchPost(
-  f: typeof fetch,
-  url: string,
-  body: string,
-  timeoutMs: number,
-): Promise<JsonPostReply> {
-  const res = await f(url, {
-    method: "POST",
-    headers: { "content-type": "application/json; charset=utf-8" },
-    body,
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  return { status: res.status, ok: res.ok, text: await res.text().catch(() => "") };
 }

@@ -22,7 +22,6 @@ export interface OffloadedEnv {
   claims: RequestClaims;
   /** The workspace's bot token, looked up here (jobs never carry one), and a Web API client with it. */
   clientFor(ref: WorkspaceRef): Promise<{ client: WebClient; botToken: string }>;
-  fetch?: typeof fetch;
   now?: () => number;
   /** How long one response_url post may take (SLACK_TIMEOUT_MS) [the poster's 10 s]. */
   slackTimeoutMs?: number;
@@ -89,7 +88,6 @@ export async function answeringFacts(
     receivedAt: job.receivedAt,
     // A busy note on the response_url used one of its five posts; one in the command's ack did not.
     used: job.notice === "response_url" ? 1 : 0,
-    fetch: env.fetch,
     now: env.now,
     timeoutMs: env.slackTimeoutMs,
   });
