@@ -1,12 +1,18 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { AppError } from "./errors.ts";
 
-/** What came back: the status and the body as text. */
-export interface JsonPostReply {
+/** What came back: the status, the headers and the body as text. */
+export interface PostReply {
   status: number;
   ok: boolean;
   text: string;
+  headers: IncomingHttpHeaders;
 }
 
 // Connections are kept between posts: a worker answers many requests on the same few hosts. An idle
@@ -18,21 +24,26 @@ const agents = {
 };
 
 /**
- * One JSON POST over node:http(s), for the answers a worker sends by the thousand (response_url
- * posts). The global fetch costs several times the CPU per request (a Request and a web stream per
- * body, an abort signal per call, the body written in pieces); here the headers and the body leave
- * in one write on a kept-alive connection.
+ * One POST over node:http(s), for what a worker sends by the thousand (response_url answers, Slack
+ * Web API calls). The global fetch costs several times the CPU per request (a Request and a web
+ * stream per body, an abort signal per call, the body written in pieces); here the headers and the
+ * body leave in one write on a kept-alive connection.
  *
  * @throws AppError `post_timeout` when no complete answer came within `timeoutMs`, `post_failed`
  * when the peer could not be reached or dropped the connection (the cause's code is kept).
  */
-export function postJson(url: string, body: string, timeoutMs: number): Promise<JsonPostReply> {
+export function post(
+  url: string,
+  body: string | Uint8Array,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<PostReply> {
   const target = new URL(url);
   const secure = target.protocol === "https:";
   if (!secure && target.protocol !== "http:")
     return Promise.reject(new AppError("post_failed", `Cannot post to a ${target.protocol} URL.`));
-  const payload = Buffer.from(body, "utf8");
-  return new Promise<JsonPostReply>((resolve, reject) => {
+  const payload = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+  return new Promise<PostReply>((resolve, reject) => {
     let settled = false;
     const fail = (err: AppError) => {
       if (settled) return;
@@ -45,7 +56,7 @@ export function postJson(url: string, body: string, timeoutMs: number): Promise<
       {
         method: "POST",
         agent: agents[secure ? "https:" : "http:"],
-        headers: { "content-type": "application/json; charset=utf-8", "content-length": payload.length },
+        headers: { ...headers, "content-length": payload.length },
       },
       (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
@@ -60,6 +71,7 @@ export function postJson(url: string, body: string, timeoutMs: number): Promise<
             status,
             ok: status >= 200 && status < 300,
             text: Buffer.concat(chunks).toString("utf8"),
+            headers: res.headers,
           });
         });
       },
@@ -71,6 +83,11 @@ export function postJson(url: string, body: string, timeoutMs: number): Promise<
     req.on("error", (err) => fail(failure(err)));
     req.end(payload);
   });
+}
+
+/** One JSON POST (a response_url answer): `post` with a JSON body. */
+export function postJson(url: string, body: string, timeoutMs: number): Promise<PostReply> {
+  return post(url, body, { "content-type": "application/json; charset=utf-8" }, timeoutMs);
 }
 
 /**

@@ -2,8 +2,9 @@ import { startStreamConsumer } from "../interactive/consumer.ts";
 import { drainLegacyQueue } from "../interactive/legacy.ts";
 import type { Metrics } from "../metrics.ts";
 import { fromLegacyJob } from "../slack/frame/index.ts";
-import { isCluster, type RedisClient } from "../store/redis-client.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import { createInteractiveRunner, type InteractiveRunnerOptions } from "./interactive.ts";
+import { autoPipelined } from "./redis.ts";
 
 /** Options of the worker process's interactive part (WorkerOptions.interactive). */
 export interface InteractiveWorkerOptions {
@@ -33,9 +34,7 @@ export function startInteractiveWorker(
   // The requests' own commands (claims, caches, acknowledgements) on a connection that sends what
   // concurrent requests ask in one tick as one write: on a busy worker their replies arrive together
   // and their next commands go out together, instead of a socket write each.
-  const redis = isCluster(o.redis)
-    ? o.redis.duplicate(undefined, { enableAutoPipelining: true })
-    : o.redis.duplicate({ enableAutoPipelining: true });
+  const redis = autoPipelined(o.redis);
   redis.on("error", (err: Error) =>
     o.logger.warn({ err: { message: err.message } }, "redis interactive connection error"),
   );

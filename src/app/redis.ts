@@ -30,6 +30,20 @@ export function withCommandTimeout(client: RedisClient, ms: number): RedisClient
 }
 
 /**
+ * A copy of a connection that sends the commands issued in one tick as one socket write (ioredis's
+ * auto-pipelining): when dozens of deliveries or requests run at once, their replies arrive together
+ * and their next commands leave together, instead of a write, a syscall, per command. Only for the
+ * app's own commands (plain commands and scripts by SHA): a library's `defineCommand` commands
+ * (BullMQ's, the rate limiter's) fail on an auto-pipeline, and a blocking command would hold up every
+ * command behind it, so those keep connections of their own. A connection of its own: close it too.
+ */
+export function autoPipelined(client: RedisClient): RedisClient {
+  return isCluster(client)
+    ? client.duplicate(undefined, { enableAutoPipelining: true })
+    : client.duplicate({ enableAutoPipelining: true });
+}
+
+/**
  * Redis connections from REDIS_URL: one server, a Redis Cluster (`redis-cluster://h1:p1,h2:p2`), or a
  * primary found through Sentinel (`redis-sentinel://s1:p1,s2:p2/<name>`). Request paths fail fast (a
  * web request should not hang on a dead Redis); BullMQ workers need `maxRetriesPerRequest: null` so

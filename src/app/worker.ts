@@ -34,7 +34,7 @@ import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
-import { connectRedis, withCommandTimeout } from "./redis.ts";
+import { autoPipelined, connectRedis, withCommandTimeout } from "./redis.ts";
 
 /** Options of startWorker; everything past `logger` has a production default. */
 export interface WorkerOptions {
@@ -152,6 +152,9 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   }
   const clock = o.clock ?? (() => new Date());
   const keys = createKeyScheme({ prefix: o.prefix });
+  // The deliveries' own commands (caches, claims, records), batched per tick across the deliveries
+  // running at once; BullMQ's queue and the pacer's rate limiter stay on \`redis\`.
+  const piped = autoPipelined(redis);
 
   // Queue depth is read lazily from the queue created below.
   let depth: (() => Promise<Record<string, number>>) | undefined;
@@ -160,7 +163,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   const { apiKeys, digests, digestsWith, driversCache } = composeDigests({
     config,
     logger,
-    redis,
+    redis: piped,
     keyring: config.keyring,
     metrics,
     prefix: o.prefix,
@@ -187,16 +190,16 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     apiUrl: o.slackApiUrl ?? config.slack.apiUrl,
     timeoutMs: config.slack.timeoutMs,
   });
-  const claims = createDeliveryClaims({ redis, keys, ...o.claims });
-  const finish = createFinish({ redis, keys, doneTtlMs: claims.doneTtlMs });
+  const claims = createDeliveryClaims({ redis: piped, keys, ...o.claims });
+  const finish = createFinish({ redis: piped, keys, doneTtlMs: claims.doneTtlMs });
   const processor = createDeliveryProcessor({
     store,
     subscriptions,
     notifier: scheduler,
     claims,
-    begin: createBegin({ redis, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
+    begin: createBegin({ redis: piped, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
     finish,
-    alerts: createAlertState({ redis, keys }),
+    alerts: createAlertState({ redis: piped, keys }),
     apiKeys,
     digestsWith,
     pacer: createPacer({ redis, keys, policy: o.pacing }),
@@ -327,6 +330,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         await queue.close();
         await health?.close();
         await driversCache.close();
+        await piped.quit().catch(() => piped.disconnect());
         await redis.quit().catch(() => redis.disconnect());
         if (!o.redis) await bullmq.quit().catch(() => bullmq.disconnect());
       }, [
@@ -335,6 +339,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         () => queue.disconnect(),
         () => health?.close(),
         () => driversCache.close(),
+        () => piped.disconnect(),
         () => redis.disconnect(),
         () => bullmq.disconnect(),
       ]);

@@ -87,7 +87,10 @@ function createNotices(redis: RedisClient, logger: Logger, idleCloseMs: number) 
     if (idle) clearTimeout(idle);
     idle = undefined;
     if (sub) return sub;
-    const conn: RedisClient = isCluster(redis) ? redis.duplicate() : redis.duplicate();
+    // A subscriber's commands are never batched with others' (the worker's connection is auto-pipelined).
+    const conn: RedisClient = isCluster(redis)
+      ? redis.duplicate(undefined, { enableAutoPipelining: false })
+      : redis.duplicate({ enableAutoPipelining: false });
     conn.on("error", (err: Error) =>
       logger.warn({ err: { message: err.message } }, "drivers notice connection error"),
     );

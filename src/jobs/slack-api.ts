@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import { post } from "../http-client.ts";
 
 /**
  * A small Slack Web API caller for the worker. Unlike the SDK's WebClient it never retries or waits
@@ -55,23 +56,21 @@ export interface SlackApiOptions {
   apiUrl: string;
   /** Per-call timeout [10 s]. */
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
-function retryAfterMs(res: Response): number | undefined {
-  const raw = res.headers.get("retry-after");
-  const sec = raw === null ? Number.NaN : Number(raw);
+function retryAfterMs(raw: string | string[] | undefined): number | undefined {
+  const sec = typeof raw === "string" ? Number(raw) : Number.NaN;
   return Number.isFinite(sec) && sec >= 0 ? Math.ceil(sec * 1000) : undefined;
 }
 
 /** Slack's form encoding: nested values as JSON strings (what the SDKs send; every method accepts it). */
-function formBody(args: Record<string, unknown>): URLSearchParams {
+function formBody(args: Record<string, unknown>): string {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(args)) {
     if (v === undefined) continue;
     body.set(k, typeof v === "string" ? v : JSON.stringify(v));
   }
-  return body;
+  return body.toString();
 }
 
 /**
@@ -82,11 +81,17 @@ function formBody(args: Record<string, unknown>): URLSearchParams {
 export function createSlackApi(options: SlackApiOptions): SlackApi {
   const base = options.apiUrl.endsWith("/") ? options.apiUrl : `${options.apiUrl}/`;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const fetchImpl = options.fetch ?? globalThis.fetch;
 
-  async function send(method: string, url: string, init: RequestInit): Promise<Response> {
+  // Over node:http with kept-alive connections: a storm makes thousands of these calls, and the
+  // global fetch spends several times the CPU on each (see http-client.ts).
+  async function send(
+    method: string,
+    url: string,
+    body: string | Uint8Array,
+    headers: Record<string, string>,
+  ) {
     try {
-      return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      return await post(url, body, headers, timeoutMs);
     } catch (cause) {
       throw new SlackCallError("slack_network", method, "network", { cause });
     }
@@ -94,36 +99,35 @@ export function createSlackApi(options: SlackApiOptions): SlackApi {
 
   return {
     async call(token, method, args) {
-      const res = await send(method, `${base}${method}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" },
-        body: formBody(args),
+      const res = await send(method, `${base}${method}`, formBody(args), {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/x-www-form-urlencoded",
       });
       if (res.status !== 200) {
-        await res.arrayBuffer().catch(() => undefined);
         const error = res.status === 429 ? "ratelimited" : `http_${res.status}`;
         throw new SlackCallError("slack_http", method, error, {
           status: res.status,
-          retryAfterMs: retryAfterMs(res),
+          retryAfterMs: retryAfterMs(res.headers["retry-after"]),
         });
       }
-      const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+      let body: unknown = null;
+      try {
+        body = JSON.parse(res.text);
+      } catch {
+        // not JSON: reported below as bad_response
+      }
       if (!body || typeof body !== "object")
         throw new SlackCallError("slack_http", method, "bad_response", { status: 200 });
-      if (body.ok !== true)
-        throw new SlackCallError("slack_error", method, String(body.error ?? "unknown_error"), {
+      const reply = body as Record<string, unknown>;
+      if (reply.ok !== true)
+        throw new SlackCallError("slack_error", method, String(reply.error ?? "unknown_error"), {
           status: 200,
-          messages: replyMessages(body),
+          messages: replyMessages(reply),
         });
-      return body;
+      return reply;
     },
     async upload(url, bytes, contentType) {
-      const res = await send("upload", url, {
-        method: "POST",
-        headers: { "content-type": contentType },
-        body: bytes,
-      });
-      await res.arrayBuffer().catch(() => undefined);
+      const res = await send("upload", url, bytes, { "content-type": contentType });
       if (res.status !== 200)
         throw new SlackCallError("slack_http", "upload", `http_${res.status}`, { status: res.status });
     },
