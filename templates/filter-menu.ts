@@ -37,20 +37,31 @@ function nameOf(c: FilterOption): string {
 
 const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
 
-function byName(list: FilterOption[]): FilterOption[] {
-  return list.sort((x, y) => collator.compare(nameOf(x), nameOf(y)));
+function byName(list: readonly FilterOption[]): FilterOption[] {
+  return [...list].sort((x, y) => collator.compare(nameOf(x), nameOf(y)));
 }
 
-/** Choices Slack can carry: a usable value (≤ 75 characters), each value once, in the service's order. */
-export function usableChoices(choices: FilterOption[]): FilterOption[] {
+// An account's list is read once and then drawn into every digest, redraw and menu of the account
+// (thousands of assets for a large one): its usable choices are worked out once per list.
+const usable = new WeakMap<readonly FilterOption[], readonly FilterOption[]>();
+
+/**
+ * Choices Slack can carry: a usable value (≤ 75 characters), each value once, in the service's order.
+ * Lists are never changed once read, so the answer is kept per list.
+ */
+export function usableChoices(choices: readonly FilterOption[]): readonly FilterOption[] {
+  const known = usable.get(choices);
+  if (known) return known;
+  const max = LIMITS.optionValue;
   const seen = new Set<string>();
   const out: FilterOption[] = [];
   for (const c of choices) {
-    if (c.value === "" || c.value === ALL_VALUE || c.value.length > LIMITS.optionValue || seen.has(c.value))
-      continue;
-    seen.add(c.value);
+    const v = c.value;
+    if (v === "" || v === ALL_VALUE || v.length > max || seen.has(v)) continue;
+    seen.add(v);
     out.push(c);
   }
+  usable.set(choices, out);
   return out;
 }
 

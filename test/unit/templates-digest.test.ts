@@ -13,7 +13,7 @@ import type {
 import { ACTION, BLOCK, RANGE_PRESETS } from "../../src/ids.ts";
 import type { DigestView, DriversView } from "../../src/insights/types.ts";
 import { digestMessage } from "../../templates/digest-message.ts";
-import { ALL_VALUE } from "../../templates/filter-menu.ts";
+import { ALL_VALUE, filterMenu, optionsForQuery, usableChoices } from "../../templates/filter-menu.ts";
 import { formatCount } from "../../templates/format.ts";
 import { decodeState } from "../../templates/state.ts";
 import {
@@ -405,6 +405,38 @@ describe("digestMessage content", () => {
     expect(s.initial_option?.value).toBe(ALL_VALUE);
     const scanners = menu(m, ACTION.scannerSelect) as StaticSelectElement;
     expect(scanners.options?.map((o) => o.text.text)).toEqual(["All scanners", "Semgrep", "Trivy"]);
+  });
+
+  it("draws menus from an account's list without changing it: the service's order stays for the next reader", () => {
+    const list: FilterOption[] = [
+      { value: "z", displayValue: "zeta" },
+      { value: "a", displayValue: "alpha" },
+      { value: "z", displayValue: "zeta again" },
+      { value: "", displayValue: "no id" },
+      { value: "m", displayValue: "mu" },
+    ];
+    const before = structuredClone(list);
+    const first = usableChoices(list);
+    expect(first.map((c) => c.value)).toEqual(["z", "a", "m"]);
+    const menuOf = filterMenu("asset", list, []) as StaticSelectElement;
+    expect(menuOf.options?.map((o) => o.value)).toEqual([ALL_VALUE, "a", "m", "z"]);
+    expect(optionsForQuery("asset", list, "").options.map((o) => o.value)).toEqual([
+      ALL_VALUE,
+      "a",
+      "m",
+      "z",
+    ]);
+    // Sorting for the menus happened on copies: the list and its usable choices keep the service's order.
+    expect(list).toEqual(before);
+    expect(usableChoices(list)).toBe(first);
+    expect(first.map((c) => c.value)).toEqual(["z", "a", "m"]);
+    // Another list (the next reply) is read afresh.
+    expect(usableChoices([...list, { value: "b", displayValue: "beta" }]).map((c) => c.value)).toEqual([
+      "z",
+      "a",
+      "m",
+      "b",
+    ]);
   });
 
   it("pre-selects the one active asset and names active filters in the context line", () => {
