@@ -65,7 +65,14 @@ async function route(env: ApiEnv, req: IncomingMessage, res: ServerResponse): Pr
   if (path.startsWith(API_PATH)) {
     const raw = await readBody(req, BODY_LIMIT);
     const { args, parts } = parseArgs(contentType, raw, url.searchParams);
-    const out = dispatchApi(env, { method: path.slice(API_PATH.length), args, parts, ...credentials(req) });
+    const json = contentType.split(";")[0]?.trim().toLowerCase() === "application/json";
+    const out = dispatchApi(env, {
+      method: path.slice(API_PATH.length),
+      json,
+      args,
+      parts,
+      ...credentials(req),
+    });
     return send(res, out.status, out.body, out.headers);
   }
   if (req.method === "POST" && path.startsWith(UPLOAD_PATH)) {

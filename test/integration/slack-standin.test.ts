@@ -117,6 +117,32 @@ describe("Web API basics", () => {
     expect(slack.messages(DEMO.security)[0]?.blocks).toEqual([{ type: "divider" }]);
   });
 
+  it("refuses a JSON body where Slack reads only forms, and a token inside a JSON body", async () => {
+    const post = async (method: string, headers: Record<string, string>, body: unknown) => {
+      const res = await fetch(`${slack.apiUrl}${method}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
+        body: JSON.stringify(body),
+      });
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const bearer = { Authorization: `Bearer ${DEMO.botToken}` };
+    const reserve = await post("files.getUploadURLExternal", bearer, { filename: "a.png", length: 10 });
+    expect(reserve).toMatchObject({ ok: false, error: "invalid_arguments" });
+    expect(JSON.stringify(reserve)).toContain("files.getUploadURLExternal does not read a JSON body");
+    expect(await post("users.info", bearer, { user: DEMO.member })).toMatchObject({
+      ok: false,
+      error: "invalid_arguments",
+    });
+    const inBody = await post(
+      "chat.postMessage",
+      {},
+      { token: DEMO.botToken, channel: DEMO.security, text: "x" },
+    );
+    expect(inBody).toMatchObject({ ok: false, error: "not_authed" });
+    expect(slack.messages(DEMO.security)).toHaveLength(0);
+  });
+
   it("says invalid_auth for unknown and revoked tokens, not_authed without one", async () => {
     expect((await failure(client("xoxb-nope").auth.test())).data.error).toBe("invalid_auth");
     expect((await failure(client(null).auth.test())).data.error).toBe("not_authed");

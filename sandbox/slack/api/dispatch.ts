@@ -12,6 +12,7 @@ import { chatMethods } from "./chat.ts";
 import { type ApiBody, type ApiContext, type ApiMethod, HttpFault, type OAuthSettings } from "./context.ts";
 import { directoryMethods } from "./directory.ts";
 import { fileMethods } from "./files.ts";
+import { JSON_BODY_METHODS } from "./json-bodies.ts";
 import { oauthMethods } from "./oauth.ts";
 import { lackingScopes } from "./scopes.ts";
 import { viewMethods } from "./views.ts";
@@ -38,6 +39,8 @@ export interface ApiEnv {
 
 export interface ApiRequest {
   method: string;
+  /** The body was JSON (`application/json`). */
+  json?: boolean;
   args: Args;
   parts: Part[];
   bearer: string | undefined;
@@ -68,8 +71,20 @@ function answer(env: ApiEnv, req: ApiRequest, ctx: ApiContext): HttpAnswer {
   const fault = takeFault(env.state, req.method);
   if (fault?.kind === "http") return failure(new HttpFault(fault.status, fault.error, fault.retryAfter));
   if (fault) return { status: 200, headers: {}, body: { ok: false, error: fault.error } };
+  if (req.json && !JSON_BODY_METHODS.has(req.method)) {
+    const messages = [
+      `[ERROR] ${req.method} does not read a JSON body; send application/x-www-form-urlencoded`,
+    ];
+    return {
+      status: 200,
+      headers: {},
+      body: { ok: false, error: "invalid_arguments", response_metadata: { messages } },
+    };
+  }
   try {
-    if (method.auth === "bot") ctx.auth = resolveToken(env.state, req.bearer ?? str(req.args, "token"));
+    // A JSON body's token goes in the Authorization header: Slack does not read one from the body.
+    const token = req.json ? req.bearer : (req.bearer ?? str(req.args, "token"));
+    if (method.auth === "bot") ctx.auth = resolveToken(env.state, token);
     const headers: Record<string, string> = ctx.auth
       ? { "X-OAuth-Scopes": ctx.auth.ws.scopes.join(",") }
       : {};
