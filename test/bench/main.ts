@@ -45,6 +45,8 @@ export interface BenchResults {
     errors: string[];
     /** Sections asked for with --only; absent when all ran. */
     only?: string[];
+    /** How long each section took, in the order they ran, so the run's length can be read where it goes. */
+    sections?: { name: string; seconds: number }[];
   };
   render?: RenderResult;
   /** Ack latency, CPU and answers per deployment shape (`start`, web + worker, web ×2 + worker), OAuth, a realistic mix. */
@@ -173,6 +175,7 @@ export async function runBench(o: {
       commit: commit(),
       plan,
       errors: [],
+      sections: [],
       ...(o.only ? { only: [...o.only] } : {}),
     },
     storms: [],
@@ -197,7 +200,9 @@ export async function runBench(o: {
       results.meta.errors.push(`${name}: ${String((err as Error)?.message ?? err).slice(0, 500)}`);
       o.log(`✖ ${name}: ${String((err as Error)?.stack ?? err)}`);
     }
-    o.log(`  ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    const seconds = round((Date.now() - t) / 1000, 1);
+    results.meta.sections?.push({ name, seconds });
+    o.log(`  ${name} took ${seconds.toFixed(1)} s`);
   };
 
   if (wanted("engine"))

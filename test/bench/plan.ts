@@ -24,7 +24,8 @@ export interface Plan {
   engine: {
     cost: { subs: number; workspaces: number };
     workers: { subs: number; workspaces: number };
-    throttle: { subs: number; workspaces: number };
+    /** `order`: free (false) and throttled (true) runs, interleaved against the machine's drift. */
+    throttle: { subs: number; workspaces: number; order: boolean[] };
     /** The full run's big storm; none in --quick. */
     big: { subs: number; workspaces: number } | null;
   };
@@ -99,8 +100,9 @@ export function planFor(quick: boolean): Plan {
         ask: { rounds: 2 },
         engine: {
           cost: { subs: 200, workspaces: 20 },
-          workers: { subs: 2_000, workspaces: 200 },
-          throttle: { subs: 2_000, workspaces: 100 },
+          // Half the full run's storms, and one free and one throttled run: what makes --quick quick.
+          workers: { subs: 1_000, workspaces: 100 },
+          throttle: { subs: 1_000, workspaces: 50, order: [false, true] },
           big: null,
         },
       }
@@ -131,7 +133,7 @@ export function planFor(quick: boolean): Plan {
         engine: {
           cost: { subs: 500, workspaces: 50 },
           workers: { subs: 10_000, workspaces: 1_000 },
-          throttle: { subs: 5_000, workspaces: 250 },
+          throttle: { subs: 5_000, workspaces: 250, order: [false, true, true, false] },
           big: { subs: 100_000, workspaces: 10_000 },
         },
       };

@@ -31,6 +31,9 @@ function header(r: BenchResults): string {
     m.only
       ? `Sections run: ${m.only.join(", ")} (the others were not run; their targets read "not measured"). Drivers: ${p.drivers.timingRuns} timed digests per cell, ${p.drivers.storms.length} storms.`
       : `Counts: ack ${p.ack.rates.join(" / ")} requests/s for ${s(p.ack.durationMs)} each (and ${p.ackUnderStorm.rate}/s for ${s(p.ackUnderStorm.durationMs)} during a storm); storms ${p.storms.map((x) => `${int(x.subscriptions)} subs / ${int(x.workspaces)} workspaces (${x.subsPerChannel} per channel)`).join(", ")} at concurrency ${p.concurrency}; faults ${int(p.faults.subscriptions)} subs / ${int(p.faults.workspaces)} workspaces each; render ${int(p.render.iterations)} iterations, chart ${p.render.chartIterations}; bad input ${int(p.badInput.fuzz)} texts, ${int(p.badInput.analytics)} analytics replies, ${int(p.badInput.slack)} Slack requests.`,
+    ...(m.sections && m.sections.length > 0
+      ? ["", `Time per section: ${m.sections.map((x) => `${x.name} ${x.seconds} s`).join(" · ")}.`]
+      : []),
     ...(m.errors.length > 0 ? ["", `**Sections that failed in this run:** ${m.errors.join("; ")}`] : []),
   ].join("\n");
 }

@@ -101,7 +101,7 @@ export function engineSection(r: BenchResults): string {
   const t = r.engine.throttle;
   if (t)
     out.push(
-      `A throttled workspace: ${int(t.subscriptions)} subscriptions over ${int(t.workspaces)} workspaces, four runs (free, throttled, throttled, free; the machine's load drifts); in a throttled run Slack answers 429 (Retry-After 1 s) to every post of the first workspace for the whole run. The others' throughput: ${t.othersPerSecFree} digests/s without, ${t.othersPerSecThrottled} with (${round(t.cost * 100, 1)} % less; runs: ${(t.runs ?? []).map((x) => `${x.throttled ? "throttled" : "free"} ${x.othersPerSec}`).join(", ")}); the throttled workspace got ${int(t.throttledWorkspaceDelivered)} digests out and ${int(t.throttled429)} 429s in its runs.`,
+      `A throttled workspace: ${int(t.subscriptions)} subscriptions over ${int(t.workspaces)} workspaces, ${(t.runs ?? []).length} runs (${(t.runs ?? []).map((x) => (x.throttled ? "throttled" : "free")).join(", ")}; the machine's load drifts); in a throttled run Slack answers 429 (Retry-After 1 s) to every post of the first workspace for the whole run. The others' throughput: ${t.othersPerSecFree} digests/s without, ${t.othersPerSecThrottled} with (${round(t.cost * 100, 1)} % less; runs: ${(t.runs ?? []).map((x) => `${x.throttled ? "throttled" : "free"} ${x.othersPerSec}`).join(", ")}); the throttled workspace got ${int(t.throttledWorkspaceDelivered)} digests out and ${int(t.throttled429)} 429s in its runs.`,
       "",
     );
   const big = r.engine.big;

@@ -70,7 +70,7 @@ export interface ThrottleResult {
   /** Digests/s of every workspace but the first, without and with the first one throttled (mean of the runs). */
   othersPerSecFree: number;
   othersPerSecThrottled: number;
-  /** Every run in order (free, throttled, throttled, free), so a drift of the machine's load shows. */
+  /** Every run in order (free, throttled, throttled, free; the quick run: free, throttled), so a drift of the machine's load shows. */
   runs: { throttled: boolean; othersPerSec: number }[];
   /** 1 − throttled / free. */
   cost: number;
@@ -99,12 +99,14 @@ export async function measureThrottle(o: {
   subs: number;
   workspaces: number;
   timeoutMs: number;
+  /** Runs free (false) and throttled (true), in this order [free, throttled, throttled, free]. */
+  order?: readonly boolean[];
 }): Promise<ThrottleResult> {
   const runs: { throttled: boolean; othersPerSec: number }[] = [];
   let throttledDelivered = 0;
   let throttled429 = 0;
-  // Interleaved (free, throttled, throttled, free): on a shared machine the load drifts between runs.
-  for (const throttle of [false, true, true, false]) {
+  // Interleaved (free, throttled, throttled, free in the full run): on a shared machine the load drifts between runs.
+  for (const throttle of o.order ?? [false, true, true, false]) {
     await withFreshWorld(stormWorld(o.subs, o.workspaces, { throttleable: true }), async (world) => {
       const r = await runStorm({
         world,
