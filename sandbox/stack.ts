@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import type { WebHandle } from "../src/app/web.ts";
 import type { WorkerHandle, WorkerOptions } from "../src/app/worker.ts";
 import type { Config } from "../src/config.ts";
@@ -6,7 +5,7 @@ import type { Logger } from "../src/log.ts";
 import type { RedisClient } from "../src/store/redis-client.ts";
 import type { SubscriptionLimits } from "../src/subscriptions/validate.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
-import { keepLogLines } from "./log-dir.ts";
+import { keepingDestination } from "./log-dir.ts";
 import {
   connectRedis,
   createLogger,
@@ -116,14 +115,7 @@ export interface Stack {
 /** A logger that keeps every line in memory. */
 export function capturingLogger(level: string): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _enc, cb) {
-      const got = String(chunk).split("\n").filter(Boolean);
-      lines.push(...got);
-      keepLogLines(got);
-      cb();
-    },
-  });
+  const destination = keepingDestination(lines);
   return { logger: createLogger({ level: level === "silent" ? "debug" : level, destination }), lines };
 }
 
