@@ -82,6 +82,8 @@ export interface StackOptions {
   interactive?: "threads" | "queue";
   /** Lease of an interactive request's claim (tests that kill a run shorten it). */
   interactiveClaimLeaseMs?: number;
+  /** The module the digest threads run [the product's own]; see startWeb's `interactive.threadModule`. */
+  threadModule?: URL;
   /**
    * Return only once the digest threads have loaded [true], so a first digest, Home tab or unfurl
    * does not wait for them; false when the caller awaits `web.ready()` itself, alongside other set-up.
@@ -183,6 +185,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       mode: o.interactive ?? "threads",
       queueName: interactiveQueue,
       claimLeaseMs: o.interactiveClaimLeaseMs,
+      threadModule: o.threadModule,
     },
   });
   // In Socket Mode nothing listens on /slack/events; health and install pages are on `port`.

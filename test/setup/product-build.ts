@@ -56,6 +56,16 @@ export function productCli(args: string[]): { argv: string[]; env: Record<string
 }
 
 /**
+ * The compiled digest-thread module when the build is fresh, else undefined (the default: the
+ * product's own). For test stacks, which run the app from the sources in the test process: their
+ * threads are a module graph of their own, and start through tsx on twice the CPU.
+ */
+export function builtThreadModule(): URL | undefined {
+  const dist = freshBuild();
+  return dist ? pathToFileURL(join(dist, "src", "app", "interactive-thread.js")) : undefined;
+}
+
+/**
  * The product's module `name` (a path under src/ without extension, e.g. "app/worker") as a file URL
  * for a child's `import()`: from the fresh build, or the TypeScript source (the child then needs tsx).
  */
