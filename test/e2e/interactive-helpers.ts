@@ -18,7 +18,8 @@ export async function spawnWorker(
   interactive: InteractiveWorkerOptions,
 ): Promise<WorkerProcess> {
   const child = spawnWorkerProcess(
-    `await startWorker({
+    `const { createLogger } = await import(root + "src/log.ts");
+    await startWorker({
       config: loadConfig("worker", o.env),
       logger: createLogger({ level: "info", name: "test-worker" }),
       prefix: o.prefix,

@@ -6,7 +6,6 @@ import { freePort, type PrivateRedis, startPrivateRedis } from "../../sandbox/re
 import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
 import type { Stack } from "../../sandbox/stack.ts";
 import { ACTION } from "../../src/ids.ts";
-import { productCli } from "../setup/product-build.ts";
 import { command, connect } from "./helpers.ts";
 import { idIn } from "./subscriptions-helpers.ts";
 
@@ -52,12 +51,10 @@ describe("insights-digest start", () => {
     slack = await startSlackStandIn({ signingSecret: SECRET, appUrl: "http://127.0.0.1:9/" });
     slack.setRateLimit({ enabled: false });
     const port = await freePort();
-    const product = productCli(["start"]);
-    child = spawn(process.execPath, product.argv, {
+    child = spawn(process.execPath, ["bin/insights-digest.js", "start"], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? "",
-        ...product.env,
         REDIS_URL: redis.url,
         ENCRYPTION_KEYS: `k1:${randomBytes(32).toString("base64")}`,
         ANALYTICS_GRAPHQL_URL: emulator.graphqlUrl,
