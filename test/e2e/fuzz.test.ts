@@ -20,7 +20,9 @@ describe("2,000 random slash texts", () => {
           text,
         });
         if (sent.status !== 200) {
-          problems.push(`${JSON.stringify(text)} → HTTP ${sent.status}`);
+          problems.push(
+            `${JSON.stringify(text)} → HTTP ${sent.status}${sent.error ? ` (${sent.error})` : ""}`,
+          );
           continue;
         }
         const reply = await stack.slack
