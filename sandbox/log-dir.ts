@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 
 /**
  * When INSIGHTS_TEST_LOG_DIR is set, every log line the sandbox captures (the app's in a stack, the
@@ -13,4 +14,19 @@ if (dir) mkdirSync(dir, { recursive: true });
 export function keepLogLines(lines: string[], source = "app"): void {
   if (!dir || lines.length === 0) return;
   appendFileSync(join(dir, `${source}-${process.pid}.log`), `${lines.join("\n")}\n`);
+}
+
+/**
+ * A logger's destination that keeps every line it is written: in `lines` when given, and under
+ * `INSIGHTS_TEST_LOG_DIR` as `keepLogLines` keeps them.
+ */
+export function keepingDestination(lines?: string[]): Writable {
+  return new Writable({
+    write(chunk, _enc, cb) {
+      const got = String(chunk).split("\n").filter(Boolean);
+      lines?.push(...got);
+      keepLogLines(got);
+      cb();
+    },
+  });
 }

@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import type { WebHandle } from "../src/app/web.ts";
 import type { WorkerHandle, WorkerOptions } from "../src/app/worker.ts";
 import type { Config } from "../src/config.ts";
@@ -6,7 +5,7 @@ import type { Logger } from "../src/log.ts";
 import type { RedisClient } from "../src/store/redis-client.ts";
 import type { SubscriptionLimits } from "../src/subscriptions/validate.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
-import { keepLogLines } from "./log-dir.ts";
+import { keepingDestination } from "./log-dir.ts";
 import {
   connectRedis,
   createLogger,
@@ -83,6 +82,8 @@ export interface StackOptions {
   interactive?: "threads" | "queue";
   /** Lease of an interactive request's claim (tests that kill a run shorten it). */
   interactiveClaimLeaseMs?: number;
+  /** The module the digest threads run [the product's own]; see startWeb's `interactive.threadModule`. */
+  threadModule?: URL;
   /**
    * Return only once the digest threads have loaded [true], so a first digest, Home tab or unfurl
    * does not wait for them; false when the caller awaits `web.ready()` itself, alongside other set-up.
@@ -116,14 +117,7 @@ export interface Stack {
 /** A logger that keeps every line in memory. */
 export function capturingLogger(level: string): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _enc, cb) {
-      const got = String(chunk).split("\n").filter(Boolean);
-      lines.push(...got);
-      keepLogLines(got);
-      cb();
-    },
-  });
+  const destination = keepingDestination(lines);
   return { logger: createLogger({ level: level === "silent" ? "debug" : level, destination }), lines };
 }
 
@@ -191,6 +185,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       mode: o.interactive ?? "threads",
       queueName: interactiveQueue,
       claimLeaseMs: o.interactiveClaimLeaseMs,
+      threadModule: o.threadModule,
     },
   });
   // In Socket Mode nothing listens on /slack/events; health and install pages are on `port`.

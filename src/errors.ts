@@ -31,6 +31,14 @@ export class ConfigError extends AppError<"config"> {
   }
 }
 
+/**
+ * Marks AppErrors (and their subclasses) made by any copy of this module. The sandbox always runs
+ * from the TypeScript sources, also beside a built CLI (`node dist/src/cli/main.js demo`), so an
+ * error it throws is an instance of the sources' class, not of the build's.
+ */
+const APP_ERROR = Symbol.for("insights-digest.AppError");
+Object.defineProperty(AppError.prototype, APP_ERROR, { value: true });
+
 export function isAppError(err: unknown): err is AppError {
-  return err instanceof AppError;
+  return err instanceof AppError || (err instanceof Error && APP_ERROR in err);
 }

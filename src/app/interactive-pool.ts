@@ -27,6 +27,8 @@ export interface InteractivePoolOptions {
   prefix?: string;
   subscriptions?: ThreadData["subscriptions"];
   claimLeaseMs?: number;
+  /** The module every thread runs [interactive-thread beside this file, of the same build]. */
+  threadModule?: URL;
 }
 
 /** Writes a thread's finished JSON line to this process's log stream as it is (same format, same place). */
@@ -53,7 +55,7 @@ export function startInteractivePool(o: InteractivePoolOptions) {
     claimLeaseMs: o.claimLeaseMs,
   };
   return createThreadPool({
-    entry: new URL(`./interactive-thread${ext}`, import.meta.url),
+    entry: o.threadModule ?? new URL(`./interactive-thread${ext}`, import.meta.url),
     data,
     size: o.config.interactive.threads,
     concurrency: o.config.interactive.concurrency,

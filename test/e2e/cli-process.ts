@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { keepLogLines } from "../../sandbox/log-dir.ts";
+import { productCli } from "../setup/product-build.ts";
 
 /**
- * The product's CLI as a real child process (`node bin/insights-digest.js <command>`), with every
- * line it writes on stdout and stderr kept, for tests about the process itself: what it prints, that
- * it exits, that it leaves nothing running.
+ * The product's CLI as a real child process (`insights-digest <command>`: the fresh build's, or the
+ * bin script on the sources, test/setup/product-build.ts), with every line it writes on stdout and
+ * stderr kept, for tests about the process itself: what it prints, that it exits, that it leaves
+ * nothing running.
  */
-
-const BIN = new URL("../../bin/insights-digest.js", import.meta.url).pathname;
 
 export interface CliProcess {
   readonly child: ChildProcess;
@@ -20,8 +20,9 @@ export interface CliProcess {
 }
 
 export function startCli(command: string, env: Record<string, string>, args: string[] = []): CliProcess {
-  const child = spawn(process.execPath, [BIN, command, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+  const product = productCli([command, ...args]);
+  const child = spawn(process.execPath, product.argv, {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...product.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];

@@ -1,14 +1,13 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
+import { productCli } from "../setup/product-build.ts";
 
 /**
  * Every entry point refuses a bad configuration the same way: one line on stderr naming the
  * variable, exit code 1, and no process left waiting. Run as a real child process of the CLI, since
  * what is checked is the process itself (its exit, its output), not a function.
  */
-
-const BIN = new URL("../../bin/insights-digest.js", import.meta.url).pathname;
 
 interface Exit {
   code: number | null;
@@ -20,8 +19,9 @@ interface Exit {
 
 function run(command: string, env: Record<string, string>): Promise<Exit> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, command], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    const product = productCli([command]);
+    const child = spawn(process.execPath, product.argv, {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...product.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

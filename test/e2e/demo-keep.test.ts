@@ -4,6 +4,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { productCli } from "../setup/product-build.ts";
 
 const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -23,8 +24,9 @@ describe("npm run demo -- --keep", () => {
     for (const k of Object.keys(env))
       if (/^(SLACK_|REDIS_URL|ANALYTICS_|ENCRYPTION_KEYS)/.test(k)) delete env[k];
     const out = mkdtempSync(join(tmpdir(), "demo-keep-"));
-    const child = spawn(process.execPath, ["bin/insights-digest.js", "demo", "--keep", "--out", out], {
-      env,
+    const product = productCli(["demo", "--keep", "--out", out]);
+    const child = spawn(process.execPath, product.argv, {
+      env: { ...env, ...product.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
-import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
-import { command, connect } from "./helpers.ts";
+import { DEMO, type Stack } from "../../sandbox/stack.ts";
+import { command, connect, startTestStack } from "./helpers.ts";
 
 let redis: PrivateRedis;
 let stack: Stack;
@@ -9,7 +9,7 @@ let stack: Stack;
 beforeAll(async () => {
   // A Redis of its own: this test stops it.
   redis = await startPrivateRedis();
-  stack = await startStack({ redisUrl: redis.url, prefix: "health" });
+  stack = await startTestStack({ redisUrl: redis.url, prefix: "health" });
 });
 afterAll(async () => {
   await redis.restart().catch(() => undefined);

@@ -4,6 +4,7 @@ import { DEMO, DEMO_API_KEY, type Stack, type StackOptions, startStack } from ".
 import { ACTION, BLOCK } from "../../src/ids.ts";
 import { parseRange } from "../../src/insights/ranges.ts";
 import type { ResolvedRange } from "../../src/insights/types.ts";
+import { builtThreadModule } from "../setup/product-build.ts";
 
 /** What a file's stack needs beyond the shared test Redis and the project's transport. */
 export interface FileStackOptions extends Omit<StackOptions, "redisUrl"> {
@@ -19,13 +20,20 @@ export interface FileStackOptions extends Omit<StackOptions, "redisUrl"> {
  * scenarios run both ways), and closed after its last test. The object is filled in by that first
  * hook, so read it in hooks and tests only (as a `let` assigned in `beforeAll` would be).
  */
+/**
+ * startStack for the tests: the app from the sources in this process, its digest threads (a module
+ * graph of their own) from the build when it is fresh (test/setup/product-build.ts).
+ */
+export const startTestStack = (o: StackOptions): Promise<Stack> =>
+  startStack({ threadModule: builtThreadModule(), ...o });
+
 export function useFileStack(prefix: string, o: FileStackOptions = {}): Stack {
   const { connect: key, unlimited, ...options } = o;
   const stack = {} as Stack;
   beforeAll(async () => {
     Object.assign(
       stack,
-      await startStack({
+      await startTestStack({
         redisUrl: inject("redisUrl"),
         prefix,
         transport: inject("transport"),

@@ -18,8 +18,7 @@ export async function spawnWorker(
   interactive: InteractiveWorkerOptions,
 ): Promise<WorkerProcess> {
   const child = spawnWorkerProcess(
-    `const { createLogger } = await import(root + "src/log.ts");
-    await startWorker({
+    `await startWorker({
       config: loadConfig("worker", o.env),
       logger: createLogger({ level: "info", name: "test-worker" }),
       prefix: o.prefix,

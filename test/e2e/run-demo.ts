@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { productCli } from "../setup/product-build.ts";
 
 /**
  * Runs `insights-digest demo <args> --out <fresh dir>` as a newcomer would: the CLI with none of the
@@ -16,8 +17,9 @@ export async function runDemo(args: string[], outPrefix: string, hangMs = DEMO_H
   const env = { ...process.env };
   for (const k of Object.keys(env))
     if (/^(SLACK_|REDIS_URL|ANALYTICS_|ENCRYPTION_KEYS)/.test(k)) delete env[k];
-  const child = spawn(process.execPath, ["bin/insights-digest.js", "demo", ...args, "--out", out], {
-    env,
+  const product = productCli(["demo", ...args, "--out", out]);
+  const child = spawn(process.execPath, product.argv, {
+    env: { ...env, ...product.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

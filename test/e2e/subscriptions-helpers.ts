@@ -1,18 +1,18 @@
 import { expect, inject } from "vitest";
 import type { StoredView } from "../../sandbox/slack/index.ts";
 import { slackEvents } from "../../sandbox/slack/index.ts";
-import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
+import { DEMO, type Stack } from "../../sandbox/stack.ts";
 import { checkView } from "../../src/blockkit/limits.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
-import { connect } from "./helpers.ts";
+import { connect, startTestStack } from "./helpers.ts";
 
 /** Shared set-up of the subscription e2e files: the whole app, an in-process worker with short retries, a key connected. */
 
 export const REF = { teamId: DEMO.teamId };
 
 export async function subscriptionStack(redisUrl: string, prefix: string): Promise<Stack> {
-  const stack = await startStack({
+  const stack = await startTestStack({
     redisUrl,
     prefix,
     // The http and socket projects of vitest.config.ts run the same scenarios both ways.

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { accountFor, DEMO_API_KEY } from "../../sandbox/analytics/index.ts";
 import { clickButton, findElement, type StoredView } from "../../sandbox/slack/index.ts";
-import { DEMO, type Stack, startStack } from "../../sandbox/stack.ts";
+import { DEMO, type Stack } from "../../sandbox/stack.ts";
 import { checkView } from "../../src/blockkit/limits.ts";
 import { SUBSCRIBE_FIELD as F } from "../../src/ids.ts";
 import { nextRuns } from "../../src/subscriptions/schedule.ts";
 import { runTime } from "../../templates/subscribe-times.ts";
-import { command, connect } from "./helpers.ts";
+import { command, connect, startTestStack } from "./helpers.ts";
 import { REF, schedulerOf, textOf } from "./subscriptions-helpers.ts";
 
 const BIG_KEY = "subs-modal-big-key";
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({
+  stack = await startTestStack({
     redisUrl: inject("redisUrl"),
     prefix: `e2e-subs-modal-${process.pid}`,
     transport: inject("transport"),

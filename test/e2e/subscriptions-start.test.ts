@@ -6,6 +6,7 @@ import { freePort, type PrivateRedis, startPrivateRedis } from "../../sandbox/re
 import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
 import type { Stack } from "../../sandbox/stack.ts";
 import { ACTION } from "../../src/ids.ts";
+import { productCli } from "../setup/product-build.ts";
 import { command, connect } from "./helpers.ts";
 import { idIn } from "./subscriptions-helpers.ts";
 
@@ -51,10 +52,12 @@ describe("insights-digest start", () => {
     slack = await startSlackStandIn({ signingSecret: SECRET, appUrl: "http://127.0.0.1:9/" });
     slack.setRateLimit({ enabled: false });
     const port = await freePort();
-    child = spawn(process.execPath, ["bin/insights-digest.js", "start"], {
+    const product = productCli(["start"]);
+    child = spawn(process.execPath, product.argv, {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? "",
+        ...product.env,
         REDIS_URL: redis.url,
         ENCRYPTION_KEYS: `k1:${randomBytes(32).toString("base64")}`,
         ANALYTICS_GRAPHQL_URL: emulator.graphqlUrl,

@@ -1,17 +1,9 @@
 import { spawnSync } from "node:child_process";
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-} from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { emptyDir, ROOT, removeEmptyDirs, run } from "./cli-run.ts";
+import { freshBuild } from "../setup/product-build.ts";
+import { BIN, emptyDir, ROOT, removeEmptyDirs, run } from "./cli-run.ts";
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -34,30 +26,9 @@ function productionInstall(): string {
 }
 afterAll(removeEmptyDirs);
 
-/** Newest modification time (ms) of the files under `dir` (recursively), or of `dir` when a file. */
-function newest(path: string): number {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  return readdirSync(path).reduce((m, name) => Math.max(m, newest(join(path, name))), st.mtimeMs);
-}
-
-/**
- * This checkout's dist/ when `npm run build` wrote it after the last change to anything it compiles
- * (CI builds just before the tests), so the test runs that build instead of compiling the whole
- * project again (half a minute of CPU); undefined when there is none or it is older.
- */
-function freshBuild(): string | undefined {
-  const dist = join(ROOT, "dist");
-  const main = join(dist, "src", "cli", "main.js");
-  if (!existsSync(main)) return undefined;
-  const inputs = ["src", "commands", "templates", "tsconfig.json", "tsconfig.build.json", "package.json"];
-  const built = statSync(main).mtimeMs;
-  return inputs.every((p) => newest(join(ROOT, p)) <= built) ? dist : undefined;
-}
-
 describe("bin/insights-digest.js", () => {
   it("in a source checkout runs the TypeScript sources through tsx", async () => {
-    const r = await run([join(ROOT, "bin", "insights-digest.js"), "--version"]);
+    const r = await run([BIN, "--version"]);
     expect(r).toMatchObject({ code: 0, stdout: `insights-digest ${version}\n` });
   });
 
@@ -71,6 +42,8 @@ describe("bin/insights-digest.js", () => {
 
   it("in an install without dev dependencies runs the built dist/", async () => {
     const prod = productionInstall();
+    // This checkout's fresh build when there is one (CI builds just before the tests): compiling
+    // the whole project again is half a minute of CPU.
     const fresh = freshBuild();
     if (fresh) cpSync(fresh, join(prod, "dist"), { recursive: true });
     else {

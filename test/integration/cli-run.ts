@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { productCli } from "../setup/product-build.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const BIN = join(ROOT, "bin", "insights-digest.js");
@@ -62,5 +63,8 @@ export function run(
   });
 }
 
-/** `insights-digest <args>` through the real bin script. */
-export const cli = (args: string[], o: Parameters<typeof run>[1] = {}) => run([BIN, ...args], o);
+/** `insights-digest <args>`: the fresh build's CLI, or the bin script on the sources (test/setup/product-build.ts). */
+export function cli(args: string[], o: Parameters<typeof run>[1] = {}): Promise<Run> {
+  const product = productCli(args);
+  return run(product.argv, { ...o, env: { ...product.env, ...o.env } });
+}

@@ -7,6 +7,7 @@ import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { Schedule, Subscription } from "../../src/subscriptions/types.ts";
 import { backends } from "../setup/backends.ts";
+import { productCli } from "../setup/product-build.ts";
 import { exited, printed, spawnWorkerProcess } from "../setup/worker-process.ts";
 import { startSlackProxy } from "./slack-proxy.ts";
 import {
@@ -44,9 +45,8 @@ async function spawnWorker(
   o: { slackApiUrl?: string; tokens?: Record<string, string>; env?: Record<string, string> } = {},
 ): Promise<ChildProcess> {
   const child = spawnWorkerProcess(
-    `const { capturingLogger } = await import(root + "sandbox/stack.ts");
-    const tokenFor = async (ref) => o.tokens[ref.teamId] ?? o.env.SLACK_BOT_TOKEN;
-    await startWorker({ config: loadConfig("worker", o.env), logger: capturingLogger("debug").logger, prefix: o.prefix, queueName: o.queueName, tokenFor, slackApiUrl: o.slackApiUrl, ...o.tuning });`,
+    `const tokenFor = async (ref) => o.tokens[ref.teamId] ?? o.env.SLACK_BOT_TOKEN;
+    await startWorker({ config: loadConfig("worker", o.env), logger: keptLogger("debug"), prefix: o.prefix, queueName: o.queueName, tokenFor, slackApiUrl: o.slackApiUrl, ...o.tuning });`,
     {
       env: { ...harness.env, WORKER_CONCURRENCY: String(concurrency), ...o.env },
       prefix: harness.prefix,
@@ -57,7 +57,7 @@ async function spawnWorker(
     },
   );
   children.push(child);
-  // Its start is its own work (tsx compiles the app, the reconcile reads every subscription), which a
+  // Its start is its own work (loading the app, the reconcile reads every subscription), which a
   // loaded machine stretches past 15 s; a child that fails to start exits, and that rejects at once.
   await printed(child, "ready", 120_000);
   return child;
@@ -261,9 +261,16 @@ describe("the worker command", () => {
       )
     ).subscription;
     const cli = () => {
-      const child = spawn(process.execPath, ["bin/insights-digest.js", "worker"], {
+      const product = productCli(["worker"]);
+      const child = spawn(process.execPath, product.argv, {
         cwd: ROOT,
-        env: { PATH: process.env.PATH ?? "", ...harness.env, HEALTH_PORT: "0", LOG_LEVEL: "info" },
+        env: {
+          PATH: process.env.PATH ?? "",
+          ...product.env,
+          ...harness.env,
+          HEALTH_PORT: "0",
+          LOG_LEVEL: "info",
+        },
         stdio: ["ignore", "pipe", "pipe"],
       });
       children.push(child);

@@ -45,7 +45,7 @@ const PACING = { methods: { "conversations.history": { points: 10, durationSec: 
 
 /**
  * Worker processes to be killed while they hold the job, started at once (a start is seconds of
- * tsx compiling) and frozen (SIGSTOP) until their turn, so each takes the job only when told.
+ * loading the app) and frozen (SIGSTOP) until their turn, so each takes the job only when told.
  * They never check for stalled jobs themselves: the checker below decides when a job has stalled.
  */
 async function doomedWorkers(
@@ -65,8 +65,7 @@ async function doomedWorkers(
   };
   const started = Array.from({ length: n }, () => {
     const child = spawnWorkerProcess(
-      `const { capturingLogger } = await import(root + "sandbox/stack.ts");
-      await startWorker({ config: loadConfig("worker", o.env), logger: capturingLogger("debug").logger, prefix: o.prefix, queueName: o.queueName, slackApiUrl: o.slackApiUrl, ...o.tuning });`,
+      `await startWorker({ config: loadConfig("worker", o.env), logger: keptLogger("debug"), prefix: o.prefix, queueName: o.queueName, slackApiUrl: o.slackApiUrl, ...o.tuning });`,
       {
         // Slack and analytics calls wait as long as the test needs them to hang.
         env: {

@@ -8,7 +8,8 @@ import { DIGEST_EVENT_TYPE } from "../../src/jobs/digest-post.ts";
 import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
 import { backends } from "../setup/backends.ts";
-import { BIN, ROOT } from "./cli-run.ts";
+import { productCli } from "../setup/product-build.ts";
+import { ROOT } from "./cli-run.ts";
 import { startSlackProxy } from "./slack-proxy.ts";
 import { deliveryRecorded, type Harness, OWNER, REF, sleep, startHarness, until } from "./worker-harness.ts";
 
@@ -201,10 +202,12 @@ describe("stopping after Redis died", () => {
   }, async () => {
     privateRedis = await startPrivateRedis();
     h = await startHarness({ redisUrl: privateRedis.url, prefix: "insights", queueName: "deliveries" });
-    const child: ChildProcess = spawn(process.execPath, [BIN, "worker"], {
+    const product = productCli(["worker"]);
+    const child: ChildProcess = spawn(process.execPath, product.argv, {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? "",
+        ...product.env,
         ...h.env,
         HEALTH_PORT: "0",
         LOG_LEVEL: "info",

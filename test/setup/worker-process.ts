@@ -1,22 +1,32 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { freshBuild, productModule } from "./product-build.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
 /**
- * Starts a delivery worker in a node process of its own, run through tsx as the CLI runs it, so a
- * test can kill or freeze it. `start` is module code that calls `startWorker`; `root` (the repo's
- * URL), `o` (`options`, through JSON), `loadConfig` and `startWorker` are in its scope. The process
- * prints `ready` on stdout once `start` has finished.
+ * Starts a delivery worker in a node process of its own, so a test can kill or freeze it: the
+ * fresh build's modules when there is one, else the TypeScript sources through tsx, as the CLI runs
+ * them (test/setup/product-build.ts). `start` is module code that calls `startWorker`; in its scope
+ * are `root` (the repo's URL), `o` (`options`, through JSON), `loadConfig`, `startWorker`,
+ * `createLogger` and `keptLogger(level)`, a logger whose lines are kept as the sandbox keeps an app's
+ * (sandbox/log-dir.ts). The process prints `ready` on stdout once `start` has finished.
  */
 export function spawnWorkerProcess(start: string, options: Record<string, unknown>): ChildProcess {
+  const built = freshBuild() !== undefined;
+  // The sandbox's log keeper is TypeScript: a child running the build loads tsx only after the
+  // product, for that one small module.
   const code = `
     const root = process.env.CHILD_ROOT;
     const o = JSON.parse(process.env.CHILD_OPTIONS);
-    const { loadConfig } = await import(root + "src/config.ts");
-    const { startWorker } = await import(root + "src/app/worker.ts");
+    const { loadConfig } = await import(${JSON.stringify(productModule("config"))});
+    const { startWorker } = await import(${JSON.stringify(productModule("app/worker"))});
+    const { createLogger } = await import(${JSON.stringify(productModule("log"))});
+    ${built ? `(await import("tsx/esm/api")).register();` : ""}
+    const { keepingDestination } = await import(root + "sandbox/log-dir.ts");
+    const keptLogger = (level) => createLogger({ level, destination: keepingDestination() });
     ${start}
     process.stdout.write("ready\\n");`;
-  return spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+  return spawn(process.execPath, [...(built ? [] : ["--import", "tsx"]), "--input-type=module", "-e", code], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",

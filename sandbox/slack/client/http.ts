@@ -54,6 +54,10 @@ export async function deliver(d: Delivery): Promise<Omit<SendResult, "responseUr
   const headers: Record<string, string> = {
     "Content-Type": d.contentType,
     "User-Agent": "Slackbot 1.0 (+https://api.slack.com/robots)",
+    // Each delivery on a connection of its own. A kept-alive idle connection races the app's server
+    // closing it at its keep-alive timeout (5 s): a delivery sent just as a stalled event loop fires
+    // both timers went out on a socket the server then reset, and the app never saw it.
+    Connection: "close",
     ...signatureHeaders(d.secret, d.body, o.sign ?? "ok"),
   };
   if (o.retryNum !== undefined) {
