@@ -7,7 +7,9 @@ import { buildWorld } from "./world.ts";
  * `node --import tsx test/bench/storm/profile-worker.ts [subscriptions] [workspaces] [per channel] [drivers|plain]`
  * (defaults: the quick bench's first storm, 2,000 / 200 / 1, drivers on). Prints digests/s and the
  * worker's CPU per digest; with BENCH_PROFILE_CHILDREN=1 every child writes a CPU profile into
- * /tmp/bench-prof (the worker's is the one with our src/jobs frames).
+ * /tmp/bench-prof (the worker's is the one with our src/jobs frames). Also prints how many digests
+ * went out in each second after the fire, which shows a slow start (drivers of many accounts at once)
+ * apart from the steady rate.
  */
 const [subs = "2000", workspaces = "200", perChannel = "1", mode = "drivers"] = process.argv.slice(2);
 const subscriptions = Number(subs);
@@ -27,6 +29,13 @@ const result = await withFreshWorld(
   async (world) =>
     runStorm({ world, worker: { prefix: world.prefix, queueName: world.queueName }, timeoutMs: 240_000 }),
 );
+const perSecond = new Map<number, number>();
+for (const at of Object.values(result.firstPostBy ?? {})) {
+  const s = Math.floor((at - result.firedAt) / 1000);
+  perSecond.set(s, (perSecond.get(s) ?? 0) + 1);
+}
+const seconds = [...perSecond.keys()].sort((a, b) => a - b);
+process.stdout.write(`per second: ${seconds.map((s) => `${s}s ${perSecond.get(s)}`).join(" · ")}\n`);
 process.stdout.write(
   `${mode}: ${result.delivered}/${subscriptions} delivered in ${round(result.timeToAllMs / 1000, 1)} s, ${result.digestsPerSec} digests/s, worker ${result.workerCpuMsPerDigest} ms CPU per digest, machine CPU ${result.cpu.machinePct} % (others ${result.cpu.othersPct} %)\n`,
 );
