@@ -29,8 +29,20 @@ export function addDays(day: string, delta: number): string {
 
 /** Every day from `from` to `to`, inclusive, ascending; none when inverted. */
 export function daysInRange(from: string, to: string): string[] {
-  const count = dayNumber(to) - dayNumber(from) + 1;
-  return Array.from({ length: Math.max(0, count) }, (_, i) => addDays(from, i));
+  const first = dayNumber(from);
+  const count = dayNumber(to) - first + 1;
+  const out: string[] = [];
+  // One Date stepped a day at a time: a reply's days are thousands of these in a storm.
+  const date = new Date(first * DAY_MS);
+  for (let i = 0; i < count; i++) {
+    out.push(isoDay(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()));
+    date.setUTCDate(date.getUTCDate() + 1);
+  }
+  return out;
+}
+
+function isoDay(y: number, m: number, d: number): string {
+  return `${String(y).padStart(4, "0")}-${m < 10 ? "0" : ""}${m}-${d < 10 ? "0" : ""}${d}`;
 }
 
 /** The reply's timestamp form: ISO date-time at midnight, no zone. */

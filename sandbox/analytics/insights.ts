@@ -34,7 +34,9 @@ export function filterOptions(account: Account): InsightsFilters {
 /**
  * The `insights` reply: one entry per day of the range (ascending, inclusive), summary sums over the
  * range, `previous` over the equally long period before it. `maxRules` is accepted and has no effect:
- * the emulator models no rule-level data.
+ * the emulator models no rule-level data. Each part is computed when first read, so a query pays for
+ * what it selects (a drivers slice asks for the daily lists only: no previous period, no filter
+ * lists), as a real service's resolvers would; the answer is the same whichever parts are read.
  */
 export function computeInsights(
   account: Account,
@@ -49,27 +51,52 @@ export function computeInsights(
     today,
   );
   const days = daysInRange(range.from, range.to);
-  const series = days.map(count);
-  const before = previousRange(range);
-  const current = sum(series);
-  const previous = sum(daysInRange(before.from, before.to).map(count));
-  return {
-    dailyMetric: days.map((day, i) => ({
-      timeStamp: timeStampOf(day),
-      violations: series[i]?.violations ?? 0,
-      findings: series[i]?.findings ?? 0,
+  const once = <T>(make: () => T) => {
+    let value: T | undefined;
+    return () => {
+      value ??= make();
+      return value;
+    };
+  };
+  const series = once(() => days.map(count));
+  const dailyMetric = once(() =>
+    series().map((c, i) => ({
+      timeStamp: timeStampOf(days[i] as string),
+      violations: c.violations,
+      findings: c.findings,
     })),
-    dailyActivity: days.map((day, i) => ({
-      timeStamp: timeStampOf(day),
-      fixedViolations: series[i]?.fixedViolations ?? 0,
-      mergedViolations: series[i]?.mergedViolations ?? 0,
+  );
+  const dailyActivity = once(() =>
+    series().map((c, i) => ({
+      timeStamp: timeStampOf(days[i] as string),
+      fixedViolations: c.fixedViolations,
+      mergedViolations: c.mergedViolations,
     })),
-    summary: {
+  );
+  const summary = once(() => {
+    const before = previousRange(range);
+    const current = sum(series());
+    const previous = sum(daysInRange(before.from, before.to).map(count));
+    return {
       findings: { previous: previous.findings, current: current.findings },
       violations: { previous: previous.violations, current: current.violations },
       fixes: current.fixedViolations,
       mergedViolations: current.mergedViolations,
+    };
+  });
+  const filters = once(() => filterOptions(account));
+  return {
+    get dailyMetric() {
+      return dailyMetric();
     },
-    filters: filterOptions(account),
+    get dailyActivity() {
+      return dailyActivity();
+    },
+    get summary() {
+      return summary();
+    },
+    get filters() {
+      return filters();
+    },
   };
 }

@@ -4,6 +4,7 @@ import { createHandler } from "graphql-http";
 import { type Account, accountFor, BUILT_IN_KEYS, registerAccount } from "./accounts.ts";
 import { parseAuthorization } from "./auth.ts";
 import { utcToday } from "./days.ts";
+import { createDocumentCache } from "./document-cache.ts";
 import { replyWithFault } from "./fault-reply.ts";
 import { createFaultPlan, type Fault, type FaultRates } from "./faults.ts";
 import { flatHeaders, readBody, send, sendErrors } from "./http.ts";
@@ -91,8 +92,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let closed = false;
   const timers = new Set<NodeJS.Timeout>();
 
+  const documents = createDocumentCache();
   const graphql = createHandler<IncomingMessage, ResolverContext, ResolverContext>({
     schema: createAnalyticsSchema({ withFilters: options.insightsFilters ?? true }),
+    parse: documents.parse,
+    validate: documents.validate,
     context: (req) => req.context,
     onOperation: (_req, _args, result) => {
       if (rotateRootFields(result, rotation)) rotation++;

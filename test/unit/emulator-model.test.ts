@@ -38,6 +38,10 @@ describe("days", () => {
     expect(dayNumber("1970-01-02")).toBe(1);
     expect(daysInRange("2026-04-02", "2026-03-28")).toEqual([]);
     expect(daysInRange("2026-04-02", "2026-04-02")).toEqual(["2026-04-02"]);
+    // Stepped through two leap days and back to the one-day-at-a-time definition.
+    const long = daysInRange("2023-12-30", "2026-03-02");
+    expect(long).toEqual(Array.from({ length: long.length }, (_, i) => addDays("2023-12-30", i)));
+    expect(long).toHaveLength(dayNumber("2026-03-02") - dayNumber("2023-12-30") + 1);
     expect(daysInRange("2024-02-28", "2024-03-01")).toEqual(["2024-02-28", "2024-02-29", "2024-03-01"]);
     expect(daysInRange("2026-03-28", "2026-04-02")).toEqual([
       "2026-03-28",
