@@ -4,14 +4,16 @@ import { buildWorld } from "./world.ts";
 
 /**
  * One storm without its bare loop, for finding where the worker's CPU goes:
- * `node --import tsx test/bench/storm/profile-worker.ts [subscriptions] [workspaces] [per channel] [drivers|plain]`
- * (defaults: the quick bench's first storm, 2,000 / 200 / 1, drivers on). Prints digests/s and the
+ * `node --import tsx test/bench/storm/profile-worker.ts [subscriptions] [workspaces] [per channel] [drivers|plain] [off|on]`
+ * (defaults: the quick bench's first storm, 2,000 / 200 / 1, drivers on, charts off; `1000 5 1 drivers on` is
+ * the charts section's storm with the defaults). Prints digests/s and the
  * worker's CPU per digest; with BENCH_PROFILE_CHILDREN=1 every child writes a CPU profile into
  * /tmp/bench-prof (the worker's is the one with our src/jobs frames). Also prints how many digests
  * went out in each second after the fire, which shows a slow start (drivers of many accounts at once)
  * apart from the steady rate.
  */
-const [subs = "2000", workspaces = "200", perChannel = "1", mode = "drivers"] = process.argv.slice(2);
+const [subs = "2000", workspaces = "200", perChannel = "1", mode = "drivers", charts = "off"] =
+  process.argv.slice(2);
 const subscriptions = Number(subs);
 const perWorkspace = Math.ceil(subscriptions / Number(workspaces));
 const result = await withFreshWorld(
@@ -24,7 +26,7 @@ const result = await withFreshWorld(
         channelsPerWorkspace: Math.max(1, Math.ceil(perWorkspace / Number(perChannel))),
         drivers: mode !== "plain",
       },
-      { WORKER_CONCURRENCY: "50" },
+      { WORKER_CONCURRENCY: "50", CHARTS: charts },
     ),
   async (world) =>
     runStorm({ world, worker: { prefix: world.prefix, queueName: world.queueName }, timeoutMs: 240_000 }),
