@@ -97,6 +97,11 @@ export interface Config {
 export interface InteractiveConfig {
   /** Digest requests allowed to wait; past this the person gets an immediate "busy" reply (the work still runs). */
   backlog: number;
+  /**
+   * How long the oldest waiting digest request may have waited before the next one gets the "busy"
+   * reply: its answer is then expected later than that (the digest reply target, 1.5 s).
+   */
+  busyAfterMs: number;
   /** Digest requests one worker process (or one thread) computes at once. */
   concurrency: number;
   /** Worker threads computing digests when web and worker run as one process (`start`). */
@@ -359,6 +364,7 @@ const schema = z.object({
   GAP_MIN_ACTIVE_PERCENT: int("GAP_MIN_ACTIVE_PERCENT", 0, 100).optional(),
   GAP_MIN_EXPECTED: int("GAP_MIN_EXPECTED", 1, 1_000_000_000).optional(),
   INTERACTIVE_BACKLOG: int("INTERACTIVE_BACKLOG", 0, 100_000).optional(),
+  INTERACTIVE_BUSY_AFTER_MS: int("INTERACTIVE_BUSY_AFTER_MS", 0, 600_000).optional(),
   INTERACTIVE_CONCURRENCY: int("INTERACTIVE_CONCURRENCY", 1, 500).optional(),
   INTERACTIVE_THREADS: int("INTERACTIVE_THREADS", 1, 64).optional(),
   WEB_CONCURRENCY: int("WEB_CONCURRENCY", 1, 64).optional(),
@@ -539,7 +545,8 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       minExpected: e.GAP_MIN_EXPECTED ?? 30,
     },
     interactive: {
-      backlog: e.INTERACTIVE_BACKLOG ?? 200,
+      backlog: e.INTERACTIVE_BACKLOG ?? 1_000,
+      busyAfterMs: e.INTERACTIVE_BUSY_AFTER_MS ?? 1_500,
       concurrency: e.INTERACTIVE_CONCURRENCY ?? 20,
       threads: e.INTERACTIVE_THREADS ?? defaultThreads(),
     },

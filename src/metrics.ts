@@ -80,7 +80,7 @@ export function createMetrics(
   if (interactiveBacklog) {
     new Gauge({
       name: "insights_interactive_backlog",
-      help: "Digest requests waiting for a worker or thread; past INTERACTIVE_BACKLOG new ones are answered busy.",
+      help: "Digest requests waiting for a worker or thread; once the oldest has waited INTERACTIVE_BUSY_AFTER_MS (or past INTERACTIVE_BACKLOG of them) new ones are answered busy.",
       registers: [registry],
       async collect() {
         this.set(await interactiveBacklog().catch(() => 0));

@@ -169,6 +169,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
   const offload: Offload = {
     executor,
     backlog: config.interactive.backlog,
+    busyAfterMs: config.interactive.busyAfterMs,
     admitted: (outcome) => metrics.interactive.inc({ outcome }),
   };
   const deps = { ...core, offload, ...(install ? { installerOf: install.installerOf } : {}) };

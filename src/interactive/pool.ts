@@ -169,7 +169,15 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
     async depth() {
       return waiting.length;
     },
-    waiting: () => ({ count: waiting.length, atMs: Date.now() }),
+    waiting: () => {
+      const now = Date.now();
+      const oldest = waiting[0]?.receivedAt;
+      return {
+        count: waiting.length,
+        waitedMs: oldest === undefined ? 0 : Math.max(0, now - oldest),
+        atMs: now,
+      };
+    },
     async close() {
       if (busy()) {
         const drained = new Promise<void>((resolve) => {

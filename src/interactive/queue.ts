@@ -1,6 +1,6 @@
 import type { RedisClient } from "../store/redis-client.ts";
 import { ADD_SCRIPT, DEPTH_SCRIPT, STREAM_GROUP, streamKey } from "./stream.ts";
-import type { InteractiveExecutor, InteractiveJob } from "./types.ts";
+import type { BacklogReading, InteractiveExecutor, InteractiveJob } from "./types.ts";
 
 /** Options of createStreamExecutor. Defaults in brackets. */
 export interface StreamExecutorOptions {
@@ -18,8 +18,8 @@ export interface StreamExecutorOptions {
 }
 
 type Scripted = RedisClient & {
-  interactiveAdd(key: string, cap: number, json: string, group: string): Promise<number>;
-  interactiveDepth(key: string, group: string): Promise<number>;
+  interactiveAdd(key: string, cap: number, json: string, group: string): Promise<[number, number]>;
+  interactiveDepth(key: string, group: string): Promise<[number, number]>;
 };
 
 /** Defines the stream's scripts on a connection (EVALSHA, loaded once per connection). */
@@ -34,25 +34,26 @@ function scripted(redis: RedisClient): Scripted {
 
 /**
  * The web side of the hand-off: each request is one script call that appends it to the stream and
- * returns the backlog, which is remembered for admission control (see stream.ts). No queue library
+ * returns the backlog (how many wait, and how long the oldest has), which is remembered for
+ * admission control (see stream.ts). No queue library
  * on this path: no job objects, no events stream, one round trip.
  */
 export function createStreamExecutor(o: StreamExecutorOptions): InteractiveExecutor & { key: string } {
   const redis = scripted(o.connection);
   const key = streamKey(o.prefix, o.name);
   const cap = o.maxLength ?? 50_000;
-  let seen = { count: 0, atMs: 0 };
-  const note = (count: number) => {
-    seen = { count, atMs: Date.now() };
-    return count;
+  let seen: BacklogReading = { count: 0, waitedMs: 0, atMs: 0 };
+  const note = ([count, waitedMs]: [number, number]) => {
+    seen = { count: Number(count), waitedMs: Number(waitedMs), atMs: Date.now() };
+    return seen.count;
   };
   return {
     key,
     async submit(job: InteractiveJob) {
-      note(Number(await redis.interactiveAdd(key, cap, JSON.stringify(job), STREAM_GROUP)));
+      note(await redis.interactiveAdd(key, cap, JSON.stringify(job), STREAM_GROUP));
     },
     async depth() {
-      return note(Number(await redis.interactiveDepth(key, STREAM_GROUP)));
+      return note(await redis.interactiveDepth(key, STREAM_GROUP));
     },
     waiting: () => seen,
     async close() {

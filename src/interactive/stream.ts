@@ -19,23 +19,46 @@ export const STREAM_GROUP = "workers";
 export const streamKey = (prefix: string, name = INTERACTIVE_STREAM) => `${prefix}:${name}:requests`;
 
 /**
- * Adds a request and answers the backlog: entries in the stream that no worker has taken yet
- * (the stream's length minus the group's pending entries; without a group yet, all of them).
+ * The backlog, as both scripts answer it: `{ waiting, waitedMs }`, the entries no worker has taken
+ * yet (the stream's length minus the group's pending entries; without a group yet, all of them) and
+ * how long the oldest of them has waited (entry ids are Redis's clock in ms; 0 when none waits).
+ * Expects `group` (the consumer group's name) set before it.
+ */
+const BACKLOG_LUA = `
+local len = redis.call('XLEN', KEYS[1])
+local pending, last = 0, nil
+local groups = redis.pcall('XINFO', 'GROUPS', KEYS[1])
+if type(groups) == 'table' and not groups.err then
+  for _, g in ipairs(groups) do
+    local f = {}
+    for i = 1, #g, 2 do f[g[i]] = g[i + 1] end
+    if f['name'] == group then pending, last = f['pending'], f['last-delivered-id'] end
+  end
+end
+local waiting = len - pending
+if waiting <= 0 then return {0, 0} end
+local first
+if last then first = redis.call('XRANGE', KEYS[1], '(' .. last, '+', 'COUNT', 1)[1]
+else first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1] end
+if not first then return {waiting, 0} end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local at = tonumber(string.match(first[1], '^(%d+)'))
+return {waiting, math.max(0, now - at)}`;
+
+/**
+ * Adds a request and answers the backlog (above), so admission control never reads it apart.
  * KEYS[1] stream; ARGV[1] approximate length cap, ARGV[2] the job's JSON, ARGV[3] group.
  */
 export const ADD_SCRIPT = `
 redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'j', ARGV[2])
-local len = redis.call('XLEN', KEYS[1])
-local p = redis.pcall('XPENDING', KEYS[1], ARGV[3])
-if type(p) == 'table' and p[1] then return len - p[1] end
-return len`;
+local group = ARGV[3]
+${BACKLOG_LUA}`;
 
-/** The backlog alone (same rule). KEYS[1] stream; ARGV[1] group. */
+/** The backlog alone. KEYS[1] stream; ARGV[1] group. */
 export const DEPTH_SCRIPT = `
-local len = redis.call('XLEN', KEYS[1])
-local p = redis.pcall('XPENDING', KEYS[1], ARGV[1])
-if type(p) == 'table' and p[1] then return len - p[1] end
-return len`;
+local group = ARGV[1]
+${BACKLOG_LUA}`;
 
 /**
  * Acknowledges and deletes an entry, unless another worker owns it now (it took the entry over while

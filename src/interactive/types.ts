@@ -102,6 +102,14 @@ export interface InteractiveOutcome {
   outcome: string;
 }
 
+/** A reading of the jobs waiting to start. */
+export interface BacklogReading {
+  count: number;
+  /** How long the oldest of them had waited (0: none waited). */
+  waitedMs: number;
+  atMs: number;
+}
+
 /** Where handed-off jobs go: a Redis stream read by worker processes, or a thread pool. */
 export interface InteractiveExecutor {
   /** Accepts the job; resolves once it is stored (stream) or held (pool). */
@@ -109,10 +117,10 @@ export interface InteractiveExecutor {
   /** Jobs waiting to start (not those being computed), read now: the backlog metric. */
   depth(): Promise<number>;
   /**
-   * The backlog as last seen and when it was seen (epoch ms), without waiting on anything: what
-   * admission control reads on the acking path.
+   * The backlog as last seen, without waiting on anything: what admission control reads on the
+   * acking path. `count` jobs waited, the oldest for `waitedMs`, when it was seen at `atMs` (epoch ms).
    */
-  waiting(): { count: number; atMs: number };
+  waiting(): BacklogReading;
   /** Stops taking jobs and lets those in flight finish. */
   close(): Promise<void>;
 }
@@ -122,6 +130,11 @@ export interface Offload {
   executor: InteractiveExecutor;
   /** Jobs allowed to wait; the next request gets a "busy" note at once (its work still runs). */
   backlog: number;
+  /**
+   * How long the oldest waiting job may have waited before the next request gets the "busy" note:
+   * its answer is then expected later than that.
+   */
+  busyAfterMs: number;
   /** Counts admissions (`queued`, `busy`) for the metrics. */
   admitted?(outcome: "queued" | "busy"): void;
 }

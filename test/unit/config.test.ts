@@ -78,16 +78,25 @@ describe("loadConfig", () => {
 
   it("reads the interactive backlog, concurrency and threads, with defaults, and names a bad one", () => {
     const d = loadConfig("start", serving).interactive;
-    expect(d).toMatchObject({ backlog: 200, concurrency: 20 });
+    expect(d).toMatchObject({ backlog: 1_000, busyAfterMs: 1_500, concurrency: 20 });
     expect(d.threads).toBeGreaterThanOrEqual(1);
     expect(d.threads).toBeLessThanOrEqual(4);
     const set = {
       ...serving,
       INTERACTIVE_BACKLOG: "0",
+      INTERACTIVE_BUSY_AFTER_MS: "250",
       INTERACTIVE_CONCURRENCY: "3",
       INTERACTIVE_THREADS: "2",
     };
-    expect(loadConfig("start", set).interactive).toEqual({ backlog: 0, concurrency: 3, threads: 2 });
+    expect(loadConfig("start", set).interactive).toEqual({
+      backlog: 0,
+      busyAfterMs: 250,
+      concurrency: 3,
+      threads: 2,
+    });
+    expect(
+      configError(() => loadConfig("web", { ...serving, INTERACTIVE_BUSY_AFTER_MS: "soon" })).message,
+    ).toContain("INTERACTIVE_BUSY_AFTER_MS must be a whole number");
     const err = configError(() => loadConfig("web", { ...serving, INTERACTIVE_BACKLOG: "lots" }));
     expect(err.message).toContain("INTERACTIVE_BACKLOG must be a whole number");
     expect(configError(() => loadConfig("web", { ...serving, INTERACTIVE_THREADS: "0" })).message).toContain(

@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { mrkdwn } from "../../blockkit/text.ts";
-import type { InteractiveJob, InteractiveRoute, Offload, RequestSurface } from "../../interactive/types.ts";
+import type {
+  BacklogReading,
+  InteractiveJob,
+  InteractiveRoute,
+  Offload,
+  RequestSurface,
+} from "../../interactive/types.ts";
 import { obj, str } from "./facts.ts";
 
 /** The immediate answer when more requests wait than the backlog allows; the real one follows. */
@@ -121,15 +127,23 @@ export function requestOf(
 const BUSY_READING_MS = 250;
 
 /**
- * Whether the next request finds the backlog full, from the last reading (no Redis call on the
- * acking path). A reading that says "busy" and is older than a quarter second is refreshed first,
- * so a burst that has drained does not keep answering "busy".
+ * Whether the next request should be told it will wait: the requests already waiting have waited
+ * `busyAfterMs` (its own answer is then expected later than that), or `backlog` of them wait. Read
+ * from the last reading (no Redis call on the acking path); a reading that says "busy" and is older
+ * than a quarter second is refreshed first, so a burst that has drained does not keep answering
+ * "busy". A wait, not a count, is what a person notices: the same hundred waiting requests are a
+ * blink for eight workers and seconds for one.
  */
 export async function overBacklog(offload: Offload): Promise<boolean> {
+  const over = (r: BacklogReading) => r.count >= offload.backlog || r.waitedMs >= offload.busyAfterMs;
   const seen = offload.executor.waiting();
-  if (seen.count < offload.backlog) return false;
+  if (!over(seen)) return false;
   if (Date.now() - seen.atMs <= BUSY_READING_MS) return true;
-  return (await offload.executor.depth().catch(() => seen.count)) >= offload.backlog;
+  const fresh = await offload.executor
+    .depth()
+    .then(() => offload.executor.waiting())
+    .catch(() => seen);
+  return over(fresh);
 }
 
 /**

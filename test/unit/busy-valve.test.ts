@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import type { BacklogReading, InteractiveExecutor, Offload } from "../../src/interactive/types.ts";
+import { overBacklog } from "../../src/slack/frame/offload.ts";
+
+/**
+ * When a request is told "busy, your answer is coming": when the requests already waiting have
+ * waited the busy wait (the answer is expected later than that), or more than the cap wait. A busy
+ * reading older than a quarter second is read again before it is believed.
+ */
+function offloadWith(readings: Omit<BacklogReading, "atMs">[], ageMs = 0) {
+  let current = { ...(readings[0] as Omit<BacklogReading, "atMs">), atMs: Date.now() - ageMs };
+  let reads = 0;
+  const executor: InteractiveExecutor = {
+    submit: async () => undefined,
+    async depth() {
+      reads++;
+      current = {
+        ...(readings[Math.min(reads, readings.length - 1)] as Omit<BacklogReading, "atMs">),
+        atMs: Date.now(),
+      };
+      return current.count;
+    },
+    waiting: () => current,
+    close: async () => undefined,
+  };
+  const offload: Offload = { executor, backlog: 1_000, busyAfterMs: 1_500 };
+  return { offload, reads: () => reads };
+}
+
+describe("the busy note's valve", () => {
+  it("opens on how long the waiting requests have waited, not on how many wait", async () => {
+    expect(await overBacklog(offloadWith([{ count: 400, waitedMs: 300 }]).offload)).toBe(false);
+    expect(await overBacklog(offloadWith([{ count: 3, waitedMs: 1_500 }]).offload)).toBe(true);
+    expect(await overBacklog(offloadWith([{ count: 1_000, waitedMs: 10 }]).offload)).toBe(true);
+  });
+
+  it("believes a fresh busy reading, and reads a stale one again first", async () => {
+    const fresh = offloadWith([{ count: 3, waitedMs: 2_000 }]);
+    expect(await overBacklog(fresh.offload)).toBe(true);
+    expect(fresh.reads()).toBe(0);
+    // A burst that drained: the old reading said busy, the new one does not.
+    const drained = offloadWith(
+      [
+        { count: 3, waitedMs: 2_000 },
+        { count: 0, waitedMs: 0 },
+      ],
+      1_000,
+    );
+    expect(await overBacklog(drained.offload)).toBe(false);
+    expect(drained.reads()).toBe(1);
+  });
+
+  it("keeps the last reading when Redis cannot be read", async () => {
+    const { offload } = offloadWith([{ count: 3, waitedMs: 2_000 }], 1_000);
+    offload.executor.depth = () => Promise.reject(new Error("down"));
+    expect(await overBacklog(offload)).toBe(true);
+  });
+});
