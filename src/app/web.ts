@@ -21,6 +21,9 @@ import { composeCore } from "./compose.ts";
 import { startInteractivePool } from "./interactive-pool.ts";
 import { connectRedis } from "./redis.ts";
 
+/** How long an idle kept-alive connection to the web process stays open (above proxies' 60 s). */
+export const KEEP_ALIVE_MS = 65_000;
+
 export interface WebOptions {
   config: Config;
   logger: Logger;
@@ -215,6 +218,11 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
         port: config.port,
         host: options.host,
       })) as unknown as import("node:http").Server;
+      // Idle kept-alive connections stay open past the usual proxy idle timeouts (a load balancer's
+      // 60 s): a proxy reusing a connection just as Node's default 5 s closed it gets a reset, answers
+      // Slack with a 502, and Slack retries a request the app never saw.
+      server.keepAliveTimeout = KEEP_ALIVE_MS;
+      server.headersTimeout = KEEP_ALIVE_MS + 1_000;
       const addr = server.address() as AddressInfo;
       url = `http://${options.host ?? "127.0.0.1"}:${addr.port}`;
       logger.info({ port: addr.port }, "web listening: /slack/events, /healthz, /readyz, /metrics");

@@ -1,3 +1,4 @@
+import { Agent, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
 import { DEMO, type Stack } from "../../sandbox/stack.ts";
@@ -67,4 +68,29 @@ describe("health routes", () => {
     }
     expect(status).toBe(200);
   });
+});
+
+describe("kept-alive connections", () => {
+  it("stay open past Node's default 5 s, so a proxy reusing one is never reset mid-request", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; port: number }>((resolve, reject) => {
+        const req = request(`${stack.web.url}/healthz`, { agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, port: req.socket?.localPort ?? -1 }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      const first = await get();
+      // Longer than Node's default keep-alive timeout: a server still on it has closed the socket by now.
+      await new Promise((r) => setTimeout(r, 6_000));
+      const second = await get();
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(second.port).toBe(first.port);
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
 });
