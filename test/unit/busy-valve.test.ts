@@ -50,6 +50,30 @@ describe("the busy note's valve", () => {
     expect(drained.reads()).toBe(1);
   });
 
+  it("ages a quiet reading by the time since, and reads it again before saying busy", async () => {
+    // 1.2 s of wait seen 0.5 s ago: 1.7 s by now, past the bound, but only believed after a new reading.
+    const aged = offloadWith(
+      [
+        { count: 2, waitedMs: 1_200 },
+        { count: 2, waitedMs: 1_700 },
+      ],
+      500,
+    );
+    expect(await overBacklog(aged.offload)).toBe(true);
+    expect(aged.reads()).toBe(1);
+    // A worker took them meanwhile: the new reading says nothing waits.
+    const taken = offloadWith(
+      [
+        { count: 2, waitedMs: 1_200 },
+        { count: 0, waitedMs: 0 },
+      ],
+      500,
+    );
+    expect(await overBacklog(taken.offload)).toBe(false);
+    // Nothing waiting never ages into busy.
+    expect(await overBacklog(offloadWith([{ count: 0, waitedMs: 0 }], 60_000).offload)).toBe(false);
+  });
+
   it("keeps the last reading when Redis cannot be read", async () => {
     const { offload } = offloadWith([{ count: 3, waitedMs: 2_000 }], 1_000);
     offload.executor.depth = () => Promise.reject(new Error("down"));
