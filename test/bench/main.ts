@@ -3,6 +3,7 @@ import { cpus, loadavg } from "node:os";
 import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
 import { DEMO, SANDBOX_SIGNING_SECRET, type Stack, startStack } from "../../sandbox/stack.ts";
 import { connect } from "../e2e/helpers.ts";
+import { forgetBuildCheck, freshBuild } from "../setup/product-build.ts";
 import { type AckModeResult, measureAckModes, profileWeb, type WebProfile } from "./ack/section.ts";
 import { startWorld } from "./ack/world.ts";
 import { type AskBenchResult, measureAsk } from "./ask.ts";
@@ -47,6 +48,8 @@ export interface BenchResults {
     only?: string[];
     /** How long each section took, in the order they ran, so the run's length can be read where it goes. */
     sections?: { name: string; seconds: number }[];
+    /** What the app's own processes ran: the compiled build (dist/), as installed, or the sources through tsx. */
+    product?: "dist" | "sources";
   };
   render?: RenderResult;
   /** Ack latency, CPU and answers per deployment shape (`start`, web + worker, web ×2 + worker), OAuth, a realistic mix. */
@@ -92,6 +95,22 @@ function commit(): string {
   const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim();
   const dirty = spawnSync("git", ["status", "--porcelain"], { encoding: "utf8" }).stdout.trim() !== "";
   return head ? `${head}${dirty ? " + uncommitted changes" : ""}` : "unknown";
+}
+
+/**
+ * The app's own processes (the ack section's, the storms' workers) run what a production install
+ * runs: the compiled build. It is made first when it is missing or older than the sources.
+ */
+function buildProduct(log: (line: string) => void): "dist" | "sources" {
+  if (freshBuild()) return "dist";
+  log("building dist/ (npm run build) so the app's processes run the compiled product");
+  const built = spawnSync("npm", ["run", "build"], { stdio: ["ignore", "inherit", "inherit"] });
+  forgetBuildCheck();
+  if (built.status !== 0 || !freshBuild()) {
+    log("the build failed: the app's processes run the sources through tsx (the report says so)");
+    return "sources";
+  }
+  return "dist";
 }
 
 const load = () => loadavg().map((l) => round(l, 2));
@@ -148,6 +167,7 @@ export async function runBench(o: {
   only?: readonly string[];
 }): Promise<BenchResults> {
   const plan = planFor(o.quick);
+  const product = buildProduct(o.log);
   // Profiling slows what it watches: it runs only when asked for by name.
   const wanted = (name: (typeof SECTIONS)[number]) => (o.only ? o.only.includes(name) : name !== "profile");
   const started = Date.now();
@@ -173,6 +193,7 @@ export async function runBench(o: {
       loadAvgStart: load(),
       loadAvgEnd: [],
       commit: commit(),
+      product,
       plan,
       errors: [],
       sections: [],

@@ -26,7 +26,7 @@ function header(r: BenchResults): string {
   return [
     `# Performance and reliability — ${m.quick ? "quick run" : "full run"} of ${m.startedAt.slice(0, 16).replace("T", " ")} UTC`,
     "",
-    `\`npm run bench${m.quick || m.only ? " --" : ""}${m.quick ? " --quick" : ""}${m.only ? ` --only ${m.only.join(",")}` : ""}\` · ${m.durationS} s · commit ${m.commit} · Node ${m.node} · ${m.cpus} × ${m.cpuModel} · load average ${m.loadAvgStart.join(" / ")} at start, ${m.loadAvgEnd.join(" / ")} at the end. All traffic on loopback: the app, a bare Bolt app, Redis (private, AOF on), the analytics emulator and the Slack stand-in on this one machine.`,
+    `\`npm run bench${m.quick || m.only ? " --" : ""}${m.quick ? " --quick" : ""}${m.only ? ` --only ${m.only.join(",")}` : ""}\` · ${m.durationS} s · commit ${m.commit} · Node ${m.node} · ${m.cpus} × ${m.cpuModel} · load average ${m.loadAvgStart.join(" / ")} at start, ${m.loadAvgEnd.join(" / ")} at the end. All traffic on loopback: the app, a bare Bolt app, Redis (private, AOF on), the analytics emulator and the Slack stand-in on this one machine. ${m.product === "dist" ? "The app's processes (the ack section's, the storms' workers) run the compiled build (dist/), as a production install does." : m.product === "sources" ? "The app's processes run the TypeScript sources through tsx (no fresh build): not what a production install runs." : ""}`,
     "",
     m.only
       ? `Sections run: ${m.only.join(", ")} (the others were not run; their targets read "not measured"). Drivers: ${p.drivers.timingRuns} timed digests per cell, ${p.drivers.storms.length} storms.`

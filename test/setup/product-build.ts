@@ -41,6 +41,11 @@ export function freshBuild(): string | undefined {
   return checked.dist;
 }
 
+/** Checks the build again on the next call (after a build made here). */
+export function forgetBuildCheck(): void {
+  checked = undefined;
+}
+
 /**
  * How a test runs `insights-digest <args>` as a child process: `node <argv…>` with `env` added to the
  * child's own variables. With a fresh build, the built CLI (what bin/insights-digest.js runs in a

@@ -3,6 +3,7 @@ import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../../sandbox/redis.ts";
+import { productCli } from "../../setup/product-build.ts";
 
 /**
  * The product as it is deployed: `insights-digest start`, or `web` and `worker` as the Procfile runs
@@ -11,7 +12,6 @@ import { freePort } from "../../../sandbox/redis.ts";
  * workers included), so each figure is that process's work alone, not the bench's.
  */
 
-const BIN = fileURLToPath(new URL("../../../bin/insights-digest.js", import.meta.url));
 const BARE = fileURLToPath(new URL("../bare-bolt.ts", import.meta.url));
 
 export interface Proc {
@@ -91,7 +91,10 @@ export async function spawnProduct(
   const health = await freePort();
   const name = o.name ?? command;
   const own = { ...env, PORT: String(port), HEALTH_PORT: String(health) };
-  const p = launch(name, [BIN, command], own, o);
+  // The compiled product when the build is fresh (a production install's `insights-digest`), else the
+  // sources through tsx.
+  const cli = productCli([command]);
+  const p = launch(name, cli.argv, { ...own, ...cli.env }, o);
   const url = command === "worker" ? `http://127.0.0.1:${health}/readyz` : `http://127.0.0.1:${port}/readyz`;
   try {
     await ready(url, p.child, name);

@@ -1,12 +1,12 @@
-import { startWorker, type WorkerHandle, type WorkerOptions } from "../../../src/app/worker.ts";
-import { loadConfig } from "../../../src/config.ts";
-import { silentLogger } from "../../../src/log.ts";
+import type { WorkerHandle, WorkerOptions } from "../../../src/app/worker.ts";
 import type { WorkspaceRef } from "../../../src/store/keys.ts";
+import { productModule } from "../../setup/product-build.ts";
 import { serveRpc } from "../child.ts";
 
 /**
  * A delivery worker in its own process, as `insights-digest worker` runs it, so it can be
- * SIGKILLed and restarted and its RSS read. Configured from the environment (loadConfig) plus the
+ * SIGKILLed and restarted and its RSS read. It runs the compiled product (dist/) when the build is
+ * fresh, as a production install does; else the sources (through tsx). Configured from the environment (loadConfig) plus the
  * options the bench passes; tokens per workspace follow the stand-in's `xoxb-bench-<team>` seeds.
  */
 
@@ -23,6 +23,13 @@ if (process.send) {
   serveRpc({
     async start(o: BenchWorkerOptions) {
       const started = performance.now();
+      const { startWorker } = (await import(
+        productModule("app/worker")
+      )) as typeof import("../../../src/app/worker.ts");
+      const { loadConfig } = (await import(
+        productModule("config")
+      )) as typeof import("../../../src/config.ts");
+      const { silentLogger } = (await import(productModule("log"))) as typeof import("../../../src/log.ts");
       const config = loadConfig("worker");
       handle = await startWorker({
         config,
