@@ -135,12 +135,42 @@ function placeholder(kind: FilterKind, selected: string[], total: number) {
   return plain(`Filter by ${w.one}`, LIMITS.placeholder);
 }
 
-function staticMenu(
-  kind: FilterKind,
-  choices: FilterOption[],
-  selected: string[],
-  budget: number,
-): StaticSelectElement {
+/** A static menu's choices as Slack draws them: flat options, or groups. */
+type MenuBody = Pick<StaticSelectElement, "options" | "option_groups">;
+
+/** Freezes a cached menu body, so a caller changing a shared option fails loudly instead of changing other messages. */
+function frozen<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const v of Object.values(value)) frozen(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * The options of a static menu of `choices`, texts cut to fit `budget`: what every digest of the
+ * account draws the same, so it is built once per list, kind and budget (lists are never changed
+ * once read; the bodies are frozen and shared), and each menu adds only its placeholder and choice.
+ */
+const bodies = new WeakMap<readonly FilterOption[], Map<string, MenuBody>>();
+
+function menuBody(kind: FilterKind, choices: readonly FilterOption[], budget: number): MenuBody {
+  let perList = bodies.get(choices);
+  if (!perList) {
+    perList = new Map();
+    bodies.set(choices, perList);
+  }
+  const key = `${kind}|${budget}`;
+  const known = perList.get(key);
+  if (known) return known;
+  // A few budgets per list in practice; a bound in case callers vary it freely.
+  if (perList.size >= 16) perList.clear();
+  const body = frozen(buildBody(kind, byName(choices), budget));
+  perList.set(key, body);
+  return body;
+}
+
+function buildBody(kind: FilterKind, choices: FilterOption[], budget: number): MenuBody {
   const hasParents = choices.some((c) => splitParent(nameOf(c))[0] !== null);
   const draft: Draft =
     !hasParents && choices.length < STATIC_MENU_MAX
@@ -155,23 +185,30 @@ function staticMenu(
     label: g.label,
     options: g.items.map((i) => choiceOption(i.choice, i.text, cap)),
   }));
+  const flat = built.length === 1 && built[0]?.label === null;
+  if (flat) return { options: [allOption(kind), ...(built[0]?.options ?? [])] };
+  const clear: OptionGroup = {
+    label: plain("Clear filter", LIMITS.optionGroupLabel),
+    options: [allOption(kind)],
+  };
+  return {
+    option_groups: [clear, ...built.map((g) => ({ label: plain(g.label ?? "", cap), options: g.options }))],
+  };
+}
+
+function staticMenu(
+  kind: FilterKind,
+  choices: readonly FilterOption[],
+  selected: string[],
+  budget: number,
+): StaticSelectElement {
+  const body = menuBody(kind, choices, budget);
   const menu: StaticSelectElement = {
     type: "static_select",
     action_id: WORDS[kind].action,
     placeholder: placeholder(kind, selected, choices.length),
+    ...body,
   };
-  const flat = built.length === 1 && built[0]?.label === null;
-  if (flat) menu.options = [allOption(kind), ...(built[0]?.options ?? [])];
-  else {
-    const clear: OptionGroup = {
-      label: plain("Clear filter", LIMITS.optionGroupLabel),
-      options: [allOption(kind)],
-    };
-    menu.option_groups = [
-      clear,
-      ...built.map((g) => ({ label: plain(g.label ?? "", cap), options: g.options })),
-    ];
-  }
   const initialValue = selected.length === 0 ? ALL_VALUE : selected.length === 1 ? selected[0] : undefined;
   const all = menu.options ?? (menu.option_groups ?? []).flatMap((g) => g.options);
   const initial = all.find((o) => o.value === initialValue);
@@ -193,7 +230,7 @@ export function filterMenu(
 ): StaticSelectElement | ExternalSelectElement | null {
   const choices = usableChoices(available);
   if (choices.length === 0) return null;
-  if (choices.length <= STATIC_MENU_MAX) return staticMenu(kind, byName(choices), selected, textBudget);
+  if (choices.length <= STATIC_MENU_MAX) return staticMenu(kind, choices, selected, textBudget);
   const current = selected.length === 1 ? choices.find((c) => c.value === selected[0]) : undefined;
   const menu: ExternalSelectElement = {
     type: "external_select",

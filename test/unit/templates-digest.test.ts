@@ -407,6 +407,32 @@ describe("digestMessage content", () => {
     expect(scanners.options?.map((o) => o.text.text)).toEqual(["All scanners", "Semgrep", "Trivy"]);
   });
 
+  it("builds a list's menu options once and shares them frozen; each menu keeps its own choice", () => {
+    const list: FilterOption[] = [
+      { value: "b", displayValue: "beta" },
+      { value: "a", displayValue: "alpha" },
+    ];
+    const none = filterMenu("asset", list, []) as StaticSelectElement;
+    const chosen = filterMenu("asset", list, ["b"]) as StaticSelectElement;
+    // One body of options for both menus; each its own placeholder and pre-selected choice.
+    expect(chosen.options).toBe(none.options);
+    expect(none.initial_option?.value).toBe(ALL_VALUE);
+    expect(chosen.initial_option?.value).toBe("b");
+    expect(Object.isFrozen(none.options?.[1])).toBe(true);
+    // Changing a shared option would change every digest of the account: it throws instead.
+    expect(() => {
+      (none.options?.[1] as { value: string }).value = "changed";
+    }).toThrow(TypeError);
+    // Another budget cuts the texts again: its own body.
+    const tight = filterMenu("asset", list, [], 1) as StaticSelectElement;
+    expect(tight.options).not.toBe(none.options);
+    expect(JSON.parse(JSON.stringify(chosen)).options.map((o: { value: string }) => o.value)).toEqual([
+      ALL_VALUE,
+      "a",
+      "b",
+    ]);
+  });
+
   it("draws menus from an account's list without changing it: the service's order stays for the next reader", () => {
     const list: FilterOption[] = [
       { value: "z", displayValue: "zeta" },
