@@ -7,6 +7,7 @@ import type { RedisClient } from "../store/redis-client.ts";
 import { scanKeys } from "../store/scan.ts";
 import { runScript, script } from "../store/scripts.ts";
 import { secretTag } from "../store/secret-tag.ts";
+import { createSharedLists } from "./shared-lists.ts";
 
 /** What the source needs from the analytics client. */
 export interface InsightsFetcher {
@@ -114,6 +115,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
   const memo = new Map<string, { until: number; result: InsightsResult }>();
   // A keyed hash of the API key, never the key, in the memo's keys (and no map keyed by the key).
   const keyTag = secretTag;
+  const sharedLists = createSharedLists();
   const remember = (key: string, result: InsightsResult) => {
     if (memoMs <= 0) return;
     memo.delete(key);
@@ -201,7 +203,10 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
       const inFlight = local.get(memoKey);
       if (inFlight) return inFlight;
       const p = fetchShared(ref, apiKey, query, cacheKey, keys.lock(ref, `insights-${digest}`))
-        .then((result) => {
+        .then((fetched) => {
+          // The account's lists as the same objects in every reply, so what the templates work out
+          // from them is worked out once (shared-lists.ts).
+          const result = sharedLists(keyTag(apiKey), fetched);
           remember(memoKey, result);
           return result;
         })
