@@ -6,6 +6,7 @@ import type {
   Source,
   ValidationRule,
 } from "graphql";
+import { keepRecent } from "../../src/bounded-map.ts";
 import { graphql } from "./graphql-lib.ts";
 
 /**
@@ -31,8 +32,7 @@ export function createDocumentCache(max = 500) {
       if (hit) return hit;
       const doc = graphql.parse(source);
       // Oldest first out, so a client sending endless distinct documents cannot grow it.
-      if (parsed.size >= max) parsed.delete(parsed.keys().next().value as string);
-      parsed.set(source, doc);
+      keepRecent(parsed, source, doc, max);
       return doc;
     },
     validate(

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { keepRecent } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { KeyScheme } from "../store/keys.ts";
@@ -155,14 +156,8 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
   // hold the keys themselves in memory.
   const account = (apiKey: string): string =>
     createHmac("sha256", o.secret).update(apiKey).digest("base64url").slice(0, 22);
-  const remember = (id: string, value: unknown) => {
-    memo.delete(id);
-    memo.set(id, { until: Date.now() + ttlMs, value });
-    for (const oldest of memo.keys()) {
-      if (memo.size <= memoEntries) break;
-      memo.delete(oldest);
-    }
-  };
+  const remember = (id: string, value: unknown) =>
+    keepRecent(memo, id, { until: Date.now() + ttlMs, value }, memoEntries);
 
   async function shared<T>(k: ReturnType<KeyScheme["drivers"]>, compute: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + 2 * lockMs;

@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
+import { keepRecent } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { digestToken, type KeyScheme, type WorkspaceRef } from "../store/keys.ts";
@@ -118,12 +119,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
   const sharedLists = createSharedLists();
   const remember = (key: string, result: InsightsResult) => {
     if (memoMs <= 0) return;
-    memo.delete(key);
-    memo.set(key, { until: Date.now() + memoMs, result });
-    for (const oldest of memo.keys()) {
-      if (memo.size <= memoEntries) break;
-      memo.delete(oldest);
-    }
+    keepRecent(memo, key, { until: Date.now() + memoMs, result }, memoEntries);
   };
 
   const unpack = (raw: string): InsightsResult => {

@@ -1,4 +1,5 @@
 import type { FilterOption, InsightsFilters, InsightsResult } from "../analytics/types.ts";
+import { keepRecent } from "../bounded-map.ts";
 
 /**
  * One copy of an account's asset and scanner lists for all its replies. Every reply carries the
@@ -22,12 +23,7 @@ export function createSharedLists(max = 500) {
     const kept = held.get(account);
     const assetId = share(kept?.assetId, filters.assetId);
     const scannerId = share(kept?.scannerId, filters.scannerId);
-    held.delete(account);
-    held.set(account, { assetId, scannerId });
-    for (const oldest of held.keys()) {
-      if (held.size <= max) break;
-      held.delete(oldest);
-    }
+    keepRecent(held, account, { assetId, scannerId }, max);
     if (assetId === filters.assetId && scannerId === filters.scannerId) return result;
     return { ...result, filters: { ...filters, assetId, scannerId } };
   };
