@@ -22,7 +22,7 @@ import { startInteractivePool } from "./interactive-pool.ts";
 import { connectRedis } from "./redis.ts";
 
 /** How long an idle kept-alive connection to the web process stays open (above proxies' 60 s). */
-export const KEEP_ALIVE_MS = 65_000;
+const KEEP_ALIVE_MS = 65_000;
 
 export interface WebOptions {
   config: Config;

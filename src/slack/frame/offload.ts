@@ -130,9 +130,9 @@ const BUSY_READING_MS = 250;
  * Whether the next request should be told it will wait: the requests already waiting have waited
  * `busyAfterMs` (its own answer is then expected later than that), or `backlog` of them wait. Read
  * from the last reading, aged by the time since (no Redis call on the acking path); a reading that
- * says "busy" and is older than a quarter second is refreshed first, so a burst that has drained does not keep answering
- * "busy". A wait, not a count, is what a person notices: the same hundred waiting requests are a
- * blink for eight workers and seconds for one.
+ * says "busy" and is older than a quarter second is refreshed first, so a burst that has drained
+ * does not keep answering "busy". A wait, not a count, is what a person notices: the same hundred
+ * waiting requests are a blink for eight workers and seconds for one.
  */
 export async function overBacklog(offload: Offload): Promise<boolean> {
   // The oldest request of a reading has waited on since, unless a worker took it: a reading that only
