@@ -5,7 +5,7 @@ import { createKeyScheme } from "../../../src/store/keys.ts";
 import { createWorkspaceSettings } from "../../../src/store/workspace-settings.ts";
 import { digestMessage } from "../../../templates/digest-message.ts";
 import { replyFor, scheduledView, viewOf } from "../sample-digest.ts";
-import { round } from "../stats.ts";
+import { quantile, round } from "../stats.ts";
 import { runStormRow, type StormRow } from "../storm/section.ts";
 import { teamOf } from "../storm/world.ts";
 
@@ -109,11 +109,6 @@ export function nativeView(account: Parameters<typeof replyFor>[0], days: number
   const previous = replyFor(account, addDays(from, -days), addDays(from, -1), TODAY);
   const previousSeries = viewOf(previous, `${addDays(from, -days)}..${addDays(from, -1)}`, NOW).digest.series;
   return { ...view, chartStyle: "native", previousSeries, drivers: sampleDrivers() };
-}
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
 }
 
 function renderRow(name: string, view: DigestView, iterations: number, firstUs?: number): RenderRow {
