@@ -205,18 +205,41 @@ export async function startHarness(o: {
   };
 }
 
-/** A daily subscription as create() stores it (without its preview and per-workspace cap). */
+/**
+ * A `time` whose fires are far from now: the harness's workers run the real schedulers, so a stored
+ * subscription fires for real at its time. With a fixed 00:00, an hourly subscription fired in every
+ * test running across the top of an hour, and that delivery of the current hour went into the channel
+ * beside the periods the test staged (a "duplicate" that was not one). Hourly: the minute half an hour
+ * away; otherwise the time of day twelve hours away in the subscription's zone.
+ */
+export function quietTime(schedule: Subscription["schedule"], tz = "UTC", now = new Date()): string {
+  if (schedule.kind === "hourly") return `00:${String((now.getUTCMinutes() + 30) % 60).padStart(2, "0")}`;
+  const later = new Intl.DateTimeFormat("en-GB", {
+    timeZone: tz,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  return later.format(new Date(now.getTime() + 12 * 3_600_000));
+}
+
+/**
+ * A daily subscription as create() stores it (without its preview and per-workspace cap), at a time
+ * that does not fire during the test unless `fields` names one.
+ */
 export function subscriptionRecord(
   ref: WorkspaceRef,
   channelId: string,
   fields: Partial<Subscription> = {},
 ): Subscription {
+  const schedule = fields.schedule ?? { kind: "daily" };
   return storedSubscription({
     id: "",
     ref,
     ownerId: OWNER,
     channelId,
-    schedule: { kind: "daily" },
+    schedule,
+    time: quietTime(schedule, fields.tz),
     ...fields,
   });
 }
@@ -264,7 +287,6 @@ export async function insertSubscription(
   const sub = subscriptionRecord(REF, DEMO.security, {
     id: newSubscriptionId(),
     schedule: { kind: "hourly" },
-    time: "00:00",
     ...fields,
   });
   await harness.producer().store.insert(sub);
