@@ -5,6 +5,7 @@ import type { ChartStyle } from "../../src/insights/types.ts";
 import { BOT_SCOPES } from "../../src/install/bolt-options.ts";
 import { createDeliveryClaims } from "../../src/jobs/claims.ts";
 import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
+import { quietTime } from "../fixtures/subscription.ts";
 import { connect, useFileStack } from "./helpers.ts";
 
 /**
@@ -31,7 +32,14 @@ function freshChannel(isPrivate = false): string {
 async function subscription(channelId: string, chart?: ChartStyle): Promise<string> {
   const { subscription } = await stack.web.deps.subscriptions.create(
     REF,
-    { channelId, schedule: { kind: "daily" }, tz: "UTC", ...(chart ? { chart } : {}) },
+    // At a time that does not come while the test runs: the stack's worker runs the real schedulers.
+    {
+      channelId,
+      schedule: { kind: "daily" },
+      time: quietTime({ kind: "daily" }),
+      tz: "UTC",
+      ...(chart ? { chart } : {}),
+    },
     DEMO.admin,
   );
   return subscription.id;

@@ -13,7 +13,7 @@ import type { RedisClient } from "../../src/store/redis-client.ts";
 import { scanKeys } from "../../src/store/scan.ts";
 import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
-import { storedSubscription } from "../fixtures/subscription.ts";
+import { quietTime, storedSubscription } from "../fixtures/subscription.ts";
 import { connect } from "../setup/backends.ts";
 
 /**
@@ -212,24 +212,6 @@ export async function startHarness(o: {
       await redis.quit().catch(() => redis.disconnect());
     },
   };
-}
-
-/**
- * A `time` whose fires are far from now: the harness's workers run the real schedulers, so a stored
- * subscription fires for real at its time. With a fixed 00:00, an hourly subscription fired in every
- * test running across the top of an hour, and that delivery of the current hour went into the channel
- * beside the periods the test staged (a "duplicate" that was not one). Hourly: the minute half an hour
- * away; otherwise the time of day twelve hours away in the subscription's zone.
- */
-export function quietTime(schedule: Subscription["schedule"], tz = "UTC", now = new Date()): string {
-  if (schedule.kind === "hourly") return `00:${String((now.getUTCMinutes() + 30) % 60).padStart(2, "0")}`;
-  const later = new Intl.DateTimeFormat("en-GB", {
-    timeZone: tz,
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  });
-  return later.format(new Date(now.getTime() + 12 * 3_600_000));
 }
 
 /**

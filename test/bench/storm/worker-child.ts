@@ -29,11 +29,15 @@ if (process.send) {
       const { loadConfig } = (await import(
         productModule("config")
       )) as typeof import("../../../src/config.ts");
-      const { silentLogger } = (await import(productModule("log"))) as typeof import("../../../src/log.ts");
+      const { silentLogger, createLogger } = (await import(
+        productModule("log")
+      )) as typeof import("../../../src/log.ts");
+      // BENCH_WORKER_LOG=<level> shows the worker's log lines (for finding what a run waits on); silent otherwise.
+      const level = process.env.BENCH_WORKER_LOG;
       const config = loadConfig("worker");
       handle = await startWorker({
         config,
-        logger: silentLogger(),
+        logger: level ? createLogger({ level }) : silentLogger(),
         tokenFor: async (ref) => benchToken(ref),
         healthPort: null,
         ...o,
