@@ -192,7 +192,8 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
     fetch(ref, apiKey, query) {
       const digest = digestToken(canonical(query));
       const cacheKey = keys.insightsCache(ref, digest);
-      const memoKey = `${cacheKey}|${keyTag(apiKey)}`;
+      const account = keyTag(apiKey);
+      const memoKey = `${cacheKey}|${account}`;
       const held = memo.get(memoKey);
       if (held && held.until > Date.now()) return Promise.resolve(held.result);
       if (held) memo.delete(memoKey);
@@ -202,7 +203,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
         .then((fetched) => {
           // The account's lists as the same objects in every reply, so what the templates work out
           // from them is worked out once (shared-lists.ts).
-          const result = sharedLists(keyTag(apiKey), fetched);
+          const result = sharedLists(account, fetched);
           remember(memoKey, result);
           return result;
         })
