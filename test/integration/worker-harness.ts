@@ -150,12 +150,11 @@ export async function startHarness(o: {
       });
       // Created without a time, a subscription would fire at 09:00 for real while a test runs then.
       const create = rt.subscriptions.create.bind(rt.subscriptions);
-      rt.subscriptions.create = (ref, input, userId, ...rest) =>
+      rt.subscriptions.create = (ref, input, userId) =>
         create(
           ref,
           { ...input, time: input.time ?? quietTime(input.schedule ?? { kind: "daily" }, input.tz) },
           userId,
-          ...rest,
         );
       return rt;
     },

@@ -9,7 +9,15 @@ import { quietTime } from "../fixtures/subscription.ts";
  */
 describe("quietTime", () => {
   const schedules: Schedule[] = [{ kind: "hourly" }, { kind: "daily" }];
-  const zones = ["UTC", "Europe/Berlin", "Asia/Kolkata", "America/Los_Angeles", "Pacific/Kiritimati"];
+  // Whole, half- and quarter-hour offsets.
+  const zones = [
+    "UTC",
+    "Europe/Berlin",
+    "Asia/Kolkata",
+    "Asia/Kathmandu",
+    "America/Los_Angeles",
+    "Pacific/Kiritimati",
+  ];
   // Every 7 minutes over two days around a DST change (Berlin, 2026-10-25), and the top of an hour.
   const instants = [
     ...Array.from({ length: 2 * 24 * 9 }, (_, i) => new Date(Date.UTC(2026, 9, 24, 0, 7 * i))),

@@ -1,20 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { InsightsResult } from "../../src/analytics/types.ts";
 import { createSharedLists } from "../../src/digests/shared-lists.ts";
+import { oneDayInsights } from "../fixtures/analytics-contract.ts";
 
 /**
  * Replies of one account carry equal asset and scanner lists, parsed afresh each time; they are handed
  * on holding the same list objects, so the templates' per-list work (usable choices, menus) is done once.
  */
 const reply = (assets: string[], scanners = ["sast"]): InsightsResult => ({
-  dailyMetric: [],
-  dailyActivity: [],
-  summary: {
-    findings: { previous: 0, current: 0 },
-    violations: { previous: 0, current: 0 },
-    fixes: 0,
-    mergedViolations: 0,
-  },
+  ...oneDayInsights("2026-11-02", { findings: 0, violations: 0, fixes: 0, merged: 0 }),
   filters: {
     assetId: assets.map((a) => ({ value: a, displayValue: a.toUpperCase() })),
     scannerId: scanners.map((s) => ({ value: s, displayValue: s })),
