@@ -60,6 +60,8 @@ export interface StormResult {
   workerPeakRssMb: number;
   /** The worker processes' CPU from the fire time to the end, per digest delivered (ms; 10 ms resolution overall). */
   workerCpuMsPerDigest?: number;
+  /** The outside services' process (emulator and Slack stand-in) over the same window, per digest (ms). */
+  servicesCpuMsPerDigest?: number;
   timedOut: boolean;
   /** Creating the subscriptions (records + schedulers), ms. */
   createMs: number;
@@ -176,6 +178,7 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   const t0 = fireAt.getTime();
   rssAll();
   firing = true;
+  const servicesFrom = cpuTicks(world.services.pid);
   const cpu = watchCpu();
   const alongside = o.alongside?.();
   const faults = [...(o.faults ?? [])].sort((a, b) => a.at - b.at);
@@ -204,6 +207,7 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   // Late duplicates would show up now: give retries and stalled jobs a moment.
   await sleep(1_000);
   const cpuShare = cpu.stop();
+  const servicesTo = cpuTicks(world.services.pid);
   const final = await world.services.call<
     SlackTally & { firstPosts: number[]; firstPostBy: Record<string, number> }
   >("tally", true);
@@ -239,6 +243,10 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
         Math.max(1, final.uniqueDeliveries),
       2,
     ),
+    servicesCpuMsPerDigest:
+      servicesFrom === null || servicesTo === null
+        ? undefined
+        : round(((servicesTo - servicesFrom) * 10) / Math.max(1, final.uniqueDeliveries), 2),
     timedOut,
     createMs,
     setupOverran,
