@@ -1,6 +1,5 @@
 import { createHmac } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { keepRecent } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { KeyScheme } from "../store/keys.ts";
@@ -30,8 +29,13 @@ export interface DriversCacheOptions {
   errorTtlMs?: number;
   /** Upper bound on one computation while others wait on it [30 s; longer than the client's retries]. */
   lockMs?: number;
-  /** Results this process holds [500]; the least recently stored go first. */
-  memoEntries?: number;
+  /**
+   * How many characters of results (as JSON) this process holds [32 MiB, about as many bytes of heap];
+   * the least recently stored go first. A slot's warm-up computes results ahead of its deliveries:
+   * sized by count (it was 500) a storm of 2,000 evicted most of them before their delivery, which
+   * then read, inflated and parsed each one back from Redis.
+   */
+  memoChars?: number;
   /** The connection that waits for notices closes after this long without waiters [5 s]. */
   idleCloseMs?: number;
 }
@@ -47,6 +51,12 @@ export interface DriversCache {
   peek<T>(apiKey: string, request: string): T | undefined;
   /** Closes the connection that waits for notices (if open). */
   close(): Promise<void>;
+}
+
+/** A result and the length of its JSON. */
+interface Held<T> {
+  value: T;
+  chars: number;
 }
 
 interface Packed {
@@ -70,13 +80,54 @@ if redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end
 redis.call('publish', ARGV[4], ARGV[1])
 return 1`);
 
-const pack = (p: Packed) => deflateRawSync(Buffer.from(JSON.stringify(p))).toString("base64");
+/** A value as stored in Redis, and its JSON's length (what the memo counts it as). */
+function pack(p: Packed): { raw: string; chars: number } {
+  const json = JSON.stringify(p);
+  return { raw: deflateRawSync(Buffer.from(json)).toString("base64"), chars: json.length };
+}
 
-function unpack<T>(raw: string): T {
-  const p = JSON.parse(inflateRawSync(Buffer.from(raw, "base64")).toString("utf8")) as Packed;
-  if (p.ok) return p.value as T;
+/** A value read back, and its JSON's length; a shared failure is thrown. */
+function unpack<T>(raw: string): Held<T> {
+  const json = inflateRawSync(Buffer.from(raw, "base64")).toString("utf8");
+  const p = JSON.parse(json) as Packed;
+  if (p.ok) return { value: p.value as T, chars: json.length };
   const e = p.error ?? { code: "unavailable", message: "The analytics service did not answer." };
   throw new AppError(e.code, e.message, { details: { shared: true } });
+}
+
+/**
+ * Results held in this process until their TTL, bounded by their total JSON length: results differ
+ * in size by an order of magnitude (a week's drivers against a year's), so a count would bound memory
+ * only loosely. The least recently stored go first.
+ */
+function createMemo(maxChars: number) {
+  const entries = new Map<string, { until: number; value: unknown; chars: number }>();
+  let total = 0;
+  const drop = (id: string) => {
+    const e = entries.get(id);
+    if (!e) return;
+    total -= e.chars;
+    entries.delete(id);
+  };
+  return {
+    get<T>(id: string): T | undefined {
+      const e = entries.get(id);
+      if (!e) return undefined;
+      if (e.until > Date.now()) return e.value as T;
+      drop(id);
+      return undefined;
+    },
+    set(id: string, value: unknown, chars: number, until: number) {
+      drop(id);
+      if (chars > maxChars) return;
+      entries.set(id, { until, value, chars });
+      total += chars;
+      for (const oldest of entries.keys()) {
+        if (total <= maxChars) break;
+        drop(oldest);
+      }
+    },
+  };
 }
 
 /** One connection in subscriber mode for every wait of this process, opened on the first and closed when idle. */
@@ -148,18 +199,15 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
   const ttlMs = o.ttlMs ?? 120_000;
   const errorTtlMs = o.errorTtlMs ?? 5_000;
   const lockMs = o.lockMs ?? 30_000;
-  const memoEntries = o.memoEntries ?? 500;
+  const memo = createMemo(o.memoChars ?? 32 * 1024 * 1024);
   const notices = createNotices(redis, logger, o.idleCloseMs ?? 5_000);
-  const memo = new Map<string, { until: number; value: unknown }>();
   const inFlight = new Map<string, Promise<unknown>>();
   // Computed each time (an HMAC costs about a microsecond): a map from API keys to their tags would
   // hold the keys themselves in memory.
   const account = (apiKey: string): string =>
     createHmac("sha256", o.secret).update(apiKey).digest("base64url").slice(0, 22);
-  const remember = (id: string, value: unknown) =>
-    keepRecent(memo, id, { until: Date.now() + ttlMs, value }, memoEntries);
 
-  async function shared<T>(k: ReturnType<KeyScheme["drivers"]>, compute: () => Promise<T>): Promise<T> {
+  async function shared<T>(k: ReturnType<KeyScheme["drivers"]>, compute: () => Promise<T>): Promise<Held<T>> {
     const deadline = Date.now() + 2 * lockMs;
     for (;;) {
       const token = `${process.pid}:${Math.random()}`;
@@ -203,7 +251,7 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
     k: ReturnType<KeyScheme["drivers"]>,
     token: string,
     compute: () => Promise<T>,
-  ): Promise<T> {
+  ): Promise<Held<T>> {
     const tell = (value: string, ttl: number) =>
       runScript(redis, STORE_AND_TELL, [k.result, k.lock], [value, ttl, token, k.channel]).catch(
         (err: unknown) => logger.warn({ err }, "drivers cache write failed"),
@@ -214,27 +262,29 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
     } catch (err) {
       // A failure with a code is an answer others may share for a moment; anything else is ours alone.
       await tell(
-        err instanceof AppError ? pack({ ok: false, error: { code: err.code, message: err.message } }) : "",
+        err instanceof AppError
+          ? pack({ ok: false, error: { code: err.code, message: err.message } }).raw
+          : "",
         errorTtlMs,
       );
       throw err;
     }
+    const packed = pack({ ok: true, value });
     // Not awaited: the value is ready; the write and the notice go out while the digest is built.
-    void tell(pack({ ok: true, value }), ttlMs);
-    return value;
+    void tell(packed.raw, ttlMs);
+    return { value, chars: packed.chars };
   }
 
   return {
     get<T>(apiKey: string, request: string, compute: () => Promise<T>): Promise<T> {
       const k = keys.drivers(account(apiKey), request);
-      const held = memo.get(k.result);
-      if (held && held.until > Date.now()) return Promise.resolve(held.value as T);
-      if (held) memo.delete(k.result);
+      const held = memo.get<T>(k.result);
+      if (held !== undefined) return Promise.resolve(held);
       const running = inFlight.get(k.result);
       if (running) return running as Promise<T>;
       const p = shared(k, compute)
-        .then((value) => {
-          remember(k.result, value);
+        .then(({ value, chars }) => {
+          memo.set(k.result, value, chars, Date.now() + ttlMs);
           return value;
         })
         .finally(() => inFlight.delete(k.result));
@@ -242,8 +292,7 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
       return p;
     },
     peek<T>(apiKey: string, request: string): T | undefined {
-      const held = memo.get(keys.drivers(account(apiKey), request).result);
-      return held && held.until > Date.now() ? (held.value as T) : undefined;
+      return memo.get<T>(keys.drivers(account(apiKey), request).result);
     },
     close: () => notices.close(),
   };
