@@ -147,40 +147,68 @@ function frozen<T>(value: T): T {
   return value;
 }
 
+/** A menu's draft and the lengths of its texts (group labels and names), before any cut. */
+interface Drafted {
+  draft: Draft;
+  lengths: number[];
+  /** Their total with every name at most the longest an option may show: when it fits, nothing is cut. */
+  whole: number;
+}
+
 /**
  * The options of a static menu of `choices`, texts cut to fit `budget`: what every digest of the
- * account draws the same, so it is built once per list, kind and budget (lists are never changed
- * once read; the bodies are frozen and shared), and each menu adds only its placeholder and choice.
+ * account draws the same, so it is built once per list, kind and cut (lists are never changed once
+ * read; the bodies are frozen and shared), and each menu adds only its placeholder and choice. The
+ * budget is what is left of the message's text after the rest of the digest, so it differs from one
+ * digest to the next; the body depends on it only through the length names are cut to, which is
+ * what names the body (keyed by the budget, nearly every digest built its menus again).
  */
 const bodies = new WeakMap<readonly FilterOption[], Map<string, MenuBody>>();
+const drafts = new WeakMap<readonly FilterOption[], Map<FilterKind, Drafted>>();
+
+function draftOf(kind: FilterKind, choices: readonly FilterOption[]): Drafted {
+  let perList = drafts.get(choices);
+  if (!perList) {
+    perList = new Map();
+    drafts.set(choices, perList);
+  }
+  const known = perList.get(kind);
+  if (known) return known;
+  const sorted = byName(choices);
+  const hasParents = sorted.some((c) => splitParent(nameOf(c))[0] !== null);
+  const draft: Draft =
+    !hasParents && sorted.length < STATIC_MENU_MAX
+      ? [{ label: null, items: sorted.map((c) => ({ choice: c, text: nameOf(c) })) }]
+      : draftGroups(kind, sorted);
+  const lengths = draft.flatMap((g) => [
+    ...(g.label === null ? [] : [g.label.length]),
+    ...g.items.map((i) => i.text.length),
+  ]);
+  const whole = lengths.reduce((sum, n) => sum + Math.min(n, LIMITS.optionText), 0);
+  const drafted = { draft, lengths, whole };
+  perList.set(kind, drafted);
+  return drafted;
+}
 
 function menuBody(kind: FilterKind, choices: readonly FilterOption[], budget: number): MenuBody {
+  const { draft, lengths, whole } = draftOf(kind, choices);
+  const cap = whole <= budget ? LIMITS.optionText : fitCap(lengths, budget);
   let perList = bodies.get(choices);
   if (!perList) {
     perList = new Map();
     bodies.set(choices, perList);
   }
-  const key = `${kind}|${budget}`;
+  const key = `${kind}|${cap}`;
   const known = perList.get(key);
   if (known) return known;
-  // A few budgets per list in practice; a bound in case callers vary it freely.
-  if (perList.size >= 16) perList.clear();
-  const body = frozen(buildBody(kind, byName(choices), budget));
+  // At most one body per kind and cut (64 of them); a bound all the same.
+  if (perList.size >= 32) perList.clear();
+  const body = frozen(buildBody(kind, draft, cap));
   perList.set(key, body);
   return body;
 }
 
-function buildBody(kind: FilterKind, choices: FilterOption[], budget: number): MenuBody {
-  const hasParents = choices.some((c) => splitParent(nameOf(c))[0] !== null);
-  const draft: Draft =
-    !hasParents && choices.length < STATIC_MENU_MAX
-      ? [{ label: null, items: choices.map((c) => ({ choice: c, text: nameOf(c) })) }]
-      : draftGroups(kind, choices);
-  const lengths = draft.flatMap((g) => [
-    ...(g.label === null ? [] : [g.label.length]),
-    ...g.items.map((i) => i.text.length),
-  ]);
-  const cap = fitCap(lengths, budget);
+function buildBody(kind: FilterKind, draft: Draft, cap: number): MenuBody {
   const built = draft.map((g) => ({
     label: g.label,
     options: g.items.map((i) => choiceOption(i.choice, i.text, cap)),
@@ -210,8 +238,12 @@ function staticMenu(
     ...body,
   };
   const initialValue = selected.length === 0 ? ALL_VALUE : selected.length === 1 ? selected[0] : undefined;
-  const all = menu.options ?? (menu.option_groups ?? []).flatMap((g) => g.options);
-  const initial = all.find((o) => o.value === initialValue);
+  const groups = menu.option_groups ?? [{ options: menu.options ?? [] }];
+  let initial: OptionObject | undefined;
+  for (const g of groups) {
+    initial = g.options.find((o) => o.value === initialValue);
+    if (initial) break;
+  }
   if (initial) menu.initial_option = initial;
   return menu;
 }

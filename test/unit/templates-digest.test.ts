@@ -426,11 +426,30 @@ describe("digestMessage content", () => {
     // Another budget cuts the texts again: its own body.
     const tight = filterMenu("asset", list, [], 1) as StaticSelectElement;
     expect(tight.options).not.toBe(none.options);
+    // Budgets that leave every name whole (each digest leaves the menus its own) share one body.
+    for (const budget of [5_000, 5_001, 12_345])
+      expect((filterMenu("asset", list, [], budget) as StaticSelectElement).options).toBe(none.options);
     expect(JSON.parse(JSON.stringify(chosen)).options.map((o: { value: string }) => o.value)).toEqual([
       ALL_VALUE,
       "a",
       "b",
     ]);
+  });
+
+  it("cuts long names to the budget, the same cut sharing one body whatever the budget that gave it", () => {
+    const list: FilterOption[] = Array.from({ length: 20 }, (_, i) => ({
+      value: `v${i}`,
+      displayValue: `${String(i).padStart(2, "0")} ${"a very long asset name ".repeat(4)}`,
+    }));
+    const texts = (m: StaticSelectElement) => (m.options ?? []).slice(1).map((o) => o.text.text.length);
+    const whole = filterMenu("asset", list, [], 100_000) as StaticSelectElement;
+    expect(Math.max(...texts(whole))).toBe(75);
+    // 20 names of 40 characters: 800 (cut at 40), 801 cuts at the same length.
+    const at40 = filterMenu("asset", list, [], 800) as StaticSelectElement;
+    expect(Math.max(...texts(at40))).toBeLessThanOrEqual(40);
+    expect((filterMenu("asset", list, [], 801) as StaticSelectElement).options).toBe(at40.options);
+    expect(at40.options).not.toBe(whole.options);
+    expect(texts(at40).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(800);
   });
 
   it("draws menus from an account's list without changing it: the service's order stays for the next reader", () => {
