@@ -46,6 +46,11 @@ export function assertTimeZone(tz: string): void {
   dayFormat(tz);
 }
 
+/** From here on (1973) no zone has an offset with seconds in it. */
+const WHOLE_MINUTE_OFFSETS = Date.UTC(1973, 0, 1);
+/** Per zone, the last minute asked and its day: one entry per zone a process has met. */
+const lastDay = new Map<string, { minute: number; day: IsoDay }>();
+
 /**
  * The calendar day `now` falls on in `tz`. All later range math works on these plain calendar days,
  * which keeps it immune to DST: a day is a day whatever its length in hours.
@@ -54,6 +59,19 @@ export function assertTimeZone(tz: string): void {
  */
 export function todayIn(now: Date, tz: string): IsoDay {
   if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new TypeError("now must be a valid Date");
+  const t = now.getTime();
+  // Every zone's offset has been a whole number of minutes since 1972, so a zone's midnight falls on
+  // a minute of UTC and the day is the same for all of that minute: asked for every digest, timer and
+  // click, it is worked out once per zone and minute (Intl's formatToParts is the cost).
+  const minute = Math.floor(t / 60_000);
+  const known = t >= WHOLE_MINUTE_OFFSETS ? lastDay.get(tz) : undefined;
+  if (known && known.minute === minute) return known.day;
+  const day = dayOf(now, tz);
+  if (t >= WHOLE_MINUTE_OFFSETS) lastDay.set(tz, { minute, day });
+  return day;
+}
+
+function dayOf(now: Date, tz: string): IsoDay {
   let year = "";
   let month = "";
   let day = "";
