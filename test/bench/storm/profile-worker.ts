@@ -6,7 +6,7 @@ import { buildWorld } from "./world.ts";
  * One storm without its bare loop, for finding where the worker's CPU goes:
  * `node --import tsx test/bench/storm/profile-worker.ts [subscriptions] [workspaces] [per channel] [drivers|plain] [off|on]`
  * (defaults: the quick bench's first storm, 2,000 / 200 / 1, drivers on, charts off; `1000 5 1 drivers on` is
- * the charts section's storm with the defaults). Prints digests/s and, per digest, the
+ * the charts section's storm with the defaults). Prints digests/s, the worker's peak RSS and, per digest, the
  * CPU of the worker and of the outside services' process (emulator and Slack stand-in) from the fire on; with BENCH_PROFILE_CHILDREN=1 every child writes a CPU profile into
  * /tmp/bench-prof (the worker's is the one with our src/jobs frames). Also prints how many digests
  * went out in each second after the fire, which shows a slow start (drivers of many accounts at once)
@@ -39,5 +39,5 @@ for (const at of Object.values(result.firstPostBy ?? {})) {
 const seconds = [...perSecond.keys()].sort((a, b) => a - b);
 process.stdout.write(`per second: ${seconds.map((s) => `${s}s ${perSecond.get(s)}`).join(" · ")}\n`);
 process.stdout.write(
-  `${mode}: ${result.delivered}/${subscriptions} delivered in ${round(result.timeToAllMs / 1000, 1)} s, ${result.digestsPerSec} digests/s, worker ${result.workerCpuMsPerDigest} ms CPU per digest, outside services ${result.servicesCpuMsPerDigest ?? "–"} ms, machine CPU ${result.cpu.machinePct} % (others ${result.cpu.othersPct} %)\n`,
+  `${mode}: ${result.delivered}/${subscriptions} delivered in ${round(result.timeToAllMs / 1000, 1)} s, ${result.digestsPerSec} digests/s, worker ${result.workerCpuMsPerDigest} ms CPU per digest, peak RSS ${result.workerPeakRssMb} MB, outside services ${result.servicesCpuMsPerDigest ?? "–"} ms, machine CPU ${result.cpu.machinePct} % (others ${result.cpu.othersPct} %)\n`,
 );
