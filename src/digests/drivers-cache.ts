@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { createTtlMemo } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { KeyScheme } from "../store/keys.ts";
@@ -98,41 +99,6 @@ function unpack<T>(raw: string): Held<T> {
   throw new AppError(e.code, e.message, { details: { shared: true } });
 }
 
-/**
- * Results held in this process until their TTL, bounded by their total JSON length: results differ
- * in size by an order of magnitude (a week's drivers against a year's), so a count would bound memory
- * only loosely. The least recently stored go first.
- */
-function createMemo(maxChars: number) {
-  const entries = new Map<string, { until: number; value: unknown; chars: number }>();
-  let total = 0;
-  const drop = (id: string) => {
-    const e = entries.get(id);
-    if (!e) return;
-    total -= e.chars;
-    entries.delete(id);
-  };
-  return {
-    get<T>(id: string): T | undefined {
-      const e = entries.get(id);
-      if (!e) return undefined;
-      if (e.until > Date.now()) return e.value as T;
-      drop(id);
-      return undefined;
-    },
-    set(id: string, value: unknown, chars: number, until: number) {
-      drop(id);
-      if (chars > maxChars) return;
-      entries.set(id, { until, value, chars });
-      total += chars;
-      for (const oldest of entries.keys()) {
-        if (total <= maxChars) break;
-        drop(oldest);
-      }
-    },
-  };
-}
-
 /** One connection in subscriber mode for every wait of this process, opened on the first and closed when idle. */
 function createNotices(redis: RedisClient, logger: Logger, idleCloseMs: number) {
   let sub: RedisClient | undefined;
@@ -202,7 +168,8 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
   const ttlMs = o.ttlMs ?? 120_000;
   const errorTtlMs = o.errorTtlMs ?? 5_000;
   const lockMs = o.lockMs ?? 30_000;
-  const memo = createMemo(o.memoChars ?? 8 * 1024 * 1024);
+  // Bounded by the results' JSON length: a year's drivers weigh an order of magnitude more than a week's.
+  const memo = createTtlMemo<unknown>(o.memoChars ?? 8 * 1024 * 1024);
   const notices = createNotices(redis, logger, o.idleCloseMs ?? 5_000);
   const inFlight = new Map<string, Promise<unknown>>();
   // Computed each time (an HMAC costs about a microsecond): a map from API keys to their tags would
@@ -281,13 +248,13 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
   return {
     get<T>(apiKey: string, request: string, compute: () => Promise<T>): Promise<T> {
       const k = keys.drivers(account(apiKey), request);
-      const held = memo.get<T>(k.result);
+      const held = memo.get(k.result) as T | undefined;
       if (held !== undefined) return Promise.resolve(held);
       const running = inFlight.get(k.result);
       if (running) return running as Promise<T>;
       const p = shared(k, compute)
         .then(({ value, chars }) => {
-          memo.set(k.result, value, chars, Date.now() + ttlMs);
+          memo.set(k.result, value, Date.now() + ttlMs, chars);
           return value;
         })
         .finally(() => inFlight.delete(k.result));
@@ -295,7 +262,7 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
       return p;
     },
     peek<T>(apiKey: string, request: string): T | undefined {
-      return memo.get<T>(keys.drivers(account(apiKey), request).result);
+      return memo.get(keys.drivers(account(apiKey), request).result) as T | undefined;
     },
     close: () => notices.close(),
   };

@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
-import { keepRecent } from "../bounded-map.ts";
+import { createTtlMemo } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { digestToken, type KeyScheme, type WorkspaceRef } from "../store/keys.ts";
@@ -112,14 +112,13 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
   // Keyed with the API key's hash as well, so a reply fetched with another key is never reused here.
   // Several digests then hold one reply object: digest code only reads replies, never changes them.
   const memoMs = options.memoMs ?? 10_000;
-  const memoEntries = options.memoEntries ?? 200;
-  const memo = new Map<string, { until: number; result: InsightsResult }>();
+  const memo = createTtlMemo<InsightsResult>(options.memoEntries ?? 200);
   // A keyed hash of the API key, never the key, in the memo's keys (and no map keyed by the key).
   const keyTag = secretTag;
   const sharedLists = createSharedLists();
   const remember = (key: string, result: InsightsResult) => {
     if (memoMs <= 0) return;
-    keepRecent(memo, key, { until: Date.now() + memoMs, result }, memoEntries);
+    memo.set(key, result, Date.now() + memoMs);
   };
 
   const unpack = (raw: string): InsightsResult => {
@@ -195,8 +194,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
       const account = keyTag(apiKey);
       const memoKey = `${cacheKey}|${account}`;
       const held = memo.get(memoKey);
-      if (held && held.until > Date.now()) return Promise.resolve(held.result);
-      if (held) memo.delete(memoKey);
+      if (held) return Promise.resolve(held);
       const inFlight = local.get(memoKey);
       if (inFlight) return inFlight;
       const p = fetchShared(ref, apiKey, query, cacheKey, keys.lock(ref, `insights-${digest}`))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keepRecent } from "../../src/bounded-map.ts";
+import { createTtlMemo, keepRecent } from "../../src/bounded-map.ts";
 
 describe("keepRecent", () => {
   it("keeps the most recently stored entries up to the bound; storing again makes an entry recent", () => {
@@ -18,5 +18,32 @@ describe("keepRecent", () => {
       ["a", 10],
       ["d", 4],
     ]);
+  });
+});
+
+describe("createTtlMemo", () => {
+  it("holds values until their deadline, within a total weight; the least recently stored go first", () => {
+    const memo = createTtlMemo<string>(10);
+    memo.set("a", "A", 1_000, 4);
+    memo.set("b", "B", 1_000, 4);
+    memo.set("a", "A2", 1_000, 4); // stored again: now the most recent
+    memo.set("c", "C", 1_000, 4); // 12 > 10: "b", the least recently stored, goes
+    expect([...memo.keys()]).toEqual(["a", "c"]);
+    expect(memo.get("a", 999)).toBe("A2");
+    expect(memo.get("b", 999)).toBeUndefined();
+    // Past its deadline an entry is gone, and its weight with it.
+    expect(memo.get("c", 1_000)).toBeUndefined();
+    memo.set("d", "D", 2_000, 6);
+    expect([...memo.keys()]).toEqual(["a", "d"]);
+  });
+
+  it("never holds a value heavier than the bound, and counts one per entry by default", () => {
+    const memo = createTtlMemo<number>(2);
+    memo.set("big", 1, 1_000, 3);
+    expect(memo.get("big", 0)).toBeUndefined();
+    for (const k of ["x", "y", "z"]) memo.set(k, 1, 1_000);
+    expect([...memo.keys()]).toEqual(["y", "z"]);
+    memo.delete("y");
+    expect([...memo.keys()]).toEqual(["z"]);
   });
 });
