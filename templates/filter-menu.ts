@@ -147,12 +147,12 @@ function frozen<T>(value: T): T {
   return value;
 }
 
-/** A menu's draft and the lengths of its texts (group labels and names), before any cut. */
+/** A menu's draft, the lengths of its texts (group labels and names) before any cut, and its bodies by cut. */
 interface Drafted {
   draft: Draft;
   lengths: number[];
-  /** Their total with every name at most the longest an option may show: when it fits, nothing is cut. */
-  whole: number;
+  /** One per length names are cut to (12 to 75): bounded without a sweep. */
+  bodies: Map<number, MenuBody>;
 }
 
 /**
@@ -163,7 +163,6 @@ interface Drafted {
  * digest to the next; the body depends on it only through the length names are cut to, which is
  * what names the body (keyed by the budget, nearly every digest built its menus again).
  */
-const bodies = new WeakMap<readonly FilterOption[], Map<string, MenuBody>>();
 const drafts = new WeakMap<readonly FilterOption[], Map<FilterKind, Drafted>>();
 
 function draftOf(kind: FilterKind, choices: readonly FilterOption[]): Drafted {
@@ -184,27 +183,18 @@ function draftOf(kind: FilterKind, choices: readonly FilterOption[]): Drafted {
     ...(g.label === null ? [] : [g.label.length]),
     ...g.items.map((i) => i.text.length),
   ]);
-  const whole = lengths.reduce((sum, n) => sum + Math.min(n, LIMITS.optionText), 0);
-  const drafted = { draft, lengths, whole };
+  const drafted = { draft, lengths, bodies: new Map<number, MenuBody>() };
   perList.set(kind, drafted);
   return drafted;
 }
 
 function menuBody(kind: FilterKind, choices: readonly FilterOption[], budget: number): MenuBody {
-  const { draft, lengths, whole } = draftOf(kind, choices);
-  const cap = whole <= budget ? LIMITS.optionText : fitCap(lengths, budget);
-  let perList = bodies.get(choices);
-  if (!perList) {
-    perList = new Map();
-    bodies.set(choices, perList);
-  }
-  const key = `${kind}|${cap}`;
-  const known = perList.get(key);
+  const { draft, lengths, bodies } = draftOf(kind, choices);
+  const cap = fitCap(lengths, budget);
+  const known = bodies.get(cap);
   if (known) return known;
-  // At most one body per kind and cut (64 of them); a bound all the same.
-  if (perList.size >= 32) perList.clear();
   const body = frozen(buildBody(kind, draft, cap));
-  perList.set(key, body);
+  bodies.set(cap, body);
   return body;
 }
 
