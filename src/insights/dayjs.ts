@@ -60,14 +60,15 @@ const lastDay = new Map<string, { minute: number; day: IsoDay }>();
 export function todayIn(now: Date, tz: string): IsoDay {
   if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new TypeError("now must be a valid Date");
   const t = now.getTime();
-  // Every zone's offset has been a whole number of minutes since 1972, so a zone's midnight falls on
-  // a minute of UTC and the day is the same for all of that minute: asked for every digest, timer and
-  // click, it is worked out once per zone and minute (Intl's formatToParts is the cost).
+  // Since Monrovia's change of May 1972 every zone's offset is a whole number of minutes, so a zone's
+  // midnight falls on a minute of UTC and the day is the same for all of that minute: asked for every
+  // digest, timer and click, it is worked out once per zone and minute (Intl's formatToParts is the cost).
+  if (t < WHOLE_MINUTE_OFFSETS) return dayOf(now, tz);
   const minute = Math.floor(t / 60_000);
-  const known = t >= WHOLE_MINUTE_OFFSETS ? lastDay.get(tz) : undefined;
-  if (known && known.minute === minute) return known.day;
+  const known = lastDay.get(tz);
+  if (known?.minute === minute) return known.day;
   const day = dayOf(now, tz);
-  if (t >= WHOLE_MINUTE_OFFSETS) lastDay.set(tz, { minute, day });
+  lastDay.set(tz, { minute, day });
   return day;
 }
 

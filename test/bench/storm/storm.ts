@@ -211,6 +211,8 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   const final = await world.services.call<
     SlackTally & { firstPosts: number[]; firstPostBy: Record<string, number> }
   >("tally", true);
+  // CPU ticks (10 ms each) as ms per digest delivered.
+  const perDigest = (ticks: number) => round((ticks * 10) / Math.max(1, final.uniqueDeliveries), 2);
   const sortedPosts = final.firstPosts.sort((a, b) => a - b);
   const timeTo = (q: number) => {
     const at = sortedPosts[Math.max(0, Math.ceil(q * n) - 1)];
@@ -238,15 +240,9 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
     filesCalls: final.filesCalls ?? 0,
     workerStartMs: startMs,
     workerPeakRssMb: round(peakRss, 1),
-    workerCpuMsPerDigest: round(
-      ([...ticks.values()].reduce((a, t) => a + t.last - t.from, 0) * 10) /
-        Math.max(1, final.uniqueDeliveries),
-      2,
-    ),
+    workerCpuMsPerDigest: perDigest([...ticks.values()].reduce((a, t) => a + t.last - t.from, 0)),
     servicesCpuMsPerDigest:
-      servicesFrom === null || servicesTo === null
-        ? undefined
-        : round(((servicesTo - servicesFrom) * 10) / Math.max(1, final.uniqueDeliveries), 2),
+      servicesFrom === null || servicesTo === null ? undefined : perDigest(servicesTo - servicesFrom),
     timedOut,
     createMs,
     setupOverran,
