@@ -185,7 +185,11 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
         number,
         string,
       ];
-      if (state === 1) return unpack<T>(payload);
+      if (state === 1) {
+        // Counted at debug level: how often a result this process could have held came back from Redis.
+        logger.debug("drivers result read back from Redis");
+        return unpack<T>(payload);
+      }
       if (state === 2) return computeAndTell(k, token, compute);
       if (Date.now() > deadline)
         throw new AppError("unavailable", "The breakdown was not computed in time.", {
