@@ -7,7 +7,7 @@ import { digestToken } from "../store/keys.ts";
 import type { DriversCache } from "./drivers-cache.ts";
 import type { SlicesSource } from "./drivers-fetch.ts";
 import { windowsFor } from "./drivers-plan.ts";
-import type { DriversPlanner } from "./drivers-planner.ts";
+import type { BucketCompute, DriversPlanner } from "./drivers-planner.ts";
 import {
   computeDriversMany,
   type DriversOutcome,
@@ -58,10 +58,15 @@ export interface AccountLists {
 const listsOfReply = (reply: Promise<InsightsResult>) => () =>
   reply.then((r) => ({ assets: r.filters?.assetId ?? null, scanners: r.filters?.scannerId ?? null }));
 
-/** Computes a bucket's drivers: every digest of it from one fetch, once the lists are in. */
-function bucketRun(deps: DriversEngineDeps, ask: DriversAsk, lists: () => Promise<AccountLists>) {
-  return async (periods: Periods[], requests: string[]) => {
+/** Computes a bucket's drivers: every digest it holds once the lists are in, from one fetch. */
+function bucketRun(
+  deps: DriversEngineDeps,
+  ask: DriversAsk,
+  lists: () => Promise<AccountLists>,
+): BucketCompute {
+  return async (take) => {
     const { assets, scanners } = await lists();
+    const { periods, requests } = take();
     if (!assets || !scanners || !deps.slices)
       throw new AppError(
         "drivers_unavailable",
@@ -86,8 +91,11 @@ function obtain(
 ): Promise<DriversOutcome> {
   const run = bucketRun(deps, ask, lists);
   const compute = () =>
-    deps.planner?.outcome(keys.bucket, keys.request, run) ??
-    run([ask.periods], [keys.request]).then((m) => m.get(keys.request) as DriversOutcome);
+    deps.planner
+      ? deps.planner.outcome(keys.bucket, { request: keys.request, periods: ask.periods }, run)
+      : run(() => ({ periods: [ask.periods], requests: [keys.request] })).then(
+          (m) => m.get(keys.request) as DriversOutcome,
+        );
   return deps.cache ? deps.cache.get(ask.apiKey, keys.request, compute) : compute();
 }
 

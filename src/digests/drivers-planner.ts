@@ -2,12 +2,16 @@ import type { Periods } from "../insights/period-totals.ts";
 import type { DriversOutcome } from "./drivers-service.ts";
 
 /**
- * Scheduled storms plan their drivers ahead. When a time slot fires, its fan-out knows which
- * digests are about to be built; those of one account that share their filters and their last day
- * (a "bucket": the same slices, each digest with its own range) get their drivers from one fetch of
- * the days they all need. The planner holds, in this process, which digests each bucket stands for
- * and the bucket's one computation, started by whichever comes first: the fan-out's warm-up or a
- * delivery of the bucket. A digest nobody planned computes its own drivers as before.
+ * Digests of one account that share their filters and their last day (a "bucket": the same slices,
+ * each digest with its own range) get their drivers from one fetch of the days they all need. The
+ * planner holds, in this process, which digests each bucket stands for and the bucket's one
+ * computation.
+ *
+ * Digests reach a bucket two ways. A scheduled slot's fan-out plans them ahead (its warm-up knows
+ * which digests it is about to build). Any other digest joins the bucket that is still gathering:
+ * a computation cannot start before the account's lists are in (the first digest's own reply), so
+ * the digests that ask meanwhile (many people at once, or a storm nobody planned) join it at no
+ * cost in time. The bucket closes when its computation takes its digests; later ones start the next.
  */
 
 /** One digest of a bucket: its drivers request key and its periods. */
@@ -16,22 +20,31 @@ export interface PlannedDigest {
   periods: Periods;
 }
 
+/** The digests a bucket stands for when its computation takes them (the bucket closes then). */
+export interface BucketDigests {
+  periods: Periods[];
+  requests: string[];
+}
+
 /** Each digest's drivers (or the bucket's failure), by request key. */
 export type BucketRun = Promise<Map<string, DriversOutcome>>;
 
+/**
+ * A bucket's computation: it may wait (for the account's lists), then calls `take` once, at the
+ * moment it fixes which digests it computes.
+ */
+export type BucketCompute = (take: () => BucketDigests) => BucketRun;
+
 export interface DriversPlanner {
-  /** Adds digests to their bucket (one not started yet; a started one is not changed, a new one begins). */
+  /** Adds digests to their bucket (one still gathering; a closed one is not changed, a new one begins). */
   plan(bucket: string, digests: readonly PlannedDigest[]): void;
   /**
-   * The drivers of `request` from its bucket's computation, started here with `run` over every
-   * digest of the bucket unless it is under way; undefined when no bucket plans that request. Each
-   * digest's drivers are handed out once (callers go through the shared cache, which keeps them).
+   * The drivers of `request` from its bucket's computation: the bucket that planned it, else the
+   * one gathering (joined), else a new one; the computation is started here with `run` unless it is
+   * under way. Each caller gets the digest's drivers once (callers go through the shared cache,
+   * which keeps them).
    */
-  outcome(
-    bucket: string,
-    request: string,
-    run: (periods: Periods[], requests: string[]) => BucketRun,
-  ): Promise<DriversOutcome> | undefined;
+  outcome(bucket: string, digest: PlannedDigest, run: BucketCompute): Promise<DriversOutcome>;
   /** Runs a bucket's warm-up when fewer than the planner's limit run (deliveries never wait for this queue). */
   queue(task: () => Promise<void>): Promise<void>;
   /** Buckets held (for tests and metrics). */
@@ -39,8 +52,11 @@ export interface DriversPlanner {
 }
 
 interface Bucket {
-  digests: Map<string, Periods>;
+  /** Each digest's periods and how many callers still wait for its drivers. */
+  digests: Map<string, { periods: Periods; waiting: number }>;
   run: BucketRun | null;
+  /** Its computation took its digests (or ended): nobody joins it any more. */
+  closed: boolean;
   until: number;
 }
 
@@ -66,36 +82,66 @@ export function createDriversPlanner(
       else if (live.length !== list.length) buckets.set(key, live);
     }
   };
+  /** The bucket still gathering digests, or a new one. */
+  const gathering = (key: string): Bucket => {
+    const list = buckets.get(key) ?? [];
+    let open = list.find((b) => !b.closed && b.until > now());
+    if (!open) {
+      open = { digests: new Map(), run: null, closed: false, until: now() + ttlMs };
+      list.push(open);
+      buckets.set(key, list);
+    }
+    return open;
+  };
+  const forget = (key: string, b: Bucket) => {
+    const list = buckets.get(key)?.filter((x) => x !== b) ?? [];
+    if (list.length > 0) buckets.set(key, list);
+    else buckets.delete(key);
+  };
   return {
     plan(bucket, digests) {
       sweep();
       const list = buckets.get(bucket) ?? [];
-      let open = list.find((b) => b.run === null);
-      if (!open) {
-        open = { digests: new Map(), run: null, until: now() + ttlMs };
-        list.push(open);
-        buckets.set(bucket, list);
-      }
-      for (const d of digests)
-        if (!list.some((b) => b.run && b.digests.has(d.request))) open.digests.set(d.request, d.periods);
+      const fresh = digests.filter((d) => !list.some((b) => b.digests.has(d.request)));
+      if (fresh.length === 0) return;
+      const open = gathering(bucket);
+      for (const d of fresh) open.digests.set(d.request, { periods: d.periods, waiting: 0 });
     },
-    outcome(bucket, request, run) {
-      const b = buckets.get(bucket)?.find((x) => x.digests.has(request) && x.until > now());
-      if (!b) return undefined;
-      b.run ??= run([...b.digests.values()], [...b.digests.keys()]);
-      return b.run.then((outcomes) => {
-        const mine = outcomes.get(request);
-        if (!mine) throw new Error("a planned digest's drivers were taken already");
-        // Taken once (the shared cache keeps it from here): a storm's buckets do not pile up here.
-        outcomes.delete(request);
-        b.digests.delete(request);
-        if (b.digests.size === 0) {
-          const list = buckets.get(bucket)?.filter((x) => x !== b) ?? [];
-          if (list.length > 0) buckets.set(bucket, list);
-          else buckets.delete(bucket);
-        }
-        return mine;
-      });
+    outcome(bucket, digest, run) {
+      sweep();
+      const b =
+        buckets.get(bucket)?.find((x) => x.digests.has(digest.request) && x.until > now()) ??
+        gathering(bucket);
+      const mine = b.digests.get(digest.request) ?? { periods: digest.periods, waiting: 0 };
+      mine.waiting++;
+      b.digests.set(digest.request, mine);
+      if (!b.run) {
+        const take = (): BucketDigests => {
+          b.closed = true;
+          return { periods: [...b.digests.values()].map((d) => d.periods), requests: [...b.digests.keys()] };
+        };
+        b.run = run(take);
+        b.run.then(
+          () => undefined,
+          () => {
+            // A failure is not kept here (the shared cache keeps a coded one briefly): the next asker starts afresh.
+            b.closed = true;
+            forget(bucket, b);
+          },
+        );
+      }
+      return b.run
+        .then((outcomes) => {
+          const result = outcomes.get(digest.request);
+          if (!result) throw new Error("a digest joined a bucket after its computation took its digests");
+          return result;
+        })
+        .finally(() => {
+          // Handed out to every caller that waited for it, then let go: a storm's buckets do not pile up here.
+          if (--mine.waiting > 0) return;
+          b.digests.delete(digest.request);
+          if (b.digests.size === 0 && b.closed) forget(bucket, b);
+        });
     },
     async queue(task) {
       if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));

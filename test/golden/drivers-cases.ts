@@ -130,9 +130,13 @@ export interface GoldenWorld {
   /**
    * Cases that differ only in their range (one account, filter, zone, hour, settings), as a slot's
    * deliveries: their drivers planned and warmed together, then each digest built. `slices` counts
-   * the slices requests the whole group made.
+   * the slices requests the whole group made. `joined`: nobody plans them; every digest is asked at
+   * once (many people at the same moment) and they join one another's computation.
    */
-  runPlanned(cases: GoldenCase[]): Promise<{ outcomes: Record<string, GoldenOutcome>; slices: number }>;
+  runPlanned(
+    cases: GoldenCase[],
+    how?: "warmed" | "joined",
+  ): Promise<{ outcomes: Record<string, GoldenOutcome>; slices: number }>;
   close(): Promise<void>;
 }
 
@@ -255,7 +259,7 @@ export async function goldenWorld(redis: RedisClient, today: string): Promise<Go
         throw err;
       }
     },
-    async runPlanned(cases) {
+    async runPlanned(cases, how = "warmed") {
       const c0 = cases[0] as GoldenCase;
       const account = GOLDEN_ACCOUNTS.find((a) => a.name === c0.account);
       if (!account) throw new Error(`unknown account ${c0.account}`);
@@ -269,12 +273,13 @@ export async function goldenWorld(redis: RedisClient, today: string): Promise<Go
         scannerIds: f.scannerIds ?? [],
       };
       const before = slicesAsked;
-      await digests.warmDrivers(
-        TEAM(0),
-        cases.map((c) => ({ range: c.range, tz: c.tz, now, ...ids })),
-      );
+      if (how === "warmed")
+        await digests.warmDrivers(
+          TEAM(0),
+          cases.map((c) => ({ range: c.range, tz: c.tz, now, ...ids })),
+        );
       const outcomes: Record<string, GoldenOutcome> = {};
-      for (const c of cases) {
+      const build = async (c: GoldenCase) => {
         try {
           const { view } = await digests.build({
             ref: TEAM(0),
@@ -289,7 +294,9 @@ export async function goldenWorld(redis: RedisClient, today: string): Promise<Go
           if (!(err instanceof AppError)) throw err;
           outcomes[c.id] = { error: err.code };
         }
-      }
+      };
+      if (how === "joined") await Promise.all(cases.map(build));
+      else for (const c of cases) await build(c);
       return { outcomes, slices: slicesAsked - before };
     },
     close: () => emu.close(),
@@ -315,11 +322,12 @@ export async function runGoldenCases(
 
 /**
  * The cases again, each group of them that differs only in range planned together like a slot's
- * deliveries; the outcomes, and the slices requests and digests per group.
+ * deliveries (or all asked at once, joining one another's computation); the outcomes, and the slices requests and digests per group.
  */
 export async function runGoldenCasesPlanned(
   redis: RedisClient,
   cases: GoldenCase[] = goldenCases(),
+  how: "warmed" | "joined" = "warmed",
 ): Promise<{ outcomes: Record<string, GoldenOutcome>; groups: { digests: number; slices: number }[] }> {
   const outcomes: Record<string, GoldenOutcome> = {};
   const groups: { digests: number; slices: number }[] = [];
@@ -332,7 +340,7 @@ export async function runGoldenCasesPlanned(
         byGroup.set(g, [...(byGroup.get(g) ?? []), c]);
       }
       for (const group of byGroup.values()) {
-        const r = await world.runPlanned(group);
+        const r = await world.runPlanned(group, how);
         Object.assign(outcomes, r.outcomes);
         groups.push({ digests: group.length, slices: r.slices });
       }

@@ -6,6 +6,7 @@ import { createAnalyticsClient } from "../../../src/analytics/client.ts";
 import { parseKeyring } from "../../../src/config.ts";
 import { createDigestService, type DigestService } from "../../../src/digests/digest-service.ts";
 import { createDriversCache } from "../../../src/digests/drivers-cache.ts";
+import { createDriversPlanner } from "../../../src/digests/drivers-planner.ts";
 import { DEFAULT_DRIVERS, type DriversSettings } from "../../../src/digests/drivers-service.ts";
 import { createInsightsCache } from "../../../src/digests/insights-cache.ts";
 import { silentLogger } from "../../../src/log.ts";
@@ -112,6 +113,8 @@ export async function buildDriversWorld(
           insights: source,
           slices: client,
           driversCache,
+          // And its planner: digests of an account asked together join one computation, as in the app.
+          driversPlanner: createDriversPlanner(),
           drivers: { ...DEFAULT_DRIVERS, ...settings },
           logger: silentLogger(),
         }),
