@@ -29,10 +29,11 @@ import {
 } from "./drivers-engine.ts";
 import type { SlicesSource } from "./drivers-fetch.ts";
 import type { DriversPlanner } from "./drivers-planner.ts";
-import { DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
+import { DEFAULT_DRIVERS, type DriversSettings, idsPerRequest } from "./drivers-service.ts";
 import type { FilterLists, FilterListsCache } from "./filter-lists.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsCache } from "./insights-cache.ts";
+import { batchSlices } from "./slices-batcher.ts";
 import { fetchWeekdaySeries } from "./weekday-series.ts";
 
 /** What a digest is asked for: a range in the grammar, a zone, and filters by name or by id. */
@@ -174,7 +175,10 @@ export function createDigestService(options: {
     return chosen && CHART_STYLES.includes(chosen) ? chosen : "native";
   };
   const engine: DriversEngineDeps = {
-    slices: options.slices,
+    // An account's computations asking in the same turn share requests.
+    slices: options.slices
+      ? batchSlices(options.slices, { batchSize: settings.batchSize, maxIds: idsPerRequest(settings) })
+      : undefined,
     cache: options.driversCache,
     planner: options.driversPlanner,
     settings,

@@ -27,6 +27,9 @@ export interface DriversSettings {
   batchSize: number;
 }
 
+/** Asset ids one slices request may carry: a few chunks' worth. */
+export const idsPerRequest = (settings: DriversSettings): number => 4 * settings.chunkSize;
+
 export const DEFAULT_DRIVERS: DriversSettings = {
   maxQueries: 32,
   chunkSize: 1000,
@@ -105,7 +108,7 @@ async function seriesOver(
   windows: readonly Window[],
 ): Promise<DayPoint[][]> {
   const planned = partsOf(slices, windows);
-  const limits = { ...deps.settings, maxIds: 4 * deps.settings.chunkSize };
+  const limits = { ...deps.settings, maxIds: idsPerRequest(deps.settings) };
   const points = await fetchParts(
     deps.source,
     apiKey,

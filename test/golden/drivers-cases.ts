@@ -131,11 +131,12 @@ export interface GoldenWorld {
    * Cases that differ only in their range (one account, filter, zone, hour, settings), as a slot's
    * deliveries: their drivers planned and warmed together, then each digest built. `slices` counts
    * the slices requests the whole group made. `joined`: nobody plans them; every digest is asked at
-   * once (many people at the same moment) and they join one another's computation.
+   * once (many people at the same moment) and they join one another's computation. `account`: like
+   * `joined`, with the account's cases of every filter asked at once (team channels).
    */
   runPlanned(
     cases: GoldenCase[],
-    how?: "warmed" | "joined",
+    how?: "warmed" | "joined" | "account",
   ): Promise<{ outcomes: Record<string, GoldenOutcome>; slices: number }>;
   close(): Promise<void>;
 }
@@ -266,17 +267,19 @@ export async function goldenWorld(redis: RedisClient, today: string): Promise<Go
       const digests = await serviceFor(account.apiKey, { ...DEFAULT_DRIVERS, ...c0.settings }, true);
       const now = new Date(`${c0.today}T${String(c0.hour).padStart(2, "0")}:00:00Z`);
       // Filters by id, as a subscription stores them (a group stands for its assets).
-      const f = filtersOf(c0, account.apiKey);
       const assets = accountFor(account.apiKey)?.assets ?? [];
-      const ids = {
-        assetIds: [...(f.assetIds ?? []), ...assetIdsOfGroups(assets, f.assetGroups ?? [])],
-        scannerIds: f.scannerIds ?? [],
+      const idsOf = (c: GoldenCase) => {
+        const f = filtersOf(c, account.apiKey);
+        return {
+          assetIds: [...(f.assetIds ?? []), ...assetIdsOfGroups(assets, f.assetGroups ?? [])],
+          scannerIds: f.scannerIds ?? [],
+        };
       };
       const before = slicesAsked;
       if (how === "warmed")
         await digests.warmDrivers(
           TEAM(0),
-          cases.map((c) => ({ range: c.range, tz: c.tz, now, ...ids })),
+          cases.map((c) => ({ range: c.range, tz: c.tz, now, ...idsOf(c) })),
         );
       const outcomes: Record<string, GoldenOutcome> = {};
       const build = async (c: GoldenCase) => {
@@ -287,7 +290,7 @@ export async function goldenWorld(redis: RedisClient, today: string): Promise<Go
             tz: c.tz,
             now,
             drivers: "required",
-            ...ids,
+            ...idsOf(c),
           });
           outcomes[c.id] = outcomeOf(view);
         } catch (err) {
@@ -295,7 +298,7 @@ export async function goldenWorld(redis: RedisClient, today: string): Promise<Go
           outcomes[c.id] = { error: err.code };
         }
       };
-      if (how === "joined") await Promise.all(cases.map(build));
+      if (how !== "warmed") await Promise.all(cases.map(build));
       else for (const c of cases) await build(c);
       return { outcomes, slices: slicesAsked - before };
     },
@@ -322,12 +325,13 @@ export async function runGoldenCases(
 
 /**
  * The cases again, each group of them that differs only in range planned together like a slot's
- * deliveries (or all asked at once, joining one another's computation); the outcomes, and the slices requests and digests per group.
+ * deliveries (or all asked at once, joining one another's computation; `account`: every filter of
+ * an account together); the outcomes, and the slices requests and digests per group.
  */
 export async function runGoldenCasesPlanned(
   redis: RedisClient,
   cases: GoldenCase[] = goldenCases(),
-  how: "warmed" | "joined" = "warmed",
+  how: "warmed" | "joined" | "account" = "warmed",
 ): Promise<{ outcomes: Record<string, GoldenOutcome>; groups: { digests: number; slices: number }[] }> {
   const outcomes: Record<string, GoldenOutcome> = {};
   const groups: { digests: number; slices: number }[] = [];
@@ -336,7 +340,13 @@ export async function runGoldenCasesPlanned(
     try {
       const byGroup = new Map<string, GoldenCase[]>();
       for (const c of cases.filter((x) => x.today === today)) {
-        const g = JSON.stringify([c.account, c.filter, c.tz, c.hour, c.settings ?? null]);
+        const g = JSON.stringify([
+          c.account,
+          how === "account" ? "" : c.filter,
+          c.tz,
+          c.hour,
+          c.settings ?? null,
+        ]);
         byGroup.set(g, [...(byGroup.get(g) ?? []), c]);
       }
       for (const group of byGroup.values()) {

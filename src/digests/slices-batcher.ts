@@ -1,0 +1,145 @@
+import { AnalyticsError } from "../analytics/analytics-errors.ts";
+import type { SliceQuery, SliceSeries } from "../analytics/types.ts";
+import type { SlicesSource } from "./drivers-fetch.ts";
+
+/**
+ * Slices requests of one account asked in the same turn of the event loop go out as one request.
+ *
+ * Each drivers computation packs its own slices into few requests, but an account's digests with
+ * different filters (a team channel per asset group or scanner) are different computations, and each
+ * asked its handful of slices alone: a request of a few fields each. They start together (their
+ * lists arrive with replies that were asked together), so what they ask in one turn is sent as one
+ * request of aliased fields, within the same bounds on fields and asset ids as one computation's.
+ *
+ * A failure the service pins on fields (a GraphQL error naming aliases) is the business of the
+ * askers those fields belong to; the others ask again on their own, so one digest's refused slice
+ * never costs another its drivers. Any other failure (a timeout, a 5xx, a 429) is every asker's.
+ */
+
+export interface BatchLimits {
+  /** Aliased fields per request. */
+  batchSize: number;
+  /** Asset ids one request may carry (each distinct list counted once). */
+  maxIds: number;
+}
+
+interface Asker {
+  queries: readonly SliceQuery[];
+  resolve: (series: SliceSeries[]) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Pending {
+  askers: Asker[];
+  sent: boolean;
+  fields: number;
+  lists: Set<string>;
+  ids: number;
+}
+
+const listKey = (q: SliceQuery) => (q.assetIds ?? []).join(",");
+
+/** The asset ids `queries` would add to a request already holding `lists`. */
+function addedIds(lists: ReadonlySet<string>, queries: readonly SliceQuery[]): number {
+  const seen = new Set(lists);
+  let n = 0;
+  for (const q of queries) {
+    const key = listKey(q);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    n += q.assetIds?.length ?? 0;
+  }
+  return n;
+}
+
+/** The failure as one asker's part of the request saw it: the failed aliases renumbered to its own. */
+function failureFor(err: AnalyticsError, fields: readonly string[]): AnalyticsError {
+  return new AnalyticsError(err.code, err.message, {
+    cause: err,
+    status: err.status,
+    retryAfterMs: err.retryAfterMs,
+    graphqlMessages: [...err.graphqlMessages],
+    endpoint: err.details.endpoint as string | undefined,
+    failedFields: [...fields],
+  });
+}
+
+/**
+ * @param defer when a turn's askers are sent [setImmediate: after the I/O callbacks of this turn].
+ */
+export function batchSlices(
+  source: SlicesSource,
+  limits: BatchLimits,
+  defer: (flush: () => void) => void = setImmediate,
+): SlicesSource {
+  const pending = new Map<string, Pending>();
+
+  const send = async (apiKey: string, batch: Pending) => {
+    const only = batch.askers[0];
+    if (batch.askers.length === 1 && only) {
+      source.slices(apiKey, only.queries).then(only.resolve, only.reject);
+      return;
+    }
+    const all = batch.askers.flatMap((a) => a.queries);
+    let replies: SliceSeries[];
+    try {
+      replies = await source.slices(apiKey, all);
+    } catch (err) {
+      const failed =
+        err instanceof AnalyticsError ? (err.details.failedFields as string[] | undefined) : undefined;
+      let start = 0;
+      for (const a of batch.askers) {
+        const own: string[] = [];
+        for (const f of failed ?? []) {
+          const i = Number(/^s(\d+)$/.exec(f)?.[1] ?? Number.NaN);
+          if (i >= start && i < start + a.queries.length) own.push(`s${i - start}`);
+        }
+        start += a.queries.length;
+        if (!failed || !(err instanceof AnalyticsError)) a.reject(err);
+        else if (own.length > 0) a.reject(failureFor(err, own));
+        // Nothing of its own was refused: it asks again alone.
+        else source.slices(apiKey, a.queries).then(a.resolve, a.reject);
+      }
+      return;
+    }
+    let start = 0;
+    for (const a of batch.askers) {
+      a.resolve(replies.slice(start, start + a.queries.length));
+      start += a.queries.length;
+    }
+  };
+
+  const flush = (apiKey: string, batch: Pending) => {
+    if (batch.sent) return;
+    batch.sent = true;
+    if (pending.get(apiKey) === batch) pending.delete(apiKey);
+    void send(apiKey, batch);
+  };
+
+  return {
+    slices(apiKey, queries) {
+      if (queries.length >= limits.batchSize) return source.slices(apiKey, queries);
+      return new Promise<SliceSeries[]>((resolve, reject) => {
+        let batch = pending.get(apiKey);
+        if (
+          batch &&
+          (batch.fields + queries.length > limits.batchSize ||
+            batch.ids + addedIds(batch.lists, queries) > limits.maxIds)
+        ) {
+          flush(apiKey, batch);
+          batch = undefined;
+        }
+        if (!batch) {
+          const fresh: Pending = { askers: [], sent: false, fields: 0, lists: new Set(), ids: 0 };
+          pending.set(apiKey, fresh);
+          defer(() => flush(apiKey, fresh));
+          batch = fresh;
+        }
+        batch.ids += addedIds(batch.lists, queries);
+        for (const q of queries) batch.lists.add(listKey(q));
+        batch.fields += queries.length;
+        batch.askers.push({ queries, resolve, reject });
+      });
+    },
+  };
+}

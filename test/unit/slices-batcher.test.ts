@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { AnalyticsError } from "../../src/analytics/analytics-errors.ts";
+import type { SliceQuery, SliceSeries } from "../../src/analytics/types.ts";
+import type { SlicesSource } from "../../src/digests/drivers-fetch.ts";
+import { batchSlices } from "../../src/digests/slices-batcher.ts";
+
+/**
+ * The analytics side of the batcher, recorded: every request it received (account and queries),
+ * answering each query with a series that names it, or failing as told.
+ */
+function service(fail?: (queries: readonly SliceQuery[]) => unknown) {
+  const requests: { apiKey: string; queries: readonly SliceQuery[] }[] = [];
+  const source: SlicesSource = {
+    async slices(apiKey, queries) {
+      requests.push({ apiKey, queries });
+      const err = fail?.(queries);
+      if (err) throw err;
+      return queries.map(
+        (q): SliceSeries => ({
+          dailyMetric: [
+            { timeStamp: `${q.fromDay}T00:00:00`, violations: q.assetIds?.length ?? 0, findings: 0 },
+          ],
+          dailyActivity: [],
+        }),
+      );
+    },
+  };
+  return { source, requests };
+}
+
+const q = (day: string, assetIds: string[] = []): SliceQuery => ({
+  fromDay: day,
+  toDay: day,
+  assetIds,
+  scannerIds: [],
+});
+const dayOf = (s: SliceSeries) => s.dailyMetric[0]?.timeStamp.slice(0, 10);
+
+describe("slices of one account asked in one turn", () => {
+  it("go out as one request per account, each asker getting its own series in its order", async () => {
+    const { source, requests } = service();
+    const batched = batchSlices(source, { batchSize: 32, maxIds: 100 });
+    const [a, b, c] = await Promise.all([
+      batched.slices("key-1", [q("2026-11-01"), q("2026-11-02")]),
+      batched.slices("key-2", [q("2026-11-03")]),
+      batched.slices("key-1", [q("2026-11-04"), q("2026-11-05"), q("2026-11-06")]),
+    ]);
+    expect(requests.map((r) => [r.apiKey, r.queries.length])).toEqual([
+      ["key-1", 5],
+      ["key-2", 1],
+    ]);
+    expect(a?.map(dayOf)).toEqual(["2026-11-01", "2026-11-02"]);
+    expect(b?.map(dayOf)).toEqual(["2026-11-03"]);
+    expect(c?.map(dayOf)).toEqual(["2026-11-04", "2026-11-05", "2026-11-06"]);
+  });
+
+  it("asked in different turns, go out apart", async () => {
+    const { source, requests } = service();
+    const batched = batchSlices(source, { batchSize: 32, maxIds: 100 });
+    await batched.slices("key-1", [q("2026-11-01")]);
+    await batched.slices("key-1", [q("2026-11-02")]);
+    expect(requests.length).toBe(2);
+  });
+
+  it("keep a request within its fields and asset ids, counting a list asked twice once", async () => {
+    const { source, requests } = service();
+    const batched = batchSlices(source, { batchSize: 4, maxIds: 5 });
+    const ids = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}`);
+    await Promise.all([
+      batched.slices("k", [q("2026-11-01"), q("2026-11-02"), q("2026-11-03")]),
+      // Two more fields would pass 4: a request of its own.
+      batched.slices("k", [q("2026-11-04"), q("2026-11-05")]),
+      // Three ids, then the same three again (free), then three more would pass 5.
+      batched.slices("k", [q("2026-11-06", ids(3, "a"))]),
+      batched.slices("k", [q("2026-11-07", ids(3, "b"))]),
+    ]);
+    expect(requests.map((r) => r.queries.map((x) => x.fromDay.slice(8)))).toEqual([
+      ["01", "02", "03"],
+      ["04", "05", "06"],
+      ["07"],
+    ]);
+    const seen = service();
+    const again = batchSlices(seen.source, { batchSize: 4, maxIds: 5 });
+    await Promise.all([
+      again.slices("k", [q("2026-11-01", ids(3, "a"))]),
+      again.slices("k", [q("2026-11-02", ids(3, "a"))]),
+    ]);
+    expect(seen.requests.length).toBe(1);
+  });
+
+  it("as many as a request holds go straight out", async () => {
+    const { source, requests } = service();
+    const batched = batchSlices(source, { batchSize: 2, maxIds: 100 });
+    await Promise.all([
+      batched.slices("k", [q("2026-11-01"), q("2026-11-02")]),
+      batched.slices("k", [q("2026-11-03")]),
+    ]);
+    expect(requests.map((r) => r.queries.length)).toEqual([2, 1]);
+  });
+
+  it("a refused field fails only the asker it belongs to, named in its own numbering; the others ask again alone", async () => {
+    const refused = "2026-11-03";
+    const { source, requests } = service((queries) => {
+      const i = queries.findIndex((x) => x.fromDay === refused);
+      return i < 0
+        ? undefined
+        : new AnalyticsError("graphql", "The analytics service refused the query", {
+            failedFields: [`s${i}`],
+            graphqlMessages: ["unknown scanner"],
+          });
+    });
+    const batched = batchSlices(source, { batchSize: 32, maxIds: 100 });
+    const [a, b] = await Promise.allSettled([
+      batched.slices("k", [q("2026-11-01"), q("2026-11-02")]),
+      batched.slices("k", [q("2026-11-04"), q(refused)]),
+    ]);
+    expect(a.status).toBe("fulfilled");
+    if (a.status === "fulfilled") expect(a.value.map(dayOf)).toEqual(["2026-11-01", "2026-11-02"]);
+    expect(b.status).toBe("rejected");
+    if (b.status === "rejected") {
+      const err = b.reason as AnalyticsError;
+      expect(err.code).toBe("graphql");
+      // Its second query: s1 of its own, s3 of the shared request.
+      expect(err.details.failedFields).toEqual(["s1"]);
+      expect(err.graphqlMessages).toEqual(["unknown scanner"]);
+    }
+    // The shared request, then the first asker's alone; the refused asker is not asked again.
+    expect(requests.map((r) => r.queries.length)).toEqual([4, 2]);
+  });
+
+  it("a failure of the whole request (a timeout, a 5xx) is every asker's, and nobody asks again", async () => {
+    const down = new AnalyticsError("unavailable", "The analytics service did not answer in time.");
+    const { source, requests } = service(() => down);
+    const batched = batchSlices(source, { batchSize: 32, maxIds: 100 });
+    const settled = await Promise.allSettled([
+      batched.slices("k", [q("2026-11-01")]),
+      batched.slices("k", [q("2026-11-02")]),
+    ]);
+    expect(settled.map((s) => (s.status === "rejected" ? s.reason : null))).toEqual([down, down]);
+    expect(requests.length).toBe(1);
+  });
+});
