@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { createTtlMemo } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { KeyScheme } from "../store/keys.ts";
+import { packText, unpackText } from "../store/packed-text.ts";
 import { isCluster, type RedisClient } from "../store/redis-client.ts";
 import { runScript, script } from "../store/scripts.ts";
 
@@ -87,12 +87,12 @@ return 1`);
 /** A value as stored in Redis, and its JSON's length (what the memo counts it as). */
 function pack(p: Packed): { raw: string; chars: number } {
   const json = JSON.stringify(p);
-  return { raw: deflateRawSync(Buffer.from(json)).toString("base64"), chars: json.length };
+  return { raw: packText(json), chars: json.length };
 }
 
 /** A value read back, and its JSON's length; a shared failure is thrown. */
 function unpack<T>(raw: string): Held<T> {
-  const json = inflateRawSync(Buffer.from(raw, "base64")).toString("utf8");
+  const json = unpackText(raw);
   const p = JSON.parse(json) as Packed;
   if (p.ok) return { value: p.value as T, chars: json.length };
   const e = p.error ?? { code: "unavailable", message: "The analytics service did not answer." };

@@ -1,9 +1,9 @@
-import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { createTtlMemo } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { digestToken, type KeyScheme, type WorkspaceRef } from "../store/keys.ts";
+import { packText, unpackText } from "../store/packed-text.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { scanKeys } from "../store/scan.ts";
 import { runScript, script } from "../store/scripts.ts";
@@ -89,7 +89,7 @@ if redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end
 return 1`);
 
 /** Replies are stored deflated (JSON of daily series compresses several times over), as base64 text. */
-const pack = (entry: CachedEntry) => deflateRawSync(Buffer.from(JSON.stringify(entry))).toString("base64");
+const pack = (entry: CachedEntry) => packText(JSON.stringify(entry));
 
 /**
  * Insights replies shared across requests and processes: a short-lived cache in Redis, plus
@@ -122,7 +122,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
   };
 
   const unpack = (raw: string): InsightsResult => {
-    const entry = JSON.parse(inflateRawSync(Buffer.from(raw, "base64")).toString("utf8")) as CachedEntry;
+    const entry = JSON.parse(unpackText(raw)) as CachedEntry;
     if (entry.ok && entry.result) return entry.result;
     const e = entry.error ?? { code: "unavailable", message: "The analytics service did not answer." };
     throw new AppError(e.code, e.message, { details: { ...(e.details ?? {}), shared: true } });
