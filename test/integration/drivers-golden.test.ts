@@ -3,6 +3,7 @@ import { gunzipSync } from "node:zlib";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import {
+  type GoldenCase,
   type GoldenOutcome,
   goldenCases,
   runGoldenCases,
@@ -26,6 +27,18 @@ afterAll(() => redis.quit());
 const gapsOf = (o: GoldenOutcome | undefined) =>
   o && "drivers" in o ? ((o.drivers as { gaps: unknown[] } | null)?.gaps ?? []) : [];
 
+/** Every case's outcome is the recorded one: the first changed case as a diff, then the list of all of them. */
+function expectRecorded(cases: GoldenCase[], outcomes: Record<string, GoldenOutcome>): void {
+  const changed = cases.filter((c) => JSON.stringify(outcomes[c.id]) !== JSON.stringify(golden[c.id]));
+  const first = changed[0];
+  if (first)
+    expect({ id: first.id, outcome: outcomes[first.id] }).toEqual({
+      id: first.id,
+      outcome: golden[first.id],
+    });
+  expect(changed.map((c) => c.id)).toEqual([]);
+}
+
 describe("drivers against the golden record", () => {
   it("the record covers what it must: every case, scenario outages found, budgets and chunks exercised", () => {
     const cases = goldenCases();
@@ -42,28 +55,13 @@ describe("drivers against the golden record", () => {
   it("every case gives the recorded drivers, gaps, group buttons and previous period", async () => {
     const cases = goldenCases();
     const outcomes = await runGoldenCases(redis, cases);
-    const changed = cases.filter((c) => JSON.stringify(outcomes[c.id]) !== JSON.stringify(golden[c.id]));
-    const first = changed[0];
-    // The first changed case as a diff, then the list of all of them.
-    if (first)
-      expect({ id: first.id, outcome: outcomes[first.id] }).toEqual({
-        id: first.id,
-        outcome: golden[first.id],
-      });
-    expect(changed.map((c) => c.id)).toEqual([]);
+    expectRecorded(cases, outcomes);
   }, 900_000);
 
   it("every case planned with the others of its account, filter and zone (a slot's drivers) gives the same", async () => {
     const cases = goldenCases();
     const { outcomes, groups } = await runGoldenCasesPlanned(redis, cases);
-    const changed = cases.filter((c) => JSON.stringify(outcomes[c.id]) !== JSON.stringify(golden[c.id]));
-    const first = changed[0];
-    if (first)
-      expect({ id: first.id, outcome: outcomes[first.id] }).toEqual({
-        id: first.id,
-        outcome: golden[first.id],
-      });
-    expect(changed.map((c) => c.id)).toEqual([]);
+    expectRecorded(cases, outcomes);
     // Planned together, digests ending the same day shared their slices: the groups of a dozen
     // ranges (ending on four or five different days) asked about half as many requests as digests.
     const big = groups.filter((g) => g.digests >= 10);
@@ -76,16 +74,8 @@ describe("drivers against the golden record", () => {
     const cases = goldenCases();
     const sameFilter = await runGoldenCasesPlanned(redis, cases, "joined");
     const everyFilter = await runGoldenCasesPlanned(redis, cases, "account");
-    for (const { outcomes } of [sameFilter, everyFilter]) {
-      const changed = cases.filter((c) => JSON.stringify(outcomes[c.id]) !== JSON.stringify(golden[c.id]));
-      const first = changed[0];
-      if (first)
-        expect({ id: first.id, outcome: outcomes[first.id] }).toEqual({
-          id: first.id,
-          outcome: golden[first.id],
-        });
-      expect(changed.map((c) => c.id)).toEqual([]);
-    }
+    expectRecorded(cases, sameFilter.outcomes);
+    expectRecorded(cases, everyFilter.outcomes);
     // Asked while the first digest's lists were on their way, the digests ending the same day joined
     // one computation: as few requests as when a slot plans them.
     const big = sameFilter.groups.filter((g) => g.digests >= 10);
