@@ -45,6 +45,25 @@ export class AnalyticsError extends AppError<AnalyticsErrorCode> {
   }
 }
 
+/**
+ * The same failure told in a caller's terms: its failed fields under the caller's own aliases, and
+ * optionally another message and what the fields stood for. Everything else is kept.
+ */
+export function retold(
+  err: AnalyticsError,
+  told: { failedFields: string[]; message?: string; slices?: string[] },
+): AnalyticsError {
+  return new AnalyticsError(err.code, told.message ?? err.message, {
+    cause: err,
+    status: err.status,
+    retryAfterMs: err.retryAfterMs,
+    graphqlMessages: [...err.graphqlMessages],
+    endpoint: err.details.endpoint as string | undefined,
+    failedFields: told.failedFields,
+    slices: told.slices,
+  });
+}
+
 /** Narrows an unknown failure to the analytics client's error. */
 export function isAnalyticsError(err: unknown): err is AnalyticsError {
   return err instanceof AnalyticsError;

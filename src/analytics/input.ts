@@ -52,6 +52,15 @@ export interface SlicesRequest {
   aliases: string[];
 }
 
+/** The alias of a batch's `index`th slice field: what the service names in a field's error. */
+export const sliceAlias = (index: number): string => `s${index}`;
+
+/** The index a slice alias stands for, or undefined for any other field name. */
+export function sliceIndexOf(alias: string): number | undefined {
+  const m = /^s(\d+)$/.exec(alias);
+  return m ? Number(m[1]) : undefined;
+}
+
 /**
  * Checks a batch of slices and writes it as one document of aliased `insights` fields. Ids travel as
  * variables, never inside the document; a day or an id list the batch repeats (the digest's own
@@ -85,7 +94,7 @@ export function slicesRequest(queries: readonly SliceQuery[]): SlicesRequest {
   const fields: SliceField[] = queries.map((q, i) => {
     checkDays(q);
     return {
-      alias: `s${i}`,
+      alias: sliceAlias(i),
       fromVar: dateVar(q.fromDay),
       toVar: dateVar(q.toDay),
       scannersVar: listVar(ids(q.scannerIds, "scannerIds")),

@@ -1,4 +1,5 @@
-import { AnalyticsError } from "../analytics/analytics-errors.ts";
+import { AnalyticsError, retold } from "../analytics/analytics-errors.ts";
+import { sliceIndexOf } from "../analytics/input.ts";
 import type { SliceQuery, SliceSeries } from "../analytics/types.ts";
 import { repairSeries } from "../insights/series.ts";
 import type { DayPoint } from "../insights/types.ts";
@@ -32,6 +33,53 @@ export interface FetchLimits {
   concurrency: number;
 }
 
+/**
+ * What one request carries so far: its fields, and the asset-id lists among them (a list repeated in
+ * several fields travels once, as one variable, so its ids count once).
+ */
+export interface RequestLoad {
+  fields: number;
+  lists: Set<string>;
+  ids: number;
+}
+
+export const emptyLoad = (): RequestLoad => ({ fields: 0, lists: new Set(), ids: 0 });
+
+const listKey = (ids: readonly string[] | undefined) => (ids ?? []).join(",");
+
+/** The asset ids fields with these lists would add to `load`. */
+function addedIds(load: RequestLoad, lists: readonly (readonly string[] | undefined)[]): number {
+  const fresh = new Set<string>();
+  let n = 0;
+  for (const ids of lists) {
+    const key = listKey(ids);
+    if (load.lists.has(key) || fresh.has(key)) continue;
+    fresh.add(key);
+    n += ids?.length ?? 0;
+  }
+  return n;
+}
+
+/**
+ * Whether fields with these asset-id lists (one per field) still fit a request holding `load`,
+ * within `batchSize` fields and `maxIds` asset ids; an empty request takes anything.
+ */
+export function fitsLoad(
+  load: RequestLoad,
+  lists: readonly (readonly string[] | undefined)[],
+  limits: Pick<FetchLimits, "batchSize" | "maxIds">,
+): boolean {
+  if (load.fields === 0) return true;
+  return load.fields + lists.length <= limits.batchSize && load.ids + addedIds(load, lists) <= limits.maxIds;
+}
+
+/** Adds fields with these asset-id lists to `load`. */
+export function addToLoad(load: RequestLoad, lists: readonly (readonly string[] | undefined)[]): void {
+  load.ids += addedIds(load, lists);
+  for (const ids of lists) load.lists.add(listKey(ids));
+  load.fields += lists.length;
+}
+
 /** Packs parts into requests in order: at most `batchSize` fields and about `maxIds` asset ids each. */
 export function packParts(
   parts: readonly SlicePart[],
@@ -39,22 +87,15 @@ export function packParts(
 ): number[][] {
   const batches: number[][] = [];
   let current: number[] = [];
-  let lists = new Set<string>();
-  let ids = 0;
+  let load = emptyLoad();
   parts.forEach((part, i) => {
-    const key = part.assetIds.join(",");
-    const extra = lists.has(key) ? 0 : part.assetIds.length;
-    if (current.length > 0 && (current.length >= limits.batchSize || ids + extra > limits.maxIds)) {
+    if (!fitsLoad(load, [part.assetIds], limits)) {
       batches.push(current);
       current = [];
-      lists = new Set();
-      ids = 0;
+      load = emptyLoad();
     }
     current.push(i);
-    if (!lists.has(key)) {
-      lists.add(key);
-      ids += part.assetIds.length;
-    }
+    addToLoad(load, [part.assetIds]);
   });
   if (current.length > 0) batches.push(current);
   return batches;
@@ -90,20 +131,16 @@ function mapFailure(err: unknown, parts: readonly SlicePart[], batch: readonly n
   const labels = [
     ...new Set(
       fields.flatMap((f) => {
-        const index = /^s(\d+)$/.exec(f)?.[1];
-        const part = index === undefined ? undefined : parts[batch[Number(index)] as number];
+        const index = sliceIndexOf(f);
+        const part = index === undefined ? undefined : parts[batch[index] as number];
         return part ? [part.label] : [];
       }),
     ),
   ];
   if (labels.length === 0) return err;
-  return new AnalyticsError(err.code, `${err.message} (slices: ${labels.join(", ")})`, {
-    cause: err,
-    status: err.status,
-    retryAfterMs: err.retryAfterMs,
-    graphqlMessages: [...err.graphqlMessages],
-    endpoint: err.details.endpoint as string | undefined,
+  return retold(err, {
     failedFields: fields,
+    message: `${err.message} (slices: ${labels.join(", ")})`,
     slices: labels,
   });
 }

@@ -82,10 +82,10 @@ export function createDriversPlanner(
       else if (live.length !== list.length) buckets.set(key, live);
     }
   };
-  /** The bucket still gathering digests, or a new one. */
+  /** The bucket still gathering digests, or a new one (callers sweep first: no bucket here has expired). */
   const gathering = (key: string): Bucket => {
     const list = buckets.get(key) ?? [];
-    let open = list.find((b) => !b.closed && b.until > now());
+    let open = list.find((b) => !b.closed);
     if (!open) {
       open = { digests: new Map(), run: null, closed: false, until: now() + ttlMs };
       list.push(open);
@@ -110,7 +110,7 @@ export function createDriversPlanner(
     outcome(bucket, digest, run) {
       sweep();
       const b =
-        buckets.get(bucket)?.find((x) => x.digests.has(digest.request) && x.until > now()) ??
+        buckets.get(bucket)?.find((x) => x.digests.has(digest.request)) ??
         gathering(bucket);
       const mine = b.digests.get(digest.request) ?? { periods: digest.periods, waiting: 0 };
       mine.waiting++;

@@ -1,6 +1,14 @@
-import { AnalyticsError } from "../analytics/analytics-errors.ts";
+import { AnalyticsError, retold } from "../analytics/analytics-errors.ts";
+import { sliceAlias, sliceIndexOf } from "../analytics/input.ts";
 import type { SliceQuery, SliceSeries } from "../analytics/types.ts";
-import type { SlicesSource } from "./drivers-fetch.ts";
+import {
+  addToLoad,
+  emptyLoad,
+  type FetchLimits,
+  fitsLoad,
+  type RequestLoad,
+  type SlicesSource,
+} from "./drivers-fetch.ts";
 
 /**
  * Slices requests of one account asked in the same turn of the event loop go out as one request.
@@ -16,12 +24,8 @@ import type { SlicesSource } from "./drivers-fetch.ts";
  * never costs another its drivers. Any other failure (a timeout, a 5xx, a 429) is every asker's.
  */
 
-export interface BatchLimits {
-  /** Aliased fields per request. */
-  batchSize: number;
-  /** Asset ids one request may carry (each distinct list counted once). */
-  maxIds: number;
-}
+/** Fields and asset ids per request: the bounds one computation's requests keep. */
+export type BatchLimits = Pick<FetchLimits, "batchSize" | "maxIds">;
 
 interface Asker {
   queries: readonly SliceQuery[];
@@ -32,37 +36,10 @@ interface Asker {
 interface Pending {
   askers: Asker[];
   sent: boolean;
-  fields: number;
-  lists: Set<string>;
-  ids: number;
+  load: RequestLoad;
 }
 
-const listKey = (q: SliceQuery) => (q.assetIds ?? []).join(",");
-
-/** The asset ids `queries` would add to a request already holding `lists`. */
-function addedIds(lists: ReadonlySet<string>, queries: readonly SliceQuery[]): number {
-  const seen = new Set(lists);
-  let n = 0;
-  for (const q of queries) {
-    const key = listKey(q);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    n += q.assetIds?.length ?? 0;
-  }
-  return n;
-}
-
-/** The failure as one asker's part of the request saw it: the failed aliases renumbered to its own. */
-function failureFor(err: AnalyticsError, fields: readonly string[]): AnalyticsError {
-  return new AnalyticsError(err.code, err.message, {
-    cause: err,
-    status: err.status,
-    retryAfterMs: err.retryAfterMs,
-    graphqlMessages: [...err.graphqlMessages],
-    endpoint: err.details.endpoint as string | undefined,
-    failedFields: [...fields],
-  });
-}
+const listsOf = (queries: readonly SliceQuery[]) => queries.map((q) => q.assetIds);
 
 /**
  * @param defer when a turn's askers are sent [setImmediate: after the I/O callbacks of this turn].
@@ -91,12 +68,12 @@ export function batchSlices(
       for (const a of batch.askers) {
         const own: string[] = [];
         for (const f of failed ?? []) {
-          const i = Number(/^s(\d+)$/.exec(f)?.[1] ?? Number.NaN);
-          if (i >= start && i < start + a.queries.length) own.push(`s${i - start}`);
+          const i = sliceIndexOf(f);
+          if (i !== undefined && i >= start && i < start + a.queries.length) own.push(sliceAlias(i - start));
         }
         start += a.queries.length;
         if (!failed || !(err instanceof AnalyticsError)) a.reject(err);
-        else if (own.length > 0) a.reject(failureFor(err, own));
+        else if (own.length > 0) a.reject(retold(err, { failedFields: own }));
         // Nothing of its own was refused: it asks again alone.
         else source.slices(apiKey, a.queries).then(a.resolve, a.reject);
       }
@@ -121,23 +98,17 @@ export function batchSlices(
       if (queries.length >= limits.batchSize) return source.slices(apiKey, queries);
       return new Promise<SliceSeries[]>((resolve, reject) => {
         let batch = pending.get(apiKey);
-        if (
-          batch &&
-          (batch.fields + queries.length > limits.batchSize ||
-            batch.ids + addedIds(batch.lists, queries) > limits.maxIds)
-        ) {
+        if (batch && !fitsLoad(batch.load, listsOf(queries), limits)) {
           flush(apiKey, batch);
           batch = undefined;
         }
         if (!batch) {
-          const fresh: Pending = { askers: [], sent: false, fields: 0, lists: new Set(), ids: 0 };
+          const fresh: Pending = { askers: [], sent: false, load: emptyLoad() };
           pending.set(apiKey, fresh);
           defer(() => flush(apiKey, fresh));
           batch = fresh;
         }
-        batch.ids += addedIds(batch.lists, queries);
-        for (const q of queries) batch.lists.add(listKey(q));
-        batch.fields += queries.length;
+        addToLoad(batch.load, listsOf(queries));
         batch.askers.push({ queries, resolve, reject });
       });
     },
