@@ -33,7 +33,7 @@ import { DEFAULT_DRIVERS, type DriversSettings, idsPerRequest } from "./drivers-
 import type { FilterLists, FilterListsCache } from "./filter-lists.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsCache } from "./insights-cache.ts";
-import { batchSlices } from "./slices-batcher.ts";
+import { sharedBatcher } from "./slices-batcher.ts";
 import { fetchWeekdaySeries } from "./weekday-series.ts";
 
 /** What a digest is asked for: a range in the grammar, a zone, and filters by name or by id. */
@@ -175,9 +175,10 @@ export function createDigestService(options: {
     return chosen && CHART_STYLES.includes(chosen) ? chosen : "native";
   };
   const engine: DriversEngineDeps = {
-    // An account's computations asking in the same turn share requests.
+    // An account's computations asking in the same turn share requests: through the client's one
+    // batcher, whichever digest service (each delivery has its own) they run in.
     slices: options.slices
-      ? batchSlices(options.slices, { batchSize: settings.batchSize, maxIds: idsPerRequest(settings) })
+      ? sharedBatcher(options.slices, { batchSize: settings.batchSize, maxIds: idsPerRequest(settings) })
       : undefined,
     cache: options.driversCache,
     planner: options.driversPlanner,

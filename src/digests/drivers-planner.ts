@@ -109,9 +109,7 @@ export function createDriversPlanner(
     },
     outcome(bucket, digest, run) {
       sweep();
-      const b =
-        buckets.get(bucket)?.find((x) => x.digests.has(digest.request)) ??
-        gathering(bucket);
+      const b = buckets.get(bucket)?.find((x) => x.digests.has(digest.request)) ?? gathering(bucket);
       const mine = b.digests.get(digest.request) ?? { periods: digest.periods, waiting: 0 };
       mine.waiting++;
       b.digests.set(digest.request, mine);

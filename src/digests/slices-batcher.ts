@@ -114,3 +114,25 @@ export function batchSlices(
     },
   };
 }
+
+const batchers = new WeakMap<SlicesSource, Map<string, SlicesSource>>();
+
+/**
+ * The one batcher of `source` for these limits. Every digest service over one analytics client
+ * shares it: a delivery builds with a digest service of its own, and computations share a request
+ * only when their slices go through the same batcher.
+ */
+export function sharedBatcher(source: SlicesSource, limits: BatchLimits): SlicesSource {
+  let byLimits = batchers.get(source);
+  if (!byLimits) {
+    byLimits = new Map();
+    batchers.set(source, byLimits);
+  }
+  const key = `${limits.batchSize}|${limits.maxIds}`;
+  let batcher = byLimits.get(key);
+  if (!batcher) {
+    batcher = batchSlices(source, limits);
+    byLimits.set(key, batcher);
+  }
+  return batcher;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AnalyticsError } from "../../src/analytics/analytics-errors.ts";
 import type { SliceQuery, SliceSeries } from "../../src/analytics/types.ts";
 import type { SlicesSource } from "../../src/digests/drivers-fetch.ts";
-import { batchSlices } from "../../src/digests/slices-batcher.ts";
+import { batchSlices, sharedBatcher } from "../../src/digests/slices-batcher.ts";
 
 /**
  * The analytics side of the batcher, recorded: every request it received (account and queries),
@@ -138,5 +138,18 @@ describe("slices of one account asked in one turn", () => {
     ]);
     expect(settled.map((s) => (s.status === "rejected" ? s.reason : null))).toEqual([down, down]);
     expect(requests.length).toBe(1);
+  });
+
+  it("every digest service over one client asks through the same batcher (a delivery has a service of its own)", async () => {
+    const { source, requests } = service();
+    const limits = { batchSize: 32, maxIds: 100 };
+    // Two services' computations, each with its own handle on the client's batcher.
+    const a = sharedBatcher(source, limits);
+    const b = sharedBatcher(source, limits);
+    await Promise.all([a.slices("k", [q("2026-11-01")]), b.slices("k", [q("2026-11-02")])]);
+    expect(requests.length).toBe(1);
+    // Other bounds are another batcher; another client, another one again.
+    expect(sharedBatcher(source, { batchSize: 8, maxIds: 100 })).not.toBe(a);
+    expect(sharedBatcher(service().source, limits)).not.toBe(a);
   });
 });
