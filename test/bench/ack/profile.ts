@@ -63,7 +63,7 @@ export function placeOf(url: string, name: string): string {
   return parts.slice(0, Math.min(parts.length - 1, 3)).join("/");
 }
 
-function where(url: string, line: number): string {
+export function where(url: string, line: number): string {
   const nm = url.lastIndexOf("node_modules/");
   const short =
     nm >= 0 ? url.slice(nm + "node_modules/".length) : url.replace(/^.*\/(src|commands|templates)\//, "$1/");
@@ -127,6 +127,44 @@ export function summarizeCpuProfile(profile: unknown, file: string, topN = 25): 
       .map((f) => ({ ...f, selfMs: round(f.selfMs, 1), pct: pct(f.selfMs) })),
     places: byShare(places, topN, pct),
     owners: byShare(owners, topN, pct),
+  };
+}
+
+/**
+ * Inclusive time per function (its own and its callees'), for functions whose `name@where` matches
+ * `pattern`: what a code path costs in all, where self time scatters it over its leaves. A function
+ * on the stack twice (recursion) counts once per sample. Idle time left out.
+ */
+export function inclusiveByFunction(
+  file: string,
+  pattern: RegExp,
+): { busyMs: number; rows: { fn: string; ms: number }[] } {
+  const p = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const nameOf = (n: ProfileNode) =>
+    `${n.callFrame.functionName || "(anonymous)"}@${where(n.callFrame.url, n.callFrame.lineNumber)}`;
+  const total = new Map<string, number>();
+  let busyUs = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    const leaf = byId.get(p.samples[i] as number);
+    if (!leaf || IDLE.has(leaf.callFrame.functionName)) continue;
+    const us = p.timeDeltas[i] ?? 0;
+    busyUs += us;
+    const seen = new Set<string>();
+    for (let at: number | undefined = leaf.id; at !== undefined; at = parent.get(at)) {
+      const n = byId.get(at);
+      if (!n) break;
+      const fn = nameOf(n);
+      if (seen.has(fn) || !pattern.test(fn)) continue;
+      seen.add(fn);
+      total.set(fn, (total.get(fn) ?? 0) + us);
+    }
+  }
+  return {
+    busyMs: round(busyUs / 1000, 0),
+    rows: [...total].sort((a, b) => b[1] - a[1]).map(([fn, us]) => ({ fn, ms: us / 1000 })),
   };
 }
 
