@@ -53,7 +53,8 @@ export async function buildDriversWorld(
   const redis = await startPrivateRedis();
   const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
   conn.on("error", () => undefined);
-  const emulator = spawnChild(new URL("./emulator-child.ts", import.meta.url));
+  // As a production service runs it (graphql-js's development checks; see storm/world.ts).
+  const emulator = spawnChild(new URL("./emulator-child.ts", import.meta.url), { NODE_ENV: "production" });
   const start: EmulatorChildStart = {
     accounts: [
       { apiKey: BIG_KEY, assetCount: 2_400 },
