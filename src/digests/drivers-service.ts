@@ -3,13 +3,24 @@ import { AppError } from "../errors.ts";
 import { addDays, daysInclusive } from "../insights/days.ts";
 import { computeDrivers, type Slice } from "../insights/drivers.ts";
 import {
-  type ActivitySeries,
+  byImportance,
+  type DataGap,
   DEFAULT_GAP_RULE,
-  findGaps,
+  type GapIndex,
   type GapRule,
-  needsHistory,
+  gapIndexFrom,
+  gapsFrom,
+  indexGaps,
+  needsHistoryFrom,
 } from "../insights/gaps.ts";
-import { addSeries, type Periods, totalsOf } from "../insights/period-totals.ts";
+import {
+  addSeries,
+  epochPeriods,
+  indexTotals,
+  type MeasureTotals,
+  type Periods,
+  totalsFrom,
+} from "../insights/period-totals.ts";
 import type { DayPoint, DriversView } from "../insights/types.ts";
 import { digestToken } from "../store/keys.ts";
 import { fetchParts, type SlicesSource } from "./drivers-fetch.ts";
@@ -184,30 +195,29 @@ export async function computeDriversMany(
   const from = all.map((p) => (p.windows[0] as Window).fromDay).sort()[0] as IsoDay;
   const fetched = await seriesOver(fetchDeps, base.apiKey, planned, rangesOf(from, to));
   const store: DaySeries[] = fetched.map((points) => ({ from, points }));
-  const gapCtx = (periods: Periods) => ({ periods, partialFrom: base.partialFrom });
-  const activityOf = (s: number, start: IsoDay): ActivitySeries => {
+  // Each slice is read once for the gap rule and once for its running sums; every digest then judges
+  // and sums its own days of them (see GapIndex and TotalsIndex).
+  const gapIndexOf = (s: number): GapIndex => {
     const p = planned[s] as PlannedSlice;
-    return {
+    const series = {
       dimension: p.dimension,
       key: p.key,
       label: p.label,
-      points: daysOf(store[s] as DaySeries, start, to),
+      points: (store[s] as DaySeries).points,
     };
+    return indexGaps(series, base.partialFrom);
   };
+  const gapIndexes = planned.map((_, s) => gapIndexOf(s));
+  const judgedFrom = (s: number, day: IsoDay) => gapIndexFrom(gapIndexes[s] as GapIndex, day);
   // Each digest's slices silent since before its previous period are judged over the longer history.
-  const silent = all.map((plan, g) =>
-    plan.history
-      ? planned.flatMap((_, s) =>
-          needsHistory(
-            activityOf(s, (plan.windows[0] as Window).fromDay),
-            gapRule,
-            gapCtx(periodsList[g] as Periods),
-          )
-            ? [s]
-            : [],
-        )
-      : [],
-  );
+  const silent = all.map((plan, g) => {
+    if (!plan.history) return [];
+    const start = (plan.windows[0] as Window).fromDay;
+    const periods = periodsList[g] as Periods;
+    return planned.flatMap((_, s) =>
+      needsHistoryFrom(gapIndexes[s] as GapIndex, judgedFrom(s, start), gapRule, periods) ? [s] : [],
+    );
+  });
   const earliest = all
     .flatMap((plan, g) => ((silent[g] as number[]).length > 0 && plan.history ? [plan.history.fromDay] : []))
     .sort()[0];
@@ -221,42 +231,49 @@ export async function computeDriversMany(
     );
     older.forEach((s, k) => {
       store[s] = { from: earliest, points: [...(more[k] as DayPoint[]), ...(store[s] as DaySeries).points] };
+      gapIndexes[s] = gapIndexOf(s);
     });
   }
+  const totalsIndexes = store.map((s) => indexTotals(s.points));
   return all.map((plan, g) => {
     const periods = periodsList[g] as Periods;
     const start = (plan.windows[0] as Window).fromDay;
-    const series = planned.map((_, s) => daysOf(store[s] as DaySeries, start, to));
     const history = plan.history;
-    const activity = planned.map((_, s) =>
-      history && (silent[g] as number[]).includes(s) ? activityOf(s, history.fromDay) : activityOf(s, start),
+    const gaps = byImportance(
+      planned.flatMap((_, s) => {
+        const day = history && (silent[g] as number[]).includes(s) ? history.fromDay : start;
+        return gapsFrom(gapIndexes[s] as GapIndex, judgedFrom(s, day), gapRule, periods);
+      }),
     );
-    return derive(plan, periods, series, activity, gapRule, base.partialFrom);
+    const bounds = epochPeriods(periods, start);
+    const totals = totalsIndexes.map((ix) => totalsFrom(ix, bounds));
+    const previousSeries = daysBetween(
+      daysOf(store[0] as DaySeries, start, to),
+      periods.previousFrom,
+      periods.previousTo,
+    );
+    return derive(plan, totals, gaps, previousSeries);
   });
 }
 
-/** One digest's drivers from its slices' series (over its windows) and their activity for the gap rule. */
+/** One digest's drivers from its slices' totals (the whole digest first, in plan order) and its gaps. */
 function derive(
   plan: DriversPlan,
-  periods: Periods,
-  series: DayPoint[][],
-  activity: ActivitySeries[],
-  gapRule: GapRule,
-  partialFrom: string | null,
+  totals: MeasureTotals[],
+  gaps: DataGap[],
+  previousSeries: DayPoint[],
 ): DriversOutcome {
-  const totalSeries = series[0] as DayPoint[];
-  const total = totalsOf(totalSeries, periods);
-  const sliceOf = (p: PlannedSlice, points: DayPoint[]): Slice => ({
+  const total = totals[0] as MeasureTotals;
+  const sliceOf = (p: PlannedSlice, t: MeasureTotals): Slice => ({
     dimension: p.dimension as Slice["dimension"],
     key: p.key,
     label: p.label,
-    totals: totalsOf(points, periods),
+    totals: t,
   });
   const slices: Slice[] = [
-    ...plan.slices.map((p, i) => sliceOf(p, series[i + 1] as DayPoint[])),
+    ...plan.slices.map((p, i) => sliceOf(p, totals[i + 1] as MeasureTotals)),
     ...plan.trivial.map((t) => ({ ...t, totals: total })),
   ];
-  const gaps = findGaps(activity, gapRule, { periods, partialFrom });
   const drivers = computeDrivers({ total, slices });
   // Buttons in the order a reader meets the groups: violations up, then down, then findings, fixes.
   const labelOf = new Map<string, string>();
@@ -274,7 +291,7 @@ function derive(
       unqueriedGroups: plan.unqueriedGroups,
       unqueriedScanners: plan.unqueriedScanners,
     },
-    previousSeries: daysBetween(totalSeries, periods.previousFrom, periods.previousTo),
+    previousSeries,
   };
 }
 

@@ -92,16 +92,11 @@ function weekdayMeans(baseline: { day: IsoDay; value: number }[]): (day: IsoDay)
   };
 }
 
-function judge(
-  values: (number | null)[],
-  days: IsoDay[],
-  start: number,
-  end: number,
-  rule: GapRule,
-): number | null {
+function judge(index: GapIndex, floor: number, start: number, end: number, rule: GapRule): number | null {
   if (end - start + 1 < rule.minDays) return null;
+  const { values, days } = index;
   const baseline: { day: IsoDay; value: number }[] = [];
-  for (let i = Math.max(0, start - rule.baselineDays); i < start; i++) {
+  for (let i = Math.max(floor, start - rule.baselineDays); i < start; i++) {
     const v = values[i];
     if (v !== null && v !== undefined) baseline.push({ day: days[i] as IsoDay, value: v });
   }
@@ -114,7 +109,7 @@ function judge(
   return expected >= rule.minExpected ? expected : null;
 }
 
-/** A run of silent complete days (indices into `values`) and which of the digest's periods it touches. */
+/** A run of silent complete days (indices into the index's days) and which of the digest's periods it touches. */
 interface Silence {
   start: number;
   end: number;
@@ -122,41 +117,98 @@ interface Silence {
   previous: boolean;
 }
 
-/** The complete days of a series, their activity, and its silent runs that touch either period. */
-function silencesOf(series: ActivitySeries, ctx: GapContext) {
-  const complete = series.points.filter((p) => ctx.partialFrom === null || p.day < ctx.partialFrom);
-  const days = complete.map((p) => p.day);
-  const values = complete.map(activity);
-  const last = complete.length - 1;
-  const { from, to, previousFrom, previousTo } = ctx.periods;
-  const silences: Silence[] = [];
-  for (let i = 0; i <= last; i++) {
-    if (values[i] !== 0) continue;
-    let end = i;
-    while (end < last && values[end + 1] === 0) end++;
-    const first = days[i] as IsoDay;
-    const final = days[end] as IsoDay;
-    const current = first <= to && final >= from;
-    const previous = first <= previousTo && final >= previousFrom;
-    if (current || previous) silences.push({ start: i, end, current, previous });
-    i = end;
-  }
-  return { days, values, last, silences };
+/**
+ * A series' complete days read once: their activity and every run of silent days. The rule can then
+ * judge the series from any of its days on (`from` below) as it judges a series that starts there —
+ * the drivers judge each digest's own days of one longer fetch, and reading the days again for every
+ * digest and slice was most of their arithmetic.
+ */
+export interface GapIndex {
+  readonly series: ActivitySeries;
+  /** The complete days (before the first partial one), in the series' order. */
+  readonly days: readonly IsoDay[];
+  readonly values: readonly (number | null)[];
+  /** Maximal runs of silent days, ascending: [first, last] index pairs. */
+  readonly runs: readonly (readonly [number, number])[];
 }
 
-function gapsOf(series: ActivitySeries, rule: GapRule, ctx: GapContext): DataGap[] {
-  const { days, values, last, silences } = silencesOf(series, ctx);
+/** Reads `series` for the rule; days from `partialFrom` on are not judged (still being filled). */
+export function indexGaps(series: ActivitySeries, partialFrom: IsoDay | null): GapIndex {
+  const days: IsoDay[] = [];
+  const values: (number | null)[] = [];
+  for (const p of series.points) {
+    if (partialFrom !== null && p.day >= partialFrom) continue;
+    days.push(p.day);
+    values.push(activity(p));
+  }
+  const runs: [number, number][] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] !== 0) continue;
+    let end = i;
+    while (end < values.length - 1 && values[end + 1] === 0) end++;
+    runs.push([i, end]);
+    i = end;
+  }
+  return { series, days, values, runs };
+}
+
+/**
+ * The index of the first complete day on or after `day` (the number of complete days when none):
+ * where a digest's own days start in a longer series. Needs the series' days ascending.
+ */
+export function gapIndexFrom(index: GapIndex, day: IsoDay): number {
+  let lo = 0;
+  let hi = index.days.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((index.days[mid] as IsoDay) < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The silent runs of the series from its `from`th complete day on (a run that began earlier starts
+ * there), that touch either period: what a series starting at that day would show.
+ */
+function silencesFrom(index: GapIndex, from: number, periods: Periods): Silence[] {
+  const { days, runs } = index;
+  const out: Silence[] = [];
+  // Runs are ascending and disjoint: skip those that ended before `from` without reading them.
+  let lo = 0;
+  let hi = runs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((runs[mid] as readonly [number, number])[1] < from) lo = mid + 1;
+    else hi = mid;
+  }
+  const { from: curFrom, to, previousFrom, previousTo } = periods;
+  for (let r = lo; r < runs.length; r++) {
+    const [first, end] = runs[r] as readonly [number, number];
+    const start = Math.max(first, from);
+    const firstDay = days[start] as IsoDay;
+    const finalDay = days[end] as IsoDay;
+    const current = firstDay <= to && finalDay >= curFrom;
+    const previous = firstDay <= previousTo && finalDay >= previousFrom;
+    if (current || previous) out.push({ start, end, current, previous });
+  }
+  return out;
+}
+
+/** The gaps of the series from its `from`th complete day on (see `GapIndex`). */
+export function gapsFrom(index: GapIndex, from: number, rule: GapRule, periods: Periods): DataGap[] {
   const out: DataGap[] = [];
-  for (const { start, end, current, previous } of silences) {
-    const expected = judge(values, days, start, end, rule);
+  const last = index.days.length - 1;
+  for (const { start, end, current, previous } of silencesFrom(index, from, periods)) {
+    const expected = judge(index, from, start, end, rule);
     if (expected === null) continue;
-    const { dimension, key, label } = series;
+    const { dimension, key, label } = index.series;
     out.push({
       dimension,
       key,
       label,
-      from: days[start] as IsoDay,
-      to: days[end] as IsoDay,
+      from: index.days[start] as IsoDay,
+      to: index.days[end] as IsoDay,
       ongoing: end === last,
       days: end - start + 1,
       expected,
@@ -178,9 +230,19 @@ function gapsOf(series: ActivitySeries, rule: GapRule, ctx: GapContext): DataGap
  * @example needsHistory(series, DEFAULT_GAP_RULE, ctx) // true: "sca" is silent from before the previous period
  */
 export function needsHistory(series: ActivitySeries, rule: GapRule, ctx: GapContext): boolean {
-  return silencesOf(series, ctx).silences.some(
-    (s) => s.start === 0 || (s.start < rule.baselineDays && s.end - s.start + 1 >= rule.minDays),
+  return needsHistoryFrom(indexGaps(series, ctx.partialFrom), 0, rule, ctx.periods);
+}
+
+/** `needsHistory` of the series from its `from`th complete day on (see `GapIndex`). */
+export function needsHistoryFrom(index: GapIndex, from: number, rule: GapRule, periods: Periods): boolean {
+  return silencesFrom(index, from, periods).some(
+    (s) => s.start === from || (s.start - from < rule.baselineDays && s.end - s.start + 1 >= rule.minDays),
   );
+}
+
+/** Ongoing gaps first, then the silences that mattered most (largest expected activity). */
+export function byImportance(gaps: DataGap[]): DataGap[] {
+  return gaps.sort((a, b) => Number(b.ongoing) - Number(a.ongoing) || b.expected - a.expected);
 }
 
 /**
@@ -191,9 +253,7 @@ export function needsHistory(series: ActivitySeries, rule: GapRule, ctx: GapCont
  *   // [{ key: "sca", from: "2026-11-18", ongoing: true, … }]
  */
 export function findGaps(series: readonly ActivitySeries[], rule: GapRule, ctx: GapContext): DataGap[] {
-  return series
-    .flatMap((s) => gapsOf(s, rule, ctx))
-    .sort((a, b) => Number(b.ongoing) - Number(a.ongoing) || b.expected - a.expected);
+  return byImportance(series.flatMap((s) => gapsFrom(indexGaps(s, ctx.partialFrom), 0, rule, ctx.periods)));
 }
 
 /** What a digest must say about its own completeness. */

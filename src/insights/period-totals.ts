@@ -1,5 +1,6 @@
 import type { IsoDay } from "../analytics/types.ts";
 import type { DayPoint } from "./day-point.ts";
+import { toEpochDay } from "./days.ts";
 
 /** The three counts the drivers explain. More findings or violations is bad news, more fixes good. */
 export const MEASURES = ["violations", "findings", "fixes"] as const;
@@ -49,6 +50,82 @@ export function totalsOf(points: readonly DayPoint[], periods: Periods): Measure
     out.findings[which] += p.findings ?? 0;
     out.fixes[which] += p.fixed ?? 0;
   }
+  return out;
+}
+
+/**
+ * Running sums of a series of consecutive days (one point per day, ascending, as the drivers keep
+ * each slice), so the totals over any days of it cost a few subtractions: the drivers sum every
+ * slice over each digest's periods, and a bucket's digests share one series per slice.
+ */
+export interface TotalsIndex {
+  /** Epoch day of the first point; the series has `length` days from it. */
+  first: number;
+  length: number;
+  /** sums[k][i]: the measure's total over the first i days (a missing count adds nothing). */
+  sums: Record<Measure, Float64Array>;
+}
+
+const dayNumber = (day: IsoDay): number => {
+  const e = toEpochDay(day);
+  if (e === null) throw new TypeError(`not a calendar day: ${day}`);
+  return e;
+};
+
+/** Indexes `points`, which must hold consecutive days in ascending order. */
+export function indexTotals(points: readonly DayPoint[]): TotalsIndex {
+  const n = points.length;
+  const sums = {
+    violations: new Float64Array(n + 1),
+    findings: new Float64Array(n + 1),
+    fixes: new Float64Array(n + 1),
+  };
+  for (let i = 0; i < n; i++) {
+    const p = points[i] as DayPoint;
+    sums.violations[i + 1] = (sums.violations[i] as number) + (p.violations ?? 0);
+    sums.findings[i + 1] = (sums.findings[i] as number) + (p.findings ?? 0);
+    sums.fixes[i + 1] = (sums.fixes[i] as number) + (p.fixed ?? 0);
+  }
+  return { first: n > 0 ? dayNumber((points[0] as DayPoint).day) : 0, length: n, sums };
+}
+
+/** Both periods, and the first day a digest's series starts on, as epoch days (worked out once per digest). */
+export interface EpochPeriods {
+  from: number;
+  to: number;
+  previousFrom: number;
+  previousTo: number;
+  start: number;
+}
+
+export const epochPeriods = (periods: Periods, start: IsoDay): EpochPeriods => ({
+  from: dayNumber(periods.from),
+  to: dayNumber(periods.to),
+  previousFrom: dayNumber(periods.previousFrom),
+  previousTo: dayNumber(periods.previousTo),
+  start: dayNumber(start),
+});
+
+/**
+ * What `totalsOf` gives for the indexed days from `p.start` on: a day of both periods counts as
+ * current, as there.
+ */
+export function totalsFrom(index: TotalsIndex, p: EpochPeriods): MeasureTotals {
+  const out = emptyTotals();
+  const lo = Math.max(p.start, index.first);
+  const hi = index.first + index.length - 1;
+  const add = (which: keyof PeriodPair, a: number, b: number) => {
+    const from = Math.max(a, lo) - index.first;
+    const to = Math.min(b, hi) - index.first;
+    if (to < from) return;
+    for (const m of MEASURES)
+      out[m][which] += (index.sums[m][to + 1] as number) - (index.sums[m][from] as number);
+  };
+  add("current", p.from, p.to);
+  // The previous period's days outside the current one (the two never overlap in a digest; this
+  // keeps the answer totalsOf's when they do).
+  add("previous", p.previousFrom, Math.min(p.previousTo, p.from - 1));
+  add("previous", Math.max(p.previousFrom, p.to + 1), p.previousTo);
   return out;
 }
 

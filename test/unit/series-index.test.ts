@@ -1,0 +1,152 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { addDays } from "../../src/insights/days.ts";
+import {
+  type ActivitySeries,
+  byImportance,
+  DEFAULT_GAP_RULE,
+  findGaps,
+  type GapRule,
+  gapIndexFrom,
+  gapsFrom,
+  indexGaps,
+  needsHistory,
+  needsHistoryFrom,
+} from "../../src/insights/gaps.ts";
+import {
+  epochPeriods,
+  indexTotals,
+  type Periods,
+  totalsFrom,
+  totalsOf,
+} from "../../src/insights/period-totals.ts";
+import type { DayPoint } from "../../src/insights/types.ts";
+import { rng, seriesOf, specOf } from "./fixtures/activity.ts";
+
+/**
+ * The drivers read each slice once (GapIndex, TotalsIndex) and answer every digest from its own first
+ * day on. Whatever day that is, the answers must be those of the series cut at that day: the gaps
+ * (a silence that began earlier starts there, its baseline stops there), whether it needs history,
+ * and the totals of both periods.
+ */
+
+const LAST = "2026-11-21";
+const N = 90;
+/** A short baseline as well as the default, so silences near a digest's first day are judged often. */
+const SHORT: GapRule = { ...DEFAULT_GAP_RULE, baselineDays: 10, minBaselineDays: 5, minExpected: 5 };
+
+const caseArb = fc.record({
+  seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+  /** Where the digest's own days start. */
+  cut: fc.integer({ min: 0, max: N - 1 }),
+  /** Silences planted: first day and length. */
+  silences: fc.array(fc.tuple(fc.integer({ min: 0, max: N - 1 }), fc.integer({ min: 1, max: 9 })), {
+    maxLength: 4,
+  }),
+  /** A few days the service left out. */
+  unknown: fc.array(fc.integer({ min: 0, max: N - 1 }), { maxLength: 3 }),
+  partial: fc.boolean(),
+  short: fc.boolean(),
+  /** The current period's length and how far before it the previous one ends (0: right before). */
+  length: fc.integer({ min: 1, max: 30 }),
+  apart: fc.integer({ min: -5, max: 5 }),
+});
+
+type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
+
+function seriesFor(c: Case): ActivitySeries {
+  const r = rng(c.seed);
+  const points = seriesOf(
+    specOf(
+      Array.from({ length: 9 }, () => r()),
+      c.seed,
+      true,
+    ),
+    LAST,
+    N,
+    c.seed,
+  );
+  for (const [start, length] of c.silences)
+    for (let i = start; i < Math.min(N, start + length); i++) {
+      const p = points[i] as DayPoint;
+      points[i] = { day: p.day, findings: 0, violations: 0, fixed: 0, merged: 0 };
+    }
+  for (const i of c.unknown) {
+    const p = points[i] as DayPoint;
+    points[i] = { day: p.day, findings: null, violations: null, fixed: null, merged: null };
+  }
+  return { dimension: "scanner", key: "sca", label: "SCA", points };
+}
+
+function periodsFor(c: Case): Periods {
+  const from = addDays(LAST, 1 - c.length);
+  // `apart` < 0 makes the periods overlap, which no digest does but the totals still define.
+  const previousTo = addDays(from, -1 - c.apart);
+  return { from, to: LAST, previousFrom: addDays(previousTo, 1 - c.length), previousTo };
+}
+
+describe("indexed slices answer as the slice cut at the digest's first day", () => {
+  it("gaps and the need for history, for any first day, partial day and rule", () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const series = seriesFor(c);
+        const rule = c.short ? SHORT : DEFAULT_GAP_RULE;
+        const partialFrom = c.partial ? LAST : null;
+        const periods = periodsFor(c);
+        const cut = { ...series, points: series.points.slice(c.cut) };
+        const index = indexGaps(series, partialFrom);
+        const from = gapIndexFrom(index, (cut.points[0] as DayPoint).day);
+        const ctx = { periods, partialFrom };
+        expect(byImportance(gapsFrom(index, from, rule, periods))).toEqual(findGaps([cut], rule, ctx));
+        expect(needsHistoryFrom(index, from, rule, periods)).toBe(needsHistory(cut, rule, ctx));
+      }),
+      { numRuns: 3_000, seed: 5 },
+    );
+  });
+
+  it("finds gaps in the cases above (so the comparison is not between two empty lists)", () => {
+    let found = 0;
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const series = seriesFor(c);
+        found += findGaps([series], c.short ? SHORT : DEFAULT_GAP_RULE, {
+          periods: periodsFor(c),
+          partialFrom: null,
+        }).length;
+      }),
+      { numRuns: 3_000, seed: 5 },
+    );
+    expect(found).toBeGreaterThan(500);
+  });
+
+  it("totals of both periods, for any first day (unknown days add nothing)", () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { points } = seriesFor(c);
+        const periods = periodsFor(c);
+        const first = (points[c.cut] as DayPoint).day;
+        expect(totalsFrom(indexTotals(points), epochPeriods(periods, first))).toEqual(
+          totalsOf(points.slice(c.cut), periods),
+        );
+      }),
+      { numRuns: 3_000, seed: 9 },
+    );
+  });
+
+  it("a first day before the series counts from its first point", () => {
+    const { points } = seriesFor({
+      seed: 3,
+      cut: 0,
+      silences: [],
+      unknown: [],
+      partial: false,
+      short: false,
+      length: 40,
+      apart: 0,
+    });
+    const periods = periodsFor({ length: 40, apart: 0 } as Case);
+    expect(totalsFrom(indexTotals(points), epochPeriods(periods, addDays(LAST, -400)))).toEqual(
+      totalsOf(points, periods),
+    );
+  });
+});
