@@ -94,8 +94,35 @@ export function rangesOf(from: IsoDay, to: IsoDay): Window[] {
 
 /** The plan, or null when even the whole digest does not fit the budget. */
 export function planDrivers(input: PlanInput): DriversPlan | null {
-  const { windows, history } = windowsFor(input.periods, input.baselineDays);
-  const cost = (s: PlannedSlice) => s.chunks.length * windows.length;
+  return plansFor(input, [input.periods])[0] ?? null;
+}
+
+/** What a plan asks for, apart from its days: it depends on the periods only through the number of ranges. */
+type SlicesPlan = Omit<DriversPlan, "windows" | "history">;
+
+/**
+ * The plans of several digests that share everything but their periods (a bucket's): the slices are
+ * worked out once per number of ranges, and plans with as many ranges hold the very same slices, so
+ * a caller can tell by reference that they ask for the same.
+ */
+export function plansFor(
+  base: Omit<PlanInput, "periods">,
+  periodsList: readonly Periods[],
+): (DriversPlan | null)[] {
+  const bySize = new Map<number, SlicesPlan | null>();
+  return periodsList.map((periods) => {
+    const { windows, history } = windowsFor(periods, base.baselineDays);
+    let slices = bySize.get(windows.length);
+    if (slices === undefined) {
+      slices = planSlices(base, windows.length);
+      bySize.set(windows.length, slices);
+    }
+    return slices && { windows, history, ...slices };
+  });
+}
+
+function planSlices(input: Omit<PlanInput, "periods">, ranges: number): SlicesPlan | null {
+  const cost = (s: PlannedSlice) => s.chunks.length * ranges;
   const scope = input.assetIds.length > 0 ? new Set(input.assetIds) : undefined;
   const total: PlannedSlice = {
     dimension: "total",
@@ -146,5 +173,5 @@ export function planDrivers(input: PlanInput): DriversPlan | null {
     trivial.push({ dimension: "scanner", key: only, label: scannerName.get(only) ?? only });
   const group = groups[0];
   if (groups.length === 1 && group) trivial.push({ dimension: "group", key: group.name, label: group.label });
-  return { windows, history, total, slices, trivial, unqueriedGroups, unqueriedScanners, queries };
+  return { total, slices, trivial, unqueriedGroups, unqueriedScanners, queries };
 }

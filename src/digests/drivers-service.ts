@@ -24,7 +24,7 @@ import {
 import type { DayPoint, DriversView } from "../insights/types.ts";
 import { digestToken } from "../store/keys.ts";
 import { fetchParts, type SlicesSource } from "./drivers-fetch.ts";
-import { type DriversPlan, type PlannedSlice, planDrivers, rangesOf, type Window } from "./drivers-plan.ts";
+import { type DriversPlan, type PlannedSlice, plansFor, rangesOf, type Window } from "./drivers-plan.ts";
 
 /** How drivers spend queries; defaults are the documented ones (.env.example). */
 export interface DriversSettings {
@@ -150,10 +150,6 @@ function daysOf(series: DaySeries, from: IsoDay, to: IsoDay): DayPoint[] {
 /** What the drivers of several digests share: the account, its lists, the filters, the last day. */
 export type DriversBase = Omit<DriversRequest, "periods">;
 
-/** Which slices a plan asks for, and how: digests whose plans agree can share one fetch. */
-const sliceSignature = (p: DriversPlan) =>
-  JSON.stringify([p.total, p.slices, p.trivial, p.windows.length, p.queries, p.unqueriedGroups]);
-
 /**
  * The drivers of several digests of one account that share their filters and their last day (a
  * slot's subscriptions with their own ranges): the slices are asked once, over the days every one of
@@ -171,9 +167,7 @@ export async function computeDriversMany(
 ): Promise<DriversOutcome[]> {
   const settings = deps.settings ?? DEFAULT_DRIVERS;
   const gapRule = deps.gapRule ?? DEFAULT_GAP_RULE;
-  const plans = periodsList.map((periods) =>
-    planDrivers({ ...base, periods, baselineDays: gapRule.baselineDays, ...settings }),
-  );
+  const plans = plansFor({ ...base, baselineDays: gapRule.baselineDays, ...settings }, periodsList);
   const first = plans[0];
   if (!first || plans.some((p) => p === null))
     throw new AppError(
@@ -181,10 +175,8 @@ export async function computeDriversMany(
       "This digest's filter holds too many assets to break its change down within the query budget.",
     );
   const to = (periodsList[0] as Periods).to;
-  const signature = sliceSignature(first);
-  const shared =
-    periodsList.every((p) => p.to === to) &&
-    plans.every((p) => p === first || sliceSignature(p as DriversPlan) === signature);
+  // Plans with as many ranges hold the same slices (plansFor): those can share one fetch.
+  const shared = periodsList.every((p) => p.to === to) && plans.every((p) => p?.slices === first.slices);
   if (!shared && periodsList.length > 1)
     return Promise.all(
       periodsList.map(async (p) => (await computeDriversMany(deps, base, [p]))[0] as DriversOutcome),

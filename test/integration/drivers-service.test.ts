@@ -14,13 +14,18 @@ import { checkMessage } from "../../src/blockkit/limits.ts";
 import { parseKeyring } from "../../src/config.ts";
 import { createDigestService } from "../../src/digests/digest-service.ts";
 import type { SlicesSource } from "../../src/digests/drivers-fetch.ts";
-import { DEFAULT_DRIVERS, type DriversSettings } from "../../src/digests/drivers-service.ts";
+import {
+  computeDriversMany,
+  DEFAULT_DRIVERS,
+  type DriversSettings,
+} from "../../src/digests/drivers-service.ts";
 import { explainDigest, explainInThread, narrowDigest } from "../../src/digests/explain.ts";
 import { createInsightsCache } from "../../src/digests/insights-cache.ts";
 import { ACTION, BLOCK, GROUP_ACTION_PREFIX } from "../../src/ids.ts";
 import { assetIdsOfGroups, groupAssets } from "../../src/insights/asset-groups.ts";
 import { addDays, enumerateDays } from "../../src/insights/days.ts";
 import { type Breakdown, breakdownOf } from "../../src/insights/drivers.ts";
+import { parseRange } from "../../src/insights/ranges.ts";
 import type { DigestView } from "../../src/insights/types.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
@@ -178,6 +183,37 @@ describe("drivers of a digest, against the emulator", () => {
     const long = await build(await world(), "last300d");
     expect(long.view.drivers?.queries).toBeLessThanOrEqual(DEFAULT_DRIVERS.maxQueries);
     expect(long.view.drivers?.unqueriedGroups).toBeGreaterThan(0);
+  });
+
+  it("compute together only digests whose plans agree: one range and two are computed apart, each as alone", async () => {
+    const client = createAnalyticsClient({ graphqlUrl: emu.graphqlUrl, logger: silentLogger() });
+    const reply = await client.insights(DEMO_API_KEY, { fromDay: TODAY, toDay: TODAY });
+    const base = {
+      apiKey: DEMO_API_KEY,
+      assetIds: [],
+      scannerIds: [],
+      assets: reply.filters?.assetId ?? [],
+      scanners: reply.filters?.scannerId ?? [],
+      partialFrom: TODAY,
+    };
+    const periods = ["last30d", "last300d"].map((r) => parseRange(r, { now: NOW, tz: "UTC" }));
+    const asked: SliceQuery[][] = [[], []];
+    const counted = (into: SliceQuery[]): SlicesSource => ({
+      slices: (key, qs) => {
+        into.push(...qs);
+        return client.slices(key, qs);
+      },
+    });
+    const together = await computeDriversMany({ source: counted(asked[0] ?? []) }, base, periods);
+    const alone = await Promise.all(
+      periods.map(async (p) => (await computeDriversMany({ source: counted(asked[1] ?? []) }, base, [p]))[0]),
+    );
+    // The budget spends differently over two ranges: fewer groups are named in the longer digest.
+    expect(together[1]?.view.unqueriedGroups).toBeGreaterThan(together[0]?.view.unqueriedGroups ?? 0);
+    expect(together).toEqual(alone);
+    // Apart: the same slices over the same days as when each is asked alone.
+    const asKeys = (qs: SliceQuery[]) => qs.map((q) => JSON.stringify(q)).sort();
+    expect(asKeys(asked[0] ?? [])).toEqual(asKeys(asked[1] ?? []));
   });
 
   it("say how many scanners went uncounted when the budget runs out before the scanners do", async () => {
