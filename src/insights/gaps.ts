@@ -92,6 +92,10 @@ function weekdayMeans(baseline: { day: IsoDay; value: number }[]): (day: IsoDay)
   };
 }
 
+/**
+ * The activity the baseline predicts over the silent days `start..end`, or null when the run is not a
+ * gap. The baseline reaches back no further than `floor`, the day the series is judged from.
+ */
 function judge(index: GapIndex, floor: number, start: number, end: number, rule: GapRule): number | null {
   if (end - start + 1 < rule.minDays) return null;
   const { values, days } = index;
