@@ -44,12 +44,12 @@ function computeEpochDay(day: string): number | null {
 }
 
 /** The `YYYY-MM-DD` of an epoch day. */
-export function fromEpochDay(epochDay: number): IsoDay {
-  return dayOf.get(epochDay) ?? remember(dayOf, epochDay, computeDay(epochDay));
+export function fromEpochDay(e: number): IsoDay {
+  return dayOf.get(e) ?? remember(dayOf, e, computeDay(e));
 }
 
-function computeDay(epochDay: number): IsoDay {
-  const date = new Date(epochDay * MS_PER_DAY);
+function computeDay(e: number): IsoDay {
+  const date = new Date(e * MS_PER_DAY);
   const y = String(date.getUTCFullYear()).padStart(4, "0");
   const m = String(date.getUTCMonth() + 1).padStart(2, "0");
   const d = String(date.getUTCDate()).padStart(2, "0");
@@ -61,7 +61,8 @@ export function isValidIsoDay(day: string): boolean {
   return toEpochDay(day) !== null;
 }
 
-function epoch(day: IsoDay): number {
+/** The epoch day of a calendar day that must be one (a TypeError otherwise: days here come checked). */
+export function epochDay(day: IsoDay): number {
   const e = toEpochDay(day);
   if (e === null) throw new TypeError(`not a calendar day: ${day}`);
   return e;
@@ -69,18 +70,18 @@ function epoch(day: IsoDay): number {
 
 /** `day` moved by `n` days (negative goes back). */
 export function addDays(day: IsoDay, n: number): IsoDay {
-  return fromEpochDay(epoch(day) + n);
+  return fromEpochDay(epochDay(day) + n);
 }
 
 /** Number of days from `from` to `to`, both included (1 for the same day, ≤ 0 when inverted). */
 export function daysInclusive(from: IsoDay, to: IsoDay): number {
-  return epoch(to) - epoch(from) + 1;
+  return epochDay(to) - epochDay(from) + 1;
 }
 
 /** Every day from `from` to `to` inclusive, ascending; empty when inverted. */
 export function enumerateDays(from: IsoDay, to: IsoDay): IsoDay[] {
-  const start = epoch(from);
-  const end = epoch(to);
+  const start = epochDay(from);
+  const end = epochDay(to);
   const out: IsoDay[] = [];
   for (let e = start; e <= end; e++) out.push(fromEpochDay(e));
   return out;
@@ -89,7 +90,7 @@ export function enumerateDays(from: IsoDay, to: IsoDay): IsoDay[] {
 /** ISO weekday: 1 = Monday … 7 = Sunday. */
 export function isoWeekday(day: IsoDay): number {
   // Epoch day 0 (1970-01-01) was a Thursday, ISO weekday 4.
-  return ((((epoch(day) + 3) % 7) + 7) % 7) + 1;
+  return ((((epochDay(day) + 3) % 7) + 7) % 7) + 1;
 }
 
 /** The first day of `day`'s month. */

@@ -1,6 +1,6 @@
 import type { IsoDay } from "../analytics/types.ts";
 import type { DayPoint } from "./day-point.ts";
-import { toEpochDay } from "./days.ts";
+import { epochDay } from "./days.ts";
 
 /** The three counts the drivers explain. More findings or violations is bad news, more fixes good. */
 export const MEASURES = ["violations", "findings", "fixes"] as const;
@@ -66,12 +66,6 @@ export interface TotalsIndex {
   sums: Record<Measure, Float64Array>;
 }
 
-const dayNumber = (day: IsoDay): number => {
-  const e = toEpochDay(day);
-  if (e === null) throw new TypeError(`not a calendar day: ${day}`);
-  return e;
-};
-
 /** Indexes `points`, which must hold consecutive days in ascending order. */
 export function indexTotals(points: readonly DayPoint[]): TotalsIndex {
   const n = points.length;
@@ -86,7 +80,7 @@ export function indexTotals(points: readonly DayPoint[]): TotalsIndex {
     sums.findings[i + 1] = (sums.findings[i] as number) + (p.findings ?? 0);
     sums.fixes[i + 1] = (sums.fixes[i] as number) + (p.fixed ?? 0);
   }
-  return { first: n > 0 ? dayNumber((points[0] as DayPoint).day) : 0, length: n, sums };
+  return { first: n > 0 ? epochDay((points[0] as DayPoint).day) : 0, length: n, sums };
 }
 
 /** Both periods, and the first day a digest's series starts on, as epoch days (worked out once per digest). */
@@ -99,11 +93,11 @@ export interface EpochPeriods {
 }
 
 export const epochPeriods = (periods: Periods, start: IsoDay): EpochPeriods => ({
-  from: dayNumber(periods.from),
-  to: dayNumber(periods.to),
-  previousFrom: dayNumber(periods.previousFrom),
-  previousTo: dayNumber(periods.previousTo),
-  start: dayNumber(start),
+  from: epochDay(periods.from),
+  to: epochDay(periods.to),
+  previousFrom: epochDay(periods.previousFrom),
+  previousTo: epochDay(periods.previousTo),
+  start: epochDay(start),
 });
 
 /**
