@@ -80,7 +80,14 @@ export function indexTotals(points: readonly DayPoint[]): TotalsIndex {
     sums.findings[i + 1] = (sums.findings[i] as number) + (p.findings ?? 0);
     sums.fixes[i + 1] = (sums.fixes[i] as number) + (p.fixed ?? 0);
   }
-  return { first: n > 0 ? epochDay((points[0] as DayPoint).day) : 0, length: n, sums };
+  const first = n > 0 ? epochDay((points[0] as DayPoint).day) : 0;
+  // Days are found by their distance from the first: a series with a day missing would shift every
+  // later total, so it is refused rather than summed.
+  if (n > 0 && epochDay((points[n - 1] as DayPoint).day) !== first + n - 1)
+    throw new RangeError(
+      `indexTotals needs one point per day: ${n} points from ${(points[0] as DayPoint).day}`,
+    );
+  return { first, length: n, sums };
 }
 
 /** Both periods, and the first day a digest's series starts on, as epoch days (worked out once per digest). */

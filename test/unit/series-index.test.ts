@@ -133,6 +133,21 @@ describe("indexed slices answer as the slice cut at the digest's first day", () 
     );
   });
 
+  it("refuses a series with a day missing, whose running sums would be read at the wrong days", () => {
+    const { points } = seriesFor({
+      seed: 4,
+      cut: 0,
+      silences: [],
+      unknown: [],
+      partial: false,
+      short: false,
+      length: 10,
+      apart: 0,
+    });
+    expect(() => indexTotals([...points.slice(0, 40), ...points.slice(41)])).toThrow(/one point per day/);
+    expect(indexTotals(points).length).toBe(N);
+  });
+
   it("a first day before the series counts from its first point", () => {
     const { points } = seriesFor({
       seed: 3,
