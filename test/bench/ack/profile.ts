@@ -130,6 +130,41 @@ export function summarizeCpuProfile(profile: unknown, file: string, topN = 25): 
   };
 }
 
+/** One function's self time per unit of work in two profiles, and what the second adds. */
+export interface SelfRow {
+  fn: string;
+  base: number;
+  ms: number;
+  added: number;
+}
+
+/**
+ * Self time per function per unit of work (a digest, a request) in `summary`, against `base` (say a
+ * plain digest's profile against one with drivers): what the second spends that the first does not,
+ * the most first. Idle time is left out of both.
+ */
+export function compareSelf(
+  base: { summary: ProfileSummary; units: number },
+  other: { summary: ProfileSummary; units: number },
+): { busy: { base: number; ms: number }; rows: SelfRow[] } {
+  const rows = new Map<string, SelfRow>();
+  const add = (s: ProfileSummary, units: number, field: "base" | "ms") => {
+    for (const f of s.top) {
+      const fn = `${f.name}@${f.where}`;
+      const row = rows.get(fn) ?? { fn, base: 0, ms: 0, added: 0 };
+      row[field] += f.selfMs / units;
+      rows.set(fn, row);
+    }
+  };
+  add(base.summary, base.units, "base");
+  add(other.summary, other.units, "ms");
+  for (const r of rows.values()) r.added = r.ms - r.base;
+  return {
+    busy: { base: base.summary.busyMs / base.units, ms: other.summary.busyMs / other.units },
+    rows: [...rows.values()].sort((a, b) => b.added - a.added),
+  };
+}
+
 /**
  * Inclusive time per function (its own and its callees'), for functions whose `name@where` matches
  * `pattern`: what a code path costs in all, where self time scatters it over its leaves. A function

@@ -2,10 +2,13 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inclusiveByFunction } from "../bench/ack/profile.ts";
+import { compareSelf, inclusiveByFunction, summarizeProfile } from "../bench/ack/profile.ts";
 
-/** A profile of root → run → build → render, with build also calling itself (recursion). */
-function profileFile(): string {
+/**
+ * A profile of root → run → build → render, with build also calling itself (recursion); `more`
+ * samples of 1 ms each are added on the node ids given (4: render, 5: the inner build).
+ */
+function profileFile(more: number[] = []): string {
   // A function's frames share its place (a recursive call is the same function at the same line).
   const lines: Record<string, number> = { run: 10, build: 20, render: 30 };
   const frame = (id: number, functionName: string, children: number[] = []) => ({
@@ -23,12 +26,12 @@ function profileFile(): string {
       { id: 6, callFrame: { functionName: "(idle)", url: "", lineNumber: 0 } },
     ],
     // 1 ms in run itself, 2 ms in render, 3 ms in the inner build, 10 ms idle.
-    samples: [2, 4, 4, 5, 5, 5, 6],
-    timeDeltas: [1000, 1000, 1000, 1000, 1000, 1000, 10_000],
+    samples: [2, 4, 4, 5, 5, 5, 6, ...more],
+    timeDeltas: [1000, 1000, 1000, 1000, 1000, 1000, 10_000, ...more.map(() => 1000)],
     startTime: 0,
     endTime: 16_000,
   };
-  const file = join(tmpdir(), `inclusive-${process.pid}.cpuprofile`);
+  const file = join(tmpdir(), `profile-${process.pid}-${more.length}.cpuprofile`);
   writeFileSync(file, JSON.stringify(profile));
   return file;
 }
@@ -42,5 +45,22 @@ describe("inclusive time per function of a CPU profile", () => {
     expect(ms).toEqual({ run: 6, build: 5, render: 2 });
     expect(rows.map((r) => r.fn.split("@")[0])).toEqual(["run", "build", "render"]);
     expect(inclusiveByFunction(profileFile(), /render/).rows.map((r) => r.ms)).toEqual([2]);
+  });
+});
+
+describe("self time of two profiles compared per unit of work", () => {
+  it("gives what the second spends per unit beyond the first, function by function, the most first", () => {
+    // Base: 2 units of work; other: 1 unit with 4 more ms of render and 1 more of the inner build.
+    const base = { summary: summarizeProfile(profileFile(), Number.POSITIVE_INFINITY), units: 2 };
+    const other = {
+      summary: summarizeProfile(profileFile([4, 4, 4, 4, 5]), Number.POSITIVE_INFINITY),
+      units: 1,
+    };
+    const { busy, rows } = compareSelf(base, other);
+    expect(busy).toEqual({ base: 3, ms: 11 });
+    const byName = Object.fromEntries(rows.map((r) => [r.fn.split("@")[0], [r.base, r.ms, r.added]]));
+    // render: 2 ms over 2 units against 6 ms over 1; build: 3 / 2 against 4; run: 1 / 2 against 1.
+    expect(byName).toEqual({ render: [1, 6, 5], build: [1.5, 4, 2.5], run: [0.5, 1, 0.5] });
+    expect(rows.map((r) => r.fn.split("@")[0])).toEqual(["render", "build", "run"]);
   });
 });
