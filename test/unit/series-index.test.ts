@@ -54,6 +54,18 @@ const caseArb = fc.record({
 
 type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
 
+/** A case with nothing planted: the generated series as it comes, 40-day periods back to back. */
+const QUIET: Case = {
+  seed: 3,
+  cut: 0,
+  silences: [],
+  unknown: [],
+  partial: false,
+  short: false,
+  length: 40,
+  apart: 0,
+};
+
 function seriesFor(c: Case): ActivitySeries {
   const r = rng(c.seed);
   const points = seriesOf(
@@ -134,32 +146,14 @@ describe("indexed slices answer as the slice cut at the digest's first day", () 
   });
 
   it("refuses a series with a day missing, whose running sums would be read at the wrong days", () => {
-    const { points } = seriesFor({
-      seed: 4,
-      cut: 0,
-      silences: [],
-      unknown: [],
-      partial: false,
-      short: false,
-      length: 10,
-      apart: 0,
-    });
+    const { points } = seriesFor({ ...QUIET, seed: 4, length: 10 });
     expect(() => indexTotals([...points.slice(0, 40), ...points.slice(41)])).toThrow(/one point per day/);
     expect(indexTotals(points).length).toBe(N);
   });
 
   it("a first day before the series counts from its first point", () => {
-    const { points } = seriesFor({
-      seed: 3,
-      cut: 0,
-      silences: [],
-      unknown: [],
-      partial: false,
-      short: false,
-      length: 40,
-      apart: 0,
-    });
-    const periods = periodsFor({ length: 40, apart: 0 } as Case);
+    const { points } = seriesFor(QUIET);
+    const periods = periodsFor(QUIET);
     expect(totalsFrom(indexTotals(points), epochPeriods(periods, addDays(LAST, -400)))).toEqual(
       totalsOf(points, periods),
     );
