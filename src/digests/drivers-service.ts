@@ -10,8 +10,8 @@ import {
   type GapRule,
   gapIndexFrom,
   gapsFrom,
+  historyDaysNeeded,
   indexGaps,
-  needsHistoryFrom,
 } from "../insights/gaps.ts";
 import {
   addSeries,
@@ -201,39 +201,59 @@ export async function computeDriversMany(
   };
   const gapIndexes = planned.map((_, s) => gapIndexOf(s));
   const judgedFrom = (s: number, day: IsoDay) => gapIndexFrom(gapIndexes[s] as GapIndex, day);
-  // Each digest's slices silent since before its previous period are judged over the longer history.
-  const silent = all.map((plan, g) => {
-    if (!plan.history) return [];
+  // A digest's slice with a silence near its first day is judged over the days before it that the
+  // rule reads: the baselines of silences that start later (historyDaysNeeded), or the whole history
+  // when one starts at that day. `reach[g]` maps each such slice to the first day it is judged from.
+  const reach = all.map((plan, g) => {
+    const out = new Map<number, IsoDay>();
+    if (!plan.history) return out;
     const start = (plan.windows[0] as Window).fromDay;
     const periods = periodsList[g] as Periods;
-    return planned.flatMap((_, s) =>
-      needsHistoryFrom(gapIndexes[s] as GapIndex, judgedFrom(s, start), gapRule, periods) ? [s] : [],
-    );
-  });
-  const earliest = all
-    .flatMap((plan, g) => ((silent[g] as number[]).length > 0 && plan.history ? [plan.history.fromDay] : []))
-    .sort()[0];
-  if (earliest !== undefined && earliest < from) {
-    const older = [...new Set(silent.flat())].sort((a, b) => a - b);
-    const more = await seriesOver(
-      fetchDeps,
-      base.apiKey,
-      older.map((s) => planned[s] as PlannedSlice),
-      rangesOf(earliest, addDays(from, -1)),
-    );
-    older.forEach((s, k) => {
-      store[s] = { from: earliest, points: [...(more[k] as DayPoint[]), ...(store[s] as DaySeries).points] };
-      gapIndexes[s] = gapIndexOf(s);
+    const floor = plan.history.fromDay;
+    planned.forEach((_, s) => {
+      const days = historyDaysNeeded(gapIndexes[s] as GapIndex, judgedFrom(s, start), gapRule, periods);
+      if (days === null) return;
+      const day = Number.isFinite(days) ? addDays(start, -days) : floor;
+      // ISO days compare as text: never before the history the plan allows.
+      out.set(s, [day, floor].sort()[1] as IsoDay);
     });
+    return out;
+  });
+  // Per slice, the earliest day any digest reads before the bucket's first. Slices read back to a
+  // plan's whole history go together; the others together from the earliest of their days (a few
+  // weeks at most), so a bucket asks for its history in one or two ranges, not one per slice.
+  const whole = new Set(all.flatMap((p) => (p.history ? [p.history.fromDay] : [])));
+  const earliest = new Map<number, IsoDay>();
+  for (const m of reach) for (const [s, day] of m) if (day < (earliest.get(s) ?? from)) earliest.set(s, day);
+  const near = [...earliest.values()].filter((d) => !whole.has(d)).sort()[0];
+  const byStart = new Map<IsoDay, number[]>();
+  for (const [s, day] of earliest) {
+    const at = whole.has(day) || near === undefined ? day : near;
+    byStart.set(at, [...(byStart.get(at) ?? []), s]);
+  }
+  const older = await Promise.all(
+    [...byStart].map(async ([day, slices]) => {
+      const sorted = slices.sort((a, b) => a - b);
+      const more = await seriesOver(
+        fetchDeps,
+        base.apiKey,
+        sorted.map((s) => planned[s] as PlannedSlice),
+        rangesOf(day, addDays(from, -1)),
+      );
+      return sorted.map((s, k) => [s, day, more[k] as DayPoint[]] as const);
+    }),
+  );
+  for (const [s, day, more] of older.flat()) {
+    store[s] = { from: day, points: [...more, ...(store[s] as DaySeries).points] };
+    gapIndexes[s] = gapIndexOf(s);
   }
   const totalsIndexes = store.map((s) => indexTotals(s.points));
   return all.map((plan, g) => {
     const periods = periodsList[g] as Periods;
     const start = (plan.windows[0] as Window).fromDay;
-    const history = plan.history;
     const gaps = byImportance(
       planned.flatMap((_, s) => {
-        const day = history && (silent[g] as number[]).includes(s) ? history.fromDay : start;
+        const day = reach[g]?.get(s) ?? start;
         return gapsFrom(gapIndexes[s] as GapIndex, judgedFrom(s, day), gapRule, periods);
       }),
     );

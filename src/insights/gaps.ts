@@ -239,9 +239,32 @@ export function needsHistory(series: ActivitySeries, rule: GapRule, ctx: GapCont
 
 /** `needsHistory` of the series from its `from`th complete day on (see `GapIndex`). */
 export function needsHistoryFrom(index: GapIndex, from: number, rule: GapRule, periods: Periods): boolean {
-  return silencesFrom(index, from, periods).some(
-    (s) => s.start === from || (s.start - from < rule.baselineDays && s.end - s.start + 1 >= rule.minDays),
-  );
+  return historyDaysNeeded(index, from, rule, periods) !== null;
+}
+
+/**
+ * How many days before its `from`th day the series must reach for the rule to judge it as it judges
+ * the longest series ending the same day: null when none (`needsHistoryFrom` is false), Infinity
+ * when a silence starts at that day itself (where it began is unknown), else the most any silence's
+ * baseline reaches back past that day. A silence that starts later keeps that start whatever comes
+ * before the series' first day (the day before it is not silent), and its baseline is the
+ * `baselineDays` before it, so these days are all the rule reads; every other silence touching the
+ * periods would contain the first day (and answer Infinity). The drivers fetch only these days of
+ * a slice's history, not the year.
+ */
+export function historyDaysNeeded(
+  index: GapIndex,
+  from: number,
+  rule: GapRule,
+  periods: Periods,
+): number | null {
+  let need: number | null = null;
+  for (const s of silencesFrom(index, from, periods)) {
+    if (s.start === from) return Number.POSITIVE_INFINITY;
+    const reach = rule.baselineDays - (s.start - from);
+    if (reach > 0 && s.end - s.start + 1 >= rule.minDays) need = Math.max(need ?? 0, reach);
+  }
+  return need;
 }
 
 /** Ongoing gaps first, then the silences that mattered most (largest expected activity). */

@@ -6,7 +6,8 @@ import {
   DEFAULT_GAP_RULE,
   findGaps,
   type GapContext,
-  needsHistory,
+  historyDaysNeeded,
+  indexGaps,
 } from "../../src/insights/gaps.ts";
 import type { DayPoint } from "../../src/insights/types.ts";
 import { rng, seriesOf, specOf } from "./fixtures/activity.ts";
@@ -19,17 +20,24 @@ import { ctx, LAST, N } from "./fixtures/gap-window.ts";
 
 /**
  * The drivers' way to the gaps: each slice's series only from the rule's baseline before the previous
- * period, and the whole history (here, the generated 120 days) for the slices `needsHistory` names.
- * It must find exactly what the rule finds on the whole history; `stats` counts the slices that
- * needed it.
+ * period; for the slices with a silence near that day, the days before it that the silence's baseline
+ * reads (`historyDaysNeeded`), or the whole history (here, the generated 120 days) when a silence
+ * starts at that day. It must find exactly what the rule finds on the whole history; `stats` counts
+ * the slices that needed a few more days and those that needed the whole history.
  */
-const stats = { slices: 0, history: 0 };
+const stats = { slices: 0, near: 0, history: 0 };
 function driversPathGaps(series: ActivitySeries[], c: GapContext) {
   const windowStart = addDays(c.periods.previousFrom, -DEFAULT_GAP_RULE.baselineDays);
   const assembled = series.map((s) => {
     const recent = { ...s, points: s.points.filter((p) => p.day >= windowStart) };
     stats.slices++;
-    if (!needsHistory(recent, DEFAULT_GAP_RULE, c)) return recent;
+    const need = historyDaysNeeded(indexGaps(recent, c.partialFrom), 0, DEFAULT_GAP_RULE, c.periods);
+    if (need === null) return recent;
+    if (Number.isFinite(need)) {
+      stats.near++;
+      const from = addDays(windowStart, -need);
+      return { ...s, points: s.points.filter((p) => p.day >= from) };
+    }
     stats.history++;
     return s;
   });
@@ -155,6 +163,7 @@ describe("the drivers' shorter series", () => {
     );
     // Both ways were taken, and the planted silences were judged (some found, as on the whole history).
     expect(stats.history - before.history).toBeGreaterThan(100);
+    expect(stats.near - before.near).toBeGreaterThan(100);
     expect(stats.history - before.history).toBeLessThan(stats.slices - before.slices);
     expect(found).toBeGreaterThan(100);
   }, 120_000);

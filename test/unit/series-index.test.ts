@@ -9,6 +9,7 @@ import {
   type GapRule,
   gapIndexFrom,
   gapsFrom,
+  historyDaysNeeded,
   indexGaps,
   needsHistory,
   needsHistoryFrom,
@@ -114,6 +115,36 @@ describe("indexed slices answer as the slice cut at the digest's first day", () 
       }),
       { numRuns: 3_000, seed: 5 },
     );
+  });
+
+  it("a slice read back only as far as historyDaysNeeded says is judged as over its whole history", () => {
+    // The drivers fetch a silent slice's history only back to the baselines its silences read, not the
+    // year, when no silence starts at the digest's first day. Reference: the whole series (the year).
+    let compared = 0;
+    let withGaps = 0;
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const series = seriesFor(c);
+        const rule = c.short ? SHORT : DEFAULT_GAP_RULE;
+        const partialFrom = c.partial ? LAST : null;
+        const periods = periodsFor(c);
+        const first = (series.points[c.cut] as DayPoint).day;
+        // A digest's days start at or before its previous period (by the rule's baseline).
+        if (first > periods.previousFrom) return;
+        const index = indexGaps(series, partialFrom);
+        const need = historyDaysNeeded(index, gapIndexFrom(index, first), rule, periods);
+        expect(need === null).toBe(!needsHistoryFrom(index, gapIndexFrom(index, first), rule, periods));
+        if (need === null || !Number.isFinite(need) || c.cut - need < 0) return;
+        const short = { ...series, points: series.points.slice(c.cut - need) };
+        const whole = byImportance(gapsFrom(index, 0, rule, periods));
+        expect(findGaps([short], rule, { periods, partialFrom })).toEqual(whole);
+        compared++;
+        if (whole.length > 0) withGaps++;
+      }),
+      { numRuns: 10_000, seed: 11 },
+    );
+    expect(compared).toBeGreaterThan(200);
+    expect(withGaps).toBeGreaterThan(50);
   });
 
   it("finds gaps in the cases above (so the comparison is not between two empty lists)", () => {
