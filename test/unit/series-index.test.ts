@@ -98,16 +98,25 @@ function periodsFor(c: Case): Periods {
   return { from, to: LAST, previousFrom: addDays(previousTo, 1 - c.length), previousTo };
 }
 
+/** A case's series, rule, partial day and periods, and the series read once (its GapIndex). */
+function judged(c: Case) {
+  const series = seriesFor(c);
+  const partialFrom = c.partial ? LAST : null;
+  return {
+    series,
+    rule: c.short ? SHORT : DEFAULT_GAP_RULE,
+    partialFrom,
+    periods: periodsFor(c),
+    index: indexGaps(series, partialFrom),
+  };
+}
+
 describe("indexed slices answer as the slice cut at the digest's first day", () => {
   it("gaps and the need for history, for any first day, partial day and rule", () => {
     fc.assert(
       fc.property(caseArb, (c) => {
-        const series = seriesFor(c);
-        const rule = c.short ? SHORT : DEFAULT_GAP_RULE;
-        const partialFrom = c.partial ? LAST : null;
-        const periods = periodsFor(c);
+        const { series, rule, partialFrom, periods, index } = judged(c);
         const cut = { ...series, points: series.points.slice(c.cut) };
-        const index = indexGaps(series, partialFrom);
         const from = gapIndexFrom(index, (cut.points[0] as DayPoint).day);
         const ctx = { periods, partialFrom };
         expect(byImportance(gapsFrom(index, from, rule, periods))).toEqual(findGaps([cut], rule, ctx));
@@ -124,14 +133,10 @@ describe("indexed slices answer as the slice cut at the digest's first day", () 
     let withGaps = 0;
     fc.assert(
       fc.property(caseArb, (c) => {
-        const series = seriesFor(c);
-        const rule = c.short ? SHORT : DEFAULT_GAP_RULE;
-        const partialFrom = c.partial ? LAST : null;
-        const periods = periodsFor(c);
+        const { series, rule, partialFrom, periods, index } = judged(c);
         const first = (series.points[c.cut] as DayPoint).day;
         // A digest's days start at or before its previous period (by the rule's baseline).
         if (first > periods.previousFrom) return;
-        const index = indexGaps(series, partialFrom);
         const need = historyDaysNeeded(index, gapIndexFrom(index, first), rule, periods);
         expect(need === null).toBe(!needsHistoryFrom(index, gapIndexFrom(index, first), rule, periods));
         if (need === null || !Number.isFinite(need) || c.cut - need < 0) return;
