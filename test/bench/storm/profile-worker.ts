@@ -10,7 +10,8 @@ import { buildWorld } from "./world.ts";
  * CPU of the worker and of the outside services' process (emulator and Slack stand-in) from the fire on; with BENCH_PROFILE_CHILDREN=1 every child writes a CPU profile into
  * /tmp/bench-prof (the worker's is the one with our src/jobs frames). Also prints how many digests
  * went out in each second after the fire, which shows a slow start (drivers of many accounts at once)
- * apart from the steady rate.
+ * apart from the steady rate, and the analytics emulator's requests and bytes per GraphQL operation
+ * (the drivers' slices are `DriverSlices`).
  */
 const [subs = "2000", workspaces = "200", perChannel = "1", mode = "drivers", charts = "off"] =
   process.argv.slice(2);
@@ -28,8 +29,18 @@ const result = await withFreshWorld(
       },
       { WORKER_CONCURRENCY: "50", CHARTS: charts },
     ),
-  async (world) =>
-    runStorm({ world, worker: { prefix: world.prefix, queueName: world.queueName }, timeoutMs: 240_000 }),
+  async (world) => {
+    const storm = await runStorm({
+      world,
+      worker: { prefix: world.prefix, queueName: world.queueName },
+      timeoutMs: 240_000,
+    });
+    const byOperation = (await world.services.call("emulatorByOperation")) as Record<
+      string,
+      { requests: number; bytes: number }
+    >;
+    return { ...storm, byOperation };
+  },
 );
 const perSecond = new Map<number, number>();
 for (const at of Object.values(result.firstPostBy ?? {})) {
@@ -37,7 +48,11 @@ for (const at of Object.values(result.firstPostBy ?? {})) {
   perSecond.set(s, (perSecond.get(s) ?? 0) + 1);
 }
 const seconds = [...perSecond.keys()].sort((a, b) => a - b);
+const operations = Object.entries(result.byOperation)
+  .map(([op, o]) => `${op} ${o.requests} (${round(o.bytes / 1024, 1)} KiB)`)
+  .join(" · ");
 process.stdout.write(`per second: ${seconds.map((s) => `${s}s ${perSecond.get(s)}`).join(" · ")}\n`);
+process.stdout.write(`analytics requests by operation (all of the run): ${operations}\n`);
 process.stdout.write(
   `${mode}: ${result.delivered}/${subscriptions} delivered in ${round(result.timeToAllMs / 1000, 1)} s, ${result.digestsPerSec} digests/s, worker ${result.workerCpuMsPerDigest} ms CPU per digest, peak RSS ${result.workerPeakRssMb} MB, outside services ${result.servicesCpuMsPerDigest ?? "–"} ms, machine CPU ${result.cpu.machinePct} % (others ${result.cpu.othersPct} %)\n`,
 );

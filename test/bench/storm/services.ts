@@ -157,6 +157,8 @@ if (process.send) {
     injectHttp: (a: { method: string; status: number; retryAfter?: number; times?: number }) =>
       slack?.injectHttp(a.method, a.status, { retryAfter: a.retryAfter, times: a.times }),
     emulatorRequests: () => emulator?.requestCount() ?? 0,
+    /** The emulator's requests and bytes sent, per GraphQL operation (Insights, DriverSlices, …). */
+    emulatorByOperation: () => emulator?.byOperation() ?? {},
     /** Slack throttles one workspace: its chat.postMessage calls answer 429 (Retry-After 1 s) for `ms`. */
     throttle: (a: { token: string; ms: number }) => {
       throttled = { token: a.token, until: Date.now() + a.ms };
