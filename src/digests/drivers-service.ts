@@ -98,10 +98,10 @@ function daysBetween(points: DayPoint[], from: string, to: string): DayPoint[] {
   return points.filter((p) => p.day >= from && p.day <= to);
 }
 
-/** The parts of `slices` over `windows`: one per slice, window and asset chunk, in that order. */
-function partsOf(slices: readonly PlannedSlice[], windows: readonly Window[]) {
+/** The parts of `slices`, each over its windows: one per slice, window and asset chunk, in that order. */
+function partsOf(slices: readonly PlannedSlice[], windowsOf: (s: number) => readonly Window[]) {
   return slices.flatMap((slice, s) =>
-    windows.flatMap((window) =>
+    windowsOf(s).flatMap((window) =>
       slice.chunks.map((assetIds) => ({
         slice: s,
         window,
@@ -116,9 +116,12 @@ async function seriesOver(
   deps: { source: SlicesSource; settings: DriversSettings },
   apiKey: string,
   slices: readonly PlannedSlice[],
-  windows: readonly Window[],
+  windows: readonly Window[] | ((s: number) => readonly Window[]),
 ): Promise<DayPoint[][]> {
-  const planned = partsOf(slices, windows);
+  // Each slice's windows worked out once: its parts are matched back to them by identity.
+  const each = slices.map((_, s) => (typeof windows === "function" ? windows(s) : windows));
+  const windowsOf = (s: number) => each[s] as readonly Window[];
+  const planned = partsOf(slices, windowsOf);
   const limits = { ...deps.settings, maxIds: idsPerRequest(deps.settings) };
   const points = await fetchParts(
     deps.source,
@@ -128,9 +131,9 @@ async function seriesOver(
   );
   // Each slice's chunks per window, in the order planned (one pass: a scan per slice and window
   // made this quadratic in the number of slices).
-  const chunks = slices.map(() => windows.map((): DayPoint[][] => []));
+  const chunks = each.map((w) => w.map((): DayPoint[][] => []));
   planned.forEach((p, i) => {
-    chunks[p.slice]?.[windows.indexOf(p.window)]?.push(points[i] as DayPoint[]);
+    chunks[p.slice]?.[windowsOf(p.slice).indexOf(p.window)]?.push(points[i] as DayPoint[]);
   });
   return chunks.map((perWindow) => perWindow.flatMap((parts) => parts.reduce((a, b) => addSeries(a, b))));
 }
@@ -220,32 +223,31 @@ export async function computeDriversMany(
     return out;
   });
   // Per slice, the earliest day any digest reads before the bucket's first. Slices read back to a
-  // plan's whole history go together; the others together from the earliest of their days (a few
-  // weeks at most), so a bucket asks for its history in one or two ranges, not one per slice.
+  // plan's whole history start there; the others all start at the earliest of their days (a few
+  // weeks at most): one fetch of at most two ranges, not one range per slice.
   const whole = new Set(all.flatMap((p) => (p.history ? [p.history.fromDay] : [])));
   const earliest = new Map<number, IsoDay>();
   for (const m of reach) for (const [s, day] of m) if (day < (earliest.get(s) ?? from)) earliest.set(s, day);
   const near = [...earliest.values()].filter((d) => !whole.has(d)).sort()[0];
-  const byStart = new Map<IsoDay, number[]>();
-  for (const [s, day] of earliest) {
-    const at = whole.has(day) || near === undefined ? day : near;
-    byStart.set(at, [...(byStart.get(at) ?? []), s]);
-  }
-  const older = await Promise.all(
-    [...byStart].map(async ([day, slices]) => {
-      const sorted = slices.sort((a, b) => a - b);
-      const more = await seriesOver(
-        fetchDeps,
-        base.apiKey,
-        sorted.map((s) => planned[s] as PlannedSlice),
-        rangesOf(day, addDays(from, -1)),
-      );
-      return sorted.map((s, k) => [s, day, more[k] as DayPoint[]] as const);
-    }),
-  );
-  for (const [s, day, more] of older.flat()) {
-    store[s] = { from: day, points: [...more, ...(store[s] as DaySeries).points] };
-    gapIndexes[s] = gapIndexOf(s);
+  const older = [...earliest.keys()].sort((a, b) => a - b);
+  if (older.length > 0) {
+    const starts = older.map((s) => {
+      const day = earliest.get(s) as IsoDay;
+      return whole.has(day) || near === undefined ? day : near;
+    });
+    const more = await seriesOver(
+      fetchDeps,
+      base.apiKey,
+      older.map((s) => planned[s] as PlannedSlice),
+      (k) => rangesOf(starts[k] as IsoDay, addDays(from, -1)),
+    );
+    older.forEach((s, k) => {
+      store[s] = {
+        from: starts[k] as IsoDay,
+        points: [...(more[k] as DayPoint[]), ...(store[s] as DaySeries).points],
+      };
+      gapIndexes[s] = gapIndexOf(s);
+    });
   }
   const totalsIndexes = store.map((s) => indexTotals(s.points));
   return all.map((plan, g) => {

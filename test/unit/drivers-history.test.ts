@@ -81,8 +81,10 @@ describe("a silent slice's history", () => {
     const { source, asked } = service();
     const [outcome] = await computeDriversMany({ source }, base, [PERIODS]);
     const [first, ...history] = asked;
-    // The digest's own days for every slice, then the history of the two silent scanners only.
+    // The digest's own days for every slice, then the history of the two silent scanners only, in
+    // one request however the source batches.
     expect(first?.every((q) => q.fromDay === WINDOW && q.toDay === LAST)).toBe(true);
+    expect(history).toHaveLength(1);
     const ranges = history
       .flat()
       .map((q) => [q.scannerIds?.join(","), q.fromDay, q.toDay])
