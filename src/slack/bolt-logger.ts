@@ -1,4 +1,4 @@
-import { type Logger as BoltLogger, LogLevel } from "@slack/bolt";
+import { type Logger as BoltLogger, LogLevel } from "@slack/logger";
 import type { Logger } from "../log.ts";
 
 const TO_BOLT: Record<string, LogLevel> = {
