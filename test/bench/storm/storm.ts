@@ -82,8 +82,13 @@ export interface StormResult {
 /** Creating the subscriptions took past their fire time, so some would fire a day later: build again. */
 export class SetupOverrun extends Error {}
 
-/** Set-up time per subscription seen so far, to pick a fire time just after set-up ends. */
-let setupMsPerSub = 3;
+/**
+ * Set-up time per subscription seen so far (creating it; measuring the memory), to pick a fire time
+ * just after set-up ends: every second of margin is a second the bench sits idle, once per storm.
+ * The first guesses are about twice this machine's figures; a storm whose set-up overruns them
+ * builds its world again with the figures it measured.
+ */
+const setupMsPerSub = { create: 1, memory: 0.4 };
 
 /** CPU ticks (user + system, 1/100 s each) a process has used so far, or null once it is gone. */
 function cpuTicks(pid: number): number | null {
@@ -161,14 +166,16 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   };
   // The worker runs before the schedules exist, as in production: nothing is due while it starts.
   await startWorker();
-  const setupMs = n * setupMsPerSub * 1.5 + (o.memory ? n * 0.3 : 0) + 3_000;
+  const setupMs = n * (setupMsPerSub.create + (o.memory ? setupMsPerSub.memory : 0)) * 1.5 + 1_000;
   const fireAt = new Date(Math.ceil((Date.now() + setupMs) / 1000) * 1000);
   const memoryBefore = await usedMemory(world.conn);
   const created = performance.now();
   await createSubscriptions(world, fireAt);
   const createMs = Math.round(performance.now() - created);
-  setupMsPerSub = Math.max(0.5, createMs / n);
+  setupMsPerSub.create = Math.max(0.2, createMs / n);
+  const measured = performance.now();
   const memory = o.memory ? await worldMemory(world, memoryBefore) : undefined;
+  if (o.memory) setupMsPerSub.memory = Math.max(0.05, (performance.now() - measured) / n);
   const setupOverran = Date.now() > fireAt.getTime() - 100;
   if (setupOverran) {
     for (const w of workers) await w.kill("SIGKILL");
