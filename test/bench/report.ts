@@ -149,7 +149,7 @@ function faultSection(r: BenchResults): string {
   return [
     "## 4. Faults",
     "",
-    "Each run: a fresh world of its own (Redis or a 3-master cluster, the stand-ins, one channel per subscription), the worker running, all subscriptions due at once, then the fault. The four runs of a section run side by side, so each run's time includes the load of the three others. Retries back off from 1 s (production: 30 s), a dead worker's claim lease and job lock run out after 10 s (production: 120 s / 30 s), analytics calls time out after 2 s (production: 4 s), so every run ends within the bench's budget.",
+    "Each run: a fresh world of its own (Redis or a 3-master cluster, the stand-ins, one channel per subscription), the worker running, all subscriptions due at once, then the fault. All eight runs (four faults on a single node, the same four on a cluster) run side by side, so each run's time and its worker starts include the load of the seven others. Retries back off from 1 s (production: 30 s), a dead worker's claim lease and job lock run out after 10 s (production: 120 s / 30 s), analytics calls time out after 2 s (production: 4 s), so every run ends within the bench's budget.",
     "",
     table(
       [

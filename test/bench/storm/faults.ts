@@ -80,7 +80,7 @@ const SPECS: FaultSpec[] = [
  * worker and queue), and a run spends most of its time waiting (on a lock running out, a Retry-After,
  * a hung request, the settle after the last post), not computing, so one after another the section
  * was four times the wait of one run. Their figures are reported per run as before; the time a run
- * takes now includes the load of the three others.
+ * takes includes the load of the others (the bench runs the single-node and the cluster runs at once).
  */
 export async function runFaults(o: {
   subscriptions: number;
