@@ -39,7 +39,13 @@ describe("what each process loads", () => {
     expect(["bullmq", "ioredis", "@slack/web-api"].filter((name) => !loaded.has(name))).toEqual([]);
   });
 
-  it("the web process does load Bolt (the check above can see it)", () => {
+  it("a digest thread's runner (the threads of a single-process `start`) loads none of it either", () => {
+    const loaded = packagesLoadedBy("./src/app/interactive.ts");
+    expect(WEB_ONLY.filter((name) => loaded.has(name))).toEqual([]);
+    expect(loaded.has("@slack/web-api")).toBe(true);
+  });
+
+  it("the web process does load Bolt (the checks above can see it)", () => {
     const loaded = packagesLoadedBy("./src/app/web.ts");
     expect(loaded.has("@slack/bolt")).toBe(true);
   });
