@@ -1,3 +1,4 @@
+import module from "node:module";
 import { isAppError } from "../errors.ts";
 import { redactText } from "../log.ts";
 import { didYouMean } from "../suggest.ts";
@@ -46,6 +47,26 @@ async function main(argv: string[]): Promise<number> {
   return mod.run(rest);
 }
 
+/**
+ * Keeps compiled code on disk between starts where Node offers it (22.1 and newer; 20 has no such
+ * API): a restarted worker, a new web process or a CLI run loads its modules without compiling them
+ * again. Node's default directory, which NODE_COMPILE_CACHE overrides and NODE_DISABLE_COMPILE_CACHE=1
+ * turns off; a directory that cannot be written only means no cache (Node reports it, never throws).
+ */
+function keepCompiledCode(): void {
+  const api = module as {
+    enableCompileCache?: () => { directory?: string };
+    flushCompileCache?: () => void;
+  };
+  const enabled = api.enableCompileCache?.();
+  // Digest threads and child processes find it through the environment.
+  if (enabled?.directory) process.env.NODE_COMPILE_CACHE = enabled.directory;
+  // Node writes the cache when the process exits; a worker or web process may never exit cleanly
+  // (SIGKILL, a lost machine), so what its start compiled is written once it has started.
+  if (api.flushCompileCache) setTimeout(() => api.flushCompileCache?.(), 15_000).unref();
+}
+
+keepCompiledCode();
 main(process.argv.slice(2)).then(
   (code) => {
     // Long-running commands (web, worker, emulator) return a code only when they stop.

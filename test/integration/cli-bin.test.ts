@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freshBuild } from "../setup/product-build.ts";
@@ -66,6 +66,25 @@ describe("bin/insights-digest.js", () => {
     expect(preview.stderr).toMatch(
       /^insights-digest: With no ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL set, preview runs against the built-in analytics emulator, which lives in a source checkout \(sandbox\/\); this install has none\. .* Or set ANALYTICS_APP_URL and ANALYTICS_API_KEY to preview against your platform\.\n$/,
     );
+    // Compiled code is kept between starts where Node can (22.1 and newer), in Node's default
+    // directory under TMPDIR; NODE_DISABLE_COMPILE_CACHE=1 turns it off, and Node 20 has none.
+    const unreachable = {
+      ANALYTICS_GRAPHQL_URL: "http://127.0.0.1:9/analytics/graphql",
+      ANALYTICS_API_KEY: "k",
+    };
+    const compiled = async (env: Record<string, string>) => {
+      const tmp = emptyDir("compile-cache-");
+      const r = await run([bin, "preview", "last7d"], { env: { ...unreachable, ...env, TMPDIR: tmp } });
+      expect(r.stderr).toBe("insights-digest: Could not reach the analytics service: ECONNREFUSED\n");
+      const dir = join(tmp, "node-compile-cache");
+      return existsSync(dir) ? readdirSync(dir, { recursive: true }).length : 0;
+    };
+    const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+    const nodeCaches = major > 22 || (major === 22 && minor >= 1);
+    const kept = await compiled({});
+    if (nodeCaches) expect(kept).toBeGreaterThan(100);
+    else expect(kept).toBe(0);
+    expect(await compiled({ NODE_DISABLE_COMPILE_CACHE: "1" })).toBe(0);
     // Without a fresh dist/ it compiles the whole project (5 s alone on 2 cores, several times that
     // beside the other test files), so it gets more than the default.
   }, 120_000);
