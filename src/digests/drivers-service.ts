@@ -98,30 +98,28 @@ function daysBetween(points: DayPoint[], from: string, to: string): DayPoint[] {
   return points.filter((p) => p.day >= from && p.day <= to);
 }
 
-/** The parts of `slices`, each over its windows: one per slice, window and asset chunk, in that order. */
-function partsOf(slices: readonly PlannedSlice[], windowsOf: (s: number) => readonly Window[]) {
+/** The parts of `slices`, each over its own windows: one per slice, window and asset chunk, in that order. */
+function partsOf(slices: readonly PlannedSlice[], windows: readonly (readonly Window[])[]) {
   return slices.flatMap((slice, s) =>
-    windowsOf(s).flatMap((window) =>
+    (windows[s] ?? []).flatMap((window, w) =>
       slice.chunks.map((assetIds) => ({
         slice: s,
-        window,
+        w,
         part: { label: slice.label, window, assetIds, scannerIds: slice.scannerIds },
       })),
     ),
   );
 }
 
-/** Each slice's series over `windows`: its chunks summed day by day, its windows one after another. */
+/** Each slice's series over its windows: its chunks summed day by day, its windows one after another. */
 async function seriesOver(
   deps: { source: SlicesSource; settings: DriversSettings },
   apiKey: string,
   slices: readonly PlannedSlice[],
-  windows: readonly Window[] | ((s: number) => readonly Window[]),
+  windowsOf: (s: number) => readonly Window[],
 ): Promise<DayPoint[][]> {
-  // Each slice's windows worked out once: its parts are matched back to them by identity.
-  const each = slices.map((_, s) => (typeof windows === "function" ? windows(s) : windows));
-  const windowsOf = (s: number) => each[s] as readonly Window[];
-  const planned = partsOf(slices, windowsOf);
+  const windows = slices.map((_, s) => windowsOf(s));
+  const planned = partsOf(slices, windows);
   const limits = { ...deps.settings, maxIds: idsPerRequest(deps.settings) };
   const points = await fetchParts(
     deps.source,
@@ -131,9 +129,9 @@ async function seriesOver(
   );
   // Each slice's chunks per window, in the order planned (one pass: a scan per slice and window
   // made this quadratic in the number of slices).
-  const chunks = each.map((w) => w.map((): DayPoint[][] => []));
+  const chunks = windows.map((w) => w.map((): DayPoint[][] => []));
   planned.forEach((p, i) => {
-    chunks[p.slice]?.[windowsOf(p.slice).indexOf(p.window)]?.push(points[i] as DayPoint[]);
+    chunks[p.slice]?.[p.w]?.push(points[i] as DayPoint[]);
   });
   return chunks.map((perWindow) => perWindow.flatMap((parts) => parts.reduce((a, b) => addSeries(a, b))));
 }
@@ -188,7 +186,8 @@ export async function computeDriversMany(
   const planned = [first.total, ...first.slices];
   const fetchDeps = { source: deps.source, settings };
   const from = all.map((p) => (p.windows[0] as Window).fromDay).sort()[0] as IsoDay;
-  const fetched = await seriesOver(fetchDeps, base.apiKey, planned, rangesOf(from, to));
+  const ranges = rangesOf(from, to);
+  const fetched = await seriesOver(fetchDeps, base.apiKey, planned, () => ranges);
   const store: DaySeries[] = fetched.map((points) => ({ from, points }));
   // Each slice is read once for the gap rule and once for its running sums; every digest then judges
   // and sums its own days of them (see GapIndex and TotalsIndex).
