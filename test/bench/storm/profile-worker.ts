@@ -35,10 +35,8 @@ const result = await withFreshWorld(
       worker: { prefix: world.prefix, queueName: world.queueName },
       timeoutMs: 240_000,
     });
-    const byOperation = (await world.services.call("emulatorByOperation")) as Record<
-      string,
-      { requests: number; bytes: number }
-    >;
+    const byOperation =
+      await world.services.call<Record<string, { requests: number; bytes: number }>>("emulatorByOperation");
     return { ...storm, byOperation };
   },
 );
