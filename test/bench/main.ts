@@ -36,6 +36,8 @@ export interface BenchResults {
     durationS: number;
     quick: boolean;
     node: string;
+    /** The machine's own Node when the run measured on another (test/bench/runtime.ts). */
+    machineNode?: string;
     cpus: number;
     cpuModel: string;
     loadAvgStart: number[];
@@ -188,6 +190,9 @@ export async function runBench(o: {
       durationS: 0,
       quick: o.quick,
       node: process.version,
+      ...(process.env.BENCH_MACHINE_NODE && process.env.BENCH_MACHINE_NODE !== process.version
+        ? { machineNode: process.env.BENCH_MACHINE_NODE }
+        : {}),
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model ?? "unknown",
       loadAvgStart: load(),

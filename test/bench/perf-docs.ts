@@ -26,7 +26,7 @@ export function performanceSection(r: BenchResults, reportFile: string): string 
   return [
     `## Figures of ${link}`,
     "",
-    `\`${command}\` · commit ${m.commit} · Node ${m.node} · ${m.cpus} × ${m.cpuModel} · load average ${m.loadAvgStart.join(" / ")} at the start, ${m.loadAvgEnd.join(" / ")} at the end · ${m.durationS} s. Rows for docs/performance.md (each names this report and its date); targets this run did not measure are left out.`,
+    `\`${command}\` · commit ${m.commit} · Node ${m.node}${m.machineNode ? ` (the machine runs ${m.machineNode})` : ""} · ${m.cpus} × ${m.cpuModel} · load average ${m.loadAvgStart.join(" / ")} at the start, ${m.loadAvgEnd.join(" / ")} at the end · ${m.durationS} s. Rows for docs/performance.md (each names this report and its date); targets this run did not measure are left out.`,
     "",
     table(
       ["Target", "Figure", "Report", ""],

@@ -5,15 +5,24 @@ import { parseArgs } from "node:util";
 import { runBench, SECTIONS } from "./main.ts";
 import { performanceSection } from "./perf-docs.ts";
 import { renderReport } from "./report.ts";
+import {
+  DEFAULT_RUNTIME,
+  needsOtherNode,
+  parseRuntime,
+  rerunUnder,
+  resolveRuntime,
+  withoutNodeFlag,
+} from "./runtime.ts";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 
 /**
- * `insights-digest bench [--quick] [--only a,b] [--out DIR]`: runs every section (or the named ones:
+ * `insights-digest bench [--quick] [--only a,b] [--out DIR] [--node 22|24|machine|PATH]`: runs every section (or the named ones:
  * render, ack (threads and web + worker), bad-input, storms, engine, faults, drivers, ask), prints the Markdown report and
  * writes latest.md / latest.json (plus timestamped copies) and docs-performance.md (the run's rows for
  * docs/performance.md, each naming the timestamped report) to the results folder. Exit code 0 when the bench ran (targets may still be missed: the report says which), 1 when
- * a section could not run.
+ * a section could not run. Every process of the run uses one Node (runtime.ts): 22 by default
+ * (BENCH_NODE, or --node, chooses another), fetched from the npm registry when this machine runs another.
  */
 export async function benchCli(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -22,13 +31,34 @@ export async function benchCli(args: string[]): Promise<number> {
       quick: { type: "boolean", default: false },
       out: { type: "string" },
       only: { type: "string" },
+      node: { type: "string" },
     },
   });
+  let runtime: ReturnType<typeof parseRuntime>;
+  try {
+    runtime = parseRuntime(values.node ?? process.env.BENCH_NODE ?? DEFAULT_RUNTIME);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
   const only = values.only?.split(",").map((x) => x.trim());
   const unknown = only?.filter((x) => !(SECTIONS as readonly string[]).includes(x)) ?? [];
   if (unknown.length > 0) {
     process.stderr.write(`Unknown section ${unknown.join(", ")}; sections: ${SECTIONS.join(", ")}\n`);
     return 2;
+  }
+  if (runtime.kind !== "machine" && needsOtherNode(runtime, process)) {
+    let binary: string;
+    try {
+      binary = resolveRuntime(runtime, (line) => void process.stderr.write(`${line}\n`));
+    } catch (err) {
+      process.stderr.write(`insights-digest bench: ${(err as Error).message}\n`);
+      return 1;
+    }
+    process.stderr.write(
+      `insights-digest bench: measuring on ${binary} (this machine runs Node ${process.version})\n`,
+    );
+    return rerunUnder(binary, ["bench", ...withoutNodeFlag(args)]);
   }
   const out = values.out ?? RESULTS;
   mkdirSync(out, { recursive: true });
