@@ -57,7 +57,19 @@ export interface OpenLoopResult {
   /** Ack latency and answers by kind of request (`command`, `range`, `why`, `modal`…). */
   byLabel: Record<string, { sent: number; ackMs: Summary; replies: number; replyMs: Summary; lost: number }>;
   /** Modal submissions: who submitted and when the ack was awaited (wall clock ms), to match Slack calls against. */
-  viewWindows: { teamId: string; userId: string; channelId: string; from: number; to: number }[];
+  viewWindows: {
+    teamId: string;
+    userId: string;
+    channelId: string;
+    from: number;
+    to: number;
+    /**
+     * Other requests of the same person, or in the same channel, sent in the 5 s before this
+     * submission's ack was seen: work of theirs still running may make a lookup about them that
+     * falls inside this window without this submission having asked for it.
+     */
+    neighbours: number;
+  }[];
 }
 
 export interface ClosedLoopArgs extends Target {
@@ -168,6 +180,9 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   const ackBusy = new Set<number>();
   const perLabel = new Map<string, { sent: number; ack: number[] }>();
   const viewWindows: OpenLoopResult["viewWindows"] = [];
+  const sentLog: { n: number; teamId: string; userId: string; channelId: string; at: number }[] = [];
+  // The request number of each view window, to leave it out of its own neighbours.
+  const viewNumbers: number[] = [];
   const inflight: Promise<void>[] = [];
   let timeouts = 0;
   const t0 = performance.now() + 20;
@@ -178,6 +193,7 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
     const { body, headers } = signedRequest(spec, n, `${sinkUrl}/r/${n}`, a.secret);
     const sentAt = performance.now();
     const wallFrom = Date.now();
+    sentLog.push({ n, teamId: spec.teamId, userId: spec.userId, channelId: spec.channelId, at: wallFrom });
     // A modal's answer is its ack; commands and clicks are answered on their response_url.
     scheduled.set(n, { at: sentAt, label, answered: spec.kind === "view" });
     lags.push(sentAt - due);
@@ -201,7 +217,9 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
             channelId: spec.channelId,
             from: wallFrom,
             to: Date.now(),
+            neighbours: 0,
           });
+        viewNumbers.push(n);
       }),
     );
   };
@@ -247,6 +265,17 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
       lost: lostOf(label),
     };
   }
+  viewWindows.forEach((w, i) => {
+    const own = viewNumbers[i];
+    w.neighbours = sentLog.filter(
+      (s) =>
+        s.n !== own &&
+        s.teamId === w.teamId &&
+        (s.userId === w.userId || s.channelId === w.channelId) &&
+        s.at >= w.to - 5_000 &&
+        s.at <= w.to,
+    ).length;
+  });
   return {
     sent: total,
     ackMs: summarize(latencies),

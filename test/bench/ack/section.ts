@@ -36,6 +36,8 @@ export interface AckRun {
   p99Runs: { bare: number[]; app: number[] };
   /** Modal submissions during which the app called Slack about that person or channel before acking. */
   modalSlackCallsBeforeAck: number;
+  /** What each of those calls was (reports from before 2026-11-27 04:00 do not have it). */
+  modalFlags?: ModalFlag[];
 }
 
 export interface AckModeResult {
@@ -75,23 +77,43 @@ const SLACK_LOOKUPS = new Set([
   "conversations.members",
 ]);
 
-function modalCalls(world: World, r: OpenLoopResult): number {
-  if (r.viewWindows.length === 0) return 0;
-  const calls = world.slack.calls((c) => SLACK_LOOKUPS.has(c.method));
-  let n = 0;
-  for (const w of r.viewWindows)
-    if (
-      calls.some(
-        (c) =>
-          c.teamId === w.teamId &&
-          c.at >= w.from &&
-          c.at <= w.to &&
-          (c.args.user === w.userId || c.args.channel === w.channelId || c.args.users === w.userId),
-      )
-    )
-      n++;
-  return n;
+/** A modal submission during whose window Slack was asked about its person or channel: what was asked, and when. */
+export interface ModalFlag {
+  method: string;
+  /** Whom the call was about: the submitting person, or the submission's channel. */
+  about: "person" | "channel";
+  /** When the call reached Slack, and when the sender saw the submission's ack, ms after it was sent. */
+  callMs: number;
+  ackMs: number;
+  /** Other requests of the same person or channel in the 5 s before the ack (see slash-sender.ts). */
+  neighbours: number;
 }
+
+function modalCalls(world: World, r: OpenLoopResult): ModalFlag[] {
+  if (r.viewWindows.length === 0) return [];
+  const calls = world.slack.calls((c) => SLACK_LOOKUPS.has(c.method));
+  const flags: ModalFlag[] = [];
+  for (const w of r.viewWindows) {
+    const c = calls.find(
+      (c) =>
+        c.teamId === w.teamId &&
+        c.at >= w.from &&
+        c.at <= w.to &&
+        (c.args.user === w.userId || c.args.channel === w.channelId || c.args.users === w.userId),
+    );
+    if (c)
+      flags.push({
+        method: c.method,
+        about: c.args.channel === w.channelId ? "channel" : "person",
+        callMs: c.at - w.from,
+        ackMs: w.to - w.from,
+        neighbours: w.neighbours,
+      });
+  }
+  return flags;
+}
+
+const modalFields = (flags: ModalFlag[]) => ({ modalSlackCallsBeforeAck: flags.length, modalFlags: flags });
 
 async function once(c: Ctx, who: "bare" | "app", rate: number, kind: MixKind, durationMs: number) {
   const target = who === "bare" ? c.bare : c.app;
@@ -168,7 +190,7 @@ async function measure(
     },
     cpu: { bare: bare.cpu, app: app.cpu },
     p99Runs: { bare: bareRuns.map((r) => r.result.ackMs.p99), app: appRuns.map((r) => r.result.ackMs.p99) },
-    modalSlackCallsBeforeAck: appRuns.reduce((n, r) => n + modalCalls(c.world, r.result), 0),
+    ...modalFields(appRuns.flatMap((r) => modalCalls(c.world, r.result))),
   };
 }
 
