@@ -34,10 +34,7 @@ export function startInteractiveWorker(
   // The requests' own commands (claims, caches, acknowledgements) on a connection that sends what
   // concurrent requests ask in one tick as one write: on a busy worker their replies arrive together
   // and their next commands go out together, instead of a socket write each.
-  const redis = autoPipelined(o.redis);
-  redis.on("error", (err: Error) =>
-    o.logger.warn({ err: { message: err.message } }, "redis interactive connection error"),
-  );
+  const redis = autoPipelined(o.redis, o.logger, "interactive");
   const runner = createInteractiveRunner({ ...o, redis });
   const consumer = startStreamConsumer({
     connection: redis,

@@ -21,12 +21,11 @@ export const COMMAND_TIMEOUT_MS = 5_000;
  * or for Redis to come back, after `ms` fails with "Command timed out"), for the app's own commands
  * beside BullMQ's on a worker connection. It is a connection of its own: close it too.
  */
-export function withCommandTimeout(client: RedisClient, ms: number): RedisClient {
-  if (isCluster(client))
-    return client.duplicate(undefined, {
-      redisOptions: { ...client.options.redisOptions, commandTimeout: ms },
-    });
-  return client.duplicate({ commandTimeout: ms });
+export function withCommandTimeout(client: RedisClient, ms: number, logger: Logger): RedisClient {
+  const copy = isCluster(client)
+    ? client.duplicate(undefined, { redisOptions: { ...client.options.redisOptions, commandTimeout: ms } })
+    : client.duplicate({ commandTimeout: ms });
+  return logErrors(copy, logger, "client");
 }
 
 /**
@@ -37,10 +36,23 @@ export function withCommandTimeout(client: RedisClient, ms: number): RedisClient
  * (BullMQ's, the rate limiter's) fail on an auto-pipeline, and a blocking command would hold up every
  * command behind it, so those keep connections of their own. A connection of its own: close it too.
  */
-export function autoPipelined(client: RedisClient): RedisClient {
-  return isCluster(client)
+export function autoPipelined(client: RedisClient, logger: Logger, what: string): RedisClient {
+  const copy = isCluster(client)
     ? client.duplicate(undefined, { enableAutoPipelining: true })
     : client.duplicate({ enableAutoPipelining: true });
+  return logErrors(copy, logger, what);
+}
+
+/**
+ * Every connection gets an 'error' listener, copies too (ioredis copies options, not listeners):
+ * without one, ioredis prints each failed reconnect to stderr as a bare line, outside the log and
+ * its level, once a second for as long as Redis is away.
+ */
+function logErrors(client: RedisClient, logger: Logger, what: string): RedisClient {
+  client.on("error", (err: Error) =>
+    logger.warn({ err: { message: err.message } }, `redis ${what} connection error`),
+  );
+  return client;
 }
 
 /**
@@ -95,9 +107,5 @@ export function connectRedis(
       },
     });
   }
-  // An 'error' listener is required: without one ioredis errors crash the process.
-  client.on("error", (err: Error) =>
-    logger.warn({ err: { message: err.message } }, `redis ${role} connection error`),
-  );
-  return client;
+  return logErrors(client, logger, role);
 }

@@ -138,7 +138,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   const bullmq = o.redis ?? connectRedis(config.redisUrl as string, logger, "worker");
   // The app's own commands get a deadline; BullMQ's workers keep theirs without one (their blocking
   // reads wait longer than any deadline, and BullMQ retries its own commands).
-  const redis = withCommandTimeout(bullmq, config.redisCommandTimeoutMs);
+  const redis = withCommandTimeout(bullmq, config.redisCommandTimeoutMs, logger);
   let tokenFor: (ref: WorkspaceRef) => Promise<string>;
   let eviction: Awaited<ReturnType<typeof checkEviction>>;
   try {
@@ -154,7 +154,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   const keys = createKeyScheme({ prefix: o.prefix });
   // The deliveries' own commands (caches, claims, records), batched per tick across the deliveries
   // running at once; BullMQ's queue and the pacer's rate limiter stay on \`redis\`.
-  const piped = autoPipelined(redis);
+  const piped = autoPipelined(redis, logger, "pipelined");
 
   // Queue depth is read lazily from the queue created below.
   let depth: (() => Promise<Record<string, number>>) | undefined;

@@ -67,7 +67,7 @@ describe("the app's own Redis commands", () => {
     const admin = connectRedis(redis.url, silentLogger());
     const worker = connectRedis(redis.url, silentLogger(), "worker");
     const client = connectRedis(redis.url, silentLogger(), "client", 300);
-    const own = withCommandTimeout(worker, 300);
+    const own = withCommandTimeout(worker, 300, silentLogger());
     clients.push(admin, worker, client, own);
     await Promise.all([admin.ping(), worker.ping(), client.ping(), own.ping()]);
     // Redis holds every client's commands for 3 s, as a server stuck in a slow script would. The
