@@ -1,9 +1,8 @@
-import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type PrivateRedis, startPrivateRedis } from "../../sandbox/redis.ts";
 import { autoPipelined, connectRedis, withCommandTimeout } from "../../src/app/redis.ts";
-import { createLogger } from "../../src/log.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
+import { captureLog } from "../fixtures/log-capture.ts";
 
 /**
  * While Redis is away, every connection the app opens — its copies too (a copy with a deadline, an
@@ -20,21 +19,10 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-function capture() {
-  const lines: { level: string; msg: string; err?: { message?: string } }[] = [];
-  const destination = new Writable({
-    write(chunk, _e, cb) {
-      for (const l of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(l));
-      cb();
-    },
-  });
-  return { lines, logger: createLogger({ level: "info", destination }) };
-}
-
 describe("Redis connection errors", () => {
   it("go to the log from the worker's connection and from each copy of it, never to stderr", async () => {
     redis = await startPrivateRedis();
-    const { lines, logger } = capture();
+    const { lines, logger } = captureLog("info");
     const printed = vi.spyOn(console, "error");
     const worker = connectRedis(redis.url, logger, "worker");
     const own = withCommandTimeout(worker, 500, logger);
@@ -58,9 +46,13 @@ describe("Redis connection errors", () => {
     expect(said("redis worker connection error")).toBe(true);
     expect(said("redis client connection error")).toBe(true);
     expect(said("redis pipelined connection error")).toBe(true);
-    expect(lines.find((l) => l.msg === "redis pipelined connection error")?.err?.message).toMatch(
-      /ECONNREFUSED|ECONNRESET|Connection is closed/,
-    );
+    expect(
+      (
+        lines.find((l) => l.msg === "redis pipelined connection error")?.err as
+          | { message?: string }
+          | undefined
+      )?.message,
+    ).toMatch(/ECONNREFUSED|ECONNRESET|Connection is closed/);
     expect(
       printed.mock.calls.filter((c) => String(c[0]).includes("[ioredis] Unhandled error event")),
     ).toEqual([]);

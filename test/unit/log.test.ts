@@ -1,21 +1,12 @@
-import { Writable } from "node:stream";
 import { webApi } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
 import { SlackCallError } from "../../src/jobs/slack-api.ts";
-import { censorSecrets, createLogger, redactText, withLogContext } from "../../src/log.ts";
+import { censorSecrets, redactText, withLogContext } from "../../src/log.ts";
 import { boltLogger } from "../../src/slack/bolt-logger.ts";
+import { captureLog } from "../fixtures/log-capture.ts";
 
-function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk, _e, cb) {
-      for (const l of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(l));
-      cb();
-    },
-  });
-  return { lines, logger: createLogger({ level: "debug", destination }) };
-}
+const capture = () => captureLog("debug");
 
 describe("logger", () => {
   it("adds the context's ids to every line inside it, also across awaits", async () => {
