@@ -142,10 +142,12 @@ function dayFromSaid(d: SaidDate, today: IsoDay): IsoDay | undefined {
 function lastN(s: Sentence, i: number, today: IsoDay): Hit {
   const lead = s.match(i, "last|past|previous|prior");
   if (lead < 0) return null;
-  const n = numberOf(s.free(i + lead));
-  const unit = UNITS[s.free(i + lead + 1) ?? ""];
+  // "last 30d", "past 2w": the number and its unit in one word, as in the command's own `last30d`.
+  const joined = /^(\d{1,3})([dw])$/.exec(s.free(i + lead) ?? "");
+  const n = joined ? Number(joined[1]) : numberOf(s.free(i + lead));
+  const unit = joined ? (joined[2] === "d" ? "day" : "week") : UNITS[s.free(i + lead + 1) ?? ""];
   if (n === undefined || !unit || n < 1) return null;
-  const len = lead + 2;
+  const len = lead + (joined ? 1 : 2);
   const days = unit === "day" ? n : unit === "week" ? 7 * n : unit === "fortnight" ? 14 * n : 0;
   if (days > 0) {
     if (days > MAX_LAST_DAYS)

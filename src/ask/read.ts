@@ -280,6 +280,7 @@ function readCues(s: Sentence): Cues {
   const help = [
     "what can you do|tell",
     "what can i ask you?",
+    "what|which questions|things can|could|may i ask|say|type you?",
     "what do you know",
     "how do|can i use this|you|it?",
     "how does this|it work",

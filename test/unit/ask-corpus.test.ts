@@ -12,7 +12,7 @@ import {
   CORPUS_TZ,
   type CorpusEntry,
 } from "../fixtures/ask-corpus.ts";
-import { HELDOUT } from "../fixtures/ask-heldout.ts";
+import { HELDOUT, HELDOUT_B } from "../fixtures/ask-heldout.ts";
 
 /**
  * The reader against questions written the way people type them. The targets: at least 95% read
@@ -218,6 +218,29 @@ describe("plain-language held-out set (written without the reader's vocabulary)"
   });
 
   it("shows every held-out misread in its understood line", () => {
+    expect(hiddenMisreads(held)).toEqual([]);
+  });
+});
+
+describe("plain-language held-out batch B (2026-11-27, another hand)", () => {
+  const held = HELDOUT_B.map((e) => outcome(e, true));
+
+  it("has nearly 50 questions, each unique and in neither the main corpus nor the first held-out set", () => {
+    expect(HELDOUT_B.length).toBeGreaterThanOrEqual(45);
+    const earlier = new Set([...ALL, ...HELDOUT].map((e) => e.q.toLowerCase()));
+    expect(new Set(HELDOUT_B.map((e) => e.q.toLowerCase())).size).toBe(HELDOUT_B.length);
+    expect(HELDOUT_B.filter((e) => earlier.has(e.q.toLowerCase())).map((e) => e.q)).toEqual([]);
+  });
+
+  it("reads at least 90% of batch B exactly as meant", () => {
+    expect(score("ask held-out B", held)).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("answers no batch B question meant to be refused", () => {
+    expect(answeredRefusals(held)).toEqual([]);
+  });
+
+  it("shows every batch B misread in its understood line", () => {
     expect(hiddenMisreads(held)).toEqual([]);
   });
 });
