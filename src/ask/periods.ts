@@ -369,6 +369,10 @@ function since(s: Sentence, i: number, today: IsoDay): Hit {
   if (wd > 0) return upTo(2 + strict, lastWeekday(today, wd, strict === 1));
   const date = dateAt(s, at);
   if (date) return upTo(1 + date.len, dayFromSaid(date, today));
+  // "since the 1st": a day with no month is this month's.
+  const first = s.match(at, "the? 1st|first");
+  if (first > 0 && monthNumber(s.free(at + first)) === 0 && s.free(at + first) !== "of")
+    return upTo(1 + first, startOfMonth(today));
   const m = monthNumber(s.free(at));
   if (m > 0) return upTo(2, latestMonth(today, m).from);
   if (s.free(at) === "yesterday") return upTo(2, addDays(today, -1));
@@ -392,6 +396,18 @@ function since(s: Sentence, i: number, today: IsoDay): Hit {
     if (from) return upTo(1 + start + 1, from);
   }
   return null;
+}
+
+/** `the week before last`, `the month before last`: the whole unit before last one. */
+function beforeLast(s: Sentence, i: number, today: IsoDay): Hit {
+  const len = s.match(i, "the? week|month before last");
+  if (len <= 0) return null;
+  if (s.free(i + len - 3) === "week") {
+    const monday = addDays(mondayOf(today), -14);
+    return hit(len, period(monday, addDays(monday, 6), today));
+  }
+  const from = startOfMonth(addMonths(today, -2));
+  return hit(len, period(from, addDays(startOfMonth(addMonths(today, -1)), -1), today));
 }
 
 /** `on Monday`, `last Tuesday`: that one day. */
@@ -453,7 +469,18 @@ function bareAt(s: Sentence, i: number, today: IsoDay, cued: boolean, spans = tr
     const d = addDays(today, -1);
     return hit(1, period(d, d, today));
   }
-  for (const rule of [commandWord, thisUnit, lastN, quarter, half, since, between, lastUnit, impossible]) {
+  for (const rule of [
+    commandWord,
+    thisUnit,
+    lastN,
+    quarter,
+    half,
+    since,
+    between,
+    beforeLast,
+    lastUnit,
+    impossible,
+  ]) {
     if (rule === between && !spans) continue;
     const found = rule(s, i, today);
     if (found) return found;
@@ -488,7 +515,7 @@ export function periodAt(s: Sentence, i: number, today: IsoDay, spans = true): P
   if (w === undefined || !CUES.has(w)) return null;
   const the = s.free(i + 1) === "the" ? 1 : 0;
   // "for the year", "in the month": the one we are in.
-  if (the === 1 && s.match(i + 2, "week|month|quarter|year") === 1) {
+  if (the === 1 && s.match(i + 2, "week|month|quarter|year") === 1 && s.match(i + 3, "before last") < 0) {
     const current = thisUnit(s, i + 1, today, true);
     if (current) return { ...current, len: current.len + 1 };
   }

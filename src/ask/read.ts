@@ -279,6 +279,7 @@ function readCues(s: Sentence): Cues {
   const cues: Cues = { help: false };
   const help = [
     "what can you do|tell",
+    "what can|does this|the bot|app do",
     "what can i ask you?",
     "what|which questions|things can|could|may i ask|say|type you?",
     "what do you know",

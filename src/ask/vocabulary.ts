@@ -63,6 +63,7 @@ export const ABBREVIATIONS: Record<string, string> = {
   sundays: "sunday",
   lst: "last",
   wk: "week",
+  wek: "week",
   wks: "weeks",
   mo: "month",
   mos: "months",
