@@ -112,7 +112,14 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, ...DURABILITY_FLAGS, "--daemonize", "no"],
       { stdio: "ignore" },
     );
-    await waitReady(port, child);
+    try {
+      await waitReady(port, child);
+    } catch (err) {
+      // A server that never became ready is not left running: untracked, it would keep its port, and
+      // its handle would keep the caller's process from exiting.
+      child.kill("SIGKILL");
+      throw err;
+    }
   };
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
     const c = child;
