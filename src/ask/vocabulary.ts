@@ -90,6 +90,9 @@ export const ABBREVIATIONS: Record<string, string> = {
   ur: "your",
 };
 
+/** What people call the digest itself ("a quick summary", "the rundown for October"): known words, fillers and digest cues at once. */
+const SUMMARY_WORDS = ["summary", "rundown", "recap", "roundup", "snapshot", "overview", "report"];
+
 /**
  * Every word some rule of the reader acts on. Misspellings are corrected towards these only.
  */
@@ -237,13 +240,7 @@ const KNOWN_WORDS = [
   "services",
   "projects",
   "numbers",
-  "summary",
-  "rundown",
-  "recap",
-  "roundup",
-  "snapshot",
-  "overview",
-  "report",
+  ...SUMMARY_WORDS,
   "status",
   "doing",
   "going",
@@ -476,13 +473,7 @@ export const FILLERS = new Set([
   "stats",
   "statistics",
   "status",
-  "summary",
-  "rundown",
-  "recap",
-  "roundup",
-  "snapshot",
-  "overview",
-  "report",
+  ...SUMMARY_WORDS,
   "digest",
   "update",
   "insights",
@@ -631,13 +622,7 @@ export const DIGEST_CUES = new Set([
   "doing",
   "going",
   "status",
-  "summary",
-  "rundown",
-  "recap",
-  "roundup",
-  "snapshot",
-  "overview",
-  "report",
+  ...SUMMARY_WORDS,
   "digest",
   "update",
   "numbers",
