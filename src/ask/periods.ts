@@ -400,9 +400,10 @@ function since(s: Sentence, i: number, today: IsoDay): Hit {
 
 /** `the week before last`, `the month before last`: the whole unit before last one. */
 function beforeLast(s: Sentence, i: number, today: IsoDay): Hit {
+  const the = s.free(i) === "the" ? 1 : 0;
   const len = s.match(i, "the? week|month before last");
   if (len <= 0) return null;
-  if (s.free(i + len - 3) === "week") {
+  if (s.free(i + the) === "week") {
     const monday = addDays(mondayOf(today), -14);
     return hit(len, period(monday, addDays(monday, 6), today));
   }
@@ -514,13 +515,14 @@ export function periodAt(s: Sentence, i: number, today: IsoDay, spans = true): P
   }
   if (w === undefined || !CUES.has(w)) return null;
   const the = s.free(i + 1) === "the" ? 1 : 0;
-  // "for the year", "in the month": the one we are in.
-  if (the === 1 && s.match(i + 2, "week|month|quarter|year") === 1 && s.match(i + 3, "before last") < 0) {
+  const inner = bareAt(s, i + 1 + the, today, true, spans);
+  if (inner) return { ...inner, len: inner.len + 1 + the };
+  // "for the year", "in the month": the one we are in (when no longer period starts there).
+  if (the === 1 && s.match(i + 2, "week|month|quarter|year") === 1) {
     const current = thisUnit(s, i + 1, today, true);
     if (current) return { ...current, len: current.len + 1 };
   }
-  const inner = bareAt(s, i + 1 + the, today, true, spans);
-  return inner ? { ...inner, len: inner.len + 1 + the } : null;
+  return null;
 }
 
 /** A period as the answer shows it: `Oct 1 – Oct 31, 2026`. */
