@@ -199,48 +199,37 @@ describe("plain-language corpus", () => {
   });
 });
 
-describe("plain-language held-out set (written without the reader's vocabulary)", () => {
-  const held = HELDOUT.map((e) => outcome(e, true));
+/**
+ * A held-out set's gates: its size, no question twice or from the sets before it, at least 90% read
+ * exactly, no refusal answered with numbers, every misread visible in its understood line.
+ */
+function heldOutGates(o: { name: string; set: CorpusEntry[]; atLeast: number; earlier: CorpusEntry[] }) {
+  const held = o.set.map((e) => outcome(e, true));
 
-  it("has about 100 questions, each unique and none of them in the main corpus", () => {
-    expect(HELDOUT.length).toBeGreaterThanOrEqual(100);
-    const main = new Set(ALL.map((e) => e.q.toLowerCase()));
-    expect(new Set(HELDOUT.map((e) => e.q.toLowerCase())).size).toBe(HELDOUT.length);
-    expect(HELDOUT.filter((e) => main.has(e.q.toLowerCase())).map((e) => e.q)).toEqual([]);
+  it(`has at least ${o.atLeast} questions, each unique and none of them in the sets before it`, () => {
+    expect(o.set.length).toBeGreaterThanOrEqual(o.atLeast);
+    const earlier = new Set(o.earlier.map((e) => e.q.toLowerCase()));
+    expect(new Set(o.set.map((e) => e.q.toLowerCase())).size).toBe(o.set.length);
+    expect(o.set.filter((e) => earlier.has(e.q.toLowerCase())).map((e) => e.q)).toEqual([]);
   });
 
-  it("reads at least 90% of the held-out questions exactly as meant", () => {
-    expect(score("ask held-out", held)).toBeGreaterThanOrEqual(0.9);
+  it("reads at least 90% of its questions exactly as meant", () => {
+    expect(score(o.name, held)).toBeGreaterThanOrEqual(0.9);
   });
 
-  it("answers no held-out question meant to be refused", () => {
+  it("answers none of its questions meant to be refused", () => {
     expect(answeredRefusals(held)).toEqual([]);
   });
 
-  it("shows every held-out misread in its understood line", () => {
+  it("shows every one of its misreads in its understood line", () => {
     expect(hiddenMisreads(held)).toEqual([]);
   });
+}
+
+describe("plain-language held-out set (written without the reader's vocabulary)", () => {
+  heldOutGates({ name: "ask held-out", set: HELDOUT, atLeast: 100, earlier: ALL });
 });
 
 describe("plain-language held-out batch B (2026-11-27, another hand)", () => {
-  const held = HELDOUT_B.map((e) => outcome(e, true));
-
-  it("has over 80 questions, each unique and in neither the main corpus nor the first held-out set", () => {
-    expect(HELDOUT_B.length).toBeGreaterThanOrEqual(80);
-    const earlier = new Set([...ALL, ...HELDOUT].map((e) => e.q.toLowerCase()));
-    expect(new Set(HELDOUT_B.map((e) => e.q.toLowerCase())).size).toBe(HELDOUT_B.length);
-    expect(HELDOUT_B.filter((e) => earlier.has(e.q.toLowerCase())).map((e) => e.q)).toEqual([]);
-  });
-
-  it("reads at least 90% of batch B exactly as meant", () => {
-    expect(score("ask held-out B", held)).toBeGreaterThanOrEqual(0.9);
-  });
-
-  it("answers no batch B question meant to be refused", () => {
-    expect(answeredRefusals(held)).toEqual([]);
-  });
-
-  it("shows every batch B misread in its understood line", () => {
-    expect(hiddenMisreads(held)).toEqual([]);
-  });
+  heldOutGates({ name: "ask held-out B", set: HELDOUT_B, atLeast: 80, earlier: [...ALL, ...HELDOUT] });
 });
