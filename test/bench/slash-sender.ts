@@ -181,8 +181,6 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   const perLabel = new Map<string, { sent: number; ack: number[] }>();
   const viewWindows: OpenLoopResult["viewWindows"] = [];
   const sentLog: { n: number; teamId: string; userId: string; channelId: string; at: number }[] = [];
-  // The request number of each view window, to leave it out of its own neighbours.
-  const viewNumbers: number[] = [];
   const inflight: Promise<void>[] = [];
   let timeouts = 0;
   const t0 = performance.now() + 20;
@@ -210,16 +208,25 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
         const latency = status === -1 ? Math.max(ms, timeoutMs) : ms;
         latencies.push(latency);
         own.ack.push(latency);
-        if (spec.kind === "view")
+        if (spec.kind === "view") {
+          const to = Date.now();
+          // Counted now: what is sent after the ack cannot have made a lookup before it.
+          const neighbours = sentLog.filter(
+            (r) =>
+              r.n !== n &&
+              r.teamId === spec.teamId &&
+              (r.userId === spec.userId || r.channelId === spec.channelId) &&
+              r.at >= to - 5_000,
+          ).length;
           viewWindows.push({
             teamId: spec.teamId,
             userId: spec.userId,
             channelId: spec.channelId,
             from: wallFrom,
-            to: Date.now(),
-            neighbours: 0,
+            to,
+            neighbours,
           });
-        viewNumbers.push(n);
+        }
       }),
     );
   };
@@ -265,17 +272,6 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
       lost: lostOf(label),
     };
   }
-  viewWindows.forEach((w, i) => {
-    const own = viewNumbers[i];
-    w.neighbours = sentLog.filter(
-      (s) =>
-        s.n !== own &&
-        s.teamId === w.teamId &&
-        (s.userId === w.userId || s.channelId === w.channelId) &&
-        s.at >= w.to - 5_000 &&
-        s.at <= w.to,
-    ).length;
-  });
   return {
     sent: total,
     ackMs: summarize(latencies),
