@@ -91,7 +91,8 @@ async function waitReady(port: number, child: ChildProcess, deadlineMs = 30_000)
   throw new Error(`redis-server did not answer on port ${port} within ${deadlineMs} ms`);
 }
 
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+/** `readyMs`: how long a start may take to answer PING before it is killed and reported [30 s]. */
+export async function startPrivateRedis(o: { readyMs?: number } = {}): Promise<PrivateRedis> {
   // A typed error: the CLI prints it as one sentence rather than a stack trace.
   if (!redisServerAvailable()) throw new AppError("redis_server_missing", REDIS_MISSING_MESSAGE);
   const dir = mkdtempSync(join(tmpdir(), "insights-redis-"));
@@ -113,7 +114,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       { stdio: "ignore" },
     );
     try {
-      await waitReady(port, child);
+      await waitReady(port, child, o.readyMs);
     } catch (err) {
       // A server that never became ready is not left running: untracked, it would keep its port, and
       // its handle would keep the caller's process from exiting.
