@@ -16,36 +16,49 @@ export function keepRecent<K, V>(map: Map<K, V>, key: K, value: V, max: number):
  * Values held until their own deadline, bounded by the sum of their weights (an entry's size, or 1
  * each to bound a count); the least recently stored go first when a new one does not fit, and one
  * heavier than the whole bound is not held. What the in-process memos of the shared caches keep.
+ *
+ * A value stored `ahead` of its reader (a slot's drivers, warmed before its deliveries run) goes
+ * last until it is first read: letting the least recently stored go would drop exactly the values
+ * still waited for, while those already read can be read back from where they are shared.
  */
 export function createTtlMemo<V>(maxWeight: number) {
-  const entries = new Map<string, { until: number; value: V; weight: number }>();
+  type Entry = { until: number; value: V; weight: number };
+  // Each in storage order: values stored ahead and not read yet, and all the others.
+  const unread = new Map<string, Entry>();
+  const read = new Map<string, Entry>();
   let total = 0;
   const drop = (key: string) => {
-    const e = entries.get(key);
+    const e = read.get(key) ?? unread.get(key);
     if (!e) return;
     total -= e.weight;
-    entries.delete(key);
+    read.delete(key);
+    unread.delete(key);
   };
   return {
-    /** The value held for `key` and not yet past its deadline. */
-    get(key: string, now = Date.now()): V | undefined {
-      const e = entries.get(key);
+    /** The value held for `key` and not yet past its deadline; `read` false looks without counting as its reader. */
+    get(key: string, now = Date.now(), asReader = true): V | undefined {
+      const e = read.get(key) ?? unread.get(key);
       if (!e) return undefined;
-      if (e.until > now) return e.value;
-      drop(key);
-      return undefined;
+      if (e.until <= now) {
+        drop(key);
+        return undefined;
+      }
+      if (asReader && unread.delete(key)) read.set(key, e);
+      return e.value;
     },
-    set(key: string, value: V, until: number, weight = 1): void {
+    set(key: string, value: V, until: number, weight = 1, ahead = false): void {
       drop(key);
       if (weight > maxWeight) return;
-      entries.set(key, { until, value, weight });
+      (ahead ? unread : read).set(key, { until, value, weight });
       total += weight;
-      for (const oldest of entries.keys()) {
-        if (total <= maxWeight) break;
-        drop(oldest);
-      }
+      for (const queue of [read, unread])
+        for (const oldest of queue.keys()) {
+          if (total <= maxWeight) return;
+          drop(oldest);
+        }
     },
     delete: drop,
-    keys: () => entries.keys(),
+    /** Keys held, in the order they would be let go. */
+    keys: () => [...read.keys(), ...unread.keys()][Symbol.iterator](),
   };
 }

@@ -88,6 +88,7 @@ function obtain(
   ask: DriversAsk,
   keys: { request: string; bucket: string },
   lists: () => Promise<AccountLists>,
+  ahead = false,
 ): Promise<DriversOutcome> {
   const run = bucketRun(deps, ask, lists);
   const compute = () =>
@@ -96,7 +97,7 @@ function obtain(
       : run(() => ({ periods: [ask.periods], requests: [keys.request] })).then(
           (m) => m.get(keys.request) as DriversOutcome,
         );
-  return deps.cache ? deps.cache.get(ask.apiKey, keys.request, compute) : compute();
+  return deps.cache ? deps.cache.get(ask.apiKey, keys.request, compute, ahead) : compute();
 }
 
 /**
@@ -161,7 +162,7 @@ export async function warmDrivers(
           return lists;
         };
         const settled = await Promise.allSettled(
-          digests.map((d) => obtain(deps, d.ask, { request: d.request, bucket }, lazyLists)),
+          digests.map((d) => obtain(deps, d.ask, { request: d.request, bucket }, lazyLists, true)),
         );
         const failed = settled.find((s) => s.status === "rejected");
         if (failed)

@@ -94,4 +94,44 @@ describe.each(backends())("drivers results held in the process ($name)", ({ url 
     expect(await tiny.c.get("key-a", "big", async () => result(2))).toEqual(result(1));
     expect(tiny.calls.n - before).toBeGreaterThan(0);
   });
+
+  it("results computed ahead and not read yet outlast results already read; a reader joining one ahead reads it", async () => {
+    const one = JSON.stringify({ ok: true, value: result(29) }).length;
+    const { c, calls } = cache(one * 10 + 100);
+    const compute = (i: number) => async () => result(i);
+    // Five computed ahead (a warm-up), then thirty read by their own digests: the five stay held.
+    for (let i = 0; i < 5; i++) await c.get("key-a", `ahead-${i}`, compute(i), true);
+    for (let i = 0; i < 30; i++) await c.get("key-a", `request-${i}`, compute(i));
+    let before = calls.n;
+    for (let i = 0; i < 5; i++) expect(await c.get("key-a", `ahead-${i}`, compute(-1))).toEqual(result(i));
+    expect(calls.n - before).toBe(0);
+    // Read once, they are ordinary: the next results push them out (read back from Redis, not computed).
+    for (let i = 30; i < 45; i++) await c.get("key-a", `request-${i}`, compute(i));
+    before = calls.n;
+    for (let i = 0; i < 5; i++) expect(await c.get("key-a", `ahead-${i}`, compute(-1))).toEqual(result(i));
+    expect(calls.n - before).toBeGreaterThanOrEqual(5);
+
+    // A digest that joins a computation started ahead is its reader: that result is not spared.
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const warming = c.get(
+      "key-a",
+      "joined",
+      async () => {
+        await gate;
+        return result(7);
+      },
+      true,
+    );
+    const reading = c.get("key-a", "joined", compute(-1));
+    release();
+    expect(await reading).toEqual(result(7));
+    await warming;
+    for (let i = 45; i < 60; i++) await c.get("key-a", `request-${i}`, compute(i));
+    before = calls.n;
+    expect(await c.get("key-a", "joined", compute(-1))).toEqual(result(7));
+    expect(calls.n - before).toBeGreaterThan(0);
+  });
 });

@@ -46,4 +46,24 @@ describe("createTtlMemo", () => {
     memo.delete("y");
     expect([...memo.keys()]).toEqual(["z"]);
   });
+
+  it("lets values already read go before values stored ahead of their reader, until they are read", () => {
+    const memo = createTtlMemo<string>(12);
+    memo.set("a", "A", 1_000, 4, true); // computed ahead: spared until read
+    memo.set("b", "B", 1_000, 4);
+    memo.set("c", "C", 1_000, 4, true);
+    // Full (12). Storing "d" lets "b" go, the one value nobody waits for, not "a", the oldest.
+    memo.set("d", "D", 1_000, 4);
+    expect([...memo.keys()]).toEqual(["d", "a", "c"]);
+    // Looking without reading leaves "a" spared; reading it makes it an ordinary value.
+    expect(memo.get("a", 0, false)).toBe("A");
+    memo.set("e", "E", 1_000, 4);
+    expect([...memo.keys()]).toEqual(["e", "a", "c"]);
+    expect(memo.get("a", 0)).toBe("A");
+    memo.set("f", "F", 1_000, 4);
+    // "e", stored before "a" was read, goes; "a" is now first in line, the unread "c" still last.
+    expect([...memo.keys()]).toEqual(["a", "f", "c"]);
+    memo.set("g", "G", 1_000, 8);
+    expect([...memo.keys()]).toEqual(["g", "c"]);
+  });
 });
