@@ -2,7 +2,14 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DURABILITY_FLAGS, freePort, REDIS_MISSING_MESSAGE, redisServerAvailable } from "./redis.ts";
+import {
+  DURABILITY_FLAGS,
+  freePort,
+  REDIS_MISSING_MESSAGE,
+  RedisExitedEarly,
+  redisServerAvailable,
+  waitReady,
+} from "./redis.ts";
 
 /**
  * A private Redis Cluster: `masters` redis-server processes with cluster mode on (AOF, each in its
@@ -43,14 +50,20 @@ export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedi
   const root = mkdtempSync(join(tmpdir(), "insights-redis-cluster-"));
   const ports: number[] = [];
   const busPorts: number[] = [];
-  while (ports.length < masters) {
-    const p = await freePort();
-    const b = await freePort();
-    if (p !== b && !ports.includes(p) && !busPorts.includes(b) && !ports.includes(b)) {
-      ports.push(p);
-      busPorts.push(b);
+  // A client port and a bus port for node i, none of them already another node's.
+  const choosePorts = async (i: number) => {
+    for (;;) {
+      const p = await freePort();
+      const b = await freePort();
+      const taken = [...ports.filter((_, j) => j !== i), ...busPorts.filter((_, j) => j !== i)];
+      if (p !== b && !taken.includes(p) && !taken.includes(b)) {
+        ports[i] = p;
+        busPorts[i] = b;
+        return;
+      }
     }
-  }
+  };
+  for (let i = 0; i < masters; i++) await choosePorts(i);
   const children: (ChildProcess | undefined)[] = [];
   const launch = async (i: number) => {
     const dir = join(root, String(i));
@@ -78,28 +91,12 @@ export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedi
       { stdio: "ignore" },
     );
     children[i] = child;
-    await waitFor(
-      () => child.exitCode === null && cli(port, "ping").stdout?.trim() === "PONG",
-      `node ${port} up`,
-    );
+    // The answer must come from this node: another server may have taken its port meanwhile.
+    await waitReady(port, child, 20_000).catch((err: unknown) => {
+      child.kill("SIGKILL");
+      throw err;
+    });
   };
-  for (let i = 0; i < masters; i++) await launch(i);
-  const create = spawnSync(
-    "redis-cli",
-    [
-      "--cluster",
-      "create",
-      ...ports.map((p) => `127.0.0.1:${p}`),
-      "--cluster-replicas",
-      "0",
-      "--cluster-yes",
-    ],
-    { encoding: "utf8" },
-  );
-  if (create.status !== 0)
-    throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
-  await waitFor(() => ports.every(clusterOk), "cluster_state:ok");
-
   const stopNode = async (i: number, signal: NodeJS.Signals = "SIGTERM") => {
     const c = children[i];
     if (!c || c.exitCode !== null || c.signalCode !== null) return;
@@ -108,6 +105,46 @@ export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedi
       c.kill(signal);
     });
   };
+  const startNodes = async () => {
+    for (let i = 0; i < masters; i++) {
+      // A port taken between its choice and the node's start: other ports, a few times at most.
+      for (let tries = 1; ; tries++) {
+        try {
+          await launch(i);
+          break;
+        } catch (err) {
+          if (!(err instanceof RedisExitedEarly) || tries >= 5) throw err;
+          await choosePorts(i);
+        }
+      }
+    }
+    const create = spawnSync(
+      "redis-cli",
+      [
+        "--cluster",
+        "create",
+        ...ports.map((p) => `127.0.0.1:${p}`),
+        "--cluster-replicas",
+        "0",
+        "--cluster-yes",
+      ],
+      { encoding: "utf8" },
+    );
+    if (create.status !== 0)
+      throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
+    await waitFor(() => ports.every(clusterOk), "cluster_state:ok");
+  };
+  const destroy = async () => {
+    for (let i = 0; i < masters; i++) await stopNode(i);
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    await startNodes();
+  } catch (err) {
+    // Nothing is left running when the cluster could not be formed.
+    await destroy();
+    throw err;
+  }
   return {
     url: `redis-cluster://${ports.map((p) => `127.0.0.1:${p}`).join(",")}`,
     ports,
@@ -116,9 +153,6 @@ export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedi
       await launch(i);
       await waitFor(() => ports.every(clusterOk), "cluster_state:ok after restart");
     },
-    async destroy() {
-      for (let i = 0; i < masters; i++) await stopNode(i);
-      rmSync(root, { recursive: true, force: true });
-    },
+    destroy,
   };
 }

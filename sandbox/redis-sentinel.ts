@@ -2,7 +2,13 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DURABILITY_FLAGS, freePort, REDIS_MISSING_MESSAGE, redisServerAvailable } from "./redis.ts";
+import {
+  DURABILITY_FLAGS,
+  freePort,
+  REDIS_MISSING_MESSAGE,
+  redisServerAvailable,
+  waitReady,
+} from "./redis.ts";
 
 /**
  * A private Redis with Sentinel, built from redis-server alone: a primary, `replicas` replicas of it
@@ -82,7 +88,8 @@ export async function startPrivateRedisSentinel(o: SentinelOptions = {}): Promis
   const launch = async (port: number, args: string[]) => {
     const child = spawn("redis-server", args, { stdio: "ignore" });
     children.set(port, child);
-    await waitFor(() => alive(child) && cli(port, "ping").stdout?.trim() === "PONG", `port ${port} up`);
+    // The answer must come from this child: another server may have taken the port meanwhile.
+    await waitReady(port, child);
   };
   for (const port of serverPorts) {
     const dir = join(root, `server-${port}`);

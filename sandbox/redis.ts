@@ -60,32 +60,50 @@ export const DURABILITY_FLAGS = [
 ];
 
 /**
- * Waits until the server answers PING. The deadline is generous because it only matters when
+ * The process id of the Redis answering on `port` (INFO server's `process_id`), or null when nothing
+ * there answers like Redis within a second (something else on the port that takes the connection and
+ * never answers is not Redis).
+ */
+export async function redisPidOn(port: number): Promise<number | null> {
+  const { connect } = await import("node:net");
+  return new Promise<number | null>((resolve) => {
+    const sock = connect(port, "127.0.0.1");
+    let got = "";
+    const done = (pid: number | null) => {
+      sock.destroy();
+      resolve(pid);
+    };
+    sock.setTimeout(1_000, () => done(null));
+    sock.once("connect", () => sock.write("INFO server\r\n"));
+    sock.on("data", (d) => {
+      got += d.toString();
+      if (!got.startsWith("$")) return done(null);
+      const m = /\r\nprocess_id:(\d+)\r\n/.exec(got);
+      if (m) done(Number(m[1]));
+    });
+    sock.once("error", () => done(null));
+    sock.once("end", () => done(null));
+  });
+}
+
+/** The server exited before it answered: most often its port was taken after it was chosen. */
+export class RedisExitedEarly extends Error {}
+
+/**
+ * Waits until `child` itself answers on `port`. Another server that took the port between its
+ * choice and the child's start (tests start several servers at once) answers too, so the answer
+ * must name the child's process id. The deadline is generous because it only matters when
  * something is wrong: a bench that starts eight private servers side by side on a loaded two-core
  * machine has seen one take more than 10 s to answer.
  */
-async function waitReady(port: number, child: ChildProcess, deadlineMs = 30_000): Promise<void> {
-  const { connect } = await import("node:net");
+export async function waitReady(port: number, child: ChildProcess, deadlineMs = 30_000): Promise<void> {
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited early with code ${child.exitCode}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const sock = connect(port, "127.0.0.1");
-      // Something else on the port that takes the connection and never answers is not Redis.
-      sock.setTimeout(1_000, () => {
-        sock.destroy();
-        resolve(false);
-      });
-      sock.once("connect", () => {
-        sock.write("PING\r\n");
-      });
-      sock.once("data", (d) => {
-        sock.destroy();
-        resolve(d.toString().startsWith("+PONG"));
-      });
-      sock.once("error", () => resolve(false));
-    });
-    if (ok) return;
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new RedisExitedEarly(
+        `redis-server on port ${port} exited early (${child.exitCode ?? child.signalCode})`,
+      );
+    if ((await redisPidOn(port)) === child.pid) return;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`redis-server did not answer on port ${port} within ${deadlineMs} ms`);
@@ -96,7 +114,7 @@ export async function startPrivateRedis(o: { readyMs?: number } = {}): Promise<P
   // A typed error: the CLI prints it as one sentence rather than a stack trace.
   if (!redisServerAvailable()) throw new AppError("redis_server_missing", REDIS_MISSING_MESSAGE);
   const dir = mkdtempSync(join(tmpdir(), "insights-redis-"));
-  const port = await freePort();
+  let port = await freePort();
   let child: ChildProcess | undefined;
   const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   // A test runner or demo that exits (or crashes) without destroy() must not leave the server behind.
@@ -130,7 +148,16 @@ export async function startPrivateRedis(o: { readyMs?: number } = {}): Promise<P
       c.kill(signal);
     });
   };
-  await launch();
+  // A port taken between its choice and the server's start: another one, a few times at most.
+  for (let tries = 1; ; tries++) {
+    try {
+      await launch();
+      break;
+    } catch (err) {
+      if (!(err instanceof RedisExitedEarly) || tries >= 5) throw err;
+      port = await freePort();
+    }
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,

@@ -1,9 +1,10 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startPrivateRedis } from "../../sandbox/redis.ts";
+import { RedisExitedEarly, redisPidOn, startPrivateRedis, waitReady } from "../../sandbox/redis.ts";
+import { startPrivateRedisCluster } from "../../sandbox/redis-cluster.ts";
 
 /** redis-server processes serving `port` (pgrep prints "PID redis-server 127.0.0.1:PORT"). */
 function serversOn(port: number): string[] {
@@ -75,5 +76,56 @@ exec "${process.execPath}" -e 'require("node:net").createServer(() => {}).listen
     while (alive() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(alive()).toBe(false);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a server started on a port another Redis took meanwhile is not taken for ready (the answer names its pid)", async () => {
+    // What happens when two private servers are started at once and are handed the same free port:
+    // the second cannot bind and exits, while the first answers PING on that port.
+    const first = await startPrivateRedis();
+    try {
+      expect(await redisPidOn(first.port)).toBeGreaterThan(0);
+      const dir = mkdtempSync(join(tmpdir(), "second-redis-"));
+      const second = spawn(
+        "redis-server",
+        ["--port", String(first.port), "--bind", "127.0.0.1", "--dir", dir],
+        {
+          stdio: "ignore",
+        },
+      );
+      await expect(waitReady(first.port, second, 10_000)).rejects.toBeInstanceOf(RedisExitedEarly);
+      rmSync(dir, { recursive: true, force: true });
+      // Nothing Redis on a port: no pid.
+      const gone = await startPrivateRedis();
+      await gone.destroy();
+      expect(await redisPidOn(gone.port)).toBeNull();
+    } finally {
+      await first.destroy();
+    }
+  });
+
+  it("a cluster that cannot be formed leaves no node running", async () => {
+    // redis-cli that notes the nodes it is asked to join and refuses, first on PATH; redis-server is the real one.
+    const dir = mkdtempSync(join(tmpdir(), "fake-redis-cli-"));
+    const asked = join(dir, "asked");
+    const real = execFileSync("sh", ["-c", "command -v redis-cli"], { encoding: "utf8" }).trim();
+    writeFileSync(
+      join(dir, "redis-cli"),
+      `#!/bin/sh
+if [ "$1" = "--cluster" ]; then echo "$@" > "${asked}"; echo "[ERR] refused (stand-in)"; exit 1; fi
+exec "${real}" "$@"
+`,
+    );
+    chmodSync(join(dir, "redis-cli"), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${dir}:${path}`;
+    try {
+      await expect(startPrivateRedisCluster(3)).rejects.toThrow(/cluster create failed: \[ERR\] refused/);
+      const ports = [...readFileSync(asked, "utf8").matchAll(/127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1]));
+      expect(ports).toHaveLength(3);
+      for (const port of ports) expect(serversOn(port)).toEqual([]);
+    } finally {
+      process.env.PATH = path;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
