@@ -43,8 +43,11 @@ export interface AnalyticsClientOptions {
 export interface AnalyticsClient {
   /** The GraphQL endpoint: configured, or discovered once and cached (a failed discovery is retried next call). */
   endpoint(): Promise<string>;
-  /** The insights numbers for a range, validated; `filters` only where the endpoint offers it. */
-  insights(apiKey: string, q: InsightsQuery): Promise<InsightsResult>;
+  /**
+   * The insights numbers for a range, validated; `filters` only where the endpoint offers it, and
+   * not asked for with `lists: false` (the caller holds the account's lists already).
+   */
+  insights(apiKey: string, q: InsightsQuery, opts?: { lists?: boolean }): Promise<InsightsResult>;
   /**
    * The daily series of several selections in one request (aliased `insights` fields, daily lists
    * only), in the order asked. A GraphQL error fails the whole batch; its `failedFields` name the
@@ -163,9 +166,9 @@ export function createAnalyticsClient(options: AnalyticsClientOptions): Analytic
   return {
     endpoint,
     introspect,
-    async insights(apiKey, q) {
+    async insights(apiKey, q, opts) {
       const variables = insightsVariables(q);
-      const withFilters = await filtersSelectable(apiKey);
+      const withFilters = opts?.lists !== false && (await filtersSelectable(apiKey));
       const { data } = await call(apiKey, "insights", insightsDocument(withFilters), { ...variables });
       return parseInsightsData(data, withFilters);
     },

@@ -12,7 +12,8 @@ import { createSharedLists } from "./shared-lists.ts";
 
 /** What the source needs from the analytics client. */
 export interface InsightsFetcher {
-  insights(apiKey: string, q: InsightsQuery): Promise<InsightsResult>;
+  /** With `lists: false`, the reply need not carry the account's asset and scanner lists. */
+  insights(apiKey: string, q: InsightsQuery, opts?: { lists?: boolean }): Promise<InsightsResult>;
 }
 
 export interface InsightsCacheOptions {
@@ -35,6 +36,12 @@ export interface InsightsCacheOptions {
   memoMs?: number;
   /** Most replies this process holds parsed [200]; the least recently stored go first. */
   memoEntries?: number;
+  /**
+   * For how long an account's asset and scanner lists, once a reply brought them, stand in for the
+   * lists of its next replies, which are then asked without them [5 min; 0 = every reply brings its
+   * own]. So a new asset reaches a digest's menu within this time.
+   */
+  listsMs?: number;
 }
 
 export interface InsightsCache {
@@ -116,6 +123,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
   // A keyed hash of the API key, never the key, in the memo's keys (and no map keyed by the key).
   const keyTag = secretTag;
   const sharedLists = createSharedLists();
+  const listsMs = options.listsMs ?? 5 * 60_000;
   const remember = (key: string, result: InsightsResult) => {
     if (memoMs <= 0) return;
     memo.set(key, result, Date.now() + memoMs);
@@ -134,6 +142,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
     query: InsightsQuery,
     cacheKey: string,
     lockKey: string,
+    withLists: boolean,
   ) {
     const deadline = Date.now() + lockMs + 1_000;
     const store = (value: string, ttl: number, token: string) =>
@@ -160,7 +169,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
       if (state === 2) {
         let result: InsightsResult;
         try {
-          result = await client.insights(apiKey, query);
+          result = await client.insights(apiKey, query, withLists ? undefined : { lists: false });
         } catch (err) {
           const entry: CachedEntry | null =
             err instanceof AppError
@@ -189,19 +198,27 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
 
   return {
     fetch(ref, apiKey, query) {
-      const digest = digestToken(canonical(query));
-      const cacheKey = keys.insightsCache(ref, digest);
       const account = keyTag(apiKey);
-      const memoKey = `${cacheKey}|${account}`;
+      const plain = digestToken(canonical(query));
+      const memoKeyOf = (digest: string) => `${keys.insightsCache(ref, digest)}|${account}`;
+      // A reply that brought its lists, held or on its way, answers first (a warm-up may have asked it).
+      const whole = memoKeyOf(plain);
+      const found = memo.get(whole) ?? local.get(whole);
+      if (found) return Promise.resolve(found);
+      // The account's lists, when a recent reply brought them: this one is asked (and cached) without.
+      const lists = listsMs > 0 ? sharedLists.fresh(account, listsMs) : undefined;
+      const digest = lists ? digestToken(canonical(query), "without-lists") : plain;
+      const cacheKey = keys.insightsCache(ref, digest);
+      const memoKey = memoKeyOf(digest);
       const held = memo.get(memoKey);
       if (held) return Promise.resolve(held);
       const inFlight = local.get(memoKey);
       if (inFlight) return inFlight;
-      const p = fetchShared(ref, apiKey, query, cacheKey, keys.lock(ref, `insights-${digest}`))
+      const p = fetchShared(ref, apiKey, query, cacheKey, keys.lock(ref, `insights-${digest}`), !lists)
         .then((fetched) => {
           // The account's lists as the same objects in every reply, so what the templates work out
           // from them is worked out once (shared-lists.ts).
-          const result = sharedLists(account, fetched);
+          const result = lists ? { ...fetched, filters: lists } : sharedLists(account, fetched);
           remember(memoKey, result);
           return result;
         })

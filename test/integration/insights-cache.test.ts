@@ -76,3 +76,79 @@ describe("the insights cache's in-process memo", () => {
     expect(fetched).toEqual(["key-a", "key-a"]);
   });
 });
+
+describe("an account's lists, brought by one reply, stand in for its next replies'", () => {
+  const lists = {
+    assetId: [{ value: "a1", displayValue: "checkout/api" }],
+    scannerId: [{ value: "sast", displayValue: "SAST" }],
+  };
+  function listsCache(o: { listsMs?: number; offersLists?: boolean } = {}) {
+    const asked: { apiKey: string; from: string; lists: boolean }[] = [];
+    const cache = createInsightsCache({
+      redis,
+      keys,
+      logger: silentLogger(),
+      listsMs: o.listsMs,
+      client: {
+        insights: async (apiKey, q, opts) => {
+          const withLists = opts?.lists !== false;
+          asked.push({ apiKey, from: q.fromDay, lists: withLists });
+          const r = reply(asked.length);
+          // A fresh copy each time, as a parsed reply is.
+          return withLists && o.offersLists !== false ? { ...r, filters: structuredClone(lists) } : r;
+        },
+      },
+    });
+    return { cache, asked };
+  }
+  const range = (fromDay: string): InsightsQuery => ({ fromDay, toDay: "2026-11-20" });
+
+  it("asks the next replies without lists and hands them the held ones; not past listsMs, nor for another key", async () => {
+    const ref: WorkspaceRef = { teamId: "T0LISTS01" };
+    const { cache, asked } = listsCache({ listsMs: 150 });
+    const first = await cache.fetch(ref, "key-a", range("2026-11-01"));
+    const second = await cache.fetch(ref, "key-a", range("2026-11-02"));
+    expect(asked.map((a) => a.lists)).toEqual([true, false]);
+    expect(second.filters).toEqual(lists);
+    // The same list objects as the first reply's: what templates work out from them is shared.
+    expect(second.filters?.assetId).toBe(first.filters?.assetId);
+    expect(second.summary).toEqual(reply(2).summary);
+    // Another API key is another account: its replies bring their own lists.
+    await cache.fetch(ref, "key-b", range("2026-11-02"));
+    expect(asked[2]).toEqual({ apiKey: "key-b", from: "2026-11-02", lists: true });
+    // Past listsMs the lists are asked again, and held again from then on.
+    await new Promise((r) => setTimeout(r, 200));
+    await cache.fetch(ref, "key-a", range("2026-11-03"));
+    await cache.fetch(ref, "key-a", range("2026-11-04"));
+    expect(asked.slice(3).map((a) => a.lists)).toEqual([true, false]);
+  });
+
+  it("a reply already asked with its lists answers the same question again (no second request)", async () => {
+    const ref: WorkspaceRef = { teamId: "T0LISTS02" };
+    const { cache, asked } = listsCache();
+    const both = await Promise.all([
+      cache.fetch(ref, "key-a", range("2026-11-01")),
+      cache.fetch(ref, "key-a", range("2026-11-01")),
+    ]);
+    expect(both[1]).toBe(both[0]);
+    expect(await cache.fetch(ref, "key-a", range("2026-11-01"))).toBe(both[0]);
+    expect(asked).toHaveLength(1);
+  });
+
+  it("with listsMs 0, or where the endpoint offers no lists, every reply is asked with them", async () => {
+    const ref: WorkspaceRef = { teamId: "T0LISTS03" };
+    const off = listsCache({ listsMs: 0 });
+    await off.cache.fetch(ref, "key-a", range("2026-11-01"));
+    await off.cache.fetch(ref, "key-a", range("2026-11-02"));
+    expect(off.asked.map((a) => a.lists)).toEqual([true, true]);
+
+    // Another workspace: shared entries are a workspace's, whatever the key.
+    const other: WorkspaceRef = { teamId: "T0LISTS04" };
+    const none = listsCache({ offersLists: false });
+    const r1 = await none.cache.fetch(other, "key-c", range("2026-11-01"));
+    const r2 = await none.cache.fetch(other, "key-c", range("2026-11-02"));
+    expect(none.asked.map((a) => a.lists)).toEqual([true, true]);
+    expect(r1.filters).toBeUndefined();
+    expect(r2.filters).toBeUndefined();
+  });
+});
