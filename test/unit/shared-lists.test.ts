@@ -47,4 +47,19 @@ describe("an account's lists shared across its replies", () => {
     // acct-a was the least recently used of three with room for two: its lists were let go.
     expect(share("acct-a", reply(["x"])).filters?.assetId).not.toBe(a.filters?.assetId);
   });
+
+  it("gives an account's lists as fresh for the given time after a reply brought them, the same objects", () => {
+    let now = 1_000;
+    const share = createSharedLists(500, () => now);
+    expect(share.fresh("acct-a", 300_000)).toBeUndefined();
+    const first = share("acct-a", reply(["a1"]));
+    now += 299_999;
+    expect(share.fresh("acct-a", 300_000)?.assetId).toBe(first.filters?.assetId);
+    expect(share.fresh("acct-b", 300_000)).toBeUndefined();
+    now += 1;
+    expect(share.fresh("acct-a", 300_000)).toBeUndefined();
+    // A new reply with the lists makes them fresh again (still the same objects: equal content).
+    share("acct-a", reply(["a1"]));
+    expect(share.fresh("acct-a", 300_000)?.assetId).toBe(first.filters?.assetId);
+  });
 });
