@@ -69,10 +69,15 @@ function canonical(q: InsightsQuery): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// KEYS: cache, lock. ARGV: lock token, lock ms. {1, value} cached; {2} locked by us; {0} someone else fetches.
+// KEYS: cache, lock[, the same reply with its lists]. ARGV: lock token, lock ms. {1, value} cached;
+// {2} locked by us; {0} someone else fetches.
 const GET_OR_LOCK = script(`
 local v = redis.call('get', KEYS[1])
 if v then return {1, v} end
+if KEYS[3] then
+  v = redis.call('get', KEYS[3])
+  if v then return {1, v} end
+end
 if redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {2, ''} end
 return {0, ''}`);
 
@@ -142,8 +147,10 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
     query: InsightsQuery,
     cacheKey: string,
     lockKey: string,
-    withLists: boolean,
+    /** Asked without lists: the key of the same reply asked with them, which answers as well. */
+    wholeKey?: string,
   ) {
+    const withLists = wholeKey === undefined;
     const deadline = Date.now() + lockMs + 1_000;
     const store = (value: string, ttl: number, token: string) =>
       runScript(
@@ -161,10 +168,12 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
       );
     for (;;) {
       const token = `${process.pid}:${Math.random()}`;
-      const [state, cached] = (await runScript(redis, GET_OR_LOCK, [cacheKey, lockKey], [token, lockMs])) as [
-        number,
-        string,
-      ];
+      const [state, cached] = (await runScript(
+        redis,
+        GET_OR_LOCK,
+        wholeKey ? [cacheKey, lockKey, wholeKey] : [cacheKey, lockKey],
+        [token, lockMs],
+      )) as [number, string];
       if (state === 1) return unpack(cached);
       if (state === 2) {
         let result: InsightsResult;
@@ -214,7 +223,9 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
       if (held) return Promise.resolve(held);
       const inFlight = local.get(memoKey);
       if (inFlight) return inFlight;
-      const p = fetchShared(ref, apiKey, query, cacheKey, keys.lock(ref, `insights-${digest}`), !lists)
+      // Another process (or thread) may hold no lists and have cached the reply with them: it answers too.
+      const wholeKey = lists ? keys.insightsCache(ref, plain) : undefined;
+      const p = fetchShared(ref, apiKey, query, cacheKey, keys.lock(ref, `insights-${digest}`), wholeKey)
         .then((fetched) => {
           // The account's lists as the same objects in every reply, so what the templates work out
           // from them is worked out once (shared-lists.ts).

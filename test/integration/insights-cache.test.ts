@@ -151,4 +151,22 @@ describe("an account's lists, brought by one reply, stand in for its next replie
     expect(r1.filters).toBeUndefined();
     expect(r2.filters).toBeUndefined();
   });
+
+  it("a process holding the lists still finds the reply another process cached with them (no second request)", async () => {
+    const ref: WorkspaceRef = { teamId: "T0LISTS05" };
+    const a = listsCache();
+    const b = listsCache();
+    // B has the account's lists from a reply of its own.
+    await b.cache.fetch(ref, "key-a", range("2026-11-01"));
+    // A, which holds none, asks another question with them and caches the reply in Redis.
+    const fromA = await a.cache.fetch(ref, "key-a", range("2026-11-02"));
+    // Its write is not awaited by fetch: wait until both replies are in the workspace's index.
+    for (let i = 0; i < 100 && (await redis.zcard(keys.insightsCacheIndex(ref))) < 2; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    // B asks that question: the reply A cached answers it, handed B's lists.
+    const fromB = await b.cache.fetch(ref, "key-a", range("2026-11-02"));
+    expect(b.asked).toHaveLength(1);
+    expect(fromB.summary).toEqual(fromA.summary);
+    expect(fromB.filters).toEqual(lists);
+  });
 });
