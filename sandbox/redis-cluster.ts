@@ -6,8 +6,8 @@ import {
   DURABILITY_FLAGS,
   freePort,
   REDIS_MISSING_MESSAGE,
-  RedisExitedEarly,
   redisServerAvailable,
+  startOnFreePort,
   waitReady,
 } from "./redis.ts";
 
@@ -92,10 +92,7 @@ export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedi
     );
     children[i] = child;
     // The answer must come from this node: another server may have taken its port meanwhile.
-    await waitReady(port, child, 20_000).catch((err: unknown) => {
-      child.kill("SIGKILL");
-      throw err;
-    });
+    await waitReady(port, child, 20_000);
   };
   const stopNode = async (i: number, signal: NodeJS.Signals = "SIGTERM") => {
     const c = children[i];
@@ -106,18 +103,11 @@ export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedi
     });
   };
   const startNodes = async () => {
-    for (let i = 0; i < masters; i++) {
-      // A port taken between its choice and the node's start: other ports, a few times at most.
-      for (let tries = 1; ; tries++) {
-        try {
-          await launch(i);
-          break;
-        } catch (err) {
-          if (!(err instanceof RedisExitedEarly) || tries >= 5) throw err;
-          await choosePorts(i);
-        }
-      }
-    }
+    for (let i = 0; i < masters; i++)
+      await startOnFreePort(
+        () => launch(i),
+        () => choosePorts(i),
+      );
     const create = spawnSync(
       "redis-cli",
       [

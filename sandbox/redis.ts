@@ -92,9 +92,10 @@ export class RedisExitedEarly extends Error {}
 /**
  * Waits until `child` itself answers on `port`. Another server that took the port between its
  * choice and the child's start (tests start several servers at once) answers too, so the answer
- * must name the child's process id. The deadline is generous because it only matters when
- * something is wrong: a bench that starts eight private servers side by side on a loaded two-core
- * machine has seen one take more than 10 s to answer.
+ * must name the child's process id. A child that never becomes ready is killed: untracked, it would
+ * keep its port, and its handle would keep the caller's process from exiting. The deadline is
+ * generous because it only matters when something is wrong: a bench that starts eight private
+ * servers side by side on a loaded two-core machine has seen one take more than 10 s to answer.
  */
 export async function waitReady(port: number, child: ChildProcess, deadlineMs = 30_000): Promise<void> {
   const until = Date.now() + deadlineMs;
@@ -106,10 +107,26 @@ export async function waitReady(port: number, child: ChildProcess, deadlineMs = 
     if ((await redisPidOn(port)) === child.pid) return;
     await new Promise((r) => setTimeout(r, 25));
   }
+  child.kill("SIGKILL");
   throw new Error(`redis-server did not answer on port ${port} within ${deadlineMs} ms`);
 }
 
-/** `readyMs`: how long a start may take to answer PING before it is killed and reported [30 s]. */
+/**
+ * Runs a fresh start, and when its server exits before answering (most often: the port chosen for
+ * it was taken meanwhile) chooses again and retries, a few times at most.
+ */
+export async function startOnFreePort(start: () => Promise<void>, chooseAgain: () => Promise<void>) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (!(err instanceof RedisExitedEarly) || tries >= 5) throw err;
+      await chooseAgain();
+    }
+  }
+}
+
+/** `readyMs`: how long a start may take to answer before it is killed and reported [30 s]. */
 export async function startPrivateRedis(o: { readyMs?: number } = {}): Promise<PrivateRedis> {
   // A typed error: the CLI prints it as one sentence rather than a stack trace.
   if (!redisServerAvailable()) throw new AppError("redis_server_missing", REDIS_MISSING_MESSAGE);
@@ -131,14 +148,7 @@ export async function startPrivateRedis(o: { readyMs?: number } = {}): Promise<P
       ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, ...DURABILITY_FLAGS, "--daemonize", "no"],
       { stdio: "ignore" },
     );
-    try {
-      await waitReady(port, child, o.readyMs);
-    } catch (err) {
-      // A server that never became ready is not left running: untracked, it would keep its port, and
-      // its handle would keep the caller's process from exiting.
-      child.kill("SIGKILL");
-      throw err;
-    }
+    await waitReady(port, child, o.readyMs);
   };
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
     const c = child;
@@ -148,16 +158,9 @@ export async function startPrivateRedis(o: { readyMs?: number } = {}): Promise<P
       c.kill(signal);
     });
   };
-  // A port taken between its choice and the server's start: another one, a few times at most.
-  for (let tries = 1; ; tries++) {
-    try {
-      await launch();
-      break;
-    } catch (err) {
-      if (!(err instanceof RedisExitedEarly) || tries >= 5) throw err;
-      port = await freePort();
-    }
-  }
+  await startOnFreePort(launch, async () => {
+    port = await freePort();
+  });
   return {
     url: `redis://127.0.0.1:${port}`,
     port,

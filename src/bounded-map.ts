@@ -35,7 +35,7 @@ export function createTtlMemo<V>(maxWeight: number) {
     unread.delete(key);
   };
   return {
-    /** The value held for `key` and not yet past its deadline; `read` false looks without counting as its reader. */
+    /** The value held for `key` and not yet past its deadline; `asReader` false looks without counting as its reader. */
     get(key: string, now = Date.now(), asReader = true): V | undefined {
       const e = read.get(key) ?? unread.get(key);
       if (!e) return undefined;

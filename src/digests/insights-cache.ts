@@ -208,23 +208,23 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
   return {
     fetch(ref, apiKey, query) {
       const account = keyTag(apiKey);
-      const plain = digestToken(canonical(query));
-      const memoKeyOf = (digest: string) => `${keys.insightsCache(ref, digest)}|${account}`;
+      const question = canonical(query);
+      const plain = digestToken(question);
+      const heldOrAsked = (digest: string) => {
+        const memoKey = `${keys.insightsCache(ref, digest)}|${account}`;
+        return { memoKey, found: memo.get(memoKey) ?? local.get(memoKey) };
+      };
       // A reply that brought its lists, held or on its way, answers first (a warm-up may have asked it).
-      const whole = memoKeyOf(plain);
-      const found = memo.get(whole) ?? local.get(whole);
-      if (found) return Promise.resolve(found);
+      const whole = heldOrAsked(plain);
+      if (whole.found) return Promise.resolve(whole.found);
       // The account's lists, when a recent reply brought them: this one is asked (and cached) without.
       const lists = listsMs > 0 ? sharedLists.fresh(account, listsMs) : undefined;
-      const digest = lists ? digestToken(canonical(query), "without-lists") : plain;
-      const cacheKey = keys.insightsCache(ref, digest);
-      const memoKey = memoKeyOf(digest);
-      const held = memo.get(memoKey);
-      if (held) return Promise.resolve(held);
-      const inFlight = local.get(memoKey);
-      if (inFlight) return inFlight;
+      const digest = lists ? digestToken(question, "without-lists") : plain;
+      const { memoKey, found } = lists ? heldOrAsked(digest) : whole;
+      if (found) return Promise.resolve(found);
       // Another process (or thread) may hold no lists and have cached the reply with them: it answers too.
       const wholeKey = lists ? keys.insightsCache(ref, plain) : undefined;
+      const cacheKey = keys.insightsCache(ref, digest);
       const p = fetchShared(ref, apiKey, query, cacheKey, keys.lock(ref, `insights-${digest}`), wholeKey)
         .then((fetched) => {
           // The account's lists as the same objects in every reply, so what the templates work out
