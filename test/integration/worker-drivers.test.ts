@@ -127,13 +127,13 @@ describe("scheduled digests and their drivers", () => {
     // request for all ten (or two, with the longer history).
     expect(r.insights.requests).toBe(10);
     expect((r.insights.requests + r.slices.requests) / r.insights.requests).toBeLessThanOrEqual(1.5);
-    // Bytes received for the drivers: the slices once for all ten, about what one digest alone
-    // receives (ten digests each fetching their own would receive ten times that). Not compared with
-    // the digests' own replies: how lean those are depends on whether the account's lists were
-    // already held when each was asked.
+    // Bytes received for the drivers: what one digest alone receives, once for all ten (ten digests
+    // each fetching their own would receive ten times that; the bound leaves room for a second
+    // fetch, as the request bound above does). Not compared with the digests' own replies: how lean
+    // those are depends on whether the account's lists were already held when each was asked.
     expect(lone.slices.bytes).toBeGreaterThan(0);
     expect(r.slices.bytes).toBeGreaterThan(0);
-    expect(r.slices.bytes).toBeLessThan(2 * lone.slices.bytes);
+    expect(r.slices.bytes).toBeLessThanOrEqual(2 * lone.slices.bytes);
   });
 
   it("a lone scheduled digest with drivers makes at most three analytics requests", async () => {
