@@ -7,6 +7,7 @@ import {
   freePort,
   REDIS_MISSING_MESSAGE,
   redisServerAvailable,
+  startOnFreePort,
   waitReady,
 } from "./redis.ts";
 
@@ -38,6 +39,11 @@ export interface SentinelOptions {
   /** How long the primary must be silent before a sentinel thinks it down [1 s]. */
   downAfterMs?: number;
   name?: string;
+  /**
+   * Ports to try first, data servers then sentinels (tests: a port already taken must lead to a set
+   * on other ports). A set that cannot start on its ports starts again on free ones.
+   */
+  firstPorts?: number[];
 }
 
 const cli = (port: number, ...args: string[]) =>
@@ -67,12 +73,24 @@ async function freePorts(n: number): Promise<number[]> {
 
 export async function startPrivateRedisSentinel(o: SentinelOptions = {}): Promise<PrivateRedisSentinel> {
   if (!redisServerAvailable()) throw new Error(REDIS_MISSING_MESSAGE);
+  // Its ports are chosen before any of its servers starts, so another test's server may take one
+  // meanwhile (that server then exits early): the whole set starts again on ports chosen afresh.
+  let ports = o.firstPorts;
+  return startOnFreePort(
+    async () => startSet(o, ports ?? (await freePorts(1 + (o.replicas ?? 1) + (o.sentinels ?? 3)))),
+    async () => {
+      ports = undefined;
+    },
+  );
+}
+
+/** One try at the whole set on `ports`; a failure stops what it started and removes its dirs. */
+async function startSet(o: SentinelOptions, ports: number[]): Promise<PrivateRedisSentinel> {
   const name = o.name ?? "insights-primary";
   const replicas = o.replicas ?? 1;
   const sentinelCount = o.sentinels ?? 3;
   const downAfterMs = o.downAfterMs ?? 1_000;
   const root = mkdtempSync(join(tmpdir(), "insights-redis-sentinel-"));
-  const ports = await freePorts(1 + replicas + sentinelCount);
   const serverPorts = ports.slice(0, 1 + replicas);
   const sentinelPorts = ports.slice(1 + replicas);
   const [primary] = serverPorts as [number];
@@ -91,61 +109,67 @@ export async function startPrivateRedisSentinel(o: SentinelOptions = {}): Promis
     // The answer must come from this child: another server may have taken the port meanwhile.
     await waitReady(port, child);
   };
-  for (const port of serverPorts) {
-    const dir = join(root, `server-${port}`);
-    mkdirSync(dir);
-    await launch(port, [
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--dir",
-      dir,
-      ...DURABILITY_FLAGS,
-      ...(port === primary ? [] : ["--replicaof", "127.0.0.1", String(primary)]),
-    ]);
-  }
-  await waitFor(
-    () => Number(infoField(primary, "replication", "connected_slaves") ?? 0) === replicas,
-    "every replica connected",
-  );
-  await waitFor(
-    () => serverPorts.slice(1).every((p) => infoField(p, "replication", "master_link_status") === "up"),
-    "every replica in sync",
-  );
   const quorum = Math.floor(sentinelCount / 2) + 1;
-  for (const port of sentinelPorts) {
-    const dir = join(root, `sentinel-${port}`);
-    mkdirSync(dir);
-    // A sentinel rewrites its config file as it learns, so each has its own, writable.
-    const conf = join(dir, "sentinel.conf");
-    writeFileSync(
-      conf,
-      [
-        `port ${port}`,
-        "bind 127.0.0.1",
-        `dir ${dir}`,
-        `sentinel monitor ${name} 127.0.0.1 ${primary} ${quorum}`,
-        `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
-        `sentinel failover-timeout ${name} ${Math.max(downAfterMs * 5, 5_000)}`,
-        `sentinel parallel-syncs ${name} 1`,
-        "",
-      ].join("\n"),
+  try {
+    for (const port of serverPorts) {
+      const dir = join(root, `server-${port}`);
+      mkdirSync(dir);
+      await launch(port, [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        ...DURABILITY_FLAGS,
+        ...(port === primary ? [] : ["--replicaof", "127.0.0.1", String(primary)]),
+      ]);
+    }
+    await waitFor(
+      () => Number(infoField(primary, "replication", "connected_slaves") ?? 0) === replicas,
+      "every replica connected",
     );
-    await launch(port, [conf, "--sentinel"]);
+    await waitFor(
+      () => serverPorts.slice(1).every((p) => infoField(p, "replication", "master_link_status") === "up"),
+      "every replica in sync",
+    );
+    for (const port of sentinelPorts) {
+      const dir = join(root, `sentinel-${port}`);
+      mkdirSync(dir);
+      // A sentinel rewrites its config file as it learns, so each has its own, writable.
+      const conf = join(dir, "sentinel.conf");
+      writeFileSync(
+        conf,
+        [
+          `port ${port}`,
+          "bind 127.0.0.1",
+          `dir ${dir}`,
+          `sentinel monitor ${name} 127.0.0.1 ${primary} ${quorum}`,
+          `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
+          `sentinel failover-timeout ${name} ${Math.max(downAfterMs * 5, 5_000)}`,
+          `sentinel parallel-syncs ${name} 1`,
+          "",
+        ].join("\n"),
+      );
+      await launch(port, [conf, "--sentinel"]);
+    }
+    // A failover needs every sentinel to know the replicas and a majority of the other sentinels (they
+    // find each other through the primary, every 2 s).
+    await waitFor(
+      () =>
+        sentinelPorts.every((p) => {
+          const others = (cli(p, "sentinel", "sentinels", name).stdout ?? "").match(/^name$/gm)?.length ?? 0;
+          const known = (cli(p, "sentinel", "replicas", name).stdout ?? "").match(/^name$/gm)?.length ?? 0;
+          return others >= sentinelCount - 1 && known >= replicas;
+        }),
+      "the sentinels know each other and the replicas",
+    );
+  } catch (err) {
+    killAll();
+    process.off("exit", killAll);
+    rmSync(root, { recursive: true, force: true });
+    throw err;
   }
-  // A failover needs every sentinel to know the replicas and a majority of the other sentinels (they
-  // find each other through the primary, every 2 s).
-  await waitFor(
-    () =>
-      sentinelPorts.every((p) => {
-        const others = (cli(p, "sentinel", "sentinels", name).stdout ?? "").match(/^name$/gm)?.length ?? 0;
-        const known = (cli(p, "sentinel", "replicas", name).stdout ?? "").match(/^name$/gm)?.length ?? 0;
-        return others >= sentinelCount - 1 && known >= replicas;
-      }),
-    "the sentinels know each other and the replicas",
-  );
-
   const namedPrimary = (sentinel: number) =>
     Number((cli(sentinel, "sentinel", "get-master-addr-by-name", name).stdout ?? "").trim().split("\n")[1]);
   const stop = async (port: number, signal: NodeJS.Signals = "SIGTERM") => {

@@ -115,7 +115,10 @@ export async function waitReady(port: number, child: ChildProcess, deadlineMs = 
  * Runs a fresh start, and when its server exits before answering (most often: the port chosen for
  * it was taken meanwhile) chooses again and retries, a few times at most.
  */
-export async function startOnFreePort(start: () => Promise<void>, chooseAgain: () => Promise<void>) {
+export async function startOnFreePort<T>(
+  start: () => Promise<T>,
+  chooseAgain: () => Promise<void>,
+): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
       return await start();

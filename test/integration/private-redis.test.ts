@@ -3,8 +3,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RedisExitedEarly, redisPidOn, startPrivateRedis, waitReady } from "../../sandbox/redis.ts";
+import { freePort, RedisExitedEarly, redisPidOn, startPrivateRedis, waitReady } from "../../sandbox/redis.ts";
 import { startPrivateRedisCluster } from "../../sandbox/redis-cluster.ts";
+import { startPrivateRedisSentinel } from "../../sandbox/redis-sentinel.ts";
 
 /** redis-server processes serving `port` (pgrep prints "PID redis-server 127.0.0.1:PORT"). */
 function serversOn(port: number): string[] {
@@ -100,6 +101,32 @@ exec "${process.execPath}" -e 'require("node:net").createServer(() => {}).listen
       expect(await redisPidOn(gone.port)).toBeNull();
     } finally {
       await first.destroy();
+    }
+  });
+
+  it("a sentinel set one of whose ports another Redis took starts again on free ports, leaving nothing of its first try", async () => {
+    const taken = await startPrivateRedis();
+    const before = await redisPidOn(taken.port);
+    const mine: number[] = [];
+    while (mine.length < 4) {
+      const p = await freePort();
+      if (p !== taken.port && !mine.includes(p)) mine.push(p);
+    }
+    try {
+      // Primary, replica and two sentinels start on their ports; the third sentinel's is taken.
+      const set = await startPrivateRedisSentinel({ firstPorts: [...mine, taken.port] });
+      try {
+        expect([...set.serverPorts, ...set.sentinelPorts]).not.toContain(taken.port);
+        expect(set.serverPorts).toContain(set.primaryPort());
+        // The first try's servers were stopped, and the Redis that held the port is untouched.
+        for (const p of mine)
+          if (![...set.serverPorts, ...set.sentinelPorts].includes(p)) expect(serversOn(p)).toEqual([]);
+        expect(await redisPidOn(taken.port)).toBe(before);
+      } finally {
+        await set.destroy();
+      }
+    } finally {
+      await taken.destroy();
     }
   });
 
