@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +18,18 @@ export interface PrivateRedis {
   destroy(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
+/** Whether a server could listen on `port` of the loopback address just now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
+}
+
+/** The port the kernel gives a listen on port 0. */
+function kernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
@@ -29,6 +40,39 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** The first port of the kernel's ephemeral range (Linux), or null where it cannot be read. */
+function ephemeralLow(): number | null {
+  try {
+    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 0 ? low : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where random picks start; below it, well-known and registered services are more common. */
+const PICK_FROM = 20_000;
+
+/**
+ * A port free a moment ago, for a server about to start on it. Picked at random below the kernel's
+ * ephemeral range, not by listening on port 0: a port the kernel hands out there may be handed out
+ * again at once, to another process's port-0 listen or as the local port of any outgoing
+ * connection, before our server starts (the tests run hundreds of servers and thousands of
+ * connections side by side, and a sentinel set starts its servers seconds after choosing their
+ * ports). Below that range only another random pick can meet it. Where the range cannot be read or
+ * leaves no room below it, the kernel chooses. `pick` is for tests.
+ */
+export async function freePort(o: { pick?: (from: number, to: number) => number } = {}): Promise<number> {
+  const to = ephemeralLow();
+  if (to === null || to - PICK_FROM < 1_000) return kernelPort();
+  const pick = o.pick ?? ((from: number, until: number) => from + Math.floor(Math.random() * (until - from)));
+  for (let tries = 0; tries < 50; tries++) {
+    const port = pick(PICK_FROM, to);
+    if (port >= PICK_FROM && port < to && (await canListen(port))) return port;
+  }
+  return kernelPort();
 }
 
 export function redisServerAvailable(): boolean {
