@@ -43,7 +43,7 @@ function kernelPort(): Promise<number> {
 }
 
 /** The first port of the kernel's ephemeral range (Linux), or null where it cannot be read. */
-function ephemeralLow(): number | null {
+function readEphemeralLow(): number | null {
   try {
     const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
     return Number.isInteger(low) && low > 0 ? low : null;
@@ -53,7 +53,20 @@ function ephemeralLow(): number | null {
 }
 
 /** Where random picks start; below it, well-known and registered services are more common. */
-const PICK_FROM = 20_000;
+export const PICK_FROM = 20_000;
+
+let pickRange: { from: number; to: number } | null | undefined;
+/**
+ * The range freePort picks from (read once: the kernel's setting does not change under a test run),
+ * or null where the kernel chooses: its range cannot be read or leaves under 1,000 ports below it.
+ */
+export function pickRangeOf(): { from: number; to: number } | null {
+  if (pickRange === undefined) {
+    const to = readEphemeralLow();
+    pickRange = to === null || to - PICK_FROM < 1_000 ? null : { from: PICK_FROM, to };
+  }
+  return pickRange;
+}
 
 /**
  * A port free a moment ago, for a server about to start on it. Picked at random below the kernel's
@@ -65,12 +78,13 @@ const PICK_FROM = 20_000;
  * leaves no room below it, the kernel chooses. `pick` is for tests.
  */
 export async function freePort(o: { pick?: (from: number, to: number) => number } = {}): Promise<number> {
-  const to = ephemeralLow();
-  if (to === null || to - PICK_FROM < 1_000) return kernelPort();
-  const pick = o.pick ?? ((from: number, until: number) => from + Math.floor(Math.random() * (until - from)));
+  const range = pickRangeOf();
+  if (!range) return kernelPort();
+  const { from, to } = range;
+  const pick = o.pick ?? (() => from + Math.floor(Math.random() * (to - from)));
   for (let tries = 0; tries < 50; tries++) {
-    const port = pick(PICK_FROM, to);
-    if (port >= PICK_FROM && port < to && (await canListen(port))) return port;
+    const port = pick(from, to);
+    if (port >= from && port < to && (await canListen(port))) return port;
   }
   return kernelPort();
 }

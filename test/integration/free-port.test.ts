@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../../sandbox/redis.ts";
+import { freePort, PICK_FROM, pickRangeOf } from "../../sandbox/redis.ts";
 
 /** Ports of the test sandbox's servers: chosen where no connection's local port can take them. */
 
@@ -12,6 +12,7 @@ const listen = (port: number) =>
     srv.listen(port, "127.0.0.1", () => resolve(srv));
   });
 const close = (srv: Server) => new Promise<void>((r) => srv.close(() => r()));
+// Read here as well, not taken from the sandbox: the test checks the sandbox's reading of it.
 const ephemeralLow = Number(
   readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0],
 );
@@ -21,8 +22,9 @@ describe("freePort", () => {
     for (let i = 0; i < 20; i++) {
       const port = await freePort();
       // Where the kernel's range leaves no room below it, the kernel chooses (documented on freePort).
-      if (ephemeralLow - 20_000 >= 1_000) {
-        expect(port).toBeGreaterThanOrEqual(20_000);
+      if (ephemeralLow - PICK_FROM >= 1_000) {
+        expect(pickRangeOf()).toEqual({ from: PICK_FROM, to: ephemeralLow });
+        expect(port).toBeGreaterThanOrEqual(PICK_FROM);
         expect(port).toBeLessThan(ephemeralLow);
       }
       await close(await listen(port));
