@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compareSelf, inclusiveByFunction, summarizeProfile } from "../bench/ack/profile.ts";
+import { busyTimeline, compareSelf, inclusiveByFunction, summarizeProfile } from "../bench/ack/profile.ts";
 
 /**
  * A profile of root → run → build → render, with build also calling itself (recursion); `more`
@@ -62,5 +62,26 @@ describe("self time of two profiles compared per unit of work", () => {
     // render: 2 ms over 2 units against 6 ms over 1; build: 3 / 2 against 4; run: 1 / 2 against 1.
     expect(byName).toEqual({ render: [1, 6, 5], build: [1.5, 4, 2.5], run: [0.5, 1, 0.5] });
     expect(rows.map((r) => r.fn.split("@")[0])).toEqual(["render", "build", "run"]);
+  });
+});
+
+describe("a CPU profile's busy share per time window", () => {
+  it("splits samples by absolute window, counts idle and program as not busy, and GC apart", () => {
+    const node = (id: number, functionName: string) => ({
+      id,
+      callFrame: { functionName, url: "", lineNumber: 0 },
+    });
+    const profile = {
+      nodes: [node(1, "work"), node(2, "(garbage collector)"), node(3, "(idle)"), node(4, "(program)")],
+      // Starts at 9 ms: samples end at 10, 11, 12 (window 10–20: work, gc, idle) and 21, 22 (20–30: program, work).
+      samples: [1, 2, 3, 4, 1],
+      timeDeltas: [1000, 1000, 1000, 9000, 1000],
+      startTime: 9000,
+      endTime: 22_000,
+    };
+    expect(busyTimeline(profile, 10)).toEqual([
+      { fromMs: 10, busyPct: 66.7, gcPct: 33.3 },
+      { fromMs: 20, busyPct: 10, gcPct: 0 },
+    ]);
   });
 });

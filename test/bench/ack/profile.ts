@@ -237,3 +237,39 @@ export function profileMarkdown(title: string, s: ProfileSummary, topN = 15): st
   ];
   return lines.join("\n");
 }
+
+/** One window of a profile's timeline: how much of it the process was busy, and how much of that was GC. */
+export interface BusyWindow {
+  /** The window's start, ms on the profiles' shared monotonic clock. */
+  fromMs: number;
+  busyPct: number;
+  gcPct: number;
+}
+
+/**
+ * A profile's busy and GC share per `windowMs`, windows aligned on absolute multiples of it, so
+ * the timelines of processes profiled at the same time (their `startTime`s share one clock) line
+ * up row by row. `(idle)` and `(program)` are not busy.
+ */
+export function busyTimeline(profile: unknown, windowMs: number): BusyWindow[] {
+  const p = profile as CpuProfile;
+  const names = new Map(p.nodes.map((n) => [n.id, n.callFrame.functionName]));
+  const width = windowMs * 1000;
+  const byWindow = new Map<number, { total: number; busy: number; gc: number }>();
+  let t = p.startTime;
+  for (let i = 0; i < p.samples.length; i++) {
+    const d = p.timeDeltas[i] ?? 0;
+    t += d;
+    const w = Math.floor(t / width);
+    const acc = byWindow.get(w) ?? { total: 0, busy: 0, gc: 0 };
+    const name = names.get(p.samples[i] as number) ?? "";
+    acc.total += d;
+    if (!IDLE.has(name)) acc.busy += d;
+    if (name === "(garbage collector)") acc.gc += d;
+    byWindow.set(w, acc);
+  }
+  const pct = (n: number, of: number) => (of > 0 ? Math.round((1000 * n) / of) / 10 : 0);
+  return [...byWindow]
+    .sort((a, b) => a[0] - b[0])
+    .map(([w, a]) => ({ fromMs: w * windowMs, busyPct: pct(a.busy, a.total), gcPct: pct(a.gc, a.total) }));
+}
