@@ -82,6 +82,26 @@ export function windowsFor(
   return { windows: rangesOf(from, to), history };
 }
 
+/**
+ * Days asked before the slices' first window when a plan may judge history [7]. A silence that began
+ * shortly before the previous period is judged over a baseline that starts that many days earlier;
+ * asking them up front saves the second round trip such a silence would cost (in the bench's storms
+ * nearly all of them reached back a week or less), for a few days more per slice.
+ */
+export const LEAD_DAYS = 7;
+
+/**
+ * The first day the slices of `plans` are fetched from: `from`, or up to `lead` days earlier when a
+ * plan has history to reach into, never before the earliest history. A history starts where a range
+ * of `windowsFor` would, so the lead never makes the days need one more range (a query per slice).
+ */
+export function fetchFrom(plans: readonly DriversPlan[], from: IsoDay, lead = LEAD_DAYS): IsoDay {
+  const floor = plans.flatMap((p) => (p.history ? [p.history.fromDay] : [])).sort()[0];
+  if (floor === undefined) return from;
+  // ISO days compare as text: the later of the two.
+  return [addDays(from, -lead), floor].sort()[1] as IsoDay;
+}
+
 /** `from..to` in ranges the service answers: 366 days at most, the most recent ending on `to`. */
 export function rangesOf(from: IsoDay, to: IsoDay): Window[] {
   const out: Window[] = [];

@@ -24,7 +24,14 @@ import {
 import type { DayPoint, DriversView } from "../insights/types.ts";
 import { digestToken } from "../store/keys.ts";
 import { fetchParts, type SlicesSource } from "./drivers-fetch.ts";
-import { type DriversPlan, type PlannedSlice, plansFor, rangesOf, type Window } from "./drivers-plan.ts";
+import {
+  type DriversPlan,
+  fetchFrom,
+  type PlannedSlice,
+  plansFor,
+  rangesOf,
+  type Window,
+} from "./drivers-plan.ts";
 
 /** How drivers spend queries; defaults are the documented ones (.env.example). */
 export interface DriversSettings {
@@ -186,9 +193,12 @@ export async function computeDriversMany(
   const planned = [first.total, ...first.slices];
   const fetchDeps = { source: deps.source, settings };
   const from = all.map((p) => (p.windows[0] as Window).fromDay).sort()[0] as IsoDay;
-  const ranges = rangesOf(from, to);
+  // A few days before the earliest window too, where history may be judged (fetchFrom): the series
+  // then start there, and every digest still reads its own days of them.
+  const firstDay = fetchFrom(all, from);
+  const ranges = rangesOf(firstDay, to);
   const fetched = await seriesOver(fetchDeps, base.apiKey, planned, () => ranges);
-  const store: DaySeries[] = fetched.map((points) => ({ from, points }));
+  const store: DaySeries[] = fetched.map((points) => ({ from: firstDay, points }));
   // Each slice is read once for the gap rule and once for its running sums; every digest then judges
   // and sums its own days of them (see GapIndex and TotalsIndex).
   const gapIndexOf = (s: number): GapIndex => {
@@ -226,7 +236,8 @@ export async function computeDriversMany(
   // weeks at most): one fetch of at most two ranges, not one range per slice.
   const whole = new Set(all.flatMap((p) => (p.history ? [p.history.fromDay] : [])));
   const earliest = new Map<number, IsoDay>();
-  for (const m of reach) for (const [s, day] of m) if (day < (earliest.get(s) ?? from)) earliest.set(s, day);
+  for (const m of reach)
+    for (const [s, day] of m) if (day < (earliest.get(s) ?? firstDay)) earliest.set(s, day);
   const near = [...earliest.values()].filter((d) => !whole.has(d)).sort()[0];
   const older = [...earliest.keys()].sort((a, b) => a - b);
   if (older.length > 0) {
@@ -238,7 +249,7 @@ export async function computeDriversMany(
       fetchDeps,
       base.apiKey,
       older.map((s) => planned[s] as PlannedSlice),
-      (k) => rangesOf(starts[k] as IsoDay, addDays(from, -1)),
+      (k) => rangesOf(starts[k] as IsoDay, addDays(firstDay, -1)),
     );
     older.forEach((s, k) => {
       store[s] = {

@@ -153,7 +153,7 @@ describe("drivers of a digest, against the emulator", () => {
     );
   });
 
-  it("ask for each digest's slices in one request, over its periods and the gap rule's baseline, daily lists only", async () => {
+  it("ask for each digest's slices in one request, over its periods, the gap rule's baseline and a week's lead, daily lists only", async () => {
     const w = await world();
     const before = emu.requestCount();
     const { view, range } = await build(w, "last30d");
@@ -162,8 +162,10 @@ describe("drivers of a digest, against the emulator", () => {
     // The digest's own query and one request carrying every slice as an aliased field.
     expect(emu.requestCount() - before).toBe(2);
     expect(w.queries).toHaveLength(slices);
-    const baselineStart = addDays(range.previousFrom, -28);
-    for (const q of w.queries) expect([q.fromDay, q.toDay]).toEqual([baselineStart, range.to]);
+    // The baseline starts 28 days before the previous period; a week more is asked with it, so a
+    // silence that began just before the baseline costs no second request.
+    const firstDay = addDays(range.previousFrom, -28 - 7);
+    for (const q of w.queries) expect([q.fromDay, q.toDay]).toEqual([firstDay, range.to]);
     const body = JSON.parse(emu.lastRequest()?.body ?? "{}") as { query: string; variables: object };
     expect(body.query).toMatch(/^query DriverSlices\(/);
     expect(body.query.match(/insights\(/g)).toHaveLength(slices);

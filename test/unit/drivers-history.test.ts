@@ -19,11 +19,18 @@ const PERIODS: Periods = {
   previousFrom: addDays(LAST, -13),
   previousTo: addDays(LAST, -7),
 };
-/** The first day of the drivers' own fetch: the rule's baseline before the previous period. */
+/** The first day of the digest's own days: the rule's baseline before the previous period. */
 const WINDOW = addDays(PERIODS.previousFrom, -DEFAULT_GAP_RULE.baselineDays);
-/** `sca` falls silent 10 days into the window; `secrets` has been silent since 40 days before it. */
+/** The drivers ask a week more with it, so a silence that began shortly before it needs no second request. */
+const FETCHED = addDays(WINDOW, -7);
+/**
+ * `sca` falls silent 10 days into the window (its baseline reaches 18 days before the window, past
+ * the week asked with it); `secrets` has been silent since 40 days before it.
+ */
 const SCA_SILENT = addDays(WINDOW, 10);
 const SECRETS_SILENT = addDays(WINDOW, -40);
+/** Silent 24 days into the window: its baseline reaches 4 days before the window, within the week asked. */
+const SAST_SILENT = addDays(WINDOW, 24);
 
 const SCANNERS = [
   { value: "sast", displayValue: "SAST" },
@@ -31,19 +38,22 @@ const SCANNERS = [
   { value: "secrets", displayValue: "Secrets" },
 ];
 
-/** The day's findings of a selection: 12 a day, except each silent scanner from its day on. */
-function findingsOn(day: string, scannerIds: readonly string[]): number {
+/** The day each scanner falls silent, in the first case. */
+const SILENT: Record<string, string> = { sca: SCA_SILENT, secrets: SECRETS_SILENT };
+
+/** The day's findings of a selection: 4 a day per scanner, except each silent one from its day on. */
+function findingsOn(day: string, scannerIds: readonly string[], silent: Record<string, string>): number {
   const ids = scannerIds.length > 0 ? scannerIds : SCANNERS.map((s) => s.value);
   let n = 0;
   for (const id of ids) {
-    if (id === "sca" && day >= SCA_SILENT) continue;
-    if (id === "secrets" && day >= SECRETS_SILENT) continue;
+    const from = silent[id];
+    if (from !== undefined && day >= from) continue;
     n += 4;
   }
   return n;
 }
 
-function service() {
+function service(silent: Record<string, string>) {
   const asked: SliceQuery[][] = [];
   const source: SlicesSource = {
     async slices(_key, queries) {
@@ -53,7 +63,7 @@ function service() {
           dailyMetric: enumerateDays(q.fromDay, q.toDay).map((day) => ({
             timeStamp: `${day}T00:00:00`,
             violations: 1,
-            findings: findingsOn(day, q.scannerIds ?? []),
+            findings: findingsOn(day, q.scannerIds ?? [], silent),
           })),
           dailyActivity: enumerateDays(q.fromDay, q.toDay).map((day) => ({
             timeStamp: `${day}T00:00:00`,
@@ -67,6 +77,29 @@ function service() {
   return { source, asked };
 }
 
+/** The gaps the rule finds on each scanner's whole year: what the drivers must find. */
+function gapsOnTheYear(silent: Record<string, string>) {
+  const year = (id: string) => ({
+    dimension: "scanner" as const,
+    key: id,
+    label: SCANNERS.find((s) => s.value === id)?.displayValue ?? id,
+    points: enumerateDays(addDays(LAST, -365), LAST).map((day) => ({
+      day,
+      findings: findingsOn(day, [id], silent),
+      violations: 1,
+      fixed: 0,
+      merged: 0,
+    })),
+  });
+  return byImportance(
+    findGaps(
+      SCANNERS.map((s) => year(s.value)),
+      DEFAULT_GAP_RULE,
+      { periods: PERIODS, partialFrom: LAST },
+    ),
+  );
+}
+
 const base: DriversBase = {
   apiKey: "key-history",
   assetIds: [],
@@ -78,45 +111,54 @@ const base: DriversBase = {
 
 describe("a silent slice's history", () => {
   it("is asked back only as far as its silence's baseline, or the year when the silence began before the window", async () => {
-    const { source, asked } = service();
+    const { source, asked } = service(SILENT);
     const [outcome] = await computeDriversMany({ source }, base, [PERIODS]);
     const [first, ...history] = asked;
-    // The digest's own days for every slice, then the history of the two silent scanners only, in
-    // one request however the source batches.
-    expect(first?.every((q) => q.fromDay === WINDOW && q.toDay === LAST)).toBe(true);
+    // The digest's own days and the week before them for every slice, then the history of the two
+    // silent scanners only, in one request however the source batches.
+    expect(first?.every((q) => q.fromDay === FETCHED && q.toDay === LAST)).toBe(true);
     expect(history).toHaveLength(1);
     const ranges = history
       .flat()
       .map((q) => [q.scannerIds?.join(","), q.fromDay, q.toDay])
       .sort();
     expect(ranges).toEqual([
-      ["sca", addDays(SCA_SILENT, -DEFAULT_GAP_RULE.baselineDays), addDays(WINDOW, -1)],
-      ["secrets", addDays(LAST, -365), addDays(WINDOW, -1)],
+      ["sca", addDays(SCA_SILENT, -DEFAULT_GAP_RULE.baselineDays), addDays(FETCHED, -1)],
+      ["secrets", addDays(LAST, -365), addDays(FETCHED, -1)],
     ]);
-    // The gaps are those the rule finds on each scanner's whole year.
-    const year = (id: string) => ({
-      dimension: "scanner" as const,
-      key: id,
-      label: SCANNERS.find((s) => s.value === id)?.displayValue ?? id,
-      points: enumerateDays(addDays(LAST, -365), LAST).map((day) => ({
-        day,
-        findings: findingsOn(day, [id]),
-        violations: 1,
-        fixed: 0,
-        merged: 0,
-      })),
-    });
-    const expected = byImportance(
-      findGaps(["sast", "sca", "secrets"].map(year), DEFAULT_GAP_RULE, {
-        periods: PERIODS,
-        partialFrom: LAST,
-      }),
-    );
+    const expected = gapsOnTheYear(SILENT);
     // Both silences are outages: the one the short history judges and the one the year judges.
     expect(expected.map((g) => [g.key, g.from]).sort()).toEqual([
       ["sca", SCA_SILENT],
       ["secrets", SECRETS_SILENT],
     ]);
     expect(outcome?.view.gaps).toEqual(expected);
+  });
+
+  it("costs no second request when its baseline reaches back a week or less, and finds the same gap", async () => {
+    const silent = { sast: SAST_SILENT };
+    const { source, asked } = service(silent);
+    const [outcome] = await computeDriversMany({ source }, base, [PERIODS]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.every((q) => q.fromDay === FETCHED && q.toDay === LAST)).toBe(true);
+    const expected = gapsOnTheYear(silent);
+    expect(expected.map((g) => [g.key, g.from])).toEqual([["sast", SAST_SILENT]]);
+    expect(outcome?.view.gaps).toEqual(expected);
+  });
+
+  it("asks the lead no further back than the history the rule may judge, and in no more ranges", async () => {
+    // 366 days back from the last day is where the history of a digest like this one starts; its
+    // baseline begins 3 days after that, so 3 days of lead are all there is to ask.
+    const oldest = addDays(LAST, -365);
+    const long: Periods = {
+      from: addDays(LAST, -166),
+      to: LAST,
+      previousFrom: addDays(oldest, 3 + DEFAULT_GAP_RULE.baselineDays),
+      previousTo: addDays(LAST, -167),
+    };
+    const { source, asked } = service({});
+    await computeDriversMany({ source }, base, [long]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.every((q) => q.fromDay === oldest && q.toDay === LAST)).toBe(true);
   });
 });
