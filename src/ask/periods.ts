@@ -167,8 +167,10 @@ function lastUnit(s: Sentence, i: number, today: IsoDay): Hit {
   const past = s.free(i) === "past";
   const len = 2;
   if (word === "weekend") {
-    const saturday = lastWeekday(today, 6, true);
-    const start = isoWeekday(today) === 7 || isoWeekday(today) === 6 ? addDays(saturday, -7) : saturday;
+    // The latest Saturday (today on a Saturday); on a weekend day that one is still going on, so the
+    // last weekend is the one before it.
+    const saturday = lastWeekday(today, 6, false);
+    const start = isoWeekday(today) >= 6 ? addDays(saturday, -7) : saturday;
     return hit(len, period(start, addDays(start, 1), today));
   }
   switch (UNITS[word ?? ""]) {
@@ -517,8 +519,9 @@ export function periodAt(s: Sentence, i: number, today: IsoDay, spans = true): P
   const the = s.free(i + 1) === "the" ? 1 : 0;
   const inner = bareAt(s, i + 1 + the, today, true, spans);
   if (inner) return { ...inner, len: inner.len + 1 + the };
-  // "for the year", "in the month": the one we are in (when no longer period starts there).
-  if (the === 1 && s.match(i + 2, "week|month|quarter|year") === 1) {
+  // "for the year", "in the month", "over the weekend": the one we are in, or the weekend just gone
+  // (when no longer period starts there).
+  if (the === 1 && s.match(i + 2, "week|month|quarter|year|weekend") === 1) {
     const current = thisUnit(s, i + 1, today, true);
     if (current) return { ...current, len: current.len + 1 };
   }

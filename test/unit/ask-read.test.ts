@@ -111,6 +111,26 @@ describe("periods in the person's zone", () => {
     expect(read("violations in may").range.spec).toBe("2026-05-01..2026-05-31");
   });
 
+  it("the weekend: the one going on (or just gone), and the last one before it, on any day of the week", () => {
+    // Wednesday, Saturday and Sunday in Berlin; Saturday the 21st and Sunday the 22nd are a weekend.
+    const on = (day: string) => ({ now: new Date(`${day}T12:00:00Z`) });
+    const spec = (q: string, day: string) => read(q, on(day)).range.spec;
+    for (const q of [
+      "what happened over the weekend",
+      "findings during the weekend",
+      "show me this weekend",
+    ]) {
+      expect(spec(q, "2026-11-18")).toBe("2026-11-14..2026-11-15");
+      expect(spec(q, "2026-11-21")).toBe("2026-11-21");
+      expect(spec(q, "2026-11-22")).toBe("2026-11-21..2026-11-22");
+    }
+    // Before, on a Saturday "last weekend" skipped a week (the 7th and 8th).
+    for (const day of ["2026-11-18", "2026-11-21", "2026-11-22"])
+      expect(spec("show me last weekend", day)).toBe("2026-11-14..2026-11-15");
+    expect(spec("show me last weekend", "2026-11-23")).toBe("2026-11-21..2026-11-22");
+    expect(read("what happened over the weekend", on("2026-11-18")).problem).toBeUndefined();
+  });
+
   it("the future and spans over 366 days are refused with the reason", () => {
     expect(read("violations next week").problem).toEqual({
       kind: "bad_range",
