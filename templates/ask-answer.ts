@@ -135,7 +135,15 @@ export type AskTrouble =
   | { kind: "ambiguous"; typed: string; suggestions: string[] }
   | { kind: "bad_range"; message: string }
   | { kind: "bad_condition"; message: string }
+  | { kind: "manage"; action: "stop" | "pause" | "resume" }
   | { kind: "help" };
+
+/** The command for each wish, in the words of the trouble text. */
+const MANAGE_COMMAND = {
+  stop: `\`${COMMAND} unsubscribe <id>\` deletes one.`,
+  pause: `\`${COMMAND} pause <id>\` stops one for now.`,
+  resume: `\`${COMMAND} resume <id>\` starts a paused one again.`,
+} as const;
 
 const quoted = (w: string) => `“${userText(w, 60)}”`;
 
@@ -151,6 +159,8 @@ function troubleText(t: AskTrouble): string {
       return `:calendar: ${userText(t.message, 300)}`;
     case "bad_condition":
       return `:thinking_face: ${userText(t.message, 300)}`;
+    case "manage":
+      return `:gear: A question does not change what is sent. \`${COMMAND} subscriptions\` lists the digests and alerts set up here, with their ids and buttons to pause, resume or delete them; ${MANAGE_COMMAND[t.action]} Your own are also on the app's Home tab.`;
     case "help":
       return "I answer questions about this workspace's findings, violations, fixes and merged violations: how they stand, why they changed, their trend, a CSV, or a digest or alert sent to you.";
   }

@@ -16,6 +16,7 @@ import type {
   AskProblem,
   AskReading,
   DayRange,
+  ManageAction,
   Subjects,
 } from "./types.ts";
 import { ABBREVIATIONS, correction, DIGEST_CUES, FILLERS, KNOWN } from "./vocabulary.ts";
@@ -163,9 +164,42 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
       });
   }
   addNotes(reading);
-  if (leftover.length > 0) problems.unshift({ kind: "unread", words: leftover });
+  // "stop sending me the daily digest", "pause my alerts": about what is sent, not about numbers.
+  const manage = metrics.length === 0 ? manageAction(leftover) : undefined;
+  if (manage) problems.unshift({ kind: "manage", action: manage });
+  else if (leftover.length > 0) problems.unshift({ kind: "unread", words: leftover });
   const problem = problems[0];
   return problem ? { ...reading, problem } : reading;
+}
+
+/** Words that ask to stop, pause or resume what is sent (read only among the words nothing else claimed). */
+const MANAGE_WORDS: Readonly<Record<string, ManageAction>> = {
+  stop: "stop",
+  unsubscribe: "stop",
+  unsub: "stop",
+  cancel: "stop",
+  disable: "stop",
+  delete: "stop",
+  remove: "stop",
+  pause: "pause",
+  mute: "pause",
+  snooze: "pause",
+  silence: "pause",
+  resume: "resume",
+  unpause: "resume",
+  unmute: "resume",
+  restart: "resume",
+};
+
+/** The first stop, pause or resume word left over ("turn off" counts as stop), if any. */
+function manageAction(leftover: readonly string[]): ManageAction | undefined {
+  const typed = leftover.map((w) => w.toLowerCase());
+  for (let i = 0; i < typed.length; i++) {
+    const w = typed[i] as string;
+    if (Object.hasOwn(MANAGE_WORDS, w)) return MANAGE_WORDS[w];
+    if (w === "turn" && typed[i + 1] === "off") return "stop";
+  }
+  return undefined;
 }
 
 /** Ranges a schedule can repeat: the slash command's rolling forms. */

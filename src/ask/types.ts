@@ -53,7 +53,11 @@ export type AskProblem =
   /** A period it understood but cannot ask for (the future, over 366 days, before 2000). */
   | { kind: "bad_range"; message: string }
   /** A schedule or condition it could not turn into a subscription. */
-  | { kind: "bad_condition"; message: string };
+  | { kind: "bad_condition"; message: string }
+  /** A wish to stop, pause or resume digests or alerts: the commands do that, a question does not. */
+  | { kind: "manage"; action: ManageAction };
+
+export type ManageAction = "stop" | "pause" | "resume";
 
 export interface AskReading {
   intent: AskIntent;

@@ -68,6 +68,19 @@ describe("a question in the app's DM", () => {
     expect(findElement(reply.blocks, ACTION.askAdjust)).toBeUndefined();
   });
 
+  it("asking to stop what is sent gets the commands that do it, never a digest or a guess", async () => {
+    const before = (await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).length;
+    const { reply } = await ask("stop sending me the daily digest");
+    const text = shownText(reply);
+    expect(text).toContain("A question does not change what is sent");
+    expect(text).toContain("/insights subscriptions");
+    expect(text).toContain("/insights unsubscribe <id>");
+    expect(text).not.toContain("I could not read");
+    expect(text).not.toContain("Understood");
+    expect(findElement(reply.blocks, ACTION.askAdjust)).toBeUndefined();
+    expect((await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).length).toBe(before);
+  });
+
   it("Adjust opens the modal with the reading; submitting asks again in the same thread", async () => {
     const { posted, reply } = await ask("findings for sast this month");
     const clicked = await stack.slack.sendBlockAction({
@@ -91,6 +104,14 @@ describe("a question in the app's DM", () => {
       values: { [ASK_FIELD.period]: { [ASK_FIELD.period]: text("next week") } },
     });
     expect(JSON.stringify(refused.body)).toContain("I only know what has already happened.");
+    // A word that asks to stop something is no period either: refused the same way, not read as the default.
+    const stopped = await stack.slack.sendViewSubmission({
+      teamId: DEMO.teamId,
+      userId: DEMO.member,
+      view: { id: modal.id },
+      values: { [ASK_FIELD.period]: { [ASK_FIELD.period]: text("stop") } },
+    });
+    expect(JSON.stringify(stopped.body)).toContain("I can't read “stop” as a period");
     const values = {
       [ASK_FIELD.what]: { [ASK_FIELD.what]: { type: "static_select", selected_option: { value: "digest" } } },
       [ASK_FIELD.metrics]: {

@@ -97,6 +97,7 @@ describe("answers fit Slack whatever the data", () => {
       fc.property(hostile(300, 12), fc.array(hostile(300, 8), { maxLength: 12 }), (word, examples) => {
         for (const m of [
           askExamplesMessage({ trouble: { kind: "unread", words: [word, word] }, examples }),
+          askExamplesMessage({ trouble: { kind: "manage", action: "pause" }, examples }),
           askExamplesMessage({
             trouble: { kind: "ambiguous", typed: word, suggestions: examples },
             examples,

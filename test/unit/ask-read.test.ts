@@ -141,6 +141,28 @@ describe("periods in the person's zone", () => {
   });
 });
 
+describe("wishes about what is sent", () => {
+  it("to stop, pause or resume digests or alerts are named as such, so the answer gives the commands", () => {
+    const cases: [string, string][] = [
+      ["stop sending me the daily digest", "stop"],
+      ["unsubscribe me", "stop"],
+      ["please turn off the weekly report", "stop"],
+      ["cancel the alert", "stop"],
+      ["pause my weekly digest", "pause"],
+      ["mute alerts", "pause"],
+      ["resume my digest", "resume"],
+    ];
+    for (const [q, action] of cases) expect([q, read(q).problem]).toEqual([q, { kind: "manage", action }]);
+  });
+
+  it("a question about numbers that uses such a word is not one of them", () => {
+    expect(read("why did violations stop dropping").problem).toEqual({
+      kind: "unread",
+      words: ["stop", "dropping"],
+    });
+  });
+});
+
 describe("comparisons say how they are computed", () => {
   it("equal and just before: the service's previous period, one query", () => {
     const r = read("last week vs the week before");
