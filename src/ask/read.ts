@@ -46,8 +46,10 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
   const alert = readAlert(s, problems);
   const schedule = readSchedule(s);
   const sending = claimAll(s, SEND_WORDS);
-  // "daily" alone is a way of looking at the numbers, not a schedule, unless something is to be sent.
-  const scheduled = schedule !== null && (schedule.strong || sending);
+  // "daily" alone is a way of looking at the numbers, not a schedule, unless something is to be sent
+  // or it names something that is sent ("daily digest please", "a weekly report").
+  const sentThing = typed.some((w) => SENT_THINGS.has(w));
+  const scheduled = schedule !== null && (schedule.strong || sending || sentThing);
 
   // "compare October to September", "between October and September": both periods at once.
   let said: SaidComparison | undefined;
@@ -254,6 +256,18 @@ function pushOption(
 ) {
   if (!list.some((o) => o.value === v.value)) list.push(v);
 }
+
+/** What a schedule sends: said with "daily" or "weekly", they make it a schedule. */
+const SENT_THINGS = new Set([
+  "digest",
+  "digests",
+  "report",
+  "reports",
+  "summary",
+  "summaries",
+  "recap",
+  "recaps",
+]);
 
 const SEND_WORDS = ["send", "post", "deliver", "remind", "subscribe", "schedule", "dm", "message", "email"];
 

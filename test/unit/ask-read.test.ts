@@ -141,6 +141,15 @@ describe("periods in the person's zone", () => {
   });
 });
 
+describe("a digest or report said with daily or weekly", () => {
+  it("is a schedule to propose, as when something is to be sent; daily numbers stay a trend", () => {
+    expect(slashText(read("daily digest please"))).toBe("subscribe me daily 09:00 last7d");
+    expect(slashText(read("weekly report for the team"))).toBe("subscribe me weekly mon 09:00 last7d");
+    expect(slashText(read("a weekly summary of violations"))).toBe("subscribe me weekly mon 09:00 last7d");
+    expect(read("daily violations last month").intent).toBe("trend");
+  });
+});
+
 describe("wishes about what is sent", () => {
   it("to stop, pause or resume digests or alerts are named as such, so the answer gives the commands", () => {
     const cases: [string, string][] = [
