@@ -47,8 +47,9 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
   const schedule = readSchedule(s);
   const sending = claimAll(s, SEND_WORDS);
   // "daily" alone is a way of looking at the numbers, not a schedule, unless something is to be sent
-  // or it names something that is sent ("daily digest please", "a weekly report").
-  const sentThing = typed.some((w) => SENT_THINGS.has(w));
+  // or it names something that is sent ("daily digest please", "a weekly report"); "show me the daily
+  // digest" asks to see numbers now.
+  const sentThing = typed.some((w) => SENT_THINGS.has(w)) && !typed.some((w) => SHOW_WORDS.has(w));
   const scheduled = schedule !== null && (schedule.strong || sending || sentThing);
 
   // "compare October to September", "between October and September": both periods at once.
@@ -268,6 +269,9 @@ const SENT_THINGS = new Set([
   "recap",
   "recaps",
 ]);
+
+/** Asking to see something now, not to have it sent. */
+const SHOW_WORDS = new Set(["show", "see", "view", "display", "look"]);
 
 const SEND_WORDS = ["send", "post", "deliver", "remind", "subscribe", "schedule", "dm", "message", "email"];
 
