@@ -48,6 +48,13 @@ const UNITS: Record<string, "day" | "week" | "month" | "quarter" | "year" | "for
   fortnight: "fortnight",
 };
 
+/** Units finer than the service's days. */
+const HOUR_WORDS = new Set(["hour", "hours", "hr", "hrs", "minute", "minutes", "min", "mins"]);
+
+/** What to say to "the last 24 hours": the data is daily, and which days come closest. */
+const hoursProblem = (hours: number) =>
+  `The numbers are daily, so I can't look at hours: try “today”, “yesterday” or “the last ${Math.max(2, Math.ceil(hours / 24) + 1)} days”.`;
+
 const ORDINAL_QUARTERS: Record<string, number> = {
   first: 1,
   "1st": 1,
@@ -143,8 +150,10 @@ function lastN(s: Sentence, i: number, today: IsoDay): Hit {
   const lead = s.match(i, "last|past|previous|prior");
   if (lead < 0) return null;
   // "last 30d", "past 2w": the number and its unit in one word, as in the command's own `last30d`.
-  const joined = /^(\d{1,3})([dw])$/.exec(s.free(i + lead) ?? "");
+  const joined = /^(\d{1,3})([dwh])$/.exec(s.free(i + lead) ?? "");
   const n = joined ? Number(joined[1]) : numberOf(s.free(i + lead));
+  if (n !== undefined && n >= 1 && (joined?.[2] === "h" || HOUR_WORDS.has(s.free(i + lead + 1) ?? "")))
+    return { len: lead + (joined ? 1 : 2), problem: hoursProblem(n) };
   const unit = joined ? (joined[2] === "d" ? "day" : "week") : UNITS[s.free(i + lead + 1) ?? ""];
   if (n === undefined || !unit || n < 1) return null;
   const len = lead + (joined ? 1 : 2);
@@ -166,6 +175,7 @@ function lastUnit(s: Sentence, i: number, today: IsoDay): Hit {
   const word = s.free(i + 1);
   const past = s.free(i) === "past";
   const len = 2;
+  if (HOUR_WORDS.has(word ?? "")) return { len, problem: hoursProblem(1) };
   if (word === "weekend") {
     // The latest Saturday (today on a Saturday); on a weekend day that one is still going on, so the
     // last weekend is the one before it.

@@ -131,6 +131,25 @@ describe("periods in the person's zone", () => {
     expect(read("what happened over the weekend", on("2026-11-18")).problem).toBeUndefined();
   });
 
+  it("hours are refused with the reason and the days that come closest, not as unread words", () => {
+    for (const q of ["last 24 hours", "violations in the past 12 hours", "last 24h", "in the last hour"])
+      expect([q, read(q).problem]).toEqual([
+        q,
+        {
+          kind: "bad_range",
+          message:
+            "The numbers are daily, so I can't look at hours: try “today”, “yesterday” or “the last 2 days”.",
+        },
+      ]);
+    expect(read("past 48 hours").problem).toMatchObject({
+      message: expect.stringContaining("the last 3 days"),
+    });
+    // Hours that are a condition's, or a schedule's, are still theirs.
+    expect(slashText(read("alert me if violations keep rising 3 hours in a row"))).toBe(
+      "alert me hourly last7d when violations rose 3",
+    );
+  });
+
   it("the future and spans over 366 days are refused with the reason", () => {
     expect(read("violations next week").problem).toEqual({
       kind: "bad_range",
@@ -149,6 +168,17 @@ describe("a digest or report said with daily or weekly", () => {
     expect(read("daily violations last month").intent).toBe("trend");
     // Asked to be shown, it is the numbers now.
     expect(read("show me the daily digest").intent).toBe("trend");
+  });
+});
+
+describe("an alert's frequency said alone", () => {
+  it("is how often the alert is checked (it was an unread word)", () => {
+    expect(slashText(read("hourly alert when findings above 100"))).toBe(
+      "alert me hourly last7d when findings > 100",
+    );
+    expect(slashText(read("daily alert if violations exceed 300"))).toBe(
+      "alert me daily 00:00 last7d when violations > 300",
+    );
   });
 });
 
