@@ -98,6 +98,7 @@ export const EMOJI: Readonly<Record<string, string>> = {
   ":double_vertical_bar:": "⏸️",
   ":eyes:": "👀",
   ":fast_forward:": "⏩",
+  ":gear:": "⚙️",
   ":grey_question:": "❔",
   ":hourglass_flowing_sand:": "⏳",
   ":inbox_tray:": "📥",
