@@ -135,6 +135,7 @@ export type AskTrouble =
   | { kind: "ambiguous"; typed: string; suggestions: string[] }
   | { kind: "bad_range"; message: string }
   | { kind: "bad_condition"; message: string }
+  | { kind: "compare_subjects"; names: string[] }
   | { kind: "manage"; action: "stop" | "pause" | "resume" }
   | { kind: "help" };
 
@@ -159,6 +160,8 @@ function troubleText(t: AskTrouble): string {
       return `:calendar: ${userText(t.message, 300)}`;
     case "bad_condition":
       return `:thinking_face: ${userText(t.message, 300)}`;
+    case "compare_subjects":
+      return `:thinking_face: I compare a period with an earlier one, not ${t.names.slice(0, 4).map(quoted).join(" with ")} with each other: ask about each on its own, or ask why the numbers changed to see each group's and scanner's part.`;
     case "manage":
       return `:gear: A question does not change what is sent. \`${COMMAND} subscriptions\` lists the digests and alerts set up here, with their ids and buttons to pause, resume or delete them; ${MANAGE_COMMAND[t.action]} Your own are also on the app's Home tab.`;
     case "help":

@@ -167,6 +167,10 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
         message: `A schedule needs a rolling period such as the last 7 days, last week or last month, not ${periodLabel(range)}.`,
       });
   }
+  // "payments vs platform": a digest would sum the two; it cannot set one against the other.
+  const named = subjectNames(subjects);
+  if (!said && named.length >= 2 && typed.some((w) => COMPARE_WORDS.has(w)))
+    problems.unshift({ kind: "compare_subjects", names: named });
   addNotes(reading);
   // "stop sending me the daily digest", "pause my alerts": about what is sent, not about numbers.
   const manage = metrics.length === 0 ? manageAction(leftover) : undefined;
@@ -258,6 +262,9 @@ function pushOption(
 ) {
   if (!list.some((o) => o.value === v.value)) list.push(v);
 }
+
+/** Words that set two things against each other. */
+const COMPARE_WORDS = new Set(["compare", "compared", "comparing", "comparison", "vs", "versus", "against"]);
 
 /** What a schedule sends: said with "daily" or "weekly", they make it a schedule. */
 const SENT_THINGS = new Set([

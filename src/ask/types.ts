@@ -54,6 +54,8 @@ export type AskProblem =
   | { kind: "bad_range"; message: string }
   /** A schedule or condition it could not turn into a subscription. */
   | { kind: "bad_condition"; message: string }
+  /** Two groups, assets or scanners set against each other: a digest compares periods, not subjects. */
+  | { kind: "compare_subjects"; names: string[] }
   /** A wish to stop, pause or resume digests or alerts: the commands do that, a question does not. */
   | { kind: "manage"; action: ManageAction };
 

@@ -98,6 +98,7 @@ describe("answers fit Slack whatever the data", () => {
         for (const m of [
           askExamplesMessage({ trouble: { kind: "unread", words: [word, word] }, examples }),
           askExamplesMessage({ trouble: { kind: "manage", action: "pause" }, examples }),
+          askExamplesMessage({ trouble: { kind: "compare_subjects", names: [word, word, word] }, examples }),
           askExamplesMessage({
             trouble: { kind: "ambiguous", typed: word, suggestions: examples },
             examples,

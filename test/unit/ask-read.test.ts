@@ -171,6 +171,22 @@ describe("a digest or report said with daily or weekly", () => {
   });
 });
 
+describe("two groups or scanners set against each other", () => {
+  it("are refused by name: a digest compares periods, and would have summed the two", () => {
+    expect(read("compare payments to platform").problem).toEqual({
+      kind: "compare_subjects",
+      names: ["payments/*", "platform/*"],
+    });
+    expect(read("sast versus sca last month").problem).toMatchObject({ kind: "compare_subjects" });
+  });
+
+  it("unless the comparison is between periods, or nothing is set against anything", () => {
+    expect(read("compare payments this month vs last month").problem).toBeUndefined();
+    expect(read("payments and platform last week").problem).toBeUndefined();
+    expect(read("findings vs violations").problem).toBeUndefined();
+  });
+});
+
 describe("an alert's frequency said alone", () => {
   it("is how often the alert is checked (it was an unread word)", () => {
     expect(slashText(read("hourly alert when findings above 100"))).toBe(
