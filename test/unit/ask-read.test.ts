@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../commands/grammar.ts";
 import { readQuestion } from "../../src/ask/read.ts";
+import { FILLERS, KNOWN } from "../../src/ask/vocabulary.ts";
 import { slashText } from "../../src/ask/request.ts";
 import type { AskContext } from "../../src/ask/types.ts";
 import { understoodText } from "../../src/ask/understood.ts";
@@ -303,6 +304,44 @@ describe("robustness", () => {
         expect(typeof understoodText(r, CORPUS_TZ)).toBe("string");
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("reads any mix of the reader's whole vocabulary, weekdays in the plural and times included, and ends", () => {
+    // A plural weekday after the first word once made the schedule reader loop for ever ("mondays at
+    // 10"), growing an array until V8 aborted the process: no error a caller could catch.
+    const words = [
+      ...KNOWN,
+      ...FILLERS,
+      ...[
+        "mondays",
+        "tuesdays",
+        "thursdays",
+        "sundays",
+        "monday",
+        "friday",
+        "10",
+        "9am",
+        "17:30",
+        "500",
+        "3",
+      ],
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 12 }), (ws) => {
+        const r = read(ws.join(" "));
+        expect(typeof understoodText(r, CORPUS_TZ)).toBe("string");
+        expect(r.schedule?.days.length ?? 0).toBeLessThanOrEqual(7);
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("weekdays said in the plural, first or after other words, are the schedule's days", () => {
+    expect(slashText(read("mondays at 10"))).toBe("subscribe me weekly mon 10:00 last7d");
+    expect(slashText(read("mondays and thursdays at 10"))).toBe("subscribe me weekly mon thu 10:00 last7d");
+    expect(slashText(read("send me a digest on mondays and thursdays at 10"))).toBe(
+      "subscribe me weekly mon thu 10:00 last7d",
     );
   });
 
