@@ -14,17 +14,84 @@ const norm = (s: string) =>
     .replace(/\s*\/\s*/g, " / ")
     .replace(/\s+/g, " ")
     .trim();
-const child = (s: string) => norm(s).split(" / ").pop() ?? "";
 
 export type FilterKind = "asset" | "scanner";
 
+/** An options list read once: what every lookup in it needs, by the list's identity. */
+interface OptionIndex {
+  /** Lower-cased value → the first option with it. */
+  byValue: Map<string, FilterOption>;
+  /** Normalised display name → its options, in list order. */
+  byName: Map<string, FilterOption[]>;
+  /** Last part of the normalised name → its options, in list order. */
+  byChild: Map<string, FilterOption[]>;
+  names: string[];
+  children: string[];
+}
+
+// Accounts' lists are shared objects (one per account while unchanged), and an account of thousands
+// of assets cost tens of milliseconds per typed name when each lookup normalised every name again.
+const indexes = new WeakMap<readonly FilterOption[], OptionIndex>();
+
+function indexOf(options: readonly FilterOption[]): OptionIndex {
+  const known = indexes.get(options);
+  if (known) return known;
+  const index: OptionIndex = {
+    byValue: new Map(),
+    byName: new Map(),
+    byChild: new Map(),
+    names: [],
+    children: [],
+  };
+  const add = (map: Map<string, FilterOption[]>, key: string, o: FilterOption) => {
+    const list = map.get(key);
+    if (list) list.push(o);
+    else map.set(key, [o]);
+  };
+  for (const o of options) {
+    const value = o.value.toLowerCase();
+    if (!index.byValue.has(value)) index.byValue.set(value, o);
+    const name = norm(o.displayValue);
+    const last = name.split(" / ").pop() ?? "";
+    index.names.push(name);
+    index.children.push(last);
+    add(index.byName, name, o);
+    add(index.byChild, last, o);
+  }
+  indexes.set(options, index);
+  return index;
+}
+
+/**
+ * The three names closest to `t` (edit distance to the whole name, or to its last part plus one), in
+ * list order among equals. A name whose length alone puts it past the third found is not measured.
+ */
+function closest(t: string, options: readonly FilterOption[], index: OptionIndex): string[] {
+  const top: { d: number; i: number }[] = [];
+  for (let i = 0; i < options.length; i++) {
+    const name = index.names[i] as string;
+    const last = index.children[i] as string;
+    const bound = Math.min(Math.abs(t.length - name.length), Math.abs(t.length - last.length) + 1);
+    const worst = top.length === 3 ? (top[2] as { d: number }).d : Number.POSITIVE_INFINITY;
+    if (bound >= worst) continue;
+    const d = Math.min(distance(t, name), distance(t, last) + 1);
+    if (d >= worst) continue;
+    let at = top.length;
+    while (at > 0 && (top[at - 1] as { d: number }).d > d) at--;
+    top.splice(at, 0, { d, i });
+    if (top.length > 3) top.pop();
+  }
+  return top.map((r) => (options[r.i] as FilterOption).displayValue);
+}
+
 export function matchFilter(kind: FilterKind, typed: string, options: readonly FilterOption[]): FilterOption {
   const t = norm(typed);
-  const byValue = options.find((o) => o.value.toLowerCase() === t);
+  const index = indexOf(options);
+  const byValue = index.byValue.get(t);
   if (byValue) return byValue;
-  const exact = options.filter((o) => norm(o.displayValue) === t);
+  const exact = index.byName.get(t) ?? [];
   if (exact.length === 1) return exact[0] as FilterOption;
-  const candidates = exact.length > 1 ? exact : options.filter((o) => child(o.displayValue) === t);
+  const candidates = exact.length > 1 ? exact : (index.byChild.get(t) ?? []);
   if (candidates.length === 1) return candidates[0] as FilterOption;
   if (candidates.length > 1) {
     const names = candidates.slice(0, 5).map((o) => `"${o.displayValue}"`);
@@ -36,14 +103,7 @@ export function matchFilter(kind: FilterKind, typed: string, options: readonly F
       },
     );
   }
-  const ranked = options
-    .map((o) => ({
-      o,
-      d: Math.min(distance(t, norm(o.displayValue)), distance(t, child(o.displayValue)) + 1),
-    }))
-    .sort((a, b) => a.d - b.d)
-    .slice(0, 3)
-    .map((r) => r.o.displayValue);
+  const ranked = closest(t, options, index);
   const hint = ranked.length > 0 ? ` Did you mean ${ranked.map((n) => `"${n}"`).join(", ")}?` : "";
   throw new AppError("bad_filter", `No ${kind} is called "${typed}".${hint}`, {
     details: { kind, suggestions: ranked },
