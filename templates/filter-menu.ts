@@ -264,6 +264,19 @@ export function filterMenu(
   return menu;
 }
 
+// A list's usable choices by name, with each name in lower case: what every keystroke of a type-ahead
+// searches, worked out once per list (a large account's list is thousands of names).
+const searchable = new WeakMap<readonly FilterOption[], { choices: FilterOption[]; lower: string[] }>();
+
+function searchableOf(available: readonly FilterOption[]) {
+  const known = searchable.get(available);
+  if (known) return known;
+  const choices = byName(usableChoices(available));
+  const entry = { choices, lower: choices.map((c) => nameOf(c).toLocaleLowerCase("en")) };
+  searchable.set(available, entry);
+  return entry;
+}
+
 /**
  * The options endpoint's reply for an external menu: the clearing option, then up to 99 choices
  * whose name contains `query` (case-insensitive), by name.
@@ -274,8 +287,9 @@ export function optionsForQuery(
   query: string,
 ): { options: OptionObject[] } {
   const q = query.trim().toLocaleLowerCase("en");
-  const matches = byName(
-    usableChoices(available).filter((c) => nameOf(c).toLocaleLowerCase("en").includes(q)),
-  );
-  return { options: [allOption(kind), ...matches.slice(0, STATIC_MENU_MAX - 1).map((c) => choiceOption(c))] };
+  const { choices, lower } = searchableOf(available);
+  const matches: OptionObject[] = [];
+  for (let i = 0; i < choices.length && matches.length < STATIC_MENU_MAX - 1; i++)
+    if ((lower[i] as string).includes(q)) matches.push(choiceOption(choices[i] as FilterOption));
+  return { options: [allOption(kind), ...matches] };
 }

@@ -1,4 +1,5 @@
 import type { FilterOption } from "../analytics/types.ts";
+import { keepRecent } from "../bounded-map.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 
@@ -16,6 +17,8 @@ export interface FilterListsCacheOptions {
   ttlMs?: number;
   /** How often one process rewrites a workspace's lists at most [60 s]: a busy workspace's digests share one write. */
   refreshMs?: number;
+  /** Workspaces whose last read lists one process keeps, to hand the same objects back [50]. */
+  readMax?: number;
 }
 
 export interface FilterListsCache {
@@ -34,14 +37,28 @@ export interface FilterListsCache {
 export function createFilterListsCache(o: FilterListsCacheOptions): FilterListsCache {
   const ttlMs = o.ttlMs ?? 6 * 3_600_000;
   const refreshMs = o.refreshMs ?? 60_000;
+  const readMax = o.readMax ?? 50;
   const key = (ref: WorkspaceRef) => o.keys.insightsCache(ref, "filter-lists");
   const stored = new Map<string, number>();
+  // The last lists read per workspace, with the text they came from: while the stored text is the
+  // same, type-ahead gets the same objects back, so what the menus work out per list (its choices in
+  // order, their names in lower case) is kept between keystrokes instead of redone for thousands of
+  // assets on every one. Bounded, least recently read first out; Redis stays the source of truth.
+  const read = new Map<string, { raw: string; lists: FilterLists }>();
   return {
     async get(ref) {
-      const raw = await o.redis.get(key(ref));
+      const k = key(ref);
+      const raw = await o.redis.get(k);
       if (!raw) return null;
+      const held = read.get(k);
+      if (held?.raw === raw) {
+        keepRecent(read, k, held, readMax);
+        return held.lists;
+      }
       const parsed = JSON.parse(raw) as Partial<FilterLists>;
-      return { assets: parsed.assets ?? null, scanners: parsed.scanners ?? null };
+      const lists = { assets: parsed.assets ?? null, scanners: parsed.scanners ?? null };
+      keepRecent(read, k, { raw, lists }, readMax);
+      return lists;
     },
     async put(ref, lists) {
       const k = key(ref);

@@ -282,6 +282,42 @@ describe("subscriptionList", () => {
 });
 
 describe("optionsForQuery", () => {
+  it("answers as the plain rule does: every usable choice whose name holds the query, by name, first 99", () => {
+    const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+    const list = [
+      ...manyAssets(400, 7),
+      { value: "", displayValue: "no value" },
+      { value: "v".repeat(76), displayValue: "value too long" },
+      { value: "dup", displayValue: "Zeta service" },
+      { value: "dup", displayValue: "Alpha copy" },
+      { value: "blank-name", displayValue: "  " },
+      { value: "num-10", displayValue: "svc 10" },
+      { value: "num-9", displayValue: "svc 9" },
+      { value: "case", displayValue: "ÉCOLE api" },
+    ];
+    const name = (c: { value: string; displayValue: string }) =>
+      c.displayValue.trim() === "" ? c.value : c.displayValue;
+    const plain = (q: string) => {
+      const seen = new Set<string>();
+      const usable = list.filter((c) => {
+        if (c.value === "" || c.value === "*" || c.value.length > 75 || seen.has(c.value)) return false;
+        seen.add(c.value);
+        return true;
+      });
+      return usable
+        .filter((c) => name(c).toLocaleLowerCase("en").includes(q.trim().toLocaleLowerCase("en")))
+        .sort((x, y) => collator.compare(name(x), name(y)))
+        .slice(0, 99)
+        .map((c) => c.value);
+    };
+    for (const q of ["", "a", "child-1", "CHILD-12", " svc ", "école", "blank", "zzz", "alpha", "zeta"]) {
+      const got = optionsForQuery("asset", list, q)
+        .options.slice(1)
+        .map((o) => o.value);
+      expect([q, got]).toEqual([q, plain(q)]);
+    }
+  });
+
   it("answers up to 100 options matching the query, the clearing option first", () => {
     const assets = manyAssets(5000, 10);
     const reply = optionsForQuery("asset", assets, "CHILD-12");
