@@ -46,9 +46,9 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
   const alert = readAlert(s, problems);
   const schedule = readSchedule(s);
   const sending = claimAll(s, SEND_WORDS);
-  // "daily" alone is a way of looking at the numbers, not a schedule, unless something is to be sent,
-  // it names something that is sent ("daily digest please", "a weekly report"); "show me the daily
-  // digest" asks to see numbers now.
+  // "daily" alone is a way of looking at the numbers, not a schedule, unless something is to be sent
+  // or the sentence names a thing that is sent ("daily digest please", "a weekly report"); "show me the
+  // daily digest" still asks to see numbers now.
   const sentThing = typed.some((w) => SENT_THINGS.has(w)) && !typed.some((w) => SHOW_WORDS.has(w));
   // An alert's condition makes "hourly" or "daily" how often it is checked.
   const scheduled = schedule !== null && (schedule.strong || sending || sentThing || alert !== undefined);

@@ -167,6 +167,8 @@ describe("a digest or report said with daily or weekly", () => {
     expect(slashText(read("weekly report for the team"))).toBe("subscribe me weekly mon 09:00 last7d");
     expect(slashText(read("a weekly summary of violations"))).toBe("subscribe me weekly mon 09:00 last7d");
     expect(read("daily violations last month").intent).toBe("trend");
+    // Whatever the case it is typed in.
+    expect(slashText(read("Daily Digest Please"))).toBe("subscribe me daily 09:00 last7d");
     // Asked to be shown, it is the numbers now.
     expect(read("show me the daily digest").intent).toBe("trend");
   });
