@@ -149,7 +149,13 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
   }
   if (intent === "alert" || intent === "subscribe") {
     const mode = intent === "alert" ? "alert" : "digest";
-    if (schedule?.frequency === "monthly")
+    if (schedule?.twice)
+      problems.push({
+        kind: "bad_condition",
+        message:
+          "A schedule runs once an hour, once a day, or on the weekdays you name: say which, e.g. “every Monday and Thursday at 9”.",
+      });
+    else if (schedule?.frequency === "monthly")
       problems.push({
         kind: "bad_condition",
         message: "Schedules run hourly, daily or weekly; a monthly one is not something I can set up.",

@@ -47,6 +47,8 @@ export interface SchedulePart {
   strong: boolean;
   /** Frequency words said alone ("daily"), as typed: a schedule only if something is to be sent. */
   bare: string[];
+  /** "twice a day|week": more often than one run per period, which no schedule here does. */
+  twice?: true;
 }
 
 /**
@@ -96,6 +98,7 @@ export function readSchedule(s: Sentence): SchedulePart | null {
     if (once === 3) {
       const unit = s.words[i + 2];
       part.frequency = unit === "day" ? "daily" : unit === "week" ? "weekly" : "monthly";
+      if (s.words[i] === "twice") part.twice = true;
       s.claim(i, 3);
       found = true;
       continue;

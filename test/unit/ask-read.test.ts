@@ -201,6 +201,25 @@ describe("an alert's frequency said alone", () => {
   });
 });
 
+describe("twice a day or a week", () => {
+  it("is refused by name, with what a schedule can do (it was read as once)", () => {
+    for (const q of [
+      "twice a week",
+      "send me a digest twice a day",
+      "alert me twice a day when violations > 5",
+    ])
+      expect([q, read(q).problem]).toEqual([
+        q,
+        {
+          kind: "bad_condition",
+          message:
+            "A schedule runs once an hour, once a day, or on the weekdays you name: say which, e.g. “every Monday and Thursday at 9”.",
+        },
+      ]);
+    expect(slashText(read("once a week send me violations"))).toBe("subscribe me weekly mon 09:00 last7d");
+  });
+});
+
 describe("wishes about what is sent", () => {
   it("to stop, pause or resume digests or alerts are named as such, so the answer gives the commands", () => {
     const cases: [string, string][] = [
