@@ -116,7 +116,8 @@ export function readSchedule(s: Sentence): SchedulePart | null {
       continue;
     }
     // "on Mondays", "Tuesdays and Thursdays" (plural as typed): a weekday schedule.
-    const on = s.match(i, "on") === 1 ? 1 : 0;
+    // An optional slot matches nothing as 0 words: `match` gives -1 only for a missing required word.
+    const on = s.match(i, "on?");
     const plural = dayCode(s.free(i + on)) && /s$/.test(s.typed[i + on] ?? "") ? 1 : 0;
     if (plural) {
       part.frequency = "weekly";
@@ -163,7 +164,7 @@ function monthDayAt(s: Sentence, i: number): number {
   const w = s.free(i + lead);
   const ordinal = /^([1-9]|[12]\d|3[01])(st|nd|rd|th)$/.test(w ?? "") || w === "first" || w === "last";
   if (!ordinal || (lead === 0 && w === "last")) return 0;
-  const day = w === "last" ? Math.max(0, s.match(i + lead + 1, "day")) : 0;
+  const day = w === "last" ? s.match(i + lead + 1, "day?") : 0;
   if (w === "last" && day !== 1) return 0;
   const of = s.match(i + lead + 1 + day, "of the|each|every month");
   return lead + 1 + day + (of === 3 ? 3 : 0);
