@@ -102,6 +102,8 @@ describe("a question in the app's DM", () => {
     for (const [typed, reason] of [
       ["next week", "I only know what has already happened."],
       ["stop", "I can't read “stop” as a period"],
+      // A schedule is no period either (its problem was once let through as "no period problem").
+      ["twice a week", "I can't read “twice a week” as a period"],
     ]) {
       const refused = await stack.slack.sendViewSubmission({
         teamId: DEMO.teamId,

@@ -47,10 +47,9 @@ function periodProblem(words: string, now: Date, tz: string): string | undefined
   const p = r.problem;
   if (!p) return r.rangeSaid || r.comparison ? undefined : `“${words}” is not a period I can read.`;
   if (p.kind === "bad_range") return p.message;
-  // A word that asks to stop or pause something is no period either.
-  if (p.kind === "unread" || p.kind === "manage")
-    return `I can't read “${p.kind === "unread" ? p.words.join(" ") : words}” as a period: try last month, Q3 or 2026-10-01..2026-10-31.`;
-  return undefined;
+  // Any other problem (words it could not place, a wish to stop something, a schedule) means the
+  // field holds no period: refused, never taken as the default one.
+  return `I can't read “${p.kind === "unread" ? p.words.join(" ") : words}” as a period: try last month, Q3 or 2026-10-01..2026-10-31.`;
 }
 
 /**
