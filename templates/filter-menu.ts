@@ -264,17 +264,49 @@ export function filterMenu(
   return menu;
 }
 
-// A list's usable choices by name, with each name in lower case: what every keystroke of a type-ahead
-// searches, worked out once per list (a large account's list is thousands of names).
-const searchable = new WeakMap<readonly FilterOption[], { choices: FilterOption[]; lower: string[] }>();
+/**
+ * A list as type-ahead searches it, worked out once per list (a large account's is thousands of
+ * names): its usable choices and their names in lower case.
+ */
+interface Searchable {
+  choices: readonly FilterOption[];
+  lower: string[];
+}
+const searchable = new WeakMap<readonly FilterOption[], Searchable>();
 
-function searchableOf(available: readonly FilterOption[]) {
+function searchableOf(available: readonly FilterOption[]): Searchable {
   const known = searchable.get(available);
   if (known) return known;
-  const choices = byName(usableChoices(available));
-  const entry = { choices, lower: choices.map((c) => nameOf(c).toLocaleLowerCase("en")) };
+  const choices = usableChoices(available);
+  const entry: Searchable = { choices, lower: choices.map((c) => nameOf(c).toLocaleLowerCase("en")) };
   searchable.set(available, entry);
   return entry;
+}
+
+/**
+ * The first `room` of `choices` whose lower-case name holds `q`, by name (equal names in list
+ * order, as a stable sort gives them): kept as they are found, so a query that matches thousands
+ * compares each with the last kept one instead of sorting them all.
+ */
+function firstByName(list: Searchable, q: string, room: number): FilterOption[] {
+  const top: FilterOption[] = [];
+  for (let i = 0; i < list.choices.length; i++) {
+    if (!(list.lower[i] as string).includes(q)) continue;
+    const c = list.choices[i] as FilterOption;
+    const name = nameOf(c);
+    const last = top[top.length - 1];
+    if (top.length === room && last && collator.compare(name, nameOf(last)) >= 0) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (collator.compare(name, nameOf(top[mid] as FilterOption)) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    top.splice(lo, 0, c);
+    if (top.length > room) top.pop();
+  }
+  return top;
 }
 
 /**
@@ -287,9 +319,6 @@ export function optionsForQuery(
   query: string,
 ): { options: OptionObject[] } {
   const q = query.trim().toLocaleLowerCase("en");
-  const { choices, lower } = searchableOf(available);
-  const matches: OptionObject[] = [];
-  for (let i = 0; i < choices.length && matches.length < STATIC_MENU_MAX - 1; i++)
-    if ((lower[i] as string).includes(q)) matches.push(choiceOption(choices[i] as FilterOption));
-  return { options: [allOption(kind), ...matches] };
+  const chosen = firstByName(searchableOf(available), q, STATIC_MENU_MAX - 1);
+  return { options: [allOption(kind), ...chosen.map((c) => choiceOption(c))] };
 }

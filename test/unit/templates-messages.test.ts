@@ -294,6 +294,12 @@ describe("optionsForQuery", () => {
       { value: "num-10", displayValue: "svc 10" },
       { value: "num-9", displayValue: "svc 9" },
       { value: "case", displayValue: "ÉCOLE api" },
+      // Equal names keep list order, past the 99 a reply holds as well as within them.
+      { value: "same-1", displayValue: "a same name" },
+      { value: "same-2", displayValue: "a same name" },
+      { value: "same-3", displayValue: "A Same Name" },
+      { value: "late-1", displayValue: "zz same" },
+      { value: "late-2", displayValue: "zz same" },
     ];
     const name = (c: { value: string; displayValue: string }) =>
       c.displayValue.trim() === "" ? c.value : c.displayValue;
@@ -310,7 +316,19 @@ describe("optionsForQuery", () => {
         .slice(0, 99)
         .map((c) => c.value);
     };
-    for (const q of ["", "a", "child-1", "CHILD-12", " svc ", "école", "blank", "zzz", "alpha", "zeta"]) {
+    for (const q of [
+      "",
+      "a",
+      "child-1",
+      "CHILD-12",
+      " svc ",
+      "école",
+      "blank",
+      "zzz",
+      "alpha",
+      "zeta",
+      "same",
+    ]) {
       const got = optionsForQuery("asset", list, q)
         .options.slice(1)
         .map((o) => o.value);
