@@ -29,8 +29,8 @@ export type SaidComparison =
   | { kind: "before"; unit: Unit }
   /** The equally long period just before: every digest's own comparison. */
   | { kind: "previous" }
-  /** The same days a year earlier. */
-  | { kind: "year_ago" }
+  /** The same days a year earlier; "the same week last year" keeps the weekdays (52 weeks back). */
+  | { kind: "year_ago"; weeks?: true }
   | { kind: "problem"; problem: string };
 
 const UNIT_WORDS: Record<string, Unit> = {
@@ -69,8 +69,15 @@ function relative(s: Sentence, j: number): { len: number; said: SaidComparison }
     if (s.free(k + 1) === "period") return { len: the + 2, said: { kind: "previous" } };
   }
   if (s.free(j) === "before") return { len: 1, said: { kind: "previous" } };
-  const same = s.match(k, "same period|time|days|dates last year");
-  if (same > 0) return { len: the + same, said: { kind: "year_ago" } };
+  const same = Math.max(
+    s.match(k, "same period|time|days|dates|day|week|month|quarter last year"),
+    s.match(k, "same period|time|days|dates|day|week|month|quarter a|one year ago|earlier"),
+  );
+  if (same > 0)
+    return {
+      len: the + same,
+      said: s.words[k + 1] === "week" ? { kind: "year_ago", weeks: true } : { kind: "year_ago" },
+    };
   const ago = s.match(j, "a|one year ago");
   if (ago > 0) return { len: ago, said: { kind: "year_ago" } };
   if (s.match(j, "last year") === 2) return { len: 2, said: { kind: "year_ago" } };
@@ -120,6 +127,7 @@ export function resolveComparison(
     case "previous":
       return period(previous.from, previous.to, today);
     case "year_ago":
+      if (said.weeks) return period(addDays(main.from, -364), addDays(main.to, -364), today);
       return period(addMonths(main.from, -12), addMonths(main.to, -12), today);
     case "before":
       return beforeUnit(said.unit, main, today);

@@ -19,6 +19,7 @@ import {
   startOfMonth,
   yearOf,
 } from "./calendar.ts";
+import { TIME_BOUNDS, timeAt } from "./schedule.ts";
 import type { Sentence } from "./sentence.ts";
 import type { DayRange } from "./types.ts";
 import { MONTHS, numberOf, WEEKDAYS } from "./vocabulary.ts";
@@ -475,8 +476,25 @@ function impossible(s: Sentence, i: number): Hit {
   return null;
 }
 
+const PART_OF_DAY_PROBLEM =
+  "The numbers are daily, so I can't look at part of a day: try “today”, “yesterday” or “the last 2 days”.";
+
+/** "this morning", "tonight", "yesterday evening", "since 9am", "after noon": parts of a day. */
+function partOfDay(s: Sentence, i: number): Hit {
+  if (s.free(i) === "tonight") return { len: 1, problem: PART_OF_DAY_PROBLEM };
+  const part = s.match(i, "this|last|today|yesterday morning|afternoon|evening|night");
+  if (part === 2) return { len: 2, problem: PART_OF_DAY_PROBLEM };
+  if (!TIME_BOUNDS.has(s.free(i) ?? "")) return null;
+  const t = timeAt(s, i + 1);
+  // A bare number after "since" or "from" is a day ("since 3"), not a time: only `9am`, `9:30`, `noon`.
+  if (!t || (!/[a-z:]/.test(s.words[i + 1] ?? "") && t.len === 1)) return null;
+  return { len: 1 + t.len, problem: PART_OF_DAY_PROBLEM };
+}
+
 /** The period the words at `i` say, if any: the forms above, in order, longest first. */
 function bareAt(s: Sentence, i: number, today: IsoDay, cued: boolean, spans = true): Hit {
+  const part = partOfDay(s, i);
+  if (part) return part;
   if (s.free(i) === "today") return hit(1, period(today, today, today, "last1d"));
   if (s.free(i) === "yesterday") {
     const d = addDays(today, -1);

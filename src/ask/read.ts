@@ -5,7 +5,8 @@ import { addDays, mondayOf, quarterDays, quarterOf, startOfMonth, yearOf } from 
 import { comparisonAt, pairAt, resolveComparison, type SaidComparison } from "./comparisons.ts";
 import { metricAt } from "./metrics.ts";
 import { type PeriodHit, period, periodAt, periodLabel } from "./periods.ts";
-import { conditionAt, readSchedule, scheduleOf } from "./schedule.ts";
+import { slashText } from "./request.ts";
+import { conditionAt, readSchedule, scheduleOf, vagueChangeAt } from "./schedule.ts";
 import { Sentence } from "./sentence.ts";
 import { describe, nameIndex, subjectAt } from "./subjects.ts";
 import { words } from "./text.ts";
@@ -46,6 +47,9 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
   const alert = readAlert(s, problems);
   const schedule = readSchedule(s);
   const sending = claimAll(s, SEND_WORDS);
+  // "post a weekly digest to #security", "subscribe this channel": a channel's schedule, which
+  // questions do not set up (they propose personal ones); read so the answer can say how.
+  const channel = schedule !== null || sending || alert !== undefined ? claimChannel(s) : false;
   // "daily" alone is a way of looking at the numbers, not a schedule, unless something is to be sent
   // or the sentence names a thing that is sent ("daily digest please", "a weekly report"); "show me the
   // daily digest" still asks to see numbers now.
@@ -155,6 +159,11 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
         message:
           "A schedule runs once an hour, once a day, or on the weekdays you name: say which, e.g. “every Monday and Thursday at 9”.",
       });
+    else if (schedule?.every)
+      problems.push({
+        kind: "bad_condition",
+        message: `Schedules run every hour, every day, or on the weekdays you name; “${schedule.every}” is not something I can set up: say which weekdays, e.g. “every Monday”.`,
+      });
     else if (schedule?.frequency === "monthly")
       problems.push({
         kind: "bad_condition",
@@ -162,6 +171,7 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
       });
     reading.schedule = scheduleOf(schedule, mode);
     if (alert) reading.condition = alert;
+    if (channel) problems.unshift({ kind: "bad_condition", message: channelMessage(reading) });
     if (intent === "alert" && !alert && !problems.some((p) => p.kind === "bad_condition"))
       problems.push({
         kind: "bad_condition",
@@ -289,6 +299,35 @@ const SHOW_WORDS = new Set(["show", "see", "view", "display", "look"]);
 
 const SEND_WORDS = ["send", "post", "deliver", "remind", "subscribe", "schedule", "dm", "message", "email"];
 
+/**
+ * Claims a channel named as where to send ("to #security", "in this channel"); true when one was.
+ * "here" is not one: in the app's DM it is that DM.
+ */
+function claimChannel(s: Sentence): boolean {
+  let found = false;
+  for (let i = 0; i < s.length; i++) {
+    const len = Math.max(
+      s.match(i, "to|in|into|for|on? #channel"),
+      s.match(i, "to|in|into|for|on? this|the|our|that channel"),
+    );
+    if (len > 0) {
+      s.claim(i, len);
+      found = true;
+    }
+  }
+  return found;
+}
+
+/** What to say to a channel's schedule asked in words: the channel's own command, with what was understood. */
+function channelMessage(r: AskReading): string {
+  // A channel's alert is a subscription with a condition: the same words after "subscribe".
+  const personal = slashText(r)?.replace(/^(subscribe|alert) me /, "");
+  const how = personal
+    ? `runs \`/insights subscribe ${personal}\` in that channel (or \`/insights subscribe\` for the form)`
+    : "runs `/insights subscribe` in that channel for the form";
+  return `I set up digests and alerts for you alone, by DM. For a channel, an admin ${how}.`;
+}
+
 function claimAll(s: Sentence, list: readonly string[]): boolean {
   let found = false;
   for (let i = 0; i < s.length; i++) {
@@ -333,6 +372,21 @@ function readAlert(s: Sentence, problems: AskProblem[]): string | undefined {
     }
     return c.condition;
   }
+  // "alert me when violations go up": an alert asked for, but not by how much.
+  if (s.find(ALERT_VERBS) < 0) return undefined;
+  for (let i = 0; i < s.length; i++) {
+    const marker = Math.max(s.match(i, "when|if|once|whenever"), s.match(i, "as soon as"));
+    if (marker <= 0) continue;
+    for (let skip = 0; skip <= 3; skip++) {
+      if (vagueChangeAt(s, i + marker + skip) === 0) continue;
+      s.claim(i, s.length - i);
+      problems.push({
+        kind: "bad_condition",
+        message: "Say by how much, e.g. “when violations go up by 10%” or “when violations go above 500”.",
+      });
+      return undefined;
+    }
+  }
   return undefined;
 }
 
@@ -366,7 +420,7 @@ function readCues(s: Sentence): Cues {
   return cues;
 }
 
-type IntentWord = "drivers" | "trend" | "export" | "alert";
+type IntentWord = "drivers" | "trend" | "export" | "alert" | "notify";
 
 const INTENT_PATTERNS: [string, IntentWord][] = [
   ["what has|is? changed", "drivers"],
@@ -395,7 +449,9 @@ const INTENT_PATTERNS: [string, IntentWord][] = [
   ],
   ["export|exported|csv|download|spreadsheet|excel|xlsx|file|dump", "export"],
   ["as a file", "export"],
-  ["alert|alerts|notify|notification|notifications|warn|ping", "alert"],
+  ["alert|alerts|warn", "alert"],
+  // Words that only say "let me know": with a schedule and no condition, a digest sent on it.
+  ["notify|notification|notifications|ping", "notify"],
 ];
 
 function readIntentWords(s: Sentence): Set<IntentWord> {
@@ -422,6 +478,8 @@ function decideIntent(o: {
   signals: boolean;
 }): AskIntent {
   if (o.alert || o.intentWords.has("alert")) return "alert";
+  // "ping me every morning with findings": a digest on a schedule; "notify me" alone, an alert to complete.
+  if (o.intentWords.has("notify") && !o.schedule) return "alert";
   if (o.schedule && (o.sending || !o.intentWords.has("trend"))) return "subscribe";
   if (o.intentWords.has("export")) return "export";
   if (o.intentWords.has("drivers")) return "drivers";

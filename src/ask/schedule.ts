@@ -41,6 +41,8 @@ export function timeAt(s: Sentence, i: number): { len: number; time: string } | 
 
 export interface SchedulePart {
   frequency?: AskSchedule["frequency"] | "monthly";
+  /** "every 2 weeks", "every other day", "fortnightly": a period between runs that no schedule here has, as said. */
+  every?: string;
   days: Weekday[];
   time?: string;
   /** Said with "every", "each", "on Mondays", "once a week" or a time of day: clearly a schedule. */
@@ -59,6 +61,13 @@ export function readSchedule(s: Sentence): SchedulePart | null {
   const part: SchedulePart = { days: [], strong: false, bare: [] };
   let found = false;
   for (let i = 0; i < s.length; i++) {
+    const spaced = spacedAt(s, i);
+    if (spaced) {
+      part.every = spaced.said;
+      s.claim(i, spaced.len);
+      found = true;
+      continue;
+    }
     const every = s.match(i, "every|each");
     if (every === 1) {
       const k = i + 1;
@@ -67,17 +76,17 @@ export function readSchedule(s: Sentence): SchedulePart | null {
       if (day) {
         let at = dayList(s, k, part.days);
         part.frequency = "weekly";
-        // "every Monday morning": the default time, said.
-        if (s.match(at, "morning|mornings") === 1) at++;
-        else if (s.match(at, "evening|evenings") === 1) {
-          part.time ??= "18:00";
+        // "every Monday morning": the default time, said; "afternoon", "evening", "night" their own.
+        const when = s.free(at)?.replace(/s$/, "");
+        if (when !== undefined && Object.hasOwn(PART_OF_DAY, when)) {
+          part.time ??= PART_OF_DAY[when];
           at++;
         }
         s.claim(i, at - i);
         found = true;
         continue;
       }
-      const unit = s.match(k, "day|morning|evening|night|weekday|weekdays|workday|week|hour|month");
+      const unit = s.match(k, "day|morning|afternoon|evening|night|weekday|weekdays|workday|week|hour|month");
       if (unit === 1) {
         if (w === "weekday" || w === "weekdays" || w === "workday") {
           part.frequency = "weekly";
@@ -87,7 +96,7 @@ export function readSchedule(s: Sentence): SchedulePart | null {
         else if (w === "month") part.frequency = "monthly";
         else {
           part.frequency = "daily";
-          if (w === "evening") part.time ??= "18:00";
+          if (w !== "day") part.time ??= PART_OF_DAY[w as string];
         }
         s.claim(i, 2);
         found = true;
@@ -129,7 +138,9 @@ export function readSchedule(s: Sentence): SchedulePart | null {
     }
     const at = s.free(i) === "at" ? 1 : 0;
     const t = timeAt(s, i + at);
-    if (t && (at === 1 || /[a-z:]/.test(s.words[i] ?? ""))) {
+    // "since 9am", "after 5pm": a part of a day asked about, not when to send (the periods refuse it).
+    const bound = at === 0 && TIME_BOUNDS.has(s.free(i - 1) ?? "");
+    if (t && !bound && (at === 1 || /[a-z:]/.test(s.words[i] ?? ""))) {
       part.time = t.time;
       s.claim(i, at + t.len);
       found = true;
@@ -145,6 +156,47 @@ export function readSchedule(s: Sentence): SchedulePart | null {
   if (found) part.days = [...new Set(part.days)];
   part.strong = found && (part.days.length > 0 || part.time !== undefined || part.bare.length === 0);
   return found ? part : null;
+}
+
+/** The time a part of the day stands for in a schedule ("every morning" is the command's default). */
+const PART_OF_DAY: Readonly<Record<string, string>> = {
+  morning: "09:00",
+  afternoon: "14:00",
+  evening: "18:00",
+  night: "21:00",
+};
+
+/** Words that make a following time a bound of the period asked about. */
+export const TIME_BOUNDS: ReadonlySet<string> = new Set([
+  "since",
+  "after",
+  "before",
+  "until",
+  "till",
+  "from",
+]);
+
+const SPACED_UNITS = "days|weeks|months|hours|day|week|month|hour";
+
+/**
+ * "every 2 weeks", "every other day", "every fortnight", "biweekly", "bi-weekly", "fortnightly":
+ * runs further apart than one unit, which no schedule here keeps; read whole so the answer can say so.
+ */
+function spacedAt(s: Sentence, i: number): { len: number; said: string } | null {
+  const one = s.match(i, "biweekly|fortnightly|bimonthly");
+  if (one === 1) return { len: 1, said: s.typed[i] as string };
+  const hyphen = s.match(i, "bi - weekly|monthly");
+  if (hyphen === 3) return { len: 3, said: `bi-${s.words[i + 2]}` };
+  const fortnight = s.match(i, "every|each fortnight");
+  if (fortnight === 2) return { len: 2, said: "every fortnight" };
+  if (s.match(i, "every|each") !== 1) return null;
+  const other = s.match(i + 1, "other|second|alternate");
+  const unit = other === 1 && (s.match(i + 2, SPACED_UNITS) === 1 || dayCode(s.free(i + 2)) !== undefined);
+  if (unit) return { len: 3, said: `every ${s.typed[i + 1]} ${s.typed[i + 2]}` };
+  const n = numberOf(s.free(i + 1));
+  if (n !== undefined && n >= 2 && s.match(i + 2, SPACED_UNITS) === 1)
+    return { len: 3, said: `every ${n} ${s.words[i + 2]}` };
+  return null;
 }
 
 /** Weekdays in a row from `k` ("Monday and Thursday", "Tue Thu"), added to `days`; returns where they end. */
@@ -217,11 +269,22 @@ const BELOW = [
   "<|<=",
 ];
 const UP = [
-  "go|goes up by?",
+  "go|goes|are|is|be up by?",
   "rise|rises|increase|increases|jump|jumps|grow|grows|spike|spikes|climb|climbs by?",
 ];
-const DOWN = ["go|goes down by?", "drop|drops|fall|falls|decrease|decreases|shrink|shrinks|dip|dips by?"];
+const DOWN = [
+  "go|goes|are|is|be down by?",
+  "drop|drops|fall|falls|decrease|decreases|shrink|shrinks|dip|dips by?",
+];
+/**
+ * "rise by at least 10%": the change conditions fire at their amount itself, so "at least" is what they
+ * say; "more than 10%" is not, and is refused with the words that are.
+ */
+const AT_LEAST = "at least";
+const MORE_THAN = ["more than", "over"];
 const ANY = ["change|changes|move|moves by?"];
+/** "violations double": up by 100 %. */
+const DOUBLE = "double|doubles";
 const IN_A_ROW = "weeks|days|periods|times|runs|hours in a row";
 
 /** Words that start a subject said inside a condition ("violations in payments go above 200"). */
@@ -253,7 +316,7 @@ export function conditionAt(s: Sentence, i: number): ConditionHit | null {
   const metricWord = s.free(i + lead);
   const metric = CONDITION_METRICS[metricWord ?? ""];
   if (!metric) {
-    if (s.match(i + lead, "fix|merged rate|violations?") >= 1)
+    if (s.match(i + lead, "fix|merged rate|violations") === 2)
       return {
         len: lead + 1,
         problem: "Alerts can watch findings, violations or fixes; not the fix rate or merged violations.",
@@ -290,8 +353,18 @@ function hitOf(i: number, at: number, found: After): ConditionHit {
 function conditionAfter(s: Sentence, at: number, metric: string): After | null {
   const tryAll = (patterns: string[], verb: string): After | null => {
     for (const p of patterns) {
-      const len = s.match(at, p);
+      let len = s.match(at, p);
       if (len <= 0) continue;
+      if (verb !== ">" && verb !== "<") {
+        len += Math.max(0, s.match(at + len, AT_LEAST));
+        const more = Math.max(...MORE_THAN.map((q) => s.match(at + len, q)));
+        const over = more > 0 ? amountAt(s, at + len + more) : null;
+        if (over)
+          return {
+            len: len + more + over.len,
+            problem: `An alert on a change fires at its amount or more: say “by at least ${over.text}”.`,
+          };
+      }
       const amount = amountAt(s, at + len);
       if (!amount) {
         // "violations > lots": a threshold that is not a number is refused as one, not skipped.
@@ -318,6 +391,15 @@ function conditionAfter(s: Sentence, at: number, metric: string): After | null {
     tryAll(DOWN, "down") ??
     tryAll(ANY, "changed");
   if (found) return found;
+  const double = s.match(at, DOUBLE);
+  if (double > 0) return { len: double, text: `${metric} up 100%` };
+  // "higher than usual", "lower than normal": the unusual-day conditions in other words.
+  const usual = s.match(at, "are|is|get|gets|go|goes|look|looks|seem|seems? higher|lower than usual|normal");
+  if (usual > 0)
+    return {
+      len: usual,
+      text: `${metric} unusually ${s.words[at + usual - 3] === "higher" ? "high" : "low"}`,
+    };
   const unusually = s.match(at, UNUSUALLY);
   if (unusually > 0) return { len: unusually, text: `${metric} unusually ${s.words[at + unusually - 1]}` };
   const unusual = s.match(at, UNUSUAL);
@@ -328,6 +410,20 @@ function conditionAfter(s: Sentence, at: number, metric: string): After | null {
   const row = n !== undefined ? s.match(at + rising + 1, IN_A_ROW) : -1;
   if (n !== undefined && row > 0) return { len: rising + 1 + row, text: `${metric} rose ${n}` };
   return null;
+}
+
+/**
+ * "violations go up", "findings jump", "fixes drop": a change said without how much, at `i`
+ * (after an optional "the"/"our"); the length of the words, or 0.
+ */
+export function vagueChangeAt(s: Sentence, i: number): number {
+  const lead = s.match(i, "the|our|total?");
+  if (!CONDITION_METRICS[s.free(i + lead) ?? ""]) return 0;
+  for (const p of [...UP, ...DOWN, ...ANY]) {
+    const len = s.match(i + lead + 1, p);
+    if (len > 0) return lead + 1 + len;
+  }
+  return 0;
 }
 
 function canonical(len: number, text: string): ConditionHit {

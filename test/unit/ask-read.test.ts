@@ -220,6 +220,168 @@ describe("twice a day or a week", () => {
   });
 });
 
+describe("runs further apart than a schedule's unit", () => {
+  it("are refused by name, as said (they were unread words)", () => {
+    const cases: [string, string][] = [
+      ["every 2 weeks send a digest", "every 2 weeks"],
+      ["send me violations every other week", "every other week"],
+      ["a digest every other day", "every other day"],
+      ["biweekly digest on monday", "biweekly"],
+      ["bi-weekly report", "bi-weekly"],
+      ["fortnightly digest", "fortnightly"],
+      ["send me findings every fortnight", "every fortnight"],
+      ["alert me every 3 hours when violations > 5", "every 3 hours"],
+      ["every other Monday", "every other monday"],
+    ];
+    for (const [q, said] of cases)
+      expect([q, read(q).problem]).toEqual([
+        q,
+        {
+          kind: "bad_condition",
+          message: `Schedules run every hour, every day, or on the weekdays you name; “${said}” is not something I can set up: say which weekdays, e.g. “every Monday”.`,
+        },
+      ]);
+  });
+});
+
+describe("parts of a day", () => {
+  it("in a schedule are its time: morning 09:00, afternoon 14:00, evening 18:00, night 21:00", () => {
+    expect(slashText(read("send me findings each afternoon"))).toBe("subscribe me daily 14:00 last7d");
+    expect(slashText(read("digest every night"))).toBe("subscribe me daily 21:00 last7d");
+    expect(slashText(read("every monday afternoon send violations"))).toBe(
+      "subscribe me weekly mon 14:00 last7d",
+    );
+    expect(slashText(read("every Tuesday evening send me a digest"))).toBe(
+      "subscribe me weekly tue 18:00 last7d",
+    );
+    // A time said beside it wins.
+    expect(slashText(read("send me a digest every morning at 8"))).toBe("subscribe me daily 08:00 last7d");
+  });
+
+  it("asked about are refused with the reason (they were read as the last 7 days, or as a schedule)", () => {
+    const message =
+      "The numbers are daily, so I can't look at part of a day: try “today”, “yesterday” or “the last 2 days”.";
+    for (const q of [
+      "findings this morning",
+      "findings tonight",
+      "what happened last night",
+      "violations yesterday afternoon",
+      "violations since 9am",
+      "fixes after 5 pm",
+      "findings since noon",
+    ])
+      expect([q, read(q).problem]).toEqual([q, { kind: "bad_range", message }]);
+    // A greeting is not a period.
+    expect(read("good morning, how are we doing").problem).toBeUndefined();
+  });
+});
+
+describe("alerts said loosely", () => {
+  it('"at least" is the change conditions\' own threshold; "are up" is "go up"', () => {
+    expect(slashText(read("alert me if violations go up by at least 20%"))).toBe(
+      "alert me hourly last7d when violations up 20%",
+    );
+    expect(slashText(read("alert me when findings are down 15"))).toBe(
+      "alert me hourly last7d when findings down 15",
+    );
+  });
+
+  it('"more than" a change is refused with the words that are read (it fires at the amount itself)', () => {
+    for (const q of [
+      "alert me if violations go up by more than 20%",
+      "alert me when violations are up over 20%",
+    ])
+      expect([q, read(q).problem]).toEqual([
+        q,
+        {
+          kind: "bad_condition",
+          message: "An alert on a change fires at its amount or more: say “by at least 20%”.",
+        },
+      ]);
+  });
+
+  it('"double" is up 100 %; "higher (lower) than usual" is the unusual-day condition', () => {
+    expect(slashText(read("alert me when violations double"))).toBe(
+      "alert me hourly last7d when violations up 100%",
+    );
+    expect(slashText(read("alert me when findings are higher than usual"))).toBe(
+      "alert me hourly last7d when findings unusually high",
+    );
+    expect(slashText(read("tell me when fixes are lower than normal"))).toBe(
+      "alert me hourly last7d when fixes unusually low",
+    );
+  });
+
+  it('"ping me" or "notify me" with a schedule and no condition is a digest sent on it', () => {
+    expect(slashText(read("ping me every morning with findings"))).toBe("subscribe me daily 09:00 last7d");
+    expect(slashText(read("notify me every monday with violations"))).toBe(
+      "subscribe me weekly mon 09:00 last7d",
+    );
+    // With a condition it is an alert; "alert me" with a schedule alone still asks what to watch.
+    expect(slashText(read("ping me when violations exceed 10"))).toBe(
+      "alert me hourly last7d when violations > 10",
+    );
+    expect(read("alert me every morning").problem).toMatchObject({ kind: "bad_condition" });
+  });
+
+  it("a change without an amount asks for one, when an alert is asked for", () => {
+    for (const q of [
+      "alert me when violations go up",
+      "tell me if findings jump",
+      "notify me when payments violations increase",
+    ])
+      expect([q, read(q).problem]).toEqual([
+        q,
+        {
+          kind: "bad_condition",
+          message: "Say by how much, e.g. “when violations go up by 10%” or “when violations go above 500”.",
+        },
+      ]);
+    // Without an alert word it is a question about the numbers.
+    expect(read("why did violations go up last week").problem).toBeUndefined();
+  });
+
+  it('a word after "when" that starts a metric\'s name is not taken for that metric', () => {
+    // "merged" alone used to be read as "merged violations" and refused as something alerts cannot watch.
+    expect(read("why did violations go up when we merged").problem).toEqual({
+      kind: "unread",
+      words: ["when"],
+    });
+    expect(read("alert me when merged violations go above 5").problem).toMatchObject({
+      message: "Alerts can watch findings, violations or fixes; not the fix rate or merged violations.",
+    });
+  });
+});
+
+describe("a channel named as where to send", () => {
+  it("is refused with the channel's own command (questions propose personal schedules)", () => {
+    expect(read("post a weekly digest to <#C0123ABC|security> on fridays at 9am").problem).toEqual({
+      kind: "bad_condition",
+      message:
+        "I set up digests and alerts for you alone, by DM. For a channel, an admin runs `/insights subscribe weekly fri 09:00 last7d` in that channel (or `/insights subscribe` for the form).",
+    });
+    expect(read("alert this channel when violations go above 500").problem).toMatchObject({
+      message: expect.stringContaining("`/insights subscribe hourly last7d when violations > 500`"),
+    });
+    // Named by group, the command cannot say it: the form can.
+    expect(read("send payments violations to this channel every monday").problem).toMatchObject({
+      message: expect.stringContaining("runs `/insights subscribe` in that channel for the form."),
+    });
+  });
+
+  it("whose command the slash command's own parser reads as the same schedule", () => {
+    const message = (read("subscribe this channel to violations daily at 8").problem as { message: string })
+      .message;
+    const command = /`\/insights (subscribe [^`]+)`/.exec(message)?.[1] as string;
+    expect(command).toBe("subscribe daily 08:00 last7d");
+    expect(parseCommand(command)).toMatchObject({ kind: "subscribe" });
+  });
+
+  it('"here" is not one: in the app\'s DM it is that DM', () => {
+    expect(slashText(read("weekly digest here on mondays"))).toBe("subscribe me weekly mon 09:00 last7d");
+  });
+});
+
 describe("wishes about what is sent", () => {
   it("to stop, pause or resume digests or alerts are named as such, so the answer gives the commands", () => {
     const cases: [string, string][] = [
@@ -255,6 +417,20 @@ describe("comparisons say how they are computed", () => {
     expect(understoodText(r, CORPUS_TZ)).toBe(
       "Violations · all assets and scanners · Oct 1 – Oct 31, 2026 vs Sep 1 – Sep 30, 2026 (a second query: the periods are 31 and 30 days)",
     );
+  });
+
+  it("the same week, month or quarter last year: a year back, a week's weekdays kept", () => {
+    const week = read("findings last week compared to the same week last year");
+    expect(week.range.spec).toBe("lastweek");
+    expect(week.comparison).toMatchObject({ from: "2025-11-10", to: "2025-11-16", how: "second_query" });
+    expect(read("violations this month vs the same month last year").comparison).toMatchObject({
+      from: "2025-11-01",
+      to: "2025-11-18",
+    });
+    expect(read("fixes in q3 compared with the same quarter a year ago").comparison).toMatchObject({
+      from: "2025-07-01",
+      to: "2025-09-30",
+    });
   });
 
   it("fixes have no previous period in the service's reply: a second query even for the period just before", () => {
