@@ -13,6 +13,7 @@ import {
 import { type PeriodHit, period, periodAt } from "./periods.ts";
 import type { Sentence } from "./sentence.ts";
 import type { DayRange } from "./types.ts";
+import { numberOf } from "./vocabulary.ts";
 
 /**
  * "compared with last month", "vs the week before", "than in September", "week over week": the
@@ -27,6 +28,8 @@ export type SaidComparison =
   | { kind: "period"; range: DayRange }
   /** The unit before the period asked about ("the month before", "the previous week"). */
   | { kind: "before"; unit: Unit }
+  /** "the 30 days before", "the 2 weeks prior": that many days, weeks or months ending where the period starts. */
+  | { kind: "span_before"; n: number; unit: "day" | "week" | "month" }
   /** The equally long period just before: every digest's own comparison. */
   | { kind: "previous" }
   /** The same days a year earlier; "the same week last year" keeps the weekdays (52 weeks back). */
@@ -39,6 +42,15 @@ const UNIT_WORDS: Record<string, Unit> = {
   month: "month",
   quarter: "quarter",
   year: "year",
+};
+
+const SPAN_UNITS: Record<string, "day" | "week" | "month"> = {
+  day: "day",
+  days: "day",
+  week: "week",
+  weeks: "week",
+  month: "month",
+  months: "month",
 };
 
 /** `X over X` and its abbreviations: the last whole unit against the one before. */
@@ -68,6 +80,10 @@ function relative(s: Sentence, j: number): { len: number; said: SaidComparison }
     if (u) return { len: the + 2, said: { kind: "before", unit: u } };
     if (s.free(k + 1) === "period") return { len: the + 2, said: { kind: "previous" } };
   }
+  const n = numberOf(s.free(k));
+  const span = SPAN_UNITS[s.free(k + 1) ?? ""];
+  if (n !== undefined && n >= 1 && span && s.match(k + 2, "before|prior|earlier|preceding") === 1)
+    return { len: the + 3, said: { kind: "span_before", n, unit: span } };
   if (s.free(j) === "before") return { len: 1, said: { kind: "previous" } };
   const same = Math.max(
     s.match(k, "same period|time|days|dates|day|week|month|quarter last year"),
@@ -131,6 +147,14 @@ export function resolveComparison(
       return period(addMonths(main.from, -12), addMonths(main.to, -12), today);
     case "before":
       return beforeUnit(said.unit, main, today);
+    case "span_before": {
+      const to = addDays(main.from, -1);
+      const from =
+        said.unit === "month"
+          ? addMonths(main.from, -said.n)
+          : addDays(main.from, -(said.unit === "week" ? 7 : 1) * said.n);
+      return period(from, to, today);
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import type { IsoDay } from "../analytics/types.ts";
 import { todayIn } from "../insights/dayjs.ts";
+import { daysInclusive } from "../insights/days.ts";
 import { buildRange } from "../insights/ranges.ts";
 import { addDays, mondayOf, quarterDays, quarterOf, startOfMonth, yearOf } from "./calendar.ts";
 import { comparisonAt, pairAt, resolveComparison, type SaidComparison } from "./comparisons.ts";
@@ -124,6 +125,14 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
     rangeSaid = false;
   }
 
+  // "how are we doing compared to last month": with no period of its own, the question asks about
+  // the time since the compared one (this month so far), when that is no longer than the compared
+  // one; the default week would be set against a month, or overlap what it is compared with.
+  if (!rangeSaid && said?.kind === "period") {
+    const since = sinceCompared(said.range, today);
+    if (since) range = since;
+  }
+
   const intent = decideIntent({
     cues,
     alert: alert !== undefined,
@@ -145,6 +154,11 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
       const r = buildRange(range.spec, range.from, range.to, ctx.tz);
       const resolved = resolveComparison(said, range, { from: r.previousFrom, to: r.previousTo }, today);
       if ("problem" in resolved) problems.push({ kind: "bad_range", message: resolved.problem });
+      else if (resolved.range.from <= range.to && range.from <= resolved.range.to)
+        problems.push({
+          kind: "bad_range",
+          message: `The two periods overlap (${periodLabel(range)} and ${periodLabel(resolved.range)}): compare with one that ends before the other starts.`,
+        });
       else {
         const same = resolved.range.from === r.previousFrom && resolved.range.to === r.previousTo;
         reading.comparison = { ...resolved.range, how: same ? "previous" : "second_query" };
@@ -234,6 +248,15 @@ function defaultRange(today: IsoDay): DayRange {
 }
 
 /** "week over week" without a period: the last whole unit. */
+/** The days after a compared period up to today, when there are some and no more than the compared period's. */
+function sinceCompared(c: DayRange, today: IsoDay): DayRange | undefined {
+  if (c.to >= today) return undefined;
+  const from = addDays(c.to, 1);
+  if (daysInclusive(from, today) > daysInclusive(c.from, c.to)) return undefined;
+  const p = period(from, today, today);
+  return "range" in p ? p.range : undefined;
+}
+
 function impliedRange(unit: "week" | "month" | "quarter" | "year", today: IsoDay): DayRange {
   const r = (from: IsoDay, to: IsoDay, spec?: string) => {
     const p = period(from, to, today, spec);
@@ -430,6 +453,11 @@ const INTENT_PATTERNS: [string, IntentWord][] = [
   ["come|came from", "drivers"],
   [
     "which|what team|teams|group|groups|asset|assets|scanner|scanners|service|services|repo|repos|project|projects",
+    "drivers",
+  ],
+  // "top 5 assets", "the worst teams": who contributes most, what the drivers list.
+  [
+    "top|worst|biggest|noisiest #? team|teams|group|groups|asset|assets|scanner|scanners|service|services|repo|repos|project|projects|offenders|contributors",
     "drivers",
   ],
   [

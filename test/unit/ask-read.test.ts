@@ -353,6 +353,17 @@ describe("alerts said loosely", () => {
   });
 });
 
+describe("who contributes most", () => {
+  it('"top 5 assets", "worst teams", "top offenders" ask for the drivers (they were unread)', () => {
+    for (const q of ["top 5 assets by violations", "worst teams this month", "top offenders last week"])
+      expect([q, read(q).intent, read(q).problem]).toEqual([q, "drivers", undefined]);
+    for (const q of ["is payments improving", "are we getting better", "is sast getting worse"])
+      expect([q, read(q).problem]).toEqual([q, undefined]);
+    // Leaked secrets are findings of the secrets scanner.
+    expect(slashText(read("any new secrets leaked this week?"))).toBe("thisweek scanner:secrets");
+  });
+});
+
 describe("a channel named as where to send", () => {
   it("is refused with the channel's own command (questions propose personal schedules)", () => {
     expect(read("post a weekly digest to <#C0123ABC|security> on fridays at 9am").problem).toEqual({
@@ -431,6 +442,42 @@ describe("comparisons say how they are computed", () => {
       from: "2025-07-01",
       to: "2025-09-30",
     });
+  });
+
+  it('"the 30 days before", "the 2 months before": that span, ending where the period starts', () => {
+    const same = read("compare last 30 days to the 30 days before");
+    expect([same.problem, same.comparison?.how]).toEqual([undefined, "previous"]);
+    expect(read("violations this month vs the 2 months before").comparison).toMatchObject({
+      from: "2026-09-01",
+      to: "2026-10-31",
+      how: "second_query",
+    });
+    expect(read("last 2 weeks vs the two weeks prior").comparison).toMatchObject({
+      from: "2026-10-22",
+      to: "2026-11-04",
+    });
+  });
+
+  it("with no period of its own, a question asks about the time since the compared one (no longer than it)", () => {
+    const month = read("how are we doing compared to last month");
+    expect([month.range.from, month.range.to, month.comparison?.from]).toEqual([
+      "2026-11-01",
+      "2026-11-18",
+      "2026-10-01",
+    ]);
+    expect(read("how did we do vs yesterday").range.from).toBe("2026-11-18");
+    expect(read("violations compared with q3").range.from).toBe("2026-10-01");
+    // Longer since than the compared period: the default week, set against it.
+    expect(read("compared with september").range.spec).toBe("last7d");
+  });
+
+  it("overlapping periods are refused with both (they were compared as they were)", () => {
+    expect(read("this month vs the last 30 days").problem).toEqual({
+      kind: "bad_range",
+      message:
+        "The two periods overlap (Nov 1 – Nov 18, 2026 and Oct 20 – Nov 18, 2026): compare with one that ends before the other starts.",
+    });
+    expect(read("last 30 days vs this week").problem).toMatchObject({ kind: "bad_range" });
   });
 
   it("fixes have no previous period in the service's reply: a second query even for the period just before", () => {
