@@ -46,7 +46,10 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
 
   // Conditions and schedules first: their numbers ("above 500", "at 9") are not periods.
   const alert = readAlert(s, problems);
-  const schedule = readSchedule(s);
+  const schedule = readSchedule(
+    s,
+    s.words.some((w) => SEND_WORDS.includes(w)),
+  );
   const sending = claimAll(s, SEND_WORDS);
   // "post a weekly digest to #security", "subscribe this channel": a channel's schedule, which
   // questions do not set up (they propose personal ones); read so the answer can say how.

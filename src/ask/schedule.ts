@@ -57,9 +57,12 @@ export interface SchedulePart {
  * Claims every schedule word in the sentence and returns what they say (nothing when none).
  * `monthly` is read so it can be refused by name: the slash command has no monthly schedule.
  */
-export function readSchedule(s: Sentence): SchedulePart | null {
+export function readSchedule(s: Sentence, sending = false): SchedulePart | null {
   const part: SchedulePart = { days: [], strong: false, bare: [] };
-  let found = false;
+  // "except Fridays" first, so that its weekdays are not taken for the schedule's own; only in a
+  // sentence about sending on a schedule ("violations except on Mondays" asks for something else).
+  const except = sending || s.words.some((w) => SCHEDULE_CUES.has(w)) ? exceptedDays(s) : null;
+  let found = except !== null;
   for (let i = 0; i < s.length; i++) {
     const spaced = spacedAt(s, i);
     if (spaced) {
@@ -153,10 +156,30 @@ export function readSchedule(s: Sentence): SchedulePart | null {
       const ordinal = monthDayAt(s, i);
       if (ordinal > 0) s.claim(i, ordinal);
     }
+  // Once something is to be sent on a schedule, weekdays said one by one ("on Monday and Wednesday"),
+  // as a span ("Mon-Fri", "Monday to Friday") or left out ("except Fridays") are its days, not periods.
+  if (found || sending) found = weekdayWords(s, part, found) || found;
+  if (except && part.frequency === "hourly")
+    part.every = `${part.bare.includes("hourly") ? "hourly" : "every hour"} ${except.said}`;
+  else if (except) {
+    const base = part.days.length > 0 ? part.days : DAY_CODES;
+    part.days = base.filter((d) => !except.days.has(d));
+    part.frequency = "weekly";
+  }
   if (found) part.days = [...new Set(part.days)];
   part.strong = found && (part.days.length > 0 || part.time !== undefined || part.bare.length === 0);
   return found ? part : null;
 }
+
+const SCHEDULE_CUES: ReadonlySet<string> = new Set([
+  "every",
+  "each",
+  "daily",
+  "weekly",
+  "hourly",
+  "weekday",
+  "weekdays",
+]);
 
 /** The time a part of the day stands for in a schedule ("every morning" is the command's default). */
 const PART_OF_DAY: Readonly<Record<string, string>> = {
@@ -197,6 +220,60 @@ function spacedAt(s: Sentence, i: number): { len: number; said: string } | null 
   if (n !== undefined && n >= 2 && s.match(i + 2, SPACED_UNITS) === 1)
     return { len: 3, said: `every ${n} ${s.words[i + 2]}` };
   return null;
+}
+
+/**
+ * Claims the weekdays of a schedule (lists, spans) into `part`; true when there were some.
+ * One weekday alone only when the schedule is `established` by other words: "send me Monday's
+ * numbers" asks for that day.
+ */
+function weekdayWords(s: Sentence, part: SchedulePart, established: boolean): boolean {
+  let found = false;
+  for (let i = 0; i < s.length; i++) {
+    const lead = s.match(i, "on|from?");
+    const first = dayCode(s.free(i + lead));
+    if (!first) continue;
+    const last =
+      s.match(i + lead + 1, "-|to|through|thru|till|until") === 1 ? dayCode(s.free(i + lead + 2)) : undefined;
+    if (last) {
+      for (let d = DAY_CODES.indexOf(first); ; d = (d + 1) % 7) {
+        part.days.push(DAY_CODES[d] as Weekday);
+        if (DAY_CODES[d] === last) break;
+      }
+      s.claim(i, lead + 3);
+    } else {
+      const listed: Weekday[] = [];
+      const end = dayList(s, i + lead, listed);
+      if (listed.length < 2 && !established) continue;
+      part.days.push(...listed);
+      s.claim(i, end - i);
+    }
+    part.frequency = "weekly";
+    found = true;
+  }
+  return found;
+}
+
+/** "except Fridays", "excluding weekends", "but not on Mondays": the days left out, claimed, and the words as said. */
+function exceptedDays(s: Sentence): { days: Set<Weekday>; said: string } | null {
+  const days = new Set<Weekday>();
+  const said: string[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const but = Math.max(s.match(i, "except|excluding|exclude on|for?"), s.match(i, "but not on|for?"));
+    if (but <= 0) continue;
+    const weekend = s.match(i + but, "the? weekend|weekends");
+    let end = i + but + Math.max(0, weekend);
+    if (weekend > 0) days.add("sat").add("sun");
+    else {
+      const listed: Weekday[] = [];
+      end = dayList(s, i + but, listed);
+      if (listed.length === 0) continue;
+      for (const d of listed) days.add(d);
+    }
+    said.push(s.typed.slice(i, end).join(" "));
+    s.claim(i, end - i);
+  }
+  return days.size > 0 ? { days, said: said.join(" ") } : null;
 }
 
 /** Weekdays in a row from `k` ("Monday and Thursday", "Tue Thu"), added to `days`; returns where they end. */

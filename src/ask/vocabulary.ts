@@ -214,6 +214,9 @@ const KNOWN_WORDS = [
   "channel",
   "usual",
   "normal",
+  "except",
+  "excluding",
+  "thru",
   "top",
   "worst",
   "noisiest",
@@ -323,8 +326,9 @@ function closest(word: string, candidates: readonly string[], limit: number): st
   for (const known of candidates) {
     if (known[0] !== word[0] && !(known[0] === word[1] && known[1] === word[0])) continue;
     const d = editDistance(word, known);
-    // Four letters leave no room for more than a swap: "lsat" is "last", "risk" is not "rise".
-    if (word.length === 4 && d === 1 && !isSwap(word, known)) continue;
+    // Four letters leave no room for more than a swap or a dropped letter: "lsat" is "last", "evry" is
+    // "every", "risk" is not "rise".
+    if (word.length === 4 && d === 1 && !isSwap(word, known) && known.length !== 5) continue;
     if (d < bestDistance) {
       best = known;
       bestDistance = d;

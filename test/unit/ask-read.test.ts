@@ -220,6 +220,47 @@ describe("twice a day or a week", () => {
   });
 });
 
+describe("a schedule's weekdays", () => {
+  it("said as a list, a span or with exceptions are its days (they were unread or read as a period)", () => {
+    const cases: [string, string][] = [
+      ["send digest on monday and wednesday at 10:30", "subscribe me weekly mon wed 10:30 last7d"],
+      ["mon-fri at 9", "subscribe me weekly mon tue wed thu fri 09:00 last7d"],
+      ["send me a digest monday through friday at 8", "subscribe me weekly mon tue wed thu fri 08:00 last7d"],
+      ["every weekday except friday", "subscribe me weekly mon tue wed thu 09:00 last7d"],
+      [
+        "send me a digest at 9 every day except weekends",
+        "subscribe me weekly mon tue wed thu fri 09:00 last7d",
+      ],
+      ["daily except sundays", "subscribe me weekly mon tue wed thu fri sat 09:00 last7d"],
+      ["every day except on mondays and fridays", "subscribe me weekly tue wed thu sat sun 09:00 last7d"],
+      ["every day but not on fridays", "subscribe me weekly mon tue wed thu sat sun 09:00 last7d"],
+    ];
+    for (const [q, slash] of cases) expect([q, slashText(read(q))]).toEqual([q, slash]);
+  });
+
+  it("one weekday with nothing else of a schedule is still the day asked about", () => {
+    for (const q of ["send me monday's numbers", "send me violations for monday"])
+      expect([q, read(q).intent, read(q).range.spec]).toEqual([q, "digest", "2026-11-16"]);
+    // Exceptions outside a schedule are not read (nothing can leave days out of a digest).
+    expect(read("violations except on mondays").problem).toEqual({ kind: "unread", words: ["except"] });
+  });
+
+  it("an hourly schedule has no days to leave out: refused as said", () => {
+    expect(read("alert me hourly except weekends when violations > 5").problem).toMatchObject({
+      kind: "bad_condition",
+      message: expect.stringContaining("“hourly except weekends” is not something I can set up"),
+    });
+  });
+
+  it('four-letter slips of five-letter words are put right ("evry", "alrt")', () => {
+    expect(slashText(read("wekly digest evry monday"))).toBe("subscribe me weekly mon 09:00 last7d");
+    expect(slashText(read("alrt me when violatons > 100"))).toBe(
+      "alert me hourly last7d when violations > 100",
+    );
+    expect(read("risk last week").problem).toEqual({ kind: "unread", words: ["risk"] });
+  });
+});
+
 describe("runs further apart than a schedule's unit", () => {
   it("are refused by name, as said (they were unread words)", () => {
     const cases: [string, string][] = [
