@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import type { AskReading, AskSchedule } from "./types.ts";
+import { knownZone } from "./zones.ts";
 
 /**
  * A subscription or alert a question proposes. Nothing is created until the person confirms:
@@ -44,6 +45,13 @@ const wire = z.object({
   g: z.array(z.string().min(1).max(100)).max(20),
   s: z.array(id).max(20),
   c: z.string().max(200).optional(),
+  // The zone said with the time; checked against the runtime's zones when read back.
+  z: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z]+(\/[A-Za-z0-9_+-]+){0,2}$/)
+    .refine(knownZone)
+    .optional(),
 });
 
 const MAX_VALUE = 2_000;
@@ -60,6 +68,7 @@ export function encodeProposal(p: Proposal): string | undefined {
     g: p.groups,
     s: p.scannerIds,
     ...(p.condition ? { c: p.condition } : {}),
+    ...(p.schedule.tz ? { z: p.schedule.tz } : {}),
   });
   return text.length <= MAX_VALUE && wire.safeParse(JSON.parse(text)).success ? text : undefined;
 }
@@ -76,7 +85,7 @@ export function decodeProposal(raw: unknown): Proposal {
   const d = v.data;
   return {
     mode: d.m,
-    schedule: { frequency: d.f, days: d.d, time: d.t },
+    schedule: { frequency: d.f, days: d.d, time: d.t, ...(d.z ? { tz: d.z } : {}) },
     range: d.r,
     assetIds: d.a,
     groups: d.g,

@@ -22,6 +22,7 @@ import type {
   Subjects,
 } from "./types.ts";
 import { ABBREVIATIONS, correction, DIGEST_CUES, FILLERS, KNOWN } from "./vocabulary.ts";
+import { isZoneWord } from "./zones.ts";
 
 /**
  * Reads a question in plain English into the request the slash command builds (range, filters,
@@ -37,7 +38,7 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
   const index = nameIndex(ctx.assets, ctx.scanners);
   const typed = words(text, ctx.botUserId);
   const corrected = typed.map((w) => {
-    if (index.words.has(w) || KNOWN.has(w) || FILLERS.has(w)) return w;
+    if (index.words.has(w) || KNOWN.has(w) || FILLERS.has(w) || isZoneWord(w)) return w;
     return (Object.hasOwn(ABBREVIATIONS, w) ? ABBREVIATIONS[w] : undefined) ?? correction(w) ?? w;
   });
   const s = new Sentence(corrected, typed);

@@ -24,7 +24,7 @@ export function slashText(r: AskReading): string | undefined {
       if (!s) return undefined;
       const head = r.intent === "alert" ? "alert me" : "subscribe me";
       const when = r.condition ? [r.condition] : [];
-      const time = s.frequency === "hourly" ? [] : [s.time];
+      const time = s.frequency === "hourly" ? [] : [s.time, ...(s.tz ? [s.tz] : [])];
       return [head, s.frequency, ...s.days, ...time, r.range.spec, ...filters, ...when].join(" ");
     }
     default:

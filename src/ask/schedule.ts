@@ -3,6 +3,7 @@ import { conditionText, parseCondition } from "../subscriptions/conditions.ts";
 import type { Sentence } from "./sentence.ts";
 import type { AskSchedule, Weekday } from "./types.ts";
 import { numberOf, WEEKDAYS } from "./vocabulary.ts";
+import { zoneAfterTime, zoneSaidAt } from "./zones.ts";
 
 /**
  * "every Monday at 9", "daily at 8:30", "tell me when violations go above 500": the schedule and
@@ -51,6 +52,8 @@ export interface SchedulePart {
   bare: string[];
   /** "twice a day|week": more often than one run per period, which no schedule here does. */
   twice?: true;
+  /** The zone said with the time, IANA. */
+  tz?: string;
 }
 
 /**
@@ -147,8 +150,22 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
       part.time = t.time;
       s.claim(i, at + t.len);
       found = true;
+      const zone = zoneAfterTime(s, i + at + t.len);
+      if (zone) {
+        part.tz = zone.tz;
+        s.claim(i + at + t.len, zone.len);
+      }
     }
   }
+  // "every Monday at 9, London time": the zone said apart from the time.
+  if (found)
+    for (let i = 0; i < s.length && part.tz === undefined; i++) {
+      const zone = zoneSaidAt(s, i);
+      if (zone) {
+        part.tz = zone.tz;
+        s.claim(i, zone.len);
+      }
+    }
   // "on the 1st (of the month)", before or after "monthly": the day of a monthly schedule, read so
   // that the schedule is refused as monthly rather than for a word.
   if (part.frequency === "monthly")
@@ -308,6 +325,7 @@ export function scheduleOf(part: SchedulePart | null, mode: "digest" | "alert"):
     frequency: f,
     days: f === "weekly" ? (days.length > 0 ? days : ["mon"]) : [],
     time: part?.time ?? (mode === "alert" ? "00:00" : "09:00"),
+    ...(part?.tz ? { tz: part.tz } : {}),
   };
 }
 

@@ -40,8 +40,10 @@ export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
 export interface AskSchedule {
   frequency: "hourly" | "daily" | "weekly";
   days: Weekday[];
-  /** HH:MM, 24-hour, in the person's zone. */
+  /** HH:MM, 24-hour, in `tz`. */
   time: string;
+  /** An IANA zone said with the time ("9am Pacific", "at 8 London time"); else the person's own. */
+  tz?: string;
 }
 
 /** Why a question gets examples instead of an answer. */

@@ -111,7 +111,7 @@ export function understoodParts(r: AskReading, tz: string): UnderstoodParts {
   const parts: UnderstoodParts = { what, subjects: subjectNames(r.subjects), period: periodLabel(r.range) };
   if (r.intent === "subscribe" || r.intent === "alert") {
     parts.period = `${rollingWords(r.range.spec)} each run`;
-    if (r.schedule) parts.schedule = `${scheduleWords(r.schedule)} (${tz})`;
+    if (r.schedule) parts.schedule = `${scheduleWords(r.schedule)} (${r.schedule.tz ?? tz})`;
     if (r.condition) parts.condition = r.condition;
     return parts;
   }

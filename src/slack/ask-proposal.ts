@@ -52,7 +52,8 @@ export async function confirmProposal(ctx: ActionContext, p: Proposal): Promise<
     channelId: await openDm(ctx.client, ctx.userId),
     schedule: scheduleOfProposal(p),
     time: p.schedule.time,
-    tz: user.tz,
+    // The zone said in the question ("9am Pacific"), else the person's own.
+    tz: p.schedule.tz ?? user.tz,
     range: p.range,
     ...filters,
     mode: p.mode,

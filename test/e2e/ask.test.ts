@@ -178,6 +178,26 @@ describe("a question in the app's DM", () => {
     expect(findElement(shown.blocks, ACTION.askConfirm)).toBeUndefined();
   });
 
+  it("a zone said with the time is the subscription's, not the person's", async () => {
+    const { posted, reply } = await ask("send me violations every friday at 5pm London time");
+    expect(shownText(reply)).toContain("weekly on Fri at 17:00 (Europe/London)");
+    const confirmed = await stack.slack.sendBlockAction({
+      teamId: DEMO.teamId,
+      userId: DEMO.member,
+      channelId: posted.channelId,
+      message: { ts: reply.ts },
+      actions: [clickButton(reply.blocks, ACTION.askConfirm)],
+    });
+    expect(confirmed.status).toBe(200);
+    const sub = await stack.slack.waitFor(async () =>
+      (await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).find(
+        (s) => s.ownerId === DEMO.member && s.tz === "Europe/London",
+      ),
+    );
+    expect(sub).toMatchObject({ schedule: { kind: "weekly", days: ["fri"] }, time: "17:00" });
+    expect(MEMBER_TZ).not.toBe("Europe/London");
+  });
+
   it("an alert is proposed with its condition in the slash command's words", async () => {
     const { reply } = await ask("tell me when violations go above 500");
     expect(shownText(reply)).toContain("when violations > 500");

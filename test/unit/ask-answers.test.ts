@@ -127,6 +127,7 @@ describe("proposals", () => {
     for (const q of [
       "send me payments violations every Monday at 9",
       "warn me daily at 9 if violations are over 300",
+      "send me violations every friday at 5pm London time",
     ]) {
       const p = proposalOf(read(q));
       expect(decodeProposal(encodeProposal(p))).toEqual(p);
@@ -137,6 +138,9 @@ describe("proposals", () => {
     for (const junk of [
       '{"m":"digest"}',
       '{"m":"digest","f":"weekly","d":["mon"],"t":"25:00","r":"last7d","a":[],"g":[],"s":[]}',
+      // A zone the runtime does not know, or text that is no zone name.
+      '{"m":"digest","f":"weekly","d":["mon"],"t":"09:00","r":"last7d","a":[],"g":[],"s":[],"z":"Mars/Olympus"}',
+      '{"m":"digest","f":"weekly","d":["mon"],"t":"09:00","r":"last7d","a":[],"g":[],"s":[],"z":"UTC; rm -rf"}',
       "[]",
       "{",
     ])

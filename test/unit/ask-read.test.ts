@@ -261,6 +261,38 @@ describe("a schedule's weekdays", () => {
   });
 });
 
+describe("a zone said with the time", () => {
+  it("is the schedule's zone, in the slash command's words, which its parser reads back", () => {
+    const cases: [string, string][] = [
+      ["every monday at 9 in new york time", "America/New_York"],
+      ["daily at 8 pacific", "America/Los_Angeles"],
+      ["send me a digest at 9am UTC every day", "UTC"],
+      ["weekdays at 8:30 PT", "America/Los_Angeles"],
+      ["every friday at 5pm London time", "Europe/London"],
+      ["daily at 9, Europe/Berlin", "Europe/Berlin"],
+      ["weekly at 9 asia/kolkata", "Asia/Kolkata"],
+      ["every monday at 9 central european time", "Europe/Berlin"],
+      ["alert me when violations > 5 daily at 10 eastern", "America/New_York"],
+    ];
+    for (const [q, tz] of cases) {
+      const r = read(q);
+      expect([q, r.problem, r.schedule?.tz]).toEqual([q, undefined, tz]);
+      expect(parseCommand(slashText(r) as string)).toMatchObject({ tz, time: r.schedule?.time });
+      expect(understoodText(r, CORPUS_TZ)).toContain(`(${tz})`);
+    }
+    // Said without one, the person's own zone, as before.
+    expect(read("every monday at 9").schedule?.tz).toBeUndefined();
+  });
+
+  it("a zone's word away from a time is not taken for one: it may name a team", () => {
+    expect(read("send me the pacific team's violations daily").problem).toEqual({
+      kind: "unread",
+      words: ["pacific"],
+    });
+    expect(read("daily at 9 in payments").subjects.groups).toEqual(["payments"]);
+  });
+});
+
 describe("runs further apart than a schedule's unit", () => {
   it("are refused by name, as said (they were unread words)", () => {
     const cases: [string, string][] = [

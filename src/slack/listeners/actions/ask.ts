@@ -58,6 +58,7 @@ export const askChange = onAction({
         frequency: schedule.kind === "weekly" ? "weekly" : schedule.kind === "daily" ? "daily" : "hourly",
         days: schedule.kind === "weekly" ? schedule.days : ["mon"],
         time: p.schedule.time,
+        ...(p.schedule.tz ? { tz: p.schedule.tz } : {}),
         range: p.range,
         assetIds: filters.assetIds,
         scannerIds: filters.scannerIds,
