@@ -10,7 +10,7 @@ import {
   quarterOf,
   yearOf,
 } from "./calendar.ts";
-import { type PeriodHit, period, periodAt } from "./periods.ts";
+import { type PeriodHit, period, periodAt, UNITS } from "./periods.ts";
 import type { Sentence } from "./sentence.ts";
 import type { DayRange } from "./types.ts";
 import { numberOf } from "./vocabulary.ts";
@@ -29,7 +29,7 @@ export type SaidComparison =
   /** The unit before the period asked about ("the month before", "the previous week"). */
   | { kind: "before"; unit: Unit }
   /** "the 30 days before", "the 2 weeks prior": that many days, weeks or months ending where the period starts. */
-  | { kind: "span_before"; n: number; unit: "day" | "week" | "month" }
+  | { kind: "span_before"; n: number; unit: (typeof UNITS)[string] }
   /** The equally long period just before: every digest's own comparison. */
   | { kind: "previous" }
   /** The same days a year earlier; "the same week last year" keeps the weekdays (52 weeks back). */
@@ -44,14 +44,7 @@ const UNIT_WORDS: Record<string, Unit> = {
   year: "year",
 };
 
-const SPAN_UNITS: Record<string, "day" | "week" | "month"> = {
-  day: "day",
-  days: "day",
-  week: "week",
-  weeks: "week",
-  month: "month",
-  months: "month",
-};
+const SPAN_MONTHS: Partial<Record<(typeof UNITS)[string], number>> = { month: 1, quarter: 3, year: 12 };
 
 /** `X over X` and its abbreviations: the last whole unit against the one before. */
 const OVER: Record<string, "week" | "month" | "quarter" | "year"> = {
@@ -81,7 +74,7 @@ function relative(s: Sentence, j: number): { len: number; said: SaidComparison }
     if (s.free(k + 1) === "period") return { len: the + 2, said: { kind: "previous" } };
   }
   const n = numberOf(s.free(k));
-  const span = SPAN_UNITS[s.free(k + 1) ?? ""];
+  const span = UNITS[s.free(k + 1) ?? ""];
   if (n !== undefined && n >= 1 && span && s.match(k + 2, "before|prior|earlier|preceding") === 1)
     return { len: the + 3, said: { kind: "span_before", n, unit: span } };
   if (s.free(j) === "before") return { len: 1, said: { kind: "previous" } };
@@ -149,10 +142,10 @@ export function resolveComparison(
       return beforeUnit(said.unit, main, today);
     case "span_before": {
       const to = addDays(main.from, -1);
-      const from =
-        said.unit === "month"
-          ? addMonths(main.from, -said.n)
-          : addDays(main.from, -(said.unit === "week" ? 7 : 1) * said.n);
+      const months = SPAN_MONTHS[said.unit];
+      const from = months
+        ? addMonths(main.from, -months * said.n)
+        : addDays(main.from, -(said.unit === "week" ? 7 : said.unit === "fortnight" ? 14 : 1) * said.n);
       return period(from, to, today);
     }
   }

@@ -35,7 +35,7 @@ export type PeriodHit = { len: number; range: DayRange } | { len: number; proble
 
 type Hit = PeriodHit | null;
 
-const UNITS: Record<string, "day" | "week" | "month" | "quarter" | "year" | "fortnight"> = {
+export const UNITS: Readonly<Record<string, "day" | "week" | "month" | "quarter" | "year" | "fortnight">> = {
   day: "day",
   days: "day",
   week: "week",
