@@ -21,7 +21,7 @@ import type {
   ManageAction,
   Subjects,
 } from "./types.ts";
-import { ABBREVIATIONS, correction, DIGEST_CUES, FILLERS, KNOWN } from "./vocabulary.ts";
+import { ABBREVIATIONS, correction, DIGEST_CUES, FILLERS, KNOWN, WEEKDAYS } from "./vocabulary.ts";
 import { isZoneWord } from "./zones.ts";
 
 /**
@@ -113,6 +113,7 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
   const digestCue = fillers.some((u) => DIGEST_CUES.has(u.word));
   for (const u of fillers) s.claim(u.i);
   const leftover = s.unclaimed().map((u) => u.typed);
+  const excluding = s.unclaimed().some((u) => leavesOut(s, u.i));
   if (schedule && !scheduled) leftover.push(...schedule.bare.filter((w) => w !== "daily"));
 
   // The period asked about: said, implied by "week over week", or the slash command's default.
@@ -195,6 +196,13 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
         kind: "bad_condition",
         message: "An alert needs something to watch, e.g. “tell me when violations go above 500”.",
       });
+    // "email me a csv every Monday": scheduled digests are messages; a CSV comes when asked for.
+    if (intentWords.has("export"))
+      problems.push({
+        kind: "bad_condition",
+        message:
+          "A schedule sends the digest as a message, not a CSV file; ask for the file when you need it, e.g. “export last week as csv”.",
+      });
     if (rangeSaid && !ROLLING.test(range.spec))
       problems.push({
         kind: "bad_condition",
@@ -209,9 +217,30 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
   // "stop sending me the daily digest", "pause my alerts": about what is sent, not about numbers.
   const manage = metrics.length === 0 ? manageAction(leftover) : undefined;
   if (manage) problems.unshift({ kind: "manage", action: manage });
+  else if (excluding)
+    problems.unshift({
+      kind: "bad_condition",
+      message:
+        "I can narrow the numbers to the assets and scanners you name, not leave some out: name the ones to include, e.g. “payments api and payments web”.",
+    });
   else if (leftover.length > 0) problems.unshift({ kind: "unread", words: leftover });
   const problem = problems[0];
   return problem ? { ...reading, problem } : reading;
+}
+
+/**
+ * "except SAST", "without the ledger", "but not fixes": an unread word at `i` that leaves out a name
+ * or a number the reader did place. Digests narrow to what is named; nothing subtracts.
+ */
+function leavesOut(s: Sentence, i: number): boolean {
+  const w = s.words[i];
+  let k = i + 1;
+  if (w === "but" && s.free(k) === "not") k++;
+  else if (w !== "except" && w !== "without" && w !== "excluding" && w !== "minus") return false;
+  // Days left out ("except on Mondays") are a schedule's words, read there or not at all.
+  if (s.words[k] === "on" || WEEKDAYS.includes(s.words[k] as never)) return false;
+  if (s.words[k] === "the" || s.words[k] === "for" || s.words[k] === "in") k++;
+  return s.isClaimed(k);
 }
 
 /** Words that ask to stop, pause or resume what is sent (read only among the words nothing else claimed). */

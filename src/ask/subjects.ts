@@ -245,7 +245,7 @@ const NAME_AFTER = new Set([
   "scanning",
   "/",
 ]);
-const NAME_BEFORE = new Set(["in", "for", "on", "of", "from", "at", "by"]);
+const NAME_BEFORE = new Set(["in", "for", "on", "of", "from", "at", "by", "team", "group"]);
 
 /** The closest single-word name to a misspelt word, when one is clearly meant. */
 function fuzzy(index: NameIndex, word: string): Target | null {

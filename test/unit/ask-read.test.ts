@@ -437,6 +437,37 @@ describe("who contributes most", () => {
   });
 });
 
+describe("what a digest cannot do, said by name", () => {
+  it('leave names or numbers out ("except sast", "without the ledger", "but not fixes")', () => {
+    for (const q of ["everything except sast", "payments without the ledger", "violations but not fixes"])
+      expect([q, read(q).problem]).toEqual([
+        q,
+        {
+          kind: "bad_condition",
+          message:
+            "I can narrow the numbers to the assets and scanners you name, not leave some out: name the ones to include, e.g. “payments api and payments web”.",
+        },
+      ]);
+  });
+
+  it("send a CSV on a schedule (the csv was dropped and a digest proposed)", () => {
+    for (const q of ["email me a csv every monday", "send me the violations spreadsheet weekly"])
+      expect([q, read(q).problem]).toMatchObject([
+        q,
+        { kind: "bad_condition", message: expect.stringContaining("not a CSV file") },
+      ]);
+    expect(slashText(read("export last week as csv"))).toBe("export lastweek");
+  });
+
+  it('a group\'s name that is also a common word counts after "team" or "group"', () => {
+    expect(read("show me the digest for team payments and team data").subjects.groups).toEqual([
+      "payments",
+      "data",
+    ]);
+    expect(read("show me the data for payments").subjects.groups).toEqual(["payments"]);
+  });
+});
+
 describe("a channel named as where to send", () => {
   it("is refused with the channel's own command (questions propose personal schedules)", () => {
     expect(read("post a weekly digest to <#C0123ABC|security> on fridays at 9am").problem).toEqual({
