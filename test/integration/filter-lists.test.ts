@@ -21,12 +21,28 @@ const lists = (name: string) => ({
   scanners: [{ value: "sast", displayValue: "SAST" }],
 });
 
-function cache(readMax?: number) {
+/** The cache over the real Redis, with the commands it sends counted by name. */
+function cache(readMaxBytes?: number) {
   const keys = createKeyScheme({ prefix: `filter-lists-${randomUUID()}` });
-  return Object.assign(createFilterListsCache({ redis, keys, ...(readMax ? { readMax } : {}) }), {
-    /** Where the lists of `ref` are stored: the cache's own key. */
-    keyOf: (ref: WorkspaceRef) => keys.insightsCache(ref, "filter-lists"),
+  const sent: string[] = [];
+  const counted = new Proxy(redis, {
+    get(target, name, receiver) {
+      const v = Reflect.get(target, name, receiver);
+      if (typeof v !== "function" || typeof name !== "string") return v;
+      return (...args: unknown[]) => {
+        sent.push(name);
+        return v.apply(target, args);
+      };
+    },
   });
+  return Object.assign(
+    createFilterListsCache({ redis: counted, keys, ...(readMaxBytes ? { readMaxBytes } : {}) }),
+    {
+      /** Where the lists of `ref` are stored: the cache's own key. */
+      keyOf: (ref: WorkspaceRef) => keys.insightsCache(ref, "filter-lists"),
+      sent,
+    },
+  );
 }
 
 describe("filter lists read for type-ahead", () => {
@@ -55,9 +71,34 @@ describe("filter lists read for type-ahead", () => {
     expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / edge");
   });
 
-  it("keep at most `readMax` workspaces' lists in memory, and still answer every workspace from Redis", async () => {
-    const c = cache(2);
+  it("while held, cost a read of the stored text's 20-byte head, not of the whole text", async () => {
+    const c = cache();
+    const ref: WorkspaceRef = { teamId: "T0LISTHEAD" };
+    await c.put(ref, lists("api"));
+    const stored = (await redis.get(c.keyOf(ref))) as string;
+    expect(stored).toMatch(/^v1:[0-9a-f]{16}\n\{/);
+    const first = await c.get(ref);
+    c.sent.length = 0;
+    expect(await c.get(ref)).toBe(first);
+    expect(c.sent).toEqual(["getrange"]);
+    // Text stored before the head (plain JSON) is still read, in full each time.
+    await redis.set(c.keyOf(ref), JSON.stringify(lists("old")));
+    c.sent.length = 0;
+    expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / old");
+    expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / old");
+    expect(c.sent).toEqual(["getrange", "get", "getrange", "get"]);
+    // Gone from Redis (expired, or dropped with a new key): gone from the reader too.
+    await redis.del(c.keyOf(ref));
+    expect(await c.get(ref)).toBeNull();
+  });
+
+  it("keep at most `readMaxBytes` of lists in memory, and still answer every workspace from Redis", async () => {
     const refs: WorkspaceRef[] = ["T0LISTA", "T0LISTB", "T0LISTC"].map((teamId) => ({ teamId }));
+    const probe = cache();
+    await probe.put({ teamId: "T0PROBE" }, lists("n0"));
+    const bytes = await redis.strlen(probe.keyOf({ teamId: "T0PROBE" }));
+    // Room for two of the three (each stores the same number of bytes).
+    const c = cache(2 * bytes);
     for (const [i, ref] of refs.entries()) await c.put(ref, lists(`n${i}`));
     const firstA = await c.get(refs[0] as WorkspaceRef);
     await c.get(refs[1] as WorkspaceRef);
