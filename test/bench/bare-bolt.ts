@@ -5,9 +5,9 @@ import { DEMO } from "../../sandbox/slack/index.ts";
 
 /**
  * The yardstick for ack latency: a Bolt app with the product's receiver settings (HTTPReceiver,
- * signature check, ack before processing) that only acks — the slash command, every block action
- * and every modal submission. Whatever the product adds on top of Bolt shows as the ratio between
- * the two. Run as a process of its own (`BARE_PORT`, `BARE_SECRET`) it serves `/healthz` too.
+ * signature check, ack before processing) that only acks — the slash command, every block action,
+ * every modal submission and every menu search (with no options). Whatever the product adds on top
+ * of Bolt shows as the ratio between the two. Run as a process of its own (`BARE_PORT`, `BARE_SECRET`) it serves `/healthz` too.
  */
 export async function startBareBolt(
   signingSecret: string,
@@ -37,6 +37,9 @@ export async function startBareBolt(
   });
   app.view(/.*/, async ({ ack }) => {
     await ack();
+  });
+  app.options(/.*/, async ({ ack }) => {
+    await ack({ options: [] });
   });
   const server = (await app.start({ port, host: "127.0.0.1" })) as unknown as Server;
   const bound = (server.address() as AddressInfo).port;

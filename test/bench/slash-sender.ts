@@ -70,6 +70,8 @@ export interface OpenLoopResult {
      */
     neighbours: number;
   }[];
+  /** Menu searches (type-ahead) sent, and how many acks carried at least one option. */
+  searches: { sent: number; withOptions: number };
 }
 
 export interface ClosedLoopArgs extends Target {
@@ -183,6 +185,8 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   const sentLog: { n: number; teamId: string; userId: string; channelId: string; at: number }[] = [];
   const inflight: Promise<void>[] = [];
   let timeouts = 0;
+  // Menu searches, and how many acks carried at least one option (an empty answer is a menu with nothing to pick).
+  const searches = { sent: 0, withOptions: 0 };
   const t0 = performance.now() + 20;
   const fire = (due: number, i: number) => {
     const spec = mix[((a.offset ?? 0) + i) % mix.length] as RequestSpec;
@@ -192,8 +196,8 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
     const sentAt = performance.now();
     const wallFrom = Date.now();
     sentLog.push({ n, teamId: spec.teamId, userId: spec.userId, channelId: spec.channelId, at: wallFrom });
-    // A modal's answer is its ack; commands and clicks are answered on their response_url.
-    scheduled.set(n, { at: sentAt, label, answered: spec.kind === "view" });
+    // A modal's and a menu search's answer is the ack; commands and clicks are answered on their response_url.
+    scheduled.set(n, { at: sentAt, label, answered: spec.kind === "view" || spec.kind === "options" });
     lags.push(sentAt - due);
     const own = perLabel.get(label) ?? { sent: 0, ack: [] };
     own.sent++;
@@ -203,6 +207,10 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
         const ms = performance.now() - sentAt;
         if (status === 200) acked.add(n);
         if (status === 200 && text.includes(BUSY_MARK)) ackBusy.add(n);
+        if (spec.kind === "options") {
+          searches.sent++;
+          if (status === 200 && /"options":\[\{/.test(text)) searches.withOptions++;
+        }
         if (status === -1 && ms >= timeoutMs) timeouts++;
         countStatus(statuses, status);
         const latency = status === -1 ? Math.max(ms, timeoutMs) : ms;
@@ -285,6 +293,7 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
     lost: lostOf(),
     byLabel,
     viewWindows,
+    searches,
   };
 }
 

@@ -8,8 +8,9 @@ import {
   RANGE_PRESETS,
 } from "../../../src/ids.ts";
 import { encodeMeta, signature } from "../../../src/slack/subscriptions/modal-state.ts";
+import { STATIC_MENU_MAX } from "../../../templates/filter-menu.ts";
 import { encodeState } from "../../../templates/state.ts";
-import type { ActionSpec, RequestSpec, ViewSpec } from "./requests.ts";
+import type { ActionSpec, OptionsSpec, RequestSpec, ViewSpec } from "./requests.ts";
 import type { BenchWorkspace } from "./world.ts";
 
 /**
@@ -17,6 +18,7 @@ import type { BenchWorkspace } from "./world.ts";
  *   - a slash command: a range (presets, `lastNd`, calendar ranges, an explicit span), a third of
  *     them with an asset or scanner filter;
  *   - a click on a private digest's controls: a range button, the asset menu, Why?, an asset group;
+ *     in a large account's asset menu (a search), half of the uses are a keystroke (type-ahead);
  *   - a subscribe modal submission: a valid channel subscription from an admin, one with a bad time
  *     (a field error), or one from a member (refused on the field).
  * Deterministic (a seeded generator), so runs and machines compare.
@@ -48,7 +50,7 @@ function commandText(w: BenchWorkspace, r: () => number, now: Date): string {
   return range;
 }
 
-function click(w: BenchWorkspace, userId: string, r: () => number): ActionSpec {
+function click(w: BenchWorkspace, userId: string, r: () => number): ActionSpec | OptionsSpec {
   const who = { kind: "action" as const, teamId: w.teamId, userId, channelId: w.channelId };
   const preset = RANGE_PRESETS[Math.floor(r() * RANGE_PRESETS.length)] as (typeof RANGE_PRESETS)[number];
   const state = { range: preset.spec, assetIds: [], scannerIds: [] };
@@ -66,6 +68,17 @@ function click(w: BenchWorkspace, userId: string, r: () => number): ActionSpec {
     };
   if (pick < 0.6) {
     const a = w.assets[Math.floor(r() * w.assets.length)] as { id: string; name: string };
+    // A large account's asset menu is a search: half of its uses here are a keystroke in it (the
+    // first one to four letters of a name), answered by the web process in its ack.
+    if (w.assets.length > STATIC_MENU_MAX && r() < 0.5)
+      return {
+        ...who,
+        kind: "options",
+        label: "type-ahead",
+        actionId: ACTION.assetSelect,
+        blockId: encodeState(state),
+        value: a.name.slice(0, 1 + Math.floor(r() * 4)),
+      };
     return {
       ...who,
       label: "asset",

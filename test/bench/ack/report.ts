@@ -152,6 +152,9 @@ function runRow(label: string, a: AckRun): string[] {
         `${k} ${int(v.sent)}: ${round(v.ackMs.p99, 1)} / ${v.replies > 0 ? round(v.replyMs.p99, 0) : "—"}`,
     )
     .join("; ");
+  const searches = a.app.searches?.sent
+    ? `; type-ahead answers with options: ${int(a.app.searches.withOptions)} of ${int(a.app.searches.sent)}`
+    : "";
   return [
     label,
     `${a.rate}/s`,
@@ -166,7 +169,7 @@ function runRow(label: string, a: AckRun): string[] {
     `${a.cpuMsPerRequest.bare} / ${a.cpuMsPerRequest.app}${a.cpuMsPerRequest.mainThread !== undefined ? ` (main thread ${a.cpuMsPerRequest.mainThread})` : ""}${a.cpuMsPerRequest.worker !== undefined ? ` · worker ${a.cpuMsPerRequest.worker}` : ""}`,
     `${a.cpu.bare.othersPct} / ${a.cpu.app.othersPct} %`,
     `${a.p99Runs.bare.map((x) => round(x, 1)).join(", ")} / ${a.p99Runs.app.map((x) => round(x, 1)).join(", ")}`,
-    kinds,
+    kinds + searches,
   ];
 }
 
@@ -203,7 +206,7 @@ export function ackSection(r: BenchResults): string {
   return [
     "## 1. Ack latency, CPU and answers (OAuth, realistic mix)",
     "",
-    "The product runs as deployed, each process started from the CLI with its environment: `insights-digest start`, or `web` and `worker` (the worker at nice 10). OAuth mode: 50 installed workspaces (tokens sealed in Redis, as the install flow stores them), 10 people each in five time zones, each workspace with its own platform account. The mix: 60 % slash commands (presets, `lastNd`, calendar ranges, explicit spans; a third with an asset or scanner filter), 37 % clicks on a private digest (range buttons, the asset menu, Why?, an asset group), 3 % subscribe modal submissions (valid, a bad time, or from a member). A separate process signs each request and POSTs it on a fixed schedule over keep-alive HTTP (open loop); answers on response_url go to a sink in that process. Ack = request sent → the app's complete HTTP answer. The bare Bolt app (its own process, same receiver settings) only acks. Each mode starts fresh processes on emptied caches: the first pass over all 500 people is **cold** (users.info, the service's replies, the JIT), the rest **warm**. Warm rates up to 500/s run three times alternating with bare; the row is the run with the median p99. CPU per request is read from /proc for the process Slack talks to (with WEB_CONCURRENCY its cluster workers included; for `start` its threads included, its main thread apart) and for the worker. Per kind: ack p99 ms / answer p99 ms. Modal submissions are answered by their ack.",
+    "The product runs as deployed, each process started from the CLI with its environment: `insights-digest start`, or `web` and `worker` (the worker at nice 10). OAuth mode: 50 installed workspaces (tokens sealed in Redis, as the install flow stores them), 10 people each in five time zones, each workspace with its own platform account (every tenth a large one, 5,000 assets, whose asset menu is a search). The mix: 60 % slash commands (presets, `lastNd`, calendar ranges, explicit spans; a third with an asset or scanner filter), 37 % clicks on a private digest (range buttons, the asset menu, Why?, an asset group; in a large account half of the asset menu's uses are a keystroke in its search, type-ahead, answered in the ack), 3 % subscribe modal submissions (valid, a bad time, or from a member). A separate process signs each request and POSTs it on a fixed schedule over keep-alive HTTP (open loop); answers on response_url go to a sink in that process. Ack = request sent → the app's complete HTTP answer. The bare Bolt app (its own process, same receiver settings) only acks. Each mode starts fresh processes on emptied caches: the first pass over all 500 people is **cold** (users.info, the service's replies, the JIT), the rest **warm**. Warm rates up to 500/s run three times alternating with bare; the row is the run with the median p99. CPU per request is read from /proc for the process Slack talks to (with WEB_CONCURRENCY its cluster workers included; for `start` its threads included, its main thread apart) and for the worker. Per kind: ack p99 ms / answer p99 ms. Modal submissions and type-ahead are answered by their ack (bare Bolt answers a search with no options).",
     "",
     ...modes.flatMap((m) => [
       `### ${TITLES[m.mode]}`,

@@ -3,7 +3,8 @@ import { slackSignature } from "../../../sandbox/slack/index.ts";
 
 /**
  * What the bench's Slack sends, as plain data that crosses to the sender process: a slash command,
- * a click on a control of a private (ephemeral) digest, or a modal submission. The sender signs and
+ * a click on a control of a private (ephemeral) digest, a keystroke in its asset menu's search, or a
+ * modal submission. The sender signs and
  * builds each body at send time (`signedRequest`), with a response_url on its own sink.
  */
 
@@ -35,7 +36,17 @@ export interface ViewSpec extends Who {
   blockIds: string[];
 }
 
-export type RequestSpec = CommandSpec | ActionSpec | ViewSpec;
+/** A keystroke in an external menu's search (Slack's block_suggestion): its answer is the ack's body. */
+export interface OptionsSpec extends Who {
+  kind: "options";
+  label: string;
+  actionId: string;
+  blockId: string;
+  /** What is typed so far. */
+  value: string;
+}
+
+export type RequestSpec = CommandSpec | ActionSpec | ViewSpec | OptionsSpec;
 
 /** The label a figure is grouped by. */
 export const labelOf = (s: RequestSpec): string => (s.kind === "command" ? "command" : s.label);
@@ -60,6 +71,20 @@ export function requestBody(s: RequestSpec, n: number, responseUrl: string, nowS
       channelName: "general",
       responseUrl,
       triggerId: `${n}.bench`,
+    });
+  if (s.kind === "options")
+    return interactionForm({
+      ...interactionBase(actor(s), "block_suggestion"),
+      container: {
+        type: "message",
+        message_ts: `${nowSec}.000100`,
+        channel_id: s.channelId,
+        is_ephemeral: true,
+      },
+      action_id: s.actionId,
+      block_id: s.blockId,
+      value: s.value,
+      channel: { id: s.channelId, name: "general" },
     });
   if (s.kind === "action")
     return interactionForm({

@@ -104,11 +104,20 @@ async function flush(redis: RedisClient): Promise<number> {
   return n;
 }
 
+/** Every tenth workspace's account is a large one: its asset menus are searches (type-ahead). */
+const LARGE_EVERY = 10;
+const LARGE_ASSETS = 5_000;
+
 export async function startWorld(o: { workspaces: number; usersPerWorkspace: number }): Promise<World> {
   const redis = await startPrivateRedis();
   const seeds = Array.from({ length: o.workspaces }, (_, i) => seedOf(i + 1, o.usersPerWorkspace));
   const apiKeys = seeds.map((s) => `bench-key-${s.teamId.toLowerCase()}`);
-  const emulator = await startEmulator({ port: 0, apiKeys });
+  const large = (i: number) => i % LARGE_EVERY === LARGE_EVERY - 1;
+  const emulator = await startEmulator({
+    port: 0,
+    apiKeys: apiKeys.filter((_, i) => !large(i)),
+    accounts: apiKeys.filter((_, i) => large(i)).map((apiKey) => ({ apiKey, assetCount: LARGE_ASSETS })),
+  });
   const slack = await startSlackStandIn({
     signingSecret: SANDBOX_SIGNING_SECRET,
     appUrl: "http://127.0.0.1:9/",
