@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../commands/grammar.ts";
+import { decodeProposal, encodeProposal, proposalOf } from "../../src/ask/proposal.ts";
 import { readQuestion } from "../../src/ask/read.ts";
 import { slashText } from "../../src/ask/request.ts";
 import type { AskContext } from "../../src/ask/types.ts";
@@ -673,6 +674,30 @@ describe("robustness", () => {
         "17:30",
         "500",
         "3",
+        // Zones, exceptions, spans of weekdays, runs further apart, channels.
+        "pacific",
+        "london",
+        "new",
+        "york",
+        "europe/berlin",
+        "utc",
+        "pt",
+        "time",
+        "except",
+        "weekends",
+        "but",
+        "not",
+        "mon-fri",
+        "other",
+        "2",
+        "weeks",
+        "<#C0123ABC|sec>",
+        "this",
+        "channel",
+        "more",
+        "than",
+        "least",
+        "20%",
       ],
     ];
     fc.assert(
@@ -680,6 +705,15 @@ describe("robustness", () => {
         const r = read(ws.join(" "));
         expect(typeof understoodText(r, CORPUS_TZ)).toBe("string");
         expect(r.schedule?.days.length ?? 0).toBeLessThanOrEqual(7);
+        // Whatever it reads without a problem, the slash command's parser reads back, and a proposal
+        // travels in its button and comes back the same.
+        const slash = slashText(r);
+        if (slash) expect([ws.join(" "), parseCommand(slash).kind]).not.toContainEqual("invalid");
+        if (!r.problem && (r.intent === "subscribe" || r.intent === "alert")) {
+          const p = proposalOf(r);
+          const value = encodeProposal(p);
+          if (value) expect(decodeProposal(value)).toEqual(p);
+        }
       }),
       { numRuns: 3_000 },
     );
