@@ -77,6 +77,8 @@ function relative(s: Sentence, j: number): { len: number; said: SaidComparison }
   const span = UNITS[s.free(k + 1) ?? ""];
   if (n !== undefined && n >= 1 && span && s.match(k + 2, "before|prior|earlier|preceding") === 1)
     return { len: the + 3, said: { kind: "span_before", n, unit: span } };
+  if (s.free(k) === "fortnight" && s.match(k + 1, "before|prior|earlier|preceding") === 1)
+    return { len: the + 2, said: { kind: "span_before", n: 1, unit: "fortnight" } };
   if (s.free(j) === "before") return { len: 1, said: { kind: "previous" } };
   const same = Math.max(
     s.match(k, "same period|time|days|dates|day|week|month|quarter last year"),

@@ -55,12 +55,17 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
   // "post a weekly digest to #security", "subscribe this channel": a channel's schedule, which
   // questions do not set up (they propose personal ones); read so the answer can say how.
   const channel = schedule !== null || sending || alert !== undefined ? claimChannel(s) : false;
+  // "send @alice the weekly digest": someone else named as who receives it.
+  const someoneElse = (schedule !== null || sending) && claimAll(s, ["@someone"]);
   // "daily" alone is a way of looking at the numbers, not a schedule, unless something is to be sent
   // or the sentence names a thing that is sent ("daily digest please", "a weekly report"); "show me the
   // daily digest" still asks to see numbers now.
   const sentThing = typed.some((w) => SENT_THINGS.has(w)) && !typed.some((w) => SHOW_WORDS.has(w));
   // An alert's condition makes "hourly" or "daily" how often it is checked.
-  const scheduled = schedule !== null && (schedule.strong || sending || sentThing || alert !== undefined);
+  // "subscribe me to payments": a subscription asked for by name, on the command's default schedule.
+  const subscribing = typed.includes("subscribe") && alert === undefined;
+  const scheduled =
+    (schedule !== null && (schedule.strong || sending || sentThing || alert !== undefined)) || subscribing;
 
   // "compare October to September", "between October and September": both periods at once.
   let said: SaidComparison | undefined;
@@ -191,6 +196,13 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
     reading.schedule = scheduleOf(schedule, mode);
     if (alert) reading.condition = alert;
     if (channel) problems.unshift({ kind: "bad_condition", message: channelMessage(reading) });
+    // "send @alice the weekly digest": only the person asking can be subscribed by a question.
+    else if (someoneElse)
+      problems.unshift({
+        kind: "bad_condition",
+        message:
+          "I set up digests for the person who asks, by DM: they can ask me themselves, or an admin can schedule a channel they are in with `/insights subscribe`.",
+      });
     if (intent === "alert" && !alert && !problems.some((p) => p.kind === "bad_condition"))
       problems.push({
         kind: "bad_condition",

@@ -635,6 +635,9 @@ export const FILLERS = new Set([
   "leak",
   "leaks",
   "leaked",
+  // "remind me to check violations": what the person will do with the numbers.
+  "check",
+  "review",
   // How things go, which is what the digest with its comparison shows.
   "getting",
   "improving",

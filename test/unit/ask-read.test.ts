@@ -469,6 +469,38 @@ describe("what a digest cannot do, said by name", () => {
   });
 });
 
+describe("a subscription asked for by name, or for someone else", () => {
+  it('"subscribe me to payments" proposes one on the command\'s defaults (it answered with numbers)', () => {
+    const r = read("subscribe me to payments");
+    expect([r.intent, r.problem, r.schedule, r.subjects.groups]).toEqual([
+      "subscribe",
+      undefined,
+      { frequency: "weekly", days: ["mon"], time: "09:00" },
+      ["payments"],
+    ]);
+    expect(slashText(read("remind me every monday at 9 to check violations"))).toBe(
+      "subscribe me weekly mon 09:00 last7d",
+    );
+  });
+
+  it("someone else as who receives it is refused with who can set it up (it was an unread mention)", () => {
+    expect(read("send <@U0ALICE> the weekly digest").problem).toEqual({
+      kind: "bad_condition",
+      message:
+        "I set up digests for the person who asks, by DM: they can ask me themselves, or an admin can schedule a channel they are in with `/insights subscribe`.",
+    });
+    // A mention in a question about numbers is still a word it cannot place.
+    expect(read("how is <@U0ALICE> doing").problem).toEqual({ kind: "unread", words: ["@someone"] });
+  });
+
+  it('"the fortnight before" is the 14 days before the period', () => {
+    expect(read("last week vs the fortnight before").comparison).toMatchObject({
+      from: "2026-10-26",
+      to: "2026-11-08",
+    });
+  });
+});
+
 describe("a channel named as where to send", () => {
   it("is refused with the channel's own command (questions propose personal schedules)", () => {
     expect(read("post a weekly digest to <#C0123ABC|security> on fridays at 9am").problem).toEqual({
