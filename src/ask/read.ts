@@ -135,10 +135,9 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
     rangeSaid = false;
   }
 
-  // "how are we doing compared to last month": with no period of its own, the question asks about
-  // the time since the compared one (this month so far), when that is no longer than the compared
-  // one; the default week would be set against a month, or overlap what it is compared with.
-  if (!rangeSaid && said?.kind === "period") {
+  // "how did we do vs yesterday": with no period of its own, a question whose comparison overlaps the
+  // default week asks about the days since the compared one (today), when they are no more than it.
+  if (!rangeSaid && said?.kind === "period" && said.range.to >= range.from) {
     const since = sinceCompared(said.range, today);
     if (since) range = since;
   }

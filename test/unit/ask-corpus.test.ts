@@ -177,6 +177,11 @@ describe("plain-language corpus", () => {
     expect(answeredRefusals(outcomes)).toEqual([]);
   });
 
+  it("loses none of the questions it read before: a change to the reader that misreads one fails here", () => {
+    // The 95 % gate alone let a change misread two of them (2026-11-27) and still pass.
+    expect(outcomes.filter((o) => !o.exact).map((o) => o.entry.q)).toEqual([]);
+  });
+
   it("shows every misread answer in its understood line (it differs from the line the meant reading gives)", () => {
     expect(hiddenMisreads(outcomes)).toEqual([]);
   });
@@ -203,8 +208,20 @@ describe("plain-language corpus", () => {
  * A held-out set's gates: its size, no question twice or from the sets before it, at least 90% read
  * exactly, no refusal answered with numbers, every misread visible in its understood line.
  */
-function heldOutGates(o: { name: string; set: CorpusEntry[]; atLeast: number; earlier: CorpusEntry[] }) {
+function heldOutGates(o: {
+  name: string;
+  set: CorpusEntry[];
+  atLeast: number;
+  earlier: CorpusEntry[];
+  /** Its questions not read exactly when last scored: fewer is progress (update the list), others a regression. */
+  knownMisses: string[];
+}) {
   const held = o.set.map((e) => outcome(e, true));
+
+  it("misses no question beyond the ones it missed when last scored", () => {
+    const misses = held.filter((h) => !h.exact).map((h) => h.entry.q);
+    expect(misses.filter((q) => !o.knownMisses.includes(q))).toEqual([]);
+  });
 
   it(`has at least ${o.atLeast} questions, each unique and none of them in the sets before it`, () => {
     expect(o.set.length).toBeGreaterThanOrEqual(o.atLeast);
@@ -227,9 +244,21 @@ function heldOutGates(o: { name: string; set: CorpusEntry[]; atLeast: number; ea
 }
 
 describe("plain-language held-out set (written without the reader's vocabulary)", () => {
-  heldOutGates({ name: "ask held-out", set: HELDOUT, atLeast: 100, earlier: ALL });
+  heldOutGates({
+    name: "ask held-out",
+    set: HELDOUT,
+    atLeast: 100,
+    earlier: ALL,
+    knownMisses: ["findings week over week"],
+  });
 });
 
 describe("plain-language held-out batch B (2026-11-27, another hand)", () => {
-  heldOutGates({ name: "ask held-out B", set: HELDOUT_B, atLeast: 80, earlier: [...ALL, ...HELDOUT] });
+  heldOutGates({
+    name: "ask held-out B",
+    set: HELDOUT_B,
+    atLeast: 80,
+    earlier: [...ALL, ...HELDOUT],
+    knownMisses: ["code scanning findings this month", "secret scanning alerts in the last 7 days"],
+  });
 });

@@ -595,16 +595,20 @@ describe("comparisons say how they are computed", () => {
     });
   });
 
-  it("with no period of its own, a question asks about the time since the compared one (no longer than it)", () => {
-    const month = read("how are we doing compared to last month");
-    expect([month.range.from, month.range.to, month.comparison?.from]).toEqual([
-      "2026-11-01",
+  it("with no period of its own, a comparison that overlaps the default week asks about the days since it", () => {
+    // "vs yesterday" set the last 7 days, yesterday among them, against yesterday.
+    const yesterday = read("how did we do vs yesterday");
+    expect([yesterday.range.from, yesterday.range.to, yesterday.comparison?.from]).toEqual([
       "2026-11-18",
-      "2026-10-01",
+      "2026-11-18",
+      "2026-11-17",
     ]);
-    expect(read("how did we do vs yesterday").range.from).toBe("2026-11-18");
-    expect(read("violations compared with q3").range.from).toBe("2026-10-01");
-    // Longer since than the compared period: the default week, set against it.
+    expect(read("how are things compared to last week").range).toMatchObject({
+      from: "2026-11-16",
+      to: "2026-11-18",
+    });
+    // Apart from the default week, the corpus's reading: the default week against it.
+    expect(read("how are we doing compared to last month").range.spec).toBe("last7d");
     expect(read("compared with september").range.spec).toBe("last7d");
   });
 
