@@ -19,9 +19,9 @@ export interface FilterListsCacheOptions {
   /** How often one process rewrites a workspace's lists at most [60 s]: a busy workspace's digests share one write. */
   refreshMs?: number;
   /**
-   * Bytes of stored text whose parsed lists one process keeps, to hand the same objects back [24 MB,
-   * about 60 accounts of 5,000 assets or thousands of small ones]. A list holds about 1.7 times its
-   * text once parsed; the bound is what type-ahead may keep.
+   * Bytes of stored text whose parsed lists one process keeps, to hand the same objects back [8 MB:
+   * about 19 accounts of 5,000 assets, as many as the count of 20 it replaced, or some 2,000 small
+   * ones]. A list holds about 1.7 times its text once parsed, so with its text about 22 MB at most.
    */
   readMaxBytes?: number;
 }
@@ -59,7 +59,7 @@ export function createFilterListsCache(o: FilterListsCacheOptions): FilterListsC
   // choices in order, their names in lower case) is kept between keystrokes instead of redone for
   // thousands of assets on every one. Bounded by their text's size, least recently read first out;
   // Redis stays the source of truth.
-  const read = createTtlMemo<{ stamp: string; lists: FilterLists }>(o.readMaxBytes ?? 24_000_000);
+  const read = createTtlMemo<{ stamp: string; lists: FilterLists }>(o.readMaxBytes ?? 8_000_000);
   const hold = (k: string, stamp: string, lists: FilterLists, bytes: number) =>
     read.set(k, { stamp, lists }, Date.now() + ttlMs, bytes);
   return {
