@@ -21,7 +21,7 @@ import { numberOf } from "./vocabulary.ts";
  * about, which may come later in the sentence, so they are found first and resolved afterwards.
  */
 
-export type Unit = "day" | "week" | "month" | "quarter" | "year";
+export type Unit = "day" | "week" | "fortnight" | "month" | "quarter" | "year";
 
 /** A comparison as said, before the period asked about is known. */
 export type SaidComparison =
@@ -29,7 +29,7 @@ export type SaidComparison =
   /** The unit before the period asked about ("the month before", "the previous week"). */
   | { kind: "before"; unit: Unit }
   /** "the 30 days before", "the 2 weeks prior": that many days, weeks or months ending where the period starts. */
-  | { kind: "span_before"; n: number; unit: (typeof UNITS)[string] }
+  | { kind: "span_before"; n: number; unit: Unit }
   /** The equally long period just before: every digest's own comparison. */
   | { kind: "previous" }
   /** The same days a year earlier; "the same week last year" keeps the weekdays (52 weeks back). */
@@ -39,12 +39,27 @@ export type SaidComparison =
 const UNIT_WORDS: Record<string, Unit> = {
   day: "day",
   week: "week",
+  fortnight: "fortnight",
   month: "month",
   quarter: "quarter",
   year: "year",
 };
 
-const SPAN_MONTHS: Partial<Record<(typeof UNITS)[string], number>> = { month: 1, quarter: 3, year: 12 };
+/** How long one of each unit is: a count of days, or of calendar months. */
+const UNIT_LENGTH: Record<Unit, { days: number } | { months: number }> = {
+  day: { days: 1 },
+  week: { days: 7 },
+  fortnight: { days: 14 },
+  month: { months: 1 },
+  quarter: { months: 3 },
+  year: { months: 12 },
+};
+
+/** The day `n` of `unit` before `day`. */
+function unitsBefore(day: IsoDay, unit: Unit, n: number): IsoDay {
+  const length = UNIT_LENGTH[unit];
+  return "months" in length ? addMonths(day, -length.months * n) : addDays(day, -length.days * n);
+}
 
 /** `X over X` and its abbreviations: the last whole unit against the one before. */
 const OVER: Record<string, "week" | "month" | "quarter" | "year"> = {
@@ -77,8 +92,6 @@ function relative(s: Sentence, j: number): { len: number; said: SaidComparison }
   const span = UNITS[s.free(k + 1) ?? ""];
   if (n !== undefined && n >= 1 && span && s.match(k + 2, "before|prior|earlier|preceding") === 1)
     return { len: the + 3, said: { kind: "span_before", n, unit: span } };
-  if (s.free(k) === "fortnight" && s.match(k + 1, "before|prior|earlier|preceding") === 1)
-    return { len: the + 2, said: { kind: "span_before", n: 1, unit: "fortnight" } };
   if (s.free(j) === "before") return { len: 1, said: { kind: "previous" } };
   const same = Math.max(
     s.match(k, "same period|time|days|dates|day|week|month|quarter last year"),
@@ -142,14 +155,8 @@ export function resolveComparison(
       return period(addMonths(main.from, -12), addMonths(main.to, -12), today);
     case "before":
       return beforeUnit(said.unit, main, today);
-    case "span_before": {
-      const to = addDays(main.from, -1);
-      const months = SPAN_MONTHS[said.unit];
-      const from = months
-        ? addMonths(main.from, -months * said.n)
-        : addDays(main.from, -(said.unit === "week" ? 7 : said.unit === "fortnight" ? 14 : 1) * said.n);
-      return period(from, to, today);
-    }
+    case "span_before":
+      return period(unitsBefore(main.from, said.unit, said.n), addDays(main.from, -1), today);
   }
 }
 
@@ -164,6 +171,9 @@ function beforeUnit(unit: Unit, main: DayRange, today: IsoDay) {
       const monday = mondayOf(from);
       return period(addDays(monday, -7), addDays(monday, -1), today);
     }
+    // A fortnight has no place in the calendar: the 14 days before.
+    case "fortnight":
+      return period(unitsBefore(from, "fortnight", 1), addDays(from, -1), today);
     case "month": {
       const y = yearOf(from);
       const m = monthOf(from) - 1;

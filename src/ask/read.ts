@@ -47,11 +47,8 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
 
   // Conditions and schedules first: their numbers ("above 500", "at 9") are not periods.
   const alert = readAlert(s, problems);
-  const schedule = readSchedule(
-    s,
-    s.words.some((w) => SEND_WORDS.includes(w)),
-  );
   const sending = claimAll(s, SEND_WORDS);
+  const schedule = readSchedule(s, sending);
   // "post a weekly digest to #security", "subscribe this channel": a channel's schedule, which
   // questions do not set up (they propose personal ones); read so the answer can say how.
   const channel = schedule !== null || sending || alert !== undefined ? claimChannel(s) : false;
@@ -291,7 +288,6 @@ function defaultRange(today: IsoDay): DayRange {
   return { spec: "last7d", from: addDays(today, -6), to: today };
 }
 
-/** "week over week" without a period: the last whole unit. */
 /** The days after a compared period up to today, when there are some and no more than the compared period's. */
 function sinceCompared(c: DayRange, today: IsoDay): DayRange | undefined {
   if (c.to >= today) return undefined;
@@ -301,6 +297,7 @@ function sinceCompared(c: DayRange, today: IsoDay): DayRange | undefined {
   return "range" in p ? p.range : undefined;
 }
 
+/** "week over week" without a period: the last whole unit. */
 function impliedRange(unit: "week" | "month" | "quarter" | "year", today: IsoDay): DayRange {
   const r = (from: IsoDay, to: IsoDay, spec?: string) => {
     const p = period(from, to, today, spec);
@@ -408,10 +405,14 @@ function claimAll(s: Sentence, list: readonly string[]): boolean {
 
 const ALERT_VERBS = ["alert", "alerts", "notify", "tell", "ping", "warn", "message", "dm", "email", "watch"];
 
+/** The words that open a condition ("when", "if", "as soon as") at `i`, or -1. */
+const conditionMarker = (s: Sentence, i: number) =>
+  Math.max(s.match(i, "when|if|once|whenever"), s.match(i, "as soon as"));
+
 /** "tell me when violations go above 500": the condition's canonical text, claiming its words. */
 function readAlert(s: Sentence, problems: AskProblem[]): string | undefined {
   for (let i = 0; i < s.length; i++) {
-    const marker = Math.max(s.match(i, "when|if|once|whenever"), s.match(i, "as soon as"));
+    const marker = conditionMarker(s, i);
     if (marker <= 0) continue;
     // A subject may come between ("when payments violations go up"): those words are left for the names.
     let c: ReturnType<typeof conditionAt> = null;
@@ -442,7 +443,7 @@ function readAlert(s: Sentence, problems: AskProblem[]): string | undefined {
   // "alert me when violations go up": an alert asked for, but not by how much.
   if (s.find(ALERT_VERBS) < 0) return undefined;
   for (let i = 0; i < s.length; i++) {
-    const marker = Math.max(s.match(i, "when|if|once|whenever"), s.match(i, "as soon as"));
+    const marker = conditionMarker(s, i);
     if (marker <= 0) continue;
     for (let skip = 0; skip <= 3; skip++) {
       if (vagueChangeAt(s, i + marker + skip) === 0) continue;

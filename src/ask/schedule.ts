@@ -3,7 +3,7 @@ import { conditionText, parseCondition } from "../subscriptions/conditions.ts";
 import type { Sentence } from "./sentence.ts";
 import type { AskSchedule, Weekday } from "./types.ts";
 import { numberOf, WEEKDAYS } from "./vocabulary.ts";
-import { zoneAfterTime, zoneSaidAt } from "./zones.ts";
+import { zoneAt } from "./zones.ts";
 
 /**
  * "every Monday at 9", "daily at 8:30", "tell me when violations go above 500": the schedule and
@@ -150,7 +150,7 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
       part.time = t.time;
       s.claim(i, at + t.len);
       found = true;
-      const zone = zoneAfterTime(s, i + at + t.len);
+      const zone = zoneAt(s, i + at + t.len, true);
       if (zone) {
         part.tz = zone.tz;
         s.claim(i + at + t.len, zone.len);
@@ -160,7 +160,7 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
   // "every Monday at 9, London time": the zone said apart from the time.
   if (found)
     for (let i = 0; i < s.length && part.tz === undefined; i++) {
-      const zone = zoneSaidAt(s, i);
+      const zone = zoneAt(s, i, false);
       if (zone) {
         part.tz = zone.tz;
         s.claim(i, zone.len);

@@ -145,30 +145,17 @@ function zoneNameAt(s: Sentence, i: number): { len: number; tz: string } | null 
 }
 
 /**
- * A zone said right after a time (`i` is the word after it): "Pacific", "PT", "in London time",
- * "New York time", "(UTC)", "Europe/Berlin". Returns its length and the IANA zone.
+ * A zone said at `i`: "Pacific", "PT", "in London time", "New York time", "time zone UTC",
+ * "Europe/Berlin". `besideTime` (the word after a time): any zone's word; elsewhere a bare word
+ * ("pacific", "central") is a zone only followed by "time", since it may be a team's name, while an
+ * IANA name is a zone wherever it stands. Returns its length and the IANA zone.
  */
-export function zoneAfterTime(s: Sentence, i: number): { len: number; tz: string } | null {
-  const lead = s.match(i, "in|on? the?");
-  const zone = zoneNameAt(s, i + lead);
+export function zoneAt(s: Sentence, i: number, besideTime: boolean): { len: number; tz: string } | null {
+  const named = Math.max(0, s.match(i, "time zone|timezone"));
+  const head = named > 0 ? named : Math.max(0, s.match(i, "in|on? the?"));
+  const zone = zoneNameAt(s, i + head);
   if (!zone) return null;
-  const tail = s.match(i + lead + zone.len, "time|timezone|zone|standard|daylight? time?");
-  return { len: lead + zone.len + Math.max(0, tail), tz: zone.tz };
-}
-
-/** "in London time", "Pacific time", "time zone UTC", "Europe/Berlin" anywhere in a schedule's sentence. */
-export function zoneSaidAt(s: Sentence, i: number): { len: number; tz: string } | null {
-  const head = s.match(i, "time zone|timezone");
-  if (head > 0) {
-    const z = zoneNameAt(s, i + head);
-    return z ? { len: head + z.len, tz: z.tz } : null;
-  }
-  const lead = s.match(i, "in|on? the?");
-  const zone = zoneNameAt(s, i + lead);
-  if (!zone) return null;
-  const tail = s.match(i + lead + zone.len, "time|timezone");
-  // A bare word ("pacific", "central") is a zone only beside a time or followed by "time": it may
-  // be a team's name. An IANA name is a zone wherever it stands.
-  if (tail <= 0 && zone.len !== 3) return null;
-  return { len: lead + zone.len + Math.max(0, tail), tz: zone.tz };
+  const tail = Math.max(0, s.match(i + head + zone.len, "time|timezone|zone|standard|daylight? time?"));
+  if (!besideTime && named === 0 && tail === 0 && zone.len !== 3) return null;
+  return { len: head + zone.len + tail, tz: zone.tz };
 }

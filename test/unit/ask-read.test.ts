@@ -274,6 +274,7 @@ describe("a zone said with the time", () => {
       ["weekly at 9 asia/kolkata", "Asia/Kolkata"],
       ["every monday at 9 central european time", "Europe/Berlin"],
       ["alert me when violations > 5 daily at 10 eastern", "America/New_York"],
+      ["every monday at 9, time zone tokyo", "Asia/Tokyo"],
     ];
     for (const [q, tz] of cases) {
       const r = read(q);
@@ -495,6 +496,11 @@ describe("a subscription asked for by name, or for someone else", () => {
 
   it('"the fortnight before" is the 14 days before the period', () => {
     expect(read("last week vs the fortnight before").comparison).toMatchObject({
+      from: "2026-10-26",
+      to: "2026-11-08",
+    });
+    // The same unit as "the week before", so "previous" reads too.
+    expect(read("last week vs the previous fortnight").comparison).toMatchObject({
       from: "2026-10-26",
       to: "2026-11-08",
     });
