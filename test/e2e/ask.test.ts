@@ -138,6 +138,21 @@ describe("a question in the app's DM", () => {
     );
   });
 
+  /** The member presses the proposal's Confirm button. */
+  async function confirm(
+    posted: { channelId: string },
+    reply: { ts: string; blocks: Parameters<typeof clickButton>[0] },
+  ) {
+    const confirmed = await stack.slack.sendBlockAction({
+      teamId: DEMO.teamId,
+      userId: DEMO.member,
+      channelId: posted.channelId,
+      message: { ts: reply.ts },
+      actions: [clickButton(reply.blocks, ACTION.askConfirm)],
+    });
+    expect(confirmed.status).toBe(200);
+  }
+
   it("a schedule is proposed, never created, until the person confirms; then it is theirs, by DM", async () => {
     const before = (await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).length;
     const { posted, reply } = await ask("send me payments violations every Monday at 9");
@@ -147,14 +162,7 @@ describe("a question in the app's DM", () => {
     );
     expect(text).toContain("Nothing is set up until you press the button");
     expect((await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).length).toBe(before);
-    const confirmed = await stack.slack.sendBlockAction({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: posted.channelId,
-      message: { ts: reply.ts },
-      actions: [clickButton(reply.blocks, ACTION.askConfirm)],
-    });
-    expect(confirmed.status).toBe(200);
+    await confirm(posted, reply);
     const sub = await stack.slack.waitFor(async () =>
       (await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).find(
         (s) => s.ownerId === DEMO.member,
@@ -181,14 +189,7 @@ describe("a question in the app's DM", () => {
   it("a zone said with the time is the subscription's, not the person's", async () => {
     const { posted, reply } = await ask("send me violations every friday at 5pm London time");
     expect(shownText(reply)).toContain("weekly on Fri at 17:00 (Europe/London)");
-    const confirmed = await stack.slack.sendBlockAction({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: posted.channelId,
-      message: { ts: reply.ts },
-      actions: [clickButton(reply.blocks, ACTION.askConfirm)],
-    });
-    expect(confirmed.status).toBe(200);
+    await confirm(posted, reply);
     const sub = await stack.slack.waitFor(async () =>
       (await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).find(
         (s) => s.ownerId === DEMO.member && s.tz === "Europe/London",

@@ -61,6 +61,14 @@ const actor = (s: Who) => ({
   appId: "A0INSIGHTS",
 });
 
+/** Where a click or a search on a private digest comes from: its (ephemeral) message. */
+const ephemeralMessage = (s: Who, nowSec: number) => ({
+  type: "message",
+  message_ts: `${nowSec}.000100`,
+  channel_id: s.channelId,
+  is_ephemeral: true,
+});
+
 /** The body Slack would send for `s`; `responseUrl` is where its answers go (none for a modal). */
 export function requestBody(s: RequestSpec, n: number, responseUrl: string, nowSec: number): string {
   if (s.kind === "command")
@@ -75,12 +83,7 @@ export function requestBody(s: RequestSpec, n: number, responseUrl: string, nowS
   if (s.kind === "options")
     return interactionForm({
       ...interactionBase(actor(s), "block_suggestion"),
-      container: {
-        type: "message",
-        message_ts: `${nowSec}.000100`,
-        channel_id: s.channelId,
-        is_ephemeral: true,
-      },
+      container: ephemeralMessage(s, nowSec),
       action_id: s.actionId,
       block_id: s.blockId,
       value: s.value,
@@ -89,12 +92,7 @@ export function requestBody(s: RequestSpec, n: number, responseUrl: string, nowS
   if (s.kind === "action")
     return interactionForm({
       ...interactionBase(actor(s), "block_actions"),
-      container: {
-        type: "message",
-        message_ts: `${nowSec}.000100`,
-        channel_id: s.channelId,
-        is_ephemeral: true,
-      },
+      container: ephemeralMessage(s, nowSec),
       trigger_id: `${n}.bench`,
       channel: { id: s.channelId, name: "general" },
       state: { values: {} },
