@@ -10,7 +10,7 @@ import {
   quarterOf,
   yearOf,
 } from "./calendar.ts";
-import { type PeriodHit, period, periodAt, UNITS } from "./periods.ts";
+import { type PeriodHit, period, periodAt, periodDays, UNITS } from "./periods.ts";
 import type { Sentence } from "./sentence.ts";
 import type { DayRange } from "./types.ts";
 import { numberOf } from "./vocabulary.ts";
@@ -169,6 +169,10 @@ function beforeUnit(unit: Unit, main: DayRange, today: IsoDay) {
     }
     case "week": {
       const monday = mondayOf(from);
+      const whole = from === monday && (main.to === addDays(monday, 6) || main.to === today);
+      // A week or less that is not one ("Monday to Friday", "Friday to Monday", "yesterday"): the
+      // same weekdays a week back.
+      if (!whole && periodDays(main) <= 7) return period(addDays(from, -7), addDays(main.to, -7), today);
       return period(addDays(monday, -7), addDays(monday, -1), today);
     }
     // A fortnight has no place in the calendar: the 14 days before.

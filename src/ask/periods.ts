@@ -371,6 +371,37 @@ function between(s: Sentence, i: number, today: IsoDay): Hit {
   return hit(second + 1 - i, period(dayOf(startYear, firstMonth, 1) as IsoDay, end.to, today));
 }
 
+/**
+ * Weekdays as a span: `from Monday to Friday`, `between Tuesday and Thursday`, `Mon - Wed last week`,
+ * `from Monday until today`. Without a week said, the latest such span that has ended by today (on a
+ * Wednesday, "Monday to Friday" is last week's); with one, that week's days (this week's end at today).
+ * "Friday to Monday" runs over the weekend; one weekday to itself is a week and a day.
+ */
+function weekdaySpan(s: Sentence, i: number, today: IsoDay): Hit {
+  let at = i + Math.max(0, s.match(i, "from|between"));
+  const strict = s.free(at) === "last" ? 1 : 0;
+  const first = weekdayNumber(s.free(at + strict));
+  if (first === 0) return null;
+  at += strict + 1;
+  const joint = s.match(at, s.free(i) === "between" ? "and" : "to|until|till|through|thru|-");
+  if (joint < 0) return null;
+  at += joint;
+  if (s.match(at, "today|now") === 1)
+    return hit(at + 1 - i, period(lastWeekday(today, first, strict === 1), today, today));
+  const last = weekdayNumber(s.free(at));
+  if (last === 0) return null;
+  at += 1;
+  const after = (last - first + 7) % 7 || 7;
+  const week = s.match(at, "of? the? last|previous|this week");
+  if (week > 0) {
+    const thisWeek = s.free(at + week - 2) === "this";
+    const from = addDays(mondayOf(today), first - 1 - (thisWeek ? 0 : 7));
+    return hit(at + week - i, period(from, addDays(from, after), today));
+  }
+  const to = lastWeekday(today, last, false);
+  return hit(at - i, period(addDays(to, -after), to, today));
+}
+
 /** `since Monday`, `since last Monday`, `since Nov 1`, `since October`, `since last week`, `since the start of the month`. */
 function since(s: Sentence, i: number, today: IsoDay): Hit {
   if (s.free(i) !== "since") return null;
@@ -508,11 +539,12 @@ function bareAt(s: Sentence, i: number, today: IsoDay, cued: boolean, spans = tr
     half,
     since,
     between,
+    weekdaySpan,
     beforeLast,
     lastUnit,
     impossible,
   ]) {
-    if (rule === between && !spans) continue;
+    if ((rule === between || rule === weekdaySpan) && !spans) continue;
     const found = rule(s, i, today);
     if (found) return found;
   }

@@ -162,6 +162,58 @@ describe("periods in the person's zone", () => {
   });
 });
 
+describe("weekdays as a span", () => {
+  // The corpus's today is Wednesday 2026-11-18.
+  it("is the latest such span that has ended, or that week's when a week is said (they were unread words)", () => {
+    const cases: [string, string][] = [
+      ["findings from monday to friday", "2026-11-09..2026-11-13"],
+      ["fixes monday through friday", "2026-11-09..2026-11-13"],
+      ["findings between monday and friday", "2026-11-09..2026-11-13"],
+      ["findings from mon to fri", "2026-11-09..2026-11-13"],
+      ["violations mon - wed", "2026-11-16..2026-11-18"],
+      ["findings from friday to monday", "2026-11-13..2026-11-16"],
+      ["findings from tuesday to tuesday", "2026-11-10..2026-11-17"],
+      ["violations from monday to wednesday last week", "2026-11-09..2026-11-11"],
+      ["violations from tuesday to thursday of the previous week", "2026-11-10..2026-11-12"],
+      // This week's span ends at today: the days there are.
+      ["fixes from monday to friday this week", "2026-11-16..2026-11-18"],
+      ["findings from monday until today", "2026-11-16..2026-11-18"],
+    ];
+    for (const [q, spec] of cases) {
+      const r = read(q);
+      expect([q, r.problem, r.range.spec]).toEqual([q, undefined, spec]);
+    }
+  });
+
+  it("a span of this week still to come is refused as such; a schedule's weekdays stay a schedule", () => {
+    expect(read("findings from thursday to saturday this week").problem).toEqual({
+      kind: "bad_range",
+      message: "Nov 19, 2026 is still to come.",
+    });
+    expect(slashText(read("send me a digest monday through friday at 8"))).toBe(
+      "subscribe me weekly mon tue wed thu fri 08:00 last7d",
+    );
+  });
+
+  it('"the week before" a week or less that is not a calendar week is the same weekdays a week back', () => {
+    const compared = (q: string) => {
+      const r = read(q);
+      return [r.range.spec, r.comparison?.spec];
+    };
+    expect(compared("compare monday to friday with the week before")).toEqual([
+      "2026-11-09..2026-11-13",
+      "2026-11-02..2026-11-06",
+    ]);
+    expect(compared("friday to monday vs the week before")).toEqual([
+      "2026-11-13..2026-11-16",
+      "2026-11-06..2026-11-09",
+    ]);
+    expect(compared("yesterday vs the week before")).toEqual(["2026-11-17", "2026-11-10"]);
+    // A calendar week, or this one so far, is still set against the whole week before.
+    expect(compared("this week vs the week before")).toEqual(["thisweek", "2026-11-09..2026-11-15"]);
+  });
+});
+
 describe("a digest or report said with daily or weekly", () => {
   it("is a schedule to propose, as when something is to be sent; daily numbers stay a trend", () => {
     expect(slashText(read("daily digest please"))).toBe("subscribe me daily 09:00 last7d");
