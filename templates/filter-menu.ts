@@ -8,6 +8,7 @@ import type {
   StaticSelectElement,
 } from "../src/blockkit/types.ts";
 import { ACTION } from "../src/ids.ts";
+import { TopN } from "../src/top-n.ts";
 import { formatCount } from "./format.ts";
 
 /**
@@ -289,24 +290,10 @@ function searchableOf(available: readonly FilterOption[]): Searchable {
  * compares each with the last kept one instead of sorting them all.
  */
 function firstByName(list: Searchable, q: string, room: number): FilterOption[] {
-  const top: FilterOption[] = [];
-  for (let i = 0; i < list.choices.length; i++) {
-    if (!(list.lower[i] as string).includes(q)) continue;
-    const c = list.choices[i] as FilterOption;
-    const name = nameOf(c);
-    const last = top[top.length - 1];
-    if (top.length === room && last && collator.compare(name, nameOf(last)) >= 0) continue;
-    let lo = 0;
-    let hi = top.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (collator.compare(name, nameOf(top[mid] as FilterOption)) < 0) hi = mid;
-      else lo = mid + 1;
-    }
-    top.splice(lo, 0, c);
-    if (top.length > room) top.pop();
-  }
-  return top;
+  const top = new TopN<FilterOption>(room, (a, b) => collator.compare(nameOf(a), nameOf(b)));
+  for (let i = 0; i < list.choices.length; i++)
+    if ((list.lower[i] as string).includes(q)) top.offer(list.choices[i] as FilterOption);
+  return top.kept;
 }
 
 /**

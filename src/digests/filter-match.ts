@@ -1,6 +1,7 @@
 import { distance } from "fastest-levenshtein";
 import type { FilterOption } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
+import { TopN } from "../top-n.ts";
 
 /**
  * Resolves what a user typed (`payments / api`, `API`, a UUID) to filter values. Pure.
@@ -67,21 +68,15 @@ function indexOf(options: readonly FilterOption[]): OptionIndex {
  * list order among equals. A name whose length alone puts it past the third found is not measured.
  */
 function closest(t: string, options: readonly FilterOption[], index: OptionIndex): string[] {
-  const top: { d: number; i: number }[] = [];
+  const top = new TopN<{ d: number; i: number }>(3, (a, b) => a.d - b.d);
   for (let i = 0; i < options.length; i++) {
     const name = index.names[i] as string;
     const last = index.children[i] as string;
     const bound = Math.min(Math.abs(t.length - name.length), Math.abs(t.length - last.length) + 1);
-    const worst = top.length === 3 ? (top[2] as { d: number }).d : Number.POSITIVE_INFINITY;
-    if (bound >= worst) continue;
-    const d = Math.min(distance(t, name), distance(t, last) + 1);
-    if (d >= worst) continue;
-    let at = top.length;
-    while (at > 0 && (top[at - 1] as { d: number }).d > d) at--;
-    top.splice(at, 0, { d, i });
-    if (top.length > 3) top.pop();
+    if (bound >= (top.worst?.d ?? Number.POSITIVE_INFINITY)) continue;
+    top.offer({ d: Math.min(distance(t, name), distance(t, last) + 1), i });
   }
-  return top.map((r) => (options[r.i] as FilterOption).displayValue);
+  return top.kept.map((r) => (options[r.i] as FilterOption).displayValue);
 }
 
 export function matchFilter(kind: FilterKind, typed: string, options: readonly FilterOption[]): FilterOption {
