@@ -32,8 +32,11 @@ export type SaidComparison =
   | { kind: "span_before"; n: number; unit: Unit }
   /** The equally long period just before: every digest's own comparison. */
   | { kind: "previous" }
-  /** The same days a year earlier; "the same week last year" keeps the weekdays (52 weeks back). */
-  | { kind: "year_ago"; weeks?: true }
+  /**
+   * The same days `n` units earlier: "a month ago", "2 weeks ago", "the same period last year" (12
+   * months), "the same week last year" (52 weeks, so the weekdays stay).
+   */
+  | { kind: "ago"; n: number; unit: Unit }
   | { kind: "problem"; problem: string };
 
 const UNIT_WORDS: Record<string, Unit> = {
@@ -94,17 +97,22 @@ function relative(s: Sentence, j: number): { len: number; said: SaidComparison }
     return { len: the + 3, said: { kind: "span_before", n, unit: span } };
   if (s.free(j) === "before") return { len: 1, said: { kind: "previous" } };
   const same = Math.max(
-    s.match(k, "same period|time|days|dates|day|week|month|quarter last year"),
-    s.match(k, "same period|time|days|dates|day|week|month|quarter a|one year ago|earlier"),
+    s.match(k, "same|this period|time|days|dates|day|week|month|quarter last year"),
+    s.match(k, "same|this period|time|days|dates|day|week|month|quarter a|one year ago|earlier"),
   );
   if (same > 0)
     return {
       len: the + same,
-      said: s.words[k + 1] === "week" ? { kind: "year_ago", weeks: true } : { kind: "year_ago" },
+      said:
+        s.words[k + 1] === "week"
+          ? { kind: "ago", n: 52, unit: "week" }
+          : { kind: "ago", n: 1, unit: "year" },
     };
-  const ago = s.match(j, "a|one year ago");
-  if (ago > 0) return { len: ago, said: { kind: "year_ago" } };
-  if (s.match(j, "last year") === 2) return { len: 2, said: { kind: "year_ago" } };
+  const back = numberOf(s.free(j));
+  const backUnit = UNIT_WORDS[(s.free(j + 1) ?? "").replace(/s$/, "")];
+  if (back !== undefined && back >= 1 && backUnit && s.free(j + 2) === "ago")
+    return { len: 3, said: { kind: "ago", n: back, unit: backUnit } };
+  if (s.match(j, "last year") === 2) return { len: 2, said: { kind: "ago", n: 1, unit: "year" } };
   return null;
 }
 
@@ -150,9 +158,12 @@ export function resolveComparison(
       return { range: said.range };
     case "previous":
       return period(previous.from, previous.to, today);
-    case "year_ago":
-      if (said.weeks) return period(addDays(main.from, -364), addDays(main.to, -364), today);
-      return period(addMonths(main.from, -12), addMonths(main.to, -12), today);
+    case "ago":
+      return period(
+        unitsBefore(main.from, said.unit, said.n),
+        unitsBefore(main.to, said.unit, said.n),
+        today,
+      );
     case "before":
       return beforeUnit(said.unit, main, today);
     case "span_before":

@@ -148,11 +148,23 @@ function dayFromSaid(d: SaidDate, today: IsoDay): IsoDay | undefined {
 
 /** `last|past|previous N units`: the N units ending today (weeks and days in the command's `lastNd`). */
 function lastN(s: Sentence, i: number, today: IsoDay): Hit {
-  const lead = s.match(i, "last|past|previous|prior");
+  let lead = s.match(i, "last|past|previous|prior");
   if (lead < 0) return null;
+  // "the last few days": no number to look at, so the person is asked for one.
+  const vague = s.match(i + lead, "few|several|couple");
+  if (vague === 1 && UNITS[s.free(i + lead + 1) ?? ""] && s.free(i + lead) !== "couple") {
+    const unit = s.free(i + lead + 1) as string;
+    return {
+      len: lead + 2,
+      problem: `“${s.free(i + lead)} ${unit}” is not a number of ${unit}: say how many, as in “the last 3 ${unit}”.`,
+    };
+  }
+  // "the past couple of weeks": two.
+  const couple = s.match(i + lead, "couple of");
+  if (couple === 2) lead += 1;
   // "last 30d", "past 2w": the number and its unit in one word, as in the command's own `last30d`.
   const joined = /^(\d{1,3})([dwh])$/.exec(s.free(i + lead) ?? "");
-  const n = joined ? Number(joined[1]) : numberOf(s.free(i + lead));
+  const n = couple === 2 ? 2 : joined ? Number(joined[1]) : numberOf(s.free(i + lead));
   if (n !== undefined && n >= 1 && (joined?.[2] === "h" || HOUR_WORDS.has(s.free(i + lead + 1) ?? "")))
     return { len: lead + (joined ? 1 : 2), problem: hoursProblem(n) };
   const unit = joined ? (joined[2] === "d" ? "day" : "week") : UNITS[s.free(i + lead + 1) ?? ""];
@@ -330,6 +342,124 @@ function month(s: Sentence, i: number, today: IsoDay, cued: boolean): Hit {
   if (year) return hit(2, period(dayOf(year, m, 1) as IsoDay, endOfMonth(year, m), today));
   const { from, to } = latestMonth(today, m);
   return hit(1, period(from, to, today));
+}
+
+/** A month said by name at `at`, with or without its year: its days (the latest that has begun). */
+function namedMonth(
+  s: Sentence,
+  at: number,
+  today: IsoDay,
+): { len: number; from: IsoDay; to: IsoDay } | null {
+  const m = monthNumber(s.free(at));
+  if (m === 0) return null;
+  const year = yearNumber(s.free(at + 1));
+  if (!year) return { len: 1, ...latestMonth(today, m) };
+  return { len: 2, from: dayOf(year, m, 1) as IsoDay, to: endOfMonth(year, m) };
+}
+
+/** Where in a month: `early` the 1st–10th, `mid` the 11th–20th, `late` the 21st to its end. */
+const MONTH_PART: Record<string, [number, number]> = {
+  early: [1, 10],
+  beginning: [1, 10],
+  mid: [11, 20],
+  middle: [11, 20],
+  late: [21, 31],
+  end: [21, 31],
+};
+
+/** `early November`, `mid-October`, `late October 2025`, `the end of September`: a third of the month. */
+function partOfMonth(s: Sentence, i: number, today: IsoDay): Hit {
+  const part = MONTH_PART[s.free(i) ?? ""];
+  if (!part) return null;
+  const of = s.match(i + 1, "of|-?");
+  const m = namedMonth(s, i + 1 + of, today);
+  if (!m) return null;
+  const from = addDays(m.from, part[0] - 1);
+  const to = part[1] === 31 ? m.to : addDays(m.from, part[1] - 1);
+  return hit(1 + of + m.len, period(from, to, today));
+}
+
+/**
+ * `the first week of November` (its 1st–7th, and so on to the fourth), `the last week of October`
+ * (its last 7 days), `the week of Nov 9` (Monday to Sunday around it), `week 45` (the ISO week of
+ * this year, or last year's when it is still to come).
+ */
+function weekOf(s: Sentence, i: number, today: IsoDay): Hit {
+  const nth = ORDINAL_QUARTERS[s.free(i) ?? ""];
+  if (nth !== undefined && s.match(i + 1, "week of|in") === 2) {
+    const m = namedMonth(s, i + 3, today);
+    if (!m) return null;
+    const from = nth === 0 ? addDays(m.to, -6) : addDays(m.from, 7 * (nth - 1));
+    return hit(3 + m.len, period(from, addDays(from, 6), today));
+  }
+  if (s.free(i) !== "week") return null;
+  if (s.free(i + 1) === "of") {
+    const date = dateAt(s, i + 2);
+    if (!date) return null;
+    const day = dayFromSaid(date, today);
+    if (!day) return { len: 2 + date.len, problem: "That date does not exist." };
+    const monday = mondayOf(day);
+    return hit(2 + date.len, period(monday, addDays(monday, 6), today));
+  }
+  const n = /^\d{1,2}$/.test(s.free(i + 1) ?? "") ? Number(s.free(i + 1)) : 0;
+  if (n < 1) return null;
+  const year = yearNumber(s.free(i + 2));
+  // ISO weeks: week 1 is the one with January 4th in it; a year has 52 or 53.
+  const mondayOfWeek = (y: number) => addDays(mondayOf(dayOf(y, 1, 4) as IsoDay), 7 * (n - 1));
+  const y = year || (mondayOfWeek(yearOf(today)) <= today ? yearOf(today) : yearOf(today) - 1);
+  const monday = mondayOfWeek(y);
+  const len = year ? 3 : 2;
+  if (yearOf(addDays(monday, 3)) !== y) return { len, problem: `${y} has no week ${n}.` };
+  return hit(len, period(monday, addDays(monday, 6), today));
+}
+
+/**
+ * `3 days ago`, `a week ago`, `two months ago`, `the day before yesterday`: that day, or that whole
+ * calendar week, month or quarter, as "last week" is the whole one before this. Years back are this
+ * time of that year (`a year ago`, `this time last year`: the last 7 days, a year earlier), since
+ * nobody asking "how were we doing a year ago" means the whole of it.
+ */
+function ago(s: Sentence, i: number, today: IsoDay): Hit {
+  const before = s.match(i, "day before yesterday");
+  if (before > 0) {
+    const d = addDays(today, -2);
+    return hit(before, period(d, d, today));
+  }
+  const yearsBack = (len: number, n: number) =>
+    hit(len, period(addMonths(addDays(today, -6), -12 * n), addMonths(today, -12 * n), today));
+  const thisTime = Math.max(
+    s.match(i, "this|same time last year"),
+    s.match(i, "this|same time a|one year ago"),
+  );
+  if (thisTime > 0) return yearsBack(thisTime, 1);
+  const n = numberOf(s.free(i));
+  if (n === undefined || n < 1 || s.free(i + 2) !== "ago") return null;
+  if (HOUR_WORDS.has(s.free(i + 1) ?? "")) return { len: 3, problem: hoursProblem(n) };
+  switch (UNITS[s.free(i + 1) ?? ""]) {
+    case "day": {
+      const d = addDays(today, -n);
+      return hit(3, period(d, d, today));
+    }
+    case "week":
+    case "fortnight": {
+      const weeks = s.free(i + 1)?.startsWith("fortnight") ? 2 * n : n;
+      const monday = addDays(mondayOf(today), -7 * weeks);
+      return hit(3, period(monday, addDays(monday, 6), today));
+    }
+    case "month": {
+      const from = startOfMonth(addMonths(today, -n));
+      return hit(3, period(from, endOfMonth(yearOf(from), monthOf(from)), today));
+    }
+    case "quarter": {
+      const back = yearOf(today) * 4 + quarterOf(today) - 1 - n;
+      const { from, to } = quarterDays(Math.floor(back / 4), (back % 4) + 1);
+      return hit(3, period(from, to, today));
+    }
+    case "year":
+      return yearsBack(3, n);
+    default:
+      return null;
+  }
 }
 
 /** `from D1 to D2`, `between D1 and D2`, `D1 - D2`, `Oct 1-15`, `from August to October`. */
@@ -540,6 +670,9 @@ function bareAt(s: Sentence, i: number, today: IsoDay, cued: boolean, spans = tr
     since,
     between,
     weekdaySpan,
+    partOfMonth,
+    weekOf,
+    ago,
     beforeLast,
     lastUnit,
     impossible,
@@ -579,6 +712,9 @@ export function periodAt(s: Sentence, i: number, today: IsoDay, spans = true): P
   const the = s.free(i + 1) === "the" ? 1 : 0;
   const inner = bareAt(s, i + 1 + the, today, true, spans);
   if (inner) return { ...inner, len: inner.len + 1 + the };
+  // "in 2025": a year alone, after a word that asks for a time (a number anywhere else may be a count).
+  const year = the === 0 ? yearNumber(s.free(i + 1)) : 0;
+  if (year) return hit(2, period(dayOf(year, 1, 1) as IsoDay, dayOf(year, 12, 31) as IsoDay, today));
   // "for the year", "in the month", "over the weekend": the one we are in, or the weekend just gone
   // (when no longer period starts there).
   if (the === 1 && s.match(i + 2, "week|month|quarter|year|weekend") === 1) {

@@ -569,8 +569,12 @@ function addNotes(r: AskReading): void {
       `Why it changed breaks down the change against the period just before; the totals compare with ${periodLabel(c)}.`,
     );
   if (r.intent === "export" && c) r.notes.push(`The CSV holds the days of ${periodLabel(r.range)} only.`);
-  if ((r.intent === "subscribe" || r.intent === "alert") && c)
+  if (r.intent === "subscribe" && c)
     r.notes.push("A scheduled digest compares each period with the one just before it.");
+  if (r.intent === "alert" && c)
+    r.notes.push(
+      `An alert compares each run's period with the one just before it, not with ${periodLabel(c)}.`,
+    );
 }
 
 /** How the reading names its subjects: `payments/*, SAST`; empty when none. */

@@ -214,6 +214,80 @@ describe("weekdays as a span", () => {
   });
 });
 
+describe("periods as people say them", () => {
+  // The corpus's today is Wednesday 2026-11-18 (ISO week 47).
+  it("weeks of a month or a date, ISO weeks, thirds of a month, days and units ago (they were unread)", () => {
+    const cases: [string, string][] = [
+      ["findings in the first week of november", "2026-11-01..2026-11-07"],
+      ["violations in the last week of october", "2026-10-25..2026-10-31"],
+      ["fixes for the week of nov 9", "2026-11-09..2026-11-15"],
+      ["findings in week 45", "2026-11-02..2026-11-08"],
+      // A week still to come this year is last year's.
+      ["findings in week 50", "2025-12-08..2025-12-14"],
+      ["findings week 46 2025", "2025-11-10..2025-11-16"],
+      ["findings early november", "2026-11-01..2026-11-10"],
+      ["findings mid-october", "2026-10-11..2026-10-20"],
+      ["late october violations", "2026-10-21..2026-10-31"],
+      ["findings at the end of september", "2026-09-21..2026-09-30"],
+      ["findings over the past couple of weeks", "last14d"],
+      ["findings the day before yesterday", "2026-11-16"],
+      ["findings 3 days ago", "2026-11-15"],
+      ["findings two weeks ago", "2026-11-02..2026-11-08"],
+      ["findings a month ago", "2026-10-01..2026-10-31"],
+      ["violations 2 quarters ago", "2026-04-01..2026-06-30"],
+      // Years back are this time of that year, not the whole of it.
+      ["findings a year ago", "2025-11-12..2025-11-18"],
+      ["findings this time last year", "2025-11-12..2025-11-18"],
+      ["in 2025", "2025-01-01..2025-12-31"],
+    ];
+    for (const [q, spec] of cases) {
+      const r = read(q);
+      expect([q, r.problem, r.range.spec]).toEqual([q, undefined, spec]);
+    }
+  });
+
+  it("vague counts, hours ago and weeks a year lacks are refused with what to say instead", () => {
+    expect(read("violations over the last few days").problem).toEqual({
+      kind: "bad_range",
+      message: "“few days” is not a number of days: say how many, as in “the last 3 days”.",
+    });
+    expect(read("fixes in the past several weeks").problem?.kind).toBe("bad_range");
+    expect(read("findings 5 hours ago").problem).toMatchObject({
+      kind: "bad_range",
+      message: expect.stringContaining("daily"),
+    });
+    expect(read("findings in week 53").problem).toEqual({
+      kind: "bad_range",
+      message: "2025 has no week 53.",
+    });
+  });
+
+  it('"N units ago" compared with is the same days that much earlier', () => {
+    const compared = (q: string) => {
+      const r = read(q);
+      return [r.range.spec, r.comparison?.spec];
+    };
+    expect(compared("how are we doing compared to a month ago")).toEqual([
+      "last7d",
+      "2026-10-12..2026-10-18",
+    ]);
+    expect(compared("findings this week vs a week ago")).toEqual(["thisweek", "2026-11-09..2026-11-11"]);
+    expect(compared("last month vs this time last year")).toEqual(["lastmonth", "2025-10-01..2025-10-31"]);
+    expect(compared("violations in q3 compared to a year ago")).toEqual([
+      "2026-07-01..2026-09-30",
+      "2025-07-01..2025-09-30",
+    ]);
+  });
+
+  it("an alert asked against a named period says that it compares with the period just before", () => {
+    const r = read("alert me when findings go up by 10% compared to last month");
+    expect(r.intent).toBe("alert");
+    expect(r.notes).toContain(
+      "An alert compares each run's period with the one just before it, not with Oct 1 – Oct 31, 2026.",
+    );
+  });
+});
+
 describe("a digest or report said with daily or weekly", () => {
   it("is a schedule to propose, as when something is to be sent; daily numbers stay a trend", () => {
     expect(slashText(read("daily digest please"))).toBe("subscribe me daily 09:00 last7d");
