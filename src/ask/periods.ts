@@ -146,13 +146,29 @@ function dayFromSaid(d: SaidDate, today: IsoDay): IsoDay | undefined {
   return d.year ? dayOf(d.year, d.month, d.day) : latestDate(today, d.month, d.day);
 }
 
-/** `last|past|previous N units`: the N units ending today (weeks and days in the command's `lastNd`). */
+/** Words after a span that end it yesterday: "not including today", "ending yesterday". */
+function untilYesterday(s: Sentence, at: number): number {
+  return Math.max(
+    s.match(at, "not including|counting today"),
+    s.match(at, "excluding|without today"),
+    s.match(at, "ending|through|until|till|to yesterday"),
+  );
+}
+
+/** Words that make the units whole ones of the calendar: "the last 2 full weeks". */
+const WHOLE = "full|complete|whole|entire";
+
+/**
+ * `last|past|previous N units`: the N units ending today (weeks and days in the command's `lastNd`);
+ * ending yesterday when said so ("the last 7 days not including today", "the 7 days ending
+ * yesterday"); `N full weeks|months|quarters` are the whole ones before this one, and `N full days`
+ * end yesterday.
+ */
 function lastN(s: Sentence, i: number, today: IsoDay): Hit {
-  let lead = s.match(i, "last|past|previous|prior");
-  if (lead < 0) return null;
+  let lead = Math.max(0, s.match(i, "last|past|previous|prior"));
   // "the last few days": no number to look at, so the person is asked for one.
   const vague = s.match(i + lead, "few|several|couple");
-  if (vague === 1 && UNITS[s.free(i + lead + 1) ?? ""] && s.free(i + lead) !== "couple") {
+  if (lead > 0 && vague === 1 && UNITS[s.free(i + lead + 1) ?? ""] && s.free(i + lead) !== "couple") {
     const unit = s.free(i + lead + 1) as string;
     return {
       len: lead + 2,
@@ -165,29 +181,53 @@ function lastN(s: Sentence, i: number, today: IsoDay): Hit {
   // "last 30d", "past 2w": the number and its unit in one word, as in the command's own `last30d`.
   const joined = /^(\d{1,3})([dwh])$/.exec(s.free(i + lead) ?? "");
   const n = couple === 2 ? 2 : joined ? Number(joined[1]) : numberOf(s.free(i + lead));
-  if (n !== undefined && n >= 1 && (joined?.[2] === "h" || HOUR_WORDS.has(s.free(i + lead + 1) ?? "")))
+  const whole = joined ? 0 : Math.max(0, s.match(i + lead + 1, WHOLE));
+  const unitAt = i + lead + 1 + whole;
+  if (lead > 0 && n !== undefined && n >= 1 && (joined?.[2] === "h" || HOUR_WORDS.has(s.free(unitAt) ?? "")))
     return { len: lead + (joined ? 1 : 2), problem: hoursProblem(n) };
-  const unit = joined ? (joined[2] === "d" ? "day" : "week") : UNITS[s.free(i + lead + 1) ?? ""];
+  const unit = joined ? (joined[2] === "d" ? "day" : "week") : UNITS[s.free(unitAt) ?? ""];
   if (n === undefined || !unit || n < 1) return null;
-  const len = lead + (joined ? 1 : 2);
+  let len = lead + (joined ? 1 : 2 + whole);
+  const yesterday = untilYesterday(s, i + len);
+  // Without "last" it is a count ("5 days"), unless its end is said ("the 7 days ending yesterday").
+  if (lead === 0 && yesterday <= 0) return null;
+  len += Math.max(0, yesterday);
   const days = unit === "day" ? n : unit === "week" ? 7 * n : unit === "fortnight" ? 14 * n : 0;
+  if (whole > 0 && unit !== "day") {
+    // Whole weeks, months or quarters: the ones before this one.
+    if (days > 0) {
+      const monday = mondayOf(today);
+      return hit(len, period(addDays(monday, -days), addDays(monday, -1), today));
+    }
+    const per = unit === "month" ? 1 : unit === "quarter" ? 3 : 12;
+    const first =
+      unit === "month"
+        ? startOfMonth(today)
+        : unit === "quarter"
+          ? quarterDays(yearOf(today), quarterOf(today)).from
+          : (dayOf(yearOf(today), 1, 1) as IsoDay);
+    return hit(len, period(addMonths(first, -per * n), addDays(first, -1), today));
+  }
+  const end = yesterday > 0 || whole > 0 ? addDays(today, -1) : today;
   if (days > 0) {
     if (days > MAX_LAST_DAYS)
       return { len, problem: `The last ${days} days is more than I can look at (${MAX_LAST_DAYS} at most).` };
-    return hit(len, period(addDays(today, 1 - days), today, today, `last${days}d`));
+    return hit(len, period(addDays(end, 1 - days), end, today, end === today ? `last${days}d` : undefined));
   }
   const months = unit === "month" ? n : unit === "quarter" ? 3 * n : 12 * n;
-  if (months === 12) return hit(len, period(addDays(today, -364), today, today, "last365d"));
-  return hit(len, period(addDays(addMonths(today, -months), 1), today, today));
+  if (months === 12 && end === today) return hit(len, period(addDays(today, -364), today, today, "last365d"));
+  return hit(len, period(addDays(addMonths(end, -months), 1), end, today));
 }
 
 /** `last|previous|past unit`: the whole unit before this one; "past" means the span ending today. */
 function lastUnit(s: Sentence, i: number, today: IsoDay): Hit {
   const lead = s.match(i, "last|past|previous|prior");
   if (lead < 0) return null;
-  const word = s.free(i + 1);
-  const past = s.free(i) === "past";
-  const len = 2;
+  // "the last full week": the whole one before this, as "last week" is.
+  const whole = Math.max(0, s.match(i + 1, WHOLE));
+  const word = s.free(i + 1 + whole);
+  const past = s.free(i) === "past" && whole === 0;
+  const len = 2 + whole;
   if (HOUR_WORDS.has(word ?? "")) return { len, problem: hoursProblem(1) };
   if (word === "weekend") {
     // The latest Saturday (today on a Saturday); on a weekend day that one is still going on, so the
@@ -393,6 +433,16 @@ function weekOf(s: Sentence, i: number, today: IsoDay): Hit {
     return hit(3 + m.len, period(from, addDays(from, 6), today));
   }
   if (s.free(i) !== "week") return null;
+  // "the week ending Friday", "the week to Nov 13": the 7 days ending that day.
+  if (s.match(i + 1, "ending|to") === 1) {
+    const wd = weekdayNumber(s.free(i + 2));
+    const date = wd ? null : dateAt(s, i + 2);
+    const end = wd ? lastWeekday(today, wd, false) : date ? dayFromSaid(date, today) : undefined;
+    const len = 2 + (wd ? 1 : (date?.len ?? 0));
+    if (len === 2) return null;
+    if (!end) return { len, problem: "That date does not exist." };
+    return hit(len, period(addDays(end, -6), end, today));
+  }
   if (s.free(i + 1) === "of") {
     const date = dateAt(s, i + 2);
     if (!date) return null;
@@ -432,6 +482,19 @@ function ago(s: Sentence, i: number, today: IsoDay): Hit {
     s.match(i, "this|same time a|one year ago"),
   );
   if (thisTime > 0) return yearsBack(thisTime, 1);
+  // "this week last year": the whole week 52 weeks back (its weekdays), month or quarter a year back.
+  if (s.match(i, "this week|month|quarter last year") === 4) {
+    const back = addMonths(today, -12);
+    const unit = s.free(i + 1);
+    const monday = mondayOf(addDays(today, -364));
+    const { from, to } =
+      unit === "week"
+        ? { from: monday, to: addDays(monday, 6) }
+        : unit === "month"
+          ? { from: startOfMonth(back), to: endOfMonth(yearOf(back), monthOf(back)) }
+          : quarterDays(yearOf(back), quarterOf(back));
+    return hit(4, period(from, to, today));
+  }
   const n = numberOf(s.free(i));
   if (n === undefined || n < 1 || s.free(i + 2) !== "ago") return null;
   if (HOUR_WORDS.has(s.free(i + 1) ?? "")) return { len: 3, problem: hoursProblem(n) };
@@ -569,6 +632,14 @@ function since(s: Sentence, i: number, today: IsoDay): Hit {
               : undefined;
     if (from) return upTo(1 + start + 1, from);
   }
+  // "since the beginning of Q4", "since the start of October", "since the start of last month".
+  const startOf = s.match(at, "the? start|beginning of");
+  if (startOf > 0) {
+    const inner = bareAt(s, at + startOf, today, true);
+    if (inner && "range" in inner) return upTo(1 + startOf + inner.len, inner.range.from);
+    const year = yearNumber(s.free(at + startOf));
+    if (year) return upTo(2 + startOf, dayOf(year, 1, 1));
+  }
   return null;
 }
 
@@ -583,6 +654,34 @@ function beforeLast(s: Sentence, i: number, today: IsoDay): Hit {
   }
   const from = startOfMonth(addMonths(today, -2));
   return hit(len, period(from, addDays(startOfMonth(addMonths(today, -1)), -1), today));
+}
+
+/**
+ * `on the 3rd`, `Monday the 9th`: a day said by its number alone, this month's (last month's while it
+ * is still to come); with a weekday, that weekday's it must be.
+ */
+function dayOfMonth(s: Sentence, i: number, today: IsoDay): Hit {
+  const wd = weekdayNumber(s.free(i));
+  const at = i + (wd ? 2 : 0);
+  // Only an ordinal after "the" (a bare number may be a count): "the" is taken by the caller, or here after a weekday.
+  if (wd ? s.free(i + 1) !== "the" : s.words[i - 1] !== "the") return null;
+  const w = s.free(at) ?? "";
+  if (!/^\d{1,2}(st|nd|rd|th)$/.test(w) || s.free(at + 1) === "of" || monthNumber(s.free(at + 1)) > 0)
+    return null;
+  const d = dayNumber(w);
+  const len = at + 1 - i;
+  const current = dayOf(yearOf(today), monthOf(today), d);
+  const before = addMonths(startOfMonth(today), -1);
+  const day = current && current <= today ? current : dayOf(yearOf(before), monthOf(before), d);
+  if (!day) return { len, problem: "That date does not exist." };
+  if (wd && isoWeekday(day) !== wd) {
+    const name = (n: number) => `${WEEKDAYS[n - 1]?.[0]?.toUpperCase()}${WEEKDAYS[n - 1]?.slice(1)}`;
+    return {
+      len,
+      problem: `${formatRangeLabel(day, day)} is a ${name(isoWeekday(day))}, not a ${name(wd)}.`,
+    };
+  }
+  return hit(len, period(day, day, today));
 }
 
 /** `on Monday`, `last Tuesday`: that one day. */
@@ -663,6 +762,7 @@ function bareAt(s: Sentence, i: number, today: IsoDay, cued: boolean, spans = tr
   }
   for (const rule of [
     commandWord,
+    ago,
     thisUnit,
     lastN,
     quarter,
@@ -672,7 +772,7 @@ function bareAt(s: Sentence, i: number, today: IsoDay, cued: boolean, spans = tr
     weekdaySpan,
     partOfMonth,
     weekOf,
-    ago,
+    dayOfMonth,
     beforeLast,
     lastUnit,
     impossible,

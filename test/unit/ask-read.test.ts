@@ -216,7 +216,7 @@ describe("weekdays as a span", () => {
 
 describe("periods as people say them", () => {
   // The corpus's today is Wednesday 2026-11-18 (ISO week 47).
-  it("weeks of a month or a date, ISO weeks, thirds of a month, days and units ago (they were unread)", () => {
+  it("weeks of a month or a date, ISO weeks, thirds of a month, whole units, days by number and units ago (they were unread)", () => {
     const cases: [string, string][] = [
       ["findings in the first week of november", "2026-11-01..2026-11-07"],
       ["violations in the last week of october", "2026-10-25..2026-10-31"],
@@ -239,6 +239,24 @@ describe("periods as people say them", () => {
       ["findings a year ago", "2025-11-12..2025-11-18"],
       ["findings this time last year", "2025-11-12..2025-11-18"],
       ["in 2025", "2025-01-01..2025-12-31"],
+      ["findings this week last year", "2025-11-17..2025-11-23"],
+      ["fixes this month last year", "2025-11-01..2025-11-30"],
+      // Whole units of the calendar, and spans that end yesterday.
+      ["violations for the last full week", "lastweek"],
+      ["findings last complete month", "lastmonth"],
+      ["findings in the last 2 full weeks", "2026-11-02..2026-11-15"],
+      ["findings last 3 full months", "2026-08-01..2026-10-31"],
+      ["findings last 7 full days", "2026-11-11..2026-11-17"],
+      ["findings over the last 7 days not including today", "2026-11-11..2026-11-17"],
+      ["violations for the 7 days ending yesterday", "2026-11-11..2026-11-17"],
+      ["findings for the week ending friday", "2026-11-07..2026-11-13"],
+      ["findings for the week ending nov 13", "2026-11-07..2026-11-13"],
+      // A day by its number: this month's, or last month's while it is to come.
+      ["findings on the 3rd", "2026-11-03"],
+      ["findings on the 25th", "2026-10-25"],
+      ["violations on monday the 9th", "2026-11-09"],
+      ["fixes since the beginning of q4", "2026-10-01..2026-11-18"],
+      ["since the start of last month", "2026-10-01..2026-11-18"],
     ];
     for (const [q, spec] of cases) {
       const r = read(q);
@@ -259,6 +277,10 @@ describe("periods as people say them", () => {
     expect(read("findings in week 53").problem).toEqual({
       kind: "bad_range",
       message: "2025 has no week 53.",
+    });
+    expect(read("violations on tuesday the 9th").problem).toEqual({
+      kind: "bad_range",
+      message: "Nov 9, 2026 is a Monday, not a Tuesday.",
     });
   });
 
