@@ -100,6 +100,10 @@ function relative(s: Sentence, j: number): { len: number; said: SaidComparison }
     s.match(k, "same|this period|time|days|dates|day|week|month|quarter last year"),
     s.match(k, "same|this period|time|days|dates|day|week|month|quarter a|one year ago|earlier"),
   );
+  // "the same day last week", "the same week last month": that unit back.
+  const sameLast = s.match(k, "same period|time|days|dates|day|week last week|month|quarter");
+  if (sameLast === 4)
+    return { len: the + 4, said: { kind: "ago", n: 1, unit: UNIT_WORDS[s.words[k + 3] as string] as Unit } };
   if (same > 0)
     return {
       len: the + same,

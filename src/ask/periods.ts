@@ -322,6 +322,11 @@ function quarter(s: Sentence, i: number, today: IsoDay): Hit {
       len += 2;
     }
   }
+  // "Q4 last year": that quarter of the year before this one.
+  if (!year && s.match(i + len, "last year") === 2) {
+    year = yearOf(today) - 1;
+    len += 2;
+  }
   const { from, to } = year ? quarterDays(year, q) : latestQuarter(today, q);
   return hit(len, period(from, to, today));
 }
@@ -376,9 +381,12 @@ function half(s: Sentence, i: number, today: IsoDay): Hit {
 function month(s: Sentence, i: number, today: IsoDay, cued: boolean): Hit {
   const m = monthNumber(s.free(i));
   if (m === 0) return null;
-  const year = yearNumber(s.free(i + 1));
+  // "October last year": that month of the year before this one.
+  const lastYear = s.match(i + 1, "last year") === 2;
+  const year = lastYear ? yearOf(today) - 1 : yearNumber(s.free(i + 1));
   // "may" and "march" are also verbs: a month only after a word that asks for a time, or with a year.
   if ((m === 5 || m === 3) && !cued && !year) return null;
+  if (lastYear) return hit(3, period(dayOf(year, m, 1) as IsoDay, endOfMonth(year, m), today));
   if (year) return hit(2, period(dayOf(year, m, 1) as IsoDay, endOfMonth(year, m), today));
   const { from, to } = latestMonth(today, m);
   return hit(1, period(from, to, today));
@@ -611,6 +619,8 @@ function since(s: Sentence, i: number, today: IsoDay): Hit {
   if (first > 0 && monthNumber(s.free(at + first)) === 0 && s.free(at + first) !== "of")
     return upTo(1 + first, startOfMonth(today));
   const m = monthNumber(s.free(at));
+  const mYear = m > 0 ? yearNumber(s.free(at + 1)) : 0;
+  if (mYear) return upTo(3, dayOf(mYear, m, 1));
   if (m > 0) return upTo(2, latestMonth(today, m).from);
   if (s.free(at) === "yesterday") return upTo(2, addDays(today, -1));
   const q = quarter(s, at, today);

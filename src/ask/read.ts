@@ -475,6 +475,8 @@ function readCues(s: Sentence): Cues {
     "how does this|it work",
     "who|what are you",
     "help|examples|example|commands|usage|capabilities",
+    "any? tips|hints|suggestions",
+    "on|about|for? what i? to|should|can i? ask|say|type",
   ];
   for (let i = 0; i < s.length; i++) {
     for (const p of help) {

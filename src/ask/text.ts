@@ -80,6 +80,9 @@ export function plainText(input: string, botUserId?: string): string {
       .slice(0, MAX_QUESTION_CHARS * 2)
       .replace(/<@([UW][A-Z0-9]+)(\|[^>]*)?>/g, (_m, id: string) => (id === botUserId ? " " : " @someone "))
       .replace(/<#[CG][A-Z0-9]+(\|[^>]*)?>/g, " #channel ")
+      // A channel typed as text ("#appsec"; Slack's channel names are lower case, digits, - and _),
+      // when it starts with a letter: "#1" is a rank.
+      .replace(/(^|\s)#[a-z][a-z0-9_-]{0,79}(?=$|[\s,.;!?])/gi, "$1 #channel ")
       .replace(/<![^>]*>/g, " @everyone ")
       .replace(/<[^>]*>/g, " link ")
       .replace(/&lt;/g, "<")

@@ -88,6 +88,8 @@ export const ABBREVIATIONS: Record<string, string> = {
   vuln: "vulnerabilities",
   u: "you",
   ur: "your",
+  r: "are",
+  sub: "subscribe",
 };
 
 /** What people call the digest itself ("a quick summary", "the rundown for October"): known words, fillers and digest cues at once. */

@@ -310,6 +310,51 @@ describe("periods as people say them", () => {
   });
 });
 
+describe("held-out batch C's classes of miss", () => {
+  it("are read: a letter left out of a group's name, a year said after a quarter or month, chat short forms", () => {
+    const cases: [string, string][] = [
+      ["qtd violations for infa", "digest 2026-10-01..2026-11-18 infra"],
+      ["q4 last year", "digest 2025-10-01..2025-12-31 "],
+      ["violations october last year", "digest 2025-10-01..2025-10-31 "],
+      ["why r violations up this wk", "drivers thisweek "],
+      ["any tips on what to ask", "help last7d "],
+      ["what should i ask", "help last7d "],
+    ];
+    for (const [q, want] of cases) {
+      const r = read(q);
+      expect([q, r.problem, `${r.intent} ${r.range.spec} ${r.subjects.groups.join(",")}`]).toEqual([
+        q,
+        undefined,
+        want,
+      ]);
+    }
+    expect(slashText(read("sub me to the sast digest every thursday"))).toBe(
+      "subscribe me weekly thu 09:00 last7d scanner:sast",
+    );
+    expect(read("findings yesterday compared with the same day last week").comparison?.spec).toBe(
+      "2026-11-10",
+    );
+    expect(read("findings since jan 2025").problem).toMatchObject({ kind: "bad_range" });
+    // A word one letter short of two names is neither.
+    const two = {
+      assets: [
+        { value: "a", displayValue: "bravo / x" },
+        { value: "b", displayValue: "brava / y" },
+      ],
+    };
+    expect(read("findings in brav", two).problem).toEqual({ kind: "unread", words: ["brav"] });
+    expect(read("findings in brvo", two).subjects.groups).toEqual(["bravo"]);
+  });
+
+  it("a channel typed as #name is a channel's schedule, refused with its command; #1 is not a channel", () => {
+    expect(read("post the weekly numbers in #appsec every monday").problem).toMatchObject({
+      kind: "bad_condition",
+      message: expect.stringContaining("/insights subscribe weekly mon 09:00 last7d"),
+    });
+    expect(read("top #1 asset").problem).toEqual({ kind: "unread", words: ["top", "#1"] });
+  });
+});
+
 describe("a digest or report said with daily or weekly", () => {
   it("is a schedule to propose, as when something is to be sent; daily numbers stay a trend", () => {
     expect(slashText(read("daily digest please"))).toBe("subscribe me daily 09:00 last7d");
