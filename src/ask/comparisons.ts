@@ -36,7 +36,7 @@ export type SaidComparison =
    * The same days `n` units earlier: "a month ago", "2 weeks ago", "the same period last year" (12
    * months), "the same week last year" (52 weeks, so the weekdays stay).
    */
-  | { kind: "ago"; n: number; unit: Unit }
+  | { kind: "ago"; n: number; unit: Unit; fromNow?: true }
   | { kind: "problem"; problem: string };
 
 const UNIT_WORDS: Record<string, Unit> = {
@@ -84,7 +84,12 @@ function relative(s: Sentence, j: number): { len: number; said: SaidComparison }
   const the = s.free(j) === "the" ? 1 : 0;
   const k = j + the;
   const unit = UNIT_WORDS[s.free(k) ?? ""];
-  if ((unit || s.free(k) === "period") && s.match(k + 1, "before|prior|earlier|preceding") === 1)
+  // ("the day before yesterday" is a period: read below.)
+  if (
+    (unit || s.free(k) === "period") &&
+    s.match(k + 1, "before|prior|earlier|preceding") === 1 &&
+    !(unit === "day" && s.free(k + 2) === "yesterday")
+  )
     return { len: the + 2, said: unit ? { kind: "before", unit } : { kind: "previous" } };
   if (s.match(k, "previous|prior|preceding") === 1) {
     const u = UNIT_WORDS[s.free(k + 1) ?? ""];
@@ -115,7 +120,7 @@ function relative(s: Sentence, j: number): { len: number; said: SaidComparison }
   const back = numberOf(s.free(j));
   const backUnit = UNIT_WORDS[(s.free(j + 1) ?? "").replace(/s$/, "")];
   if (back !== undefined && back >= 1 && backUnit && s.free(j + 2) === "ago")
-    return { len: 3, said: { kind: "ago", n: back, unit: backUnit } };
+    return { len: 3, said: { kind: "ago", n: back, unit: backUnit, fromNow: true } };
   if (s.match(j, "last year") === 2) return { len: 2, said: { kind: "ago", n: 1, unit: "year" } };
   return null;
 }
@@ -163,16 +168,61 @@ export function resolveComparison(
     case "previous":
       return period(previous.from, previous.to, today);
     case "ago":
-      return period(
-        unitsBefore(main.from, said.unit, said.n),
-        unitsBefore(main.to, said.unit, said.n),
-        today,
-      );
+      return agoOf(said, main, today);
     case "before":
       return beforeUnit(said.unit, main, today);
     case "span_before":
       return period(unitsBefore(main.from, said.unit, said.n), addDays(main.from, -1), today);
   }
+}
+
+/** The whole week, month, quarter or year of the calendar that `day` is in. */
+function calendarUnit(unit: Unit, day: IsoDay): { from: IsoDay; to: IsoDay } | undefined {
+  switch (unit) {
+    case "week": {
+      const monday = mondayOf(day);
+      return { from: monday, to: addDays(monday, 6) };
+    }
+    case "month":
+      return {
+        from: dayOf(yearOf(day), monthOf(day), 1) as IsoDay,
+        to: endOfMonth(yearOf(day), monthOf(day)),
+      };
+    case "quarter":
+      return quarterDays(yearOf(day), quarterOf(day));
+    case "year":
+      return { from: dayOf(yearOf(day), 1, 1) as IsoDay, to: dayOf(yearOf(day), 12, 31) as IsoDay };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The same days `n` units earlier. Said as "N units ago" about a whole unit of that kind ("last week vs
+ * 2 weeks ago", "last month vs 2 months ago"), it is the unit N back from today's, as the words mean
+ * alone, unless that one is not before it ("Q2 vs a quarter ago": the quarter before Q2). Otherwise
+ * the period moves back keeping its length, and whole months stay whole months ("February vs a month
+ * ago": all of January; "the same period last year" across February 29th: still 7 days).
+ */
+function agoOf(said: { n: number; unit: Unit; fromNow?: true }, main: DayRange, today: IsoDay) {
+  const { n, unit } = said;
+  const own = calendarUnit(unit, main.from);
+  if (own && own.from === main.from && own.to === main.to) {
+    const fromToday = said.fromNow ? calendarUnit(unit, unitsBefore(today, unit, n)) : undefined;
+    const back =
+      fromToday && fromToday.to < main.from ? fromToday : calendarUnit(unit, unitsBefore(main.from, unit, n));
+    if (back) return period(back.from, back.to, today);
+  }
+  const wholeMonths =
+    "months" in UNIT_LENGTH[unit] &&
+    main.from.endsWith("-01") &&
+    main.to === endOfMonth(yearOf(main.to), monthOf(main.to));
+  if (wholeMonths) {
+    const last = unitsBefore(dayOf(yearOf(main.to), monthOf(main.to), 1) as IsoDay, unit, n);
+    return period(unitsBefore(main.from, unit, n), endOfMonth(yearOf(last), monthOf(last)), today);
+  }
+  const to = unitsBefore(main.to, unit, n);
+  return period(addDays(to, 1 - periodDays(main)), to, today);
 }
 
 function beforeUnit(unit: Unit, main: DayRange, today: IsoDay) {
@@ -184,7 +234,9 @@ function beforeUnit(unit: Unit, main: DayRange, today: IsoDay) {
     }
     case "week": {
       const monday = mondayOf(from);
-      const whole = from === monday && (main.to === addDays(monday, 6) || main.to === today);
+      // This week so far counts as the week; a span that happens to end today does not ("Monday to
+      // Friday" asked on a Friday).
+      const whole = from === monday && (main.to === addDays(monday, 6) || main.spec === "thisweek");
       // A week or less that is not one ("Monday to Friday", "Friday to Monday", "yesterday"): the
       // same weekdays a week back.
       if (!whole && periodDays(main) <= 7) return period(addDays(from, -7), addDays(main.to, -7), today);

@@ -151,7 +151,7 @@ function untilYesterday(s: Sentence, at: number): number {
   return Math.max(
     s.match(at, "not including|counting today"),
     s.match(at, "excluding|without today"),
-    s.match(at, "ending|through|until|till|to yesterday"),
+    s.match(at, "ending|through|until|till yesterday"),
   );
 }
 
@@ -166,6 +166,7 @@ const WHOLE = "full|complete|whole|entire";
  */
 function lastN(s: Sentence, i: number, today: IsoDay): Hit {
   let lead = Math.max(0, s.match(i, "last|past|previous|prior"));
+  const saidLast = lead > 0;
   // "the last few days": no number to look at, so the person is asked for one.
   const vague = s.match(i + lead, "few|several|couple");
   if (lead > 0 && vague === 1 && UNITS[s.free(i + lead + 1) ?? ""] && s.free(i + lead) !== "couple") {
@@ -183,14 +184,14 @@ function lastN(s: Sentence, i: number, today: IsoDay): Hit {
   const n = couple === 2 ? 2 : joined ? Number(joined[1]) : numberOf(s.free(i + lead));
   const whole = joined ? 0 : Math.max(0, s.match(i + lead + 1, WHOLE));
   const unitAt = i + lead + 1 + whole;
-  if (lead > 0 && n !== undefined && n >= 1 && (joined?.[2] === "h" || HOUR_WORDS.has(s.free(unitAt) ?? "")))
-    return { len: lead + (joined ? 1 : 2), problem: hoursProblem(n) };
+  if (saidLast && n !== undefined && n >= 1 && (joined?.[2] === "h" || HOUR_WORDS.has(s.free(unitAt) ?? "")))
+    return { len: lead + (joined ? 1 : 2 + whole), problem: hoursProblem(n) };
   const unit = joined ? (joined[2] === "d" ? "day" : "week") : UNITS[s.free(unitAt) ?? ""];
   if (n === undefined || !unit || n < 1) return null;
   let len = lead + (joined ? 1 : 2 + whole);
   const yesterday = untilYesterday(s, i + len);
   // Without "last" it is a count ("5 days"), unless its end is said ("the 7 days ending yesterday").
-  if (lead === 0 && yesterday <= 0) return null;
+  if (!saidLast && yesterday <= 0) return null;
   len += Math.max(0, yesterday);
   const days = unit === "day" ? n : unit === "week" ? 7 * n : unit === "fortnight" ? 14 * n : 0;
   if (whole > 0 && unit !== "day") {
@@ -237,8 +238,11 @@ function lastUnit(s: Sentence, i: number, today: IsoDay): Hit {
     return hit(len, period(start, addDays(start, 1), today));
   }
   switch (UNITS[word ?? ""]) {
-    case "day":
-      return hit(len, period(today, today, today, "last1d"));
+    case "day": {
+      // "the last full day" is yesterday: today is not over.
+      const day = whole > 0 ? addDays(today, -1) : today;
+      return hit(len, period(day, day, today, whole > 0 ? undefined : "last1d"));
+    }
     case "week":
       return past
         ? hit(len, period(addDays(today, -6), today, today, "last7d"))
@@ -464,7 +468,9 @@ function weekOf(s: Sentence, i: number, today: IsoDay): Hit {
   const year = yearNumber(s.free(i + 2));
   // ISO weeks: week 1 is the one with January 4th in it; a year has 52 or 53.
   const mondayOfWeek = (y: number) => addDays(mondayOf(dayOf(y, 1, 4) as IsoDay), 7 * (n - 1));
-  const y = year || (mondayOfWeek(yearOf(today)) <= today ? yearOf(today) : yearOf(today) - 1);
+  // The ISO year today is in (Dec 30 may be in next year's week 1), or the one before while week n is to come.
+  const isoYear = yearOf(addDays(mondayOf(today), 3));
+  const y = year || (mondayOfWeek(isoYear) <= today ? isoYear : isoYear - 1);
   const monday = mondayOfWeek(y);
   const len = year ? 3 : 2;
   if (yearOf(addDays(monday, 3)) !== y) return { len, problem: `${y} has no week ${n}.` };
@@ -483,8 +489,10 @@ function ago(s: Sentence, i: number, today: IsoDay): Hit {
     const d = addDays(today, -2);
     return hit(before, period(d, d, today));
   }
-  const yearsBack = (len: number, n: number) =>
-    hit(len, period(addMonths(addDays(today, -6), -12 * n), addMonths(today, -12 * n), today));
+  const yearsBack = (len: number, n: number) => {
+    const end = addMonths(today, -12 * n);
+    return hit(len, period(addDays(end, -6), end, today));
+  };
   const thisTime = Math.max(
     s.match(i, "this|same time last year"),
     s.match(i, "this|same time a|one year ago"),
@@ -503,31 +511,36 @@ function ago(s: Sentence, i: number, today: IsoDay): Hit {
           : quarterDays(yearOf(back), quarterOf(back));
     return hit(4, period(from, to, today));
   }
-  const n = numberOf(s.free(i));
-  if (n === undefined || n < 1 || s.free(i + 2) !== "ago") return null;
-  if (HOUR_WORDS.has(s.free(i + 1) ?? "")) return { len: 3, problem: hoursProblem(n) };
-  switch (UNITS[s.free(i + 1) ?? ""]) {
+  // "a couple of weeks ago": two.
+  const couple = Math.max(0, s.match(i, "a? couple of"));
+  const at = i + couple;
+  const n = couple > 0 ? 2 : numberOf(s.free(i));
+  const len = couple > 0 ? couple + 2 : 3;
+  if (n === undefined || n < 1 || s.free(at + (couple > 0 ? 1 : 2)) !== "ago") return null;
+  const unitWord = s.free(at + (couple > 0 ? 0 : 1)) ?? "";
+  if (HOUR_WORDS.has(unitWord)) return { len, problem: hoursProblem(n) };
+  switch (UNITS[unitWord]) {
     case "day": {
       const d = addDays(today, -n);
-      return hit(3, period(d, d, today));
+      return hit(len, period(d, d, today));
     }
     case "week":
     case "fortnight": {
-      const weeks = s.free(i + 1)?.startsWith("fortnight") ? 2 * n : n;
+      const weeks = unitWord.startsWith("fortnight") ? 2 * n : n;
       const monday = addDays(mondayOf(today), -7 * weeks);
-      return hit(3, period(monday, addDays(monday, 6), today));
+      return hit(len, period(monday, addDays(monday, 6), today));
     }
     case "month": {
       const from = startOfMonth(addMonths(today, -n));
-      return hit(3, period(from, endOfMonth(yearOf(from), monthOf(from)), today));
+      return hit(len, period(from, endOfMonth(yearOf(from), monthOf(from)), today));
     }
     case "quarter": {
       const back = yearOf(today) * 4 + quarterOf(today) - 1 - n;
       const { from, to } = quarterDays(Math.floor(back / 4), (back % 4) + 1);
-      return hit(3, period(from, to, today));
+      return hit(len, period(from, to, today));
     }
     case "year":
-      return yearsBack(3, n);
+      return yearsBack(len, n);
     default:
       return null;
   }
@@ -605,7 +618,9 @@ function weekdaySpan(s: Sentence, i: number, today: IsoDay): Hit {
 
 /** `since Monday`, `since last Monday`, `since Nov 1`, `since October`, `since last week`, `since the start of the month`. */
 function since(s: Sentence, i: number, today: IsoDay): Hit {
-  if (s.free(i) !== "since") return null;
+  // "since X", and "from the start of X" (a start with no end said is "since").
+  if (s.free(i) !== "since" && !(s.free(i) === "from" && s.match(i + 1, "the? start|beginning of") > 0))
+    return null;
   const at = i + 1;
   const upTo = (len: number, from: IsoDay | undefined) =>
     from ? hit(len, period(from, today, today)) : { len, problem: "That date does not exist." };
@@ -627,6 +642,15 @@ function since(s: Sentence, i: number, today: IsoDay): Hit {
   if (q && "range" in q) return upTo(1 + q.len, q.range.from);
   const last = lastUnit(s, at, today);
   if (last && "range" in last) return upTo(1 + last.len, last.range.from);
+  // "since the beginning of Q4", "since the start of October", "of last month", "of the month before
+  // last": the first day of the period said there (before "of the month": it may go on, "before last").
+  const startOf = s.match(at, "the? start|beginning of");
+  if (startOf > 0) {
+    const inner = periodAt(s, at + startOf, today);
+    if (inner && "range" in inner) return upTo(1 + startOf + inner.len, inner.range.from);
+    const year = yearNumber(s.free(at + startOf));
+    if (year) return upTo(2 + startOf, dayOf(year, 1, 1));
+  }
   const start = s.match(at, "the start|beginning of the|this?");
   if (start > 0) {
     const unit = UNITS[s.free(at + start) ?? ""];
@@ -641,14 +665,6 @@ function since(s: Sentence, i: number, today: IsoDay): Hit {
               ? dayOf(yearOf(today), 1, 1)
               : undefined;
     if (from) return upTo(1 + start + 1, from);
-  }
-  // "since the beginning of Q4", "since the start of October", "since the start of last month".
-  const startOf = s.match(at, "the? start|beginning of");
-  if (startOf > 0) {
-    const inner = bareAt(s, at + startOf, today, true);
-    if (inner && "range" in inner) return upTo(1 + startOf + inner.len, inner.range.from);
-    const year = yearNumber(s.free(at + startOf));
-    if (year) return upTo(2 + startOf, dayOf(year, 1, 1));
   }
   return null;
 }
@@ -673,16 +689,24 @@ function beforeLast(s: Sentence, i: number, today: IsoDay): Hit {
 function dayOfMonth(s: Sentence, i: number, today: IsoDay): Hit {
   const wd = weekdayNumber(s.free(i));
   const at = i + (wd ? 2 : 0);
-  // Only an ordinal after "the" (a bare number may be a count): "the" is taken by the caller, or here after a weekday.
-  if (wd ? s.free(i + 1) !== "the" : s.words[i - 1] !== "the") return null;
+  // Only an ordinal after "the", after a weekday or a word that asks for a day ("on the 3rd"): "the 3rd
+  // biggest" is a rank, and a bare number may be a count.
+  if (
+    wd ? s.free(i + 1) !== "the" : s.words[i - 1] !== "the" || !["on", "for"].includes(s.words[i - 2] ?? "")
+  )
+    return null;
   const w = s.free(at) ?? "";
   if (!/^\d{1,2}(st|nd|rd|th)$/.test(w) || s.free(at + 1) === "of" || monthNumber(s.free(at + 1)) > 0)
     return null;
   const d = dayNumber(w);
   const len = at + 1 - i;
-  const current = dayOf(yearOf(today), monthOf(today), d);
-  const before = addMonths(startOfMonth(today), -1);
-  const day = current && current <= today ? current : dayOf(yearOf(before), monthOf(before), d);
+  // The latest month that has the day by today (the 31st of the latest month with one).
+  let day: IsoDay | undefined;
+  for (let back = 0; back < 12 && !day; back++) {
+    const month = addMonths(startOfMonth(today), -back);
+    const candidate = dayOf(yearOf(month), monthOf(month), d);
+    if (candidate && candidate <= today) day = candidate;
+  }
   if (!day) return { len, problem: "That date does not exist." };
   if (wd && isoWeekday(day) !== wd) {
     const name = (n: number) => `${WEEKDAYS[n - 1]?.[0]?.toUpperCase()}${WEEKDAYS[n - 1]?.slice(1)}`;
@@ -822,8 +846,8 @@ export function periodAt(s: Sentence, i: number, today: IsoDay, spans = true): P
   const the = s.free(i + 1) === "the" ? 1 : 0;
   const inner = bareAt(s, i + 1 + the, today, true, spans);
   if (inner) return { ...inner, len: inner.len + 1 + the };
-  // "in 2025": a year alone, after a word that asks for a time (a number anywhere else may be a count).
-  const year = the === 0 ? yearNumber(s.free(i + 1)) : 0;
+  // "in 2025": a year alone, after a word that can only ask for a time ("over 2000" is a count).
+  const year = the === 0 && s.match(i, "in|during|throughout") === 1 ? yearNumber(s.free(i + 1)) : 0;
   if (year) return hit(2, period(dayOf(year, 1, 1) as IsoDay, dayOf(year, 12, 31) as IsoDay, today));
   // "for the year", "in the month", "over the weekend": the one we are in, or the weekend just gone
   // (when no longer period starts there).

@@ -134,7 +134,14 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
 
   // "how did we do vs yesterday": with no period of its own, a question whose comparison overlaps the
   // default week asks about the days since the compared one (today), when they are no more than it.
-  if (!rangeSaid && said?.kind === "period" && said.range.to >= range.from) {
+  // Not for alerts and schedules: they run on a range of their own, never on fixed days.
+  if (
+    !rangeSaid &&
+    !scheduled &&
+    alert === undefined &&
+    said?.kind === "period" &&
+    said.range.to >= range.from
+  ) {
     const since = sinceCompared(said.range, today);
     if (since) range = since;
   }
@@ -160,7 +167,14 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
       const r = buildRange(range.spec, range.from, range.to, ctx.tz);
       const resolved = resolveComparison(said, range, { from: r.previousFrom, to: r.previousTo }, today);
       if ("problem" in resolved) problems.push({ kind: "bad_range", message: resolved.problem });
-      else if (resolved.range.from <= range.to && range.from <= resolved.range.to)
+      // An alert or a schedule compares each run with the period before it whatever is named (its note
+      // says so), so only a question asked now is refused for periods that overlap.
+      else if (
+        intent !== "alert" &&
+        intent !== "subscribe" &&
+        resolved.range.from <= range.to &&
+        range.from <= resolved.range.to
+      )
         problems.push({
           kind: "bad_range",
           message: `The two periods overlap (${periodLabel(range)} and ${periodLabel(resolved.range)}): compare with one that ends before the other starts.`,
@@ -573,7 +587,7 @@ function addNotes(r: AskReading): void {
   if (r.intent === "export" && c) r.notes.push(`The CSV holds the days of ${periodLabel(r.range)} only.`);
   if (r.intent === "subscribe" && c)
     r.notes.push("A scheduled digest compares each period with the one just before it.");
-  if (r.intent === "alert" && c)
+  if (r.intent === "alert" && c && c.how !== "previous")
     r.notes.push(
       `An alert compares each run's period with the one just before it, not with ${periodLabel(c)}.`,
     );

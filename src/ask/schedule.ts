@@ -248,23 +248,12 @@ function weekdayWords(s: Sentence, part: SchedulePart, established: boolean): bo
   let found = false;
   for (let i = 0; i < s.length; i++) {
     const lead = s.match(i, "on|from?");
-    const first = dayCode(s.free(i + lead));
-    if (!first) continue;
-    const last =
-      s.match(i + lead + 1, "-|to|through|thru|till|until") === 1 ? dayCode(s.free(i + lead + 2)) : undefined;
-    if (last) {
-      for (let d = DAY_CODES.indexOf(first); ; d = (d + 1) % 7) {
-        part.days.push(DAY_CODES[d] as Weekday);
-        if (DAY_CODES[d] === last) break;
-      }
-      s.claim(i, lead + 3);
-    } else {
-      const listed: Weekday[] = [];
-      const end = dayList(s, i + lead, listed);
-      if (listed.length < 2 && !established) continue;
-      part.days.push(...listed);
-      s.claim(i, end - i);
-    }
+    if (!dayCode(s.free(i + lead))) continue;
+    const listed: Weekday[] = [];
+    const end = dayList(s, i + lead, listed);
+    if (listed.length < 2 && !established) continue;
+    part.days.push(...listed);
+    s.claim(i, end - i);
     part.frequency = "weekly";
     found = true;
   }
@@ -293,12 +282,24 @@ function exceptedDays(s: Sentence): { days: Set<Weekday>; said: string } | null 
   return days.size > 0 ? { days, said: said.join(" ") } : null;
 }
 
-/** Weekdays in a row from `k` ("Monday and Thursday", "Tue Thu"), added to `days`; returns where they end. */
+/**
+ * Weekdays in a row from `k` ("Monday and Thursday", "Tue Thu", spans "Mon-Fri", "Monday to Friday"),
+ * added to `days`; returns where they end.
+ */
 function dayList(s: Sentence, k: number, days: Weekday[]): number {
   let at = k;
-  while (dayCode(s.free(at))) {
-    days.push(dayCode(s.free(at)) as Weekday);
-    at++;
+  for (let first = dayCode(s.free(at)); first; first = dayCode(s.free(at))) {
+    const last = s.match(at + 1, "-|to|through|thru|till|until") === 1 ? dayCode(s.free(at + 2)) : undefined;
+    if (last) {
+      for (let d = DAY_CODES.indexOf(first); ; d = (d + 1) % 7) {
+        days.push(DAY_CODES[d] as Weekday);
+        if (DAY_CODES[d] === last) break;
+      }
+      at += 3;
+    } else {
+      days.push(first);
+      at++;
+    }
     if (s.match(at, "and|or|&|+") === 1 && dayCode(s.free(at + 1))) at++;
   }
   return at;

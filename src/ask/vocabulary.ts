@@ -146,6 +146,7 @@ const KNOWN_WORDS = [
   "fourth",
   "next",
   "date",
+  "dates",
   "period",
   "same",
   "time",

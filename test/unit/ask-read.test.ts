@@ -310,6 +310,79 @@ describe("periods as people say them", () => {
   });
 });
 
+describe("period readings at their edges", () => {
+  const at = (q: string, day: string) => readQuestion(q, { ...ctx, now: new Date(`${day}T12:00:00Z`) });
+  const spans = (q: string, day = "2026-11-18") => {
+    const r = at(q, day);
+    return [r.problem?.kind ?? r.range.spec, r.comparison?.spec];
+  };
+
+  it("counts, ranks and a comparison's 'to' are not periods", () => {
+    expect(read("which assets have over 2000 violations").problem).toEqual({
+      kind: "unread",
+      words: ["2000"],
+    });
+    expect(read("show the 3rd biggest asset").problem).toEqual({ kind: "unread", words: ["3rd"] });
+    expect(read("remind me in a couple of days").problem).toEqual({ kind: "unread", words: ["couple"] });
+    // "to yesterday" joins the two periods: they overlap, and the answer says so.
+    expect(read("compare the last 7 days to yesterday").problem?.message).toContain("overlap");
+  });
+
+  it("days of a month, ISO weeks and a year back across month and year ends", () => {
+    expect(spans("on the 31st", "2026-12-15")).toEqual(["2026-10-31", undefined]);
+    expect(spans("on the 29th", "2027-03-05")).toEqual(["2027-01-29", undefined]);
+    expect(spans("week 1", "2024-12-31")).toEqual(["2024-12-30..2024-12-31", undefined]);
+    expect(spans("week 52", "2026-01-02")).toEqual(["2025-12-22..2025-12-28", undefined]);
+    // Seven days a year back, though February 29th falls in them.
+    expect(spans("findings a year ago", "2028-03-01")).toEqual(["2027-02-23..2027-03-01", undefined]);
+    expect(spans("last 7 days vs the same period last year", "2028-03-01")).toEqual([
+      "last7d",
+      "2027-02-23..2027-03-01",
+    ]);
+    expect(spans("the last full day")).toEqual(["2026-11-17", undefined]);
+    expect(spans("since the start of the month before last")).toEqual(["2026-09-01..2026-11-18", undefined]);
+    expect(spans("since the beginning of the last quarter")).toEqual(["2026-07-01..2026-11-18", undefined]);
+    expect(spans("from the beginning of october")).toEqual(["2026-10-01..2026-11-18", undefined]);
+    expect(spans("findings a couple of weeks ago")).toEqual(["2026-11-02..2026-11-08", undefined]);
+  });
+
+  it('"N units ago" compared with: the unit N back from now for a whole unit, else the same days moved back', () => {
+    expect(spans("last week vs 2 weeks ago")).toEqual(["lastweek", "2026-11-02..2026-11-08"]);
+    expect(spans("last month vs 2 months ago")).toEqual(["lastmonth", "2026-09-01..2026-09-30"]);
+    expect(spans("q2 vs a quarter ago")).toEqual(["2026-04-01..2026-06-30", "2026-01-01..2026-03-31"]);
+    expect(spans("february vs a month ago")).toEqual(["2026-02-01..2026-02-28", "2026-01-01..2026-01-31"]);
+    expect(spans("last week vs the same week last year")).toEqual(["lastweek", "2025-11-10..2025-11-16"]);
+    expect(spans("violations yesterday compared to the day before yesterday")).toEqual([
+      "2026-11-17",
+      "2026-11-16",
+    ]);
+    // "the week before" a span that happens to end today, on any weekday: the same weekdays.
+    expect(spans("today vs the week before", "2026-11-16")).toEqual(["last1d", "2026-11-09"]);
+    expect(spans("from monday to friday vs the week before", "2026-11-20")).toEqual([
+      "2026-11-16..2026-11-20",
+      "2026-11-09..2026-11-13",
+    ]);
+  });
+
+  it("an alert named against a period runs on its own range, and says what it compares with", () => {
+    const r = read("alert me when violations go up by 10% compared to last week");
+    expect([r.problem, r.range.spec]).toEqual([undefined, "last7d"]);
+    expect(r.notes).toContain(
+      "An alert compares each run's period with the one just before it, not with Nov 9 – Nov 15, 2026.",
+    );
+    expect(read("alert me when violations > 5 compared to the week before").notes).toEqual([]);
+  });
+
+  it("a weekday span after 'every' is every day of it (it was its two ends)", () => {
+    expect(slashText(read("every monday to friday at 9"))).toBe(
+      "subscribe me weekly mon tue wed thu fri 09:00 last7d",
+    );
+    expect(slashText(read("every monday and wednesday to friday at 10"))).toBe(
+      "subscribe me weekly mon wed thu fri 10:00 last7d",
+    );
+  });
+});
+
 describe("held-out batch C's classes of miss", () => {
   it("are read: a letter left out of a group's name, a year said after a quarter or month, chat short forms", () => {
     const cases: [string, string][] = [
