@@ -139,6 +139,7 @@ export function comparisonAt(s: Sentence, i: number, today: IsoDay): ComparisonH
     s.match(i, "compared|compare|comparing|comparison with|to|against|vs?"),
     s.match(i, "vs|against|than"),
     s.match(i, "relative to"),
+    s.match(i, "stack|stacks up against|to|with"),
   );
   if (marker < 0) return null;
   const j = i + marker;

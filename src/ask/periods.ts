@@ -280,7 +280,10 @@ function thisUnit(s: Sentence, i: number, today: IsoDay, the = false): Hit {
   const toDate = short ? 1 : s.match(i, "year|quarter|month|week to date") === 3 ? 3 : 0;
   const unitWord = short ?? (toDate ? w : s.free(i + 1));
   if (toDate === 0 && s.match(i, the ? "this|current|the" : "this|current") < 0) return null;
-  const len = toDate || 2;
+  // "this month until now": what "this month" is anyway.
+  const after = i + (toDate || 2);
+  const len =
+    (toDate || 2) + Math.max(0, s.match(after, "until|till now|today"), s.match(after, "up to now|today"));
   switch (UNITS[unitWord ?? ""]) {
     case "week":
       return hit(len, period(mondayOf(today), today, today, "thisweek"));
@@ -393,7 +396,8 @@ function month(s: Sentence, i: number, today: IsoDay, cued: boolean): Hit {
   if (lastYear) return hit(3, period(dayOf(year, m, 1) as IsoDay, endOfMonth(year, m), today));
   if (year) return hit(2, period(dayOf(year, m, 1) as IsoDay, endOfMonth(year, m), today));
   const { from, to } = latestMonth(today, m);
-  return hit(1, period(from, to, today));
+  // "the October month": the word says what October is.
+  return hit(s.free(i + 1) === "month" ? 2 : 1, period(from, to, today));
 }
 
 /** A month said by name at `at`, with or without its year: its days (the latest that has begun). */
@@ -644,7 +648,7 @@ function since(s: Sentence, i: number, today: IsoDay): Hit {
   if (last && "range" in last) return upTo(1 + last.len, last.range.from);
   // "since the beginning of Q4", "since the start of October", "of last month", "of the month before
   // last": the first day of the period said there (before "of the month": it may go on, "before last").
-  const startOf = s.match(at, "the? start|beginning of");
+  const startOf = s.match(at, "the? start|beginning|begin of");
   if (startOf > 0) {
     const inner = periodAt(s, at + startOf, today);
     if (inner && "range" in inner) return upTo(1 + startOf + inner.len, inner.range.from);
@@ -759,7 +763,9 @@ function commandWord(s: Sentence, i: number, today: IsoDay): Hit {
 function impossible(s: Sentence, i: number): Hit {
   const next = s.match(i, "next|tomorrow|upcoming");
   if (next > 0) {
-    const unit = UNITS[s.free(i + 1) ?? ""] || s.free(i + 1) === "weekend" ? 1 : 0;
+    // "next week", "the next 7 days": the unit (and its count) go with it.
+    const counted = numberOf(s.free(i + 1)) !== undefined && UNITS[s.free(i + 2) ?? ""] ? 1 : 0;
+    const unit = UNITS[s.free(i + 1 + counted) ?? ""] || s.free(i + 1) === "weekend" ? 1 + counted : 0;
     return {
       len: 1 + (s.free(i) === "tomorrow" ? 0 : unit),
       problem: "I only know what has already happened.",
@@ -782,7 +788,9 @@ function partOfDay(s: Sentence, i: number): Hit {
   const t = timeAt(s, i + 1);
   // A bare number after "since" or "from" is a day ("since 3"), not a time: only `9am`, `9:30`, `noon`.
   if (!t || (!/[a-z:]/.test(s.words[i + 1] ?? "") && t.len === 1)) return null;
-  return { len: 1 + t.len, problem: PART_OF_DAY_PROBLEM };
+  // "since 9am today": the day said with the time is part of it.
+  const day = s.match(i + 1 + t.len, "today|yesterday") === 1 ? 1 : 0;
+  return { len: 1 + t.len + day, problem: PART_OF_DAY_PROBLEM };
 }
 
 /** The period the words at `i` say, if any: the forms above, in order, longest first. */

@@ -484,6 +484,8 @@ function readCues(s: Sentence): Cues {
     "what can|does this|the bot|app do",
     "what can i ask you?",
     "what|which questions|things can|could|may i ask|say|type you?",
+    "what|which kind|kinds|sort|sorts of questions|things i? can|could|may i? ask|say|type to? you?",
+    "thanks|thank you? so|very much",
     "what do you know",
     "how do|can i use this|you|it?",
     "how does this|it work",

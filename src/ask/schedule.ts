@@ -254,7 +254,8 @@ function weekdayWords(s: Sentence, part: SchedulePart, established: boolean): bo
     if (listed.length < 2 && !established) continue;
     part.days.push(...listed);
     s.claim(i, end - i);
-    part.frequency = "weekly";
+    // "the first Monday of every month" stays monthly, and is refused as such.
+    if (part.frequency !== "monthly") part.frequency = "weekly";
     found = true;
   }
   return found;
@@ -355,13 +356,13 @@ const ABOVE = [
   "go|goes|are|is|get|gets|rise|rises|climb|climbs|be above|over|past|beyond",
   "above|over|past|beyond",
   "exceed|exceeds|passes|pass|tops|top",
-  "more|greater|higher than",
+  "become|becomes|becoming? more|greater|higher than",
   ">|>=",
 ];
 const BELOW = [
   "drop|drops|fall|falls|go|goes|are|is|get|gets|be|dip|dips below|under|beneath",
   "below|under|beneath",
-  "less|fewer|lower than",
+  "become|becomes|becoming? less|fewer|lower than",
   "<|<=",
 ];
 const UP = [

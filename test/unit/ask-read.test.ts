@@ -386,6 +386,41 @@ describe("period readings at their edges", () => {
   });
 });
 
+describe("held-out batch D's classes of miss", () => {
+  it("chat around a request is not part of it; the request is read", () => {
+    const r = read(
+      "Hi there, hope you're well. Our CISO asked me for the October numbers for the infra group, findings and violations specifically. Can you pull those?",
+    );
+    expect([r.problem, r.intent, r.range.spec, r.subjects.groups, r.metrics]).toEqual([
+      undefined,
+      "digest",
+      "2026-10-01..2026-10-31",
+      ["infra"],
+      ["findings", "violations"],
+    ]);
+    expect(read("what is the number of fixes we make in this month until now").range.spec).toBe("thismonth");
+    expect(read("how does this month stack up against last month?").comparison?.spec).toBe("lastmonth");
+    // A qualifier is still refused, chat or not: the digest cannot narrow to it.
+    expect(read("sorry to bug you, how many critical findings this week?").problem).toEqual({
+      kind: "unread",
+      words: ["critical"],
+    });
+  });
+
+  it("thanks get a reply, not numbers; the future, hours and monthly schedules are refused as such", () => {
+    expect(read("thank you so much :pray:").intent).toBe("help");
+    expect(read("findings for the next 7 days").problem).toEqual({
+      kind: "bad_range",
+      message: "I only know what has already happened.",
+    });
+    expect(read("how many findings since 9am today?").problem?.kind).toBe("bad_range");
+    expect(read("can you send me the digest on the first monday of every month?").problem).toMatchObject({
+      kind: "bad_condition",
+      message: expect.stringContaining("monthly"),
+    });
+  });
+});
+
 describe("held-out batch C's classes of miss", () => {
   it("are read: a letter left out of a group's name, a year said after a quarter or month, chat short forms", () => {
     const cases: [string, string][] = [
@@ -820,10 +855,8 @@ describe("wishes about what is sent", () => {
   });
 
   it("a question about numbers that uses such a word is not one of them", () => {
-    expect(read("why did violations stop dropping").problem).toEqual({
-      kind: "unread",
-      words: ["stop", "dropping"],
-    });
+    // Refused for the word it cannot read ("dropping" is how things go), not as a wish to stop digests.
+    expect(read("why did violations stop dropping").problem).toEqual({ kind: "unread", words: ["stop"] });
   });
 });
 
