@@ -37,8 +37,10 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
   const today = todayIn(ctx.now, ctx.tz);
   const index = nameIndex(ctx.assets, ctx.scanners);
   const typed = words(text, ctx.botUserId);
-  const corrected = typed.map((w) => {
+  const corrected = typed.map((w, i) => {
     if (index.words.has(w) || KNOWN.has(w) || FILLERS.has(w) || isZoneWord(w)) return w;
+    // "sub me to …": subscribe, only where it can mean that ("sub-group" is something else).
+    if (w === "sub") return i === 0 || ["me", "to", "us"].includes(typed[i + 1] ?? "") ? "subscribe" : w;
     return (Object.hasOwn(ABBREVIATIONS, w) ? ABBREVIATIONS[w] : undefined) ?? correction(w) ?? w;
   });
   const s = new Sentence(corrected, typed);
@@ -230,7 +232,13 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
         kind: "bad_condition",
         message: `A schedule needs a rolling period such as the last 7 days, last week or last month, not ${periodLabel(range)}.`,
       });
-  }
+  } else if (channel)
+    // "send last week's findings to #appsec": the answer comes here; it does not post elsewhere.
+    problems.unshift({
+      kind: "bad_condition",
+      message:
+        "I answer here, in this conversation, and post nowhere else. For the numbers in a channel, run `/insights` there with the same request.",
+    });
   // "payments vs platform": a digest would sum the two; it cannot set one against the other.
   const named = subjectNames(subjects);
   if (!said && named.length >= 2 && typed.some((w) => COMPARE_WORDS.has(w)))
@@ -485,7 +493,6 @@ function readCues(s: Sentence): Cues {
     "what can i ask you?",
     "what|which questions|things can|could|may i ask|say|type you?",
     "what|which kind|kinds|sort|sorts of questions|things i? can|could|may i? ask|say|type to? you?",
-    "thanks|thank you? so|very much",
     "what do you know",
     "how do|can i use this|you|it?",
     "how does this|it work",
@@ -502,6 +509,10 @@ function readCues(s: Sentence): Cues {
         cues.help = true;
       }
     }
+    // "thank you so much": courtesy, whose "much" does not ask for numbers. With nothing else asked
+    // it gets the examples (as "thanks" does); before a request, the request is answered.
+    const thanks = s.match(i, "thanks|thank you? so|very much");
+    if (thanks > 0) s.claim(i, thanks);
   }
   return cues;
 }

@@ -66,6 +66,7 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
   // sentence about sending on a schedule ("violations except on Mondays" asks for something else).
   const except = sending || s.words.some((w) => SCHEDULE_CUES.has(w)) ? exceptedDays(s) : null;
   let found = except !== null;
+  let monthly = false;
   for (let i = 0; i < s.length; i++) {
     const spaced = spacedAt(s, i);
     if (spaced) {
@@ -99,8 +100,10 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
           part.days.push("mon", "tue", "wed", "thu", "fri");
         } else if (w === "week") part.frequency = "weekly";
         else if (w === "hour") part.frequency = "hourly";
-        else if (w === "month") part.frequency = "monthly";
-        else {
+        else if (w === "month") {
+          part.frequency = "monthly";
+          monthly = true;
+        } else {
           part.frequency = "daily";
           if (w !== "day") part.time ??= PART_OF_DAY[w as string];
         }
@@ -113,6 +116,7 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
     if (once === 3) {
       const unit = s.words[i + 2];
       part.frequency = unit === "day" ? "daily" : unit === "week" ? "weekly" : "monthly";
+      if (part.frequency === "monthly") monthly = true;
       if (s.words[i] === "twice") part.twice = true;
       s.claim(i, 3);
       found = true;
@@ -125,6 +129,7 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
         part.frequency = "weekly";
         part.days.push("mon", "tue", "wed", "thu", "fri");
       } else part.frequency = w as SchedulePart["frequency"];
+      if (w === "monthly") monthly = true;
       part.bare.push(w);
       s.claim(i);
       found = true;
@@ -166,6 +171,9 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
         s.claim(i, zone.len);
       }
     }
+  // Monthly said anywhere ("a monthly digest every Monday", "every month on Mondays") makes the
+  // schedule monthly, which is refused by name, whatever weekday came before or after it.
+  if (monthly) part.frequency = "monthly";
   // "on the 1st (of the month)", before or after "monthly": the day of a monthly schedule, read so
   // that the schedule is refused as monthly rather than for a word.
   if (part.frequency === "monthly")

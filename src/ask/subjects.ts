@@ -247,23 +247,8 @@ const NAME_AFTER = new Set([
 ]);
 const NAME_BEFORE = new Set(["in", "for", "on", "of", "from", "at", "by", "team", "group"]);
 
-/** `typed` is `name` with one letter left out ("infa" for `infra`). */
-function oneLetterShort(name: string, typed: string): boolean {
-  if (name.length !== typed.length + 1) return false;
-  let at = 0;
-  while (at < typed.length && name[at] === typed[at]) at++;
-  return name.slice(at + 1) === typed.slice(at);
-}
-
 /** The closest single-word name to a misspelt word, when one is clearly meant. */
 function fuzzy(index: NameIndex, word: string): Target | null {
-  // Four letters are too few for any slip but a letter left out of a five-letter name, and one name only.
-  if (word.length === 4 && /^[a-z]+$/.test(word)) {
-    const found = new Map<string, Target>();
-    for (const { key, target } of index.singles.get(5) ?? [])
-      if (oneLetterShort(key, word)) found.set(targetId(target), target);
-    return found.size === 1 ? ([...found.values()][0] as Target) : null;
-  }
   if (word.length < 5 || !/^[a-z]+$/.test(word)) return null;
   const limit = word.length >= 8 ? 2 : 1;
   const typed = stem(word);

@@ -89,7 +89,6 @@ export const ABBREVIATIONS: Record<string, string> = {
   u: "you",
   ur: "your",
   r: "are",
-  sub: "subscribe",
 };
 
 /** What people call the digest itself ("a quick summary", "the rundown for October"): known words, fillers and digest cues at once. */
@@ -395,6 +394,59 @@ export function numberOf(word: string | undefined): number | undefined {
 }
 
 /**
+ * Words said around a request in a chat, carrying none of it: how things go ("increasing"), courtesy,
+ * hedges, why one asks ("sorry to bug you" is not among them: "bug" can name a kind of finding; nor
+ * are people, whose team a subject may be). Fillers, but never what a misspelt word is corrected to:
+ * "failing" is not "falling", "cisco" not "ciso".
+ */
+const CHAT_WORDS = [
+  "increasing",
+  "decreasing",
+  "growing",
+  "dropping",
+  "falling",
+  "climbing",
+  "becoming",
+  "become",
+  "becomes",
+  "hope",
+  "well",
+  "sorry",
+  "bother",
+  "great",
+  "awesome",
+  "cool",
+  "cheers",
+  "kindly",
+  "appreciate",
+  "appreciated",
+  "specifically",
+  "exactly",
+  "actually",
+  "basically",
+  "maybe",
+  "perhaps",
+  "very",
+  "pull",
+  "prepping",
+  "preparing",
+  "prepare",
+  "deck",
+  "slides",
+  "presentation",
+  "standup",
+  "ciso",
+  "only",
+  "having",
+  "make",
+  "made",
+  "making",
+  "receive",
+  "receiving",
+];
+const CHAT = new Set<string>(CHAT_WORDS);
+
+/**
  * Words that carry no part of the request once the rest is read ("how are we doing", "show me the
  * numbers for…"). Negations and qualifiers ("not", "open", "critical") are deliberately absent: a
  * question that uses them asks for something the digest does not show, and is refused.
@@ -650,57 +702,7 @@ export const FILLERS = new Set([
   "check",
   "review",
   // How things go, which is what the digest with its comparison shows.
-  "increasing",
-  "decreasing",
-  "growing",
-  "dropping",
-  "falling",
-  "climbing",
-  "becoming",
-  "become",
-  "becomes",
-  // What people say around a request in a chat, which carries none of it: courtesy, hedges, why they
-  // ask and for whom ("sorry to bug you", "hope you're well", "prepping the review deck for our CISO").
-  "hope",
-  "well",
-  "sorry",
-  "bug",
-  "bother",
-  "great",
-  "awesome",
-  "cool",
-  "cheers",
-  "kindly",
-  "appreciate",
-  "appreciated",
-  "specifically",
-  "exactly",
-  "actually",
-  "basically",
-  "maybe",
-  "perhaps",
-  "asked",
-  "asking",
-  "pull",
-  "prepping",
-  "preparing",
-  "prepare",
-  "deck",
-  "slides",
-  "presentation",
-  "standup",
-  "ciso",
-  "boss",
-  "manager",
-  "leadership",
-  "q",
-  "only",
-  "having",
-  "make",
-  "made",
-  "making",
-  "receive",
-  "receiving",
+  ...CHAT_WORDS,
   "getting",
   "improving",
   "improved",
@@ -743,4 +745,5 @@ export const DIGEST_CUES = new Set([
 ]);
 
 for (const w of KNOWN) if (w.length >= 3 && /^[a-z]+$/.test(w)) KNOWN_CANDIDATES.push(w);
-for (const w of FILLERS) if (w.length >= 4 && /^[a-z]+$/.test(w) && !KNOWN.has(w)) FILLER_CANDIDATES.push(w);
+for (const w of FILLERS)
+  if (w.length >= 4 && /^[a-z]+$/.test(w) && !KNOWN.has(w) && !CHAT.has(w)) FILLER_CANDIDATES.push(w);

@@ -276,7 +276,9 @@ describe("plain-language held-out batch C (2026-11-27, a third hand)", () => {
     set: HELDOUT_C,
     atLeast: 80,
     earlier: [...ALL, ...HELDOUT, ...HELDOUT_B],
-    knownMisses: [],
+    // Read for a while by a slip rule for four-letter words, taken out: in other accounts it turned
+    // ordinary words into names ("rust" for `trust`, "core" for `score`).
+    knownMisses: ["qtd violations for infa"],
   });
 });
 
@@ -290,6 +292,9 @@ describe("plain-language held-out batch D (2026-11-27, a fourth hand: other Engl
     // says which), so its gate is 85 % until they are.
     atLeastShare: 0.85,
     knownMisses: [
+      // "asked" and "bug" are not passed over: "what I asked yesterday", "bug findings".
+      "Hi there, hope you're well. Our CISO asked me for the October numbers for the infra group, findings and violations specifically. Can you pull those?",
+      "sorry to bug you again — what do violations look like for the checkout worker and the fraud engine over the past 2 weeks?",
       "hey! quick one before standup — could you show me how payments did last week? thanks :pray:",
       "morning :wave: I'm prepping the monthly review deck, could you give me the fix rate for the whole org for last month?",
       "so, after the big sast rollout on platform, how many sast findings has platform had since nov 1?",
