@@ -364,13 +364,13 @@ const ABOVE = [
   "go|goes|are|is|get|gets|rise|rises|climb|climbs|be above|over|past|beyond",
   "above|over|past|beyond",
   "exceed|exceeds|passes|pass|tops|top",
-  "become|becomes|becoming? more|greater|higher than",
+  "are|is|get|gets? become|becomes|becoming? more|greater|higher than",
   ">|>=",
 ];
 const BELOW = [
   "drop|drops|fall|falls|go|goes|are|is|get|gets|be|dip|dips below|under|beneath",
   "below|under|beneath",
-  "become|becomes|becoming? less|fewer|lower than",
+  "are|is|get|gets? become|becomes|becoming? less|fewer|lower than",
   "<|<=",
 ];
 const UP = [
@@ -489,6 +489,14 @@ function conditionAfter(s: Sentence, at: number, metric: string): After | null {
     }
     return null;
   };
+  // "higher than usual", "lower than normal": the unusual-day conditions in other words (before the
+  // thresholds, whose "are higher than" would take "usual" for a number that is not one).
+  const usual = s.match(at, "are|is|get|gets|go|goes|look|looks|seem|seems? higher|lower than usual|normal");
+  if (usual > 0)
+    return {
+      len: usual,
+      text: `${metric} unusually ${s.words[at + usual - 3] === "higher" ? "high" : "low"}`,
+    };
   const found =
     tryAll(ABOVE, ">") ??
     tryAll(BELOW, "<") ??
@@ -498,13 +506,6 @@ function conditionAfter(s: Sentence, at: number, metric: string): After | null {
   if (found) return found;
   const double = s.match(at, DOUBLE);
   if (double > 0) return { len: double, text: `${metric} up 100%` };
-  // "higher than usual", "lower than normal": the unusual-day conditions in other words.
-  const usual = s.match(at, "are|is|get|gets|go|goes|look|looks|seem|seems? higher|lower than usual|normal");
-  if (usual > 0)
-    return {
-      len: usual,
-      text: `${metric} unusually ${s.words[at + usual - 3] === "higher" ? "high" : "low"}`,
-    };
   const unusually = s.match(at, UNUSUALLY);
   if (unusually > 0) return { len: unusually, text: `${metric} unusually ${s.words[at + unusually - 1]}` };
   const unusual = s.match(at, UNUSUAL);

@@ -303,7 +303,6 @@ describe("plain-language held-out batch D (2026-11-27, a fourth hand: other Engl
       "hey, quick q — are violations in payments higher or lower than they were last week?",
       "Hi! For my quarterly report I need a spreadsheet of Q3 for platform and identity, would be great :raised_hands:",
       "hey, could you send me last week's findings and violations every monday at 8:45 so i have them before standup?",
-      "tell me when the violations are becoming less than 80",
       "alert me when findings move by at least 15% either way",
     ],
   });

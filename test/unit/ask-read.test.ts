@@ -409,6 +409,14 @@ describe("held-out batch D's classes of miss", () => {
 
   it("thanks get a reply, not numbers; the future, hours and monthly schedules are refused as such", () => {
     expect(read("thank you so much :pray:").intent).toBe("help");
+    // A threshold after "are": it was read only without the verb ("violations more than 500").
+    expect(read("alert me when violations are less than 80").condition).toBe("when violations < 80");
+    expect(read("tell me when the violations are becoming less than 80").condition).toBe(
+      "when violations < 80",
+    );
+    expect(read("alert me when violations are higher than usual").condition).toBe(
+      "when violations unusually high",
+    );
     expect(read("findings for the next 7 days").problem).toEqual({
       kind: "bad_range",
       message: "I only know what has already happened.",
