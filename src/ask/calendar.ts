@@ -46,6 +46,45 @@ export function quarterDays(year: number, q: number): { from: IsoDay; to: IsoDay
 /** Monday of the ISO week of `day`. */
 export const mondayOf = (day: IsoDay) => addDays(day, 1 - isoWeekday(day));
 
+/** The units periods are counted in. A fortnight has no place in the calendar: it is only 14 days. */
+export type Unit = "day" | "week" | "fortnight" | "month" | "quarter" | "year";
+
+/** How long one of each unit is: a count of days, or of calendar months. */
+export const UNIT_LENGTH: Record<Unit, { days: number } | { months: number }> = {
+  day: { days: 1 },
+  week: { days: 7 },
+  fortnight: { days: 14 },
+  month: { months: 1 },
+  quarter: { months: 3 },
+  year: { months: 12 },
+};
+
+/** The day `n` of `unit` before `day` (the 31st one month back is the 30th where there is no 31st). */
+export function unitsBefore(day: IsoDay, unit: Unit, n: number): IsoDay {
+  const length = UNIT_LENGTH[unit];
+  return "months" in length ? addMonths(day, -length.months * n) : addDays(day, -length.days * n);
+}
+
+/** The whole week, month, quarter or year of the calendar that `day` is in; a day's day; a fortnight's none. */
+export function calendarUnit(unit: Unit, day: IsoDay): { from: IsoDay; to: IsoDay } | undefined {
+  switch (unit) {
+    case "day":
+      return { from: day, to: day };
+    case "week": {
+      const monday = mondayOf(day);
+      return { from: monday, to: addDays(monday, 6) };
+    }
+    case "month":
+      return { from: startOfMonth(day), to: endOfMonth(yearOf(day), monthOf(day)) };
+    case "quarter":
+      return quarterDays(yearOf(day), quarterOf(day));
+    case "year":
+      return { from: dayOf(yearOf(day), 1, 1) as IsoDay, to: dayOf(yearOf(day), 12, 31) as IsoDay };
+    default:
+      return undefined;
+  }
+}
+
 /**
  * The latest `weekday` (1 = Monday … 7 = Sunday) on or before `today`; `strictly`: before today
  * ("last Monday" said on a Monday means a week ago).

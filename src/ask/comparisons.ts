@@ -2,12 +2,16 @@ import type { IsoDay } from "../analytics/types.ts";
 import {
   addDays,
   addMonths,
+  calendarUnit,
   dayOf,
   endOfMonth,
   mondayOf,
   monthOf,
   quarterDays,
   quarterOf,
+  UNIT_LENGTH,
+  type Unit,
+  unitsBefore,
   yearOf,
 } from "./calendar.ts";
 import { type PeriodHit, period, periodAt, periodDays, UNITS } from "./periods.ts";
@@ -21,7 +25,7 @@ import { numberOf } from "./vocabulary.ts";
  * about, which may come later in the sentence, so they are found first and resolved afterwards.
  */
 
-export type Unit = "day" | "week" | "fortnight" | "month" | "quarter" | "year";
+export type { Unit };
 
 /** A comparison as said, before the period asked about is known. */
 export type SaidComparison =
@@ -47,22 +51,6 @@ const UNIT_WORDS: Record<string, Unit> = {
   quarter: "quarter",
   year: "year",
 };
-
-/** How long one of each unit is: a count of days, or of calendar months. */
-const UNIT_LENGTH: Record<Unit, { days: number } | { months: number }> = {
-  day: { days: 1 },
-  week: { days: 7 },
-  fortnight: { days: 14 },
-  month: { months: 1 },
-  quarter: { months: 3 },
-  year: { months: 12 },
-};
-
-/** The day `n` of `unit` before `day`. */
-function unitsBefore(day: IsoDay, unit: Unit, n: number): IsoDay {
-  const length = UNIT_LENGTH[unit];
-  return "months" in length ? addMonths(day, -length.months * n) : addDays(day, -length.days * n);
-}
 
 /** `X over X` and its abbreviations: the last whole unit against the one before. */
 const OVER: Record<string, "week" | "month" | "quarter" | "year"> = {
@@ -174,27 +162,6 @@ export function resolveComparison(
       return beforeUnit(said.unit, main, today);
     case "span_before":
       return period(unitsBefore(main.from, said.unit, said.n), addDays(main.from, -1), today);
-  }
-}
-
-/** The whole week, month, quarter or year of the calendar that `day` is in. */
-function calendarUnit(unit: Unit, day: IsoDay): { from: IsoDay; to: IsoDay } | undefined {
-  switch (unit) {
-    case "week": {
-      const monday = mondayOf(day);
-      return { from: monday, to: addDays(monday, 6) };
-    }
-    case "month":
-      return {
-        from: dayOf(yearOf(day), monthOf(day), 1) as IsoDay,
-        to: endOfMonth(yearOf(day), monthOf(day)),
-      };
-    case "quarter":
-      return quarterDays(yearOf(day), quarterOf(day));
-    case "year":
-      return { from: dayOf(yearOf(day), 1, 1) as IsoDay, to: dayOf(yearOf(day), 12, 31) as IsoDay };
-    default:
-      return undefined;
   }
 }
 

@@ -5,6 +5,7 @@ import { MAX_LAST_DAYS, MAX_RANGE_DAYS, MIN_RANGE_DAY, matchRangeSpec } from "..
 import {
   addDays,
   addMonths,
+  calendarUnit,
   dayOf,
   endOfMonth,
   isoWeekday,
@@ -17,6 +18,8 @@ import {
   quarterDays,
   quarterOf,
   startOfMonth,
+  type Unit,
+  unitsBefore,
   yearOf,
 } from "./calendar.ts";
 import { TIME_BOUNDS, timeAt } from "./schedule.ts";
@@ -35,7 +38,7 @@ export type PeriodHit = { len: number; range: DayRange } | { len: number; proble
 
 type Hit = PeriodHit | null;
 
-export const UNITS: Readonly<Record<string, "day" | "week" | "month" | "quarter" | "year" | "fortnight">> = {
+export const UNITS: Readonly<Record<string, Unit>> = {
   day: "day",
   days: "day",
   week: "week",
@@ -195,19 +198,9 @@ function lastN(s: Sentence, i: number, today: IsoDay): Hit {
   len += Math.max(0, yesterday);
   const days = unit === "day" ? n : unit === "week" ? 7 * n : unit === "fortnight" ? 14 * n : 0;
   if (whole > 0 && unit !== "day") {
-    // Whole weeks, months or quarters: the ones before this one.
-    if (days > 0) {
-      const monday = mondayOf(today);
-      return hit(len, period(addDays(monday, -days), addDays(monday, -1), today));
-    }
-    const per = unit === "month" ? 1 : unit === "quarter" ? 3 : 12;
-    const first =
-      unit === "month"
-        ? startOfMonth(today)
-        : unit === "quarter"
-          ? quarterDays(yearOf(today), quarterOf(today)).from
-          : (dayOf(yearOf(today), 1, 1) as IsoDay);
-    return hit(len, period(addMonths(first, -per * n), addDays(first, -1), today));
+    // Whole weeks, months or quarters: the n before this one.
+    const current = calendarUnit(unit === "fortnight" ? "week" : unit, today) as { from: IsoDay };
+    return hit(len, period(unitsBefore(current.from, unit, n), addDays(current.from, -1), today));
   }
   const end = yesterday > 0 || whole > 0 ? addDays(today, -1) : today;
   if (days > 0) {
@@ -384,23 +377,10 @@ function half(s: Sentence, i: number, today: IsoDay): Hit {
     : hit(len, period(addDays(from, 15), to, today));
 }
 
-/** `October`, `October 2025`: the whole month (the latest October that has begun). */
-function month(s: Sentence, i: number, today: IsoDay, cued: boolean): Hit {
-  const m = monthNumber(s.free(i));
-  if (m === 0) return null;
-  // "October last year": that month of the year before this one.
-  const lastYear = s.match(i + 1, "last year") === 2;
-  const year = lastYear ? yearOf(today) - 1 : yearNumber(s.free(i + 1));
-  // "may" and "march" are also verbs: a month only after a word that asks for a time, or with a year.
-  if ((m === 5 || m === 3) && !cued && !year) return null;
-  if (lastYear) return hit(3, period(dayOf(year, m, 1) as IsoDay, endOfMonth(year, m), today));
-  if (year) return hit(2, period(dayOf(year, m, 1) as IsoDay, endOfMonth(year, m), today));
-  const { from, to } = latestMonth(today, m);
-  // "the October month": the word says what October is.
-  return hit(s.free(i + 1) === "month" ? 2 : 1, period(from, to, today));
-}
-
-/** A month said by name at `at`, with or without its year: its days (the latest that has begun). */
+/**
+ * A month said by name at `at`: `October 2025` and `October last year` that year's, else the latest
+ * October that has begun. Its days, and how many words it took.
+ */
 function namedMonth(
   s: Sentence,
   at: number,
@@ -408,9 +388,22 @@ function namedMonth(
 ): { len: number; from: IsoDay; to: IsoDay } | null {
   const m = monthNumber(s.free(at));
   if (m === 0) return null;
-  const year = yearNumber(s.free(at + 1));
+  const lastYear = s.match(at + 1, "last year") === 2;
+  const year = lastYear ? yearOf(today) - 1 : yearNumber(s.free(at + 1));
   if (!year) return { len: 1, ...latestMonth(today, m) };
-  return { len: 2, from: dayOf(year, m, 1) as IsoDay, to: endOfMonth(year, m) };
+  return { len: lastYear ? 3 : 2, from: dayOf(year, m, 1) as IsoDay, to: endOfMonth(year, m) };
+}
+
+/** `October`, `October 2025`, `October last year`, `the October month`: the whole month. */
+function month(s: Sentence, i: number, today: IsoDay, cued: boolean): Hit {
+  const named = namedMonth(s, i, today);
+  if (!named) return null;
+  // "may" and "march" are also verbs: a month only after a word that asks for a time, or with a year.
+  const m = monthOf(named.from);
+  if ((m === 5 || m === 3) && !cued && named.len === 1) return null;
+  // "the October month": the word says what October is.
+  const len = named.len === 1 && s.free(i + 1) === "month" ? 2 : named.len;
+  return hit(len, period(named.from, named.to, today));
 }
 
 /** Where in a month: `early` the 1st–10th, `mid` the 11th–20th, `late` the 21st to its end. */
@@ -504,15 +497,9 @@ function ago(s: Sentence, i: number, today: IsoDay): Hit {
   if (thisTime > 0) return yearsBack(thisTime, 1);
   // "this week last year": the whole week 52 weeks back (its weekdays), month or quarter a year back.
   if (s.match(i, "this week|month|quarter last year") === 4) {
-    const back = addMonths(today, -12);
-    const unit = s.free(i + 1);
-    const monday = mondayOf(addDays(today, -364));
-    const { from, to } =
-      unit === "week"
-        ? { from: monday, to: addDays(monday, 6) }
-        : unit === "month"
-          ? { from: startOfMonth(back), to: endOfMonth(yearOf(back), monthOf(back)) }
-          : quarterDays(yearOf(back), quarterOf(back));
+    const unit = UNITS[s.free(i + 1) ?? ""] as Unit;
+    const yearBack = unit === "week" ? unitsBefore(today, "week", 52) : unitsBefore(today, "year", 1);
+    const { from, to } = calendarUnit(unit, yearBack) as { from: IsoDay; to: IsoDay };
     return hit(4, period(from, to, today));
   }
   // "a couple of weeks ago": two.
@@ -523,31 +510,12 @@ function ago(s: Sentence, i: number, today: IsoDay): Hit {
   if (n === undefined || n < 1 || s.free(at + (couple > 0 ? 1 : 2)) !== "ago") return null;
   const unitWord = s.free(at + (couple > 0 ? 0 : 1)) ?? "";
   if (HOUR_WORDS.has(unitWord)) return { len, problem: hoursProblem(n) };
-  switch (UNITS[unitWord]) {
-    case "day": {
-      const d = addDays(today, -n);
-      return hit(len, period(d, d, today));
-    }
-    case "week":
-    case "fortnight": {
-      const weeks = unitWord.startsWith("fortnight") ? 2 * n : n;
-      const monday = addDays(mondayOf(today), -7 * weeks);
-      return hit(len, period(monday, addDays(monday, 6), today));
-    }
-    case "month": {
-      const from = startOfMonth(addMonths(today, -n));
-      return hit(len, period(from, endOfMonth(yearOf(from), monthOf(from)), today));
-    }
-    case "quarter": {
-      const back = yearOf(today) * 4 + quarterOf(today) - 1 - n;
-      const { from, to } = quarterDays(Math.floor(back / 4), (back % 4) + 1);
-      return hit(len, period(from, to, today));
-    }
-    case "year":
-      return yearsBack(len, n);
-    default:
-      return null;
-  }
+  const unit = UNITS[unitWord];
+  if (!unit) return null;
+  if (unit === "year") return yearsBack(len, n);
+  // That day, or the whole calendar week (a fortnight ago: the week two weeks back), month or quarter.
+  const back = calendarUnit(unit === "fortnight" ? "week" : unit, unitsBefore(today, unit, n));
+  return back ? hit(len, period(back.from, back.to, today)) : null;
 }
 
 /** `from D1 to D2`, `between D1 and D2`, `D1 - D2`, `Oct 1-15`, `from August to October`. */
@@ -650,25 +618,11 @@ function since(s: Sentence, i: number, today: IsoDay): Hit {
   // last": the first day of the period said there (before "of the month": it may go on, "before last").
   const startOf = s.match(at, "the? start|beginning|begin of");
   if (startOf > 0) {
-    const inner = periodAt(s, at + startOf, today);
+    // "the month" alone is the one we are in, as "this month" is.
+    const inner = periodAt(s, at + startOf, today) ?? thisUnit(s, at + startOf, today, true);
     if (inner && "range" in inner) return upTo(1 + startOf + inner.len, inner.range.from);
     const year = yearNumber(s.free(at + startOf));
     if (year) return upTo(2 + startOf, dayOf(year, 1, 1));
-  }
-  const start = s.match(at, "the start|beginning of the|this?");
-  if (start > 0) {
-    const unit = UNITS[s.free(at + start) ?? ""];
-    const from =
-      unit === "week"
-        ? mondayOf(today)
-        : unit === "month"
-          ? startOfMonth(today)
-          : unit === "quarter"
-            ? quarterDays(yearOf(today), quarterOf(today)).from
-            : unit === "year"
-              ? dayOf(yearOf(today), 1, 1)
-              : undefined;
-    if (from) return upTo(1 + start + 1, from);
   }
   return null;
 }

@@ -171,12 +171,9 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
         s.claim(i, zone.len);
       }
     }
-  // Monthly said anywhere ("a monthly digest every Monday", "every month on Mondays") makes the
-  // schedule monthly, which is refused by name, whatever weekday came before or after it.
-  if (monthly) part.frequency = "monthly";
   // "on the 1st (of the month)", before or after "monthly": the day of a monthly schedule, read so
   // that the schedule is refused as monthly rather than for a word.
-  if (part.frequency === "monthly")
+  if (monthly)
     for (let i = 0; i < s.length; i++) {
       const ordinal = monthDayAt(s, i);
       if (ordinal > 0) s.claim(i, ordinal);
@@ -191,6 +188,9 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
     part.days = base.filter((d) => !except.days.has(d));
     part.frequency = "weekly";
   }
+  // Monthly said anywhere ("a monthly digest every Monday", "the first Monday of every month") makes
+  // the schedule monthly, which is refused by name, whatever weekdays were said with it.
+  if (monthly) part.frequency = "monthly";
   if (found) part.days = [...new Set(part.days)];
   part.strong = found && (part.days.length > 0 || part.time !== undefined || part.bare.length === 0);
   return found ? part : null;
@@ -262,8 +262,7 @@ function weekdayWords(s: Sentence, part: SchedulePart, established: boolean): bo
     if (listed.length < 2 && !established) continue;
     part.days.push(...listed);
     s.claim(i, end - i);
-    // "the first Monday of every month" stays monthly, and is refused as such.
-    if (part.frequency !== "monthly") part.frequency = "weekly";
+    part.frequency = "weekly";
     found = true;
   }
   return found;
