@@ -15,6 +15,20 @@ const stack = useFileStack(`e2e-ask-${process.pid}`, { unlimited: true, connect:
 const MEMBER_TZ = "America/Los_Angeles";
 const asked: string[] = [];
 
+type Reply = { ts: string; blocks: Parameters<typeof clickButton>[0] };
+
+/** The member presses a button of the app's reply; Slack gets a 200 for it. */
+async function press(posted: { channelId: string }, reply: Reply, actionId: string) {
+  const pressed = await stack.slack.sendBlockAction({
+    teamId: DEMO.teamId,
+    userId: DEMO.member,
+    channelId: posted.channelId,
+    message: { ts: reply.ts },
+    actions: [clickButton(reply.blocks, actionId)],
+  });
+  expect(pressed.status).toBe(200);
+}
+
 async function ask(text: string, userId: string = DEMO.member) {
   asked.push(text);
   const answered = await askInDm(stack, text, userId);
@@ -83,14 +97,7 @@ describe("a question in the app's DM", () => {
 
   it("Adjust opens the modal with the reading; submitting asks again in the same thread", async () => {
     const { posted, reply } = await ask("findings for sast this month");
-    const clicked = await stack.slack.sendBlockAction({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: posted.channelId,
-      message: { ts: reply.ts },
-      actions: [clickButton(reply.blocks, ACTION.askAdjust)],
-    });
-    expect(clicked.status).toBe(200);
+    await press(posted, reply, ACTION.askAdjust);
     const modal = await stack.slack.waitFor(() =>
       stack.slack.views().find((v) => v.view.callback_id === "ask_adjust_modal" && v.userId === DEMO.member),
     );
@@ -139,19 +146,7 @@ describe("a question in the app's DM", () => {
   });
 
   /** The member presses the proposal's Confirm button. */
-  async function confirm(
-    posted: { channelId: string },
-    reply: { ts: string; blocks: Parameters<typeof clickButton>[0] },
-  ) {
-    const confirmed = await stack.slack.sendBlockAction({
-      teamId: DEMO.teamId,
-      userId: DEMO.member,
-      channelId: posted.channelId,
-      message: { ts: reply.ts },
-      actions: [clickButton(reply.blocks, ACTION.askConfirm)],
-    });
-    expect(confirmed.status).toBe(200);
-  }
+  const confirm = (posted: { channelId: string }, reply: Reply) => press(posted, reply, ACTION.askConfirm);
 
   it("a schedule is proposed, never created, until the person confirms; then it is theirs, by DM", async () => {
     const before = (await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).length;
