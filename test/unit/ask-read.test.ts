@@ -347,6 +347,12 @@ describe("period readings at their edges", () => {
     expect(spans("since the beginning of the last quarter")).toEqual(["2026-07-01..2026-11-18", undefined]);
     expect(spans("from the beginning of october")).toEqual(["2026-10-01..2026-11-18", undefined]);
     expect(spans("findings a couple of weeks ago")).toEqual(["2026-11-02..2026-11-08", undefined]);
+    // A month said with its year, in any reading that names a month.
+    expect(spans("findings late october last year")).toEqual(["2025-10-21..2025-10-31", undefined]);
+    expect(spans("the first week of october last year")).toEqual(["2025-10-01..2025-10-07", undefined]);
+    expect(spans("since start of the month")).toEqual(["2026-11-01..2026-11-18", undefined]);
+    // "3 days ago" compared with is that day, as the words say alone.
+    expect(spans("yesterday vs 3 days ago")).toEqual(["2026-11-17", "2026-11-15"]);
   });
 
   it('"N units ago" compared with: the unit N back from now for a whole unit, else the same days moved back', () => {
