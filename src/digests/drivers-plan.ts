@@ -8,13 +8,15 @@ import { assetChunks } from "./chunked-fetch.ts";
 /**
  * Which queries the drivers of one digest make, within a budget.
  *
- * Every slice (the whole digest, each scanner, each top-level asset group) is asked for its daily
- * series over the days the digest and the gap rule need: its two periods and the rule's baseline
- * before the previous one. Those days are cut into ranges the service answers (366 days at most),
- * the most recent ending on the digest's last day. Gaps are judged over the history the drivers
- * have always looked at, 366 days back from that day (732 when the periods and baseline reach past
- * them): a slice silent since before its previous period gets the rest of that history fetched
- * after its series is in (see `needsHistory`), so the rule finds exactly what it finds on the whole.
+ * Every slice (the whole digest, each scanner, each top-level asset group) is judged over the days
+ * the digest and the gap rule need: its two periods and the rule's baseline before the previous one
+ * (its window). Those days are cut into ranges the service answers (366 days at most), the most
+ * recent ending on the digest's last day; the budget counts them. Gaps are judged over the history
+ * the drivers have always looked at, 366 days back from that day (732 when the periods and baseline
+ * reach past them). The slices are first asked for the periods and a few days before them
+ * (`fetchFrom`); a slice whose silence needs its baseline, or began before those days, gets those
+ * days of its history fetched after its series is in (see `historyDaysNeeded`), so the rule finds
+ * exactly what it finds on the whole.
  *
  * The budget counts queries (chunks × ranges). The whole digest comes first, then scanners, then
  * asset groups from the largest; what does not fit is not named and ends up in the "other" row.
@@ -83,23 +85,33 @@ export function windowsFor(
 }
 
 /**
- * Days asked before the slices' first window when a plan may judge history [7]. A silence that began
- * shortly before the previous period is judged over a baseline that starts that many days earlier;
- * asking them up front saves the second round trip such a silence would cost (in the bench's storms
- * nearly all of them reached back a week or less), for a few days more per slice.
+ * Days asked before the earliest previous period when a plan may judge history [14]. The rule reads a
+ * silence's baseline only for the few silences it could call gaps (historyDaysNeeded), so the
+ * slices are first asked for the periods and these days alone, not the whole baseline before them;
+ * the days held then rule out a slice that is quiet every weekend without its baseline being asked.
  */
-export const LEAD_DAYS = 7;
+export const LEAD_DAYS = 14;
 
 /**
- * The first day the slices of `plans` are fetched from: `from`, or up to `lead` days earlier when a
- * plan has history to reach into, never before the earliest history. A history starts where a range
- * of `windowsFor` would, so the lead never makes the days need one more range (a query per slice).
+ * The first day the slices of `plans` (one per entry of `periodsList`) are first asked from: a plan
+ * that may judge history needs its periods and `lead` days before them (never before its window),
+ * the rest of its window only for the slices whose silences need it; a plan without history reads
+ * its whole window, from its start.
  */
-export function fetchFrom(plans: readonly DriversPlan[], from: IsoDay, lead = LEAD_DAYS): IsoDay {
-  const floor = plans.flatMap((p) => (p.history ? [p.history.fromDay] : [])).sort()[0];
-  if (floor === undefined) return from;
-  // ISO days compare as text: the later of the two.
-  return [addDays(from, -lead), floor].sort()[1] as IsoDay;
+export function fetchFrom(
+  plans: readonly DriversPlan[],
+  periodsList: readonly Periods[],
+  lead = LEAD_DAYS,
+): IsoDay {
+  const starts = plans.map((plan, g) => {
+    const start = (plan.windows[0] as Window).fromDay;
+    const previousFrom = (periodsList[g] as Periods).previousFrom;
+    if (!plan.history) return start;
+    const early = addDays(previousFrom, -lead);
+    // ISO days compare as text: the later of the two.
+    return early > start ? early : start;
+  });
+  return starts.sort()[0] as IsoDay;
 }
 
 /** `from..to` in ranges the service answers: 366 days at most, the most recent ending on `to`. */

@@ -1,6 +1,6 @@
 import type { FilterOption, IsoDay } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
-import { addDays, daysInclusive } from "../insights/days.ts";
+import { addDays } from "../insights/days.ts";
 import { computeDrivers, type Slice } from "../insights/drivers.ts";
 import {
   byImportance,
@@ -149,12 +149,6 @@ interface DaySeries {
   points: DayPoint[];
 }
 
-/** The days `from..to` of a series that holds them (contiguous daily points). */
-function daysOf(series: DaySeries, from: IsoDay, to: IsoDay): DayPoint[] {
-  const start = daysInclusive(series.from, from) - 1;
-  return series.points.slice(start, start + daysInclusive(from, to));
-}
-
 /** What the drivers of several digests share: the account, its lists, the filters, the last day. */
 export type DriversBase = Omit<DriversRequest, "periods">;
 
@@ -192,10 +186,9 @@ export async function computeDriversMany(
   const all = plans as DriversPlan[];
   const planned = [first.total, ...first.slices];
   const fetchDeps = { source: deps.source, settings };
-  const from = all.map((p) => (p.windows[0] as Window).fromDay).sort()[0] as IsoDay;
-  // A few days before the earliest window too, where history may be judged (fetchFrom): the series
-  // then start there, and every digest still reads its own days of them.
-  const firstDay = fetchFrom(all, from);
+  // The periods and a few days before them (fetchFrom): each slice's baseline and older history are
+  // asked below, for the slices whose silences the rule needs them for.
+  const firstDay = fetchFrom(all, periodsList);
   const ranges = rangesOf(firstDay, to);
   const fetched = await seriesOver(fetchDeps, base.apiKey, planned, () => ranges);
   const store: DaySeries[] = fetched.map((points) => ({ from: firstDay, points }));
@@ -213,9 +206,11 @@ export async function computeDriversMany(
   };
   const gapIndexes = planned.map((_, s) => gapIndexOf(s));
   const judgedFrom = (s: number, day: IsoDay) => gapIndexFrom(gapIndexes[s] as GapIndex, day);
-  // A digest's slice with a silence near its first day is judged over the days before it that the
-  // rule reads: the baselines of silences that start later (historyDaysNeeded), or the whole history
-  // when one starts at that day. `reach[g]` maps each such slice to the first day it is judged from.
+  // A digest's slice with a silence near the first day it holds is judged over the days before it
+  // that the rule reads: the baselines of silences that start later (historyDaysNeeded), or the whole
+  // history when one starts at that day. `reach[g]` maps each such slice to the first day it is
+  // judged from. The first day held is the window's start, or a later one when the slices were asked
+  // from nearer the periods (fetchFrom): a silence's baseline is then counted from there.
   const reach = all.map((plan, g) => {
     const out = new Map<number, IsoDay>();
     if (!plan.history) return out;
@@ -223,9 +218,12 @@ export async function computeDriversMany(
     const periods = periodsList[g] as Periods;
     const floor = plan.history.fromDay;
     planned.forEach((_, s) => {
-      const days = historyDaysNeeded(gapIndexes[s] as GapIndex, judgedFrom(s, start), gapRule, periods);
+      const index = gapIndexes[s] as GapIndex;
+      const first = judgedFrom(s, start);
+      const days = historyDaysNeeded(index, first, gapRule, periods);
       if (days === null) return;
-      const day = Number.isFinite(days) ? addDays(start, -days) : floor;
+      const held = (index.days[first] as IsoDay | undefined) ?? start;
+      const day = Number.isFinite(days) ? addDays(held, -days) : floor;
       // ISO days compare as text: never before the history the plan allows.
       out.set(s, [day, floor].sort()[1] as IsoDay);
     });
@@ -272,7 +270,7 @@ export async function computeDriversMany(
     const bounds = epochPeriods(periods, start);
     const totals = totalsIndexes.map((ix) => totalsFrom(ix, bounds));
     const previousSeries = daysBetween(
-      daysOf(store[0] as DaySeries, start, to),
+      (store[0] as DaySeries).points,
       periods.previousFrom,
       periods.previousTo,
     );

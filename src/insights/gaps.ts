@@ -226,10 +226,10 @@ export function gapsFrom(index: GapIndex, from: number, rule: GapRule, periods: 
 /**
  * Whether the rule needs days before the series' first one to judge it as it would judge a longer
  * series ending the same day: a silence touching the digest's periods starts within `baselineDays`
- * of the first day (its baseline reaches further back), or at the first day itself (where it began
- * is unknown). A series that starts `baselineDays` before the previous period needs more only for
- * a silence that began before that period and lasts into it — rare, so the drivers ask for the
- * periods and one baseline, and fetch the longer history for the few slices this names.
+ * of the first day (its baseline reaches further back, unless the days of it the series holds
+ * already rule the silence out), or at the first day itself (where it began is unknown). The drivers
+ * ask for the periods and a few days before them, and fetch the longer history for the few slices
+ * this names.
  *
  * @example needsHistory(series, DEFAULT_GAP_RULE, ctx) // true: "sca" is silent from before the previous period
  */
@@ -262,9 +262,33 @@ export function historyDaysNeeded(
   for (const s of silencesFrom(index, from, periods)) {
     if (s.start === from) return Number.POSITIVE_INFINITY;
     const reach = rule.baselineDays - (s.start - from);
-    if (reach > 0 && s.end - s.start + 1 >= rule.minDays) need = Math.max(need ?? 0, reach);
+    if (reach > 0 && s.end - s.start + 1 >= rule.minDays && !tooQuietBefore(index, from, s.start, rule))
+      need = Math.max(need ?? 0, reach);
   }
   return need;
+}
+
+/**
+ * Whether the days of a silence's baseline that the series already holds (from its `from`th day on)
+ * have so many inactive days that no baseline holding them is active on the rule's share of its days,
+ * whatever the days before them: the silence is then no gap, and its history need not be asked. A
+ * slice that is quiet every weekend is the common case; asking its baseline would cost a request for
+ * a silence the rule always dismisses. The arithmetic is `judge`'s: active days over known days.
+ */
+function tooQuietBefore(index: GapIndex, from: number, start: number, rule: GapRule): boolean {
+  let known = 0;
+  let inactive = 0;
+  for (let i = Math.max(from, start - rule.baselineDays); i < start; i++) {
+    const v = index.values[i];
+    if (v === null || v === undefined) continue;
+    known++;
+    if (!(v > 0)) inactive++;
+  }
+  if (inactive === 0) return false;
+  // The whole baseline holds these days and up to `baselineDays` in all, each perhaps active.
+  for (let days = Math.max(known, 1); days <= rule.baselineDays; days++)
+    if ((days - inactive) / days >= rule.minActiveShare) return false;
+  return true;
 }
 
 /** Ongoing gaps first, then the silences that mattered most (largest expected activity). */

@@ -14,6 +14,7 @@ import { checkMessage } from "../../src/blockkit/limits.ts";
 import { parseKeyring } from "../../src/config.ts";
 import { createDigestService } from "../../src/digests/digest-service.ts";
 import type { SlicesSource } from "../../src/digests/drivers-fetch.ts";
+import { LEAD_DAYS } from "../../src/digests/drivers-plan.ts";
 import {
   computeDriversMany,
   DEFAULT_DRIVERS,
@@ -67,16 +68,19 @@ async function world(settings: DriversSettings = DEFAULT_DRIVERS) {
     logger: silentLogger(),
   });
   const queries: SliceQuery[] = [];
+  /** Each slices request's queries, in the order asked. */
+  const calls: SliceQuery[][] = [];
   const slices: SlicesSource = {
     slices: (key, qs) => {
       queries.push(...qs);
+      calls.push([...qs]);
       return client.slices(key, qs);
     },
   };
   const digests = createDigestService({ apiKeys, insights: inner, slices, drivers: settings });
   // Introspection is cached per client; warm it so request counts below are insights queries only.
   await client.introspect(DEMO_API_KEY);
-  return { digests, queries };
+  return { digests, queries, calls };
 }
 
 const build = (w: Awaited<ReturnType<typeof world>>, range: string, extra: object = {}) =>
@@ -153,24 +157,43 @@ describe("drivers of a digest, against the emulator", () => {
     );
   });
 
-  it("ask for each digest's slices in one request, over its periods, the gap rule's baseline and a week's lead, daily lists only", async () => {
+  it("ask for each digest's slices in one request over its periods and two weeks before them, daily lists only; then the baseline of the few slices whose silences the rule judges", async () => {
     const w = await world();
     const before = emu.requestCount();
     const { view, range } = await build(w, "last30d");
     const slices = view.drivers?.queries ?? 0;
     expect(slices).toBe(19);
-    // The digest's own query and one request carrying every slice as an aliased field.
-    expect(emu.requestCount() - before).toBe(2);
-    expect(w.queries).toHaveLength(slices);
-    // The baseline starts 28 days before the previous period; a week more is asked with it, so a
-    // silence that began just before the baseline costs no second request.
-    const firstDay = addDays(range.previousFrom, -28 - 7);
-    for (const q of w.queries) expect([q.fromDay, q.toDay]).toEqual([firstDay, range.to]);
+    const [first, ...later] = w.calls;
+    // The digest's own query, one request carrying every slice as an aliased field, and at most one
+    // more for the history of some of them.
+    expect(later.length).toBeLessThanOrEqual(1);
+    expect(emu.requestCount() - before).toBe(2 + later.length);
+    expect(first).toHaveLength(slices);
+    const firstDay = addDays(range.previousFrom, -LEAD_DAYS);
+    for (const q of first ?? []) expect([q.fromDay, q.toDay]).toEqual([firstDay, range.to]);
+    // The history asked after: some of the slices, each from its silence's baseline (the window starts
+    // 28 days before the previous period; the year when a silence began before the days held) to the
+    // day before those first asked.
+    const history = later.flat();
+    expect(history.length).toBeLessThan(slices);
+    for (const q of history) {
+      expect(q.toDay).toBe(addDays(firstDay, -1));
+      expect(q.fromDay < firstDay).toBe(true);
+    }
     const body = JSON.parse(emu.lastRequest()?.body ?? "{}") as { query: string; variables: object };
     expect(body.query).toMatch(/^query DriverSlices\(/);
-    expect(body.query.match(/insights\(/g)).toHaveLength(slices);
+    expect(body.query.match(/insights\(/g)).toHaveLength((later[0] ?? first ?? []).length);
     expect(body.query).not.toMatch(/filters \{|summary/);
     // No id is written into the document: the scanner ids travel as variables.
+    expect(body.query).not.toContain('"sast"');
+  });
+
+  it("send scanner ids as variables, never in the document", async () => {
+    const w = await world();
+    // A digest of one scanner: its slices (asset groups) all carry the scanner's id.
+    await build(w, "last7d", { scannerIds: ["sast"] });
+    const body = JSON.parse(emu.lastRequest()?.body ?? "{}") as { query: string; variables: object };
+    expect(body.query).toMatch(/^query DriverSlices\(/);
     expect(body.query).not.toContain('"sast"');
     expect(JSON.stringify(body.variables)).toContain('"sast"');
   });

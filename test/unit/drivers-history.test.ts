@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { SliceQuery, SliceSeries } from "../../src/analytics/types.ts";
 import type { SlicesSource } from "../../src/digests/drivers-fetch.ts";
+import { LEAD_DAYS } from "../../src/digests/drivers-plan.ts";
 import { computeDriversMany, type DriversBase } from "../../src/digests/drivers-service.ts";
-import { addDays, enumerateDays } from "../../src/insights/days.ts";
+import { addDays, enumerateDays, isoWeekday } from "../../src/insights/days.ts";
 import { byImportance, DEFAULT_GAP_RULE, findGaps } from "../../src/insights/gaps.ts";
 import type { Periods } from "../../src/insights/period-totals.ts";
 
@@ -21,16 +22,14 @@ const PERIODS: Periods = {
 };
 /** The first day of the digest's own days: the rule's baseline before the previous period. */
 const WINDOW = addDays(PERIODS.previousFrom, -DEFAULT_GAP_RULE.baselineDays);
-/** The drivers ask a week more with it, so a silence that began shortly before it needs no second request. */
-const FETCHED = addDays(WINDOW, -7);
+/** The drivers first ask the periods and two weeks before them, not the whole window. */
+const FETCHED = addDays(PERIODS.previousFrom, -LEAD_DAYS);
 /**
- * `sca` falls silent 10 days into the window (its baseline reaches 18 days before the window, past
- * the week asked with it); `secrets` has been silent since 40 days before it.
+ * `sca` falls silent 5 days after the first day asked (its baseline reaches 23 days before it);
+ * `secrets` has been silent since 40 days before the window.
  */
-const SCA_SILENT = addDays(WINDOW, 10);
+const SCA_SILENT = addDays(FETCHED, 5);
 const SECRETS_SILENT = addDays(WINDOW, -40);
-/** Silent 24 days into the window: its baseline reaches 4 days before the window, within the week asked. */
-const SAST_SILENT = addDays(WINDOW, 24);
 
 const SCANNERS = [
   { value: "sast", displayValue: "SAST" },
@@ -41,13 +40,19 @@ const SCANNERS = [
 /** The day each scanner falls silent, in the first case. */
 const SILENT: Record<string, string> = { sca: SCA_SILENT, secrets: SECRETS_SILENT };
 
-/** The day's findings of a selection: 4 a day per scanner, except each silent one from its day on. */
+/** Scanners that report nothing on Saturdays and Sundays, in the second case. */
+const WEEKDAYS_ONLY = "weekdays";
+
+/**
+ * The day's findings of a selection: 4 a day per scanner, except each silent one from its day on
+ * (and, when `silent` names WEEKDAYS_ONLY as a scanner's day, that scanner on every weekend).
+ */
 function findingsOn(day: string, scannerIds: readonly string[], silent: Record<string, string>): number {
   const ids = scannerIds.length > 0 ? scannerIds : SCANNERS.map((s) => s.value);
   let n = 0;
   for (const id of ids) {
     const from = silent[id];
-    if (from !== undefined && day >= from) continue;
+    if (from === WEEKDAYS_ONLY ? isoWeekday(day) >= 6 : from !== undefined && day >= from) continue;
     n += 4;
   }
   return n;
@@ -114,8 +119,8 @@ describe("a silent slice's history", () => {
     const { source, asked } = service(SILENT);
     const [outcome] = await computeDriversMany({ source }, base, [PERIODS]);
     const [first, ...history] = asked;
-    // The digest's own days and the week before them for every slice, then the history of the two
-    // silent scanners only, in one request however the source batches.
+    // The periods and the two weeks before them for every slice, then the history of the two silent
+    // scanners only, in one request however the source batches.
     expect(first?.every((q) => q.fromDay === FETCHED && q.toDay === LAST)).toBe(true);
     expect(history).toHaveLength(1);
     const ranges = history
@@ -135,20 +140,37 @@ describe("a silent slice's history", () => {
     expect(outcome?.view.gaps).toEqual(expected);
   });
 
-  it("costs no second request when its baseline reaches back a week or less, and finds the same gap", async () => {
-    const silent = { sast: SAST_SILENT };
+  it("costs no second request for a slice quiet every weekend: the two weekends held before the periods rule its silences out", async () => {
+    const silent = { sast: WEEKDAYS_ONLY };
     const { source, asked } = service(silent);
     const [outcome] = await computeDriversMany({ source }, base, [PERIODS]);
     expect(asked).toHaveLength(1);
     expect(asked[0]?.every((q) => q.fromDay === FETCHED && q.toDay === LAST)).toBe(true);
     const expected = gapsOnTheYear(silent);
-    expect(expected.map((g) => [g.key, g.from])).toEqual([["sast", SAST_SILENT]]);
+    // The year's judgement agrees: a weekend's silence is no outage. Its weekends are silences the
+    // rule looks at (two days each), so the request saved is one the rule could have asked for.
+    expect(expected).toEqual([]);
+    expect(outcome?.view.gaps).toEqual([]);
+    const sast = asked[0]?.find((q) => q.scannerIds?.join() === "sast");
+    expect(sast).toBeDefined();
+  });
+
+  it("asks a silence beginning in the periods for its baseline, and finds the gap the year shows", async () => {
+    const silent = { sast: addDays(PERIODS.previousFrom, 3) };
+    const { source, asked } = service(silent);
+    const [outcome] = await computeDriversMany({ source }, base, [PERIODS]);
+    expect(asked).toHaveLength(2);
+    expect(asked[1]?.map((q) => [q.scannerIds?.join(), q.fromDay, q.toDay])).toEqual([
+      ["sast", addDays(silent.sast, -DEFAULT_GAP_RULE.baselineDays), addDays(FETCHED, -1)],
+    ]);
+    const expected = gapsOnTheYear(silent);
+    expect(expected.map((g) => [g.key, g.from])).toEqual([["sast", silent.sast]]);
     expect(outcome?.view.gaps).toEqual(expected);
   });
 
-  it("asks the lead no further back than the history the rule may judge, and in no more ranges", async () => {
+  it("asks a long digest's slices from two weeks before its previous period, in one range", async () => {
     // 366 days back from the last day is where the history of a digest like this one starts; its
-    // baseline begins 3 days after that, so 3 days of lead are all there is to ask.
+    // window (the baseline before the previous period) begins 3 days after that.
     const oldest = addDays(LAST, -365);
     const long: Periods = {
       from: addDays(LAST, -166),
@@ -159,6 +181,8 @@ describe("a silent slice's history", () => {
     const { source, asked } = service({});
     await computeDriversMany({ source }, base, [long]);
     expect(asked).toHaveLength(1);
-    expect(asked[0]?.every((q) => q.fromDay === oldest && q.toDay === LAST)).toBe(true);
+    expect(
+      asked[0]?.every((q) => q.fromDay === addDays(long.previousFrom, -LEAD_DAYS) && q.toDay === LAST),
+    ).toBe(true);
   });
 });

@@ -139,8 +139,10 @@ describe("indexed slices answer as the slice cut at the digest's first day", () 
         if (first > periods.previousFrom) return;
         const need = historyDaysNeeded(index, gapIndexFrom(index, first), rule, periods);
         expect(need === null).toBe(!needsHistoryFrom(index, gapIndexFrom(index, first), rule, periods));
-        if (need === null || !Number.isFinite(need) || c.cut - need < 0) return;
-        const short = { ...series, points: series.points.slice(c.cut - need) };
+        // None needed: the series from its first day is judged as the whole (a silence ruled out by
+        // the inactive days it holds before it is no gap either way).
+        if (need !== null && (!Number.isFinite(need) || c.cut - need < 0)) return;
+        const short = { ...series, points: series.points.slice(c.cut - (need ?? 0)) };
         const whole = byImportance(gapsFrom(index, 0, rule, periods));
         expect(findGaps([short], rule, { periods, partialFrom })).toEqual(whole);
         compared++;
@@ -150,6 +152,39 @@ describe("indexed slices answer as the slice cut at the digest's first day", () 
     );
     expect(compared).toBeGreaterThan(200);
     expect(withGaps).toBeGreaterThan(50);
+  });
+
+  it("rules a silence out by the inactive days held before it only when no baseline holding them could pass", () => {
+    // Ten days of baseline, 90 % of them active: one inactive day in ten still lets a silence be a gap.
+    const rule: GapRule = {
+      minDays: 2,
+      baselineDays: 10,
+      minBaselineDays: 5,
+      minActiveShare: 0.9,
+      minExpected: 5,
+    };
+    const day = (i: number) => addDays(LAST, i - 39);
+    const points: DayPoint[] = Array.from({ length: 40 }, (_, i) => {
+      const quiet = i === 20 || i === 25 || i === 26;
+      const n = quiet ? 0 : 10;
+      return { day: day(i), findings: n, violations: 1, fixed: 0, merged: 0 };
+    });
+    const series: ActivitySeries = { dimension: "scanner", key: "sca", label: "SCA", points };
+    const periods: Periods = { from: day(30), to: day(39), previousFrom: day(20), previousTo: day(29) };
+    const whole = findGaps([series], rule, { periods, partialFrom: null });
+    // Days 25–26 are a gap over the whole: nine active days of the ten before them.
+    expect(whole.map((g) => [g.from, g.to])).toEqual([[day(25), day(26)]]);
+    const index = indexGaps(series, null);
+    // Held from day 18: one inactive day in the seven held of its baseline, so the three before
+    // day 18 are asked (they might all be active), and judged with them the gap is found.
+    expect(historyDaysNeeded(index, 18, rule, periods)).toBe(3);
+    const cut = { ...series, points: points.slice(15) };
+    expect(findGaps([cut], rule, { periods, partialFrom: null })).toEqual(whole);
+    // Two inactive days held (day 18 too) leave no baseline of ten days active on nine: no history asked.
+    const quieter = points.map((p, i) => (i === 18 ? { ...p, findings: 0 } : p));
+    const second = indexGaps({ ...series, points: quieter }, null);
+    expect(historyDaysNeeded(second, 18, rule, periods)).toBeNull();
+    expect(findGaps([{ ...series, points: quieter }], rule, { periods, partialFrom: null })).toEqual([]);
   });
 
   it("finds gaps in the cases above (so the comparison is not between two empty lists)", () => {
