@@ -28,6 +28,7 @@ import {
   warmDrivers,
 } from "./drivers-engine.ts";
 import type { SlicesSource } from "./drivers-fetch.ts";
+import type { FirstAsk } from "./drivers-plan.ts";
 import type { DriversPlanner } from "./drivers-planner.ts";
 import { DEFAULT_DRIVERS, type DriversSettings, idsPerRequest } from "./drivers-service.ts";
 import type { FilterLists, FilterListsCache } from "./filter-lists.ts";
@@ -58,6 +59,11 @@ export interface DigestRequest {
    * (scheduled digests). Costs at most `DriversSettings.maxQueries` more queries, mostly cached.
    */
   drivers?: "required" | "optional";
+  /**
+   * How the drivers' slices are first asked [window: the fewest round trips, for an answer someone
+   * waits for]; a slot's deliveries ask "periods" (the fewest bytes). See FirstAsk.
+   */
+  driversFirstAsk?: FirstAsk;
   /** Fetch the previous period day by day for the chart's faint line (free when drivers run). */
   previousSeries?: boolean;
   /**
@@ -191,12 +197,14 @@ export function createDigestService(options: {
     range: ResolvedRange,
     query: ExtrasContext["query"],
     partial: string | null,
+    firstAsk?: FirstAsk,
   ) => ({
     apiKey: key,
     periods: range,
     assetIds: query.assetIds,
     scannerIds: query.scannerIds,
     partialFrom: partial,
+    ...(firstAsk ? { firstAsk } : {}),
   });
 
   const listsOf = (r: InsightsResult): FilterLists => ({
@@ -246,7 +254,7 @@ export function createDigestService(options: {
           assetIds: [...new Set(d.assetIds)],
           scannerIds: [...new Set(d.scannerIds)],
         };
-        asks.set(askOf(key, range, query, partialFrom(d.now, d.tz)), query);
+        asks.set(askOf(key, range, query, partialFrom(d.now, d.tz), "periods"), query);
       }
       await warmDrivers(engine, [...asks.keys()], (ask) =>
         fetchChunked(options.insights, ref, key, asks.get(ask) as InsightsQuery, settings.chunkSize),
@@ -304,7 +312,7 @@ export function createDigestService(options: {
       const partial = partialFrom(req.now, req.tz);
       // Drivers start now: a shared result is found (or joined) while the digest's own query runs.
       const drivers = req.drivers
-        ? startDrivers(engine, askOf(key, range, query, partial), reply)
+        ? startDrivers(engine, askOf(key, range, query, partial, req.driversFirstAsk), reply)
         : undefined;
       // Drivers bring the previous period with them; a chart without drivers asks for it alongside.
       const previous =

@@ -13,10 +13,10 @@ import { assetChunks } from "./chunked-fetch.ts";
  * (its window). Those days are cut into ranges the service answers (366 days at most), the most
  * recent ending on the digest's last day; the budget counts them. Gaps are judged over the history
  * the drivers have always looked at, 366 days back from that day (732 when the periods and baseline
- * reach past them). The slices are first asked for the periods and a few days before them
- * (`fetchFrom`); a slice whose silence needs its baseline, or began before those days, gets those
- * days of its history fetched after its series is in (see `historyDaysNeeded`), so the rule finds
- * exactly what it finds on the whole.
+ * reach past them). The slices are first asked for their windows, or for the periods alone, and a
+ * few days more (`fetchFrom`, `FirstAsk`); a slice whose silence needs days before those, its baseline
+ * or where it began, gets them fetched after its series is in (see `historyDaysNeeded`), so the
+ * rule finds exactly what it finds on the whole.
  *
  * The budget counts queries (chunks × ranges). The whole digest comes first, then scanners, then
  * asset groups from the largest; what does not fit is not named and ends up in the "other" row.
@@ -85,31 +85,48 @@ export function windowsFor(
 }
 
 /**
- * Days asked before the earliest previous period when a plan may judge history [14]. The rule reads a
- * silence's baseline only for the few silences it could call gaps (historyDaysNeeded), so the
- * slices are first asked for the periods and these days alone, not the whole baseline before them;
- * the days held then rule out a slice that is quiet every weekend without its baseline being asked.
+ * How a computation first asks its slices. `window`: every slice's whole window (its periods and the
+ * rule's baseline) and a week before it, so a silence needs a second request only when its baseline
+ * reaches past that week: the fewest round trips, for an answer someone is waiting for. `periods`:
+ * the periods and two weeks before them, and the baseline after, only for the slices whose silences
+ * the rule may call gaps: about a third fewer days asked for a slot's deliveries, where the
+ * service's and the worker's work per day asked bounds a storm, for a second request in about half
+ * of the computations.
  */
-export const LEAD_DAYS = 14;
+export type FirstAsk = "window" | "periods";
+
+/** Days asked before the windows in `window` mode [7]: in the bench's storms nearly every silence that needed more reached back a week or less. */
+export const WINDOW_LEAD_DAYS = 7;
 
 /**
- * The first day the slices of `plans` (one per entry of `periodsList`) are first asked from: a plan
- * that may judge history needs its periods and `lead` days before them (never before its window),
- * the rest of its window only for the slices whose silences need it; a plan without history reads
- * its whole window, from its start.
+ * Days asked before the earliest previous period in `periods` mode [14]. The two weekends these days
+ * hold rule out the silences of a slice that is quiet every weekend (historyDaysNeeded), which would
+ * otherwise each cost their baseline.
+ */
+export const PERIODS_LEAD_DAYS = 14;
+
+/**
+ * The first day the slices of `plans` (one per entry of `periodsList`) are first asked from. A plan
+ * without history reads its whole window from its start either way. In `window` mode the earliest
+ * window and a week before it, never before the earliest history (a history starts where a range of
+ * `windowsFor` would, so the lead never makes the days need one more range); in `periods` mode each
+ * plan's periods and two weeks before them, never before its window.
  */
 export function fetchFrom(
   plans: readonly DriversPlan[],
   periodsList: readonly Periods[],
-  lead = LEAD_DAYS,
+  mode: FirstAsk,
 ): IsoDay {
   const starts = plans.map((plan, g) => {
     const start = (plan.windows[0] as Window).fromDay;
-    const previousFrom = (periodsList[g] as Periods).previousFrom;
     if (!plan.history) return start;
-    const early = addDays(previousFrom, -lead);
-    // ISO days compare as text: the later of the two.
-    return early > start ? early : start;
+    const early =
+      mode === "window"
+        ? addDays(start, -WINDOW_LEAD_DAYS)
+        : addDays((periodsList[g] as Periods).previousFrom, -PERIODS_LEAD_DAYS);
+    // ISO days compare as text: the later of the day and the limit.
+    const limit = mode === "window" ? plan.history.fromDay : start;
+    return early > limit ? early : limit;
   });
   return starts.sort()[0] as IsoDay;
 }

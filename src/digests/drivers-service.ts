@@ -26,6 +26,7 @@ import { digestToken } from "../store/keys.ts";
 import { fetchParts, type SlicesSource } from "./drivers-fetch.ts";
 import {
   type DriversPlan,
+  type FirstAsk,
   fetchFrom,
   type PlannedSlice,
   plansFor,
@@ -63,6 +64,8 @@ export interface DriversRequest {
   assets: readonly FilterOption[];
   scanners: readonly FilterOption[];
   partialFrom: string | null;
+  /** How the slices are first asked [window]: see FirstAsk. The answer is the same either way. */
+  firstAsk?: FirstAsk;
 }
 
 export interface DriversOutcome {
@@ -186,9 +189,9 @@ export async function computeDriversMany(
   const all = plans as DriversPlan[];
   const planned = [first.total, ...first.slices];
   const fetchDeps = { source: deps.source, settings };
-  // The periods and a few days before them (fetchFrom): each slice's baseline and older history are
-  // asked below, for the slices whose silences the rule needs them for.
-  const firstDay = fetchFrom(all, periodsList);
+  // The windows, or the periods alone, and a few days before them (fetchFrom): the days before those
+  // are asked below, for the slices whose silences the rule needs them for.
+  const firstDay = fetchFrom(all, periodsList, base.firstAsk ?? "window");
   const ranges = rangesOf(firstDay, to);
   const fetched = await seriesOver(fetchDeps, base.apiKey, planned, () => ranges);
   const store: DaySeries[] = fetched.map((points) => ({ from: firstDay, points }));

@@ -8,19 +8,20 @@ import type { DigestRequest } from "./digest-service.ts";
  * (per subscription, on unless switched off; optional, so a breakdown that fails never costs the
  * digest), the subscription's own chart style when it has one (else the workspace's; the chart
  * brings the previous period with it, with the drivers or alongside the digest's query), and the
- * weekday series an `unusual` condition judges. An alert's check shows no breakdown (a firing alert
+ * weekday series an `unusual` condition judges. Its slices are first asked for the periods alone (the
+ * fewest bytes: a slot's deliveries come in storms). An alert's check shows no breakdown (a firing alert
  * asks for its own, against what it fired on), so it asks for none.
  *
  * @example digests.build({ ...request, ...scheduledExtras(sub) })
  */
 export function scheduledExtras(
   sub: Pick<Subscription, "drivers" | "chart" | "condition" | "mode">,
-): Pick<DigestRequest, "drivers" | "chart" | "weekday"> {
+): Pick<DigestRequest, "drivers" | "driversFirstAsk" | "chart" | "weekday"> {
   const chart = sub.chart ? { chart: sub.chart } : {};
   const weekday = conditionOf(sub)?.kind === "unusual" ? { weekday: true } : {};
   if (sub.mode === "alert") return { ...chart, ...weekday };
   return {
-    ...(sub.drivers !== false ? { drivers: "optional" as const } : {}),
+    ...(sub.drivers !== false ? { drivers: "optional" as const, driversFirstAsk: "periods" as const } : {}),
     ...chart,
     ...weekday,
   };

@@ -14,7 +14,7 @@ import { checkMessage } from "../../src/blockkit/limits.ts";
 import { parseKeyring } from "../../src/config.ts";
 import { createDigestService } from "../../src/digests/digest-service.ts";
 import type { SlicesSource } from "../../src/digests/drivers-fetch.ts";
-import { LEAD_DAYS } from "../../src/digests/drivers-plan.ts";
+import { PERIODS_LEAD_DAYS, WINDOW_LEAD_DAYS } from "../../src/digests/drivers-plan.ts";
 import {
   computeDriversMany,
   DEFAULT_DRIVERS,
@@ -157,35 +157,52 @@ describe("drivers of a digest, against the emulator", () => {
     );
   });
 
-  it("ask for each digest's slices in one request over its periods and two weeks before them, daily lists only; then the baseline of the few slices whose silences the rule judges", async () => {
+  it("ask for each digest's slices in one request, over its periods, the gap rule's baseline and a week's lead, daily lists only", async () => {
     const w = await world();
     const before = emu.requestCount();
     const { view, range } = await build(w, "last30d");
     const slices = view.drivers?.queries ?? 0;
     expect(slices).toBe(19);
-    const [first, ...later] = w.calls;
-    // The digest's own query, one request carrying every slice as an aliased field, and at most one
-    // more for the history of some of them.
+    // The digest's own query and one request carrying every slice as an aliased field.
+    expect(emu.requestCount() - before).toBe(2);
+    expect(w.queries).toHaveLength(slices);
+    // The baseline starts 28 days before the previous period; a week more is asked with it, so a
+    // silence that began just before the baseline costs no second request.
+    const firstDay = addDays(range.previousFrom, -28 - WINDOW_LEAD_DAYS);
+    for (const q of w.queries) expect([q.fromDay, q.toDay]).toEqual([firstDay, range.to]);
+    const body = JSON.parse(emu.lastRequest()?.body ?? "{}") as { query: string; variables: object };
+    expect(body.query).toMatch(/^query DriverSlices\(/);
+    expect(body.query.match(/insights\(/g)).toHaveLength(slices);
+    expect(body.query).not.toMatch(/filters \{|summary/);
+  });
+
+  it("asked as a slot's deliveries ask (periods first): the periods and two weeks before them, then the baseline of the few slices whose silences the rule judges; the same drivers", async () => {
+    const w = await world();
+    const windowed = await build(w, "last30d");
+    const w2 = await world();
+    const before = emu.requestCount();
+    const { view, range } = await build(w2, "last30d", { driversFirstAsk: "periods" });
+    const slices = view.drivers?.queries ?? 0;
+    expect(slices).toBe(19);
+    const [first, ...later] = w2.calls;
+    // The digest's own query, one request carrying every slice, and at most one more.
     expect(later.length).toBeLessThanOrEqual(1);
     expect(emu.requestCount() - before).toBe(2 + later.length);
     expect(first).toHaveLength(slices);
-    const firstDay = addDays(range.previousFrom, -LEAD_DAYS);
+    const firstDay = addDays(range.previousFrom, -PERIODS_LEAD_DAYS);
     for (const q of first ?? []) expect([q.fromDay, q.toDay]).toEqual([firstDay, range.to]);
-    // The history asked after: some of the slices, each from its silence's baseline (the window starts
-    // 28 days before the previous period; the year when a silence began before the days held) to the
-    // day before those first asked.
+    // The history asked after: some of the slices, each up to the day before those first asked.
     const history = later.flat();
     expect(history.length).toBeLessThan(slices);
     for (const q of history) {
       expect(q.toDay).toBe(addDays(firstDay, -1));
       expect(q.fromDay < firstDay).toBe(true);
     }
-    const body = JSON.parse(emu.lastRequest()?.body ?? "{}") as { query: string; variables: object };
-    expect(body.query).toMatch(/^query DriverSlices\(/);
-    expect(body.query.match(/insights\(/g)).toHaveLength((later[0] ?? first ?? []).length);
-    expect(body.query).not.toMatch(/filters \{|summary/);
-    // No id is written into the document: the scanner ids travel as variables.
-    expect(body.query).not.toContain('"sast"');
+    // Fewer days asked than the windows, for the same answer.
+    const days = (qs: SliceQuery[]) => qs.reduce((n, q) => n + enumerateDays(q.fromDay, q.toDay).length, 0);
+    expect(days(w2.queries)).toBeLessThan(days(w.queries));
+    expect(view.drivers).toEqual(windowed.view.drivers);
+    expect(view.previousSeries).toEqual(windowed.view.previousSeries);
   });
 
   it("send scanner ids as variables, never in the document", async () => {

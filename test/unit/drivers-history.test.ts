@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SliceQuery, SliceSeries } from "../../src/analytics/types.ts";
 import type { SlicesSource } from "../../src/digests/drivers-fetch.ts";
-import { LEAD_DAYS } from "../../src/digests/drivers-plan.ts";
+import { PERIODS_LEAD_DAYS, WINDOW_LEAD_DAYS } from "../../src/digests/drivers-plan.ts";
 import { computeDriversMany, type DriversBase } from "../../src/digests/drivers-service.ts";
 import { addDays, enumerateDays, isoWeekday } from "../../src/insights/days.ts";
 import { byImportance, DEFAULT_GAP_RULE, findGaps } from "../../src/insights/gaps.ts";
@@ -22,14 +22,16 @@ const PERIODS: Periods = {
 };
 /** The first day of the digest's own days: the rule's baseline before the previous period. */
 const WINDOW = addDays(PERIODS.previousFrom, -DEFAULT_GAP_RULE.baselineDays);
-/** The drivers first ask the periods and two weeks before them, not the whole window. */
-const FETCHED = addDays(PERIODS.previousFrom, -LEAD_DAYS);
+/** The drivers ask a week more with it, so a silence that began shortly before it needs no second request. */
+const FETCHED = addDays(WINDOW, -WINDOW_LEAD_DAYS);
 /**
- * `sca` falls silent 5 days after the first day asked (its baseline reaches 23 days before it);
- * `secrets` has been silent since 40 days before the window.
+ * `sca` falls silent 10 days into the window (its baseline reaches 18 days before the window, past
+ * the week asked with it); `secrets` has been silent since 40 days before it.
  */
-const SCA_SILENT = addDays(FETCHED, 5);
+const SCA_SILENT = addDays(WINDOW, 10);
 const SECRETS_SILENT = addDays(WINDOW, -40);
+/** Silent 24 days into the window: its baseline reaches 4 days before the window, within the week asked. */
+const SAST_SILENT = addDays(WINDOW, 24);
 
 const SCANNERS = [
   { value: "sast", displayValue: "SAST" },
@@ -40,7 +42,7 @@ const SCANNERS = [
 /** The day each scanner falls silent, in the first case. */
 const SILENT: Record<string, string> = { sca: SCA_SILENT, secrets: SECRETS_SILENT };
 
-/** Scanners that report nothing on Saturdays and Sundays, in the second case. */
+/** Scanners that report nothing on Saturdays and Sundays, in the periods-first cases. */
 const WEEKDAYS_ONLY = "weekdays";
 
 /**
@@ -114,13 +116,13 @@ const base: DriversBase = {
   partialFrom: LAST,
 };
 
-describe("a silent slice's history", () => {
+describe("a silent slice's history, the windows asked first (an answer someone waits for)", () => {
   it("is asked back only as far as its silence's baseline, or the year when the silence began before the window", async () => {
     const { source, asked } = service(SILENT);
     const [outcome] = await computeDriversMany({ source }, base, [PERIODS]);
     const [first, ...history] = asked;
-    // The periods and the two weeks before them for every slice, then the history of the two silent
-    // scanners only, in one request however the source batches.
+    // The digest's own days and the week before them for every slice, then the history of the two
+    // silent scanners only, in one request however the source batches.
     expect(first?.every((q) => q.fromDay === FETCHED && q.toDay === LAST)).toBe(true);
     expect(history).toHaveLength(1);
     const ranges = history
@@ -140,37 +142,20 @@ describe("a silent slice's history", () => {
     expect(outcome?.view.gaps).toEqual(expected);
   });
 
-  it("costs no second request for a slice quiet every weekend: the two weekends held before the periods rule its silences out", async () => {
-    const silent = { sast: WEEKDAYS_ONLY };
+  it("costs no second request when its baseline reaches back a week or less, and finds the same gap", async () => {
+    const silent = { sast: SAST_SILENT };
     const { source, asked } = service(silent);
     const [outcome] = await computeDriversMany({ source }, base, [PERIODS]);
     expect(asked).toHaveLength(1);
     expect(asked[0]?.every((q) => q.fromDay === FETCHED && q.toDay === LAST)).toBe(true);
     const expected = gapsOnTheYear(silent);
-    // The year's judgement agrees: a weekend's silence is no outage. Its weekends are silences the
-    // rule looks at (two days each), so the request saved is one the rule could have asked for.
-    expect(expected).toEqual([]);
-    expect(outcome?.view.gaps).toEqual([]);
-    const sast = asked[0]?.find((q) => q.scannerIds?.join() === "sast");
-    expect(sast).toBeDefined();
-  });
-
-  it("asks a silence beginning in the periods for its baseline, and finds the gap the year shows", async () => {
-    const silent = { sast: addDays(PERIODS.previousFrom, 3) };
-    const { source, asked } = service(silent);
-    const [outcome] = await computeDriversMany({ source }, base, [PERIODS]);
-    expect(asked).toHaveLength(2);
-    expect(asked[1]?.map((q) => [q.scannerIds?.join(), q.fromDay, q.toDay])).toEqual([
-      ["sast", addDays(silent.sast, -DEFAULT_GAP_RULE.baselineDays), addDays(FETCHED, -1)],
-    ]);
-    const expected = gapsOnTheYear(silent);
-    expect(expected.map((g) => [g.key, g.from])).toEqual([["sast", silent.sast]]);
+    expect(expected.map((g) => [g.key, g.from])).toEqual([["sast", SAST_SILENT]]);
     expect(outcome?.view.gaps).toEqual(expected);
   });
 
-  it("asks a long digest's slices from two weeks before its previous period, in one range", async () => {
+  it("asks the lead no further back than the history the rule may judge, and in no more ranges", async () => {
     // 366 days back from the last day is where the history of a digest like this one starts; its
-    // window (the baseline before the previous period) begins 3 days after that.
+    // baseline begins 3 days after that, so 3 days of lead are all there is to ask.
     const oldest = addDays(LAST, -365);
     const long: Periods = {
       from: addDays(LAST, -166),
@@ -181,8 +166,80 @@ describe("a silent slice's history", () => {
     const { source, asked } = service({});
     await computeDriversMany({ source }, base, [long]);
     expect(asked).toHaveLength(1);
-    expect(
-      asked[0]?.every((q) => q.fromDay === addDays(long.previousFrom, -LEAD_DAYS) && q.toDay === LAST),
-    ).toBe(true);
+    expect(asked[0]?.every((q) => q.fromDay === oldest && q.toDay === LAST)).toBe(true);
+  });
+});
+
+/** A slot's deliveries ask the periods first: the fewest bytes. */
+const periodsFirst: DriversBase = { ...base, firstAsk: "periods" };
+/** Asked first in that mode: the periods and two weeks before them, not the whole window. */
+const NEAR = addDays(PERIODS.previousFrom, -PERIODS_LEAD_DAYS);
+
+describe("a silent slice's history, the periods asked first (a slot's deliveries)", () => {
+  it("asks each slice's periods and two weeks first, then the baseline a silence reaches, or the year when it began before those days", async () => {
+    // `sca` falls silent 5 days after the first day asked; `secrets` long before.
+    const silent = { sca: addDays(NEAR, 5), secrets: SECRETS_SILENT };
+    const { source, asked } = service(silent);
+    const [outcome] = await computeDriversMany({ source }, periodsFirst, [PERIODS]);
+    const [first, ...history] = asked;
+    expect(first?.every((q) => q.fromDay === NEAR && q.toDay === LAST)).toBe(true);
+    expect(history).toHaveLength(1);
+    const ranges = history
+      .flat()
+      .map((q) => [q.scannerIds?.join(","), q.fromDay, q.toDay])
+      .sort();
+    expect(ranges).toEqual([
+      ["sca", addDays(silent.sca, -DEFAULT_GAP_RULE.baselineDays), addDays(NEAR, -1)],
+      ["secrets", addDays(LAST, -365), addDays(NEAR, -1)],
+    ]);
+    const expected = gapsOnTheYear(silent);
+    expect(expected.map((g) => [g.key, g.from]).sort()).toEqual([
+      ["sca", silent.sca],
+      ["secrets", SECRETS_SILENT],
+    ]);
+    expect(outcome?.view.gaps).toEqual(expected);
+  });
+
+  it("costs no second request for a slice quiet every weekend: the two weekends held before the periods rule its silences out", async () => {
+    const silent = { sast: WEEKDAYS_ONLY };
+    const { source, asked } = service(silent);
+    const [outcome] = await computeDriversMany({ source }, periodsFirst, [PERIODS]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.every((q) => q.fromDay === NEAR && q.toDay === LAST)).toBe(true);
+    // The year's judgement agrees: a weekend's silence is no outage. Its weekends are silences the
+    // rule looks at (two days each), so the request saved is one the rule could have asked for.
+    expect(gapsOnTheYear(silent)).toEqual([]);
+    expect(outcome?.view.gaps).toEqual([]);
+    // And it asks the same days as the windows would, less: the answer is the same.
+    const [windowed] = await computeDriversMany({ source }, base, [PERIODS]);
+    expect(windowed).toEqual(outcome);
+  });
+
+  it("asks a silence beginning in the periods for its baseline, and finds the gap the year shows", async () => {
+    const silent = { sast: addDays(PERIODS.previousFrom, 3) };
+    const { source, asked } = service(silent);
+    const [outcome] = await computeDriversMany({ source }, periodsFirst, [PERIODS]);
+    expect(asked).toHaveLength(2);
+    expect(asked[1]?.map((q) => [q.scannerIds?.join(), q.fromDay, q.toDay])).toEqual([
+      ["sast", addDays(silent.sast, -DEFAULT_GAP_RULE.baselineDays), addDays(NEAR, -1)],
+    ]);
+    const expected = gapsOnTheYear(silent);
+    expect(expected.map((g) => [g.key, g.from])).toEqual([["sast", silent.sast]]);
+    expect(outcome?.view.gaps).toEqual(expected);
+  });
+
+  it("asks a long digest's slices from two weeks before its previous period, in one range", async () => {
+    const oldest = addDays(LAST, -365);
+    const long: Periods = {
+      from: addDays(LAST, -166),
+      to: LAST,
+      previousFrom: addDays(oldest, 3 + DEFAULT_GAP_RULE.baselineDays),
+      previousTo: addDays(LAST, -167),
+    };
+    const { source, asked } = service({});
+    await computeDriversMany({ source }, periodsFirst, [long]);
+    expect(asked).toHaveLength(1);
+    const near = addDays(long.previousFrom, -PERIODS_LEAD_DAYS);
+    expect(asked[0]?.every((q) => q.fromDay === near && q.toDay === LAST)).toBe(true);
   });
 });

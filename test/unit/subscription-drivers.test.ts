@@ -43,8 +43,12 @@ describe("the drivers option of a subscription", () => {
   });
 
   it("asks scheduled digests for optional drivers by default, and the subscription's own chart style", () => {
-    expect(scheduledExtras({})).toEqual({ drivers: "optional" });
-    expect(scheduledExtras({ drivers: true, chart: "png" })).toEqual({ drivers: "optional", chart: "png" });
+    expect(scheduledExtras({})).toEqual({ drivers: "optional", driversFirstAsk: "periods" });
+    expect(scheduledExtras({ drivers: true, chart: "png" })).toEqual({
+      drivers: "optional",
+      driversFirstAsk: "periods",
+      chart: "png",
+    });
     expect(scheduledExtras({ drivers: false })).toEqual({});
     expect(scheduledExtras({ drivers: false, chart: "off" })).toEqual({ chart: "off" });
   });
@@ -52,6 +56,7 @@ describe("the drivers option of a subscription", () => {
   it("an unusual condition asks for its weekday series; an alert's check for no breakdown", () => {
     expect(scheduledExtras({ condition: "when findings unusual" })).toEqual({
       drivers: "optional",
+      driversFirstAsk: "periods",
       weekday: true,
     });
     expect(scheduledExtras({ mode: "alert", condition: "when violations > 5" })).toEqual({});
