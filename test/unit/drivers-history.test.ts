@@ -33,6 +33,16 @@ const SECRETS_SILENT = addDays(WINDOW, -40);
 /** Silent 24 days into the window: its baseline reaches 4 days before the window, within the week asked. */
 const SAST_SILENT = addDays(WINDOW, 24);
 
+/** 366 days back from the last day: where the history of a digest like LONG starts. */
+const OLDEST = addDays(LAST, -365);
+/** A long digest whose window (the baseline before its previous period) begins 3 days after OLDEST. */
+const LONG: Periods = {
+  from: addDays(LAST, -166),
+  to: LAST,
+  previousFrom: addDays(OLDEST, 3 + DEFAULT_GAP_RULE.baselineDays),
+  previousTo: addDays(LAST, -167),
+};
+
 const SCANNERS = [
   { value: "sast", displayValue: "SAST" },
   { value: "sca", displayValue: "SCA" },
@@ -116,30 +126,37 @@ const base: DriversBase = {
   partialFrom: LAST,
 };
 
+/**
+ * Two silent scanners asked from `first`: `sca`, whose baseline reaches before that day, and
+ * `secrets`, silent since long before it. Every slice is asked from `first`, then the history of the
+ * two alone, in one request however the source batches; and the gaps are the year's.
+ */
+async function twoSilences(ask: DriversBase, first: string, silent: Record<string, string>) {
+  const { source, asked } = service(silent);
+  const [outcome] = await computeDriversMany({ source }, ask, [PERIODS]);
+  const [head, ...history] = asked;
+  expect(head?.every((q) => q.fromDay === first && q.toDay === LAST)).toBe(true);
+  expect(history).toHaveLength(1);
+  const ranges = history
+    .flat()
+    .map((q) => [q.scannerIds?.join(","), q.fromDay, q.toDay])
+    .sort();
+  expect(ranges).toEqual([
+    ["sca", addDays(silent.sca as string, -DEFAULT_GAP_RULE.baselineDays), addDays(first, -1)],
+    ["secrets", addDays(LAST, -365), addDays(first, -1)],
+  ]);
+  const expected = gapsOnTheYear(silent);
+  // Both silences are outages: the one the short history judges and the one the year judges.
+  expect(expected.map((g) => [g.key, g.from]).sort()).toEqual([
+    ["sca", silent.sca],
+    ["secrets", SECRETS_SILENT],
+  ]);
+  expect(outcome?.view.gaps).toEqual(expected);
+}
+
 describe("a silent slice's history, the windows asked first (an answer someone waits for)", () => {
   it("is asked back only as far as its silence's baseline, or the year when the silence began before the window", async () => {
-    const { source, asked } = service(SILENT);
-    const [outcome] = await computeDriversMany({ source }, base, [PERIODS]);
-    const [first, ...history] = asked;
-    // The digest's own days and the week before them for every slice, then the history of the two
-    // silent scanners only, in one request however the source batches.
-    expect(first?.every((q) => q.fromDay === FETCHED && q.toDay === LAST)).toBe(true);
-    expect(history).toHaveLength(1);
-    const ranges = history
-      .flat()
-      .map((q) => [q.scannerIds?.join(","), q.fromDay, q.toDay])
-      .sort();
-    expect(ranges).toEqual([
-      ["sca", addDays(SCA_SILENT, -DEFAULT_GAP_RULE.baselineDays), addDays(FETCHED, -1)],
-      ["secrets", addDays(LAST, -365), addDays(FETCHED, -1)],
-    ]);
-    const expected = gapsOnTheYear(SILENT);
-    // Both silences are outages: the one the short history judges and the one the year judges.
-    expect(expected.map((g) => [g.key, g.from]).sort()).toEqual([
-      ["sca", SCA_SILENT],
-      ["secrets", SECRETS_SILENT],
-    ]);
-    expect(outcome?.view.gaps).toEqual(expected);
+    await twoSilences(base, FETCHED, SILENT);
   });
 
   it("costs no second request when its baseline reaches back a week or less, and finds the same gap", async () => {
@@ -154,19 +171,11 @@ describe("a silent slice's history, the windows asked first (an answer someone w
   });
 
   it("asks the lead no further back than the history the rule may judge, and in no more ranges", async () => {
-    // 366 days back from the last day is where the history of a digest like this one starts; its
-    // baseline begins 3 days after that, so 3 days of lead are all there is to ask.
-    const oldest = addDays(LAST, -365);
-    const long: Periods = {
-      from: addDays(LAST, -166),
-      to: LAST,
-      previousFrom: addDays(oldest, 3 + DEFAULT_GAP_RULE.baselineDays),
-      previousTo: addDays(LAST, -167),
-    };
+    // Its baseline begins 3 days after its history, so 3 days of lead are all there is to ask.
     const { source, asked } = service({});
-    await computeDriversMany({ source }, base, [long]);
+    await computeDriversMany({ source }, base, [LONG]);
     expect(asked).toHaveLength(1);
-    expect(asked[0]?.every((q) => q.fromDay === oldest && q.toDay === LAST)).toBe(true);
+    expect(asked[0]?.every((q) => q.fromDay === OLDEST && q.toDay === LAST)).toBe(true);
   });
 });
 
@@ -178,26 +187,7 @@ const NEAR = addDays(PERIODS.previousFrom, -PERIODS_LEAD_DAYS);
 describe("a silent slice's history, the periods asked first (a slot's deliveries)", () => {
   it("asks each slice's periods and two weeks first, then the baseline a silence reaches, or the year when it began before those days", async () => {
     // `sca` falls silent 5 days after the first day asked; `secrets` long before.
-    const silent = { sca: addDays(NEAR, 5), secrets: SECRETS_SILENT };
-    const { source, asked } = service(silent);
-    const [outcome] = await computeDriversMany({ source }, periodsFirst, [PERIODS]);
-    const [first, ...history] = asked;
-    expect(first?.every((q) => q.fromDay === NEAR && q.toDay === LAST)).toBe(true);
-    expect(history).toHaveLength(1);
-    const ranges = history
-      .flat()
-      .map((q) => [q.scannerIds?.join(","), q.fromDay, q.toDay])
-      .sort();
-    expect(ranges).toEqual([
-      ["sca", addDays(silent.sca, -DEFAULT_GAP_RULE.baselineDays), addDays(NEAR, -1)],
-      ["secrets", addDays(LAST, -365), addDays(NEAR, -1)],
-    ]);
-    const expected = gapsOnTheYear(silent);
-    expect(expected.map((g) => [g.key, g.from]).sort()).toEqual([
-      ["sca", silent.sca],
-      ["secrets", SECRETS_SILENT],
-    ]);
-    expect(outcome?.view.gaps).toEqual(expected);
+    await twoSilences(periodsFirst, NEAR, { sca: addDays(NEAR, 5), secrets: SECRETS_SILENT });
   });
 
   it("costs no second request for a slice quiet every weekend: the two weekends held before the periods rule its silences out", async () => {
@@ -229,17 +219,10 @@ describe("a silent slice's history, the periods asked first (a slot's deliveries
   });
 
   it("asks a long digest's slices from two weeks before its previous period, in one range", async () => {
-    const oldest = addDays(LAST, -365);
-    const long: Periods = {
-      from: addDays(LAST, -166),
-      to: LAST,
-      previousFrom: addDays(oldest, 3 + DEFAULT_GAP_RULE.baselineDays),
-      previousTo: addDays(LAST, -167),
-    };
     const { source, asked } = service({});
-    await computeDriversMany({ source }, periodsFirst, [long]);
+    await computeDriversMany({ source }, periodsFirst, [LONG]);
     expect(asked).toHaveLength(1);
-    const near = addDays(long.previousFrom, -PERIODS_LEAD_DAYS);
+    const near = addDays(LONG.previousFrom, -PERIODS_LEAD_DAYS);
     expect(asked[0]?.every((q) => q.fromDay === near && q.toDay === LAST)).toBe(true);
   });
 });
