@@ -146,12 +146,6 @@ async function seriesOver(
   return chunks.map((perWindow) => perWindow.flatMap((parts) => parts.reduce((a, b) => addSeries(a, b))));
 }
 
-/** A slice's points from `from` on, one per day. */
-interface DaySeries {
-  from: IsoDay;
-  points: DayPoint[];
-}
-
 /** What the drivers of several digests share: the account, its lists, the filters, the last day. */
 export type DriversBase = Omit<DriversRequest, "periods">;
 
@@ -193,8 +187,8 @@ export async function computeDriversMany(
   // are asked below, for the slices whose silences the rule needs them for.
   const firstDay = fetchFrom(all, periodsList, base.firstAsk ?? "window");
   const ranges = rangesOf(firstDay, to);
-  const fetched = await seriesOver(fetchDeps, base.apiKey, planned, () => ranges);
-  const store: DaySeries[] = fetched.map((points) => ({ from: firstDay, points }));
+  // Each slice's points, one per day, from the first day held.
+  const store = await seriesOver(fetchDeps, base.apiKey, planned, () => ranges);
   // Each slice is read once for the gap rule and once for its running sums; every digest then judges
   // and sums its own days of them (see GapIndex and TotalsIndex).
   const gapIndexOf = (s: number): GapIndex => {
@@ -203,7 +197,7 @@ export async function computeDriversMany(
       dimension: p.dimension,
       key: p.key,
       label: p.label,
-      points: (store[s] as DaySeries).points,
+      points: store[s] as DayPoint[],
     };
     return indexGaps(series, base.partialFrom);
   };
@@ -253,14 +247,11 @@ export async function computeDriversMany(
       (k) => rangesOf(starts[k] as IsoDay, addDays(firstDay, -1)),
     );
     older.forEach((s, k) => {
-      store[s] = {
-        from: starts[k] as IsoDay,
-        points: [...(more[k] as DayPoint[]), ...(store[s] as DaySeries).points],
-      };
+      store[s] = [...(more[k] as DayPoint[]), ...(store[s] as DayPoint[])];
       gapIndexes[s] = gapIndexOf(s);
     });
   }
-  const totalsIndexes = store.map((s) => indexTotals(s.points));
+  const totalsIndexes = store.map((points) => indexTotals(points));
   return all.map((plan, g) => {
     const periods = periodsList[g] as Periods;
     const start = (plan.windows[0] as Window).fromDay;
@@ -272,11 +263,7 @@ export async function computeDriversMany(
     );
     const bounds = epochPeriods(periods, start);
     const totals = totalsIndexes.map((ix) => totalsFrom(ix, bounds));
-    const previousSeries = daysBetween(
-      (store[0] as DaySeries).points,
-      periods.previousFrom,
-      periods.previousTo,
-    );
+    const previousSeries = daysBetween(store[0] as DayPoint[], periods.previousFrom, periods.previousTo);
     return derive(plan, totals, gaps, previousSeries);
   });
 }
@@ -322,9 +309,9 @@ function derive(
 
 /**
  * The drivers of one digest's change and the data gaps of its slices, from the bounded plan of
- * drivers-plan.ts: every slice's daily series over the digest's periods and the gap rule's baseline,
- * asked as aliased fields in few requests; then, for the slices silent since before the previous
- * period, the history the rule judges such a silence by.
+ * drivers-plan.ts: every slice's daily series over the digest's periods and the gap rule's baseline
+ * (or the periods alone, `firstAsk`), asked as aliased fields in few requests; then, for the slices
+ * whose silences need them, the days before those that the rule judges such a silence by.
  *
  * @throws AppError `drivers_unavailable` when the digest's own filter is too large for the budget;
  *   analytics errors as the client raised them (naming the slices a refused field stood for).

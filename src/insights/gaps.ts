@@ -228,8 +228,8 @@ export function gapsFrom(index: GapIndex, from: number, rule: GapRule, periods: 
  * series ending the same day: a silence touching the digest's periods starts within `baselineDays`
  * of the first day (its baseline reaches further back, unless the days of it the series holds
  * already rule the silence out), or at the first day itself (where it began is unknown). The drivers
- * ask for the periods and a few days before them, and fetch the longer history for the few slices
- * this names.
+ * ask for each slice's window (or its periods alone) and a few days before, and fetch the longer
+ * history for the few slices this names.
  *
  * @example needsHistory(series, DEFAULT_GAP_RULE, ctx) // true: "sca" is silent from before the previous period
  */
@@ -276,19 +276,20 @@ export function historyDaysNeeded(
  * a silence the rule always dismisses. The arithmetic is `judge`'s: active days over known days.
  */
 function tooQuietBefore(index: GapIndex, from: number, start: number, rule: GapRule): boolean {
+  const first = start - rule.baselineDays;
   let known = 0;
   let inactive = 0;
-  for (let i = Math.max(from, start - rule.baselineDays); i < start; i++) {
+  for (let i = Math.max(from, first); i < start; i++) {
     const v = index.values[i];
     if (v === null || v === undefined) continue;
     known++;
     if (!(v > 0)) inactive++;
   }
   if (inactive === 0) return false;
-  // The whole baseline holds these days and up to `baselineDays` in all, each perhaps active.
-  for (let days = Math.max(known, 1); days <= rule.baselineDays; days++)
-    if ((days - inactive) / days >= rule.minActiveShare) return false;
-  return true;
+  // The whole baseline holds these days and at most the days of it before the series' `from`th, each
+  // perhaps known and active; the share only grows with the days, so the most it can be is this.
+  const most = known + Math.max(0, from - first);
+  return (most - inactive) / most < rule.minActiveShare;
 }
 
 /** Ongoing gaps first, then the silences that mattered most (largest expected activity). */

@@ -200,7 +200,7 @@ describe("a silent slice's history, the periods asked first (a slot's deliveries
     // rule looks at (two days each), so the request saved is one the rule could have asked for.
     expect(gapsOnTheYear(silent)).toEqual([]);
     expect(outcome?.view.gaps).toEqual([]);
-    // And it asks the same days as the windows would, less: the answer is the same.
+    // Asked the other way (the windows first), the answer is the same.
     const [windowed] = await computeDriversMany({ source }, base, [PERIODS]);
     expect(windowed).toEqual(outcome);
   });
@@ -216,6 +216,56 @@ describe("a silent slice's history, the periods asked first (a slot's deliveries
     const expected = gapsOnTheYear(silent);
     expect(expected.map((g) => [g.key, g.from])).toEqual([["sast", silent.sast]]);
     expect(outcome?.view.gaps).toEqual(expected);
+  });
+
+  it("asks a bucket of digests with their own ranges from the earliest previous period, and answers each as alone and as the year does", async () => {
+    // A slot's subscriptions of one account: 7, 16 and 30 days, one fetch for the three. `sca` falls
+    // silent 11 days after the first day asked (its baseline reaches before it: a second request),
+    // `secrets` 12 days before the last.
+    const lengths = [7, 16, 30];
+    const periodsList = lengths.map(
+      (days): Periods => ({
+        from: addDays(LAST, 1 - days),
+        to: LAST,
+        previousFrom: addDays(LAST, 1 - 2 * days),
+        previousTo: addDays(LAST, -days),
+      }),
+    );
+    const silent = { sca: addDays(LAST, -62), secrets: addDays(LAST, -12) };
+    const { source, asked } = service(silent);
+    const together = await computeDriversMany({ source }, periodsFirst, periodsList);
+    const earliest = addDays(LAST, 1 - 2 * 30 - PERIODS_LEAD_DAYS);
+    expect(asked[0]?.every((q) => q.fromDay === earliest && q.toDay === LAST)).toBe(true);
+    expect(asked).toHaveLength(2);
+    for (const [g, periods] of periodsList.entries()) {
+      const alone = await computeDriversMany({ source: service(silent).source }, base, [periods]);
+      expect(together[g]).toEqual(alone[0]);
+      const year = byImportance(
+        findGaps(
+          SCANNERS.map((sc) => ({
+            dimension: "scanner" as const,
+            key: sc.value,
+            label: sc.displayValue,
+            points: enumerateDays(addDays(LAST, -365), LAST).map((day) => ({
+              day,
+              findings: findingsOn(day, [sc.value], silent),
+              violations: 1,
+              fixed: 0,
+              merged: 0,
+            })),
+          })),
+          DEFAULT_GAP_RULE,
+          { periods, partialFrom: LAST },
+        ),
+      );
+      expect(together[g]?.view.gaps).toEqual(year);
+    }
+    // Not a comparison of empty lists: both silences are outages in every digest.
+    expect(together.map((o) => o.view.gaps.map((x) => x.key).sort())).toEqual([
+      ["sca", "secrets"],
+      ["sca", "secrets"],
+      ["sca", "secrets"],
+    ]);
   });
 
   it("asks a long digest's slices from two weeks before its previous period, in one range", async () => {
