@@ -124,9 +124,9 @@ export function fetchFrom(
       mode === "window"
         ? addDays(start, -WINDOW_LEAD_DAYS)
         : addDays((periodsList[g] as Periods).previousFrom, -PERIODS_LEAD_DAYS);
-    // ISO days compare as text: the later of the day and the limit.
     const limit = mode === "window" ? plan.history.fromDay : start;
-    return early > limit ? early : limit;
+    // ISO days compare as text: the later of the day and the limit.
+    return [early, limit].sort()[1] as IsoDay;
   });
   return starts.sort()[0] as IsoDay;
 }
