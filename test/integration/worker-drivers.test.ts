@@ -141,8 +141,10 @@ describe("scheduled digests and their drivers", () => {
     const r = await slot(h, 1, ["last7d"]);
     expect(r.insights.requests).toBe(1);
     expect(r.insights.requests + r.slices.requests).toBeLessThanOrEqual(3);
-    // The drivers' days and fields only: 19 slices of 42 days (7 + 7 + the rule's 28), daily lists
-    // only, under short aliases (a year-long window per slice was 365 KiB).
+    // The drivers' days and fields only: a scheduled digest asks its 19 slices for 28 days first (its
+    // two periods of 7 and the two weeks before them; the rule's baseline after, only for the slices
+    // whose silences need it), daily lists only, under short aliases (a year-long window per slice
+    // was 365 KiB).
     expect(r.slices.bytes).toBeLessThan(100_000);
   });
 });
