@@ -95,7 +95,7 @@ function service(silent: Record<string, string>) {
 }
 
 /** The gaps the rule finds on each scanner's whole year: what the drivers must find. */
-function gapsOnTheYear(silent: Record<string, string>) {
+function gapsOnTheYear(silent: Record<string, string>, periods: Periods = PERIODS) {
   const year = (id: string) => ({
     dimension: "scanner" as const,
     key: id,
@@ -112,7 +112,7 @@ function gapsOnTheYear(silent: Record<string, string>) {
     findGaps(
       SCANNERS.map((s) => year(s.value)),
       DEFAULT_GAP_RULE,
-      { periods: PERIODS, partialFrom: LAST },
+      { periods, partialFrom: LAST },
     ),
   );
 }
@@ -240,25 +240,7 @@ describe("a silent slice's history, the periods asked first (a slot's deliveries
     for (const [g, periods] of periodsList.entries()) {
       const alone = await computeDriversMany({ source: service(silent).source }, base, [periods]);
       expect(together[g]).toEqual(alone[0]);
-      const year = byImportance(
-        findGaps(
-          SCANNERS.map((sc) => ({
-            dimension: "scanner" as const,
-            key: sc.value,
-            label: sc.displayValue,
-            points: enumerateDays(addDays(LAST, -365), LAST).map((day) => ({
-              day,
-              findings: findingsOn(day, [sc.value], silent),
-              violations: 1,
-              fixed: 0,
-              merged: 0,
-            })),
-          })),
-          DEFAULT_GAP_RULE,
-          { periods, partialFrom: LAST },
-        ),
-      );
-      expect(together[g]?.view.gaps).toEqual(year);
+      expect(together[g]?.view.gaps).toEqual(gapsOnTheYear(silent, periods));
     }
     // Not a comparison of empty lists: both silences are outages in every digest.
     expect(together.map((o) => o.view.gaps.map((x) => x.key).sort())).toEqual([
