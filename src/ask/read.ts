@@ -134,20 +134,6 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
     rangeSaid = false;
   }
 
-  // "how did we do vs yesterday": with no period of its own, a question whose comparison overlaps the
-  // default week asks about the days since the compared one (today), when they are no more than it.
-  // Not for alerts and schedules: they run on a range of their own, never on fixed days.
-  if (
-    !rangeSaid &&
-    !scheduled &&
-    alert === undefined &&
-    said?.kind === "period" &&
-    said.range.to >= range.from
-  ) {
-    const since = sinceCompared(said.range, today);
-    if (since) range = since;
-  }
-
   const intent = decideIntent({
     cues,
     alert: alert !== undefined,
@@ -161,6 +147,15 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
       said !== undefined ||
       subjects.assets.length + subjects.groups.length + subjects.scanners.length > 0,
   });
+  // Alerts and schedules run on a range of their own and compare each run with the period before it,
+  // whatever is named (their notes say so): never on fixed days.
+  const runsOnItsOwn = intent === "alert" || intent === "subscribe";
+  // "how did we do vs yesterday": with no period of its own, a question whose comparison overlaps the
+  // default week asks about the days since the compared one (today), when they are no more than it.
+  if (!rangeSaid && !runsOnItsOwn && said?.kind === "period" && said.range.to >= range.from) {
+    const since = sinceCompared(said.range, today);
+    if (since) range = since;
+  }
   const reading: AskReading = { intent, metrics, range, rangeSaid, subjects, notes: [] };
 
   if (said) {
@@ -169,14 +164,8 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
       const r = buildRange(range.spec, range.from, range.to, ctx.tz);
       const resolved = resolveComparison(said, range, { from: r.previousFrom, to: r.previousTo }, today);
       if ("problem" in resolved) problems.push({ kind: "bad_range", message: resolved.problem });
-      // An alert or a schedule compares each run with the period before it whatever is named (its note
-      // says so), so only a question asked now is refused for periods that overlap.
-      else if (
-        intent !== "alert" &&
-        intent !== "subscribe" &&
-        resolved.range.from <= range.to &&
-        range.from <= resolved.range.to
-      )
+      // Only a question asked now is refused for periods that overlap.
+      else if (!runsOnItsOwn && resolved.range.from <= range.to && range.from <= resolved.range.to)
         problems.push({
           kind: "bad_range",
           message: `The two periods overlap (${periodLabel(range)} and ${periodLabel(resolved.range)}): compare with one that ends before the other starts.`,
@@ -187,7 +176,7 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
       }
     }
   }
-  if (intent === "alert" || intent === "subscribe") {
+  if (runsOnItsOwn) {
     const mode = intent === "alert" ? "alert" : "digest";
     if (schedule?.twice)
       problems.push({
