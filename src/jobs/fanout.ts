@@ -26,6 +26,8 @@ export interface FanOutDeps {
   batchSize?: number;
   /** Workspaces read at once [64]. */
   parallel?: number;
+  /** Members of one workspace dealt together in each round [10]. */
+  runLength?: number;
   /** Told each page of a workspace's members as it is read, so their drivers are planned ahead (slot-warm.ts). */
   warm?: (ref: WorkspaceRef, members: [string, string][], period: string) => void;
 }
@@ -35,11 +37,19 @@ const MAX_PRIORITY = 2_097_152;
 
 /**
  * The job of a firing time slot: pages through the slot's members workspace by workspace and adds
- * one delivery job per member in bulk. Rounds interleave workspaces (one member of each in turn), so a
- * workspace with thousands of subscriptions in the slot cannot push one with five to the back of the
- * queue. Each job's priority is its rank within its workspace (1 for every workspace's first member,
- * 2 for the second, …), so the order survives pacing too: a job put back by its channel's or
- * workspace's budget comes back in at its rank, ahead of a big workspace's tail, not behind it.
+ * one delivery job per member in bulk. Rounds deal each workspace a run of up to `runLength` members
+ * in turn, so a workspace with thousands of subscriptions in the slot cannot push one with five to
+ * the back of the queue: the five go out in the first round, beside the big one's first run. Each
+ * job's priority is its round within its workspace (1 for every workspace's first run, 2 for the
+ * second, …), so the order survives pacing too: a job put back by its channel's or workspace's
+ * budget comes back in at its round, ahead of a big workspace's tail, not behind it.
+ *
+ * Runs rather than one member of each workspace in turn: a workspace's digests share its account's
+ * drivers computation, which the slot's warm-up starts in the same order. Dealt one at a time, the
+ * first round alone asks every account's computation at once, and every delivery in flight waits on
+ * its own while the machine computes them all; dealt in runs, each computation serves the run that
+ * follows it, and the warm-up keeps ahead of the deliveries.
+ *
  * Job ids are (subscription, period): a retried fan-out adds nothing twice while the jobs wait,
  * and a repeat of a delivered one stops at its claim. Workspaces found without members are pruned
  * from the slot's registry (it is kept a superset).
@@ -50,6 +60,7 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
   if (!slotId || fire === null) return { status: "skipped" as const, why: "no_slot" as const };
   const period = periodOf(fire);
   const pageSize = deps.pageSize ?? 100;
+  const runLength = Math.max(1, deps.runLength ?? 10);
   const opts = deliveryJobOptions(deps.policy);
   let lanes = (await deps.registry.workspaces(slotId)).map((ref) => ({
     ref,
@@ -91,17 +102,18 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
       });
     }
     const longest = Math.max(0, ...round.map((r) => r.members.length));
-    for (let k = 0; k < longest; k++) {
+    for (let start = 0; start < longest; start += runLength) {
       for (const r of round) {
-        const m = r.members[k];
-        if (!m) continue;
-        const sub = schedulerIdFor(r.lane.ref, m[0]);
-        r.lane.rank++;
-        pending.push({
-          name: JOB_NAME.scheduled,
-          data: { sub, period, ch: m[1] },
-          opts: { ...opts, jobId: `d.${sub}.${period}`, priority: Math.min(r.lane.rank, MAX_PRIORITY) },
-        });
+        for (const m of r.members.slice(start, start + runLength)) {
+          const sub = schedulerIdFor(r.lane.ref, m[0]);
+          const priority = Math.min(Math.floor(r.lane.rank / runLength) + 1, MAX_PRIORITY);
+          r.lane.rank++;
+          pending.push({
+            name: JOB_NAME.scheduled,
+            data: { sub, period, ch: m[1] },
+            opts: { ...opts, jobId: `d.${sub}.${period}`, priority },
+          });
+        }
       }
       await flush(false);
     }

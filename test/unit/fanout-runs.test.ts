@@ -1,0 +1,125 @@
+import type { Job } from "bullmq";
+import { describe, expect, it } from "vitest";
+import { type FanOutDeps, fanOut } from "../../src/jobs/fanout.ts";
+import { DEFAULT_POLICY, type DeliveryJobData, type DeliveryQueue } from "../../src/jobs/queue.ts";
+import { silentLogger } from "../../src/log.ts";
+import type { WorkspaceRef } from "../../src/store/keys.ts";
+import { compactRef, parseSchedulerId } from "../../src/subscriptions/ids.ts";
+
+/**
+ * The order a slot's fan-out adds its deliveries in, and their priorities (BullMQ takes the lowest
+ * priority first, and jobs of one priority in the order they were added): each workspace is dealt a
+ * run of its members per round, so a small workspace goes out whole in the first round and an
+ * account's digests, which share one drivers computation, go out together.
+ */
+
+const FIRE = Date.UTC(2026, 10, 27, 9, 0, 0);
+const subId = (team: string, i: number) => `${team.toLowerCase().slice(-4)}${String(i).padStart(4, "0")}`;
+
+interface Added {
+  team: string;
+  sub: string;
+  priority: number;
+}
+
+function world(members: Record<string, number>, o: { pageSize?: number; runLength?: number } = {}) {
+  const refs = Object.keys(members).map((teamId) => compactRef({ teamId }));
+  const added: Added[] = [];
+  const warmed: { team: string; members: number }[] = [];
+  const deps: FanOutDeps = {
+    store: {
+      // Pages of the workspace's members in order; the cursor is the next index ("0" once done).
+      async slotPage(ref: WorkspaceRef, _slot: string, cursor: string, count: number) {
+        const all = Array.from({ length: members[ref.teamId ?? ""] ?? 0 }, (_, i) => [
+          subId(ref.teamId ?? "", i),
+          `C${i}`,
+        ]) as [string, string][];
+        const from = Number(cursor);
+        const page = all.slice(from, from + count);
+        return { members: page, cursor: from + count >= all.length ? "0" : String(from + count) };
+      },
+    },
+    registry: { workspaces: async () => refs, leave: async () => 0 },
+    queue: {
+      async addBulk(jobs: { data: DeliveryJobData; opts: { priority: number } }[]) {
+        for (const j of jobs) {
+          const ids = parseSchedulerId(j.data.sub ?? "");
+          added.push({ team: ids?.ref.teamId ?? "?", sub: ids?.subId ?? "?", priority: j.opts.priority });
+        }
+        return [];
+      },
+    } as unknown as DeliveryQueue,
+    policy: DEFAULT_POLICY,
+    logger: silentLogger(),
+    warm: (ref, page) => warmed.push({ team: ref.teamId ?? "", members: page.length }),
+    ...(o.pageSize ? { pageSize: o.pageSize } : {}),
+    ...(o.runLength ? { runLength: o.runLength } : {}),
+  };
+  const job = { id: "slot-job", data: { slot: "slot1" }, opts: { prevMillis: FIRE } } as unknown as Job<
+    DeliveryJobData,
+    unknown,
+    string
+  >;
+  return { deps, job, added, warmed };
+}
+
+/** The jobs as BullMQ would hand them out: by priority, then in the order they were added. */
+const takenInOrder = (added: Added[]) =>
+  added.map((a, i) => ({ ...a, i })).sort((a, b) => a.priority - b.priority || a.i - b.i);
+
+describe("a slot's fan-out deals each workspace a run of its members per round", () => {
+  it("a workspace of 3 goes out whole in the first round, beside the first 10 of one with 25", async () => {
+    const w = world({ TBIG00001: 25, TSMALL001: 3 });
+    expect(await fanOut(w.deps, w.job)).toMatchObject({ status: "fanned_out", jobs: 28 });
+    const order = takenInOrder(w.added).map((a) => `${a.team}:${a.priority}`);
+    expect(order).toEqual([
+      ...Array(10).fill("TBIG00001:1"),
+      ...Array(3).fill("TSMALL001:1"),
+      ...Array(10).fill("TBIG00001:2"),
+      ...Array(5).fill("TBIG00001:3"),
+    ]);
+    // Each workspace's members keep their own order, every one of them added once.
+    const big = takenInOrder(w.added).filter((a) => a.team === "TBIG00001");
+    expect(big.map((a) => a.sub)).toEqual(Array.from({ length: 25 }, (_, i) => subId("TBIG00001", i)));
+  });
+
+  it("with a run of one, it deals one member of each workspace in turn", async () => {
+    const w = world({ TAAAA0001: 3, TBBBB0001: 2 }, { runLength: 1 });
+    await fanOut(w.deps, w.job);
+    expect(takenInOrder(w.added).map((a) => `${a.team}:${a.priority}`)).toEqual([
+      "TAAAA0001:1",
+      "TBBBB0001:1",
+      "TAAAA0001:2",
+      "TBBBB0001:2",
+      "TAAAA0001:3",
+    ]);
+  });
+
+  it("a run's round goes on across pages of members: priorities follow the rank, not the page", async () => {
+    // Pages of 4 and runs of 3: the second page starts inside the second run.
+    const w = world({ TPAGED001: 10, TOTHER001: 2 }, { pageSize: 4, runLength: 3 });
+    await fanOut(w.deps, w.job);
+    const paged = w.added.filter((a) => a.team === "TPAGED001");
+    expect(paged.map((a) => a.priority)).toEqual([1, 1, 1, 2, 2, 2, 3, 3, 3, 4]);
+    expect(w.added.filter((a) => a.team === "TOTHER001").map((a) => a.priority)).toEqual([1, 1]);
+    // The warm-up hears of every page as it is read, so the drivers are planned in the same order.
+    expect(w.warmed).toEqual([
+      { team: "TPAGED001", members: 4 },
+      { team: "TOTHER001", members: 2 },
+      { team: "TPAGED001", members: 4 },
+      { team: "TPAGED001", members: 2 },
+    ]);
+  });
+
+  it("a slot of 200 workspaces of 10: the first 50 jobs taken belong to 5 accounts, not 50", async () => {
+    const members = Object.fromEntries(
+      Array.from({ length: 200 }, (_, w) => [`TW${String(w).padStart(7, "0")}`, 10]),
+    );
+    const w = world(members);
+    await fanOut(w.deps, w.job);
+    const first50 = takenInOrder(w.added).slice(0, 50);
+    expect(new Set(first50.map((a) => a.team)).size).toBe(5);
+    // Every workspace's whole run is in the first round.
+    expect(w.added.every((a) => a.priority === 1)).toBe(true);
+  });
+});
