@@ -288,9 +288,19 @@ describe("the worker command", () => {
     expect(await exited(graceful)).toEqual({ code: 0, signal: null });
     expect(harness.slack.messages(DEMO.general)).toHaveLength(1);
 
-    harness.emulator.inject({ kind: "latency", ms: 10_000 }, 1);
+    // A digest the first run left nothing cached for (another range), and every analytics request slow:
+    // the new process's first request is its introspection, then the digest's own. The same digest again
+    // would come whole from the shared caches, asking nothing, and be done before anyone could stop it.
+    const other = (
+      await subscriptions.create(
+        REF,
+        { channelId: DEMO.general, schedule: { kind: "daily" }, tz: "UTC", range: "last30d" },
+        OWNER,
+      )
+    ).subscription;
+    harness.emulator.inject({ kind: "latency", ms: 10_000 }, 10);
     const impatient = cli();
-    await subscriptions.sendNow(REF, sub.id);
+    await subscriptions.sendNow(REF, other.id);
     await until(async () => (await pending(harness)) === 1, 15_000, "the second delivery in flight");
     const t0 = Date.now();
     const draining = printed(impatient, "finishing in-flight work");
