@@ -67,6 +67,8 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
     cursor: "0",
     started: false,
     rank: 0,
+    /** The start of a run that a page's end cut off: it goes out whole with the next page. */
+    carry: [] as [string, string][],
   }));
   let added = 0;
   let pending: {
@@ -91,9 +93,14 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
       );
       pages.forEach((p, j) => {
         const lane = group[j] as (typeof lanes)[number];
-        round.push({ lane, members: p.members });
         deps.warm?.(lane.ref, p.members, period);
         if (!lane.started && p.cursor === "0" && p.members.length === 0) void prune(deps, slotId, lane.ref);
+        // Pages are a hint's size (HSCAN's COUNT), not a multiple of the run: a run the page cuts
+        // waits for the next page, so that every run of a workspace goes out whole.
+        const members = [...lane.carry, ...p.members];
+        const whole = p.cursor === "0" ? members.length : members.length - (members.length % runLength);
+        lane.carry = members.slice(whole);
+        round.push({ lane, members: members.slice(0, whole) });
         if (p.cursor !== "0") {
           lane.cursor = p.cursor;
           lane.started = true;
