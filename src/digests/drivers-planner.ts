@@ -63,10 +63,10 @@ interface Bucket {
 /**
  * @param ttlMs how long a bucket is kept [120 s]: a slot's deliveries go out within it.
  * @param warmConcurrency bucket warm-ups running at once [16]; a delivery starts its bucket itself when it
- *   comes first. The slot's fan-out deals each workspace's deliveries in runs, in the order the warm-ups
- *   are queued, so the warm-ups must run far enough ahead of 50 deliveries in flight: in a storm of 2,000
- *   digests over 200 accounts, 4 at once left the deliveries waiting on them (163–165 digests/s), 16
- *   and 32 kept ahead (305–332), and 200 at once took the machine from the first deliveries (281).
+ *   comes first. The slot's fan-out deals each workspace's deliveries in runs, in about the order the
+ *   warm-ups are queued, so the warm-ups must run ahead of the deliveries in flight: too few and each run
+ *   waits on its own computation, too many and they take the machine from the first deliveries
+ *   (docs/performance.md, "A slot's fan-out deals each workspace a run of ten", has the widths tried).
  * @param now the clock (tests).
  */
 export function createDriversPlanner(

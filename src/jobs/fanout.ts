@@ -45,10 +45,10 @@ const MAX_PRIORITY = 2_097_152;
  * budget comes back in at its round, ahead of a big workspace's tail, not behind it.
  *
  * Runs rather than one member of each workspace in turn: a workspace's digests share its account's
- * drivers computation, which the slot's warm-up starts in the same order. Dealt one at a time, the
- * first round alone asks every account's computation at once, and every delivery in flight waits on
- * its own while the machine computes them all; dealt in runs, each computation serves the run that
- * follows it, and the warm-up keeps ahead of the deliveries.
+ * drivers computation, which the slot's warm-up starts in about the same order. Dealt one at a
+ * time, the first round alone asks every account's computation at once, and every delivery in flight
+ * waits on its own while the machine computes them all; dealt in runs, each computation serves the
+ * runs that follow it, and the warm-up keeps ahead of the deliveries.
  *
  * Job ids are (subscription, period): a retried fan-out adds nothing twice while the jobs wait,
  * and a repeat of a delivered one stops at its claim. Workspaces found without members are pruned

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEMO } from "../../sandbox/slack/index.ts";
+import { fanOut } from "../../src/jobs/fanout.ts";
+import { DEFAULT_POLICY } from "../../src/jobs/queue.ts";
+import { silentLogger } from "../../src/log.ts";
 import { compactRef, newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
@@ -136,5 +139,74 @@ describe("fairness", () => {
     // The fan-out deals each workspace a run of 10 per round: the small workspace's 5 are in the first
     // round, beside the big one's first 10 (15 jobs), and four deliveries run at once.
     expect(Math.max(...positions)).toBeLessThan(20);
+  });
+
+  it("700 and 650 subscriptions of two workspaces, paged unevenly by Redis: every run of ten is taken whole, the small workspaces' first", async () => {
+    h = await startHarness({ redisUrl: backends()[0]?.url ?? "" });
+    const { store, registry, queue } = h.producer();
+    // Past Redis's compact hash (512 entries by default) a slot's members come back in pages of about
+    // 100, not exactly 100, so runs of ten are cut by the pages' ends; two such workspaces have runs of
+    // the same round to come between the halves of a cut one.
+    const sizes = { T0BIGWS01: 700, T0BIGWS02: 650, T0MIDWS01: 15, T0FEWWS01: 3 };
+    const expression = "0 0 9 * * *";
+    const byTeam = new Map<string, string[]>();
+    let slotId = "";
+    for (const [teamId, n] of Object.entries(sizes)) {
+      const ref = compactRef({ teamId });
+      const subs = Array.from({ length: n }, () =>
+        storedSubscription({
+          id: newSubscriptionId(),
+          ref,
+          ownerId: OWNER,
+          channelId: "C0ONE0001",
+          schedule: { kind: "cron", expression },
+        }),
+      );
+      const slot = slotOf(subs[0] as Subscription);
+      if (!slot) throw new Error("unreachable");
+      slotId = slot.id;
+      await registry.join(slot.id, ref);
+      await inParallel(subs, 32, (sub) => store.insert(sub));
+      byTeam.set(teamId, []);
+    }
+    const fire = Date.UTC(2026, 10, 30, 9, 0, 0);
+    const job = { id: "slot-test", data: { slot: slotId }, opts: { prevMillis: fire } };
+    const result = await fanOut(
+      { store, registry, queue, policy: DEFAULT_POLICY, logger: silentLogger() },
+      job as unknown as Parameters<typeof fanOut>[1],
+    );
+    expect(result).toMatchObject({ status: "fanned_out", jobs: 1368 });
+    // As a worker would take them: by priority, then in the order they were added.
+    const taken = await queue.getJobs(["prioritized"], 0, -1, true);
+    expect(taken).toHaveLength(1368);
+    const teamOf = (sub: string) => sub.split(".")[1] as string;
+    for (const [i, j] of taken.entries())
+      byTeam.get(teamOf(j.data.sub ?? ""))?.push(`${i}:${j.opts.priority}`);
+    // The first round is every workspace's first run (10 + 10 + 10 + 3 jobs): the workspace of 3 is whole in
+    // it, and the one of 15 has its first ten there.
+    const places = (team: string) => (byTeam.get(team) ?? []).map((at) => Number(at.split(":")[0]));
+    expect(Math.max(...places("T0FEWWS01"))).toBeLessThan(33);
+    expect(Math.max(...places("T0MIDWS01").slice(0, 10))).toBeLessThan(33);
+    // Each workspace's runs of ten: ten neighbouring places, one priority each.
+    for (const [team, places] of byTeam) {
+      for (let run = 0; run * 10 < places.length; run++) {
+        const chunk = places
+          .slice(run * 10, run * 10 + 10)
+          .map((p) => p.split(":").map(Number) as [number, number]);
+        const first = chunk[0] as [number, number];
+        const last = chunk[chunk.length - 1] as [number, number];
+        expect({
+          team,
+          run,
+          spread: last[0] - first[0],
+          priorities: [...new Set(chunk.map((c) => c[1]))],
+        }).toEqual({
+          team,
+          run,
+          spread: chunk.length - 1,
+          priorities: [run + 1],
+        });
+      }
+    }
   });
 });
