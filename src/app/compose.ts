@@ -127,14 +127,18 @@ export interface CoreOptions extends Omit<DigestsOptions, "metrics" | "interacti
   interactive?: boolean;
 }
 
-/** The services the Slack side uses (listeners, the listener frame, interactive digest work). */
+/**
+ * The services the Slack side uses (listeners, the listener frame, interactive digest work), and
+ * `close`, which ends the connections they opened themselves (the drivers cache's notice connection,
+ * which would otherwise keep a stopping process or thread alive until it idles out).
+ */
 export function composeCore({
   clock = () => new Date(),
   subscriptions,
   metrics = createMetrics({ defaultMetrics: false }),
   interactive,
   ...o
-}: CoreOptions): AppServices {
+}: CoreOptions): AppServices & { close(): Promise<void> } {
   const { config, logger, redis } = o;
   const d = composeDigests({ ...o, metrics, interactive: interactive ?? config.mode !== "worker" });
   return {
@@ -155,5 +159,6 @@ export function composeCore({
     clock,
     verifyTimeoutMs: 2_500,
     reach: { socketMode: Boolean(config.slack.appToken), platformUrl: config.platformUrl },
+    close: () => d.driversCache.close(),
   };
 }

@@ -47,6 +47,7 @@ serveThreadJobs({
   run: runner.run,
   metrics: () => metrics.registry.getMetricsAsJSON(),
   async close() {
+    await runner.close();
     await runtime.close();
     await redis.quit().catch(() => redis.disconnect());
   },

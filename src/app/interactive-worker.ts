@@ -63,6 +63,7 @@ export function startInteractiveWorker(
     consumer,
     async close() {
       await Promise.all([consumer.close(), legacy.close()]);
+      await runner.close();
       await redis.quit().catch(() => redis.disconnect());
     },
     /** Drops its connections without waiting (a stop past SHUTDOWN_TIMEOUT_MS). */

@@ -60,6 +60,8 @@ function tokenLookup(
  */
 export function createInteractiveRunner(o: InteractiveRunnerOptions): {
   run(job: InteractiveJob): Promise<InteractiveOutcome>;
+  /** Ends the connections its services opened; the caller closes the Redis connection it passed. */
+  close(): Promise<void>;
 } {
   const { config, logger, redis } = o;
   if (!config.keyring) throw new AppError("config", "ENCRYPTION_KEYS is required to compute digests.");
@@ -124,5 +126,6 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
       countOffloaded(metrics, outcome);
       return outcome;
     },
+    close: () => core.close(),
   };
 }

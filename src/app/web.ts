@@ -240,6 +240,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     async close() {
       await app.stop();
       await executor.close();
+      await core.close();
       await runtime.close();
       if (ownRedis) await redis.quit().catch(() => redis.disconnect());
     },

@@ -90,6 +90,8 @@ describe("insights-digest start", () => {
     const t0 = Date.now();
     child.kill("SIGTERM");
     expect(await exited(child)).toEqual({ code: 0, signal: null });
-    expect(Date.now() - t0).toBeLessThan(10_000);
+    // Nothing left armed holds it open: a bound on the digest threads' exit that stayed set after
+    // they had gone kept the process alive 5 s longer than its stop.
+    expect(Date.now() - t0).toBeLessThan(4_000);
   });
 });
