@@ -1,5 +1,6 @@
 import { buildAccount, DEMO_API_KEY } from "../../sandbox/analytics/index.ts";
 import { startPrivateRedis } from "../../sandbox/redis.ts";
+import { defaultWorkspace } from "../../sandbox/slack/seed.ts";
 import { DEMO, startStack } from "../../sandbox/stack.ts";
 import { readQuestion } from "../../src/ask/read.ts";
 import { connect } from "../e2e/helpers.ts";
@@ -7,8 +8,10 @@ import { CORPUS, CORPUS_B, CORPUS_NOW, CORPUS_TZ } from "../fixtures/ask-corpus.
 import { microsPerCall, round, type Summary, sleep, summarize } from "./stats.ts";
 
 /**
- * Questions in plain words, as a person asks them in the app's DM: one at a time, each answered
- * before the next (and at least Slack's one message a second apart in the DM). The reply time runs
+ * Questions in plain words, as people ask them in the app's DM: one at a time, each answered before
+ * the next. Twelve people of one time zone take turns, so the questions follow each other as soon as
+ * the last is answered while each DM still sees at most one of the app's posts a second (Slack's pace
+ * per channel, which would otherwise hold a reply and count as its time). The reply time runs
  * from sending the question to the answer's chat.postMessage reaching the Slack stand-in; the
  * analytics emulator runs with its default latency (none added). Also: what reading one question
  * costs (the pure reader, a small and a 5,000-asset account).
@@ -32,6 +35,8 @@ export const ASK_QUESTIONS = [
 
 export interface AskBenchResult {
   questions: number;
+  /** People taking turns (each question from the next one's DM). */
+  askers: number;
   rounds: number;
   /** Every reply, ms. */
   replyMs: Summary;
@@ -46,20 +51,36 @@ export interface AskBenchResult {
   readUs: { demo: number; assets5000: number };
 }
 
+/** The people who ask, all in DEMO.member's zone so every turn reads the same periods. */
+const ASKERS = Array.from({ length: 12 }, (_, i) => `U0ASKER${String(i).padStart(2, "0")}`);
+
 export async function measureAsk(o: { rounds: number }): Promise<AskBenchResult> {
   const redis = await startPrivateRedis();
-  const stack = await startStack({ redisUrl: redis.url, prefix: "bench-ask", logLevel: "info" });
+  const seed = defaultWorkspace();
+  const users = seed.users ?? [];
+  const zone = users.find((u) => u.id === DEMO.member)?.tz;
+  const stack = await startStack({
+    redisUrl: redis.url,
+    prefix: "bench-ask",
+    logLevel: "info",
+    slack: {
+      workspaces: [{ ...seed, users: [...users, ...ASKERS.map((id) => ({ id, name: id, tz: zone }))] }],
+    },
+  });
   try {
     await connect(stack);
     const replies: number[] = [];
     const first: number[] = [];
     const acks: number[] = [];
     const per = new Map<string, number[]>();
-    let lastPost = 0;
+    // When the app last posted in each asker's DM.
+    const lastPost = new Map<string, number>();
+    let turn = 0;
     const ask = async (text: string) => {
-      await sleep(Math.max(0, lastPost + 1_100 - Date.now()));
+      const userId = ASKERS[turn++ % ASKERS.length] as string;
+      await sleep(Math.max(0, (lastPost.get(userId) ?? 0) + 1_100 - Date.now()));
       const sentAt = Date.now();
-      const posted = await stack.slack.sendDm({ teamId: DEMO.teamId, userId: DEMO.member, text });
+      const posted = await stack.slack.sendDm({ teamId: DEMO.teamId, userId, text });
       if (!posted.delivered) throw new Error(`not delivered: ${posted.refused}`);
       const call = await stack.slack.waitFor(
         () =>
@@ -68,7 +89,7 @@ export async function measureAsk(o: { rounds: number }): Promise<AskBenchResult>
             .find((c) => c.args.thread_ts === posted.ts && c.args.channel === posted.channelId),
         { timeoutMs: 30_000, intervalMs: 5 },
       );
-      lastPost = call.at;
+      lastPost.set(userId, call.at);
       return { ms: call.at - sentAt, ackMs: posted.delivered.ackMs };
     };
     // The digest threads start with the app; their first jobs pay for it. A person asks later.
@@ -88,6 +109,7 @@ export async function measureAsk(o: { rounds: number }): Promise<AskBenchResult>
       .sort((a, b) => b.ms - a.ms)[0] ?? { question: "", ms: 0 };
     return {
       questions: replies.length,
+      askers: ASKERS.length,
       rounds: o.rounds,
       replyMs: summarize(replies),
       firstRoundReplyMs: summarize(first),

@@ -129,9 +129,17 @@ interface Apps {
 /** The app as `start` runs it (digest threads in its process), in this process: bad input and storms. */
 async function startApps(): Promise<Apps> {
   const redis = await startPrivateRedis();
-  // Production-like logging: info level (one line per command), kept in memory by the stack.
-  const stack = await startStack({ redisUrl: redis.url, prefix: "bench", logLevel: "info" });
-  await connect(stack);
+  let stack: Stack | undefined;
+  try {
+    // Production-like logging: info level (one line per command), kept in memory by the stack.
+    stack = await startStack({ redisUrl: redis.url, prefix: "bench", logLevel: "info" });
+    await connect(stack);
+  } catch (err) {
+    // What started is stopped: a Redis child left running would keep the bench from ever exiting.
+    await stack?.close().catch(() => undefined);
+    await redis.destroy().catch(() => undefined);
+    throw err;
+  }
   const bare = await startBareBolt(SANDBOX_SIGNING_SECRET);
   const sender = spawnChild(new URL("./slash-sender.ts", import.meta.url));
   const who = {

@@ -29,7 +29,7 @@ function header(r: BenchResults): string {
     `\`npm run bench${m.quick || m.only ? " --" : ""}${m.quick ? " --quick" : ""}${m.only ? ` --only ${m.only.join(",")}` : ""}\` · ${m.durationS} s · commit ${m.commit} · Node ${m.node}${m.machineNode ? ` (the machine runs ${m.machineNode})` : ""} · ${m.cpus} × ${m.cpuModel} · load average ${m.loadAvgStart.join(" / ")} at start, ${m.loadAvgEnd.join(" / ")} at the end. All traffic on loopback: the app, a bare Bolt app, Redis (private, AOF on), the analytics emulator and the Slack stand-in on this one machine. ${m.product === "dist" ? "The app's processes (the ack section's, the storms' workers) run the compiled build (dist/), as a production install does." : m.product === "sources" ? "The app's processes run the TypeScript sources through tsx (no fresh build): not what a production install runs." : ""}`,
     "",
     m.only
-      ? `Sections run: ${m.only.join(", ")} (the others were not run; their targets read "not measured"). Drivers: ${p.drivers.timingRuns} timed digests per cell, ${p.drivers.storms.length} storms.`
+      ? `Sections run: ${m.only.join(", ")} (the others were not run; their targets read "not measured"). Drivers: ${p.drivers.timingRuns} timed digests per cell (at 300 ms of latency ${p.drivers.slowTimingRuns ?? p.drivers.timingRuns}), ${p.drivers.storms.length} storms.`
       : `Counts: ack ${p.ack.rates.join(" / ")} requests/s for ${s(p.ack.durationMs)} each (and ${p.ackUnderStorm.rate}/s for ${s(p.ackUnderStorm.durationMs)} during a storm); storms ${p.storms.map((x) => `${int(x.subscriptions)} subs / ${int(x.workspaces)} workspaces (${x.subsPerChannel} per channel)`).join(", ")} at concurrency ${p.concurrency}; faults ${int(p.faults.subscriptions)} subs / ${int(p.faults.workspaces)} workspaces each; render ${int(p.render.iterations)} iterations, chart ${p.render.chartIterations}; bad input ${int(p.badInput.fuzz)} texts, ${int(p.badInput.analytics)} analytics replies, ${int(p.badInput.slack)} Slack requests.`,
     ...(m.sections && m.sections.length > 0
       ? ["", `Time per section: ${m.sections.map((x) => `${x.name} ${x.seconds} s`).join(" · ")}.`]
@@ -149,7 +149,7 @@ function faultSection(r: BenchResults): string {
   return [
     "## 4. Faults",
     "",
-    "Each run: a fresh world of its own (Redis or a 3-master cluster, the stand-ins, one channel per subscription), the worker running, all subscriptions due at once, then the fault. All eight runs (four faults on a single node, the same four on a cluster) run side by side, so each run's time and its worker starts include the load of the seven others. Retries back off from 1 s (production: 30 s), a dead worker's claim lease and job lock run out after 10 s (production: 120 s / 30 s), analytics calls time out after 2 s (production: 4 s), so every run ends within the bench's budget.",
+    "Each run: a fresh world of its own (Redis or a 3-master cluster, the stand-ins, one channel per subscription), the worker running, all subscriptions due at once, then the fault. All eight runs (four faults on a single node, the same four on a cluster) run side by side, so each run's time and its worker starts include the load of the seven others. Retries back off from 1 s (production: 30 s), a dead worker's claim lease, job locks and its locks on shared insights and drivers fetches run out after 10 s (production: 120 s / 30 s / 30 s), analytics calls time out after 2 s (production: 4 s), so every run ends within the bench's budget.",
     "",
     table(
       [
@@ -208,7 +208,7 @@ function badSection(r: BenchResults): string {
       ],
     ),
     "",
-    'Unhelpful = no reply, a reply Slack would reject (Block Kit limits), the "something went wrong on our side" fallback, or the catch-all title with no explanation. Crashes = uncaught exceptions in the app\'s process plus a failed /healthz afterwards.',
+    "Unhelpful = no reply, a reply Slack would reject (Block Kit limits), the \"something went wrong on our side\" fallback, or the catch-all title with no explanation. Crashes = uncaught exceptions in the app's process plus a failed /healthz afterwards. The app here is its own (`start` in the bench's process), run beside the fault runs when both sections run: what it counts is outcomes, not time.",
     ...(Object.keys(sl.slowAnswers).length > 0
       ? [
           "",
@@ -237,7 +237,7 @@ function askSection(r: BenchResults): string {
   return [
     "## Questions in plain words",
     "",
-    `One person asks ${a.questions / a.rounds} questions in the app's DM, ${a.rounds} rounds, each answered before the next (at least 1.1 s apart: Slack's one message a second in a conversation); reply = question sent to the answer's chat.postMessage at the Slack stand-in. The emulator adds no latency.`,
+    `${a.askers ?? 1} people of one time zone take turns asking ${a.questions / a.rounds} questions in the app's DM, ${a.rounds} rounds, one at a time, each answered before the next (each person's at least 1.1 s apart: Slack's one message a second in a conversation); reply = question sent to the answer's chat.postMessage at the Slack stand-in. The emulator adds no latency.`,
     "",
     table(
       ["", "n", "p50", "p95", "max"],

@@ -89,15 +89,16 @@ export function driversSection(r: BenchResults): string {
     "**On-demand digest time** (build + template, ms; cold cache; demo account):",
     "",
     table(
-      ["emulator latency", "range", "plain p50 / p90", "with drivers p50 / p90", "added p50 / p90"],
+      ["emulator latency", "range", "runs", "plain p50 / p90", "with drivers p50 / p90", "added p50 / p90"],
       d.timing.map((t) => [
         `${t.latencyMs} ms`,
         t.range,
+        String(t.plainMs.n),
         `${round(t.plainMs.p50, 0)} / ${round(t.plainMs.p90, 0)}`,
         `${round(t.driversMs.p50, 0)} / ${round(t.driversMs.p90, 0)}`,
         `${round(t.addedMsP50, 0)} / ${round(t.addedMsP90, 0)}`,
       ]),
-      ["---:", "---", "---:", "---:", "---:"],
+      ["---:", "---", "---:", "---:", "---:", "---:"],
     ),
     "",
     `**Storms of scheduled digests sharing accounts** (emulator latency ${d.latencyMs} ms, 50 at once, charts off):`,

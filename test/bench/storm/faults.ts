@@ -11,13 +11,16 @@ export interface FaultRun {
 
 /**
  * Worker settings for the fault runs, shorter than production's so each run ends within the bench's
- * budget: retries back off from 1 s (production: 30 s), a dead worker's lease and lock run out in
- * 10 s (production: 120 s and 30 s), analytics calls time out after 2 s (production: 4 s).
+ * budget: retries back off from 1 s (production: 30 s), a dead worker's lease, job locks and the
+ * locks on the insights and drivers it was computing for everyone run out in 10 s (production: 120 s,
+ * 30 s and 30 s), analytics calls time out after 2 s (production: 4 s).
  */
 export const FAULT_TUNING = {
   policy: { attempts: 5, backoffMs: 1_000 },
   claims: { leaseMs: 10_000 },
-  locks: { lockDuration: 10_000, stalledInterval: 5_000 },
+  locks: { lockDuration: 10_000, stalledInterval: 2_000 },
+  // What a killed worker was fetching for every process (insights, drivers) stays locked this long.
+  insightsLockMs: 10_000,
 } satisfies BenchWorkerOptions;
 
 interface FaultSpec {
@@ -110,6 +113,8 @@ export async function runFaults(o: {
         worker: { prefix: world.prefix, queueName: world.queueName, ...FAULT_TUNING },
         timeoutMs: o.timeoutMs,
         settleMs: 8_000,
+        // Eight runs set up at once: each takes several times as long as alone.
+        setupMarginMs: 1_500,
         faults: spec.faults,
       }),
     );

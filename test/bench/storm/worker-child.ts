@@ -12,7 +12,15 @@ import { serveRpc } from "../child.ts";
 
 export type BenchWorkerOptions = Pick<
   WorkerOptions,
-  "prefix" | "queueName" | "policy" | "claims" | "locks" | "pacing" | "analyticsRetry" | "insightsErrorTtlMs"
+  | "prefix"
+  | "queueName"
+  | "policy"
+  | "claims"
+  | "locks"
+  | "pacing"
+  | "analyticsRetry"
+  | "insightsErrorTtlMs"
+  | "insightsLockMs"
 >;
 
 export const benchToken = (ref: WorkspaceRef) => `xoxb-bench-${ref.teamId ?? ref.enterpriseId ?? "none"}`;
