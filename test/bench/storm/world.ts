@@ -38,6 +38,11 @@ export interface WorldSpec {
   throttleable?: boolean;
   /** The subscriptions' "why it changed" [on, the default]; off to compare a storm without drivers. */
   drivers?: boolean;
+  /**
+   * Every workspace saves the same API key: one analytics account shared by all of them, as an
+   * Enterprise Grid org's workspaces share the org's key [off: a key, and an account, per workspace].
+   */
+  oneKey?: boolean;
 }
 
 export interface SubRecord {
@@ -81,8 +86,8 @@ export interface World {
   /** Environment of a worker process (loadConfig reads it). */
   env: Record<string, string>;
   urls: { graphqlUrl: string; apiUrl: string };
-  spec: Required<Omit<WorldSpec, "policy" | "cluster" | "throttleable" | "drivers">> &
-    Pick<WorldSpec, "policy" | "cluster" | "throttleable" | "drivers">;
+  spec: Required<Omit<WorldSpec, "policy" | "cluster" | "throttleable" | "drivers" | "oneKey">> &
+    Pick<WorldSpec, "policy" | "cluster" | "throttleable" | "drivers" | "oneKey">;
   /** Filled by createSubscriptions. */
   subs: SubRecord[];
   close(): Promise<void>;
@@ -94,6 +99,8 @@ export const teamOf = (w: number) => `TB${pad(w, 5)}`;
 const ownerOf = (w: number) => `UB${pad(w, 5)}OWN`;
 const channelOf = (w: number, c: number) => `CB${pad(w, 5)}X${pad(c, 2)}`;
 const apiKey = (w: number) => `bench-key-${teamOf(w)}`;
+/** Workspace w's API key in this world. */
+const keyOf = (spec: Pick<WorldSpec, "oneKey">, w: number) => apiKey(spec.oneKey ? 0 : w);
 
 function seeds(spec: WorldSpec, channels: number): WorkspaceSeed[] {
   return Array.from({ length: spec.workspaces }, (_, w) => ({
@@ -133,7 +140,7 @@ export async function buildWorld(spec: WorldSpec, extraEnv: Record<string, strin
 
   const start: ServicesStart = {
     workspaces,
-    apiKeys: workspaces.map((_, w) => apiKey(w)),
+    apiKeys: [...new Set(workspaces.map((_, w) => keyOf(spec, w)))],
     latencyMs: spec.latencyMs,
     perChannelPerSecond: 1,
     throttleable: spec.throttleable,
@@ -157,7 +164,7 @@ export async function buildWorld(spec: WorldSpec, extraEnv: Record<string, strin
   const apiKeys = createApiKeyStore({ redis: conn, keyring: parseKeyring(keyringText), prefix });
   const savedAt = new Date().toISOString();
   await inParallel(workspaces, 32, (_, w) =>
-    apiKeys.save({ teamId: teamOf(w) }, apiKey(w), { savedBy: ownerOf(w), savedAt }),
+    apiKeys.save({ teamId: teamOf(w) }, keyOf(spec, w), { savedBy: ownerOf(w), savedAt }),
   );
   const runtime = quietRuntime(conn, { queuePrefix: QUEUE_PREFIX, prefix, queueName, policy: spec.policy });
   return {
@@ -241,6 +248,13 @@ export async function createSubscriptions(
     });
     await world.runtime.store.insert(sub);
     const resolved = parseRange(range, { now, tz: "UTC" });
-    world.subs.push({ ref, id: sub.id, channelId, apiKey: apiKey(w), from: resolved.from, to: resolved.to });
+    world.subs.push({
+      ref,
+      id: sub.id,
+      channelId,
+      apiKey: keyOf(spec, w),
+      from: resolved.from,
+      to: resolved.to,
+    });
   });
 }
