@@ -26,7 +26,7 @@ interface Slot {
 }
 
 // Only ever the bound of a wait for something else: left running after that ended, a ref'd timer
-// kept a stopped process alive for the rest of it (5 s after every SIGTERM of \`start\`).
+// kept a stopped process alive for the rest of it (5 s after every SIGTERM of `start`).
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
 /** tsx's loader, when this module runs as TypeScript source (the threads need it to load theirs). */
