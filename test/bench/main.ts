@@ -350,10 +350,15 @@ export async function runBench(o: {
     // Both deployments' runs side by side: each run waits most of its time (lock expiry, Retry-After,
     // hangs, the settle), and what they report is lost and duplicated digests, not speed.
     await section("faults (single node and Redis Cluster, side by side)", async () => {
-      [results.faults, results.faultsCluster] = await Promise.all([
+      // Both end before either's failure is reported (see runFaults); each deployment's figures stand.
+      const [single, cluster] = await Promise.allSettled([
         runFaults({ ...plan.faults, concurrency: plan.concurrency }),
         runFaults({ ...plan.faults, concurrency: plan.concurrency, cluster: true }),
       ]);
+      if (single.status === "fulfilled") results.faults = single.value;
+      if (cluster.status === "fulfilled") results.faultsCluster = cluster.value;
+      if (single.status === "rejected") throw single.reason;
+      if (cluster.status === "rejected") throw cluster.reason;
     });
   }
   if (wanted("drivers"))

@@ -120,5 +120,10 @@ export async function runFaults(o: {
     );
     return { name: spec.name, what: spec.what, result };
   };
-  return Promise.all(SPECS.filter((s) => !o.only || s.name.includes(o.only)).map(run));
+  // Every run ends (and closes its world) before one's failure is reported: a run left going after the
+  // section gave up kept its Redis and stand-ins alive, and the bench from ever exiting.
+  const settled = await Promise.allSettled(SPECS.filter((s) => !o.only || s.name.includes(o.only)).map(run));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<FaultRun>).value);
 }
