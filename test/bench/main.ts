@@ -130,17 +130,19 @@ interface Apps {
 async function startApps(): Promise<Apps> {
   const redis = await startPrivateRedis();
   let stack: Stack | undefined;
+  let bare: Apps["bare"] | undefined;
   try {
     // Production-like logging: info level (one line per command), kept in memory by the stack.
     stack = await startStack({ redisUrl: redis.url, prefix: "bench", logLevel: "info" });
     await connect(stack);
+    bare = await startBareBolt(SANDBOX_SIGNING_SECRET);
   } catch (err) {
     // What started is stopped: a Redis child left running would keep the bench from ever exiting.
+    await bare?.close().catch(() => undefined);
     await stack?.close().catch(() => undefined);
     await redis.destroy().catch(() => undefined);
     throw err;
   }
-  const bare = await startBareBolt(SANDBOX_SIGNING_SECRET);
   const sender = spawnChild(new URL("./slash-sender.ts", import.meta.url));
   const who = {
     secret: SANDBOX_SIGNING_SECRET,

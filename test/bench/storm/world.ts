@@ -98,9 +98,8 @@ const pad = (n: number, w: number) => n.toString(36).toUpperCase().padStart(w, "
 export const teamOf = (w: number) => `TB${pad(w, 5)}`;
 const ownerOf = (w: number) => `UB${pad(w, 5)}OWN`;
 const channelOf = (w: number, c: number) => `CB${pad(w, 5)}X${pad(c, 2)}`;
-const apiKey = (w: number) => `bench-key-${teamOf(w)}`;
-/** Workspace w's API key in this world. */
-const keyOf = (spec: Pick<WorldSpec, "oneKey">, w: number) => apiKey(spec.oneKey ? 0 : w);
+/** Workspace w's API key in this world: its own, or workspace 0's for all (`oneKey`). */
+const keyOf = (spec: Pick<WorldSpec, "oneKey">, w: number) => `bench-key-${teamOf(spec.oneKey ? 0 : w)}`;
 
 function seeds(spec: WorldSpec, channels: number): WorkspaceSeed[] {
   return Array.from({ length: spec.workspaces }, (_, w) => ({
