@@ -64,6 +64,11 @@ export interface Config {
   adminUserIds: string[];
   digestAccess: "everyone" | "admins";
   workerConcurrency: number;
+  /**
+   * How long before a time slot fires its drivers are computed (0: at the fire). At most 60 s: the
+   * shared results live 120 s, and the slot's deliveries need the rest.
+   */
+  slotWarmLeadMs: number;
   queuePrefix: string;
   charts: boolean;
   /** Drivers of a change: how many GraphQL queries one digest may spend on them, and how. */
@@ -348,6 +353,7 @@ const schema = z.object({
   ADMIN_USER_IDS: idList("ADMIN_USER_IDS").optional(),
   DIGEST_ACCESS: z.enum(["everyone", "admins"]).optional(),
   WORKER_CONCURRENCY: int("WORKER_CONCURRENCY", 1, 200).optional(),
+  SLOT_WARM_LEAD_SECONDS: int("SLOT_WARM_LEAD_SECONDS", 0, 60).optional(),
   QUEUE_PREFIX: z
     .string()
     .trim()
@@ -529,6 +535,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     adminUserIds: e.ADMIN_USER_IDS ?? [],
     digestAccess: e.DIGEST_ACCESS ?? "everyone",
     workerConcurrency: e.WORKER_CONCURRENCY ?? 5,
+    slotWarmLeadMs: (e.SLOT_WARM_LEAD_SECONDS ?? 15) * 1000,
     queuePrefix: e.QUEUE_PREFIX ?? "{insights}",
     charts: e.CHARTS ?? true,
     drivers: {

@@ -21,6 +21,7 @@ import {
 } from "../jobs/queue.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
+import { createSlotLookahead } from "../jobs/slot-lookahead.ts";
 import { createSlotWarmup } from "../jobs/slot-warm.ts";
 import { createStallRecovery, STALLED_REASON, stalledOut } from "../jobs/stalled.ts";
 import type { Logger } from "../log.ts";
@@ -191,6 +192,22 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     timeoutMs: config.slack.timeoutMs,
   });
   const claims = createDeliveryClaims({ redis: piped, keys, ...o.claims });
+  const warm = createSlotWarmup({ store, digests, logger, clock });
+  // Slots about to fire get their drivers computed before they do (each fire by one process).
+  const lookahead =
+    config.slotWarmLeadMs > 0
+      ? createSlotLookahead({
+          queue,
+          registry,
+          store,
+          warm,
+          claim: async (slotId, period, ttlMs) =>
+            (await redis.set(keys.slotWarm(slotId, period), "1", "PX", Math.max(1, ttlMs), "NX")) === "OK",
+          leadMs: config.slotWarmLeadMs,
+          logger,
+          clock,
+        })
+      : undefined;
   const finish = createFinish({ redis: piped, keys, doneTtlMs: claims.doneTtlMs });
   const processor = createDeliveryProcessor({
     store,
@@ -206,7 +223,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     // A post goes out within one Slack call's timeout of being noted (10 s); a worker stalled longer
     // than that inside the post is the gap no check closes.
     windowMs: 60_000,
-    fanOut: { store, registry, queue, policy, warm: createSlotWarmup({ store, digests, logger }) },
+    fanOut: { store, registry, queue, policy, warm },
     slack: {
       call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),
       upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
@@ -311,6 +328,9 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       metrics: metricsHandler(metrics),
     });
   }
+  // Once a second: a lead of a few seconds still finds each slot before it fires. A tick reads the
+  // next few schedulers, nothing more, until one is due within the lead.
+  lookahead?.start(1_000);
   logger.info(
     { queue: queue.name, concurrency: config.workerConcurrency, healthPort: health?.port },
     "worker started",
@@ -324,6 +344,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     async close() {
       closing = true;
       await closeWithin(o.shutdownMs ?? config.shutdownMs, async () => {
+        await lookahead?.stop();
         await interactive?.close();
         await worker.close();
         await Promise.all(recovering);

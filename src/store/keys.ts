@@ -191,6 +191,9 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
      * over a cluster. A superset: the fan-out skips and prunes workspaces that have left.
      */
     slotWorkspaces: (slotId: string) => `${prefix}:slot:{s:${token("slot id", slotId)}}:ws`,
+    /** String with TTL: held by the one process that warms a slot ahead of one fire (its period). */
+    slotWarm: (slotId: string, period: string) =>
+      `${prefix}:slot:{s:${token("slot id", slotId)}}:warm:${token("period", period)}`,
     /** SCAN MATCH pattern for every time slot's workspace set. */
     allSlotsPattern: () => `${prefix}:slot:{s:*}:ws`,
     /** Parses a slot's workspace-set key back to the slot id. */

@@ -65,7 +65,12 @@ describe("scheduled digests and their drivers", () => {
    * share the demo account, due together a few seconds from now; resolves when all are posted, with
    * the emulator's requests and reply bytes by operation during the slot.
    */
-  async function slot(harness: Harness, workspaces: number, ranges: string[]) {
+  async function slot(
+    harness: Harness,
+    workspaces: number,
+    ranges: string[],
+    o: { leadMs?: number; beforeFire?: (at: Date) => Promise<void> } = {},
+  ) {
     harness.slack.setRateLimit({ enabled: false });
     const at = new Date(Date.now() + 5_000);
     const expression = `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
@@ -90,10 +95,14 @@ describe("scheduled digests and their drivers", () => {
     for (const sub of subs) await registry.join(s.id, sub.ref);
     await scheduler.ensureSlot(s);
     for (const sub of subs) await store.insert(sub);
-    await harness.worker();
-    // Introspection is per process and endpoint: counted apart.
+    // Introspection is per process and endpoint: counted apart. Read before the worker starts: its
+    // lookahead warms the slot (due within its lead) as soon as it runs.
     const before = harness.emulator.byOperation();
+    await harness.worker(
+      o.leadMs === undefined ? {} : { config: { ...harness.config, slotWarmLeadMs: o.leadMs } },
+    );
     const posts = () => harness.slack.calls((c) => c.method === "chat.postMessage" && c.ok);
+    await o.beforeFire?.(at);
     await until(() => posts().length >= subs.length, 30_000, `${subs.length} digests`);
     const after = harness.emulator.byOperation();
     const delta = (op: string) => ({
@@ -134,6 +143,44 @@ describe("scheduled digests and their drivers", () => {
     expect(lone.slices.bytes).toBeGreaterThan(0);
     expect(r.slices.bytes).toBeGreaterThan(0);
     expect(r.slices.bytes).toBeLessThanOrEqual(2 * lone.slices.bytes);
+  });
+
+  it("a slot due within the lead has its drivers computed before it fires, once", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const harness = h;
+    const slices = () => harness.emulator.byOperation().DriverSlices?.requests ?? 0;
+    const posted = () => harness.slack.calls((c) => c.method === "chat.postMessage").length;
+    let early = 0;
+    const r = await slot(harness, 3, ["last7d", "last30d"], {
+      // Fired 5 s from now; the default lead is 15 s.
+      beforeFire: async (at) => {
+        await until(() => slices() > 0, 4_000, "the slices asked ahead of the fire");
+        expect(Date.now()).toBeLessThan(at.getTime());
+        expect(posted()).toBe(0);
+        early = slices();
+      },
+    });
+    expect(early).toBeGreaterThan(0);
+    // Computed ahead and found by the fire's deliveries: nothing asked twice (one fetch of the days
+    // both ranges need, and one for the longer history at most), every digest with its drivers.
+    expect(r.slices.requests).toBeLessThanOrEqual(2);
+    expect(r.insights.requests).toBe(6);
+  });
+
+  it("with the lead at 0, a slot's drivers wait for its fire", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const harness = h;
+    let early = -1;
+    await slot(harness, 1, ["last7d"], {
+      leadMs: 0,
+      beforeFire: async (at) => {
+        // Two lookahead ticks' worth, still well before the fire.
+        await new Promise((res) => setTimeout(res, 2_500));
+        expect(Date.now()).toBeLessThan(at.getTime());
+        early = harness.emulator.byOperation().DriverSlices?.requests ?? 0;
+      },
+    });
+    expect(early).toBe(0);
   });
 
   it("a lone scheduled digest with drivers makes at most three analytics requests", async () => {

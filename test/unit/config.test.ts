@@ -168,6 +168,21 @@ describe("drivers and data-gap settings", () => {
   });
 });
 
+describe("the slot warm-up's lead", () => {
+  it("defaults to 15 s, reads seconds, and 0 turns it off", () => {
+    expect(loadConfig("demo", {}).slotWarmLeadMs).toBe(15_000);
+    expect(loadConfig("demo", { SLOT_WARM_LEAD_SECONDS: "5" }).slotWarmLeadMs).toBe(5_000);
+    expect(loadConfig("demo", { SLOT_WARM_LEAD_SECONDS: "0" }).slotWarmLeadMs).toBe(0);
+  });
+
+  it("refuses a lead past 60 s (the shared results would expire before the slot's deliveries end) by name", () => {
+    for (const bad of ["61", "-1", "soon", "1.5"])
+      expect(configError(() => loadConfig("demo", { SLOT_WARM_LEAD_SECONDS: bad })).variables).toEqual([
+        "SLOT_WARM_LEAD_SECONDS",
+      ]);
+  });
+});
+
 describe("parseKeyring", () => {
   it("keeps order, newest first", () => {
     const ring = parseKeyring(`k2:${key()}, k1:${key()}`);

@@ -7,7 +7,7 @@ import { buildWorld } from "./world.ts";
  * `node --import tsx test/bench/storm/profile-worker.ts [subscriptions] [workspaces] [per channel] [drivers|plain] [off|on] [own|one]`
  * (defaults: the quick bench's first storm, 2,000 / 200 / 1, drivers on, charts off; `1000 5 1 drivers on` is
  * the charts section's storm with the defaults; `one` gives every workspace the same API key). Prints digests/s, the worker's peak RSS and, per digest, the
- * CPU of the worker and of the outside services' process (emulator and Slack stand-in) from the fire on; with BENCH_PROFILE_CHILDREN=1 every child writes a CPU profile into
+ * CPU of the worker and of the outside services' process (emulator and Slack stand-in) from the set-up's end (the slot's warm-up before the fire included); with BENCH_PROFILE_CHILDREN=1 every child writes a CPU profile into
  * /tmp/bench-prof (the worker's is the one with our src/jobs frames). Also prints how many digests
  * went out in each second after the fire, which shows a slow start (drivers of many accounts at once)
  * apart from the steady rate, and the analytics emulator's requests and bytes per GraphQL operation

@@ -1,0 +1,118 @@
+import type { Logger } from "../log.ts";
+import type { WorkspaceRef } from "../store/keys.ts";
+import { periodOf } from "../subscriptions/period.ts";
+import type { SlotRegistry } from "../subscriptions/slot-registry.ts";
+import { parseSlotSchedulerId } from "../subscriptions/slots.ts";
+import type { SubscriptionStore } from "../subscriptions/store.ts";
+import type { DeliveryQueue } from "./queue.ts";
+
+/**
+ * Time slots about to fire, warmed before they do. A slot's fan-out warms its members' drivers as it
+ * deals them, and the first deliveries of every account then wait for their account's computation
+ * (the lists, the slices, the history): in a storm that is its first second or more. The
+ * lookahead reads the job schedulers in the order they fire, and for a slot due within `leadMs` walks
+ * its members as the fan-out will and hands each page to the same warm-up, with the fire's period, so
+ * the computations are done (or under way) when the deliveries ask. The fan-out's own warm-up then
+ * finds them shared.
+ *
+ * One process per fire walks a slot (`claim`, in Redis: every worker runs a lookahead). Members added
+ * after the walk are warmed by the fan-out as before. Nothing here is in a delivery's way: a failure
+ * is logged and the fire goes on as it would have.
+ */
+
+export interface SlotLookaheadDeps {
+  queue: Pick<DeliveryQueue, "getJobSchedulers">;
+  registry: Pick<SlotRegistry, "workspaces">;
+  store: Pick<SubscriptionStore, "slotPage">;
+  /** The slot warm-up the fan-out uses (slot-warm.ts). */
+  warm: (ref: WorkspaceRef, members: [string, string][], period: string) => void;
+  /** True for the one caller that walks this slot for this fire (a key set if absent, with a TTL). */
+  claim: (slotId: string, period: string, ttlMs: number) => Promise<boolean>;
+  /** How long before a fire its slot is warmed. */
+  leadMs: number;
+  logger: Logger;
+  clock?: () => Date;
+  /** Schedulers read per page, soonest first [20]. */
+  pageSize?: number;
+  /** Members read per workspace per page [100]. */
+  memberPage?: number;
+}
+
+export interface SlotLookahead {
+  /** Warms the slots due within the lead that nobody warmed yet; resolves with their ids. */
+  tick(): Promise<string[]>;
+  /** Ticks every `everyMs` until stopped (a tick never overlaps the one before). */
+  start(everyMs: number): void;
+  /** Stops ticking and waits for a tick under way. */
+  stop(): Promise<void>;
+}
+
+export function createSlotLookahead(deps: SlotLookaheadDeps): SlotLookahead {
+  const clock = deps.clock ?? (() => new Date());
+  const pageSize = Math.max(1, deps.pageSize ?? 20);
+
+  /** The slots whose next fire is after now and within the lead, with that fire. */
+  async function due(now: number): Promise<{ slotId: string; fire: number }[]> {
+    const out: { slotId: string; fire: number }[] = [];
+    for (let start = 0; ; start += pageSize) {
+      const page = await deps.queue.getJobSchedulers(start, start + pageSize - 1, true);
+      for (const s of page) {
+        const next = typeof s.next === "number" ? s.next : null;
+        if (next === null || next <= now) continue;
+        if (next > now + deps.leadMs) return out;
+        const slotId = s.key ? parseSlotSchedulerId(s.key) : null;
+        if (slotId) out.push({ slotId, fire: next });
+      }
+      if (page.length < pageSize) return out;
+    }
+  }
+
+  async function walk(slotId: string, period: string): Promise<void> {
+    for (const ref of await deps.registry.workspaces(slotId)) {
+      let cursor = "0";
+      do {
+        const page = await deps.store.slotPage(ref, slotId, cursor, deps.memberPage ?? 100);
+        deps.warm(ref, page.members, period);
+        cursor = page.cursor;
+      } while (cursor !== "0");
+    }
+  }
+
+  async function tick(): Promise<string[]> {
+    const now = clock().getTime();
+    const warmed: string[] = [];
+    for (const { slotId, fire } of await due(now)) {
+      const period = periodOf(fire);
+      // Held past the fire, so a process that ticks late does not walk it again.
+      if (!(await deps.claim(slotId, period, fire - now + deps.leadMs))) continue;
+      await walk(slotId, period);
+      warmed.push(slotId);
+    }
+    if (warmed.length > 0) deps.logger.debug({ slots: warmed }, "slots warmed ahead of their fire");
+    return warmed;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  return {
+    tick,
+    start(everyMs) {
+      const loop = () => {
+        running = tick()
+          .catch((err: unknown) =>
+            deps.logger.warn({ err }, "slot lookahead failed; slots warm as they fire"),
+          )
+          .finally(() => {
+            if (!stopped) timer = setTimeout(loop, everyMs).unref();
+          });
+      };
+      timer = setTimeout(loop, 0).unref();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
