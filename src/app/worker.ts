@@ -328,9 +328,9 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       metrics: metricsHandler(metrics),
     });
   }
-  // Once a second: a lead of a few seconds still finds each slot before it fires. A tick reads the
-  // next few schedulers, nothing more, until one is due within the lead.
-  lookahead?.start(1_000);
+  // Four ticks per lead, at most one a second: a short lead still finds each slot early in it. A tick
+  // reads the next few schedulers, nothing more, until one is due within the lead.
+  lookahead?.start(Math.min(1_000, Math.max(100, config.slotWarmLeadMs / 4)));
   logger.info(
     { queue: queue.name, concurrency: config.workerConcurrency, healthPort: health?.port },
     "worker started",

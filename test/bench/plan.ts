@@ -94,7 +94,8 @@ export function planFor(quick: boolean): Plan {
           iterations: 2_000,
           storm: { subscriptions: 1_000, workspaces: 5 },
           pngStorm: { subscriptions: 200, workspaces: 5 },
-          offStorm: { subscriptions: 1_000, workspaces: 5 },
+          // What the chart costs (native against off) has no target: the full run measures it.
+          offStorm: null,
           concurrency: 50,
           timeoutMs: 240_000,
         },

@@ -64,7 +64,7 @@ export function chartsSection(r: BenchResults): string {
       ]),
     ),
     "",
-    "Storms: every subscription of the world due at the same second, one worker (WORKER_CONCURRENCY as in the storms above), emulator latency 100 ms, Slack 1 message/s per channel, a channel per subscription, the slot warmed from 2 s before its fire as in the storms above. `native`: the defaults (CHARTS on, drivers on, no chart setting). `off`: CHARTS=off, drivers on: what the drivers alone cost, so native against off is what the chart costs. `png`: every workspace set to image charts (render, upload, files.info until processed). The bare loop posts a digest of the same size as the native one (chart block and table).",
+    "Storms: every subscription of the world due at the same second, one worker (WORKER_CONCURRENCY as in the storms above), emulator latency 100 ms, Slack 1 message/s per channel, a channel per subscription, the slot warmed from 1 s before its fire as in the storms above. `native`: the defaults (CHARTS on, drivers on, no chart setting). `off` (the full run only): CHARTS=off, drivers on: what the drivers alone cost, so native against off is what the chart costs. `png`: every workspace set to image charts (render, upload, files.info until processed). The bare loop posts a digest of the same size as the native one (chart block and table).",
     "",
     table(
       [

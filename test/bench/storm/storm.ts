@@ -172,12 +172,12 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   };
   // The worker runs before the schedules exist, as in production: nothing is due while it starts.
   await startWorker();
-  // The worker's lookahead warms the slot from this long before the fire; the set-up ends before.
+  // The worker's lookahead warms the slot from this long before the fire, so the set-up ends
+  // before that; the lead is also the set-up's margin when it is the longer.
   const warmLeadMs = Number(world.env.SLOT_WARM_LEAD_SECONDS ?? 15) * 1000;
   const setupMs =
     n * (setupMsPerSub.create + (o.memory ? setupMsPerSub.memory : 0)) * 1.5 +
-    (o.setupMarginMs ?? 400) +
-    warmLeadMs;
+    Math.max(o.setupMarginMs ?? 400, warmLeadMs);
   const fireAt = new Date(Math.ceil((Date.now() + setupMs) / 1000) * 1000);
   const memoryBefore = await usedMemory(world.conn);
   const created = performance.now();
