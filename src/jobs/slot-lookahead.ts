@@ -34,6 +34,11 @@ export interface SlotLookaheadDeps {
   clock?: () => Date;
   /** Schedulers read per page, soonest first [20]. */
   pageSize?: number;
+  /**
+   * Pages read per tick at most [10]: schedulers already due (a backlog after workers were down) come
+   * first and are skipped; a tick does not read through thousands of them every second.
+   */
+  maxPages?: number;
   /** Members read per workspace per page [100]. */
   memberPage?: number;
 }
@@ -54,7 +59,8 @@ export function createSlotLookahead(deps: SlotLookaheadDeps): SlotLookahead {
   /** The slots whose next fire is after now and within the lead, with that fire. */
   async function due(now: number): Promise<{ slotId: string; fire: number }[]> {
     const out: { slotId: string; fire: number }[] = [];
-    for (let start = 0; ; start += pageSize) {
+    const end = pageSize * Math.max(1, deps.maxPages ?? 10);
+    for (let start = 0; start < end; start += pageSize) {
       const page = await deps.queue.getJobSchedulers(start, start + pageSize - 1, true);
       for (const s of page) {
         const next = typeof s.next === "number" ? s.next : null;
@@ -65,6 +71,7 @@ export function createSlotLookahead(deps: SlotLookaheadDeps): SlotLookahead {
       }
       if (page.length < pageSize) return out;
     }
+    return out;
   }
 
   async function walk(slotId: string, period: string): Promise<void> {

@@ -108,6 +108,17 @@ describe("the slot lookahead", () => {
     expect(w.reads().schedulers).toBe(3);
   });
 
+  it("reads at most maxPages pages of schedulers a tick, however many are already due", async () => {
+    const overdue = Array.from({ length: 100 }, (_, i) => ({
+      id: slotSchedulerId(slot(100 + i)),
+      next: NOW - 60_000 + i,
+    }));
+    const w = world([...overdue, { id: slotSchedulerId(slot(1)), next: NOW + 5_000 }], { T1: 1 });
+    // Pages of two, ten of them: the slot due within the lead sits past them this tick.
+    expect(await w.lookahead.tick()).toEqual([]);
+    expect(w.reads().schedulers).toBe(10);
+  });
+
   it("keeps ticking after a failed tick, and stops when asked", async () => {
     let calls = 0;
     const w = world([], {});
