@@ -145,27 +145,33 @@ describe("scheduled digests and their drivers", () => {
     expect(r.slices.bytes).toBeLessThanOrEqual(2 * lone.slices.bytes);
   });
 
-  it("a slot due within the lead has its drivers computed before it fires, once", async () => {
-    h = await startHarness({ redisUrl: inject("redisUrl") });
-    const harness = h;
-    const slices = () => harness.emulator.byOperation().DriverSlices?.requests ?? 0;
-    const posted = () => harness.slack.calls((c) => c.method === "chat.postMessage").length;
-    let early = 0;
-    const r = await slot(harness, 3, ["last7d", "last30d"], {
-      // Fired 5 s from now; the default lead is 15 s.
-      beforeFire: async (at) => {
-        await until(() => slices() > 0, 4_000, "the slices asked ahead of the fire");
-        expect(Date.now()).toBeLessThan(at.getTime());
-        expect(posted()).toBe(0);
-        early = slices();
-      },
-    });
-    expect(early).toBeGreaterThan(0);
-    // Computed ahead and found by the fire's deliveries: nothing asked twice (one fetch of the days
-    // both ranges need, and one for the longer history at most), every digest with its drivers.
-    expect(r.slices.requests).toBeLessThanOrEqual(2);
-    expect(r.insights.requests).toBe(6);
-  });
+  it.each([
+    ["one node", "redisUrl"],
+    ["a cluster", "redisClusterUrl"],
+  ] as const)(
+    "on %s, a slot due within the lead has its drivers computed before it fires, once",
+    async (_on, url) => {
+      h = await startHarness({ redisUrl: inject(url) });
+      const harness = h;
+      const slices = () => harness.emulator.byOperation().DriverSlices?.requests ?? 0;
+      const posted = () => harness.slack.calls((c) => c.method === "chat.postMessage").length;
+      let early = 0;
+      const r = await slot(harness, 3, ["last7d", "last30d"], {
+        // Fired 5 s from now; the default lead is 15 s.
+        beforeFire: async (at) => {
+          await until(() => slices() > 0, 4_000, "the slices asked ahead of the fire");
+          expect(Date.now()).toBeLessThan(at.getTime());
+          expect(posted()).toBe(0);
+          early = slices();
+        },
+      });
+      expect(early).toBeGreaterThan(0);
+      // Computed ahead and found by the fire's deliveries: nothing asked twice (one fetch of the days
+      // both ranges need, and one for the longer history at most), every digest with its drivers.
+      expect(r.slices.requests).toBeLessThanOrEqual(2);
+      expect(r.insights.requests).toBe(6);
+    },
+  );
 
   it("with the lead at 0, a slot's drivers wait for its fire", async () => {
     h = await startHarness({ redisUrl: inject("redisUrl") });
