@@ -133,6 +133,47 @@ describe.each(backends())("shared drivers ($name)", ({ url }) => {
     }
   });
 
+  it("the connection a process opened to wait for another's result closes with the cache, not when idle", async () => {
+    // Sockets this test process holds open (what keeps a stopping process alive).
+    const sockets = () => globalThis.process.getActiveResourcesInfo().filter((r) => r === "TCPSocketWrap").length;
+    const keys = createKeyScheme({ prefix });
+    const [ra, rb] = [conns[0] as RedisClient, conns[1] as RedisClient];
+    // Idle for a minute before it would close by itself: only close() can close it within this test.
+    const a = createDriversCache({ redis: ra, keys, secret, logger: silentLogger(), idleCloseMs: 60_000 });
+    const b = createDriversCache({ redis: rb, keys, secret, logger: silentLogger(), idleCloseMs: 60_000 });
+    caches.push(a, b);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const first = a.get(DEMO_API_KEY, "notice-close", async () => {
+      await gate;
+      return { by: "a" };
+    });
+    // a holds the computation's lock; b's connection has reached the key's node.
+    await rb.get(`${prefix}:warm-up`);
+    await new Promise((r) => setTimeout(r, 100));
+    const base = sockets();
+    const second = b.get(DEMO_API_KEY, "notice-close", async () => ({ by: "b" }));
+    const until = async (ok: () => boolean, what: string) => {
+      const end = Date.now() + 3_000;
+      while (!ok()) {
+        if (Date.now() > end) throw new Error(`timed out: ${what}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    // b waits for a's notice on a connection of its own.
+    await until(() => sockets() > base, "b's notice connection");
+    release();
+    expect(await first).toEqual({ by: "a" });
+    expect(await second).toEqual({ by: "a" });
+    // Still open after the wait (its idle close is a minute away)...
+    expect(sockets()).toBeGreaterThan(base);
+    // ...and closed by close().
+    await b.close();
+    await until(() => sockets() <= base, "b's notice connection closed");
+  });
+
   it("50 concurrent deliveries of one account, in two processes, compute the drivers once", async () => {
     const [p1, p2] = [await process(0), await process(1)];
     const refs = Array.from({ length: 50 }, (_, i) => team(100 + i));
