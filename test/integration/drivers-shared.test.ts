@@ -135,7 +135,8 @@ describe.each(backends())("shared drivers ($name)", ({ url }) => {
 
   it("the connection a process opened to wait for another's result closes with the cache, not when idle", async () => {
     // Sockets this test process holds open (what keeps a stopping process alive).
-    const sockets = () => globalThis.process.getActiveResourcesInfo().filter((r) => r === "TCPSocketWrap").length;
+    const sockets = () =>
+      globalThis.process.getActiveResourcesInfo().filter((r) => r === "TCPSocketWrap").length;
     const keys = createKeyScheme({ prefix });
     const [ra, rb] = [conns[0] as RedisClient, conns[1] as RedisClient];
     // Idle for a minute before it would close by itself: only close() can close it within this test.
