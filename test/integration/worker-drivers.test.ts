@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { DEMO } from "../../sandbox/slack/index.ts";
+import { capturingLogger } from "../../sandbox/stack.ts";
 import { BLOCK } from "../../src/ids.ts";
 import { compactRef, newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { slotOf } from "../../src/subscriptions/slots.ts";
@@ -69,9 +70,15 @@ describe("scheduled digests and their drivers", () => {
     harness: Harness,
     workspaces: number,
     ranges: string[],
-    o: { leadMs?: number; beforeFire?: (at: Date) => Promise<void> } = {},
+    o: {
+      leadMs?: number;
+      beforeFire?: (at: Date) => Promise<void>;
+      workers?: number;
+      logLines?: string[];
+    } = {},
   ) {
     harness.slack.setRateLimit({ enabled: false });
+    const logSinks: (() => void)[] = [];
     const at = new Date(Date.now() + 5_000);
     const expression = `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
     const { store, registry, scheduler } = harness.producer();
@@ -98,11 +105,18 @@ describe("scheduled digests and their drivers", () => {
     // Introspection is per process and endpoint: counted apart. Read before the worker starts: its
     // lookahead warms the slot (due within its lead) as soon as it runs.
     const before = harness.emulator.byOperation();
-    await harness.worker(
-      o.leadMs === undefined ? {} : { config: { ...harness.config, slotWarmLeadMs: o.leadMs } },
-    );
+    for (let i = 0; i < (o.workers ?? 1); i++) {
+      const captured = capturingLogger("debug");
+      await harness.worker({
+        ...(o.leadMs === undefined ? {} : { config: { ...harness.config, slotWarmLeadMs: o.leadMs } }),
+        ...(o.logLines ? { logger: captured.logger } : {}),
+      });
+      const lines = o.logLines;
+      if (lines) logSinks.push(() => lines.push(...captured.lines.splice(0)));
+    }
     const posts = () => harness.slack.calls((c) => c.method === "chat.postMessage" && c.ok);
     await o.beforeFire?.(at);
+    for (const sink of logSinks.splice(0)) sink();
     await until(() => posts().length >= subs.length, 30_000, `${subs.length} digests`);
     const after = harness.emulator.byOperation();
     const delta = (op: string) => ({
@@ -172,6 +186,26 @@ describe("scheduled digests and their drivers", () => {
       expect(r.insights.requests).toBe(6);
     },
   );
+
+  it("with two workers, one of them walks a slot ahead of its fire", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const harness = h;
+    const lines: string[] = [];
+    const r = await slot(harness, 2, ["last7d", "last14d"], {
+      workers: 2,
+      logLines: lines,
+      // Both workers tick within the lead before the fire: one takes the fire's claim and walks.
+      beforeFire: async (at) => {
+        await until(() => (harness.emulator.byOperation().DriverSlices?.requests ?? 0) > 0, 4_000, "slices");
+        await new Promise((res) =>
+          setTimeout(res, Math.max(0, Math.min(2_000, at.getTime() - Date.now() - 500))),
+        );
+      },
+    });
+    const walked = lines.filter((l) => l.includes("slots warmed ahead of their fire"));
+    expect(walked).toHaveLength(1);
+    expect(r.slices.requests).toBeLessThanOrEqual(2);
+  });
 
   it("with the lead at 0, a slot's drivers wait for its fire", async () => {
     h = await startHarness({ redisUrl: inject("redisUrl") });
