@@ -17,9 +17,13 @@ export function keepRecent<K, V>(map: Map<K, V>, key: K, value: V, max: number):
  * each to bound a count); the least recently stored go first when a new one does not fit, and one
  * heavier than the whole bound is not held. What the in-process memos of the shared caches keep.
  *
- * A value stored `ahead` of its reader (a slot's drivers, warmed before its deliveries run) goes
- * last until it is first read: letting the least recently stored go would drop exactly the values
- * still waited for, while those already read can be read back from where they are shared.
+ * A value stored `ahead` of its reader (a slot's drivers, warmed before its deliveries run) is never
+ * let go for another until it is first read: letting the least recently stored go would drop exactly
+ * the values still waited for, while those already read can be read back from where they are shared.
+ * When the values waited for fill the bound, a new one stored ahead is the one not held: readers come
+ * in about the order their values were stored, so it is the one waited for longest (and it is shared
+ * elsewhere meanwhile). A slot warmed well before its fire stores all its values before any is read;
+ * letting the oldest go instead dropped nearly every one before its reader came.
  */
 export function createTtlMemo<V>(maxWeight: number) {
   type Entry = { until: number; value: V; weight: number };
@@ -46,16 +50,24 @@ export function createTtlMemo<V>(maxWeight: number) {
       if (asReader && unread.delete(key)) read.set(key, e);
       return e.value;
     },
-    set(key: string, value: V, until: number, weight = 1, ahead = false): void {
+    set(key: string, value: V, until: number, weight = 1, ahead = false, now = Date.now()): void {
       drop(key);
       if (weight > maxWeight) return;
       (ahead ? unread : read).set(key, { until, value, weight });
       total += weight;
+      // Past their deadline first (stored in time order, so those come first in each queue).
       for (const queue of [read, unread])
-        for (const oldest of queue.keys()) {
-          if (total <= maxWeight) return;
+        for (const [oldest, e] of queue) {
+          if (total <= maxWeight || e.until > now) break;
           drop(oldest);
         }
+      // Then the values already read, least recently stored first (the new one too, if it is one).
+      for (const oldest of read.keys()) {
+        if (total <= maxWeight) return;
+        drop(oldest);
+      }
+      // Only values waited for are left, the new one the newest of them: it is the one not held.
+      if (total > maxWeight) drop(key);
     },
     delete: drop,
     /** Keys held, in the order they would be let go. */

@@ -49,21 +49,45 @@ describe("createTtlMemo", () => {
 
   it("lets values already read go before values stored ahead of their reader, until they are read", () => {
     const memo = createTtlMemo<string>(12);
-    memo.set("a", "A", 1_000, 4, true); // computed ahead: spared until read
-    memo.set("b", "B", 1_000, 4);
-    memo.set("c", "C", 1_000, 4, true);
+    memo.set("a", "A", 1_000, 4, true, 0); // computed ahead: spared until read
+    memo.set("b", "B", 1_000, 4, false, 0);
+    memo.set("c", "C", 1_000, 4, true, 0);
     // Full (12). Storing "d" lets "b" go, the one value nobody waits for, not "a", the oldest.
-    memo.set("d", "D", 1_000, 4);
+    memo.set("d", "D", 1_000, 4, false, 0);
     expect([...memo.keys()]).toEqual(["d", "a", "c"]);
     // Looking without reading leaves "a" spared; reading it makes it an ordinary value.
     expect(memo.get("a", 0, false)).toBe("A");
-    memo.set("e", "E", 1_000, 4);
+    memo.set("e", "E", 1_000, 4, false, 0);
     expect([...memo.keys()]).toEqual(["e", "a", "c"]);
     expect(memo.get("a", 0)).toBe("A");
-    memo.set("f", "F", 1_000, 4);
+    memo.set("f", "F", 1_000, 4, false, 0);
     // "e", stored before "a" was read, goes; "a" is now first in line, the unread "c" still last.
     expect([...memo.keys()]).toEqual(["a", "f", "c"]);
-    memo.set("g", "G", 1_000, 8);
+    memo.set("g", "G", 1_000, 8, false, 0);
     expect([...memo.keys()]).toEqual(["g", "c"]);
+  });
+
+  it("holds the values stored ahead first, not the newest, when they fill the bound (a slot warmed before its fire)", () => {
+    const memo = createTtlMemo<number>(12);
+    // Six values of a slot, computed ahead in the order their deliveries will read them: room for three.
+    for (let i = 0; i < 6; i++) memo.set(`d${i}`, i, 1_000, 4, true, 0);
+    expect([...memo.keys()]).toEqual(["d0", "d1", "d2"]);
+    // The first delivery reads its value; the next value stored ahead takes the room that reading
+    // made (a value already read goes before one waited for).
+    expect(memo.get("d0", 0)).toBe(0);
+    memo.set("d3", 3, 1_000, 4, true, 0);
+    expect([...memo.keys()]).toEqual(["d1", "d2", "d3"]);
+    // A value for a reader at hand (not ahead) still finds room only among those already read: none.
+    memo.set("x", 9, 1_000, 4, false, 0);
+    expect([...memo.keys()]).toEqual(["d1", "d2", "d3"]);
+  });
+
+  it("lets values past their deadline go first, waited for or not, so stale ones never block new ones", () => {
+    const memo = createTtlMemo<number>(8);
+    memo.set("old", 1, 100, 4, true, 0); // its reader never came
+    memo.set("kept", 2, 1_000, 4, true, 0);
+    // At 500 "old" is past its deadline: it goes, and the new value is held.
+    memo.set("new", 3, 1_000, 4, true, 500);
+    expect([...memo.keys()]).toEqual(["kept", "new"]);
   });
 });
