@@ -55,6 +55,13 @@ export interface DriversCache {
    * preference to those already read until someone reads it.
    */
   get<T>(apiKey: string, request: string, compute: () => Promise<T>, ahead?: boolean): Promise<T>;
+  /**
+   * Makes sure the value of `request` is computed, for readers still to come (a slot's warm-up): held
+   * or being computed here, already in Redis (not read back: its reader will read it), or being
+   * computed elsewhere (not waited for) ends it; otherwise `compute` runs under the lock and the value
+   * is stored as `get` stores it, held here ahead of its reader. Fails as `compute` fails.
+   */
+  warm<T>(apiKey: string, request: string, compute: () => Promise<T>): Promise<void>;
   /** A value this process holds for the request, without asking Redis. */
   peek<T>(apiKey: string, request: string): T | undefined;
   /** Closes the connection that waits for notices (if open). */
@@ -79,6 +86,12 @@ local v = redis.call('get', KEYS[1])
 if v then return {1, v} end
 if redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {2, ''} end
 return {0, tostring(redis.call('pttl', KEYS[2]))}`);
+
+// KEYS: result, lock. ARGV: token, lock ms. {1}: stored (not read); {2}: ours to compute; {0}: someone computes.
+const EXISTS_OR_LOCK = script(`
+if redis.call('exists', KEYS[1]) == 1 then return 1 end
+if redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return 2 end
+return 0`);
 
 // KEYS: result, lock. ARGV: value ('' = none), ttl ms, token, channel.
 // Stores the value, releases our lock and tells the waiters (with the value itself): one round trip.
@@ -274,6 +287,24 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
         .finally(() => inFlight.delete(k.result));
       inFlight.set(k.result, p);
       return p;
+    },
+    async warm<T>(apiKey: string, request: string, compute: () => Promise<T>): Promise<void> {
+      const k = keys.drivers(account(apiKey), request);
+      if (memo.get(k.result, Date.now(), false) !== undefined || inFlight.has(k.result)) return;
+      const token = `${process.pid}:${Math.random()}`;
+      const state = Number(await runScript(redis, EXISTS_OR_LOCK, [k.result, k.lock], [token, lockMs]));
+      if (state !== 2) return;
+      const p = computeAndTell(k, token, compute).then(({ value, chars }) => {
+        memo.set(k.result, value, Date.now() + ttlMs, chars, true);
+        return value;
+      });
+      // A reader in this process asking meanwhile joins this computation.
+      inFlight.set(k.result, p);
+      try {
+        await p;
+      } finally {
+        if (inFlight.get(k.result) === p) inFlight.delete(k.result);
+      }
     },
     peek<T>(apiKey: string, request: string): T | undefined {
       return memo.get(keys.drivers(account(apiKey), request).result) as T | undefined;

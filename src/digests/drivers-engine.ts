@@ -82,22 +82,31 @@ function bucketRun(
   };
 }
 
+/** How one ask's drivers are computed when no shared copy has them: through its bucket's computation. */
+function computeOf(
+  deps: DriversEngineDeps,
+  ask: DriversAsk,
+  keys: { request: string; bucket: string },
+  lists: () => Promise<AccountLists>,
+): () => Promise<DriversOutcome> {
+  const run = bucketRun(deps, ask, lists);
+  return () =>
+    deps.planner
+      ? deps.planner.outcome(keys.bucket, { request: keys.request, periods: ask.periods }, run)
+      : run(() => ({ periods: [ask.periods], requests: [keys.request] })).then(
+          (m) => m.get(keys.request) as DriversOutcome,
+        );
+}
+
 /** The drivers of one ask, by the first of the ways above that has them. */
 function obtain(
   deps: DriversEngineDeps,
   ask: DriversAsk,
   keys: { request: string; bucket: string },
   lists: () => Promise<AccountLists>,
-  ahead = false,
 ): Promise<DriversOutcome> {
-  const run = bucketRun(deps, ask, lists);
-  const compute = () =>
-    deps.planner
-      ? deps.planner.outcome(keys.bucket, { request: keys.request, periods: ask.periods }, run)
-      : run(() => ({ periods: [ask.periods], requests: [keys.request] })).then(
-          (m) => m.get(keys.request) as DriversOutcome,
-        );
-  return deps.cache ? deps.cache.get(ask.apiKey, keys.request, compute, ahead) : compute();
+  const compute = computeOf(deps, ask, keys, lists);
+  return deps.cache ? deps.cache.get(ask.apiKey, keys.request, compute) : compute();
 }
 
 /**
@@ -161,8 +170,12 @@ export async function warmDrivers(
           lists ??= listsOfReply(replyOf(first))();
           return lists;
         };
+        // Computed where nobody has them; one already shared is not read back (its delivery will).
         const settled = await Promise.allSettled(
-          digests.map((d) => obtain(deps, d.ask, { request: d.request, bucket }, lazyLists, true)),
+          digests.map((d) => {
+            const compute = computeOf(deps, d.ask, { request: d.request, bucket }, lazyLists);
+            return deps.cache ? deps.cache.warm(d.ask.apiKey, d.request, compute) : compute();
+          }),
         );
         const failed = settled.find((s) => s.status === "rejected");
         if (failed)

@@ -175,6 +175,47 @@ describe.each(backends())("shared drivers ($name)", ({ url }) => {
     await until(() => sockets() <= base, "b's notice connection closed");
   });
 
+  it("a warm-up computes what nobody holds, and neither reads back nor waits for what another process has", async () => {
+    const keys = createKeyScheme({ prefix });
+    const [ra, rb] = [conns[0] as RedisClient, conns[1] as RedisClient];
+    const a = createDriversCache({ redis: ra, keys, secret, logger: silentLogger() });
+    const b = createDriversCache({ redis: rb, keys, secret, logger: silentLogger() });
+    caches.push(a, b);
+    let computed = 0;
+    const compute = (v: string) => async () => {
+      computed++;
+      return { v };
+    };
+    // Shared by a: b's warm-up asks Redis whether it is there, and neither computes nor reads it.
+    expect(await a.get(DEMO_API_KEY, "warm-shared", compute("a"))).toEqual({ v: "a" });
+    await b.warm(DEMO_API_KEY, "warm-shared", compute("b"));
+    expect(computed).toBe(1);
+    expect(b.peek(DEMO_API_KEY, "warm-shared")).toBeUndefined();
+    // Its delivery reads it then, once.
+    expect(await b.get(DEMO_API_KEY, "warm-shared", compute("b"))).toEqual({ v: "a" });
+    expect(computed).toBe(1);
+    // Being computed by a: b's warm-up does not wait for it.
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const slow = a.get(DEMO_API_KEY, "warm-busy", async () => {
+      await gate;
+      return { v: "a" };
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    await b.warm(DEMO_API_KEY, "warm-busy", compute("b"));
+    expect(b.peek(DEMO_API_KEY, "warm-busy")).toBeUndefined();
+    release();
+    await slow;
+    // Held by nobody: b computes it, stores it for every process, and holds it for its reader.
+    await b.warm(DEMO_API_KEY, "warm-new", compute("b"));
+    expect(computed).toBe(2);
+    expect(b.peek(DEMO_API_KEY, "warm-new")).toEqual({ v: "b" });
+    expect(await a.get(DEMO_API_KEY, "warm-new", compute("a"))).toEqual({ v: "b" });
+    expect(computed).toBe(2);
+  });
+
   it("50 concurrent deliveries of one account, in two processes, compute the drivers once", async () => {
     const [p1, p2] = [await process(0), await process(1)];
     const refs = Array.from({ length: 50 }, (_, i) => team(100 + i));
