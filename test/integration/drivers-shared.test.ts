@@ -49,6 +49,15 @@ function counted(redis: RedisClient) {
   return { redis: proxy as RedisClient, calls };
 }
 
+/** A promise that stays pending until the test opens it (a computation held in flight). */
+function gate() {
+  let open: () => void = () => undefined;
+  const closed = new Promise<void>((r) => {
+    open = r;
+  });
+  return { closed, open };
+}
+
 describe.each(backends())("shared drivers ($name)", ({ url }) => {
   const prefix = `t-shared-${randomBytes(4).toString("hex")}`;
   const caches: DriversCache[] = [];
@@ -133,26 +142,29 @@ describe.each(backends())("shared drivers ($name)", ({ url }) => {
     }
   });
 
+  /** Two "processes" of drivers caches alone, on their own connections (closed with the others). */
+  function twoCaches(o: { idleCloseMs?: number } = {}) {
+    const keys = createKeyScheme({ prefix });
+    const made = [conns[0], conns[1]].map((redis) =>
+      createDriversCache({ redis: redis as RedisClient, keys, secret, logger: silentLogger(), ...o }),
+    );
+    caches.push(...made);
+    return made as [DriversCache, DriversCache];
+  }
+
   it("the connection a process opened to wait for another's result closes with the cache, not when idle", async () => {
     // Sockets this test process holds open (what keeps a stopping process alive).
     const sockets = () =>
       globalThis.process.getActiveResourcesInfo().filter((r) => r === "TCPSocketWrap").length;
-    const keys = createKeyScheme({ prefix });
-    const [ra, rb] = [conns[0] as RedisClient, conns[1] as RedisClient];
     // Idle for a minute before it would close by itself: only close() can close it within this test.
-    const a = createDriversCache({ redis: ra, keys, secret, logger: silentLogger(), idleCloseMs: 60_000 });
-    const b = createDriversCache({ redis: rb, keys, secret, logger: silentLogger(), idleCloseMs: 60_000 });
-    caches.push(a, b);
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
+    const [a, b] = twoCaches({ idleCloseMs: 60_000 });
+    const held = gate();
     const first = a.get(DEMO_API_KEY, "notice-close", async () => {
-      await gate;
+      await held.closed;
       return { by: "a" };
     });
     // a holds the computation's lock; b's connection has reached the key's node.
-    await rb.get(`${prefix}:warm-up`);
+    await (conns[1] as RedisClient).get(`${prefix}:warm-up`);
     await new Promise((r) => setTimeout(r, 100));
     const base = sockets();
     const second = b.get(DEMO_API_KEY, "notice-close", async () => ({ by: "b" }));
@@ -165,7 +177,7 @@ describe.each(backends())("shared drivers ($name)", ({ url }) => {
     };
     // b waits for a's notice on a connection of its own.
     await until(() => sockets() > base, "b's notice connection");
-    release();
+    held.open();
     expect(await first).toEqual({ by: "a" });
     expect(await second).toEqual({ by: "a" });
     // Still open after the wait (its idle close is a minute away)...
@@ -176,11 +188,7 @@ describe.each(backends())("shared drivers ($name)", ({ url }) => {
   });
 
   it("a warm-up computes what nobody holds, and neither reads back nor waits for what another process has", async () => {
-    const keys = createKeyScheme({ prefix });
-    const [ra, rb] = [conns[0] as RedisClient, conns[1] as RedisClient];
-    const a = createDriversCache({ redis: ra, keys, secret, logger: silentLogger() });
-    const b = createDriversCache({ redis: rb, keys, secret, logger: silentLogger() });
-    caches.push(a, b);
+    const [a, b] = twoCaches();
     let computed = 0;
     const compute = (v: string) => async () => {
       computed++;
@@ -195,18 +203,15 @@ describe.each(backends())("shared drivers ($name)", ({ url }) => {
     expect(await b.get(DEMO_API_KEY, "warm-shared", compute("b"))).toEqual({ v: "a" });
     expect(computed).toBe(1);
     // Being computed by a: b's warm-up does not wait for it.
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
+    const held = gate();
     const slow = a.get(DEMO_API_KEY, "warm-busy", async () => {
-      await gate;
+      await held.closed;
       return { v: "a" };
     });
     await new Promise((r) => setTimeout(r, 50));
     await b.warm(DEMO_API_KEY, "warm-busy", compute("b"));
     expect(b.peek(DEMO_API_KEY, "warm-busy")).toBeUndefined();
-    release();
+    held.open();
     await slow;
     // Held by nobody: b computes it, stores it for every process, and holds it for its reader.
     await b.warm(DEMO_API_KEY, "warm-new", compute("b"));
