@@ -37,6 +37,9 @@ import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
 import { autoPipelined, connectRedis, withCommandTimeout } from "./redis.ts";
 
+/** The value of a slot's warm-up key once the lookahead has handed every member over. */
+const WALKED = "walked";
+
 /** Options of startWorker; everything past `logger` has a production default. */
 export interface WorkerOptions {
   config: Config;
@@ -203,6 +206,9 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           warm,
           claim: async (slotId, period, ttlMs) =>
             (await redis.set(keys.slotWarm(slotId, period), "1", "PX", Math.max(1, ttlMs), "NX")) === "OK",
+          walked: async (slotId, period, ttlMs) => {
+            await redis.set(keys.slotWarm(slotId, period), WALKED, "PX", Math.max(1, ttlMs), "XX");
+          },
           leadMs: config.slotWarmLeadMs,
           logger,
           clock,
@@ -223,7 +229,14 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     // A post goes out within one Slack call's timeout of being noted (10 s); a worker stalled longer
     // than that inside the post is the gap no check closes.
     windowMs: 60_000,
-    fanOut: { store, registry, queue, policy, warm },
+    fanOut: {
+      store,
+      registry,
+      queue,
+      policy,
+      warm,
+      warmedAhead: async (slotId, period) => (await redis.get(keys.slotWarm(slotId, period))) === WALKED,
+    },
     slack: {
       call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),
       upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),

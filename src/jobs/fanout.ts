@@ -30,6 +30,12 @@ export interface FanOutDeps {
   runLength?: number;
   /** Told each page of a workspace's members as it is read, so their drivers are planned ahead (slot-warm.ts). */
   warm?: (ref: WorkspaceRef, members: [string, string][], period: string) => void;
+  /**
+   * Whether this fire's members were all handed to the warm-up before the fire (slot-lookahead.ts): then
+   * the pages are not handed over again (each member's record read a second time, at the busiest
+   * moment). Members who joined after that walk compute their drivers with their delivery.
+   */
+  warmedAhead?: (slotId: string, period: string) => Promise<boolean>;
 }
 
 /** BullMQ's largest priority. */
@@ -62,6 +68,8 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
   const pageSize = deps.pageSize ?? 100;
   const runLength = Math.max(1, deps.runLength ?? 10);
   const opts = deliveryJobOptions(deps.policy);
+  const warm =
+    deps.warm && !(await deps.warmedAhead?.(slotId, period).catch(() => false)) ? deps.warm : undefined;
   let lanes = (await deps.registry.workspaces(slotId)).map((ref) => ({
     ref,
     cursor: "0",
@@ -93,7 +101,7 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
       );
       pages.forEach((p, j) => {
         const lane = group[j] as (typeof lanes)[number];
-        deps.warm?.(lane.ref, p.members, period);
+        warm?.(lane.ref, p.members, period);
         if (!lane.started && p.cursor === "0" && p.members.length === 0) void prune(deps, slotId, lane.ref);
         // Pages are a hint's size (HSCAN's COUNT), not a multiple of the run: a run the page cuts
         // waits for the next page, so that every run of a workspace goes out whole.

@@ -15,8 +15,10 @@ import type { DeliveryQueue } from "./queue.ts";
  * the computations are done (or under way) when the deliveries ask. The fan-out's own warm-up then
  * finds them shared.
  *
- * One process per fire walks a slot (`claim`, in Redis: every worker runs a lookahead). Members added
- * after the walk are warmed by the fan-out as before. Nothing here is in a delivery's way: a failure
+ * One process per fire walks a slot (`claim`, in Redis: every worker runs a lookahead), and notes when
+ * it has handed every member over (`walked`): the fan-out then hands none over again. Members added
+ * after the walk compute their drivers with their delivery; a walk that fails part-way leaves the
+ * fan-out to warm the slot as before. Nothing here is in a delivery's way: a failure
  * is logged and the fire goes on as it would have.
  */
 
@@ -28,6 +30,8 @@ export interface SlotLookaheadDeps {
   warm: (ref: WorkspaceRef, members: [string, string][], period: string) => void;
   /** True for the one caller that walks this slot for this fire (a key set if absent, with a TTL). */
   claim: (slotId: string, period: string, ttlMs: number) => Promise<boolean>;
+  /** Notes that the walk handed every member over (the fan-out then does not hand them over again). */
+  walked: (slotId: string, period: string, ttlMs: number) => Promise<void>;
   /** How long before a fire its slot is warmed. */
   leadMs: number;
   logger: Logger;
@@ -91,8 +95,10 @@ export function createSlotLookahead(deps: SlotLookaheadDeps): SlotLookahead {
     for (const { slotId, fire } of await due(now)) {
       const period = periodOf(fire);
       // Held past the fire, so a process that ticks late does not walk it again.
-      if (!(await deps.claim(slotId, period, fire - now + deps.leadMs))) continue;
+      const ttlMs = fire - now + deps.leadMs;
+      if (!(await deps.claim(slotId, period, ttlMs))) continue;
       await walk(slotId, period);
+      await deps.walked(slotId, period, ttlMs);
       warmed.push(slotId);
     }
     if (warmed.length > 0) deps.logger.debug({ slots: warmed }, "slots warmed ahead of their fire");

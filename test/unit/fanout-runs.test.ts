@@ -166,6 +166,28 @@ describe("a slot's fan-out deals each workspace a run of its members per round",
     ]);
   });
 
+  it("hands no page to the warm-up when the lookahead walked this fire's members already; all when it did not", async () => {
+    const asked: string[] = [];
+    for (const ahead of [true, false]) {
+      const w = world({ TWALK0001: 12 }, { pageSize: 5 });
+      w.deps.warmedAhead = async (slotId, period) => {
+        asked.push(`${slotId}/${period}`);
+        return ahead;
+      };
+      expect(await fanOut(w.deps, w.job)).toMatchObject({ status: "fanned_out", jobs: 12 });
+      expect(w.warmed.reduce((n, p) => n + p.members, 0)).toBe(ahead ? 0 : 12);
+    }
+    // Asked for this slot and this fire's period.
+    expect(new Set(asked)).toEqual(new Set(["slot1/20261127T090000Z"]));
+    // A failed look warms as before.
+    const w = world({ TWALK0001: 3 });
+    w.deps.warmedAhead = async () => {
+      throw new Error("redis went away");
+    };
+    await fanOut(w.deps, w.job);
+    expect(w.warmed.reduce((n, p) => n + p.members, 0)).toBe(3);
+  });
+
   it("a slot of 200 workspaces of 10: the first 50 jobs taken belong to 5 accounts, not 50", async () => {
     const members = Object.fromEntries(
       Array.from({ length: 200 }, (_, w) => [`TW${String(w).padStart(7, "0")}`, 10]),

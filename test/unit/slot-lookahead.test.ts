@@ -17,6 +17,7 @@ const slot = (n: number) => `s${String(n).padStart(15, "0")}`;
 function world(schedulers: { id: string; next: number | null }[], members: Record<string, number>) {
   const warmed: { team: string; members: string[]; period: string }[] = [];
   const claimed = new Map<string, number>();
+  const walked: string[] = [];
   let pagesRead = 0;
   let schedulerReads = 0;
   const sorted = [...schedulers].sort((a, b) => (a.next ?? 0) - (b.next ?? 0));
@@ -53,6 +54,11 @@ function world(schedulers: { id: string; next: number | null }[], members: Recor
       claimed.set(key, ttlMs);
       return true;
     },
+    async walked(slotId, period, ttlMs) {
+      // Noted once every member was handed over, under the claim's own TTL.
+      expect(claimed.get(`${slotId}/${period}`)).toBe(ttlMs);
+      walked.push(`${slotId}/${period}:${warmed.length}`);
+    },
     leadMs: 15_000,
     logger: silentLogger(),
     clock: () => new Date(NOW),
@@ -62,6 +68,7 @@ function world(schedulers: { id: string; next: number | null }[], members: Recor
     lookahead: createSlotLookahead(deps),
     warmed,
     claimed,
+    walked,
     reads: () => ({ pages: pagesRead, schedulers: schedulerReads }),
   };
 }
@@ -83,6 +90,8 @@ describe("the slot lookahead", () => {
     ]);
     // Held until the lead has passed after the fire, so a late tick of another process skips it.
     expect(w.claimed.get(`${slot(1)}/${period}`)).toBe(25_000);
+    // Noted as walked once all of its pages were handed over.
+    expect(w.walked).toEqual([`${slot(1)}/${period}:${w.warmed.length}`]);
     // The next tick finds it claimed and walks nothing.
     const pages = w.reads().pages;
     expect(await w.lookahead.tick()).toEqual([]);
@@ -134,6 +143,7 @@ describe("the slot lookahead", () => {
       store: { slotPage: async () => ({ members: [], cursor: "0" }) },
       warm: () => undefined,
       claim: async () => true,
+      walked: async () => undefined,
       leadMs: 1_000,
       logger: silentLogger(),
     });
