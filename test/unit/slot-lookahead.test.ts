@@ -65,6 +65,7 @@ function world(schedulers: { id: string; next: number | null }[], members: Recor
     pageSize: 2,
   };
   return {
+    deps,
     lookahead: createSlotLookahead(deps),
     warmed,
     claimed,
@@ -126,6 +127,23 @@ describe("the slot lookahead", () => {
     // Pages of two, ten of them: the slot due within the lead sits past them this tick.
     expect(await w.lookahead.tick()).toEqual([]);
     expect(w.reads().schedulers).toBe(10);
+  });
+
+  it("does not note a slot as walked when its walk fails part-way (the fan-out then warms it as before)", async () => {
+    const fire = NOW + 10_000;
+    const w = world([{ id: slotSchedulerId(slot(1)), next: fire }], { T1: 5, T2: 1 });
+    const lookahead = createSlotLookahead({
+      ...w.deps,
+      store: {
+        async slotPage(ref, slotId, cursor, count) {
+          if (ref.teamId === "T2") throw new Error("redis went away");
+          return w.deps.store.slotPage(ref, slotId, cursor, count);
+        },
+      },
+    });
+    await expect(lookahead.tick()).rejects.toThrow("redis went away");
+    expect(w.warmed.length).toBeGreaterThan(0);
+    expect(w.walked).toEqual([]);
   });
 
   it("keeps ticking after a failed tick, and stops when asked", async () => {
