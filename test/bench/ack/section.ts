@@ -30,8 +30,13 @@ export interface AckRun {
   app: OpenLoopResult;
   ratioP99: number;
   ratioP50: number;
-  /** CPU per request, ms: the bare app; the process Slack talks to (web, with its cluster workers; or `start`). */
+  /**
+   * CPU per request, ms: the bare app; the process Slack talks to (web, with its cluster workers; or
+   * `start`). Each the median of its side's runs (one run's figure moves with when its GCs fall).
+   */
   cpuMsPerRequest: { bare: number; app: number; mainThread?: number; worker?: number };
+  /** Each run's CPU per request, in order (reports before 2026-11-28 06:30 do not have it). */
+  cpuRuns?: { bare: number[]; app: number[] };
   cpu: { bare: CpuShare; app: CpuShare };
   p99Runs: { bare: number[]; app: number[] };
   /** Modal submissions during which the app called Slack about that person or channel before acking. */
@@ -158,6 +163,12 @@ function median(runs: Once[]): Once {
   return sorted[Math.floor((sorted.length - 1) / 2)] as Once;
 }
 
+/** The median of figures (the lower middle of an even count); undefined when there are none. */
+function middle(values: (number | undefined)[]): number | undefined {
+  const sorted = values.filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
 async function measure(
   c: Ctx,
   rate: number,
@@ -182,11 +193,12 @@ async function measure(
     ratioP99: round(app.result.ackMs.p99 / Math.max(bare.result.ackMs.p99, 0.01)),
     ratioP50: round(app.result.ackMs.p50 / Math.max(bare.result.ackMs.p50, 0.01)),
     cpuMsPerRequest: {
-      bare: bare.msPerRequest,
-      app: app.msPerRequest,
-      ...(app.mainThread !== undefined ? { mainThread: app.mainThread } : {}),
-      ...(app.worker !== undefined ? { worker: app.worker } : {}),
+      bare: middle(bareRuns.map((r) => r.msPerRequest)) as number,
+      app: middle(appRuns.map((r) => r.msPerRequest)) as number,
+      ...(app.mainThread !== undefined ? { mainThread: middle(appRuns.map((r) => r.mainThread)) } : {}),
+      ...(app.worker !== undefined ? { worker: middle(appRuns.map((r) => r.worker)) } : {}),
     },
+    cpuRuns: { bare: bareRuns.map((r) => r.msPerRequest), app: appRuns.map((r) => r.msPerRequest) },
     cpu: { bare: bare.cpu, app: app.cpu },
     p99Runs: { bare: bareRuns.map((r) => r.result.ackMs.p99), app: appRuns.map((r) => r.result.ackMs.p99) },
     // The count beside the calls: reports written before the calls were kept have only the count.
@@ -276,7 +288,14 @@ export async function measureAckModes(o: {
         const kinds: AckRun[] = [];
         if (mode === "web+worker")
           for (const kind of ["commands", "buttons"] as const) {
-            const run = await measure(c, 300, kind, o.plan.durationMs, 1);
+            // Commands only decide a target: as many runs as a warm rate; clicks only are reported.
+            const run = await measure(
+              c,
+              300,
+              kind,
+              o.plan.durationMs,
+              kind === "commands" ? o.plan.repeats : 1,
+            );
             kinds.push(run);
             o.log(
               `  ${mode} ${kind} only: CPU/request ${run.cpuMsPerRequest.app} ms (bare ${run.cpuMsPerRequest.bare})`,
