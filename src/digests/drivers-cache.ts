@@ -5,7 +5,7 @@ import type { Logger } from "../log.ts";
 import type { KeyScheme } from "../store/keys.ts";
 import { packText, unpackText } from "../store/packed-text.ts";
 import { isCluster, type RedisClient } from "../store/redis-client.ts";
-import { runScript, script } from "../store/scripts.ts";
+import { lockToken, runScript, script } from "../store/scripts.ts";
 
 /**
  * Computed drivers shared by every digest that asks the same question of the same account: in this
@@ -51,10 +51,9 @@ export interface DriversCache {
    * The shared value of `request` for the account of `apiKey`: held here, being computed here, in
    * Redis, being computed elsewhere (waited for), or computed by `compute` under the lock. A failure
    * with a code is shared for a few seconds like a result; anything else only fails its own callers.
-   * `ahead`: asked for a reader still to come (a slot's warm-up), so this process holds the value in
-   * preference to those already read until someone reads it.
+   * A reader of a value computed ahead (`warm`) takes it as read.
    */
-  get<T>(apiKey: string, request: string, compute: () => Promise<T>, ahead?: boolean): Promise<T>;
+  get<T>(apiKey: string, request: string, compute: () => Promise<T>): Promise<T>;
   /**
    * Makes sure the value of `request` is computed, for readers still to come (a slot's warm-up): held
    * or being computed here, already in Redis (not read back: its reader will read it), or being
@@ -197,7 +196,7 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
   async function shared<T>(k: ReturnType<KeyScheme["drivers"]>, compute: () => Promise<T>): Promise<Held<T>> {
     const deadline = Date.now() + 2 * lockMs;
     for (;;) {
-      const token = `${process.pid}:${Math.random()}`;
+      const token = lockToken();
       const [state, payload] = (await runScript(redis, GET_OR_LOCK, [k.result, k.lock], [token, lockMs])) as [
         number,
         string,
@@ -266,45 +265,48 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
     return { value, chars: packed.chars };
   }
 
+  /**
+   * A value on its way, held here once it is in (`ahead`: for a reader still to come); readers in
+   * this process asking meanwhile join it.
+   */
+  function track<T>(
+    k: ReturnType<KeyScheme["drivers"]>,
+    pending: Promise<Held<T>>,
+    ahead: boolean,
+  ): Promise<T> {
+    const p = pending
+      .then(({ value, chars }) => {
+        memo.set(k.result, value, Date.now() + ttlMs, chars, ahead);
+        return value;
+      })
+      .finally(() => {
+        if (inFlight.get(k.result) === p) inFlight.delete(k.result);
+      });
+    inFlight.set(k.result, p);
+    return p;
+  }
+
   return {
-    get<T>(apiKey: string, request: string, compute: () => Promise<T>, ahead = false): Promise<T> {
+    get<T>(apiKey: string, request: string, compute: () => Promise<T>): Promise<T> {
       const k = keys.drivers(account(apiKey), request);
-      const held = memo.get(k.result, Date.now(), !ahead) as T | undefined;
+      const held = memo.get(k.result) as T | undefined;
       if (held !== undefined) return Promise.resolve(held);
       const running = inFlight.get(k.result);
-      // Joining a computation started ahead makes this its reader: the value need not be spared any more.
-      if (running && ahead) return running as Promise<T>;
       if (running)
         return running.then((v) => {
+          // Read once it is in: a value computed ahead need not be spared any more.
           memo.get(k.result);
           return v as T;
         });
-      const p = shared(k, compute)
-        .then(({ value, chars }) => {
-          memo.set(k.result, value, Date.now() + ttlMs, chars, ahead);
-          return value;
-        })
-        .finally(() => inFlight.delete(k.result));
-      inFlight.set(k.result, p);
-      return p;
+      return track(k, shared(k, compute), false);
     },
     async warm<T>(apiKey: string, request: string, compute: () => Promise<T>): Promise<void> {
       const k = keys.drivers(account(apiKey), request);
       if (memo.get(k.result, Date.now(), false) !== undefined || inFlight.has(k.result)) return;
-      const token = `${process.pid}:${Math.random()}`;
+      const token = lockToken();
       const state = Number(await runScript(redis, EXISTS_OR_LOCK, [k.result, k.lock], [token, lockMs]));
       if (state !== 2) return;
-      const p = computeAndTell(k, token, compute).then(({ value, chars }) => {
-        memo.set(k.result, value, Date.now() + ttlMs, chars, true);
-        return value;
-      });
-      // A reader in this process asking meanwhile joins this computation.
-      inFlight.set(k.result, p);
-      try {
-        await p;
-      } finally {
-        if (inFlight.get(k.result) === p) inFlight.delete(k.result);
-      }
+      await track(k, computeAndTell(k, token, compute), true);
     },
     peek<T>(apiKey: string, request: string): T | undefined {
       return memo.get(keys.drivers(account(apiKey), request).result) as T | undefined;

@@ -6,7 +6,7 @@ import { digestToken, type KeyScheme, type WorkspaceRef } from "../store/keys.ts
 import { packText, unpackText } from "../store/packed-text.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { scanKeys } from "../store/scan.ts";
-import { runScript, script } from "../store/scripts.ts";
+import { lockToken, runScript, script } from "../store/scripts.ts";
 import { secretTag } from "../store/secret-tag.ts";
 import { createSharedLists } from "./shared-lists.ts";
 
@@ -167,7 +167,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
         ],
       );
     for (;;) {
-      const token = `${process.pid}:${Math.random()}`;
+      const token = lockToken();
       const [state, cached] = (await runScript(
         redis,
         GET_OR_LOCK,

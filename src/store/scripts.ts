@@ -28,3 +28,6 @@ export async function runScript(
     return redis.eval(s.lua, keys.length, ...keys, ...args);
   }
 }
+
+/** A lock's owner token: whoever holds it releases only a lock that still says it. */
+export const lockToken = (): string => `${process.pid}:${Math.random()}`;

@@ -100,7 +100,7 @@ describe.each(backends())("drivers results held in the process ($name)", ({ url 
     const { c, calls } = cache(one * 10 + 100);
     const compute = (i: number) => async () => result(i);
     // Five computed ahead (a warm-up), then thirty read by their own digests: the five stay held.
-    for (let i = 0; i < 5; i++) await c.get("key-a", `ahead-${i}`, compute(i), true);
+    for (let i = 0; i < 5; i++) await c.warm("key-a", `ahead-${i}`, compute(i));
     for (let i = 0; i < 30; i++) await c.get("key-a", `request-${i}`, compute(i));
     let before = calls.n;
     for (let i = 0; i < 5; i++) expect(await c.get("key-a", `ahead-${i}`, compute(-1))).toEqual(result(i));
@@ -116,15 +116,12 @@ describe.each(backends())("drivers results held in the process ($name)", ({ url 
     const gate = new Promise<void>((r) => {
       release = r;
     });
-    const warming = c.get(
-      "key-a",
-      "joined",
-      async () => {
-        await gate;
-        return result(7);
-      },
-      true,
-    );
+    const warming = c.warm("key-a", "joined", async () => {
+      await gate;
+      return result(7);
+    });
+    // Once the warm-up holds the computation (its lock taken, its value on the way), the digest joins it.
+    await new Promise((r) => setTimeout(r, 50));
     const reading = c.get("key-a", "joined", compute(-1));
     release();
     expect(await reading).toEqual(result(7));
