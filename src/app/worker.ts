@@ -23,6 +23,7 @@ import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
 import { createSlotLookahead } from "../jobs/slot-lookahead.ts";
 import { createSlotWarmup } from "../jobs/slot-warm.ts";
+import { createSlotWarmMarks } from "../jobs/slot-warm-marks.ts";
 import { createStallRecovery, STALLED_REASON, stalledOut } from "../jobs/stalled.ts";
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
@@ -36,9 +37,6 @@ import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
 import { autoPipelined, connectRedis, withCommandTimeout } from "./redis.ts";
-
-/** The value of a slot's warm-up key once the lookahead has handed every member over. */
-const WALKED = "walked";
 
 /** Options of startWorker; everything past `logger` has a production default. */
 export interface WorkerOptions {
@@ -196,6 +194,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   });
   const claims = createDeliveryClaims({ redis: piped, keys, ...o.claims });
   const warm = createSlotWarmup({ store, digests, logger, clock });
+  const marks = createSlotWarmMarks({ redis, keys });
   // Slots about to fire get their drivers computed before they do (each fire by one process).
   const lookahead =
     config.slotWarmLeadMs > 0
@@ -204,11 +203,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           registry,
           store,
           warm,
-          claim: async (slotId, period, ttlMs) =>
-            (await redis.set(keys.slotWarm(slotId, period), "1", "PX", Math.max(1, ttlMs), "NX")) === "OK",
-          walked: async (slotId, period, ttlMs) => {
-            await redis.set(keys.slotWarm(slotId, period), WALKED, "PX", Math.max(1, ttlMs), "XX");
-          },
+          marks,
           leadMs: config.slotWarmLeadMs,
           logger,
           clock,
@@ -235,7 +230,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       queue,
       policy,
       warm,
-      warmedAhead: async (slotId, period) => (await redis.get(keys.slotWarm(slotId, period))) === WALKED,
+      warmedAhead: marks.walkedAhead,
     },
     slack: {
       call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),

@@ -5,6 +5,7 @@ import type { SlotRegistry } from "../subscriptions/slot-registry.ts";
 import { parseSlotSchedulerId } from "../subscriptions/slots.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
 import type { DeliveryQueue } from "./queue.ts";
+import type { SlotWarmMarks } from "./slot-warm-marks.ts";
 
 /**
  * Time slots about to fire, warmed before they do. A slot's fan-out warms its members' drivers as it
@@ -15,8 +16,8 @@ import type { DeliveryQueue } from "./queue.ts";
  * the computations are done (or under way) when the deliveries ask. The fan-out's own warm-up then
  * finds them shared.
  *
- * One process per fire walks a slot (`claim`, in Redis: every worker runs a lookahead), and notes when
- * it has handed every member over (`walked`): the fan-out then hands none over again. Members added
+ * One process per fire walks a slot (`marks.claim`, in Redis: every worker runs a lookahead), and notes when
+ * it has handed every member over (`marks.walked`): the fan-out then hands none over again. Members added
  * after the walk compute their drivers with their delivery; a walk that fails part-way leaves the
  * fan-out to warm the slot as before. Nothing here is in a delivery's way: a failure
  * is logged and the fire goes on as it would have.
@@ -28,10 +29,8 @@ export interface SlotLookaheadDeps {
   store: Pick<SubscriptionStore, "slotPage">;
   /** The slot warm-up the fan-out uses (slot-warm.ts). */
   warm: (ref: WorkspaceRef, members: [string, string][], period: string) => void;
-  /** True for the one caller that walks this slot for this fire (a key set if absent, with a TTL). */
-  claim: (slotId: string, period: string, ttlMs: number) => Promise<boolean>;
-  /** Notes that the walk handed every member over (the fan-out then does not hand them over again). */
-  walked: (slotId: string, period: string, ttlMs: number) => Promise<void>;
+  /** Who walks each fire (`claim`), and the note that the walk handed every member over (`walked`). */
+  marks: Pick<SlotWarmMarks, "claim" | "walked">;
   /** How long before a fire its slot is warmed. */
   leadMs: number;
   logger: Logger;
@@ -96,9 +95,9 @@ export function createSlotLookahead(deps: SlotLookaheadDeps): SlotLookahead {
       const period = periodOf(fire);
       // Held past the fire, so a process that ticks late does not walk it again.
       const ttlMs = fire - now + deps.leadMs;
-      if (!(await deps.claim(slotId, period, ttlMs))) continue;
+      if (!(await deps.marks.claim(slotId, period, ttlMs))) continue;
       await walk(slotId, period);
-      await deps.walked(slotId, period, ttlMs);
+      await deps.marks.walked(slotId, period, ttlMs);
       warmed.push(slotId);
     }
     if (warmed.length > 0) deps.logger.debug({ slots: warmed }, "slots warmed ahead of their fire");

@@ -48,16 +48,18 @@ function world(schedulers: { id: string; next: number | null }[], members: Recor
     warm(ref, m, period) {
       warmed.push({ team: ref.teamId ?? "", members: m.map(([id]) => id), period });
     },
-    async claim(slotId, period, ttlMs) {
-      const key = `${slotId}/${period}`;
-      if (claimed.has(key)) return false;
-      claimed.set(key, ttlMs);
-      return true;
-    },
-    async walked(slotId, period, ttlMs) {
-      // Noted once every member was handed over, under the claim's own TTL.
-      expect(claimed.get(`${slotId}/${period}`)).toBe(ttlMs);
-      walked.push(`${slotId}/${period}:${warmed.length}`);
+    marks: {
+      async claim(slotId, period, ttlMs) {
+        const key = `${slotId}/${period}`;
+        if (claimed.has(key)) return false;
+        claimed.set(key, ttlMs);
+        return true;
+      },
+      async walked(slotId, period, ttlMs) {
+        // Noted once every member was handed over, under the claim's own TTL.
+        expect(claimed.get(`${slotId}/${period}`)).toBe(ttlMs);
+        walked.push(`${slotId}/${period}:${warmed.length}`);
+      },
     },
     leadMs: 15_000,
     logger: silentLogger(),
@@ -160,8 +162,7 @@ describe("the slot lookahead", () => {
       registry: { workspaces: async () => [] },
       store: { slotPage: async () => ({ members: [], cursor: "0" }) },
       warm: () => undefined,
-      claim: async () => true,
-      walked: async () => undefined,
+      marks: { claim: async () => true, walked: async () => undefined },
       leadMs: 1_000,
       logger: silentLogger(),
     });
