@@ -6,7 +6,7 @@ import { SANDBOX_SIGNING_SECRET } from "../../../sandbox/stack.ts";
 import type { Child } from "../child.ts";
 import { type CpuShare, watchCpu } from "../cpu-watch.ts";
 import type { OpenLoopArgs, OpenLoopResult } from "../slash-sender.ts";
-import { round } from "../stats.ts";
+import { quantile, round } from "../stats.ts";
 import { attachProfiler } from "./inspect.ts";
 import { buildMix, type MixKind } from "./mix.ts";
 import { cpuMs, type Proc, spawnBare, spawnProduct } from "./procs.ts";
@@ -163,11 +163,12 @@ function median(runs: Once[]): Once {
   return sorted[Math.floor((sorted.length - 1) / 2)] as Once;
 }
 
-/** The median of figures (the lower middle of an even count); undefined when there are none. */
-function middle(values: (number | undefined)[]): number | undefined {
-  const sorted = values.filter((v): v is number => v !== undefined).sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-}
+/** The median of the runs' figures (nearest rank: the lower middle of an even count). */
+const middle = (values: (number | undefined)[]) =>
+  quantile(
+    values.filter((v): v is number => v !== undefined),
+    0.5,
+  );
 
 async function measure(
   c: Ctx,
@@ -193,8 +194,8 @@ async function measure(
     ratioP99: round(app.result.ackMs.p99 / Math.max(bare.result.ackMs.p99, 0.01)),
     ratioP50: round(app.result.ackMs.p50 / Math.max(bare.result.ackMs.p50, 0.01)),
     cpuMsPerRequest: {
-      bare: middle(bareRuns.map((r) => r.msPerRequest)) as number,
-      app: middle(appRuns.map((r) => r.msPerRequest)) as number,
+      bare: middle(bareRuns.map((r) => r.msPerRequest)),
+      app: middle(appRuns.map((r) => r.msPerRequest)),
       ...(app.mainThread !== undefined ? { mainThread: middle(appRuns.map((r) => r.mainThread)) } : {}),
       ...(app.worker !== undefined ? { worker: middle(appRuns.map((r) => r.worker)) } : {}),
     },
