@@ -78,12 +78,18 @@ export function createDriversPlanner(
   let running = 0;
   const waiting: (() => void)[] = [];
   const buckets = new Map<string, Bucket[]>();
+  // Every call sweeps, and a storm makes thousands of calls over hundreds of buckets: the sweep walks
+  // them only once the earliest deadline has passed (a walk that finds nothing due allocates nothing).
+  let nextDue = Number.POSITIVE_INFINITY;
   const sweep = () => {
     const t = now();
+    if (t < nextDue) return;
+    nextDue = Number.POSITIVE_INFINITY;
     for (const [key, list] of buckets) {
-      const live = list.filter((b) => b.until > t);
+      const live = list.some((b) => b.until <= t) ? list.filter((b) => b.until > t) : list;
       if (live.length === 0) buckets.delete(key);
-      else if (live.length !== list.length) buckets.set(key, live);
+      else if (live !== list) buckets.set(key, live);
+      for (const b of live) nextDue = Math.min(nextDue, b.until);
     }
   };
   /** The bucket still gathering digests, or a new one (callers sweep first: no bucket here has expired). */
@@ -92,6 +98,7 @@ export function createDriversPlanner(
     let open = list.find((b) => !b.closed);
     if (!open) {
       open = { digests: new Map(), run: null, closed: false, until: now() + ttlMs };
+      nextDue = Math.min(nextDue, open.until);
       list.push(open);
       buckets.set(key, list);
     }

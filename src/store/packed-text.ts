@@ -1,15 +1,20 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 
 /**
- * Cached JSON as the shared caches keep it in Redis: deflated, then base64 (Redis strings read back
- * as text). Level 3, not zlib's default 6: on recorded drivers results (~5.4 KB of JSON) it deflates
- * in about a third less time (62-65 against 96-102 µs) for 9 % more bytes
- * (`node --import tsx test/bench/packed-text-level.ts`), and every cached value is packed once per
- * computation while it lives in Redis for a couple of minutes at most.
+ * Cached JSON as the shared caches keep it in Redis. A JSON object shorter than `RAW_BELOW`
+ * characters is kept as it is: a drivers result (~5.4 KB) is packed once per digest of a storm, and
+ * deflating it cost more of the worker's time than the few kilobytes it saves in a value Redis
+ * holds for two minutes (`node --import tsx test/bench/packed-text-level.ts`). Longer text is
+ * deflated, then base64 (Redis strings read back as text), at level 3, not zlib's default 6: about a
+ * third less time for 9 % more bytes. Base64 never begins with `{`, so the reader tells the two apart.
  */
+export const RAW_BELOW = 16_384;
+
 export const packText = (text: string): string =>
-  deflateRawSync(Buffer.from(text), { level: 3 }).toString("base64");
+  text.length < RAW_BELOW && text.startsWith("{")
+    ? text
+    : deflateRawSync(Buffer.from(text), { level: 3 }).toString("base64");
 
 /** The text `packText` packed. */
 export const unpackText = (packed: string): string =>
-  inflateRawSync(Buffer.from(packed, "base64")).toString("utf8");
+  packed.startsWith("{") ? packed : inflateRawSync(Buffer.from(packed, "base64")).toString("utf8");

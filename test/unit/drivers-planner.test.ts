@@ -111,3 +111,35 @@ describe("drivers planner: digests nobody planned", () => {
     expect(gates.length).toBe(1);
   });
 });
+
+describe("drivers planner: how long a bucket is held", () => {
+  it("a planned bucket nobody delivered goes at its own deadline, one made later at its own", () => {
+    let t = 1_000;
+    const planner = createDriversPlanner({ ttlMs: 100, now: () => t });
+    planner.plan("a", [digest(7)]);
+    t = 1_060;
+    planner.plan("b", [digest(7)]);
+    expect(planner.size()).toBe(2);
+    t = 1_099;
+    expect(planner.size()).toBe(2);
+    t = 1_100;
+    expect(planner.size()).toBe(1);
+    t = 1_159;
+    expect(planner.size()).toBe(1);
+    t = 1_160;
+    expect(planner.size()).toBe(0);
+  });
+
+  it("a digest asked after its planned bucket expired starts a new computation", async () => {
+    let t = 0;
+    const planner = createDriversPlanner({ ttlMs: 100, now: () => t });
+    const { compute, runs, gates } = computations();
+    planner.plan("b", [digest(7), digest(8)]);
+    t = 100;
+    const late = planner.outcome("b", digest(8), compute);
+    gates[0]?.open();
+    expect(requestOf(await late)).toBe("last8d");
+    // The expired plan's other digest is not part of the new computation.
+    expect(runs).toEqual([["last8d"]]);
+  });
+});
