@@ -58,8 +58,6 @@ export interface DriversInput {
   top?: number;
 }
 
-const byLabel = (a: Contribution, b: Contribution) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
-
 function contribution(
   dimension: Dimension,
   key: string | null,
@@ -71,6 +69,18 @@ function contribution(
   return { dimension, key, label, current: pair.current, previous: pair.previous, change, isNew };
 }
 
+/**
+ * Puts slice `i` among the `top` first of `list` (kept in order by `before`), after any it ties with:
+ * the same rows as sorting every slice stably and taking the first `top`, without a row per slice.
+ */
+function keepTop(list: number[], i: number, top: number, before: (a: number, b: number) => number): void {
+  let at = list.length;
+  while (at > 0 && before(i, list[at - 1] as number) < 0) at--;
+  if (at >= top) return;
+  list.splice(at, 0, i);
+  if (list.length > top) list.pop();
+}
+
 function breakdown(
   measure: Measure,
   dimension: Dimension,
@@ -78,21 +88,30 @@ function breakdown(
   slices: readonly Slice[],
   top: number,
 ): Breakdown {
-  const rows = slices.map((s) => contribution(dimension, s.key, s.label, s.totals[measure]));
-  const up = rows
-    .filter((r) => r.change > 0)
-    .sort((a, b) => b.change - a.change || byLabel(a, b))
-    .slice(0, top);
-  const down = rows
-    .filter((r) => r.change < 0)
-    .sort((a, b) => a.change - b.change || byLabel(a, b))
-    .slice(0, top);
+  // A storm computes this for every digest over every slice: only the named rows become objects.
+  const pair = (i: number) => (slices[i] as Slice).totals[measure];
+  const change = (i: number) => pair(i).current - pair(i).previous;
+  const label = (i: number) => (slices[i] as Slice).label;
+  const byLabelOf = (a: number, b: number) => (label(a) < label(b) ? -1 : label(a) > label(b) ? 1 : 0);
+  const upIds: number[] = [];
+  const downIds: number[] = [];
+  for (let i = 0; i < slices.length; i++) {
+    const c = change(i);
+    if (c > 0) keepTop(upIds, i, top, (a, b) => change(b) - change(a) || byLabelOf(a, b));
+    else if (c < 0) keepTop(downIds, i, top, (a, b) => change(a) - change(b) || byLabelOf(a, b));
+  }
+  const row = (i: number) => {
+    const s = slices[i] as Slice;
+    return contribution(dimension, s.key, s.label, s.totals[measure]);
+  };
+  const up = upIds.map(row);
+  const down = downIds.map(row);
   const named = [...up, ...down];
   const rest: PeriodPair = {
     current: total.current - named.reduce((s, r) => s + r.current, 0),
     previous: total.previous - named.reduce((s, r) => s + r.previous, 0),
   };
-  const unnamed = rows.length - named.length;
+  const unnamed = slices.length - named.length;
   const other =
     unnamed > 0 || rest.current !== 0 || rest.previous !== 0
       ? contribution(dimension, null, "other", rest)
@@ -104,7 +123,7 @@ function breakdown(
     up,
     down,
     other,
-    slices: rows.length,
+    slices: slices.length,
   };
 }
 

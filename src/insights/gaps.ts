@@ -73,25 +73,6 @@ function activity(p: DayPoint): number | null {
   return p.findings + p.fixed + p.merged;
 }
 
-/** Mean of the baseline per ISO weekday (1..7), and overall for weekdays it lacks. */
-function weekdayMeans(baseline: { day: IsoDay; value: number }[]): (day: IsoDay) => number {
-  const sums = new Array<number>(8).fill(0);
-  const counts = new Array<number>(8).fill(0);
-  let all = 0;
-  for (const b of baseline) {
-    const w = isoWeekday(b.day);
-    sums[w] = (sums[w] ?? 0) + b.value;
-    counts[w] = (counts[w] ?? 0) + 1;
-    all += b.value;
-  }
-  const overall = baseline.length > 0 ? all / baseline.length : 0;
-  return (day) => {
-    const w = isoWeekday(day);
-    const n = counts[w] ?? 0;
-    return n > 0 ? (sums[w] ?? 0) / n : overall;
-  };
-}
-
 /**
  * The activity the baseline predicts over the silent days `start..end`, or null when the run is not a
  * gap. The baseline reaches back no further than `floor`, the day the series is judged from.
@@ -99,17 +80,37 @@ function weekdayMeans(baseline: { day: IsoDay; value: number }[]): (day: IsoDay)
 function judge(index: GapIndex, floor: number, start: number, end: number, rule: GapRule): number | null {
   if (end - start + 1 < rule.minDays) return null;
   const { values, days } = index;
-  const baseline: { day: IsoDay; value: number }[] = [];
-  for (let i = Math.max(floor, start - rule.baselineDays); i < start; i++) {
+  // Every digest judges every silence of every slice: read the baseline in place, no list of its days.
+  const first = Math.max(floor, start - rule.baselineDays);
+  let known = 0;
+  let active = 0;
+  for (let i = first; i < start; i++) {
     const v = values[i];
-    if (v !== null && v !== undefined) baseline.push({ day: days[i] as IsoDay, value: v });
+    if (v === null || v === undefined) continue;
+    known++;
+    if (v > 0) active++;
   }
-  if (baseline.length < Math.max(1, rule.minBaselineDays)) return null;
-  const active = baseline.filter((b) => b.value > 0).length;
-  if (active / baseline.length < rule.minActiveShare) return null;
-  const mean = weekdayMeans(baseline);
+  if (known < Math.max(1, rule.minBaselineDays)) return null;
+  if (active / known < rule.minActiveShare) return null;
+  // Each silent day expects the mean of its ISO weekday (1..7) in the baseline, or the overall mean.
+  const sums = [0, 0, 0, 0, 0, 0, 0, 0];
+  const counts = [0, 0, 0, 0, 0, 0, 0, 0];
+  let all = 0;
+  for (let i = first; i < start; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) continue;
+    const w = isoWeekday(days[i] as IsoDay);
+    sums[w] = (sums[w] as number) + v;
+    counts[w] = (counts[w] as number) + 1;
+    all += v;
+  }
+  const overall = all / known;
   let expected = 0;
-  for (let i = start; i <= end; i++) expected += mean(days[i] as IsoDay);
+  for (let i = start; i <= end; i++) {
+    const w = isoWeekday(days[i] as IsoDay);
+    const n = counts[w] as number;
+    expected += n > 0 ? (sums[w] as number) / n : overall;
+  }
   return expected >= rule.minExpected ? expected : null;
 }
 
