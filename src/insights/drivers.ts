@@ -93,12 +93,14 @@ function breakdown(
   const change = (i: number) => pair(i).current - pair(i).previous;
   const label = (i: number) => (slices[i] as Slice).label;
   const byLabelOf = (a: number, b: number) => (label(a) < label(b) ? -1 : label(a) > label(b) ? 1 : 0);
+  const upFirst = (a: number, b: number) => change(b) - change(a) || byLabelOf(a, b);
+  const downFirst = (a: number, b: number) => change(a) - change(b) || byLabelOf(a, b);
   const upIds: number[] = [];
   const downIds: number[] = [];
   for (let i = 0; i < slices.length; i++) {
     const c = change(i);
-    if (c > 0) keepTop(upIds, i, top, (a, b) => change(b) - change(a) || byLabelOf(a, b));
-    else if (c < 0) keepTop(downIds, i, top, (a, b) => change(a) - change(b) || byLabelOf(a, b));
+    if (c > 0) keepTop(upIds, i, top, upFirst);
+    else if (c < 0) keepTop(downIds, i, top, downFirst);
   }
   const row = (i: number) => {
     const s = slices[i] as Slice;
