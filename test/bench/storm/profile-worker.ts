@@ -1,6 +1,5 @@
 import { round } from "../stats.ts";
-import { runStorm, withFreshWorld } from "./storm.ts";
-import { buildWorld } from "./world.ts";
+import { oneStorm } from "./one-storm.ts";
 
 /**
  * One storm without its bare loop, for finding where the worker's CPU goes:
@@ -15,32 +14,14 @@ import { buildWorld } from "./world.ts";
  */
 const [subs = "2000", workspaces = "200", perChannel = "1", mode = "drivers", charts = "off", keys = "own"] =
   process.argv.slice(2);
-const subscriptions = Number(subs);
-const perWorkspace = Math.ceil(subscriptions / Number(workspaces));
-const result = await withFreshWorld(
-  () =>
-    buildWorld(
-      {
-        subscriptions,
-        workspaces: Number(workspaces),
-        latencyMs: 100,
-        channelsPerWorkspace: Math.max(1, Math.ceil(perWorkspace / Number(perChannel))),
-        drivers: mode !== "plain",
-        oneKey: keys === "one",
-      },
-      { WORKER_CONCURRENCY: "50", CHARTS: charts },
-    ),
-  async (world) => {
-    const storm = await runStorm({
-      world,
-      worker: { prefix: world.prefix, queueName: world.queueName },
-      timeoutMs: 240_000,
-    });
-    const byOperation =
-      await world.services.call<Record<string, { requests: number; bytes: number }>>("emulatorByOperation");
-    return { ...storm, byOperation };
-  },
-);
+const result = await oneStorm({
+  subscriptions: Number(subs),
+  workspaces: Number(workspaces),
+  perChannel: Number(perChannel),
+  drivers: mode !== "plain",
+  charts: charts === "on" ? "on" : "off",
+  oneKey: keys === "one",
+});
 const perSecond = new Map<number, number>();
 for (const at of Object.values(result.firstPostBy ?? {})) {
   const s = Math.floor((at - result.firedAt) / 1000);
@@ -53,5 +34,5 @@ const operations = Object.entries(result.byOperation)
 process.stdout.write(`per second: ${seconds.map((s) => `${s}s ${perSecond.get(s)}`).join(" · ")}\n`);
 process.stdout.write(`analytics requests by operation (all of the run): ${operations}\n`);
 process.stdout.write(
-  `${mode}: ${result.delivered}/${subscriptions} delivered in ${round(result.timeToAllMs / 1000, 1)} s, ${result.digestsPerSec} digests/s, worker ${result.workerCpuMsPerDigest} ms CPU per digest, peak RSS ${result.workerPeakRssMb} MB, outside services ${result.servicesCpuMsPerDigest ?? "–"} ms, machine CPU ${result.cpu.machinePct} % (others ${result.cpu.othersPct} %)\n`,
+  `${mode}: ${result.delivered}/${subs} delivered in ${round(result.timeToAllMs / 1000, 1)} s, ${result.digestsPerSec} digests/s, worker ${result.workerCpuMsPerDigest} ms CPU per digest, peak RSS ${result.workerPeakRssMb} MB, outside services ${result.servicesCpuMsPerDigest ?? "–"} ms, machine CPU ${result.cpu.machinePct} % (others ${result.cpu.othersPct} %)\n`,
 );
