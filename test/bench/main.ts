@@ -28,6 +28,7 @@ import { round, sleep } from "./stats.ts";
 import { type FaultRun, runFaults } from "./storm/faults.ts";
 import { runStormRow, type StormRow } from "./storm/section.ts";
 import type { StormResult } from "./storm/storm.ts";
+import { measureWorkerCpu, type WorkerCpuResult } from "./storm/worker-cpu-section.ts";
 
 /** Everything one run measured; the Markdown report is rendered from this (report.ts). */
 export interface BenchResults {
@@ -68,6 +69,8 @@ export interface BenchResults {
   charts?: ChartsBenchResult;
   /** Questions in plain words: reply time in the DM, the reader's cost. */
   ask?: AskBenchResult;
+  /** The worker's CPU per delivery with drivers against without, alternated pairs (`--only worker-cpu`, and the full run). */
+  workerCpu?: WorkerCpuResult;
   /** The same fault runs on a 3-master Redis Cluster. */
   faultsCluster: FaultRun[];
   engine: {
@@ -91,6 +94,7 @@ export const SECTIONS = [
   "profile",
   "charts",
   "ask",
+  "worker-cpu",
 ] as const;
 
 function commit(): string {
@@ -374,6 +378,11 @@ export async function runBench(o: {
   if (wanted("ask"))
     await section("questions in plain words", async () => {
       results.ask = await measureAsk(plan.ask);
+    });
+  // Alternated pairs take about 20 s each: asked for by name, or in the full run, never in --quick's five minutes.
+  if (o.only ? o.only.includes("worker-cpu") : !o.quick)
+    await section("worker CPU with drivers against without (alternated pairs)", async () => {
+      results.workerCpu = await measureWorkerCpu(o.quick ? 5 : 7, o.log);
     });
   return finish();
 }

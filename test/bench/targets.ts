@@ -116,6 +116,23 @@ function badTargets(r: BenchResults): TargetCheck[] {
   }));
 }
 
+/** Only when measured (`--only worker-cpu` or the full run): a quick run has no row for it. */
+function workerCpuTargets(r: BenchResults): TargetCheck[] {
+  const w = r.workerCpu;
+  if (!w) return [];
+  const { pairs } = w;
+  const list = (f: (p: (typeof pairs)[number]) => number) => pairs.map(f).join(" / ");
+  return [
+    {
+      target:
+        "worker CPU per delivery with drivers ≤ 1.5 × without (2,000 / 200 storm, median of alternated pairs)",
+      figure: `${w.median} × over ${pairs.length} pairs (${list((p) => p.ratio)} ×)`,
+      met: w.median <= 1.5,
+      why: `measured alongside: worker CPU per digest without drivers ${list((p) => p.plainMs)} ms, with ${list((p) => p.driversMs)} ms; digests/s ${list((p) => p.plainPerSec)} and ${list((p) => p.driversPerSec)}`,
+    },
+  ];
+}
+
 function askTargets(r: BenchResults): TargetCheck[] {
   const target = "plain-language question: reply p95 ≤ 1.5 s (DM to answer, emulator's default latency)";
   const a = r.ask;
@@ -142,5 +159,6 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
     ...chartsTargets(r),
     ...engineTargets(r),
     ...askTargets(r),
+    ...workerCpuTargets(r),
   ];
 }
