@@ -81,29 +81,24 @@ function judge(index: GapIndex, floor: number, start: number, end: number, rule:
   if (end - start + 1 < rule.minDays) return null;
   const { values, days } = index;
   // Every digest judges every silence of every slice: read the baseline in place, no list of its days.
-  const first = Math.max(floor, start - rule.baselineDays);
+  // Each silent day expects the mean of its ISO weekday (1..7) in the baseline, or the overall mean.
+  const sums = [0, 0, 0, 0, 0, 0, 0, 0];
+  const counts = [0, 0, 0, 0, 0, 0, 0, 0];
   let known = 0;
   let active = 0;
-  for (let i = first; i < start; i++) {
+  let all = 0;
+  for (let i = Math.max(floor, start - rule.baselineDays); i < start; i++) {
     const v = values[i];
     if (v === null || v === undefined) continue;
     known++;
     if (v > 0) active++;
-  }
-  if (known < Math.max(1, rule.minBaselineDays)) return null;
-  if (active / known < rule.minActiveShare) return null;
-  // Each silent day expects the mean of its ISO weekday (1..7) in the baseline, or the overall mean.
-  const sums = [0, 0, 0, 0, 0, 0, 0, 0];
-  const counts = [0, 0, 0, 0, 0, 0, 0, 0];
-  let all = 0;
-  for (let i = first; i < start; i++) {
-    const v = values[i];
-    if (v === null || v === undefined) continue;
     const w = isoWeekday(days[i] as IsoDay);
     sums[w] = (sums[w] as number) + v;
     counts[w] = (counts[w] as number) + 1;
     all += v;
   }
+  if (known < Math.max(1, rule.minBaselineDays)) return null;
+  if (active / known < rule.minActiveShare) return null;
   const overall = all / known;
   let expected = 0;
   for (let i = start; i <= end; i++) {
