@@ -1,3 +1,4 @@
+import { planFor } from "../plan.ts";
 import { runStorm, withFreshWorld } from "./storm.ts";
 import { buildWorld } from "./world.ts";
 
@@ -13,10 +14,14 @@ export interface OneStorm {
   oneKey: boolean;
 }
 
+const QUICK = planFor(true);
+const first = QUICK.storms[0] as (typeof QUICK.storms)[number];
+
+/** The quick bench's first storm, with drivers on and charts off. */
 export const FIRST_STORM: OneStorm = {
-  subscriptions: 2000,
-  workspaces: 200,
-  perChannel: 1,
+  subscriptions: first.subscriptions,
+  workspaces: first.workspaces,
+  perChannel: first.subsPerChannel,
   drivers: true,
   charts: "off",
   oneKey: false,
@@ -39,7 +44,7 @@ export async function oneStorm(shape: OneStorm) {
           drivers: shape.drivers,
           oneKey: shape.oneKey,
         },
-        { WORKER_CONCURRENCY: "50", CHARTS: shape.charts },
+        { WORKER_CONCURRENCY: String(QUICK.concurrency), CHARTS: shape.charts },
       ),
     async (world) => {
       const storm = await runStorm({

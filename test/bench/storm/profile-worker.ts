@@ -1,5 +1,5 @@
 import { round } from "../stats.ts";
-import { oneStorm } from "./one-storm.ts";
+import { FIRST_STORM, oneStorm } from "./one-storm.ts";
 
 /**
  * One storm without its bare loop, for finding where the worker's CPU goes:
@@ -12,8 +12,14 @@ import { oneStorm } from "./one-storm.ts";
  * apart from the steady rate, and the analytics emulator's requests and bytes per GraphQL operation
  * (the drivers' slices are `DriverSlices`).
  */
-const [subs = "2000", workspaces = "200", perChannel = "1", mode = "drivers", charts = "off", keys = "own"] =
-  process.argv.slice(2);
+const [
+  subs = String(FIRST_STORM.subscriptions),
+  workspaces = String(FIRST_STORM.workspaces),
+  perChannel = String(FIRST_STORM.perChannel),
+  mode = "drivers",
+  charts = "off",
+  keys = "own",
+] = process.argv.slice(2);
 const result = await oneStorm({
   subscriptions: Number(subs),
   workspaces: Number(workspaces),

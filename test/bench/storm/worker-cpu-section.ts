@@ -1,5 +1,5 @@
 import { quantile, round } from "../stats.ts";
-import { FIRST_STORM, oneStorm } from "./one-storm.ts";
+import { FIRST_STORM, type OneStorm, oneStorm } from "./one-storm.ts";
 
 /** One alternated pair: the worker's CPU per digest without drivers, then with. */
 export interface WorkerCpuPair {
@@ -11,6 +11,8 @@ export interface WorkerCpuPair {
 }
 
 export interface WorkerCpuResult {
+  /** The storm each pair ran (drivers on; the plain side with them off). */
+  storm: OneStorm;
   pairs: WorkerCpuPair[];
   /** The median of the pairs' ratios (nearest rank). */
   median: number;
@@ -18,8 +20,8 @@ export interface WorkerCpuResult {
 
 /**
  * The worker's CPU per delivery with drivers against without (target ≤ 1.5 ×), read the way it is
- * judged: alternated pairs of the quick bench's first storm (2,000 subscriptions, 200 workspaces each
- * with its own account, charts off), plain first, each storm in a fresh world, in this one process;
+ * judged: alternated pairs of the quick bench's first storm (each workspace with its own account,
+ * charts off), plain first, each storm in a fresh world, in this one process;
  * the verdict is the median of the pairs' ratios, since one pair's ratio moves by a tenth or more on
  * this machine.
  */
@@ -45,6 +47,7 @@ export async function measureWorkerCpu(pairs: number, log: (line: string) => voi
     );
   }
   return {
+    storm: FIRST_STORM,
     pairs: out,
     median: quantile(
       out.map((x) => x.ratio),
