@@ -124,8 +124,7 @@ function workerCpuTargets(r: BenchResults): TargetCheck[] {
   const list = (f: (p: (typeof pairs)[number]) => number) => pairs.map(f).join(" / ");
   return [
     {
-      target:
-        "worker CPU per delivery with drivers ≤ 1.5 × without (2,000 / 200 storm, median of alternated pairs)",
+      target: `worker CPU per delivery with drivers ≤ 1.5 × without (${int(w.storm.subscriptions)} / ${int(w.storm.workspaces)} storm, median of alternated pairs)`,
       figure: `${w.median} × over ${pairs.length} pairs (${list((p) => p.ratio)} ×)`,
       met: w.median <= 1.5,
       why: `measured alongside: worker CPU per digest without drivers ${list((p) => p.plainMs)} ms, with ${list((p) => p.driversMs)} ms; digests/s ${list((p) => p.plainPerSec)} and ${list((p) => p.driversPerSec)}`,
