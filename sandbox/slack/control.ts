@@ -63,6 +63,15 @@ export function createControl(state: StandInState, reseed: () => void) {
       const error = status === 429 ? "ratelimited" : status >= 500 ? "service_unavailable" : `http_${status}`;
       addFault(state, method, { kind: "http", error, status, retryAfter }, o.times ?? 1);
     },
+    /**
+     * Calls of `method` from now on are answered `ms` after they are recorded (0: at once), as a
+     * distant Slack would: whoever waits on the answer cannot go on before then.
+     */
+    setLatency(method: string, ms: number): void {
+      if (!Number.isFinite(ms) || ms < 0) throw new Error(`latency must be a number of ms >= 0, got ${ms}`);
+      if (ms === 0) state.latency.delete(method);
+      else state.latency.set(method, ms);
+    },
     /** The bot token's scopes in the workspace (what an install granted); calls needing others fail. */
     setScopes(teamId: string, scopes: string[]): void {
       workspace(state, teamId).scopes = [...scopes];

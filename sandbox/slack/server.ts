@@ -66,13 +66,16 @@ async function route(env: ApiEnv, req: IncomingMessage, res: ServerResponse): Pr
     const raw = await readBody(req, BODY_LIMIT);
     const { args, parts } = parseArgs(contentType, raw, url.searchParams);
     const json = contentType.split(";")[0]?.trim().toLowerCase() === "application/json";
+    const method = path.slice(API_PATH.length);
     const out = dispatchApi(env, {
-      method: path.slice(API_PATH.length),
+      method,
       json,
       args,
       parts,
       ...credentials(req),
     });
+    const late = env.state.latency.get(method);
+    if (late) await new Promise((resolve) => setTimeout(resolve, late));
     return send(res, out.status, out.body, out.headers);
   }
   if (req.method === "POST" && path.startsWith(UPLOAD_PATH)) {

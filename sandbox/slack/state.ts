@@ -81,6 +81,8 @@ export interface StandInState {
   files: Map<string, StoredFile>;
   triggers: Map<string, TriggerRecord>;
   faults: Map<string, Fault[]>;
+  /** Web API methods answered this many ms after the call is recorded (a slow Slack). */
+  latency: Map<string, number>;
   rateLimit: RateLimitSettings;
   postTimes: Map<string, number[]>;
   /** Socket Mode: app-level tokens (`xapp-`) and the one-time tickets of apps.connections.open. */
@@ -120,6 +122,7 @@ export function createState(
     files: new Map(),
     triggers: new Map(),
     faults: new Map(),
+    latency: new Map(),
     rateLimit: { ...rateLimit },
     postTimes: new Map(),
     appTokens: new Map(),

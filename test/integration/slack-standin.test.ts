@@ -316,6 +316,21 @@ describe("rate limits and injected faults", () => {
     expect(limited.retryAfter).toBe(7);
     expect((await c.users.info({ user: DEMO.admin })).ok).toBe(true);
   });
+
+  it("answers a slowed method after its latency, records the call when it arrives, and leaves others alone", async () => {
+    const c = client();
+    slack.setLatency("users.info", 300);
+    const order: string[] = [];
+    const calls = slack.calls().length;
+    const slow = c.users.info({ user: DEMO.admin }).then(() => order.push("users.info"));
+    // The slowed call is recorded on arrival, before its answer: a check can see it while it waits.
+    await slack.waitFor(() => slack.calls().length > calls);
+    await c.auth.test().then(() => order.push("auth.test"));
+    await slow;
+    expect(order).toEqual(["auth.test", "users.info"]);
+    expect(() => slack.setLatency("users.info", -1)).toThrow(/latency/);
+    slack.setLatency("users.info", 0);
+  });
 });
 
 describe("views", () => {

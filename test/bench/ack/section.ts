@@ -94,6 +94,14 @@ export interface ModalFlag {
   neighbours: number;
 }
 
+/**
+ * How long the stand-in takes to answer a lookup in this section. A submission that waited on one
+ * cannot have been acked before the call's arrival plus this; a lookup made after the ack (a
+ * subscription's channel check) can reach the stand-in before the sender has read that ack on a busy
+ * machine, and is not flagged for it.
+ */
+export const LOOKUP_LATENCY_MS = 25;
+
 function modalCalls(world: World, r: OpenLoopResult): ModalFlag[] {
   if (r.viewWindows.length === 0) return [];
   const calls = world.slack.calls((c) => SLACK_LOOKUPS.has(c.method));
@@ -103,7 +111,7 @@ function modalCalls(world: World, r: OpenLoopResult): ModalFlag[] {
       (c) =>
         c.teamId === w.teamId &&
         c.at >= w.from &&
-        c.at <= w.to &&
+        c.at + LOOKUP_LATENCY_MS <= w.to &&
         (c.args.user === w.userId || c.args.channel === w.channelId || c.args.users === w.userId),
     );
     if (c)
@@ -243,6 +251,7 @@ export async function measureAckModes(o: {
     commands: buildMix(o.world.workspaces, Math.max(2_000, people * 4), "commands"),
     buttons: buildMix(o.world.workspaces, Math.max(2_000, people * 4), "buttons"),
   };
+  for (const method of SLACK_LOOKUPS) o.world.slack.setLatency(method, LOOKUP_LATENCY_MS);
   const bare = await spawnBare(SANDBOX_SIGNING_SECRET, { logDir });
   const out: AckModeResult[] = [];
   try {
