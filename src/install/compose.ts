@@ -1,4 +1,5 @@
 import type { InstallationQuery, InstallationStore } from "@slack/bolt";
+import { createTtlMemo } from "../bounded-map.ts";
 import type { KeyringEntry, SlackConfig } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -60,6 +61,9 @@ export interface InstallLayer {
  * const app = new App({ signingSecret, ...install.appOptions(), clientOptions: { slackApiUrl } });
  * // and the lifecycle listeners: lifecycleEvents(install.lifecycle) in the app's routes
  */
+/** How long a process trusts the installer it read (as long as `installed` trusts an installation). */
+const INSTALLER_HOLD_MS = 30_000;
+
 export function createInstallLayer(o: InstallLayerOptions): InstallLayer {
   const { clientId, clientSecret } = o.slack;
   if (!clientId || !clientSecret) {
@@ -85,7 +89,22 @@ export function createInstallLayer(o: InstallLayerOptions): InstallLayer {
     clock: o.clock,
     logger,
   });
-  const installationStore = withTokenRotation(records, rotation);
+  // The installer decides who manages (access checks before a modal's ack): remembered like the
+  // installation, and forgotten with it when this process stores or deletes one.
+  const installers = createTtlMemo<{ userId: string | undefined }>(10_000);
+  const installerOf: InstallLayer["installerOf"] = async (ref) => {
+    const key = refLabel(ref);
+    const kept = installers.get(key);
+    if (kept) return kept.userId;
+    const userId = await records.installerOf(ref);
+    installers.set(key, { userId }, Date.now() + INSTALLER_HOLD_MS);
+    return userId;
+  };
+  const forget = (ref: WorkspaceRef) => {
+    rotation.forget(ref);
+    installers.delete(refLabel(ref));
+  };
+  const installationStore = withTokenRotation(records, rotation, forget);
   const known = new Map<string, { yes: boolean; until: number }>();
   const installed: InstallLayer["installed"] = async (team) => {
     let ref: WorkspaceRef;
@@ -110,7 +129,7 @@ export function createInstallLayer(o: InstallLayerOptions): InstallLayer {
     records,
     rotation,
     installationStore,
-    installerOf: records.installerOf,
+    installerOf,
     installed,
     botToken: rotation.botToken,
     lifecycle: {
@@ -119,6 +138,7 @@ export function createInstallLayer(o: InstallLayerOptions): InstallLayer {
       records,
       removeSchedulers: o.removeSchedulers,
       logger,
+      forget,
     },
     appOptions: (extra = {}) => oauthAppOptions({ slack: o.slack, installationStore, ...extra }),
   };

@@ -34,6 +34,8 @@ export interface LifecycleDeps {
   records: Pick<InstallationRecords, "removeUserToken">;
   removeSchedulers?: RemoveSchedulers;
   logger: Logger;
+  /** Drops what this process remembers of the workspace's installation once it changed. */
+  forget?: (ref: WorkspaceRef) => void;
 }
 
 export interface PurgeResult {

@@ -1,4 +1,5 @@
 import type { Installation } from "@slack/bolt";
+import { createTtlMemo } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
@@ -28,6 +29,11 @@ export interface TokenRotationOptions {
   /** How long a process waits for another's refresh before deciding alone (default 10 s). */
   waitMs?: number;
   pollMs?: number;
+  /**
+   * How long `recent` hands out an installation it read without reading it again (default 30 s);
+   * never past the point where its token is due for a refresh.
+   */
+  holdMs?: number;
   /** Token expiry is judged by this clock (tests move it). */
   clock?: () => Date;
   logger?: Logger;
@@ -38,6 +44,14 @@ export interface TokenRotation {
   current(ref: WorkspaceRef): Promise<Installation | null>;
   /** The workspace's bot token, refreshed if needed. Throws `installation_not_found`, `token_expired`. */
   botToken(ref: WorkspaceRef): Promise<string>;
+  /**
+   * `current`, remembered in this process for `holdMs`: what Bolt's authorize reads on every request
+   * it routes, which would otherwise cost the acking path a Redis read and a decryption each time.
+   * A workspace not installed is not remembered.
+   */
+  recent(ref: WorkspaceRef): Promise<Installation | null>;
+  /** Drops what `recent` holds for the workspace (this process stored or removed its installation). */
+  forget(ref: WorkspaceRef): void;
 }
 
 /** A still-valid token is used this close to its end rather than failing the request. */
@@ -59,6 +73,8 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
   const waitMs = options.waitMs ?? 10_000;
   const pollMs = options.pollMs ?? 50;
   const nowSec = () => Math.floor(clock().getTime() / 1000);
+  const holdMs = options.holdMs ?? 30_000;
+  const held = createTtlMemo<Installation>(10_000);
 
   const needsRefresh = ({ installation: { bot } }: StoredInstallation) =>
     Boolean(bot?.refreshToken) && bot?.expiresAt !== undefined && bot.expiresAt - nowSec() <= within;
@@ -129,6 +145,23 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
 
   return {
     current,
+    async recent(ref) {
+      const key = refLabel(ref);
+      const now = clock().getTime();
+      const kept = held.get(key, now);
+      if (kept) return kept;
+      const installation = await current(ref);
+      if (!installation) return null;
+      // Held until its token is due for a refresh at the latest: current() refreshes it then.
+      const expiresAt = installation.bot?.refreshToken ? installation.bot.expiresAt : undefined;
+      const until = Math.min(
+        now + holdMs,
+        expiresAt === undefined ? Number.POSITIVE_INFINITY : (expiresAt - within) * 1000,
+      );
+      if (until > now) held.set(key, installation, until, 1, false, now);
+      return installation;
+    },
+    forget: (ref) => held.delete(refLabel(ref)),
     async botToken(ref) {
       const token = (await current(ref))?.bot?.token;
       if (!token) throw new AppError("installation_not_found", `No bot token for ${refLabel(ref)}`);

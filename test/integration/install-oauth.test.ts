@@ -324,6 +324,22 @@ describe("OAuth install for many workspaces", () => {
     expect(await main.install.installerOf(ref)).toBe(installer);
   });
 
+  it("remembers the installer a while, and forgets it when this process stores an installation", async () => {
+    const ref = refOf(ORG);
+    const stored = await main.install.records.read(ref);
+    const installer = ORG.installerUserId as string;
+    expect(await main.install.installerOf(ref)).toBe(installer);
+    const other = { ...stored!.installation, user: { id: "U0NEWINST", token: undefined, scopes: [] } };
+    // Stored by another process: the installer read here stands for its hold time.
+    await main.install.records.storeInstallation(other);
+    expect(await main.install.installerOf(ref)).toBe(installer);
+    // Stored through this process's Bolt store (an install here): read again at once.
+    await main.install.installationStore.storeInstallation(other);
+    expect(await main.install.installerOf(ref)).toBe("U0NEWINST");
+    await main.install.installationStore.storeInstallation(stored!.installation);
+    expect(await main.install.installerOf(ref)).toBe(installer);
+  });
+
   it("uninstalling the org-wide install purges the enterprise", async () => {
     await seedData(main.redis, refOf(ORG));
     expect(naming(await dumpOwn(main.redis), GRID.id).length).toBeGreaterThan(5);

@@ -107,7 +107,7 @@ const slackRefresher = () =>
   createTokenRefresher({ slackApiUrl: slack.apiUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
 
 /** One "process": its own Redis connection, store and rotation. */
-function processStack(o: { refresh?: RefreshBotToken } = {}) {
+function processStack(o: { refresh?: RefreshBotToken; holdMs?: number } = {}) {
   const conn = new Redis(inject("redisUrl"));
   extraConnections.push(conn);
   const own = createInstallationStore({ redis: conn, keyring, prefix });
@@ -117,6 +117,7 @@ function processStack(o: { refresh?: RefreshBotToken } = {}) {
     redis: conn,
     prefix,
     refresh,
+    holdMs: o.holdMs,
     clock: () => new Date(clock),
   });
   return { records: own, rotation, bolt: withTokenRotation(own, rotation) };
@@ -246,6 +247,47 @@ describe("installation store", () => {
     await records.deleteInstallation(query(ALPHA));
     expect(await records.replaceBotToken(ALPHA, rev!, next)).toBeNull();
     expect(await redis.exists(keys.installation(ALPHA))).toBe(0);
+  });
+});
+
+describe("the installation Bolt reads on every request", () => {
+  const fetchBot = async (p: ReturnType<typeof processStack>, ref: WorkspaceRef) =>
+    (await p.bolt.fetchInstallation(query(ref))).bot?.token;
+
+  it("is remembered for its hold time, then read again; storing or deleting through it forgets at once", async () => {
+    await records.storeInstallation(install(ALPHA, { bot: "xoxb-held-1", user: "U0ALPHA01" }));
+    const p = processStack();
+    expect(await fetchBot(p, ALPHA)).toBe("xoxb-held-1");
+    // Another process reinstalls: this one keeps what it read for the hold time, then reads again.
+    await records.storeInstallation(install(ALPHA, { bot: "xoxb-held-2", user: "U0ALPHA01" }));
+    expect(await fetchBot(p, ALPHA)).toBe("xoxb-held-1");
+    clock += 30_001;
+    expect(await fetchBot(p, ALPHA)).toBe("xoxb-held-2");
+    // Stored or deleted here: the next read is the new state, with no wait.
+    await p.bolt.storeInstallation(install(ALPHA, { bot: "xoxb-held-3", user: "U0ALPHA01" }));
+    expect(await fetchBot(p, ALPHA)).toBe("xoxb-held-3");
+    await p.bolt.deleteInstallation?.(query(ALPHA));
+    await expect(p.bolt.fetchInstallation(query(ALPHA))).rejects.toMatchObject({
+      code: "installation_not_found",
+    });
+    // A workspace not installed is not remembered as such.
+    await records.storeInstallation(install(ALPHA, { bot: "xoxb-held-4", user: "U0ALPHA01" }));
+    expect(await fetchBot(p, ALPHA)).toBe("xoxb-held-4");
+    // Other suites look for keys naming this team in the shared Redis: leave none.
+    await records.deleteInstallation(query(ALPHA));
+  });
+
+  it("is never held past the point its token is due for a refresh", async () => {
+    const first = await rotatingInstall();
+    await records.storeInstallation(first);
+    const p = processStack({ holdMs: 24 * 3600_000 });
+    expect(await fetchBot(p, ROT)).toBe(first.bot?.token);
+    const before = refreshCalls().length;
+    clock += 10 * 3600_000 + 1_000; // the token now expires within two hours
+    const next = await fetchBot(p, ROT);
+    expect(refreshCalls().length - before).toBe(1);
+    expect(next).not.toBe(first.bot?.token);
+    expect(await authTest(next as string)).toMatchObject({ ok: true, team_id: ROT.teamId });
   });
 });
 

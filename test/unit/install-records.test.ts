@@ -188,8 +188,11 @@ describe("Bolt view of an installation", () => {
 
   it("answers a fetch from the rotation, and not_found when it has nothing", async () => {
     const records = { storeInstallation: async () => {}, deleteInstallation: async () => {} } as never;
+    const answer = async (ref: { teamId?: string }) => (ref.teamId === "T0ALPHA01" ? teamInstall() : null);
     const store = withTokenRotation(records, {
-      current: async (ref) => (ref.teamId === "T0ALPHA01" ? teamInstall() : null),
+      current: answer,
+      recent: answer,
+      forget: () => undefined,
       botToken: async () => "unused",
     });
     const got = await store.fetchInstallation({

@@ -75,7 +75,9 @@ export function requestContext(
     userId: facts.userId,
     user: loadUser,
     async isManager() {
-      return canManage(await loadUser(), deps.policy, await deps.installerOf(ref));
+      // Both read together: one round trip where neither is remembered yet.
+      const [user, installer] = await Promise.all([loadUser(), deps.installerOf(ref)]);
+      return canManage(user, deps.policy, installer);
     },
     reply: bareReply(deps, facts, log, ref),
   };

@@ -13,6 +13,8 @@ import { type EventEntry, onEvent } from "../../frame/index.ts";
 
 async function purge(deps: LifecycleDeps, ref: WorkspaceRef, reason: string): Promise<void> {
   const log = deps.logger.child({ workspace: refLabel(ref), reason });
+  // Forgotten first: a request racing the purge reads the store again rather than a held copy.
+  deps.forget?.(ref);
   try {
     await purgeWorkspace({ ...deps, ref, logger: log });
   } catch (err) {
@@ -44,6 +46,7 @@ export function lifecycleEvents(deps: LifecycleDeps): EventEntry[] {
         if (bots.length > 0) return purge(deps, ctx.ref, "tokens_revoked");
         if (users.length === 0) return;
         const dropped = await deps.records.removeUserToken(ctx.ref, users);
+        deps.forget?.(ctx.ref);
         deps.logger.info({ workspace: refLabel(ctx.ref), dropped }, "user tokens revoked");
       },
     }),
