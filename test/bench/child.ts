@@ -28,14 +28,21 @@ export interface Child {
   process: ChildProcess;
 }
 
-/** Starts `file` (a .ts module next to this one, or an absolute path) under tsx with an IPC channel. */
-export function spawnChild(file: string | URL, env: Record<string, string> = {}): Child {
+/**
+ * Starts `file` (a .ts module next to this one, or an absolute path) under tsx with an IPC channel;
+ * `nodeFlags` first (a deployed process type's, from the Procfile).
+ */
+export function spawnChild(
+  file: string | URL,
+  env: Record<string, string> = {},
+  nodeFlags: readonly string[] = [],
+): Child {
   const path = file instanceof URL ? fileURLToPath(file) : file;
   // BENCH_PROFILE_CHILDREN=1 writes a CPU profile per child into /tmp/bench-prof (for finding what limits a run).
   const profile = process.env.BENCH_PROFILE_CHILDREN ? ["--cpu-prof", "--cpu-prof-dir=/tmp/bench-prof"] : [];
   // BENCH_CHILD_FLAGS="--trace-gc" (say) passes Node flags to every child, which NODE_OPTIONS refuses for some.
   const extra = process.env.BENCH_CHILD_FLAGS?.split(" ").filter(Boolean) ?? [];
-  const proc = spawn(process.execPath, [...profile, ...extra, "--import", "tsx", path], {
+  const proc = spawn(process.execPath, [...nodeFlags, ...profile, ...extra, "--import", "tsx", path], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: { ...process.env, ...env },
   });

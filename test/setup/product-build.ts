@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -79,4 +79,25 @@ export function productModule(name: string): string {
   return dist
     ? pathToFileURL(join(dist, "src", `${name}.js`)).href
     : pathToFileURL(join(ROOT, "src", `${name}.ts`)).href;
+}
+
+/**
+ * The Node flags the Procfile starts a process type with (the words between `node` and the CLI), so
+ * what measures a deployed web or worker starts it the same way. Throws when the Procfile has no
+ * such line or the line does not run the built CLI with that command.
+ */
+export function procfileNodeFlags(kind: "web" | "worker"): string[] {
+  const text = readFileSync(join(ROOT, "Procfile"), "utf8");
+  const line = text.split("\n").find((l) => l.startsWith(`${kind}:`));
+  const words =
+    line
+      ?.slice(kind.length + 1)
+      .trim()
+      .split(/\s+/) ?? [];
+  const cli = words.indexOf("dist/src/cli/main.js");
+  if (words[0] !== "node" || cli < 1 || words[cli + 1] !== kind || words.length !== cli + 2)
+    throw new Error(
+      `Procfile: expected "${kind}: node [flags] dist/src/cli/main.js ${kind}", got ${JSON.stringify(line)}`,
+    );
+  return words.slice(1, cli);
 }

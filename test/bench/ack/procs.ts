@@ -3,7 +3,7 @@ import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../../sandbox/redis.ts";
-import { productCli } from "../../setup/product-build.ts";
+import { procfileNodeFlags, productCli } from "../../setup/product-build.ts";
 
 /**
  * The product as it is deployed: `insights-digest start`, or `web` and `worker` as the Procfile runs
@@ -94,7 +94,14 @@ export async function spawnProduct(
   // The compiled product when the build is fresh (a production install's `insights-digest`), else the
   // sources through tsx.
   const cli = productCli([command]);
-  const p = launch(name, cli.argv, { ...own, ...cli.env }, o);
+  // Web and worker with the Procfile's Node flags, as deployed; `start` has no Procfile line.
+  const flags = command === "start" ? [] : procfileNodeFlags(command);
+  const p = launch(
+    name,
+    cli.argv,
+    { ...own, ...cli.env },
+    { ...o, nodeArgs: [...flags, ...(o.nodeArgs ?? [])] },
+  );
   const url = command === "worker" ? `http://127.0.0.1:${health}/readyz` : `http://127.0.0.1:${port}/readyz`;
   try {
     await ready(url, p.child, name);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { digestMessage } from "../../../templates/digest-message.ts";
+import { procfileNodeFlags } from "../../setup/product-build.ts";
 import { type Child, spawnChild } from "../child.ts";
 import { type CpuShare, watchCpu } from "../cpu-watch.ts";
 import { scheduledView } from "../sample-digest.ts";
@@ -141,7 +142,12 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   const startMs: number[] = [];
   const startWorker = async () => {
     for (let i = 0; i < (o.workers ?? 1); i++) {
-      const w = spawnChild(new URL("./worker-child.ts", import.meta.url), world.env);
+      // Started as the Procfile starts a worker (its Node flags): the deployed shape.
+      const w = spawnChild(
+        new URL("./worker-child.ts", import.meta.url),
+        world.env,
+        procfileNodeFlags("worker"),
+      );
       workers.push(w);
       startMs.push((await w.call<{ startMs: number }>("start", o.worker)).startMs);
     }
