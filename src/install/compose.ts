@@ -55,15 +55,15 @@ export interface InstallLayer {
   ): OAuthAppOptions;
 }
 
+/** How long a process trusts the installer it read (as long as `installed` trusts an installation). */
+const INSTALLER_HOLD_MS = 30_000;
+
 /**
  * @example
  * const install = createInstallLayer({ redis, keyring, logger, slack: config.slack, removeSchedulers });
  * const app = new App({ signingSecret, ...install.appOptions(), clientOptions: { slackApiUrl } });
  * // and the lifecycle listeners: lifecycleEvents(install.lifecycle) in the app's routes
  */
-/** How long a process trusts the installer it read (as long as `installed` trusts an installation). */
-const INSTALLER_HOLD_MS = 30_000;
-
 export function createInstallLayer(o: InstallLayerOptions): InstallLayer {
   const { clientId, clientSecret } = o.slack;
   if (!clientId || !clientSecret) {
@@ -92,15 +92,19 @@ export function createInstallLayer(o: InstallLayerOptions): InstallLayer {
   // The installer decides who manages (access checks before a modal's ack): remembered like the
   // installation, and forgotten with it when this process stores or deletes one.
   const installers = createTtlMemo<{ userId: string | undefined }>(10_000);
+  let forgets = 0;
   const installerOf: InstallLayer["installerOf"] = async (ref) => {
     const key = refLabel(ref);
     const kept = installers.get(key);
     if (kept) return kept.userId;
+    const before = forgets;
     const userId = await records.installerOf(ref);
-    installers.set(key, { userId }, Date.now() + INSTALLER_HOLD_MS);
+    // Not held when it was forgotten meanwhile: the read may be from before the change.
+    if (before === forgets) installers.set(key, { userId }, Date.now() + INSTALLER_HOLD_MS);
     return userId;
   };
   const forget = (ref: WorkspaceRef) => {
+    forgets += 1;
     rotation.forget(ref);
     installers.delete(refLabel(ref));
   };

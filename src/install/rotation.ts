@@ -75,6 +75,8 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
   const nowSec = () => Math.floor(clock().getTime() / 1000);
   const holdMs = options.holdMs ?? 30_000;
   const held = createTtlMemo<Installation>(10_000);
+  // Bumped by every `forget`: a read that started before one is not held (it may be what was forgotten).
+  let forgets = 0;
 
   const needsRefresh = ({ installation: { bot } }: StoredInstallation) =>
     Boolean(bot?.refreshToken) && bot?.expiresAt !== undefined && bot.expiresAt - nowSec() <= within;
@@ -150,8 +152,9 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
       const now = clock().getTime();
       const kept = held.get(key, now);
       if (kept) return kept;
+      const before = forgets;
       const installation = await current(ref);
-      if (!installation) return null;
+      if (!installation || before !== forgets) return installation;
       // Held until its token is due for a refresh at the latest: current() refreshes it then.
       const expiresAt = installation.bot?.refreshToken ? installation.bot.expiresAt : undefined;
       const until = Math.min(
@@ -161,7 +164,10 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
       if (until > now) held.set(key, installation, until, 1, false, now);
       return installation;
     },
-    forget: (ref) => held.delete(refLabel(ref)),
+    forget(ref) {
+      forgets += 1;
+      held.delete(refLabel(ref));
+    },
     async botToken(ref) {
       const token = (await current(ref))?.bot?.token;
       if (!token) throw new AppError("installation_not_found", `No bot token for ${refLabel(ref)}`);
