@@ -74,3 +74,31 @@ export function createTtlMemo<V>(maxWeight: number) {
     keys: () => [...read.keys(), ...unread.keys()][Symbol.iterator](),
   };
 }
+
+/**
+ * Reads held for a while under a key, each until a time its value decides, with a way to forget
+ * one when what it read changed. A read that a forget overtook (begun before it, ended after) is
+ * handed to its caller but not held: it may be the very state that was forgotten. Bounded like
+ * `createTtlMemo`, by count.
+ */
+export function createHeldReads<V>(max: number, now: () => number = Date.now) {
+  const memo = createTtlMemo<{ value: V }>(max);
+  let forgets = 0;
+  return {
+    /** The value held for `key`, else `load()`'s, held until `until(value, at)` (not held if not later than `at`). */
+    async read(key: string, load: () => Promise<V>, until: (value: V, at: number) => number): Promise<V> {
+      const at = now();
+      const kept = memo.get(key, at);
+      if (kept) return kept.value;
+      const before = forgets;
+      const value = await load();
+      const end = until(value, at);
+      if (before === forgets && end > at) memo.set(key, { value }, end, 1, false, at);
+      return value;
+    },
+    forget(key: string): void {
+      forgets += 1;
+      memo.delete(key);
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import type { InstallationQuery, InstallationStore } from "@slack/bolt";
-import { createTtlMemo } from "../bounded-map.ts";
+import { createHeldReads } from "../bounded-map.ts";
 import type { KeyringEntry, SlackConfig } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -41,7 +41,8 @@ export interface InstallLayer {
   installerOf: InstallationRecords["installerOf"];
   /**
    * Whether the workspace a request names has an installation: the acking path's check, remembered
-   * in the process (30 s when installed, 5 s when not), so a request costs it no Redis read.
+   * in the process (30 s when installed, 5 s when not; forgotten when this process stores, deletes or
+   * purges an installation), so a request costs it no Redis read.
    */
   installed(team: {
     teamId?: string;
@@ -55,8 +56,10 @@ export interface InstallLayer {
   ): OAuthAppOptions;
 }
 
-/** How long a process trusts the installer it read (as long as `installed` trusts an installation). */
+/** How long a process trusts what it read of an installation: its installer, and that it exists. */
 const INSTALLER_HOLD_MS = 30_000;
+/** How long it trusts that a workspace has none. */
+const NOT_INSTALLED_HOLD_MS = 5_000;
 
 /**
  * @example
@@ -89,27 +92,25 @@ export function createInstallLayer(o: InstallLayerOptions): InstallLayer {
     clock: o.clock,
     logger,
   });
-  // The installer decides who manages (access checks before a modal's ack): remembered like the
-  // installation, and forgotten with it when this process stores or deletes one.
-  const installers = createTtlMemo<{ userId: string | undefined }>(10_000);
-  let forgets = 0;
-  const installerOf: InstallLayer["installerOf"] = async (ref) => {
-    const key = refLabel(ref);
-    const kept = installers.get(key);
-    if (kept) return kept.userId;
-    const before = forgets;
-    const userId = await records.installerOf(ref);
-    // Not held when it was forgotten meanwhile: the read may be from before the change.
-    if (before === forgets) installers.set(key, { userId }, Date.now() + INSTALLER_HOLD_MS);
-    return userId;
-  };
+  // What the acking path asks of an installation, remembered a while and forgotten when this process
+  // stores, deletes or purges one: the installer (who manages; checked before a modal's ack), and
+  // whether one exists (the fast path's admission; a "no" for a shorter time, so a new install is
+  // served soon wherever it was made).
+  const installers = createHeldReads<string | undefined>(10_000);
+  const installerOf: InstallLayer["installerOf"] = (ref) =>
+    installers.read(
+      refLabel(ref),
+      () => records.installerOf(ref),
+      (_, at) => at + INSTALLER_HOLD_MS,
+    );
+  const known = createHeldReads<boolean>(10_000);
   const forget = (ref: WorkspaceRef) => {
-    forgets += 1;
+    const key = refLabel(ref);
     rotation.forget(ref);
-    installers.delete(refLabel(ref));
+    installers.forget(key);
+    known.forget(key);
   };
   const installationStore = withTokenRotation(records, rotation, forget);
-  const known = new Map<string, { yes: boolean; until: number }>();
   const installed: InstallLayer["installed"] = async (team) => {
     let ref: WorkspaceRef;
     try {
@@ -121,13 +122,11 @@ export function createInstallLayer(o: InstallLayerOptions): InstallLayer {
     } catch {
       return false;
     }
-    const key = refLabel(ref);
-    const held = known.get(key);
-    if (held && held.until > Date.now()) return held.yes;
-    const yes = await records.exists(ref);
-    if (known.size >= 10_000) known.clear();
-    known.set(key, { yes, until: Date.now() + (yes ? 30_000 : 5_000) });
-    return yes;
+    return known.read(
+      refLabel(ref),
+      () => records.exists(ref),
+      (yes, at) => at + (yes ? INSTALLER_HOLD_MS : NOT_INSTALLED_HOLD_MS),
+    );
   };
   return {
     records,

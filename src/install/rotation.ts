@@ -1,5 +1,5 @@
 import type { Installation } from "@slack/bolt";
-import { createTtlMemo } from "../bounded-map.ts";
+import { createHeldReads } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
@@ -74,9 +74,7 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
   const pollMs = options.pollMs ?? 50;
   const nowSec = () => Math.floor(clock().getTime() / 1000);
   const holdMs = options.holdMs ?? 30_000;
-  const held = createTtlMemo<Installation>(10_000);
-  // Bumped by every `forget`: a read that started before one is not held (it may be what was forgotten).
-  let forgets = 0;
+  const held = createHeldReads<Installation | null>(10_000, () => clock().getTime());
 
   const needsRefresh = ({ installation: { bot } }: StoredInstallation) =>
     Boolean(bot?.refreshToken) && bot?.expiresAt !== undefined && bot.expiresAt - nowSec() <= within;
@@ -147,27 +145,22 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
 
   return {
     current,
-    async recent(ref) {
-      const key = refLabel(ref);
-      const now = clock().getTime();
-      const kept = held.get(key, now);
-      if (kept) return kept;
-      const before = forgets;
-      const installation = await current(ref);
-      if (!installation || before !== forgets) return installation;
-      // Held until its token is due for a refresh at the latest: current() refreshes it then.
-      const expiresAt = installation.bot?.refreshToken ? installation.bot.expiresAt : undefined;
-      const until = Math.min(
-        now + holdMs,
-        expiresAt === undefined ? Number.POSITIVE_INFINITY : (expiresAt - within) * 1000,
-      );
-      if (until > now) held.set(key, installation, until, 1, false, now);
-      return installation;
-    },
-    forget(ref) {
-      forgets += 1;
-      held.delete(refLabel(ref));
-    },
+    recent: (ref) =>
+      held.read(
+        refLabel(ref),
+        () => current(ref),
+        (installation, at) => {
+          // Not held when missing; else until its token is due for a refresh at the latest (current()
+          // refreshes it then).
+          if (!installation) return at;
+          const expiresAt = installation.bot?.refreshToken ? installation.bot.expiresAt : undefined;
+          return Math.min(
+            at + holdMs,
+            expiresAt === undefined ? Number.POSITIVE_INFINITY : (expiresAt - within) * 1000,
+          );
+        },
+      ),
+    forget: (ref) => held.forget(refLabel(ref)),
     async botToken(ref) {
       const token = (await current(ref))?.bot?.token;
       if (!token) throw new AppError("installation_not_found", `No bot token for ${refLabel(ref)}`);

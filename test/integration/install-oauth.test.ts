@@ -340,6 +340,22 @@ describe("OAuth install for many workspaces", () => {
     expect(await main.install.installerOf(ref)).toBe(installer);
   });
 
+  it("forgets that a workspace had no installation once this process stores one", async () => {
+    const ref = refOf(ORG);
+    const stored = await main.install.records.read(ref);
+    const stranger = { teamId: "T0NEWCOMR", enterpriseId: undefined, isEnterpriseInstall: false };
+    expect(await main.install.installed(stranger)).toBe(false);
+    await main.install.installationStore.storeInstallation({
+      ...stored!.installation,
+      team: { id: stranger.teamId, name: "Newcomer" },
+      enterprise: undefined,
+      isEnterpriseInstall: false,
+    });
+    expect(await main.install.installed(stranger)).toBe(true);
+    await main.install.installationStore.deleteInstallation?.({ ...stranger, userId: undefined } as never);
+    expect(await main.install.installed(stranger)).toBe(false);
+  });
+
   it("uninstalling the org-wide install purges the enterprise", async () => {
     await seedData(main.redis, refOf(ORG));
     expect(naming(await dumpOwn(main.redis), GRID.id).length).toBeGreaterThan(5);

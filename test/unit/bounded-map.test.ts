@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTtlMemo, keepRecent } from "../../src/bounded-map.ts";
+import { createHeldReads, createTtlMemo, keepRecent } from "../../src/bounded-map.ts";
 
 describe("keepRecent", () => {
   it("keeps the most recently stored entries up to the bound; storing again makes an entry recent", () => {
@@ -89,5 +89,49 @@ describe("createTtlMemo", () => {
     // At 500 "old" is past its deadline: it goes, and the new value is held.
     memo.set("new", 3, 1_000, 4, true, 500);
     expect([...memo.keys()]).toEqual(["kept", "new"]);
+  });
+});
+
+describe("createHeldReads", () => {
+  it("holds a read until the time its value decides, and reads again after it or after a forget", async () => {
+    let clock = 1_000;
+    let loads = 0;
+    const reads = createHeldReads<string | undefined>(10, () => clock);
+    const load = async () => {
+      loads += 1;
+      return loads === 1 ? undefined : `v${loads}`;
+    };
+    const until = (_: string | undefined, at: number) => at + 100;
+    // An undefined value is held like any other.
+    expect(await reads.read("k", load, until)).toBeUndefined();
+    expect(await reads.read("k", load, until)).toBeUndefined();
+    expect(loads).toBe(1);
+    clock += 100;
+    expect(await reads.read("k", load, until)).toBe("v2");
+    reads.forget("k");
+    expect(await reads.read("k", load, until)).toBe("v3");
+    // A value whose time is not later than now is handed out, not held.
+    expect(await reads.read("other", load, (_, at) => at)).toBe("v4");
+    expect(await reads.read("other", load, (_, at) => at)).toBe("v5");
+  });
+
+  it("does not hold a read that a forget overtook", async () => {
+    let release: (v: string) => void = () => undefined;
+    const reads = createHeldReads<string>(10);
+    const slow = reads.read(
+      "k",
+      () => new Promise<string>((r) => (release = r)),
+      (_, at) => at + 60_000,
+    );
+    reads.forget("k");
+    release("before the change");
+    expect(await slow).toBe("before the change");
+    expect(
+      await reads.read(
+        "k",
+        async () => "after",
+        (_, at) => at + 60_000,
+      ),
+    ).toBe("after");
   });
 });

@@ -13,13 +13,14 @@ import { type EventEntry, onEvent } from "../../frame/index.ts";
 
 async function purge(deps: LifecycleDeps, ref: WorkspaceRef, reason: string): Promise<void> {
   const log = deps.logger.child({ workspace: refLabel(ref), reason });
-  // Forgotten first: a request racing the purge reads the store again rather than a held copy.
-  deps.forget?.(ref);
   try {
     await purgeWorkspace({ ...deps, ref, logger: log });
   } catch (err) {
     // Nothing to tell anyone in Slack: the app is gone from the workspace. Log for the operator.
     log.error({ code: isAppError(err) ? err.code : "unexpected", err }, "workspace purge failed");
+  } finally {
+    // Once the records are gone: a read made while the purge ran is not held either.
+    deps.forget?.(ref);
   }
 }
 
