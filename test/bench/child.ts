@@ -29,6 +29,14 @@ export interface Child {
 }
 
 /**
+ * Node flags for every process the bench starts: BENCH_CHILD_FLAGS="--trace-gc" (say), which
+ * NODE_OPTIONS refuses for some flags; a preload (`--import ./test/bench/heap-sample.mjs`) too.
+ */
+export function benchChildFlags(): string[] {
+  return process.env.BENCH_CHILD_FLAGS?.split(" ").filter(Boolean) ?? [];
+}
+
+/**
  * Starts `file` (a .ts module next to this one, or an absolute path) under tsx with an IPC channel;
  * `nodeFlags` first (a deployed process type's, from the Procfile).
  */
@@ -40,12 +48,14 @@ export function spawnChild(
   const path = file instanceof URL ? fileURLToPath(file) : file;
   // BENCH_PROFILE_CHILDREN=1 writes a CPU profile per child into /tmp/bench-prof (for finding what limits a run).
   const profile = process.env.BENCH_PROFILE_CHILDREN ? ["--cpu-prof", "--cpu-prof-dir=/tmp/bench-prof"] : [];
-  // BENCH_CHILD_FLAGS="--trace-gc" (say) passes Node flags to every child, which NODE_OPTIONS refuses for some.
-  const extra = process.env.BENCH_CHILD_FLAGS?.split(" ").filter(Boolean) ?? [];
-  const proc = spawn(process.execPath, [...nodeFlags, ...profile, ...extra, "--import", "tsx", path], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-    env: { ...process.env, ...env },
-  });
+  const proc = spawn(
+    process.execPath,
+    [...nodeFlags, ...profile, ...benchChildFlags(), "--import", "tsx", path],
+    {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      env: { ...process.env, ...env },
+    },
+  );
   let next = 1;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   proc.on("message", (m: Reply) => {

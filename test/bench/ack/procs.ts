@@ -4,6 +4,7 @@ import { setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../../sandbox/redis.ts";
 import { procfileNodeFlags, productCli } from "../../setup/product-build.ts";
+import { benchChildFlags } from "../child.ts";
 
 /**
  * The product as it is deployed: `insights-digest start`, or `web` and `worker` as the Procfile runs
@@ -53,7 +54,7 @@ async function ready(url: string, child: ChildProcess, what: string): Promise<vo
 function launch(name: string, args: string[], env: Record<string, string>, o: SpawnOptions) {
   const logFile = `${o.logDir}/${name}.log`;
   const fd = openSync(logFile, "a");
-  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), ...args], {
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), ...benchChildFlags(), ...args], {
     stdio: ["ignore", fd, fd],
     env: { ...process.env, ...env },
   });
