@@ -138,6 +138,7 @@ export function instrumentAnalytics<
   C extends {
     insights: (...a: never[]) => Promise<unknown>;
     slices: (...a: never[]) => Promise<unknown>;
+    insightsWithSlices: (...a: never[]) => Promise<unknown>;
     introspect: (...a: never[]) => Promise<unknown>;
     verifyKey: (...a: never[]) => Promise<unknown>;
   },
@@ -150,6 +151,7 @@ export function instrumentAnalytics<
     ...client,
     insights: wrap("insights", client.insights.bind(client)),
     slices: wrap("slices", client.slices.bind(client)),
+    insightsWithSlices: wrap("insights_with_slices", client.insightsWithSlices.bind(client)),
     introspect: wrap("introspect", client.introspect.bind(client)),
     verifyKey: wrap("verify_key", client.verifyKey.bind(client)),
   };

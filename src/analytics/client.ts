@@ -2,7 +2,7 @@ import { nodeFetch } from "../http-client.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import { AnalyticsError } from "./analytics-errors.ts";
 import { discoverEndpoint } from "./discovery.ts";
-import { INTROSPECTION_DOCUMENT, insightsDocument } from "./documents.ts";
+import { DIGEST_ALIAS, INTROSPECTION_DOCUMENT, insightsDocument } from "./documents.ts";
 import { checkKey, insightsVariables, isHttpUrl, slicesRequest } from "./input.ts";
 import { createIntrospectionCache } from "./introspection-cache.ts";
 import { DEFAULT_RETRY, type RetryPolicy, sleep as realSleep, withRetry } from "./retry.ts";
@@ -54,6 +54,17 @@ export interface AnalyticsClient {
    * aliases (`s<index>`) the service refused.
    */
   slices(apiKey: string, queries: readonly SliceQuery[]): Promise<SliceSeries[]>;
+  /**
+   * A digest's own insights question and several slices in one request: the digest's field as
+   * `insights` asks it (under the alias `digest`), then the slices as `slices` asks them. A GraphQL
+   * error fails the whole request; its `failedFields` name `digest` and the slice aliases refused.
+   */
+  insightsWithSlices(
+    apiKey: string,
+    q: InsightsQuery,
+    opts: { lists?: boolean } | undefined,
+    queries: readonly SliceQuery[],
+  ): Promise<{ insights: InsightsResult; slices: SliceSeries[] }>;
   /** Root fields and whether `filters` is selectable; cached per endpoint unless `fresh`. */
   introspect(apiKey: string, opts?: { fresh?: boolean }): Promise<AnalyticsIntrospection>;
   /** Resolves when the key is accepted; AnalyticsError("unauthorized") when it is not. */
@@ -176,6 +187,17 @@ export function createAnalyticsClient(options: AnalyticsClientOptions): Analytic
       const request = slicesRequest(queries);
       const { data } = await call(apiKey, "slices", request.document, request.variables);
       return parseSlicesData(data, request.aliases);
+    },
+    async insightsWithSlices(apiKey, q, opts, queries) {
+      const withFilters = opts?.lists !== false && (await filtersSelectable(apiKey));
+      const request = slicesRequest(queries, { query: q, withFilters });
+      const { data } = await call(apiKey, "slices", request.document, request.variables);
+      const own =
+        typeof data === "object" && data !== null ? (data as Record<string, unknown>)[DIGEST_ALIAS] : null;
+      return {
+        insights: parseInsightsData({ insights: own }, withFilters),
+        slices: parseSlicesData(data, request.aliases),
+      };
     },
     async verifyKey(apiKey) {
       await introspect(apiKey, { fresh: true });

@@ -48,7 +48,7 @@ function ids(list: string[] | undefined, name: string): string[] {
 /** A batch of slices as one request: its document, its variables and each slice's alias, in order. */
 export interface SlicesRequest {
   document: string;
-  variables: Record<string, string | string[]>;
+  variables: Record<string, string | string[] | number>;
   aliases: string[];
 }
 
@@ -66,10 +66,16 @@ export function sliceIndexOf(alias: string): number | undefined {
  * variables, never inside the document; a day or an id list the batch repeats (the digest's own
  * asset filter in every scanner slice, the window in every field) is sent once.
  */
-export function slicesRequest(queries: readonly SliceQuery[]): SlicesRequest {
+export function slicesRequest(
+  queries: readonly SliceQuery[],
+  /** A digest's own question riding along (DIGEST_ALIAS): its variables are the seed's. */
+  digest?: { query: InsightsQuery; withFilters: boolean },
+): SlicesRequest {
   if (queries.length === 0)
     throw new AnalyticsError("bad_request", "a slices request needs at least one slice");
-  const variables: Record<string, string | string[]> = {};
+  const variables: Record<string, string | string[] | number> = digest
+    ? { ...insightsVariables(digest.query) }
+    : {};
   const dates = new Map<string, string>();
   const lists = new Map<string, string>();
   const dateVar = (day: string) => {
@@ -102,7 +108,11 @@ export function slicesRequest(queries: readonly SliceQuery[]): SlicesRequest {
     };
   });
   return {
-    document: slicesDocument(fields, { dates: [...dates.values()], lists: [...lists.values()] }),
+    document: slicesDocument(
+      fields,
+      { dates: [...dates.values()], lists: [...lists.values()] },
+      digest ? { withFilters: digest.withFilters } : undefined,
+    ),
     variables,
     aliases: fields.map((f) => f.alias),
   };

@@ -5,8 +5,10 @@ import type { Config, KeyringEntry } from "../config.ts";
 import { createDigestService, type DigestService } from "../digests/digest-service.ts";
 import { createDriversCache } from "../digests/drivers-cache.ts";
 import { createDriversPlanner } from "../digests/drivers-planner.ts";
+import { batchLimits } from "../digests/drivers-service.ts";
 import { createFilterListsCache } from "../digests/filter-lists.ts";
 import { createInsightsCache } from "../digests/insights-cache.ts";
+import { sharedBatcher } from "../digests/slices-batcher.ts";
 import { createAlertState } from "../jobs/alert-state.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, instrumentAnalytics, type Metrics } from "../metrics.ts";
@@ -62,7 +64,8 @@ export function composeDigests(o: DigestsOptions) {
   const insightsCache = createInsightsCache({
     redis,
     keys,
-    client: analytics,
+    // Through the batcher the drivers' slices go through, so a digest's question can ride with them.
+    client: sharedBatcher(analytics, batchLimits(config.drivers)),
     logger,
     errorTtlMs: o.insightsErrorTtlMs,
     lockMs: o.insightsLockMs,

@@ -21,6 +21,7 @@ import { fetchChunked } from "./chunked-fetch.ts";
 import { addDrivers, type ExtrasContext, previousSeriesOf } from "./digest-extras.ts";
 import type { DriversCache } from "./drivers-cache.ts";
 import {
+  type AccountLists,
   type DriversAsk,
   type DriversEngineDeps,
   driversFor,
@@ -30,7 +31,7 @@ import {
 import type { SlicesSource } from "./drivers-fetch.ts";
 import type { FirstAsk } from "./drivers-plan.ts";
 import type { DriversPlanner } from "./drivers-planner.ts";
-import { DEFAULT_DRIVERS, type DriversSettings, idsPerRequest } from "./drivers-service.ts";
+import { batchLimits, DEFAULT_DRIVERS, type DriversSettings } from "./drivers-service.ts";
 import type { FilterLists, FilterListsCache } from "./filter-lists.ts";
 import { matchFilters } from "./filter-match.ts";
 import type { InsightsCache } from "./insights-cache.ts";
@@ -183,9 +184,7 @@ export function createDigestService(options: {
   const engine: DriversEngineDeps = {
     // An account's computations asking in the same turn share requests: through the client's one
     // batcher, whichever digest service (each delivery has its own) they run in.
-    slices: options.slices
-      ? sharedBatcher(options.slices, { batchSize: settings.batchSize, maxIds: idsPerRequest(settings) })
-      : undefined,
+    slices: options.slices ? sharedBatcher(options.slices, batchLimits(settings)) : undefined,
     cache: options.driversCache,
     planner: options.driversPlanner,
     settings,
@@ -211,6 +210,18 @@ export function createDigestService(options: {
     assets: r.filters?.assetId ?? null,
     scanners: r.filters?.scannerId ?? null,
   });
+
+  /**
+   * The account's lists as last seen (by this process, else as stored for the workspace), which the
+   * drivers' slices are cut by before the reply is in, so they ride with the digest's own question.
+   * A guess: the reply's lists decide (drivers-engine.ts). Redis is read only when this process
+   * holds none, and a failed read is no guess.
+   */
+  const earlyLists = async (ref: WorkspaceRef, key: string): Promise<AccountLists | undefined> => {
+    const held = options.insights.lists?.(key);
+    if (held) return { assets: held.assetId, scanners: held.scannerId };
+    return (await options.filterLists?.held(ref).catch(() => null)) ?? undefined;
+  };
 
   const filterLists: DigestService["filterLists"] = async (ref, tz, now, opts = {}) => {
     const kept = opts.kept ? await options.filterLists?.get(ref) : undefined;
@@ -254,10 +265,14 @@ export function createDigestService(options: {
           assetIds: [...new Set(d.assetIds)],
           scannerIds: [...new Set(d.scannerIds)],
         };
-        asks.set(askOf(key, range, query, partialFrom(d.now, d.tz), "periods"), query);
+        asks.set(askOf(key, range, query, partialFrom(d.now, d.tz), "window"), query);
       }
-      await warmDrivers(engine, [...asks.keys()], (ask) =>
-        fetchChunked(options.insights, ref, key, asks.get(ask) as InsightsQuery, settings.chunkSize),
+      const early = await earlyLists(ref, key);
+      await warmDrivers(
+        engine,
+        [...asks.keys()],
+        (ask) => fetchChunked(options.insights, ref, key, asks.get(ask) as InsightsQuery, settings.chunkSize),
+        early,
       );
     },
     async build(req) {
@@ -308,11 +323,12 @@ export function createDigestService(options: {
         range,
         query,
       };
+      const early = req.drivers && engine.slices ? await earlyLists(req.ref, key) : undefined;
       const reply = fetchChunked(options.insights, req.ref, key, query, settings.chunkSize);
       const partial = partialFrom(req.now, req.tz);
       // Drivers start now: a shared result is found (or joined) while the digest's own query runs.
       const drivers = req.drivers
-        ? startDrivers(engine, askOf(key, range, query, partial, req.driversFirstAsk), reply)
+        ? startDrivers(engine, askOf(key, range, query, partial, req.driversFirstAsk), reply, early)
         : undefined;
       // Drivers bring the previous period with them; a chart without drivers asks for it alongside.
       const previous =

@@ -58,27 +58,57 @@ export interface AccountLists {
 const listsOfReply = (reply: Promise<InsightsResult>) => () =>
   reply.then((r) => ({ assets: r.filters?.assetId ?? null, scanners: r.filters?.scannerId ?? null }));
 
-/** Computes a bucket's drivers: every digest it holds once the lists are in, from one fetch. */
+/** Whether two lists hold the same options, in order (a list read again is often another object). */
+const sameOptions = (a: readonly FilterOption[] | null, b: readonly FilterOption[] | null) =>
+  a === b ||
+  (a !== null &&
+    b !== null &&
+    a.length === b.length &&
+    a.every((x, i) => x.value === b[i]?.value && x.displayValue === b[i]?.displayValue));
+
+/** Whether the lists the slices were cut by are the reply's. */
+export const sameLists = (a: AccountLists, b: AccountLists): boolean =>
+  sameOptions(a.assets, b.assets) && sameOptions(a.scanners, b.scanners);
+
+/**
+ * Computes a bucket's drivers: every digest it holds once the lists are in, from one fetch. With
+ * `early` (the account's lists as last seen) and the bucket planned ahead, the slices are cut by those at once, so they are asked
+ * in the same turn as the digest's own question and ride with it in one request; the reply's lists
+ * then decide: the same, and the drivers stand; changed (an asset added or renamed since), and they
+ * are computed again from the reply's. Either way the drivers are those of the reply's lists.
+ */
 function bucketRun(
   deps: DriversEngineDeps,
   ask: DriversAsk,
   lists: () => Promise<AccountLists>,
+  early?: AccountLists,
 ): BucketCompute {
-  return async (take) => {
-    const { assets, scanners } = await lists();
-    const { periods, requests } = take();
-    if (!assets || !scanners || !deps.slices)
-      throw new AppError(
-        "drivers_unavailable",
-        "This analytics endpoint offers no asset or scanner filters to break the change down by.",
-      );
-    const source = deps.slices;
-    const outcomes = await computeDriversMany(
-      { source, settings: deps.settings, gapRule: deps.gapRule },
-      { ...ask, assets, scanners },
-      periods,
-    );
-    return new Map(requests.map((r, i) => [r, outcomes[i] as DriversOutcome]));
+  return async (take, planned) => {
+    const computeBy = (cut: AccountLists, taken: ReturnType<typeof take>) => {
+      const { assets, scanners } = cut;
+      if (!assets || !scanners || !deps.slices)
+        throw new AppError(
+          "drivers_unavailable",
+          "This analytics endpoint offers no asset or scanner filters to break the change down by.",
+        );
+      return computeDriversMany(
+        { source: deps.slices, settings: deps.settings, gapRule: deps.gapRule },
+        { ...ask, assets, scanners },
+        taken.periods,
+      ).then((outcomes) => new Map(taken.requests.map((r, i) => [r, outcomes[i] as DriversOutcome])));
+    };
+    // Early only where the bucket's digests are known (planned ahead, or computed alone): a bucket
+    // nobody planned gathers the digests that ask while the reply is awaited, one fetch for them all.
+    if (planned && early?.assets && early.scanners && deps.slices) {
+      const taken = take();
+      const guess = computeBy(early, taken);
+      guess.catch(() => undefined);
+      const actual = await lists();
+      if (sameLists(actual, early)) return guess;
+      return computeBy(actual, taken);
+    }
+    const actual = await lists();
+    return computeBy(actual, take());
   };
 }
 
@@ -88,12 +118,13 @@ function computeOf(
   ask: DriversAsk,
   keys: { request: string; bucket: string },
   lists: () => Promise<AccountLists>,
+  early?: AccountLists,
 ): () => Promise<DriversOutcome> {
-  const run = bucketRun(deps, ask, lists);
+  const run = bucketRun(deps, ask, lists, early);
   return () =>
     deps.planner
       ? deps.planner.outcome(keys.bucket, { request: keys.request, periods: ask.periods }, run)
-      : run(() => ({ periods: [ask.periods], requests: [keys.request] })).then(
+      : run(() => ({ periods: [ask.periods], requests: [keys.request] }), true).then(
           (m) => m.get(keys.request) as DriversOutcome,
         );
 }
@@ -104,23 +135,31 @@ function obtain(
   ask: DriversAsk,
   keys: { request: string; bucket: string },
   lists: () => Promise<AccountLists>,
+  early?: AccountLists,
 ): Promise<DriversOutcome> {
-  const compute = computeOf(deps, ask, keys, lists);
+  const compute = computeOf(deps, ask, keys, lists, early);
   return deps.cache ? deps.cache.get(ask.apiKey, keys.request, compute) : compute();
 }
 
 /**
  * Starts a digest's drivers before its own reply is in: a shared result is found (or joined) while
- * the digest's query is in flight; a computation waits for the reply's lists, then asks for the
- * slices. The promise is awaited by the digest, or never when the digest's own query fails (that
- * failure is the digest's).
+ * the digest's query is in flight; a computation asks for the slices cut by `early` (the lists last
+ * seen) at once, else waits for the reply's lists. The promise is awaited by the digest, or never
+ * when the digest's own query fails (that failure is the digest's).
  */
 export function startDrivers(
   deps: DriversEngineDeps,
   ask: DriversAsk,
   reply: Promise<InsightsResult>,
+  early?: AccountLists,
 ): Promise<DriversOutcome> {
-  const pending = obtain(deps, ask, driversKeys(ask, deps.settings, deps.gapRule), listsOfReply(reply));
+  const pending = obtain(
+    deps,
+    ask,
+    driversKeys(ask, deps.settings, deps.gapRule),
+    listsOfReply(reply),
+    early,
+  );
   pending.catch(() => undefined);
   return pending;
 }
@@ -147,6 +186,8 @@ export async function warmDrivers(
   deps: DriversEngineDeps,
   asks: readonly DriversAsk[],
   replyOf: (ask: DriversAsk) => Promise<InsightsResult>,
+  /** The account's lists as last seen: each bucket's slices ride with its first digest's question. */
+  early?: AccountLists,
 ): Promise<void> {
   const byBucket = new Map<string, { ask: DriversAsk; request: string }[]>();
   for (const ask of asks) {
@@ -170,10 +211,13 @@ export async function warmDrivers(
           lists ??= listsOfReply(replyOf(first))();
           return lists;
         };
+        // With lists to cut the slices by, the first digest's question is asked now, beside the
+        // computations' own reads, so it goes out in the turn their slices do: one request.
+        if (early) lazyLists().catch(() => undefined);
         // Computed where nobody has them; one already shared is not read back (its delivery will).
         const settled = await Promise.allSettled(
           digests.map((d) => {
-            const compute = computeOf(deps, d.ask, { request: d.request, bucket }, lazyLists);
+            const compute = computeOf(deps, d.ask, { request: d.request, bucket }, lazyLists, early);
             return deps.cache ? deps.cache.warm(d.ask.apiKey, d.request, compute) : compute();
           }),
         );

@@ -31,9 +31,10 @@ export type BucketRun = Promise<Map<string, DriversOutcome>>;
 
 /**
  * A bucket's computation: it may wait (for the account's lists), then calls `take` once, at the
- * moment it fixes which digests it computes.
+ * moment it fixes which digests it computes. `planned`: the bucket's digests were planned ahead (a
+ * slot's warm-up), so taking them at once leaves none out.
  */
-export type BucketCompute = (take: () => BucketDigests) => BucketRun;
+export type BucketCompute = (take: () => BucketDigests, planned: boolean) => BucketRun;
 
 export interface DriversPlanner {
   /** Adds digests to their bucket (one still gathering; a closed one is not changed, a new one begins). */
@@ -57,6 +58,8 @@ interface Bucket {
   run: BucketRun | null;
   /** Its computation took its digests (or ended): nobody joins it any more. */
   closed: boolean;
+  /** Digests were planned into it ahead (plan). */
+  planned: boolean;
   until: number;
 }
 
@@ -97,7 +100,7 @@ export function createDriversPlanner(
     const list = buckets.get(key) ?? [];
     let open = list.find((b) => !b.closed);
     if (!open) {
-      open = { digests: new Map(), run: null, closed: false, until: now() + ttlMs };
+      open = { digests: new Map(), run: null, closed: false, planned: false, until: now() + ttlMs };
       nextDue = Math.min(nextDue, open.until);
       list.push(open);
       buckets.set(key, list);
@@ -116,6 +119,7 @@ export function createDriversPlanner(
       const fresh = digests.filter((d) => !list.some((b) => b.digests.has(d.request)));
       if (fresh.length === 0) return;
       const open = gathering(bucket);
+      open.planned = true;
       for (const d of fresh) open.digests.set(d.request, { periods: d.periods, waiting: 0 });
     },
     outcome(bucket, digest, run) {
@@ -129,7 +133,7 @@ export function createDriversPlanner(
           b.closed = true;
           return { periods: [...b.digests.values()].map((d) => d.periods), requests: [...b.digests.keys()] };
         };
-        b.run = run(take);
+        b.run = run(take, b.planned);
         b.run.then(
           () => undefined,
           () => {

@@ -49,6 +49,12 @@ export interface DriversSettings {
 /** Asset ids one slices request may carry: a few chunks' worth. */
 export const idsPerRequest = (settings: DriversSettings): number => 4 * settings.chunkSize;
 
+/** What a request of slices may carry (the batcher's bounds) under these settings. */
+export const batchLimits = (settings: DriversSettings) => ({
+  batchSize: settings.batchSize,
+  maxIds: idsPerRequest(settings),
+});
+
 export const DEFAULT_DRIVERS: DriversSettings = {
   maxQueries: 32,
   chunkSize: 1000,

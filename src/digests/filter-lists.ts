@@ -16,6 +16,12 @@ export interface FilterListsCacheOptions {
   keys: KeyScheme;
   /** How long stored lists answer type-ahead [6 h]; every digest built refreshes them. */
   ttlMs?: number;
+  /**
+   * How long stored lists are kept as a guess of the account's lists [32 days: a monthly schedule's
+   * gap]: a scheduled digest's drivers are cut by them before its reply is in, so its own question and
+   * its slices go out as one request; the reply's lists are the check (see drivers-engine.ts).
+   */
+  keepMs?: number;
   /** How often one process rewrites a workspace's lists at most [60 s]: a busy workspace's digests share one write. */
   refreshMs?: number;
   /**
@@ -27,7 +33,10 @@ export interface FilterListsCacheOptions {
 }
 
 export interface FilterListsCache {
+  /** The lists if stored within `ttlMs` (type-ahead). */
   get(ref: WorkspaceRef): Promise<FilterLists | null>;
+  /** The lists as last stored, within `keepMs`: a guess for work that checks it against a reply. */
+  held(ref: WorkspaceRef): Promise<FilterLists | null>;
   /** Stores the lists. */
   put(ref: WorkspaceRef, lists: FilterLists): Promise<void>;
   /** Stores the lists unless this process stored them within `refreshMs`. */
@@ -35,12 +44,14 @@ export interface FilterListsCache {
 }
 
 /**
- * Stored as `v1:<stamp>\n<json>`, the stamp a hash of the JSON: a reader that holds the lists of a
- * stamp reads the 20 bytes of the head alone (GETRANGE), not the whole text (0.4 MB for 5,000 assets),
- * on every keystroke. Text stored before the stamp (plain JSON) is still read, in full.
+ * Stored as `v2:<stamp>:<stored at, epoch ms>\n<json>`, the stamp a hash of the JSON: a reader that
+ * holds the lists of a stamp reads the 34 bytes of the head alone (GETRANGE), not the whole text (0.4
+ * MB for 5,000 assets), on every keystroke. The time tells type-ahead's lists from older ones kept as
+ * a guess. Text stored as `v1:<stamp>\n<json>` (no time: kept at most `ttlMs`) or before the stamp
+ * (plain JSON) is still read.
  */
-const HEAD = /^v1:([0-9a-f]{16})\n/;
-const HEAD_BYTES = 20;
+const HEAD = /^v([12]):([0-9a-f]{16})(?::(\d{13}))?\n/;
+const HEAD_BYTES = 34;
 
 const stampOf = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
@@ -51,6 +62,7 @@ const stampOf = (text: string) => createHash("sha256").update(text).digest("hex"
  */
 export function createFilterListsCache(o: FilterListsCacheOptions): FilterListsCache {
   const ttlMs = o.ttlMs ?? 6 * 3_600_000;
+  const keepMs = Math.max(ttlMs, o.keepMs ?? 32 * 86_400_000);
   const refreshMs = o.refreshMs ?? 60_000;
   const key = (ref: WorkspaceRef) => o.keys.insightsCache(ref, "filter-lists");
   const stored = new Map<string, number>();
@@ -61,34 +73,52 @@ export function createFilterListsCache(o: FilterListsCacheOptions): FilterListsC
   // Redis stays the source of truth.
   const read = createTtlMemo<{ stamp: string; lists: FilterLists }>(o.readMaxBytes ?? 8_000_000);
   const hold = (k: string, stamp: string, lists: FilterLists, bytes: number) =>
-    read.set(k, { stamp, lists }, Date.now() + ttlMs, bytes);
+    read.set(k, { stamp, lists }, Date.now() + keepMs, bytes);
+  /** When the head says the lists were stored (v1 and plain JSON were kept `ttlMs` at most: fresh). */
+  const storedAt = (head: RegExpExecArray | null) => (head?.[3] ? Number(head[3]) : Date.now());
+  // Concurrent reads of one workspace's lists (a slot's first deliveries) share one.
+  const reading = new Map<string, Promise<{ lists: FilterLists; at: number } | null>>();
+  const load = async (k: string): Promise<{ lists: FilterLists; at: number } | null> => {
+    const held = read.get(k);
+    if (held) {
+      const head = HEAD.exec(await o.redis.getrange(k, 0, HEAD_BYTES - 1));
+      if (head?.[2] === held.stamp) return { lists: held.lists, at: storedAt(head) };
+    }
+    const raw = await o.redis.get(k);
+    if (!raw) {
+      read.delete(k);
+      return null;
+    }
+    const head = HEAD.exec(raw);
+    const text = head ? raw.slice(head[0].length) : raw;
+    const parsed = JSON.parse(text) as Partial<FilterLists>;
+    const lists = { assets: parsed.assets ?? null, scanners: parsed.scanners ?? null };
+    // Plain JSON from before the stamp: held under a stamp no head can match, so read in full each time.
+    hold(k, head?.[2] ?? "unstamped", lists, raw.length);
+    return { lists, at: storedAt(head) };
+  };
+  const shared = (k: string) => {
+    let p = reading.get(k);
+    if (!p) {
+      p = load(k).finally(() => reading.delete(k));
+      reading.set(k, p);
+    }
+    return p;
+  };
   return {
     async get(ref) {
-      const k = key(ref);
-      const held = read.get(k);
-      if (held) {
-        const head = HEAD.exec(await o.redis.getrange(k, 0, HEAD_BYTES - 1));
-        if (head?.[1] === held.stamp) return held.lists;
-      }
-      const raw = await o.redis.get(k);
-      if (!raw) {
-        read.delete(k);
-        return null;
-      }
-      const head = HEAD.exec(raw);
-      const text = head ? raw.slice(HEAD_BYTES) : raw;
-      const parsed = JSON.parse(text) as Partial<FilterLists>;
-      const lists = { assets: parsed.assets ?? null, scanners: parsed.scanners ?? null };
-      // Plain JSON from before the stamp: held under a stamp no head can match, so read in full each time.
-      hold(k, head?.[1] ?? "unstamped", lists, raw.length);
-      return lists;
+      const found = await shared(key(ref));
+      return found && Date.now() - found.at < ttlMs ? found.lists : null;
+    },
+    async held(ref) {
+      return (await shared(key(ref)))?.lists ?? null;
     },
     async put(ref, lists) {
       const k = key(ref);
       stored.set(k, Date.now());
       if (stored.size > 10_000) stored.clear();
       const text = JSON.stringify(lists);
-      await o.redis.set(k, `v1:${stampOf(text)}\n${text}`, "PX", ttlMs);
+      await o.redis.set(k, `v2:${stampOf(text)}:${Date.now()}\n${text}`, "PX", keepMs);
     },
     async offer(ref, lists) {
       if (Date.now() - (stored.get(key(ref)) ?? Number.NEGATIVE_INFINITY) < refreshMs) return;

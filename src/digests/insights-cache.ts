@@ -1,4 +1,4 @@
-import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
+import type { InsightsFilters, InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { createTtlMemo } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -48,6 +48,8 @@ export interface InsightsCache {
   fetch(ref: WorkspaceRef, apiKey: string, query: InsightsQuery): Promise<InsightsResult>;
   /** Drops the workspace's cached replies (after the key changes). */
   invalidate(ref: WorkspaceRef): Promise<number>;
+  /** The account's asset and scanner lists as a reply last brought them to this process, however long ago. */
+  lists?(apiKey: string): InsightsFilters | undefined;
 }
 
 interface CachedEntry {
@@ -237,6 +239,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
       local.set(memoKey, p);
       return p;
     },
+    lists: (apiKey) => sharedLists.latest(keyTag(apiKey)),
     async invalidate(ref) {
       const prefix = `${keys.namespace(ref)}:insights`;
       for (const key of [...memo.keys()]) if (key.startsWith(prefix)) memo.delete(key);

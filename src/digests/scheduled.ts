@@ -21,7 +21,7 @@ export function scheduledExtras(
   const weekday = conditionOf(sub)?.kind === "unusual" ? { weekday: true } : {};
   if (sub.mode === "alert") return { ...chart, ...weekday };
   return {
-    ...(sub.drivers !== false ? { drivers: "optional" as const, driversFirstAsk: "periods" as const } : {}),
+    ...(sub.drivers !== false ? { drivers: "optional" as const, driversFirstAsk: "window" as const } : {}),
     ...chart,
     ...weekday,
   };

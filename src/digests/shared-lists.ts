@@ -42,5 +42,10 @@ export function createSharedLists(max = 500, now: () => number = Date.now) {
     if (!kept || now() - kept.at >= maxAgeMs) return undefined;
     return { assetId: kept.assetId, scannerId: kept.scannerId };
   };
-  return Object.assign(shared, { fresh });
+  /** The account's lists as last received, however long ago (for a guess the next reply checks). */
+  const latest = (account: string): InsightsFilters | undefined => {
+    const kept = held.get(account);
+    return kept ? { assetId: kept.assetId, scannerId: kept.scannerId } : undefined;
+  };
+  return Object.assign(shared, { fresh, latest });
 }

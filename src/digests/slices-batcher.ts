@@ -1,6 +1,7 @@
 import { AnalyticsError, retold } from "../analytics/analytics-errors.ts";
+import { DIGEST_ALIAS } from "../analytics/documents.ts";
 import { sliceAlias, sliceIndexOf } from "../analytics/input.ts";
-import type { SliceQuery, SliceSeries } from "../analytics/types.ts";
+import type { InsightsQuery, InsightsResult, SliceQuery, SliceSeries } from "../analytics/types.ts";
 import {
   addToLoad,
   emptyLoad,
@@ -19,10 +20,30 @@ import {
  * lists arrive with replies that were asked together), so what they ask in one turn is sent as one
  * request of aliased fields, within the same bounds on fields and asset ids as one computation's.
  *
+ * A digest's own question (`insights`) rides too, when the source can carry it: a digest whose
+ * drivers are cut by lists already held asks its own question and its slices in the same turn, and
+ * both go as one request. One digest question per request; another asked meanwhile goes alone.
+ *
  * A failure the service pins on fields (a GraphQL error naming aliases) is the business of the
  * askers those fields belong to; the others ask again on their own, so one digest's refused slice
  * never costs another its drivers. Any other failure (a timeout, a 5xx, a 429) is every asker's.
  */
+
+/** What the batcher sends through: the client's slices, and its digest question alone or with slices. */
+export interface BatchSource extends SlicesSource {
+  insights?(apiKey: string, q: InsightsQuery, opts?: { lists?: boolean }): Promise<InsightsResult>;
+  insightsWithSlices?(
+    apiKey: string,
+    q: InsightsQuery,
+    opts: { lists?: boolean } | undefined,
+    queries: readonly SliceQuery[],
+  ): Promise<{ insights: InsightsResult; slices: SliceSeries[] }>;
+}
+
+/** The batcher: slices, and a digest's own question that may ride with them. */
+export interface SlicesBatcher extends SlicesSource {
+  insights(apiKey: string, q: InsightsQuery, opts?: { lists?: boolean }): Promise<InsightsResult>;
+}
 
 /** Fields and asset ids per request: the bounds one computation's requests keep. */
 export type BatchLimits = Pick<FetchLimits, "batchSize" | "maxIds">;
@@ -33,8 +54,16 @@ interface Asker {
   reject: (err: unknown) => void;
 }
 
+interface DigestAsker {
+  query: InsightsQuery;
+  opts?: { lists?: boolean };
+  resolve: (result: InsightsResult) => void;
+  reject: (err: unknown) => void;
+}
+
 interface Pending {
   askers: Asker[];
+  digest?: DigestAsker;
   sent: boolean;
   load: RequestLoad;
 }
@@ -45,25 +74,43 @@ const listsOf = (queries: readonly SliceQuery[]) => queries.map((q) => q.assetId
  * @param defer when a turn's askers are sent [setImmediate: after the I/O callbacks of this turn].
  */
 export function batchSlices(
-  source: SlicesSource,
+  source: BatchSource,
   limits: BatchLimits,
   defer: (flush: () => void) => void = setImmediate,
-): SlicesSource {
+): SlicesBatcher {
   const pending = new Map<string, Pending>();
+  const alone = (apiKey: string, d: DigestAsker) => {
+    if (!source.insights) return d.reject(new Error("this slices source asks no digest questions"));
+    source.insights(apiKey, d.query, d.opts).then(d.resolve, d.reject);
+  };
 
   const send = async (apiKey: string, batch: Pending) => {
     const only = batch.askers[0];
-    if (batch.askers.length === 1 && only) {
+    const digest = batch.digest;
+    if (digest && (batch.askers.length === 0 || !source.insightsWithSlices)) alone(apiKey, digest);
+    if (!only) return;
+    const riding = digest && source.insightsWithSlices ? digest : undefined;
+    if (batch.askers.length === 1 && !riding) {
       source.slices(apiKey, only.queries).then(only.resolve, only.reject);
       return;
     }
     const all = batch.askers.flatMap((a) => a.queries);
     let replies: SliceSeries[];
     try {
-      replies = await source.slices(apiKey, all);
+      if (riding && source.insightsWithSlices) {
+        const both = await source.insightsWithSlices(apiKey, riding.query, riding.opts, all);
+        riding.resolve(both.insights);
+        replies = both.slices;
+      } else replies = await source.slices(apiKey, all);
     } catch (err) {
       const failed =
         err instanceof AnalyticsError ? (err.details.failedFields as string[] | undefined) : undefined;
+      if (riding) {
+        // The digest's own field refused, or the whole request failed: the digest's failure; its
+        // question is asked again alone when only slices were refused.
+        if (!failed || failed.includes(DIGEST_ALIAS)) riding.reject(err);
+        else alone(apiKey, riding);
+      }
       let start = 0;
       for (const a of batch.askers) {
         const own: string[] = [];
@@ -93,7 +140,25 @@ export function batchSlices(
     void send(apiKey, batch);
   };
 
+  const opened = (apiKey: string): Pending => {
+    const fresh: Pending = { askers: [], sent: false, load: emptyLoad() };
+    pending.set(apiKey, fresh);
+    defer(() => flush(apiKey, fresh));
+    return fresh;
+  };
+
   return {
+    insights(apiKey, query, opts) {
+      return new Promise<InsightsResult>((resolve, reject) => {
+        const asker = { query, opts, resolve, reject };
+        const open = pending.get(apiKey);
+        const lists = [query.assetIds ?? []];
+        if (open && (open.digest || !fitsLoad(open.load, lists, limits))) return alone(apiKey, asker);
+        const batch = open ?? opened(apiKey);
+        addToLoad(batch.load, lists);
+        batch.digest = asker;
+      });
+    },
     slices(apiKey, queries) {
       if (queries.length >= limits.batchSize) return source.slices(apiKey, queries);
       return new Promise<SliceSeries[]>((resolve, reject) => {
@@ -102,12 +167,7 @@ export function batchSlices(
           flush(apiKey, batch);
           batch = undefined;
         }
-        if (!batch) {
-          const fresh: Pending = { askers: [], sent: false, load: emptyLoad() };
-          pending.set(apiKey, fresh);
-          defer(() => flush(apiKey, fresh));
-          batch = fresh;
-        }
+        batch ??= opened(apiKey);
         addToLoad(batch.load, listsOf(queries));
         batch.askers.push({ queries, resolve, reject });
       });
@@ -115,14 +175,14 @@ export function batchSlices(
   };
 }
 
-const batchers = new WeakMap<SlicesSource, Map<string, SlicesSource>>();
+const batchers = new WeakMap<BatchSource, Map<string, SlicesBatcher>>();
 
 /**
  * The one batcher of `source` for these limits. Every digest service over one analytics client
  * shares it: a delivery builds with a digest service of its own, and computations share a request
  * only when their slices go through the same batcher.
  */
-export function sharedBatcher(source: SlicesSource, limits: BatchLimits): SlicesSource {
+export function sharedBatcher(source: BatchSource, limits: BatchLimits): SlicesBatcher {
   let byLimits = batchers.get(source);
   if (!byLimits) {
     byLimits = new Map();

@@ -112,6 +112,28 @@ describe("happy path", () => {
     expect(result.filters?.scannerId).toEqual(want.account.scanners);
   });
 
+  it("asks a digest's question and slices in one request: the same answers as each asked alone", async () => {
+    const account = accountFor(SECOND_API_KEY)!;
+    const q = { ...WEEK, assetIds: [account.assets[0]!.value], scannerIds: [] };
+    const slices = [
+      { fromDay: WEEK.fromDay, toDay: WEEK.toDay, assetIds: [account.assets[1]!.value], scannerIds: [] },
+      { fromDay: WEEK.fromDay, toDay: WEEK.toDay, assetIds: [], scannerIds: [account.scanners[0]!.value] },
+    ];
+    const c = client();
+    // Whether `filters` is selectable is asked once per endpoint; asked here, it is not counted below.
+    await c.introspect(SECOND_API_KEY);
+    const before = emu.requestCount();
+    const both = await c.insightsWithSlices(SECOND_API_KEY, q, undefined, slices);
+    expect(emu.requestCount() - before).toBe(1);
+    expect(both.insights).toEqual(await c.insights(SECOND_API_KEY, q));
+    expect(both.insights.filters?.assetId).toEqual(account.assets);
+    expect(both.slices).toEqual(await c.slices(SECOND_API_KEY, slices));
+    // Without the lists where the caller holds them.
+    const lean = await c.insightsWithSlices(SECOND_API_KEY, q, { lists: false }, slices);
+    expect(lean.insights.filters).toBeUndefined();
+    expect(lean.insights.summary).toEqual(both.insights.summary);
+  });
+
   it("applies asset and scanner filters and keys select accounts", async () => {
     const account = accountFor(SECOND_API_KEY)!;
     const q = { ...WEEK, assetIds: [account.assets[0]!.value], scannerIds: [account.scanners[0]!.value] };

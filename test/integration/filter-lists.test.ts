@@ -22,7 +22,7 @@ const lists = (name: string) => ({
 });
 
 /** The cache over the real Redis, with the commands it sends counted by name. */
-function cache(readMaxBytes?: number) {
+function cache(readMaxBytes?: number, ttlMs?: number) {
   const keys = createKeyScheme({ prefix: `filter-lists-${randomUUID()}` });
   const sent: string[] = [];
   const counted = new Proxy(redis, {
@@ -36,7 +36,12 @@ function cache(readMaxBytes?: number) {
     },
   });
   return Object.assign(
-    createFilterListsCache({ redis: counted, keys, ...(readMaxBytes ? { readMaxBytes } : {}) }),
+    createFilterListsCache({
+      redis: counted,
+      keys,
+      ...(readMaxBytes ? { readMaxBytes } : {}),
+      ...(ttlMs ? { ttlMs } : {}),
+    }),
     {
       /** Where the lists of `ref` are stored: the cache's own key. */
       keyOf: (ref: WorkspaceRef) => keys.insightsCache(ref, "filter-lists"),
@@ -71,12 +76,12 @@ describe("filter lists read for type-ahead", () => {
     expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / edge");
   });
 
-  it("while held, cost a read of the stored text's 20-byte head, not of the whole text", async () => {
+  it("while held, cost a read of the stored text's 34-byte head, not of the whole text", async () => {
     const c = cache();
     const ref: WorkspaceRef = { teamId: "T0LISTHEAD" };
     await c.put(ref, lists("api"));
     const stored = (await redis.get(c.keyOf(ref))) as string;
-    expect(stored).toMatch(/^v1:[0-9a-f]{16}\n\{/);
+    expect(stored).toMatch(/^v2:[0-9a-f]{16}:\d{13}\n\{/);
     const first = await c.get(ref);
     c.sent.length = 0;
     expect(await c.get(ref)).toBe(first);
@@ -87,9 +92,39 @@ describe("filter lists read for type-ahead", () => {
     expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / old");
     expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / old");
     expect(c.sent).toEqual(["getrange", "get", "getrange", "get"]);
+    // Stored by a process of the release before (a stamp, no time): read, and fresh.
+    const text = JSON.stringify(lists("v1"));
+    await redis.set(c.keyOf(ref), `v1:${"0".repeat(16)}\n${text}`);
+    expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / v1");
     // Gone from Redis (expired, or dropped with a new key): gone from the reader too.
     await redis.del(c.keyOf(ref));
     expect(await c.get(ref)).toBeNull();
+    expect(await c.held(ref)).toBeNull();
+  });
+
+  it("older than type-ahead's time, are no answer to type-ahead but are still held as a guess, for a month", async () => {
+    const c = cache(undefined, 50);
+    const ref: WorkspaceRef = { teamId: "T0LISTOLD" };
+    await c.put(ref, lists("api"));
+    expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / api");
+    const ttl = await redis.pttl(c.keyOf(ref));
+    expect(ttl).toBeGreaterThan(31 * 86_400_000);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await c.get(ref)).toBeNull();
+    expect((await c.held(ref))?.assets?.[0]?.displayValue).toBe("payments / api");
+    // Stored again (a digest built since): type-ahead's answer once more.
+    await c.put(ref, lists("gateway"));
+    expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / gateway");
+  });
+
+  it("read at once by many (a slot's first deliveries), are read from Redis once", async () => {
+    const c = cache();
+    const ref: WorkspaceRef = { teamId: "T0LISTMANY" };
+    await c.put(ref, lists("api"));
+    c.sent.length = 0;
+    const all = await Promise.all(Array.from({ length: 20 }, () => c.held(ref)));
+    expect(c.sent).toEqual(["get"]);
+    expect(new Set(all).size).toBe(1);
   });
 
   it("keep at most `readMaxBytes` of lists in memory, and still answer every workspace from Redis", async () => {

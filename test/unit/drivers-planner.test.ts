@@ -143,3 +143,23 @@ describe("drivers planner: how long a bucket is held", () => {
     expect(runs).toEqual([["last8d"]]);
   });
 });
+
+describe("drivers planner: whether a bucket was planned", () => {
+  it("tells its computation, which may then take its digests at once (none is left out)", async () => {
+    const planner = createDriversPlanner();
+    const seen: boolean[] = [];
+    const compute: BucketCompute = async (take, planned) => {
+      seen.push(planned);
+      const { requests } = take();
+      return new Map(requests.map((r) => [r, outcomeFor(r)]));
+    };
+    planner.plan("planned", [digest(7), digest(8)]);
+    const [a, b] = await Promise.all([
+      planner.outcome("planned", digest(7), compute),
+      planner.outcome("planned", digest(8), compute),
+    ]);
+    expect([requestOf(a), requestOf(b)]).toEqual(["last7d", "last8d"]);
+    await planner.outcome("unplanned", digest(9), compute);
+    expect(seen).toEqual([true, false]);
+  });
+});

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AnalyticsError } from "../../src/analytics/analytics-errors.ts";
-import type { SliceQuery, SliceSeries } from "../../src/analytics/types.ts";
+import type { InsightsQuery, InsightsResult, SliceQuery, SliceSeries } from "../../src/analytics/types.ts";
 import type { SlicesSource } from "../../src/digests/drivers-fetch.ts";
-import { batchSlices, sharedBatcher } from "../../src/digests/slices-batcher.ts";
+import { type BatchSource, batchSlices, sharedBatcher } from "../../src/digests/slices-batcher.ts";
 
 /**
  * The analytics side of the batcher, recorded: every request it received (account and queries),
@@ -151,5 +151,133 @@ describe("slices of one account asked in one turn", () => {
     // Other bounds are another batcher; another client, another one again.
     expect(sharedBatcher(source, { batchSize: 8, maxIds: 100 })).not.toBe(a);
     expect(sharedBatcher(service().source, limits)).not.toBe(a);
+  });
+});
+
+/** A digest's reply that names its question's first day (its summary's fixes count its asset ids). */
+const replyTo = (x: InsightsQuery): InsightsResult => ({
+  dailyMetric: [{ timeStamp: `${x.fromDay}T00:00:00`, violations: 0, findings: 0 }],
+  dailyActivity: [],
+  summary: {
+    findings: { previous: 0, current: 0 },
+    violations: { previous: 0, current: 0 },
+    fixes: x.assetIds?.length ?? 0,
+    mergedViolations: 0,
+  },
+});
+
+/** The analytics side with digest questions too: every request recorded by kind. */
+function serviceWithDigests(fail?: (digest: boolean, queries: readonly SliceQuery[]) => unknown) {
+  const base = service((queries) => fail?.(false, queries));
+  const kinds: string[] = [];
+  const source: BatchSource = {
+    slices(apiKey, queries) {
+      kinds.push(`slices ${queries.length}`);
+      return base.source.slices(apiKey, queries);
+    },
+    async insights(_apiKey, x) {
+      kinds.push("digest");
+      const err = fail?.(true, []);
+      if (err) throw err;
+      return replyTo(x);
+    },
+    async insightsWithSlices(_apiKey, x, _opts, queries) {
+      kinds.push(`digest + slices ${queries.length}`);
+      const err = fail?.(true, queries);
+      if (err) throw err;
+      return {
+        insights: replyTo(x),
+        slices: queries.map((y) => ({
+          dailyMetric: [{ timeStamp: `${y.fromDay}T00:00:00`, violations: 0, findings: 0 }],
+          dailyActivity: [],
+        })),
+      };
+    },
+  };
+  return { source, kinds };
+}
+
+const question = (day: string): InsightsQuery => ({ fromDay: day, toDay: day, assetIds: [], scannerIds: [] });
+
+describe("a digest's own question asked in the turn its slices are", () => {
+  it("rides with them: one request, each asker its own answer", async () => {
+    const { source, kinds } = serviceWithDigests();
+    const batched = batchSlices(source, { batchSize: 32, maxIds: 100 });
+    const [digest, a, b] = await Promise.all([
+      batched.insights("k", question("2026-11-09")),
+      batched.slices("k", [q("2026-11-01"), q("2026-11-02")]),
+      batched.slices("k", [q("2026-11-03")]),
+    ]);
+    expect(kinds).toEqual(["digest + slices 3"]);
+    expect(digest.dailyMetric[0]?.timeStamp).toBe("2026-11-09T00:00:00");
+    expect(a.map(dayOf)).toEqual(["2026-11-01", "2026-11-02"]);
+    expect(b.map(dayOf)).toEqual(["2026-11-03"]);
+  });
+
+  it("goes alone when no slices are asked with it, or when another digest's question rides already", async () => {
+    const { source, kinds } = serviceWithDigests();
+    const batched = batchSlices(source, { batchSize: 32, maxIds: 100 });
+    const [first, second] = await Promise.all([
+      batched.insights("k", question("2026-11-09")),
+      batched.insights("k", question("2026-11-10")),
+      batched.slices("k", [q("2026-11-01")]),
+    ]);
+    expect(first.dailyMetric[0]?.timeStamp).toBe("2026-11-09T00:00:00");
+    expect(second.dailyMetric[0]?.timeStamp).toBe("2026-11-10T00:00:00");
+    expect(kinds.sort()).toEqual(["digest", "digest + slices 1"]);
+    kinds.length = 0;
+    await batched.insights("k", question("2026-11-11"));
+    expect(kinds).toEqual(["digest"]);
+    // A source that cannot carry both (a client without the combined call): apart, as before.
+    const plain = service();
+    const apart = batchSlices(
+      { ...plain.source, insights: async (_k, x) => replyTo(x) },
+      { batchSize: 32, maxIds: 100 },
+    );
+    const [d] = await Promise.all([
+      apart.insights("k", question("2026-11-12")),
+      apart.slices("k", [q("2026-11-01")]),
+    ]);
+    expect(d.dailyMetric[0]?.timeStamp).toBe("2026-11-12T00:00:00");
+    expect(plain.requests.length).toBe(1);
+  });
+
+  it("refused itself, fails alone (the slices ask again); a refused slice fails its asker, and the digest asks again alone", async () => {
+    const refusedDigest = serviceWithDigests((digest, queries) =>
+      digest && queries.length > 0
+        ? new AnalyticsError("graphql", "refused", { failedFields: ["digest"] })
+        : undefined,
+    );
+    let batched = batchSlices(refusedDigest.source, { batchSize: 32, maxIds: 100 });
+    const [d, s] = await Promise.allSettled([
+      batched.insights("k", question("2026-11-09")),
+      batched.slices("k", [q("2026-11-01")]),
+    ]);
+    expect(d.status).toBe("rejected");
+    expect(s.status).toBe("fulfilled");
+    expect(refusedDigest.kinds).toEqual(["digest + slices 1", "slices 1"]);
+    const refusedSlice = serviceWithDigests((digest, queries) =>
+      digest && queries.length > 0
+        ? new AnalyticsError("graphql", "refused", { failedFields: ["s0"] })
+        : undefined,
+    );
+    batched = batchSlices(refusedSlice.source, { batchSize: 32, maxIds: 100 });
+    const [d2, s2] = await Promise.allSettled([
+      batched.insights("k", question("2026-11-09")),
+      batched.slices("k", [q("2026-11-01")]),
+    ]);
+    expect(d2.status).toBe("fulfilled");
+    expect(s2.status).toBe("rejected");
+    expect(refusedSlice.kinds).toEqual(["digest + slices 1", "digest"]);
+    // The whole request down: everyone's failure, nobody asks again.
+    const down = new AnalyticsError("unavailable", "The analytics service did not answer in time.");
+    const all = serviceWithDigests((digest, queries) => (digest && queries.length > 0 ? down : undefined));
+    batched = batchSlices(all.source, { batchSize: 32, maxIds: 100 });
+    const settled = await Promise.allSettled([
+      batched.insights("k", question("2026-11-09")),
+      batched.slices("k", [q("2026-11-01")]),
+    ]);
+    expect(settled.map((x) => x.status)).toEqual(["rejected", "rejected"]);
+    expect(all.kinds).toEqual(["digest + slices 1"]);
   });
 });

@@ -43,10 +43,10 @@ describe("the drivers option of a subscription", () => {
   });
 
   it("asks scheduled digests for optional drivers by default, and the subscription's own chart style", () => {
-    expect(scheduledExtras({})).toEqual({ drivers: "optional", driversFirstAsk: "periods" });
+    expect(scheduledExtras({})).toEqual({ drivers: "optional", driversFirstAsk: "window" });
     expect(scheduledExtras({ drivers: true, chart: "png" })).toEqual({
       drivers: "optional",
-      driversFirstAsk: "periods",
+      driversFirstAsk: "window",
       chart: "png",
     });
     expect(scheduledExtras({ drivers: false })).toEqual({});
@@ -56,7 +56,7 @@ describe("the drivers option of a subscription", () => {
   it("an unusual condition asks for its weekday series; an alert's check for no breakdown", () => {
     expect(scheduledExtras({ condition: "when findings unusual" })).toEqual({
       drivers: "optional",
-      driversFirstAsk: "periods",
+      driversFirstAsk: "window",
       weekday: true,
     });
     expect(scheduledExtras({ mode: "alert", condition: "when violations > 5" })).toEqual({});

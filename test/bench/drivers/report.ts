@@ -2,6 +2,7 @@ import type { BenchResults } from "../main.ts";
 import { notMeasured, table } from "../markdown.ts";
 import { int, round } from "../stats.ts";
 import type { TargetCheck } from "../targets.ts";
+import type { StormRun } from "./section.ts";
 
 /** The drivers part of the bench report: targets and the section's tables. */
 
@@ -40,15 +41,23 @@ export function driversTargets(r: BenchResults): TargetCheck[] {
     });
   }
   for (const s of d.storms) {
-    // Digests of one account and one range firing together can share everything: the tighter bound.
+    // Digests of one account and one range firing together can share everything: the tighter bound,
+    // judged on the slot's fires after the first (a slot fires once without the account's lists held,
+    // then every week with them); the first fire is reported beside it. The looser bound is judged on
+    // the worse of the two fires.
     const bound = s.spec.range ? 1.5 : 2;
+    const next = s.next;
+    const judged = s.spec.range ? (next?.ratio ?? s.ratio) : Math.max(s.ratio, next?.ratio ?? 0);
+    const fire = (f: { plain: StormRun; drivers: StormRun; ratio: number }) =>
+      `${f.ratio} × (${int(f.drivers.requests)} vs ${int(f.plain.requests)} requests; ${kib(f.drivers.bytes, s.subscriptions)} vs ${kib(f.plain.bytes, s.subscriptions)} KiB received per digest)`;
+    const first = { plain: s.plain, drivers: s.drivers, ratio: s.ratio };
     out.push({
       target: s.spec.range
-        ? `drivers ≤ 1.5× the GraphQL requests when ≥ 10 digests of one account and range fire together: ${s.spec.name}`
-        : `drivers ≤ 2× the GraphQL requests of a storm with shared accounts: ${s.spec.name}`,
-      figure: `${s.ratio} × (${int(s.drivers.requests)} vs ${int(s.plain.requests)} requests; ${kib(s.drivers.bytes, s.subscriptions)} vs ${kib(s.plain.bytes, s.subscriptions)} KiB received per digest)`,
-      met: s.ratio <= bound,
-      why: `the drivers added ${int(s.drivers.requests - s.plain.requests)} requests over ${s.spec.accounts} accounts (${round((s.drivers.requests - s.plain.requests) / Math.max(1, s.spec.accounts), 1)} per account) for ${int(s.subscriptions)} digests, ${round(s.spec.groupShare * 100, 0)} % of them filtered to one asset group and ${round(s.spec.scannerShare * 100, 0)} % to one scanner; ${int(s.drivers.failed)} failed or without drivers`,
+        ? `drivers ≤ 1.5× the GraphQL requests when ≥ 10 digests of one account and range fire together, at every fire after the slot's first: ${s.spec.name}`
+        : `drivers ≤ 2× the GraphQL requests of a storm with shared accounts (both fires): ${s.spec.name}`,
+      figure: next ? `next fire ${fire(next)}; first fire ${fire(first)}` : fire(first),
+      met: judged <= bound,
+      why: `the drivers added ${int(s.drivers.requests - s.plain.requests)} requests at the first fire${next ? ` and ${int(next.drivers.requests - next.plain.requests)} at the next` : ""} over ${s.spec.accounts} accounts for ${int(s.subscriptions)} digests, ${round(s.spec.groupShare * 100, 0)} % of them filtered to one asset group and ${round(s.spec.scannerShare * 100, 0)} % to one scanner; ${int(s.drivers.failed + (next?.drivers.failed ?? 0))} failed or without drivers`,
     });
   }
   return out;
@@ -109,6 +118,7 @@ export function driversSection(r: BenchResults): string {
         "digests",
         "requests plain → drivers",
         "ratio",
+        "next fire: requests plain → drivers (ratio)",
         "KiB received per digest plain → drivers",
         "insights cache hit rate (plain)",
         "time plain → drivers",
@@ -120,14 +130,17 @@ export function driversSection(r: BenchResults): string {
         int(s.subscriptions),
         `${int(s.plain.requests)} → ${int(s.drivers.requests)}`,
         `${s.ratio} ×`,
+        s.next ? `${int(s.next.plain.requests)} → ${int(s.next.drivers.requests)} (${s.next.ratio} ×)` : "–",
         `${kib(s.plain.bytes, s.subscriptions)} → ${kib(s.drivers.bytes, s.subscriptions)}`,
         `${round(s.plain.hitRate * 100, 1)} %`,
         `${round(s.plain.wallMs / 1000, 1)} s → ${round(s.drivers.wallMs / 1000, 1)} s`,
         `${round(s.plain.appCpuMs / 1000, 1)} / ${round(s.plain.emulatorCpuMs / 1000, 1)} s → ${round(s.drivers.appCpuMs / 1000, 1)} / ${round(s.drivers.emulatorCpuMs / 1000, 1)} s`,
         s.plain.failed + s.drivers.failed,
       ]),
-      ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"],
+      ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"],
     ),
+    "",
+    "Each storm fires twice: first a week ago, on a fresh prefix (nothing held: the accounts' lists unknown), then now, in a new digest service on the same prefix (a new process: nothing in memory; the first fire's cached replies and drivers are of other days; the accounts' lists it stored are there). The other columns are the first fire's.",
     "",
     "Insights cache hit rate = 1 − requests that reached the service / questions put to the insights cache (hits and in-flight waits both count as hits), for the plain storm only: with drivers, the slice requests go through the drivers cache instead, so the same formula would count them as misses of a cache they never asked.",
   ].join("\n");

@@ -7,8 +7,10 @@ import { parseKeyring } from "../../../src/config.ts";
 import { createDigestService, type DigestService } from "../../../src/digests/digest-service.ts";
 import { createDriversCache } from "../../../src/digests/drivers-cache.ts";
 import { createDriversPlanner } from "../../../src/digests/drivers-planner.ts";
-import { DEFAULT_DRIVERS, type DriversSettings } from "../../../src/digests/drivers-service.ts";
+import { batchLimits, DEFAULT_DRIVERS, type DriversSettings } from "../../../src/digests/drivers-service.ts";
+import { createFilterListsCache } from "../../../src/digests/filter-lists.ts";
 import { createInsightsCache } from "../../../src/digests/insights-cache.ts";
+import { sharedBatcher } from "../../../src/digests/slices-batcher.ts";
 import { silentLogger } from "../../../src/log.ts";
 import { createApiKeyStore } from "../../../src/store/api-keys.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../../src/store/keys.ts";
@@ -37,11 +39,16 @@ export interface DriversWorld {
   /** CPU ms the emulator's process has used so far. */
   emulatorCpuMs(): Promise<number>;
   setLatency(ms: number): Promise<void>;
-  /** A digest service on a fresh prefix; every workspace `ref(i)` holds `keyOf(i)`. */
+  /**
+   * A digest service on a fresh prefix (every workspace `ref(i)` holds `keyOf(i)`), or, with `again`,
+   * a new process's service on the prefix of an earlier one: caches in memory empty, what that one
+   * left in Redis still there.
+   */
   service(
     keys: { ref: WorkspaceRef; apiKey: string }[],
     settings?: Partial<DriversSettings>,
-  ): Promise<{ digests: DigestService; fetches(): number }>;
+    again?: string,
+  ): Promise<{ digests: DigestService; fetches(): number; prefix: string }>;
   close(): Promise<void>;
 }
 
@@ -65,6 +72,7 @@ export async function buildDriversWorld(
   };
   const { graphqlUrl } = await emulator.call<{ graphqlUrl: string }>("start", start);
   const keyring = parseKeyring(`k1:${randomBytes(32).toString("base64")}`);
+  // One client for every service (its introspection, asked once here, is not what the storms count).
   const client = createAnalyticsClient({ graphqlUrl, timeoutMs: 30_000, logger: silentLogger() });
   await client.introspect(DEMO_API_KEY);
   let n = 0;
@@ -80,15 +88,18 @@ export async function buildDriversWorld(
     setLatency: async (ms) => {
       await emulator.call("setLatency", ms);
     },
-    async service(keys, settings) {
-      const prefix = `bench-drivers-${n++}`;
+    async service(keys, settings, again) {
+      const prefix = again ?? `bench-drivers-${n++}`;
       const apiKeys = createApiKeyStore({ redis: conn, keyring, prefix });
-      for (const k of keys)
-        await apiKeys.save(k.ref, k.apiKey, { savedBy: "UBENCH", savedAt: new Date().toISOString() });
+      if (!again)
+        for (const k of keys)
+          await apiKeys.save(k.ref, k.apiKey, { savedBy: "UBENCH", savedAt: new Date().toISOString() });
+      const drivers = { ...DEFAULT_DRIVERS, ...settings };
+      // As compose.ts builds it: the digests' questions go through the slices' batcher.
       const inner = createInsightsCache({
         redis: conn,
         keys: createKeyScheme({ prefix }),
-        client,
+        client: sharedBatcher(client, batchLimits(drivers)),
         logger: silentLogger(),
       });
       // The app's shared computed-drivers cache, as compose.ts builds it (a secret of its own names the
@@ -116,10 +127,12 @@ export async function buildDriversWorld(
           driversCache,
           // And its planner: digests of an account asked together join one computation, as in the app.
           driversPlanner: createDriversPlanner(),
-          drivers: { ...DEFAULT_DRIVERS, ...settings },
+          drivers,
           logger: silentLogger(),
+          filterLists: createFilterListsCache({ redis: conn, keys: createKeyScheme({ prefix }) }),
         }),
         fetches: () => fetches,
+        prefix,
       };
     },
     async close() {
