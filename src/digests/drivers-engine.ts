@@ -23,8 +23,11 @@ import {
  */
 
 export interface DriversEngineDeps {
-  /** Where the slices are asked (the analytics client); without it there are no drivers. */
-  slices?: SlicesSource;
+  /**
+   * Where the slices are asked (the analytics client, through its batcher); without it there are no
+   * drivers. `expect` (the batcher's) holds a digest's question back for slices on their way.
+   */
+  slices?: SlicesSource & { expect?(apiKey: string): () => void };
   cache?: DriversCache;
   planner?: DriversPlanner;
   settings: DriversSettings;
@@ -212,15 +215,24 @@ export async function warmDrivers(
           return lists;
         };
         // With lists to cut the slices by, the first digest's question is asked now, beside the
-        // computations' own reads, so it goes out in the turn their slices do: one request.
+        // computations' own reads, and held back (expect) until the bucket's slices are asked or
+        // none will be: the two go out as one request.
+        const release = early ? (deps.slices?.expect?.(first.apiKey) ?? (() => undefined)) : () => undefined;
         if (early) lazyLists().catch(() => undefined);
         // Computed where nobody has them; one already shared is not read back (its delivery will).
         const settled = await Promise.allSettled(
           digests.map((d) => {
-            const compute = computeOf(deps, d.ask, { request: d.request, bucket }, lazyLists, early);
+            const computeNow = computeOf(deps, d.ask, { request: d.request, bucket }, lazyLists, early);
+            // A computation asks its slices before its first wait (for the reply's lists): once it
+            // has started, the question may go.
+            const compute = () => {
+              const running = computeNow();
+              release();
+              return running;
+            };
             return deps.cache ? deps.cache.warm(d.ask.apiKey, d.request, compute) : compute();
           }),
-        );
+        ).finally(release);
         const failed = settled.find((s) => s.status === "rejected");
         if (failed)
           deps.logger?.warn({ err: failed.reason }, "drivers warm-up failed; each digest will try again");

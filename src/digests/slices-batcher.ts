@@ -43,6 +43,13 @@ export interface BatchSource extends SlicesSource {
 /** The batcher: slices, and a digest's own question that may ride with them. */
 export interface SlicesBatcher extends SlicesSource {
   insights(apiKey: string, q: InsightsQuery, opts?: { lists?: boolean }): Promise<InsightsResult>;
+  /**
+   * Slices of the account are on their way (a warm-up that cuts them by lists it holds): until the
+   * returned function is called, a digest's question of the account that has no slices to ride with
+   * waits for them instead of going alone. The two are asked after reads of their own (on a Redis
+   * Cluster, of different nodes), so which reaches the batcher first is not known.
+   */
+  expect(apiKey: string): () => void;
 }
 
 /** Fields and asset ids per request: the bounds one computation's requests keep. */
@@ -65,6 +72,8 @@ interface Pending {
   askers: Asker[];
   digest?: DigestAsker;
   sent: boolean;
+  /** Its turn came with a digest's question alone while slices were expected: sent when they come. */
+  waiting: boolean;
   load: RequestLoad;
 }
 
@@ -79,6 +88,7 @@ export function batchSlices(
   defer: (flush: () => void) => void = setImmediate,
 ): SlicesBatcher {
   const pending = new Map<string, Pending>();
+  const expected = new Map<string, number>();
   const alone = (apiKey: string, d: DigestAsker) => {
     if (!source.insights) return d.reject(new Error("this slices source asks no digest questions"));
     source.insights(apiKey, d.query, d.opts).then(d.resolve, d.reject);
@@ -133,15 +143,20 @@ export function batchSlices(
     }
   };
 
-  const flush = (apiKey: string, batch: Pending) => {
+  /** Sends the batch; a digest's question alone waits for expected slices unless `now`. */
+  const flush = (apiKey: string, batch: Pending, now = false) => {
     if (batch.sent) return;
+    if (!now && batch.askers.length === 0 && (expected.get(apiKey) ?? 0) > 0) {
+      batch.waiting = true;
+      return;
+    }
     batch.sent = true;
     if (pending.get(apiKey) === batch) pending.delete(apiKey);
     void send(apiKey, batch);
   };
 
   const opened = (apiKey: string): Pending => {
-    const fresh: Pending = { askers: [], sent: false, load: emptyLoad() };
+    const fresh: Pending = { askers: [], sent: false, waiting: false, load: emptyLoad() };
     pending.set(apiKey, fresh);
     defer(() => flush(apiKey, fresh));
     return fresh;
@@ -159,17 +174,38 @@ export function batchSlices(
         batch.digest = asker;
       });
     },
+    expect(apiKey) {
+      expected.set(apiKey, (expected.get(apiKey) ?? 0) + 1);
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        const left = (expected.get(apiKey) ?? 1) - 1;
+        if (left > 0) {
+          expected.set(apiKey, left);
+          return;
+        }
+        expected.delete(apiKey);
+        const batch = pending.get(apiKey);
+        if (batch?.waiting) flush(apiKey, batch);
+      };
+    },
     slices(apiKey, queries) {
       if (queries.length >= limits.batchSize) return source.slices(apiKey, queries);
       return new Promise<SliceSeries[]>((resolve, reject) => {
         let batch = pending.get(apiKey);
         if (batch && !fitsLoad(batch.load, listsOf(queries), limits)) {
-          flush(apiKey, batch);
+          flush(apiKey, batch, true);
           batch = undefined;
         }
         batch ??= opened(apiKey);
         addToLoad(batch.load, listsOf(queries));
         batch.askers.push({ queries, resolve, reject });
+        if (batch.waiting) {
+          const joined = batch;
+          joined.waiting = false;
+          defer(() => flush(apiKey, joined));
+        }
       });
     },
   };

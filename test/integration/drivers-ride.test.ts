@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_API_KEY, type Emulator, startEmulator } from "../../sandbox/analytics/index.ts";
 import { createAnalyticsClient } from "../../src/analytics/client.ts";
 import { parseKeyring } from "../../src/config.ts";
@@ -15,6 +14,9 @@ import { sharedBatcher } from "../../src/digests/slices-batcher.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
+import type { RedisClient } from "../../src/store/redis-client.ts";
+import { scanKeys } from "../../src/store/scan.ts";
+import { backends, useRedis } from "../setup/backends.ts";
 
 /**
  * A scheduled digest's own question and its drivers' slices in one request: once the account's lists
@@ -28,83 +30,82 @@ const WEEK_BEFORE = new Date(NOW.getTime() - 7 * 86_400_000);
 const REF: WorkspaceRef = { teamId: "T0RIDE" };
 
 let emu: Emulator;
-let redis: Redis;
 const keyring = parseKeyring(`k1:${randomBytes(32).toString("base64")}`);
-const prefixes: string[] = [];
 
 beforeAll(async () => {
   emu = await startEmulator({ today: () => TODAY });
-  redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
 });
 
 afterAll(async () => {
-  for (const prefix of prefixes) {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-  }
   await emu.close();
-  await redis.quit();
 });
 
-/**
- * A worker process's digest service as compose.ts builds it, on `prefix` (a new one unless given:
- * a process started later over what an earlier one left in Redis).
- */
-async function processOn(prefix = `t-ride-${randomBytes(4).toString("hex")}`) {
-  if (!prefixes.includes(prefix)) {
-    prefixes.push(prefix);
-    await createApiKeyStore({ redis, keyring, prefix }).save(REF, DEMO_API_KEY, {
-      savedBy: "U0TEST",
-      savedAt: NOW.toISOString(),
-    });
-  }
-  const keys = createKeyScheme({ prefix });
-  const client = createAnalyticsClient({ graphqlUrl: emu.graphqlUrl, logger: silentLogger() });
-  await client.introspect(DEMO_API_KEY);
-  const driversCache = createDriversCache({ redis, keys, secret: randomBytes(32), logger: silentLogger() });
-  const filterLists = createFilterListsCache({ redis, keys });
-  const digests = createDigestService({
-    apiKeys: createApiKeyStore({ redis, keyring, prefix }),
-    insights: createInsightsCache({
-      redis,
-      keys,
-      client: sharedBatcher(client, batchLimits(DEFAULT_DRIVERS)),
-      logger: silentLogger(),
-    }),
-    slices: client,
-    driversCache,
-    driversPlanner: createDriversPlanner(),
-    filterLists,
-    logger: silentLogger(),
+describe.each(backends())("on $name Redis, a slot's digests and their drivers, asked together", ({ url }) => {
+  const prefixes: string[] = [];
+  const redis: RedisClient = useRedis(url, async () => {
+    for (const prefix of prefixes)
+      for await (const batch of scanKeys(redis, `${prefix}*`))
+        for (const key of batch) await redis.unlink(key);
   });
-  return { prefix, digests, filterLists, close: () => driversCache.close() };
-}
 
-type Process = Awaited<ReturnType<typeof processOn>>;
-
-/** A slot of ten subscriptions of one account and range firing at `now`, warmed as a slot's fan-out warms it. */
-async function fire(p: Process, now: Date) {
-  const before = emu.requestCount();
-  const warm = p.digests.warmDrivers(
-    REF,
-    Array.from({ length: 10 }, () => ({ range: "last7d", tz: "UTC", now, assetIds: [], scannerIds: [] })),
-  );
-  const views = await Promise.all(
-    Array.from({ length: 10 }, () =>
-      p.digests.build({
-        ref: REF,
-        range: "last7d",
-        tz: "UTC",
-        now,
-        ...scheduledExtras({ drivers: true, chart: "off" }),
+  /**
+   * A worker process's digest service as compose.ts builds it, on `prefix` (a new one unless given:
+   * a process started later over what an earlier one left in Redis).
+   */
+  async function processOn(prefix = `t-ride-${randomBytes(4).toString("hex")}`) {
+    if (!prefixes.includes(prefix)) {
+      prefixes.push(prefix);
+      await createApiKeyStore({ redis, keyring, prefix }).save(REF, DEMO_API_KEY, {
+        savedBy: "U0TEST",
+        savedAt: NOW.toISOString(),
+      });
+    }
+    const keys = createKeyScheme({ prefix });
+    const client = createAnalyticsClient({ graphqlUrl: emu.graphqlUrl, logger: silentLogger() });
+    await client.introspect(DEMO_API_KEY);
+    const driversCache = createDriversCache({ redis, keys, secret: randomBytes(32), logger: silentLogger() });
+    const filterLists = createFilterListsCache({ redis, keys });
+    const digests = createDigestService({
+      apiKeys: createApiKeyStore({ redis, keyring, prefix }),
+      insights: createInsightsCache({
+        redis,
+        keys,
+        client: sharedBatcher(client, batchLimits(DEFAULT_DRIVERS)),
+        logger: silentLogger(),
       }),
-    ),
-  );
-  await warm;
-  return { requests: emu.requestCount() - before, views: views.map((v) => v.view) };
-}
+      slices: client,
+      driversCache,
+      driversPlanner: createDriversPlanner(),
+      filterLists,
+      logger: silentLogger(),
+    });
+    return { prefix, digests, filterLists, close: () => driversCache.close() };
+  }
 
-describe("a slot's digests and their drivers, asked together", () => {
+  type Process = Awaited<ReturnType<typeof processOn>>;
+
+  /** A slot of ten subscriptions of one account and range firing at `now`, warmed as a slot's fan-out warms it. */
+  async function fire(p: Process, now: Date) {
+    const before = emu.requestCount();
+    const warm = p.digests.warmDrivers(
+      REF,
+      Array.from({ length: 10 }, () => ({ range: "last7d", tz: "UTC", now, assetIds: [], scannerIds: [] })),
+    );
+    const views = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        p.digests.build({
+          ref: REF,
+          range: "last7d",
+          tz: "UTC",
+          now,
+          ...scheduledExtras({ drivers: true, chart: "off" }),
+        }),
+      ),
+    );
+    await warm;
+    return { requests: emu.requestCount() - before, views: views.map((v) => v.view) };
+  }
+
   it("first fire: the question, then the slices; a week later, in a new process: one request for both, the same numbers as asked apart", async () => {
     const first = await processOn();
     const a = await fire(first, WEEK_BEFORE);

@@ -280,4 +280,31 @@ describe("a digest's own question asked in the turn its slices are", () => {
     expect(settled.map((x) => x.status)).toEqual(["rejected", "rejected"]);
     expect(all.kinds).toEqual(["digest + slices 1"]);
   });
+
+  it("expected slices: the question waits for them across turns, and goes alone once none are coming", async () => {
+    const { source, kinds } = serviceWithDigests();
+    const batched = batchSlices(source, { batchSize: 32, maxIds: 100 });
+    const release = batched.expect("k");
+    const digest = batched.insights("k", question("2026-11-09"));
+    // Turns pass (the slices' own reads) before they are asked: the question still waits.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(kinds).toEqual([]);
+    const slices = batched.slices("k", [q("2026-11-01")]);
+    release();
+    await Promise.all([digest, slices]);
+    expect(kinds).toEqual(["digest + slices 1"]);
+    kinds.length = 0;
+    const done = batched.expect("k");
+    const lone = batched.insights("k", question("2026-11-10"));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(kinds).toEqual([]);
+    done();
+    done();
+    await lone;
+    expect(kinds).toEqual(["digest"]);
+    // Another account's question never waits on this one's expectation.
+    const other = batched.expect("k");
+    await batched.insights("k2", question("2026-11-11"));
+    other();
+  });
 });
