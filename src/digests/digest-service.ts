@@ -61,8 +61,9 @@ export interface DigestRequest {
    */
   drivers?: "required" | "optional";
   /**
-   * How the drivers' slices are first asked [window: the fewest round trips, for an answer someone
-   * waits for]; a slot's deliveries ask "periods" (the fewest bytes). See FirstAsk.
+   * How the drivers' slices are first asked [window: the fewest round trips; every surface asks it,
+   * a slot's deliveries too, whose slices then ride with their question]; "periods" asks the fewest
+   * days. See FirstAsk.
    */
   driversFirstAsk?: FirstAsk;
   /** Fetch the previous period day by day for the chart's faint line (free when drivers run). */

@@ -8,8 +8,9 @@ import type { DigestRequest } from "./digest-service.ts";
  * (per subscription, on unless switched off; optional, so a breakdown that fails never costs the
  * digest), the subscription's own chart style when it has one (else the workspace's; the chart
  * brings the previous period with it, with the drivers or alongside the digest's query), and the
- * weekday series an `unusual` condition judges. Its slices are first asked for the periods alone (the
- * fewest bytes: a slot's deliveries come in storms). An alert's check shows no breakdown (a firing alert
+ * weekday series an `unusual` condition judges. Its slices are first asked for their windows (the
+ * periods and the gap rule's baseline): with the account's lists held, they ride with the digest's own
+ * question, and no second request is needed for a silence's baseline. An alert's check shows no breakdown (a firing alert
  * asks for its own, against what it fired on), so it asks for none.
  *
  * @example digests.build({ ...request, ...scheduledExtras(sub) })
