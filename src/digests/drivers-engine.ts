@@ -15,6 +15,7 @@ import {
   type DriversSettings,
   driversRequestKey,
 } from "./drivers-service.ts";
+import { sameOptions } from "./shared-lists.ts";
 
 /**
  * Where a digest's drivers come from, in order: this process's shared cache, a bucket its slot
@@ -61,17 +62,13 @@ export interface AccountLists {
 const listsOfReply = (reply: Promise<InsightsResult>) => () =>
   reply.then((r) => ({ assets: r.filters?.assetId ?? null, scanners: r.filters?.scannerId ?? null }));
 
-/** Whether two lists hold the same options, in order (a list read again is often another object). */
-const sameOptions = (a: readonly FilterOption[] | null, b: readonly FilterOption[] | null) =>
-  a === b ||
-  (a !== null &&
-    b !== null &&
-    a.length === b.length &&
-    a.every((x, i) => x.value === b[i]?.value && x.displayValue === b[i]?.displayValue));
+/** Whether two lists (null: none offered) hold the same options; a list read again is often another object. */
+const sameList = (a: readonly FilterOption[] | null, b: readonly FilterOption[] | null) =>
+  a === b || (a !== null && b !== null && sameOptions(a, b));
 
 /** Whether the lists the slices were cut by are the reply's. */
-export const sameLists = (a: AccountLists, b: AccountLists): boolean =>
-  sameOptions(a.assets, b.assets) && sameOptions(a.scanners, b.scanners);
+const sameLists = (a: AccountLists, b: AccountLists): boolean =>
+  sameList(a.assets, b.assets) && sameList(a.scanners, b.scanners);
 
 /**
  * Computes a bucket's drivers: every digest it holds once the lists are in, from one fetch. With

@@ -18,11 +18,15 @@ interface Held extends InsightsFilters {
  * belong to the account, not to a range or a filter, so a digest asked within that time need not
  * bring them again (for an account of a few thousand assets they are most of a reply's bytes).
  */
+/** Whether two lists hold the same options (value and name), in order. */
+export const sameOptions = (a: readonly FilterOption[], b: readonly FilterOption[]): boolean =>
+  a === b ||
+  (a.length === b.length &&
+    a.every((x, i) => x.value === b[i]?.value && x.displayValue === b[i]?.displayValue));
+
 export function createSharedLists(max = 500, now: () => number = Date.now) {
   const held = new Map<string, Held>();
-  const same = (a: readonly FilterOption[], b: readonly FilterOption[]) =>
-    a.length === b.length &&
-    a.every((x, i) => x.value === b[i]?.value && x.displayValue === b[i]?.displayValue);
+  const same = sameOptions;
   const share = (kept: FilterOption[] | undefined, fresh: FilterOption[]): FilterOption[] =>
     kept && kept !== fresh && same(kept, fresh) ? kept : fresh;
 
