@@ -212,17 +212,19 @@ export function createDigestService(options: {
     scanners: r.filters?.scannerId ?? null,
   });
 
-  /**
-   * The account's lists as last seen (by this process, else as stored for the workspace), which the
-   * drivers' slices are cut by before the reply is in, so they ride with the digest's own question.
-   * A guess: the reply's lists decide (drivers-engine.ts). Redis is read only when this process
-   * holds none, and a failed read is no guess.
-   */
-  const earlyLists = async (ref: WorkspaceRef, key: string): Promise<AccountLists | undefined> => {
+  /** The account's lists as a reply last brought them to this process, however long ago. */
+  const listsHere = (key: string): AccountLists | undefined => {
     const held = options.insights.lists?.(key);
-    if (held) return { assets: held.assetId, scanners: held.scannerId };
-    return (await options.filterLists?.held(ref).catch(() => null)) ?? undefined;
+    return held ? { assets: held.assetId, scanners: held.scannerId } : undefined;
   };
+  /**
+   * The account's lists as last seen (by this process, else as stored for the workspace), which a
+   * slot's drivers' slices are cut by before the reply is in, so they ride with the digest's own
+   * question. A guess: the reply's lists decide (drivers-engine.ts). Redis is read only when this
+   * process holds none, once per warm-up, and a failed read is no guess.
+   */
+  const earlyLists = async (ref: WorkspaceRef, key: string): Promise<AccountLists | undefined> =>
+    listsHere(key) ?? (await options.filterLists?.held(ref).catch(() => null)) ?? undefined;
 
   const filterLists: DigestService["filterLists"] = async (ref, tz, now, opts = {}) => {
     const kept = opts.kept ? await options.filterLists?.get(ref) : undefined;
@@ -324,7 +326,9 @@ export function createDigestService(options: {
         range,
         query,
       };
-      const early = req.drivers && engine.slices ? await earlyLists(req.ref, key) : undefined;
+      // A delivery that comes before its slot's warm-up took its bucket uses them too; only this
+      // process's (the warm-up read the stored ones): no Redis read on a digest's path for a guess.
+      const early = req.drivers ? listsHere(key) : undefined;
       const reply = fetchChunked(options.insights, req.ref, key, query, settings.chunkSize);
       const partial = partialFrom(req.now, req.tz);
       // Drivers start now: a shared result is found (or joined) while the digest's own query runs.

@@ -84,10 +84,13 @@ describe.each(backends())("on $name Redis, a slot's digests and their drivers, a
 
   type Process = Awaited<ReturnType<typeof processOn>>;
 
-  /** A slot of ten subscriptions of one account and range firing at `now`, warmed as a slot's fan-out warms it. */
+  /**
+   * A slot of ten subscriptions of one account and range firing at `now`, warmed before it fires as the
+   * slot's lookahead warms it (SLOT_WARM_LEAD_SECONDS ahead), then delivered.
+   */
   async function fire(p: Process, now: Date) {
     const before = emu.requestCount();
-    const warm = p.digests.warmDrivers(
+    await p.digests.warmDrivers(
       REF,
       Array.from({ length: 10 }, () => ({ range: "last7d", tz: "UTC", now, assetIds: [], scannerIds: [] })),
     );
@@ -102,7 +105,6 @@ describe.each(backends())("on $name Redis, a slot's digests and their drivers, a
         }),
       ),
     );
-    await warm;
     return { requests: emu.requestCount() - before, views: views.map((v) => v.view) };
   }
 

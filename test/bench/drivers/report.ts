@@ -140,7 +140,7 @@ export function driversSection(r: BenchResults): string {
       ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"],
     ),
     "",
-    "Each storm fires twice: first a week ago, on a fresh prefix (nothing held: the accounts' lists unknown), then now, in a new digest service on the same prefix (a new process: nothing in memory; the first fire's cached replies and drivers are of other days; the accounts' lists it stored are there). The other columns are the first fire's.",
+    "Each storm fires twice: first a week ago, on a fresh prefix (nothing held: the accounts' lists unknown), then now, in a new digest service on the same prefix (a new process: nothing in memory; the first fire's cached replies and drivers are of other days; the accounts' lists it stored are there). With drivers, each workspace's scheduled digests are warmed first, as a slot's lookahead warms them before the fire (the team channels' group filters are not planned: a subscription stores ids), and the time and CPU count the warm-up. The other columns are the first fire's.",
     "",
     "Insights cache hit rate = 1 − requests that reached the service / questions put to the insights cache (hits and in-flight waits both count as hits), for the plain storm only: with drivers, the slice requests go through the drivers cache instead, so the same formula would count them as misses of a cache they never asked.",
   ].join("\n");
