@@ -31,6 +31,8 @@ export interface StormSpec {
   scannerShare: number;
   /** One range for every unfiltered subscription (the same account and range firing together). */
   range?: string;
+  /** Fire the slot again a week later, in a new process (see StormResult.next). */
+  nextFire?: boolean;
 }
 
 export interface QueryRow {
@@ -256,6 +258,7 @@ async function storm(w: DriversWorld, spec: StormSpec, concurrency: number): Pro
   };
   const fires = async (withDrivers: boolean) => {
     const { prefix, ...first } = await run(withDrivers, new Date(Date.now() - WEEK));
+    if (!spec.nextFire) return { first };
     const { prefix: _, ...next } = await run(withDrivers, NOW(), prefix);
     return { first, next };
   };
@@ -268,7 +271,9 @@ async function storm(w: DriversWorld, spec: StormSpec, concurrency: number): Pro
     plain: plain.first,
     drivers: drivers.first,
     ratio: ratio(drivers.first, plain.first),
-    next: { plain: plain.next, drivers: drivers.next, ratio: ratio(drivers.next, plain.next) },
+    ...(plain.next && drivers.next
+      ? { next: { plain: plain.next, drivers: drivers.next, ratio: ratio(drivers.next, plain.next) } }
+      : {}),
   };
 }
 
