@@ -64,7 +64,7 @@ const listsOfReply = (reply: Promise<InsightsResult>) => () =>
 
 /** Whether two lists (null: none offered) hold the same options; a list read again is often another object. */
 const sameList = (a: readonly FilterOption[] | null, b: readonly FilterOption[] | null) =>
-  a === b || (a !== null && b !== null && sameOptions(a, b));
+  a === null || b === null ? a === b : sameOptions(a, b);
 
 /** Whether the lists the slices were cut by are the reply's. */
 const sameLists = (a: AccountLists, b: AccountLists): boolean =>
@@ -212,21 +212,15 @@ export async function warmDrivers(
           return lists;
         };
         // With lists to cut the slices by, the first digest's question is asked now, beside the
-        // computations' own reads, and held back (expect) until the bucket's slices are asked or
-        // none will be: the two go out as one request.
+        // computations' own reads, and the batcher holds either of the two that comes first for the
+        // other (expect) until the reply is in (asked some other way: a cached reply, another
+        // process's) or the warm-up ends: the two go out as one request.
         const release = early ? (deps.slices?.expect?.(first.apiKey) ?? (() => undefined)) : () => undefined;
-        if (early) lazyLists().catch(() => undefined);
+        if (early) lazyLists().then(release, release);
         // Computed where nobody has them; one already shared is not read back (its delivery will).
         const settled = await Promise.allSettled(
           digests.map((d) => {
-            const computeNow = computeOf(deps, d.ask, { request: d.request, bucket }, lazyLists, early);
-            // A computation asks its slices before its first wait (for the reply's lists): once it
-            // has started, the question may go.
-            const compute = () => {
-              const running = computeNow();
-              release();
-              return running;
-            };
+            const compute = computeOf(deps, d.ask, { request: d.request, bucket }, lazyLists, early);
             return deps.cache ? deps.cache.warm(d.ask.apiKey, d.request, compute) : compute();
           }),
         ).finally(release);

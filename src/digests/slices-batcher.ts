@@ -44,10 +44,10 @@ export interface BatchSource extends SlicesSource {
 export interface SlicesBatcher extends SlicesSource {
   insights(apiKey: string, q: InsightsQuery, opts?: { lists?: boolean }): Promise<InsightsResult>;
   /**
-   * Slices of the account are on their way (a warm-up that cuts them by lists it holds): until the
-   * returned function is called, a digest's question of the account that has no slices to ride with
-   * waits for them instead of going alone. The two are asked after reads of their own (on a Redis
-   * Cluster, of different nodes), so which reaches the batcher first is not known.
+   * A digest's question and slices of the account are on their way (a warm-up that cuts them by lists
+   * it holds): until the returned function is called, a batch of the account that holds only one of
+   * the two waits for the other instead of going alone. Each is asked after reads of its own (on a
+   * Redis Cluster, of different nodes), so which reaches the batcher first is not known.
    */
   expect(apiKey: string): () => void;
 }
@@ -72,7 +72,7 @@ interface Pending {
   askers: Asker[];
   digest?: DigestAsker;
   sent: boolean;
-  /** Its turn came with a digest's question alone while slices were expected: sent when they come. */
+  /** Its turn came with only a question or only slices while both were expected: sent when the other comes. */
   waiting: boolean;
   load: RequestLoad;
 }
@@ -96,10 +96,10 @@ export function batchSlices(
 
   const send = async (apiKey: string, batch: Pending) => {
     const only = batch.askers[0];
-    const digest = batch.digest;
-    if (digest && (batch.askers.length === 0 || !source.insightsWithSlices)) alone(apiKey, digest);
+    // The digest's question rides when there are slices to ride with and the source can carry both.
+    const riding = only && source.insightsWithSlices ? batch.digest : undefined;
+    if (batch.digest && !riding) alone(apiKey, batch.digest);
     if (!only) return;
-    const riding = digest && source.insightsWithSlices ? digest : undefined;
     if (batch.askers.length === 1 && !riding) {
       source.slices(apiKey, only.queries).then(only.resolve, only.reject);
       return;
@@ -143,16 +143,23 @@ export function batchSlices(
     }
   };
 
-  /** Sends the batch; a digest's question alone waits for expected slices unless `now`. */
+  /** Sends the batch; while a question and slices are expected, one without the other waits unless `now`. */
   const flush = (apiKey: string, batch: Pending, now = false) => {
     if (batch.sent) return;
-    if (!now && batch.askers.length === 0 && (expected.get(apiKey) ?? 0) > 0) {
+    const half = !batch.digest || batch.askers.length === 0;
+    if (!now && half && (expected.get(apiKey) ?? 0) > 0) {
       batch.waiting = true;
       return;
     }
     batch.sent = true;
     if (pending.get(apiKey) === batch) pending.delete(apiKey);
     void send(apiKey, batch);
+  };
+
+  /** A waiting batch that something joined: its turn comes again (it waits on if still half). */
+  const rejoined = (apiKey: string, batch: Pending) => {
+    batch.waiting = false;
+    defer(() => flush(apiKey, batch));
   };
 
   const opened = (apiKey: string): Pending => {
@@ -172,6 +179,7 @@ export function batchSlices(
         const batch = open ?? opened(apiKey);
         addToLoad(batch.load, lists);
         batch.digest = asker;
+        if (batch.waiting) rejoined(apiKey, batch);
       });
     },
     expect(apiKey) {
@@ -201,11 +209,7 @@ export function batchSlices(
         batch ??= opened(apiKey);
         addToLoad(batch.load, listsOf(queries));
         batch.askers.push({ queries, resolve, reject });
-        if (batch.waiting) {
-          const joined = batch;
-          joined.waiting = false;
-          defer(() => flush(apiKey, joined));
-        }
+        if (batch.waiting) rejoined(apiKey, batch);
       });
     },
   };

@@ -160,4 +160,23 @@ describe.each(backends())("on $name Redis, a slot's digests and their drivers, a
     expect(b.views[0]?.drivers).toEqual(c.views[0]?.drivers);
     expect(b.views[0]?.digest).toEqual(c.views[0]?.digest);
   });
+
+  it("digests nobody planned, with the lists held here: still one computation for all, gathered while their replies come", async () => {
+    const p = await processOn();
+    await fire(p, WEEK_BEFORE);
+    // Three people ask at once, each a range of their own: no slot planned them. The service takes
+    // 300 ms a request, so all three are in while the first reply is awaited (a loaded machine can
+    // delay a digest's own reads by tens of ms; the gathering is what is tested, not that timing).
+    const before = emu.byOperation().DriverSlices?.requests ?? 0;
+    emu.setRates({ latencyMs: 300 });
+    const views = await Promise.all(
+      ["last7d", "last8d", "last9d"].map((range) =>
+        p.digests.build({ ref: REF, range, tz: "UTC", now: NOW, drivers: "required" }),
+      ),
+    ).finally(() => emu.setRates({ latencyMs: 0 }));
+    await p.close();
+    for (const v of views) expect(v.view.drivers).toBeDefined();
+    // One fetch of the days the three need: taken at once, the first would have left the others out.
+    expect((emu.byOperation().DriverSlices?.requests ?? 0) - before).toBe(1);
+  });
 });

@@ -281,7 +281,7 @@ describe("a digest's own question asked in the turn its slices are", () => {
     expect(all.kinds).toEqual(["digest + slices 1"]);
   });
 
-  it("expected slices: the question waits for them across turns, and goes alone once none are coming", async () => {
+  it("expected together: whichever of the question and the slices comes first waits for the other across turns, and goes alone once released", async () => {
     const { source, kinds } = serviceWithDigests();
     const batched = batchSlices(source, { batchSize: 32, maxIds: 100 });
     const release = batched.expect("k");
@@ -302,6 +302,16 @@ describe("a digest's own question asked in the turn its slices are", () => {
     done();
     await lone;
     expect(kinds).toEqual(["digest"]);
+    // The slices first this time: they wait for the question, then go with it.
+    kinds.length = 0;
+    const pair = batched.expect("k");
+    const early = batched.slices("k", [q("2026-11-02")]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(kinds).toEqual([]);
+    const late = batched.insights("k", question("2026-11-12"));
+    await Promise.all([early, late]);
+    pair();
+    expect(kinds).toEqual(["digest + slices 1"]);
     // Another account's question never waits on this one's expectation.
     const other = batched.expect("k");
     await batched.insights("k2", question("2026-11-11"));
