@@ -15,10 +15,19 @@ export interface StreamExecutorOptions {
    * worker running piles up, far above any backlog the busy note lets form.
    */
   maxLength?: number;
+  /**
+   * How long a request waits for others to share its write, ms [10]: one script call then carries
+   * every request of that window, so a busy web process pays one write and one reply for several
+   * (the requests are acknowledged before this; only their answers start up to this much later).
+   * 0: only the requests of one turn of the event loop share a write.
+   */
+  gatherMs?: number;
+  /** Requests in one write at most [100]; a full write goes at once. */
+  maxBatch?: number;
 }
 
 type Scripted = RedisClient & {
-  interactiveAdd(key: string, cap: number, json: string, group: string): Promise<[number, number]>;
+  interactiveAdd(key: string, cap: number, group: string, ...jobs: string[]): Promise<[number, number]>;
   interactiveDepth(key: string, group: string): Promise<[number, number]>;
 };
 
@@ -32,32 +41,77 @@ function scripted(redis: RedisClient): Scripted {
   return r;
 }
 
+interface Waiting {
+  json: string;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
 /**
- * The web side of the hand-off: each request is one script call that appends it to the stream and
- * returns the backlog (how many wait, and how long the oldest has), which is remembered for
- * admission control (see stream.ts). No queue library
- * on this path: no job objects, no events stream, one round trip.
+ * The web side of the hand-off: requests are gathered for a few milliseconds and written with one
+ * script call that appends each to the stream and returns the backlog (how many wait, and how long
+ * the oldest has), which is remembered for admission control (see stream.ts). No queue library on
+ * this path: no job objects, no events stream, one round trip per gathering. `submit` resolves once
+ * its request is stored; `close` writes what is still gathered.
  */
 export function createStreamExecutor(o: StreamExecutorOptions): InteractiveExecutor & { key: string } {
   const redis = scripted(o.connection);
   const key = streamKey(o.prefix, o.name);
   const cap = o.maxLength ?? 50_000;
+  const gatherMs = o.gatherMs ?? 10;
+  const maxBatch = Math.max(1, o.maxBatch ?? 100);
   let seen: BacklogReading = { count: 0, waitedMs: 0, atMs: 0 };
   const note = ([count, waitedMs]: [number, number]) => {
     seen = { count: Number(count), waitedMs: Number(waitedMs), atMs: Date.now() };
     return seen.count;
   };
+  let gathered: Waiting[] = [];
+  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  const writing = new Set<Promise<void>>();
+
+  const write = (): Promise<void> => {
+    if (timer) {
+      if (gatherMs > 0) clearTimeout(timer as NodeJS.Timeout);
+      else clearImmediate(timer as NodeJS.Immediate);
+      timer = undefined;
+    }
+    const batch = gathered;
+    gathered = [];
+    if (batch.length === 0) return Promise.resolve();
+    const done = redis
+      .interactiveAdd(key, cap, STREAM_GROUP, ...batch.map((w) => w.json))
+      .then(
+        (reading) => {
+          note(reading);
+          for (const w of batch) w.resolve();
+        },
+        (err: unknown) => {
+          for (const w of batch) w.reject(err);
+        },
+      )
+      .finally(() => writing.delete(done));
+    writing.add(done);
+    return done;
+  };
+
   return {
     key,
-    async submit(job: InteractiveJob) {
-      note(await redis.interactiveAdd(key, cap, JSON.stringify(job), STREAM_GROUP));
+    submit(job: InteractiveJob) {
+      const json = JSON.stringify(job);
+      return new Promise<void>((resolve, reject) => {
+        gathered.push({ json, resolve, reject });
+        if (gathered.length >= maxBatch) void write();
+        else if (!timer) timer = gatherMs > 0 ? setTimeout(write, gatherMs) : setImmediate(write);
+      });
     },
     async depth() {
       return note(await redis.interactiveDepth(key, STREAM_GROUP));
     },
     waiting: () => seen,
     async close() {
-      // The connection belongs to the composition root; nothing of its own to release.
+      // The connection belongs to the composition root; what is gathered is written before it closes.
+      await write();
+      await Promise.all([...writing]);
     },
   };
 }

@@ -4,9 +4,10 @@ import type { InteractiveJob } from "./types.ts";
  * The hand-off between web and worker processes: one Redis stream read by one consumer group.
  *   `<prefix>:<name>:requests`   stream of `{ j: <InteractiveJob as JSON> }` entries
  *   group `workers`              every worker process is a consumer of it
- * The web writes an entry with one command (a script that also answers the backlog, so admission
- * control never reads it apart). A worker reads new entries for its free slots, keeps the ones it
- * runs fresh while they run, and acknowledges and deletes each when done. An entry whose worker died
+ * The web writes the requests of a few milliseconds with one command (a script that adds an entry
+ * per request and answers the backlog, so admission control never reads it apart). A worker reads
+ * new entries for its free slots, keeps the ones it runs fresh while they run, and acknowledges and
+ * deletes each when done. An entry whose worker died
  * sits in the group's pending list until its idle time passes the lease, then another worker claims
  * it: delivered at least once, and answered once thanks to each request's claim (claims.ts).
  */
@@ -47,12 +48,15 @@ local at = tonumber(string.match(first[1], '^(%d+)'))
 return {waiting, math.max(0, now - at)}`;
 
 /**
- * Adds a request and answers the backlog (above), so admission control never reads it apart.
- * KEYS[1] stream; ARGV[1] approximate length cap, ARGV[2] the job's JSON, ARGV[3] group.
+ * Adds requests, each an entry of its own, and answers the backlog (above), so admission control
+ * never reads it apart. KEYS[1] stream; ARGV[1] approximate length cap, ARGV[2] group, ARGV[3..] the
+ * jobs' JSON.
  */
 export const ADD_SCRIPT = `
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'j', ARGV[2])
-local group = ARGV[3]
+for i = 3, #ARGV do
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'j', ARGV[i])
+end
+local group = ARGV[2]
 ${BACKLOG_LUA}`;
 
 /** The backlog alone. KEYS[1] stream; ARGV[1] group. */

@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { App, type CustomRoute, LogLevel } from "@slack/bolt";
 import type { SlackConfig } from "../config.ts";
 import type { OAuthAppOptions } from "../install/index.ts";
 import { withLogContext } from "../log.ts";
+import { randomId } from "../random-id.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { deadlineFetch, SLACK_TIMEOUT_MS } from "./deadline-fetch.ts";
 import { errorReply } from "./error-reply.ts";
@@ -91,7 +91,7 @@ export function createSlackApp({
   });
 
   // Every log line of one Slack request carries its id, whichever module writes it.
-  app.use(async ({ next }) => withLogContext({ requestId: randomBytes(6).toString("hex") }, next));
+  app.use(async ({ next }) => withLogContext({ requestId: randomId() }, next));
   installFrame(app, deps, routes, admit);
 
   app.error(async (error) => {

@@ -55,7 +55,9 @@ describe("digests computed by worker processes", () => {
     const sent = await stack.slack.sendCommand({ ...who(), text: "last9d" });
     expect(sent.status).toBe(200);
     const url = sent.responseUrl as string;
-    // One entry, written before the ack came back: nothing of the digest happened in the web process.
+    // One entry, written just after the ack (with whatever else came in those few milliseconds):
+    // nothing of the digest happened in the web process.
+    await stack.slack.waitFor(async () => (await entries()).length > 0, { timeoutMs: 2_000 });
     expect(await entries()).toHaveLength(1);
     expect(stack.slack.responses(url)).toEqual([]);
     // Not even the access check: it runs where the work runs.
@@ -97,6 +99,7 @@ describe("digests computed by worker processes", () => {
     const sent = await stack.slack.sendCommand({ ...who(), text: "last8d" });
     const url = sent.responseUrl as string;
     // Waiting for a worker, the request's entry holds the url: the dump below sees it where it is kept.
+    await stack.slack.waitFor(async () => (await entries()).length > 0, { timeoutMs: 2_000 });
     expect(naming(await stored(), url).map((l) => l.split(" ")[0])).toEqual([key()]);
 
     workers.push(await spawnWorker(stack, {}));

@@ -75,9 +75,9 @@ describe("log lines", () => {
     });
     const lines = parsed();
     const handled = lines.find((l) => l.msg === "command handled");
-    // A request handled where it is acked has Bolt-side id of 12 hex digits; one handed off to the
-    // executor is known by its hand-off job's id (`r` + 18 hex digits) from the ack to the answer.
-    expect(handled?.requestId).toMatch(/^(?:[0-9a-f]{12}|r[0-9a-f]{18})$/);
+    // A request handled where it is acked has a Bolt-side id of 32 hex digits; one handed off to the
+    // executor is known by its hand-off job's id (`r` + 32 hex digits) from the ack to the answer.
+    expect(handled?.requestId).toMatch(/^r?[0-9a-f]{32}$/);
     expect(lines.filter((l) => l.requestId === handled?.requestId).length).toBeGreaterThanOrEqual(1);
     expect(lines.every((l) => typeof l.requestId === "string")).toBe(true);
   });

@@ -5,7 +5,7 @@ import { createStreamExecutor } from "../../src/interactive/queue.ts";
 import { STREAM_GROUP } from "../../src/interactive/stream.ts";
 import type { InteractiveJob } from "../../src/interactive/types.ts";
 import { silentLogger } from "../../src/log.ts";
-import type { RedisClient } from "../../src/store/redis-client.ts";
+import { isCluster, type RedisClient } from "../../src/store/redis-client.ts";
 
 /**
  * The web side's reading of the hand-off's backlog, against a real Redis (one node and a cluster):
@@ -56,5 +56,79 @@ describe.each([
     await redis.call("XREADGROUP", "GROUP", STREAM_GROUP, "w1", "COUNT", "10", "STREAMS", executor.key, ">");
     expect(await executor.depth()).toBe(0);
     expect(executor.waiting()).toMatchObject({ count: 0, waitedMs: 0 });
+  });
+
+  /** The hand-off scripts Redis ran on `key`, counted from MONITOR on every server that may hold it. */
+  async function scriptCalls(redis: RedisClient, key: string) {
+    const servers = isCluster(redis) ? (await redis.ping(), redis.nodes("master")) : [redis];
+    const monitors = await Promise.all(servers.map((s) => s.monitor()));
+    let calls = 0;
+    for (const m of monitors)
+      m.on("monitor", (_time: string, args: string[]) => {
+        if (["evalsha", "eval"].includes(args[0]?.toLowerCase() ?? "") && args[3] === key) calls += 1;
+      });
+    return {
+      count: () => calls,
+      stop: () => Promise.all(monitors.map((m) => m.disconnect())),
+    };
+  }
+
+  it("writes the requests of one gathering with one script call, each an entry of its own", async () => {
+    const redis = connectRedis(url(), silentLogger());
+    clients.push(redis);
+    const prefix = `{t-gather-${randomUUID().slice(0, 8)}}`;
+    const executor = createStreamExecutor({ connection: redis, prefix, gatherMs: 50 });
+    const seen = await scriptCalls(redis, executor.key);
+    try {
+      await Promise.all(["r1", "r2", "r3", "r4", "r5"].map((id) => executor.submit(job(id))));
+      const entries = (await redis.xrange(executor.key, "-", "+")) as [string, string[]][];
+      expect(entries.map(([, fields]) => JSON.parse(fields[1] as string).id)).toEqual([
+        "r1",
+        "r2",
+        "r3",
+        "r4",
+        "r5",
+      ]);
+      expect(executor.waiting().count).toBe(5);
+      // MONITOR's lines can trail the command's reply: wait until the one call shows.
+      for (let i = 0; i < 50 && seen.count() === 0; i++) await sleep(20);
+      expect(seen.count()).toBe(1);
+      // A later request is a gathering of its own.
+      await executor.submit(job("r6"));
+      for (let i = 0; i < 50 && seen.count() === 1; i++) await sleep(20);
+      expect(seen.count()).toBe(2);
+    } finally {
+      await seen.stop();
+    }
+  });
+
+  it("writes a full gathering at once, and what is gathered when it closes", async () => {
+    const redis = connectRedis(url(), silentLogger());
+    clients.push(redis);
+    const prefix = `{t-gather-${randomUUID().slice(0, 8)}}`;
+    // A gathering that would outlast the test: only its size, or the close, can write it.
+    const executor = createStreamExecutor({ connection: redis, prefix, gatherMs: 60_000, maxBatch: 2 });
+    const late = sleep(2_000).then(() => "still gathering");
+    const full = Promise.all([executor.submit(job("r1")), executor.submit(job("r2"))]).then(() => "written");
+    expect(await Promise.race([full, late])).toBe("written");
+    const third = executor.submit(job("r3")).then(() => "written");
+    await sleep(50);
+    expect(await redis.xlen(executor.key)).toBe(2);
+    await executor.close();
+    expect(await Promise.race([third, late])).toBe("written");
+    expect(await redis.xlen(executor.key)).toBe(3);
+  });
+
+  it("fails every request of a write Redis refuses, and stores none of them", async () => {
+    const redis = connectRedis(url(), silentLogger());
+    clients.push(redis);
+    const prefix = `{t-gather-${randomUUID().slice(0, 8)}}`;
+    const executor = createStreamExecutor({ connection: redis, prefix, gatherMs: 20 });
+    // The stream's key holds a string: XADD answers WRONGTYPE.
+    await redis.set(executor.key, "not a stream");
+    const outcomes = await Promise.allSettled([executor.submit(job("r1")), executor.submit(job("r2"))]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
+    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/WRONGTYPE/);
+    expect(await redis.get(executor.key)).toBe("not a stream");
   });
 });

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mrkdwn } from "../../blockkit/text.ts";
 import type {
   BacklogReading,
@@ -7,6 +6,7 @@ import type {
   Offload,
   RequestSurface,
 } from "../../interactive/types.ts";
+import { randomId } from "../../random-id.ts";
 import { obj, str } from "./facts.ts";
 
 /** The immediate answer when more requests wait than the backlog allows; the real one follows. */
@@ -93,7 +93,7 @@ export function requestOf(
     str(body.user_id) ?? str(obj(body.user).id) ?? (typeof event.user === "string" ? event.user : "");
   const job: InteractiveJob = {
     v: 1,
-    id: `r${randomBytes(9).toString("hex")}`,
+    id: `r${randomId()}`,
     route,
     team: Object.fromEntries(Object.entries(team).filter(([, v]) => v !== undefined && v !== false)),
     userId,
