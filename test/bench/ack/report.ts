@@ -3,7 +3,13 @@ import { notMeasured, table } from "../markdown.ts";
 import { int, round } from "../stats.ts";
 import type { TargetCheck } from "../targets.ts";
 import { profileMarkdown } from "./profile.ts";
-import { type AckMode, type AckModeResult, type AckRun, LOOKUP_LATENCY_MS } from "./section.ts";
+import {
+  type AckMode,
+  type AckModeResult,
+  type AckRun,
+  LOOKUP_LATENCY_MS,
+  type OthersCpu,
+} from "./section.ts";
 
 /** The ack section's targets and its Markdown, from one run. */
 
@@ -14,9 +20,14 @@ const modeOf = (r: BenchResults, mode: AckMode) => r.ackModes?.find((m) => m.mod
 const at = (m: AckModeResult | undefined, rate: number) => m?.warm.find((w) => w.rate === rate);
 const runsOf = (m: AckModeResult) => [m.cold, ...m.warm, ...m.kinds];
 
+const others = (o: OthersCpu) =>
+  `${o.worker !== undefined ? `worker ${o.worker}, ` : ""}stand-ins ${o.standIns}, load sender ${o.sender}, Redis ${o.redis}`;
+
 /** What a run measured alongside its acks: CPU per request of each process and the machine's load. */
 const measured = (a: AckRun) =>
-  `measured alongside: ${a.cpuMsPerRequest.app} ms of the app's CPU per request (bare Bolt ${a.cpuMsPerRequest.bare} ms${a.cpuMsPerRequest.worker !== undefined ? `; worker ${a.cpuMsPerRequest.worker} ms` : ""}); the machine ${a.cpu.app.machinePct} % busy during the app's run, ${a.cpu.app.othersPct} % of it other processes (bare run: ${a.cpu.bare.machinePct} % / ${a.cpu.bare.othersPct} %)`;
+  `measured alongside: ${a.cpuMsPerRequest.app} ms of the app's CPU per request (bare Bolt ${a.cpuMsPerRequest.bare} ms${a.cpuMsPerRequest.worker !== undefined ? `; worker ${a.cpuMsPerRequest.worker} ms` : ""}); the machine ${a.cpu.app.machinePct} % busy during the app's run, ${a.cpu.app.othersPct} % of it other processes (bare run: ${a.cpu.bare.machinePct} % / ${a.cpu.bare.othersPct} %)${a.others ? `; the processes beside the one Slack talks to, ms of CPU per request: ${others(a.others.app)} in the app's run (${round(sum(a.others.app), 3)} in all), ${others(a.others.bare)} in bare Bolt's (${round(sum(a.others.bare), 3)})` : ""}`;
+
+const sum = (o: OthersCpu) => (o.worker ?? 0) + o.standIns + o.sender + o.redis;
 
 export function ackTargets(r: BenchResults): TargetCheck[] {
   const out: TargetCheck[] = [];
@@ -206,7 +217,7 @@ export function ackSection(r: BenchResults): string {
   return [
     "## 1. Ack latency, CPU and answers (OAuth, realistic mix)",
     "",
-    "The product runs as deployed, each process started from the CLI with its environment: `insights-digest start`, or `web` and `worker` (the worker at nice 10). OAuth mode: 50 installed workspaces (tokens sealed in Redis, as the install flow stores them), 10 people each in five time zones, each workspace with its own platform account (every tenth a large one, 5,000 assets, whose asset menu is a search). The mix: 60 % slash commands (presets, `lastNd`, calendar ranges, explicit spans; a third with an asset or scanner filter), 37 % clicks on a private digest (range buttons, the asset menu, Why?, an asset group; in a large account half of the asset menu's uses are a keystroke in its search, type-ahead, answered in the ack), 3 % subscribe modal submissions (valid, a bad time, or from a member). A separate process signs each request and POSTs it on a fixed schedule over keep-alive HTTP (open loop); answers on response_url go to a sink in that process. Ack = request sent → the app's complete HTTP answer. The bare Bolt app (its own process, same receiver settings) only acks. Each mode starts fresh processes on emptied caches: the first pass over all 500 people is **cold** (users.info, the service's replies, the JIT), the rest **warm**. Warm rates up to 500/s, and the commands-only run that the web CPU target reads, run three times alternating with bare; the row is the run with the median p99. CPU per request is read from /proc for the process Slack talks to (with WEB_CONCURRENCY its cluster workers included; for `start` its threads included, its main thread apart) and for the worker; each side's figure is the median of its runs' figures (one run's moves with when its garbage collections fall). Per kind: ack p99 ms / answer p99 ms. Modal submissions and type-ahead are answered by their ack (bare Bolt answers a search with no options)." +
+    "The product runs as deployed, each process started from the CLI with its environment: `insights-digest start`, or `web` and `worker` (the worker at nice 10). OAuth mode: 50 installed workspaces (tokens sealed in Redis, as the install flow stores them), 10 people each in five time zones, each workspace with its own platform account (every tenth a large one, 5,000 assets, whose asset menu is a search). The mix: 60 % slash commands (presets, `lastNd`, calendar ranges, explicit spans; a third with an asset or scanner filter), 37 % clicks on a private digest (range buttons, the asset menu, Why?, an asset group; in a large account half of the asset menu's uses are a keystroke in its search, type-ahead, answered in the ack), 3 % subscribe modal submissions (valid, a bad time, or from a member). A separate process signs each request and POSTs it on a fixed schedule over keep-alive HTTP (open loop); answers on response_url go to a sink in that process. Ack = request sent → the app's complete HTTP answer. The bare Bolt app (its own process, same receiver settings) only acks. Each mode starts fresh processes on emptied caches, a fresh bare Bolt among them, so the two serve the same requests in the same order from their first: the first pass over all 500 people is **cold** (users.info, the service's replies, the JIT), the rest **warm**. (Reports before 2026-11-28 14:15 kept one bare Bolt across the modes, warmed before the first: by the commands-only runs it had served thousands more requests than the app, and its cold pass was warm.) Warm rates up to 500/s, and the commands-only run that the web CPU target reads, run three times alternating with bare; the row is the run with the median p99. CPU per request is read from /proc for the process Slack talks to (with WEB_CONCURRENCY its cluster workers included; for `start` its threads included, its main thread apart) and for the worker; each side's figure is the median of its runs' figures (one run's moves with when its garbage collections fall). Per kind: ack p99 ms / answer p99 ms. Modal submissions and type-ahead are answered by their ack (bare Bolt answers a search with no options)." +
       ` The stand-in answers Slack's lookups (users.info, conversations.info, .open, .members) ${LOOKUP_LATENCY_MS} ms after they arrive, so a submission counts as having waited on one only when its ack came at least that long after the call reached the stand-in (a lookup made after the ack can arrive before the sender has read it).`,
     "",
     ...modes.flatMap((m) => [

@@ -38,6 +38,12 @@ export interface AckRun {
   /** Each run's CPU per request, in order (reports before 2026-11-28 06:30 do not have it). */
   cpuRuns?: { bare: number[]; app: number[] };
   cpu: { bare: CpuShare; app: CpuShare };
+  /**
+   * CPU ms per request of the other processes on the machine over the same run (the median-p99 run
+   * of each side): what the app's process shared the two cores with. Reports before 2026-11-28
+   * 14:30 do not have it.
+   */
+  others?: { bare: OthersCpu; app: OthersCpu };
   p99Runs: { bare: number[]; app: number[] };
   /** Modal submissions during which the app called Slack about that person or channel before acking. */
   modalSlackCallsBeforeAck: number;
@@ -63,6 +69,17 @@ export interface AckPlan {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** CPU ms per request of the processes beside the one measured (see AckRun.others). */
+export interface OthersCpu {
+  /** The worker process (web + worker modes). */
+  worker?: number;
+  /** The Slack stand-in and the analytics emulator (this bench's own process). */
+  standIns: number;
+  /** The load sender, which also receives the answers posted to response_url. */
+  sender: number;
+  redis: number;
+}
 
 interface Ctx {
   world: World;
@@ -150,8 +167,19 @@ async function once(c: Ctx, who: "bare" | "app", rate: number, kind: MixKind, du
   const app0 = cpuMs(target.pid);
   const main0 = c.mode === "start" && who === "app" ? cpuMs(target.pid, { mainThreadOnly: true }) : 0;
   const worker0 = c.worker && who === "app" ? cpuMs(c.worker.pid) : 0;
+  const beside0 = c.worker ? cpuMs(c.worker.pid) : 0;
+  const own0 = process.cpuUsage();
+  const sender0 = cpuMs(c.sender.pid);
+  const redis0 = await c.world.redisCpuMs();
   const result = await c.sender.call<OpenLoopResult>("openLoop", args);
   const per = (ms: number) => round(ms / result.sent, 3);
+  const own = process.cpuUsage(own0);
+  const others: OthersCpu = {
+    ...(c.worker ? { worker: per(cpuMs(c.worker.pid) - beside0) } : {}),
+    standIns: per((own.user + own.system) / 1_000),
+    sender: per(cpuMs(c.sender.pid) - sender0),
+    redis: per((await c.world.redisCpuMs()) - redis0),
+  };
   return {
     result,
     cpu: watch.stop(),
@@ -161,6 +189,7 @@ async function once(c: Ctx, who: "bare" | "app", rate: number, kind: MixKind, du
         ? per(cpuMs(target.pid, { mainThreadOnly: true }) - main0)
         : undefined,
     worker: c.worker && who === "app" ? per(cpuMs(c.worker.pid) - worker0) : undefined,
+    others,
   };
 }
 
@@ -209,6 +238,7 @@ async function measure(
     },
     cpuRuns: { bare: bareRuns.map((r) => r.msPerRequest), app: appRuns.map((r) => r.msPerRequest) },
     cpu: { bare: bare.cpu, app: app.cpu },
+    others: { bare: bare.others, app: app.others },
     p99Runs: { bare: bareRuns.map((r) => r.result.ackMs.p99), app: appRuns.map((r) => r.result.ackMs.p99) },
     // The count beside the calls: reports written before the calls were kept have only the count.
     modalSlackCallsBeforeAck: modalFlags.length,

@@ -42,6 +42,8 @@ export interface World {
   env: Record<string, string>;
   /** Forgets what the app caches in Redis (users, insights, filter lists, unfurls…), keeping installs and keys. */
   flushCaches(): Promise<number>;
+  /** CPU ms the Redis server has used so far (its INFO, all its threads). */
+  redisCpuMs(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -177,6 +179,11 @@ export async function startWorld(o: { workspaces: number; usersPerWorkspace: num
     workspaces,
     env,
     flushCaches: () => flush(client),
+    async redisCpuMs() {
+      const info = String(await client.info("cpu"));
+      const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
+      return (field("used_cpu_sys") + field("used_cpu_user")) * 1000;
+    },
     async close() {
       client.disconnect();
       await slack.close();
