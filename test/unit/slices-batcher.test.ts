@@ -243,42 +243,30 @@ describe("a digest's own question asked in the turn its slices are", () => {
   });
 
   it("refused itself, fails alone (the slices ask again); a refused slice fails its asker, and the digest asks again alone", async () => {
-    const refusedDigest = serviceWithDigests((digest, queries) =>
-      digest && queries.length > 0
-        ? new AnalyticsError("graphql", "refused", { failedFields: ["digest"] })
-        : undefined,
+    /** A question and one slice asked together of a service whose combined request fails with `err`. */
+    const together = async (err: unknown) => {
+      const svc = serviceWithDigests((digest, queries) => (digest && queries.length > 0 ? err : undefined));
+      const batched = batchSlices(svc.source, { batchSize: 32, maxIds: 100 });
+      const settled = await Promise.allSettled([
+        batched.insights("k", question("2026-11-09")),
+        batched.slices("k", [q("2026-11-01")]),
+      ]);
+      return { statuses: settled.map((x) => x.status), kinds: svc.kinds };
+    };
+    const refusedDigest = await together(
+      new AnalyticsError("graphql", "refused", { failedFields: ["digest"] }),
     );
-    let batched = batchSlices(refusedDigest.source, { batchSize: 32, maxIds: 100 });
-    const [d, s] = await Promise.allSettled([
-      batched.insights("k", question("2026-11-09")),
-      batched.slices("k", [q("2026-11-01")]),
-    ]);
-    expect(d.status).toBe("rejected");
-    expect(s.status).toBe("fulfilled");
+    expect(refusedDigest.statuses).toEqual(["rejected", "fulfilled"]);
     expect(refusedDigest.kinds).toEqual(["digest + slices 1", "slices 1"]);
-    const refusedSlice = serviceWithDigests((digest, queries) =>
-      digest && queries.length > 0
-        ? new AnalyticsError("graphql", "refused", { failedFields: ["s0"] })
-        : undefined,
-    );
-    batched = batchSlices(refusedSlice.source, { batchSize: 32, maxIds: 100 });
-    const [d2, s2] = await Promise.allSettled([
-      batched.insights("k", question("2026-11-09")),
-      batched.slices("k", [q("2026-11-01")]),
-    ]);
-    expect(d2.status).toBe("fulfilled");
-    expect(s2.status).toBe("rejected");
+    const refusedSlice = await together(new AnalyticsError("graphql", "refused", { failedFields: ["s0"] }));
+    expect(refusedSlice.statuses).toEqual(["fulfilled", "rejected"]);
     expect(refusedSlice.kinds).toEqual(["digest + slices 1", "digest"]);
     // The whole request down: everyone's failure, nobody asks again.
-    const down = new AnalyticsError("unavailable", "The analytics service did not answer in time.");
-    const all = serviceWithDigests((digest, queries) => (digest && queries.length > 0 ? down : undefined));
-    batched = batchSlices(all.source, { batchSize: 32, maxIds: 100 });
-    const settled = await Promise.allSettled([
-      batched.insights("k", question("2026-11-09")),
-      batched.slices("k", [q("2026-11-01")]),
-    ]);
-    expect(settled.map((x) => x.status)).toEqual(["rejected", "rejected"]);
-    expect(all.kinds).toEqual(["digest + slices 1"]);
+    const down = await together(
+      new AnalyticsError("unavailable", "The analytics service did not answer in time."),
+    );
+    expect(down.statuses).toEqual(["rejected", "rejected"]);
+    expect(down.kinds).toEqual(["digest + slices 1"]);
   });
 
   it("expected together: whichever of the question and the slices comes first waits for the other across turns, and goes alone once released", async () => {
