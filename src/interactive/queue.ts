@@ -19,7 +19,6 @@ export interface StreamExecutorOptions {
    * How long a request waits for others to share its write, ms [10]: one script call then carries
    * every request of that window, so a busy web process pays one write and one reply for several
    * (the requests are acknowledged before this; only their answers start up to this much later).
-   * 0: only the requests of one turn of the event loop share a write.
    */
   gatherMs?: number;
   /** Requests in one write at most [100]; a full write goes at once. */
@@ -66,15 +65,12 @@ export function createStreamExecutor(o: StreamExecutorOptions): InteractiveExecu
     return seen.count;
   };
   let gathered: Waiting[] = [];
-  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  let timer: NodeJS.Timeout | undefined;
   const writing = new Set<Promise<void>>();
 
   const write = (): Promise<void> => {
-    if (timer) {
-      if (gatherMs > 0) clearTimeout(timer as NodeJS.Timeout);
-      else clearImmediate(timer as NodeJS.Immediate);
-      timer = undefined;
-    }
+    clearTimeout(timer);
+    timer = undefined;
     const batch = gathered;
     gathered = [];
     if (batch.length === 0) return Promise.resolve();
@@ -101,7 +97,7 @@ export function createStreamExecutor(o: StreamExecutorOptions): InteractiveExecu
       return new Promise<void>((resolve, reject) => {
         gathered.push({ json, resolve, reject });
         if (gathered.length >= maxBatch) void write();
-        else if (!timer) timer = gatherMs > 0 ? setTimeout(write, gatherMs) : setImmediate(write);
+        else timer ??= setTimeout(write, gatherMs);
       });
     },
     async depth() {

@@ -166,8 +166,7 @@ async function once(c: Ctx, who: "bare" | "app", rate: number, kind: MixKind, du
   const watch = watchCpu();
   const app0 = cpuMs(target.pid);
   const main0 = c.mode === "start" && who === "app" ? cpuMs(target.pid, { mainThreadOnly: true }) : 0;
-  const worker0 = c.worker && who === "app" ? cpuMs(c.worker.pid) : 0;
-  const beside0 = c.worker ? cpuMs(c.worker.pid) : 0;
+  const worker0 = c.worker ? cpuMs(c.worker.pid) : 0;
   const own0 = process.cpuUsage();
   const sender0 = cpuMs(c.sender.pid);
   const redis0 = await c.world.redisCpuMs();
@@ -175,7 +174,7 @@ async function once(c: Ctx, who: "bare" | "app", rate: number, kind: MixKind, du
   const per = (ms: number) => round(ms / result.sent, 3);
   const own = process.cpuUsage(own0);
   const others: OthersCpu = {
-    ...(c.worker ? { worker: per(cpuMs(c.worker.pid) - beside0) } : {}),
+    ...(c.worker ? { worker: per(cpuMs(c.worker.pid) - worker0) } : {}),
     standIns: per((own.user + own.system) / 1_000),
     sender: per(cpuMs(c.sender.pid) - sender0),
     redis: per((await c.world.redisCpuMs()) - redis0),
@@ -188,7 +187,7 @@ async function once(c: Ctx, who: "bare" | "app", rate: number, kind: MixKind, du
       c.mode === "start" && who === "app"
         ? per(cpuMs(target.pid, { mainThreadOnly: true }) - main0)
         : undefined,
-    worker: c.worker && who === "app" ? per(cpuMs(c.worker.pid) - worker0) : undefined,
+    worker: who === "app" ? others.worker : undefined,
     others,
   };
 }
