@@ -1,6 +1,5 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 /**
@@ -82,39 +81,10 @@ export function productModule(name: string): string {
     : pathToFileURL(join(ROOT, "src", `${name}.ts`)).href;
 }
 
-/** The launcher the Procfile starts Node through (it adds the flags this Node needs, see the script). */
-export const NODE_LAUNCHER = "bin/node.sh";
-
-let launcherAdds: string[] | undefined;
-
 /**
- * The flags the launcher adds for the Node that runs this process (the one the tests and the bench
- * start children with), asked of the launcher itself so its rule is written once.
- */
-export function launcherFlags(): string[] {
-  if (!launcherAdds) {
-    const run = spawnSync(
-      "sh",
-      [
-        join(ROOT, NODE_LAUNCHER),
-        "-p",
-        'JSON.stringify(process.execArgv.slice(0, process.execArgv.indexOf("-p")))',
-      ],
-      {
-        encoding: "utf8",
-        env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}` },
-      },
-    );
-    if (run.status !== 0) throw new Error(`${NODE_LAUNCHER} failed: ${run.stderr}`);
-    launcherAdds = JSON.parse(run.stdout) as string[];
-  }
-  return launcherAdds;
-}
-
-/**
- * The Node flags the Procfile starts a process type with (the launcher's for this Node, then the
- * words between the launcher and the CLI), so what measures a deployed web or worker starts it the
- * same way. Throws when the Procfile has no such line.
+ * The Node flags the Procfile starts a process type with (the words between `node` and the CLI), so
+ * what measures a deployed web or worker starts it the same way. Throws when the Procfile has no
+ * such line or the line does not run the built CLI with that command.
  */
 export function procfileNodeFlags(kind: "web" | "worker"): string[] {
   const text = readFileSync(join(ROOT, "Procfile"), "utf8");
@@ -125,15 +95,9 @@ export function procfileNodeFlags(kind: "web" | "worker"): string[] {
       .trim()
       .split(/\s+/) ?? [];
   const cli = words.indexOf("dist/src/cli/main.js");
-  if (
-    words[0] !== "sh" ||
-    words[1] !== NODE_LAUNCHER ||
-    cli < 2 ||
-    words[cli + 1] !== kind ||
-    words.length !== cli + 2
-  )
+  if (words[0] !== "node" || cli < 1 || words[cli + 1] !== kind || words.length !== cli + 2)
     throw new Error(
-      `Procfile: expected "${kind}: sh ${NODE_LAUNCHER} [flags] dist/src/cli/main.js ${kind}", got ${JSON.stringify(line)}`,
+      `Procfile: expected "${kind}: node [flags] dist/src/cli/main.js ${kind}", got ${JSON.stringify(line)}`,
     );
-  return [...launcherFlags(), ...words.slice(2, cli)];
+  return words.slice(1, cli);
 }

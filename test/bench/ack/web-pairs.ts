@@ -1,0 +1,85 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SANDBOX_SIGNING_SECRET } from "../../../sandbox/stack.ts";
+import { spawnChild } from "../child.ts";
+import type { OpenLoopResult } from "../slash-sender.ts";
+import { quantile, round } from "../stats.ts";
+import { buildMix } from "./mix.ts";
+import { cpuMs, type Proc, spawnProduct } from "./procs.ts";
+import { startWorld } from "./world.ts";
+
+/**
+ * Two web processes, A as the Procfile starts it and B with extra Node flags after the Procfile's,
+ * beside one worker, under 300 slash commands/s: windows alternated A/B, B/A, … within one run, so
+ * what the machine does between runs falls on both sides alike. Prints each pair and the medians of
+ * each web's CPU per command (every thread), then each web's CPU per second while idle. The worker
+ * serves both and is not compared. Separate runs of fresh processes move by more than a small
+ * change on this machine; pairs like these are how to judge one.
+ *   node --import tsx test/bench/ack/web-pairs.ts [pairs=8] [B's flags…]
+ * e.g. `… web-pairs.ts 8 --no-experimental-async-context-frame` (under Node 22) measures that flag.
+ */
+
+const [pairsArg = "8", ...bFlags] = process.argv.slice(2);
+const pairs = Math.max(1, Number(pairsArg));
+const world = await startWorld({ workspaces: 50, usersPerWorkspace: 10 });
+const sender = spawnChild(new URL("../slash-sender.ts", import.meta.url));
+const logDir = mkdtempSync(join(tmpdir(), "insights-web-pairs-"));
+const env = { ...world.env, WEB_CONCURRENCY: "1" };
+const worker = await spawnProduct("worker", env, { logDir, nice: 10 });
+const sides: [string, Proc][] = [
+  ["A", await spawnProduct("web", env, { logDir, name: "web-a" })],
+  ["B", await spawnProduct("web", env, { logDir, name: "web-b", nodeArgs: bFlags })],
+];
+const requests = buildMix(world.workspaces, 2_000, "commands");
+let offset = 0;
+
+async function window(web: Proc, durationMs: number) {
+  const web0 = cpuMs(web.pid);
+  const r = await sender.call<OpenLoopResult>("openLoop", {
+    url: `http://127.0.0.1:${web.port}/slack/events`,
+    secret: SANDBOX_SIGNING_SECRET,
+    teamId: "",
+    userId: "",
+    channelId: "",
+    text: "",
+    rate: 300,
+    durationMs,
+    requests,
+    offset,
+    replyGraceMs: 30_000,
+  });
+  offset = (offset + r.sent) % requests.length;
+  return (cpuMs(web.pid) - web0) / r.sent;
+}
+
+try {
+  process.stdout.write(`B started with: ${bFlags.join(" ") || "(nothing more)"}; logs in ${logDir}\n`);
+  // Both past the JIT's warm-up before anything counts.
+  for (const [, web] of sides) await window(web, 10_000);
+  const seen: Record<string, number[]> = { A: [], B: [] };
+  for (let i = 0; i < pairs; i++) {
+    const order = i % 2 === 0 ? sides : [...sides].reverse();
+    const line: string[] = [];
+    for (const [name, web] of order) {
+      const ms = await window(web, 3_000);
+      seen[name]?.push(ms);
+      line.push(`${name} ${round(ms, 3)}`);
+    }
+    process.stdout.write(`pair ${i + 1}: ${line.join(", ")} ms of CPU per command\n`);
+  }
+  for (const [name] of sides)
+    process.stdout.write(`median ${name}: ${round(quantile(seen[name] ?? [], 0.5), 3)} ms per command\n`);
+  const idle0 = sides.map(([, web]) => cpuMs(web.pid));
+  await new Promise((r) => setTimeout(r, 10_000));
+  sides.forEach(([name, web], i) => {
+    process.stdout.write(
+      `idle ${name}: ${round((cpuMs(web.pid) - (idle0[i] ?? 0)) / 10, 2)} ms of CPU a second\n`,
+    );
+  });
+} finally {
+  for (const [, web] of sides) await web.stop();
+  await worker.stop();
+  await sender.kill().catch(() => undefined);
+  await world.close();
+}
