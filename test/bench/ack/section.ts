@@ -281,23 +281,14 @@ export async function measureAckModes(o: {
     buttons: buildMix(o.world.workspaces, Math.max(2_000, people * 4), "buttons"),
   };
   for (const method of SLACK_LOOKUPS) o.world.slack.setLatency(method, LOOKUP_LATENCY_MS);
-  const bare = await spawnBare(SANDBOX_SIGNING_SECRET, { logDir });
   const out: AckModeResult[] = [];
-  try {
-    // The bare app is warmed once (JIT, sockets); each product mode starts cold.
-    const warmBare: Ctx = {
-      world: o.world,
-      sender: o.sender,
-      bare,
-      app: bare,
-      mode: "start",
-      mixes,
-      offsets: { mix: 0, commands: 0, buttons: 0 },
-    };
-    await once(warmBare, "bare", 200, "mix", 2_000);
-    for (const mode of o.plan.modes) {
-      const flushed = await o.world.flushCaches();
-      o.log(`  ${mode}: ${flushed} cached keys dropped; starting processes`);
+  for (const mode of o.plan.modes) {
+    const flushed = await o.world.flushCaches();
+    o.log(`  ${mode}: ${flushed} cached keys dropped; starting processes`);
+    // A fresh bare Bolt beside each mode's fresh processes: both serve the same requests in the same
+    // order from their first, so neither side's figures carry more warm-up (JIT, sockets) than the other's.
+    const bare = await spawnBare(SANDBOX_SIGNING_SECRET, { logDir });
+    try {
       const procs = await startMode(o.world, mode, logDir, o.profileDir);
       const c: Ctx = {
         world: o.world,
@@ -347,9 +338,9 @@ export async function measureAckModes(o: {
         // Profiles are written on exit; give the file system a moment.
         await sleep(200);
       }
+    } finally {
+      await bare.stop();
     }
-  } finally {
-    await bare.stop();
   }
   return out;
 }

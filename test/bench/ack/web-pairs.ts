@@ -6,7 +6,7 @@ import { spawnChild } from "../child.ts";
 import type { OpenLoopResult } from "../slash-sender.ts";
 import { quantile, round } from "../stats.ts";
 import { buildMix } from "./mix.ts";
-import { cpuMs, type Proc, spawnProduct } from "./procs.ts";
+import { cpuMs, type Proc, spawnBare, spawnProduct } from "./procs.ts";
 import { startWorld } from "./world.ts";
 
 /**
@@ -18,9 +18,13 @@ import { startWorld } from "./world.ts";
  * change on this machine; pairs like these are how to judge one.
  *   node --import tsx test/bench/ack/web-pairs.ts [pairs=8] [B's flags…]
  * e.g. `… web-pairs.ts 8 --no-experimental-async-context-frame` (under Node 22) measures that flag.
+ * `… web-pairs.ts 8 bare` makes B the bare Bolt app instead (it answers nothing on response_url): the
+ * web CPU target's ratio once both are past their warm-up.
  */
 
-const [pairsArg = "8", ...bFlags] = process.argv.slice(2);
+const [pairsArg = "8", ...bArgs] = process.argv.slice(2);
+const bare = bArgs[0] === "bare";
+const bFlags = bare ? bArgs.slice(1) : bArgs;
 const pairs = Math.max(1, Number(pairsArg));
 const world = await startWorld({ workspaces: 50, usersPerWorkspace: 10 });
 const sender = spawnChild(new URL("../slash-sender.ts", import.meta.url));
@@ -29,12 +33,19 @@ const env = { ...world.env, WEB_CONCURRENCY: "1" };
 const worker = await spawnProduct("worker", env, { logDir, nice: 10 });
 const sides: [string, Proc][] = [
   ["A", await spawnProduct("web", env, { logDir, name: "web-a" })],
-  ["B", await spawnProduct("web", env, { logDir, name: "web-b", nodeArgs: bFlags })],
+  [
+    "B",
+    bare
+      ? await spawnBare(SANDBOX_SIGNING_SECRET, { logDir, nodeArgs: bFlags })
+      : await spawnProduct("web", env, { logDir, name: "web-b", nodeArgs: bFlags }),
+  ],
 ];
 const requests = buildMix(world.workspaces, 2_000, "commands");
 let offset = 0;
 
 async function window(web: Proc, durationMs: number) {
+  // Bare Bolt answers nothing on response_url: no answers to wait for.
+  const grace = bare && web.name === "bare-bolt" ? 0 : 30_000;
   const web0 = cpuMs(web.pid);
   const r = await sender.call<OpenLoopResult>("openLoop", {
     url: `http://127.0.0.1:${web.port}/slack/events`,
@@ -47,14 +58,16 @@ async function window(web: Proc, durationMs: number) {
     durationMs,
     requests,
     offset,
-    replyGraceMs: 30_000,
+    replyGraceMs: grace,
   });
   offset = (offset + r.sent) % requests.length;
   return (cpuMs(web.pid) - web0) / r.sent;
 }
 
 try {
-  process.stdout.write(`B started with: ${bFlags.join(" ") || "(nothing more)"}; logs in ${logDir}\n`);
+  process.stdout.write(
+    `B is ${bare ? "bare Bolt" : "a web"} started with: ${bFlags.join(" ") || "(nothing more)"}; logs in ${logDir}\n`,
+  );
   // Both past the JIT's warm-up before anything counts.
   for (const [, web] of sides) await window(web, 10_000);
   const seen: Record<string, number[]> = { A: [], B: [] };
