@@ -95,6 +95,8 @@ export interface Config {
   interactive: InteractiveConfig;
   /** Web processes sharing the port (node:cluster), Heroku's WEB_CONCURRENCY; 1 runs no cluster. */
   webConcurrency: number;
+  /** The nice value the worker process gives all its threads (WORKER_NICE; 0 leaves them alone). */
+  workerNice: number;
   /** How long a stop waits for work in flight and Redis before it drops the connections (SHUTDOWN_TIMEOUT_MS). */
   shutdownMs: number;
 }
@@ -374,6 +376,7 @@ const schema = z.object({
   INTERACTIVE_CONCURRENCY: int("INTERACTIVE_CONCURRENCY", 1, 500).optional(),
   INTERACTIVE_THREADS: int("INTERACTIVE_THREADS", 1, 64).optional(),
   WEB_CONCURRENCY: int("WEB_CONCURRENCY", 1, 64).optional(),
+  WORKER_NICE: int("WORKER_NICE", 0, 19).optional(),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).optional(),
 });
 
@@ -558,6 +561,8 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       threads: e.INTERACTIVE_THREADS ?? defaultThreads(),
     },
     webConcurrency: e.WEB_CONCURRENCY ?? 1,
+    // A worker that shares a host's cores with a web process gives way to it: acks come first.
+    workerNice: e.WORKER_NICE ?? 10,
     // Under the 30 s most platforms wait after SIGTERM before they SIGKILL.
     shutdownMs: e.SHUTDOWN_TIMEOUT_MS ?? 25_000,
   };

@@ -112,6 +112,14 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads WORKER_NICE (the worker's threads' nice value), 10 when unset, 0 to leave them alone", () => {
+    expect(loadConfig("worker", serving).workerNice).toBe(10);
+    expect(loadConfig("worker", { ...serving, WORKER_NICE: "0" }).workerNice).toBe(0);
+    expect(configError(() => loadConfig("worker", { ...serving, WORKER_NICE: "20" })).message).toContain(
+      "WORKER_NICE must be between 0 and 19",
+    );
+  });
+
   it("parses the admin allow-list and rejects junk in it", () => {
     expect(loadConfig("demo", { ADMIN_USER_IDS: "U01ABC, W02DEF" }).adminUserIds).toEqual([
       "U01ABC",

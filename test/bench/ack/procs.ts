@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
-import { setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../../sandbox/redis.ts";
 import { procfileNodeFlags, productCli } from "../../setup/product-build.ts";
@@ -29,8 +28,6 @@ export interface Proc {
 export interface SpawnOptions {
   /** Extra Node flags (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
-  /** Nice value (a worker sharing the machine with web runs at 10, as docs/operations.md suggests). */
-  nice?: number;
   logDir: string;
 }
 
@@ -59,13 +56,6 @@ function launch(name: string, args: string[], env: Record<string, string>, o: Sp
     env: { ...process.env, ...env },
   });
   closeSync(fd);
-  if (o.nice && child.pid) {
-    try {
-      setPriority(child.pid, o.nice);
-    } catch {
-      // not allowed here: it runs at the normal priority
-    }
-  }
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
     child,

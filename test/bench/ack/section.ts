@@ -255,8 +255,8 @@ async function startMode(world: World, mode: AckMode, logDir: string, profileDir
   if (mode === "start")
     return { app: await spawnProduct("start", world.env, { logDir, nodeArgs: prof("start") }) };
   const env = { ...world.env, WEB_CONCURRENCY: mode === "web×2+worker" ? "2" : "1" };
-  // Web and worker share this machine's cores: the worker runs at nice 10, so acks come first.
-  const worker = await spawnProduct("worker", env, { logDir, nice: 10 });
+  // Web and worker share this machine's cores: the worker gives its threads nice 10 itself (WORKER_NICE).
+  const worker = await spawnProduct("worker", env, { logDir });
   const app = await spawnProduct("web", env, {
     logDir,
     nodeArgs: prof(mode === "web+worker" ? "web" : "web2"),
@@ -380,7 +380,6 @@ export async function profileWeb(o: {
   await o.world.flushCaches();
   const worker = await spawnProduct("worker", env, {
     logDir,
-    nice: 10,
     nodeArgs: [`--inspect=127.0.0.1:${workerInspectPort}`],
   });
   const web = await spawnProduct("web", env, { logDir, nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`] });

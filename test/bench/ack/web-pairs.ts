@@ -30,7 +30,7 @@ const world = await startWorld({ workspaces: 50, usersPerWorkspace: 10 });
 const sender = spawnChild(new URL("../slash-sender.ts", import.meta.url));
 const logDir = mkdtempSync(join(tmpdir(), "insights-web-pairs-"));
 const env = { ...world.env, WEB_CONCURRENCY: "1" };
-const worker = await spawnProduct("worker", env, { logDir, nice: 10 });
+const worker = await spawnProduct("worker", env, { logDir });
 const sides: [string, Proc][] = [
   ["A", await spawnProduct("web", env, { logDir, name: "web-a" })],
   [
