@@ -23,8 +23,16 @@ interface Model {
   /** Share of findings that are policy violations, per pair. */
   pairRatio: Float64Array;
   phases: [number, number, number];
-  /** Unfiltered day totals, the common digest query. */
-  totals: Map<number, Counts>;
+  /**
+   * Per day, every asset's numbers summed per scanner (findings, violations, fixed, merged for
+   * scanner 0, then 1, …): the unfiltered query and every scanner-only filter read a day from it
+   * without walking the account's assets again.
+   */
+  byScanner: Map<number, Float64Array>;
+  /** Every asset's index, in order. */
+  allAssets: number[];
+  /** Every scanner's index, in order. */
+  allScanners: number[];
 }
 
 const MAX_CACHED_DAYS = 5_000;
@@ -62,7 +70,9 @@ function modelOf(account: Account): Model {
     pairMean,
     pairRatio,
     phases: [phase(2), phase(3), phase(4)],
-    totals: new Map(),
+    byScanner: new Map(),
+    allAssets: account.assets.map((_, i) => i),
+    allScanners: account.scanners.map((_, i) => i),
   };
   models.set(account, model);
   return model;
@@ -86,6 +96,8 @@ function dayTotals(
   scanners: number[],
   effect?: CellEffect,
   shape?: DayShape,
+  /** When given, each pair's numbers are also added to its scanner's four slots here. */
+  perScanner?: Float64Array,
 ): Counts {
   const weekday = (((d + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday; 0 = Sunday
   const rhythm = weekday === 0 || weekday === 6 ? 0.3 : 1;
@@ -117,6 +129,13 @@ function dayTotals(
       out.violations += violations;
       out.fixedViolations += Math.min(fixed, violations);
       out.mergedViolations += merged;
+      if (perScanner) {
+        const at = s * 4;
+        perScanner[at] = (perScanner[at] ?? 0) + findings;
+        perScanner[at + 1] = (perScanner[at + 1] ?? 0) + violations;
+        perScanner[at + 2] = (perScanner[at + 2] ?? 0) + Math.min(fixed, violations);
+        perScanner[at + 3] = (perScanner[at + 3] ?? 0) + merged;
+      }
     }
   }
   return out;
@@ -139,20 +158,36 @@ export function countsFor(
   const effect = today ? effectOf(scenario, account.assets, account.scanners, today) : undefined;
   // A scenario's rhythm is its account's whatever the day: it does not move with today.
   const shape = shapeOf(scenario);
-  // The day-totals cache holds plain numbers; a scenario's depend on today, so they are not cached.
-  const unfiltered = !assetIds?.length && !scannerIds?.length && !effect && !shape;
+  // The per-scanner days hold the plain model's numbers over every asset; a scenario's depend on
+  // today, and an asset filter walks only its own assets, so neither reads them.
+  const plain = !assetIds?.length && !effect && !shape;
   const assets = select(assetIds, model.assetIndex, account.assets.length);
   const scanners = select(scannerIds, model.scannerIndex, account.scanners.length);
   return (day) => {
     const d = dayNumber(day);
-    if (!unfiltered) return dayTotals(model, d, assets, scanners, effect, shape);
-    const hit = model.totals.get(d);
-    if (hit) return { ...hit };
-    const fresh = dayTotals(model, d, assets, scanners);
-    if (model.totals.size >= MAX_CACHED_DAYS) model.totals.clear();
-    model.totals.set(d, fresh);
-    return { ...fresh };
+    if (!plain) return dayTotals(model, d, assets, scanners, effect, shape);
+    const per = scannerDay(model, d);
+    const out: Counts = { findings: 0, violations: 0, fixedViolations: 0, mergedViolations: 0 };
+    for (const sc of scanners) {
+      const at = sc * 4;
+      out.findings += per[at] ?? 0;
+      out.violations += per[at + 1] ?? 0;
+      out.fixedViolations += per[at + 2] ?? 0;
+      out.mergedViolations += per[at + 3] ?? 0;
+    }
+    return out;
   };
+}
+
+/** One day of the plain model, summed per scanner over every asset (computed once per day). */
+function scannerDay(model: Model, d: number): Float64Array {
+  const hit = model.byScanner.get(d);
+  if (hit) return hit;
+  const per = new Float64Array(model.scannerCount * 4);
+  dayTotals(model, d, model.allAssets, model.allScanners, undefined, undefined, per);
+  if (model.byScanner.size >= MAX_CACHED_DAYS) model.byScanner.clear();
+  model.byScanner.set(d, per);
+  return per;
 }
 
 /**

@@ -150,6 +150,25 @@ describe("dailyCounts", () => {
     }
   });
 
+  it("reads a scanner filter the same whether or not the assets are listed, and sums over scanners", () => {
+    const everyAsset = demo.assets.map((a) => a.value);
+    for (const day of days.slice(0, 5)) {
+      const sum = { findings: 0, violations: 0, fixedViolations: 0, mergedViolations: 0 };
+      for (const scanner of demo.scanners) {
+        // Without an asset list the day comes from the per-scanner sums; with one, from each asset.
+        const c = dailyCounts(demo, day, undefined, [scanner.value]);
+        expect(c).toEqual(dailyCounts(demo, day, everyAsset, [scanner.value]));
+        sum.findings += c.findings;
+        sum.violations += c.violations;
+        sum.fixedViolations += c.fixedViolations;
+        sum.mergedViolations += c.mergedViolations;
+      }
+      expect(dailyCounts(demo, day)).toEqual(sum);
+      const two = demo.scanners.slice(0, 2).map((o) => o.value);
+      expect(dailyCounts(demo, day, undefined, two)).toEqual(dailyCounts(demo, day, everyAsset, two));
+    }
+  });
+
   it("ignores duplicate ids and gives zeros for ids the account does not have", () => {
     const id = demo.assets[0]!.value;
     expect(dailyCounts(demo, days[0]!, [id, id])).toEqual(dailyCounts(demo, days[0]!, [id]));
