@@ -11,7 +11,7 @@ export {
   DEMO_API_KEY,
   SECOND_API_KEY,
 } from "./accounts.ts";
-export { type Counts, dailyCounts } from "./counts.ts";
+export { type Counts, dailyCounts, warmCounts } from "./counts.ts";
 export type { Fault, FaultRates } from "./faults.ts";
 export { computeInsights, type InsightsArgs } from "./insights.ts";
 export { type DayRange, EmulatorInputError, MAX_RANGE_DAYS, previousRange, resolveRange } from "./range.ts";

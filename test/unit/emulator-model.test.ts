@@ -7,6 +7,7 @@ import {
   DEMO_API_KEY,
   dailyCounts,
   SECOND_API_KEY,
+  warmCounts,
 } from "../../sandbox/analytics/index.ts";
 import { resolveRange } from "../../sandbox/analytics/range.ts";
 
@@ -166,6 +167,18 @@ describe("dailyCounts", () => {
       expect(dailyCounts(demo, day)).toEqual(sum);
       const two = demo.scanners.slice(0, 2).map((o) => o.value);
       expect(dailyCounts(demo, day, undefined, two)).toEqual(dailyCounts(demo, day, everyAsset, two));
+    }
+  });
+
+  it("computes days ahead without changing them", () => {
+    const warmed = buildAccount({ apiKey: DEMO_API_KEY });
+    expect(warmCounts(warmed, days[0]!, days[9]!)).toBe(10);
+    for (const day of days.slice(0, 12)) {
+      expect(dailyCounts(warmed, day)).toEqual(dailyCounts(buildAccount({ apiKey: DEMO_API_KEY }), day));
+      const scanner = [demo.scanners[1]!.value];
+      expect(dailyCounts(warmed, day, undefined, scanner)).toEqual(
+        dailyCounts(demo, day, undefined, scanner),
+      );
     }
   });
 

@@ -1,5 +1,6 @@
 import type { Installation } from "@slack/bolt";
-import { accountFor, type Emulator, startEmulator } from "../../../sandbox/analytics/index.ts";
+import { addDays, utcToday } from "../../../sandbox/analytics/days.ts";
+import { accountFor, type Emulator, startEmulator, warmCounts } from "../../../sandbox/analytics/index.ts";
 import { type PrivateRedis, startPrivateRedis } from "../../../sandbox/redis.ts";
 import { type SlackStandIn, startSlackStandIn } from "../../../sandbox/slack/index.ts";
 import type { WorkspaceSeed } from "../../../sandbox/slack/types.ts";
@@ -92,10 +93,13 @@ function installationOf(seed: WorkspaceSeed): Installation {
 }
 
 /**
- * Keys the app caches in Redis (src/store/keys.ts names them: users, insights replies and what derives
- * from them, unfurls, introspection); installations, API keys and subscriptions are not among them.
+ * Keys the app caches in Redis (src/store/keys.ts names them: users, channels and DM channels, insights
+ * replies and what derives from them, unfurls, introspection, and the drivers results an account's
+ * digests share); installations, API keys and subscriptions are not among them. (Before 2026-11-28
+ * 17:45 the drivers results, channels and DM channels were kept across the ack section's modes, so
+ * every mode after the first found its drivers computed.)
  */
-const CACHE_KEY = /\}:[^:]+:(user|insights|unfurl|introspection)(:|$)/;
+const CACHE_KEY = /\}:[^:]+:(user|chan|dm|insights|unfurl|introspection)(:|$)|:drivers:\{a:/;
 
 async function flush(redis: RedisClient): Promise<number> {
   let n = 0;
@@ -120,6 +124,14 @@ export async function startWorld(o: { workspaces: number; usersPerWorkspace: num
     apiKeys: apiKeys.filter((_, i) => !large(i)),
     accounts: apiKeys.filter((_, i) => large(i)).map((apiKey) => ({ apiKey, assetCount: LARGE_ASSETS })),
   });
+  // The stand-in's own day sums, computed before any mode runs: otherwise the first mode measured
+  // (`start`) shares the two cores with the emulator's warm-up, which the later modes find done. A
+  // year and a month back covers every range of the mix, its previous period and the drivers' reach.
+  const today = utcToday();
+  for (const apiKey of apiKeys) {
+    const account = accountFor(apiKey);
+    if (account) warmCounts(account, addDays(today, -400), today);
+  }
   const slack = await startSlackStandIn({
     signingSecret: SANDBOX_SIGNING_SECRET,
     appUrl: "http://127.0.0.1:9/",
