@@ -25,15 +25,16 @@ function ownThreads(): number[] {
  * privilege, and an operator who set a higher one meant it); a thread that ended meanwhile, or that
  * refuses, is counted and left alone.
  */
-export function lowerPriority(nice: number): PriorityOutcome {
+export function lowerPriority(nice: number, tids: readonly number[] = ownThreads()): PriorityOutcome {
   const out: PriorityOutcome = { nice, threads: 0, refused: 0 };
   if (nice <= 0) return out;
-  for (const tid of ownThreads()) {
+  for (const tid of tids) {
     try {
       if (getPriority(tid) < nice) setPriority(tid, nice);
       out.threads++;
-    } catch {
-      out.refused++;
+    } catch (err) {
+      // A thread that ended between the listing and the call is not a refusal.
+      if ((err as { info?: { code?: string } }).info?.code !== "ESRCH") out.refused++;
     }
   }
   return out;

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { getPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { lowerPriority } from "../../src/priority.ts";
 
 const MODULE = fileURLToPath(new URL("../../src/priority.ts", import.meta.url));
 // A child starts at the runner's own nice value (CI may run the suite under `nice`).
@@ -36,6 +37,11 @@ describe("lowerPriority", () => {
     expect(nice.length).toBeGreaterThan(1);
     expect(nice.every((n) => n === Math.max(base, 10))).toBe(true);
     expect(outcomes).toEqual([{ nice: 10, threads: nice.length, refused: 0 }]);
+  });
+
+  it("passes over a thread that ended before it was reached, without calling it a refusal", () => {
+    // Above Linux's largest possible pid_max: no such thread can exist.
+    expect(lowerPriority(10, [2 ** 22 + 1])).toEqual({ nice: 10, threads: 0, refused: 0 });
   });
 
   it("never lowers a nice value already higher, and 0 leaves the threads alone", () => {
