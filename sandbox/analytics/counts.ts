@@ -161,7 +161,8 @@ export function countsFor(
   // The per-scanner days hold the plain model's numbers over every asset; a scenario's depend on
   // today, and an asset filter walks only its own assets, so neither reads them.
   const plain = !assetIds?.length && !effect && !shape;
-  const assets = select(assetIds, model.assetIndex, account.assets.length);
+  // The plain path never walks assets: no list of a large account's 5,000 indices for each query.
+  const assets = plain ? [] : select(assetIds, model.assetIndex, account.assets.length);
   const scanners = select(scannerIds, model.scannerIndex, account.scanners.length);
   return (day) => {
     const d = dayNumber(day);
