@@ -8,10 +8,15 @@ import { startPrivateRedisCluster } from "../../sandbox/redis-cluster.ts";
 import { startPrivateRedisSentinel } from "../../sandbox/redis-sentinel.ts";
 
 /** redis-server processes serving `port` (pgrep prints "PID redis-server 127.0.0.1:PORT"). */
+/**
+ * The redis-servers listening on `port` that this process started (every server here is its child).
+ * Other test files run beside this one and start servers of their own on free ports, which may be a
+ * port this file's server left a moment before: a check of what this file left behind counts its own.
+ */
 function serversOn(port: number): string[] {
   let out = "";
   try {
-    out = execFileSync("pgrep", ["-a", "redis-server"], { encoding: "utf8" });
+    out = execFileSync("pgrep", ["-a", "-P", String(process.pid), "redis-server"], { encoding: "utf8" });
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
