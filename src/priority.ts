@@ -22,8 +22,8 @@ function ownThreads(): number[] {
  * processes that answer Slack within its 3 s come first. On Linux a nice value belongs to a thread, not
  * to the process: V8's and libuv's threads started with Node keep the old one unless each is set, and
  * threads started later copy the thread that starts them. Never lowers a nice value (that needs a
- * privilege, and an operator who set a higher one meant it); a thread that ended meanwhile, or that
- * refuses, is counted and left alone.
+ * privilege, and an operator who set a higher one meant it). A thread that refuses is counted as
+ * refused; one that ended between the listing and the call is passed over.
  */
 export function lowerPriority(nice: number, tids: readonly number[] = ownThreads()): PriorityOutcome {
   const out: PriorityOutcome = { nice, threads: 0, refused: 0 };

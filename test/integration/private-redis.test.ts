@@ -7,9 +7,9 @@ import { freePort, RedisExitedEarly, redisPidOn, startPrivateRedis, waitReady } 
 import { startPrivateRedisCluster } from "../../sandbox/redis-cluster.ts";
 import { startPrivateRedisSentinel } from "../../sandbox/redis-sentinel.ts";
 
-/** redis-server processes serving `port` (pgrep prints "PID redis-server 127.0.0.1:PORT"). */
 /**
- * The redis-servers listening on `port` that this process started (every server here is its child).
+ * The redis-servers listening on `port` that this process started (every server here is its child;
+ * pgrep prints "PID redis-server 127.0.0.1:PORT").
  * Other test files run beside this one and start servers of their own on free ports, which may be a
  * port this file's server left a moment before: a check of what this file left behind counts its own.
  */

@@ -96,10 +96,10 @@ function installationOf(seed: WorkspaceSeed): Installation {
  * Keys the app caches in Redis (src/store/keys.ts names them: users, channels and DM channels, insights
  * replies and what derives from them, unfurls, introspection, and the drivers results an account's
  * digests share); installations, API keys and subscriptions are not among them. (Before 2026-11-28
- * 17:45 the drivers results, channels and DM channels were kept across the ack section's modes, so
+ * 17:03 the drivers results, channels and DM channels were kept across the ack section's modes, so
  * every mode after the first found its drivers computed.)
  */
-const CACHE_KEY = /\}:[^:]+:(user|chan|dm|insights|unfurl|introspection)(:|$)|:drivers:\{a:/;
+export const CACHE_KEY = /\}:[^:]+:(user|chan|dm|insights|unfurl|introspection)(:|$)|:drivers:\{a:/;
 
 async function flush(redis: RedisClient): Promise<number> {
   let n = 0;
@@ -124,14 +124,6 @@ export async function startWorld(o: { workspaces: number; usersPerWorkspace: num
     apiKeys: apiKeys.filter((_, i) => !large(i)),
     accounts: apiKeys.filter((_, i) => large(i)).map((apiKey) => ({ apiKey, assetCount: LARGE_ASSETS })),
   });
-  // The stand-in's own day sums, computed before any mode runs: otherwise the first mode measured
-  // (`start`) shares the two cores with the emulator's warm-up, which the later modes find done. A
-  // year and a month back covers every range of the mix, its previous period and the drivers' reach.
-  const today = utcToday();
-  for (const apiKey of apiKeys) {
-    const account = accountFor(apiKey);
-    if (account) warmCounts(account, addDays(today, -400), today);
-  }
   const slack = await startSlackStandIn({
     signingSecret: SANDBOX_SIGNING_SECRET,
     appUrl: "http://127.0.0.1:9/",
@@ -146,6 +138,7 @@ export async function startWorld(o: { workspaces: number; usersPerWorkspace: num
   const installs = createInstallationStore({ redis: client, keyring: ring });
   const keys = createApiKeyStore({ redis: client, keyring: ring });
   const workspaces: BenchWorkspace[] = [];
+  const today = utcToday();
   for (const [i, seed] of seeds.entries()) {
     await installs.storeInstallation(installationOf(seed));
     const apiKey = apiKeys[i] as string;
@@ -155,6 +148,10 @@ export async function startWorld(o: { workspaces: number; usersPerWorkspace: num
     });
     const account = accountFor(apiKey);
     if (!account) throw new Error(`the emulator has no account for ${apiKey}`);
+    // The stand-in's own day sums, computed before any mode runs: otherwise the first mode measured
+    // (`start`) shares the two cores with the emulator's warm-up, which the later modes find done. A
+    // year and a month back covers every range of the mix, its previous period and the drivers' reach.
+    warmCounts(account, addDays(today, -400), today);
     const assets = account.assets.map((a) => ({ id: a.value, name: a.displayValue }));
     const users = (seed.users ?? []).map((u) => u.id);
     workspaces.push({
