@@ -5,13 +5,14 @@ import { freePort } from "../../../sandbox/redis.ts";
 import { SANDBOX_SIGNING_SECRET } from "../../../sandbox/stack.ts";
 import type { Child } from "../child.ts";
 import { type CpuShare, watchCpu } from "../cpu-watch.ts";
-import type { OpenLoopArgs, OpenLoopResult } from "../slash-sender.ts";
+import type { OpenLoopResult } from "../slash-sender.ts";
 import { quantile, round } from "../stats.ts";
 import { attachProfiler } from "./inspect.ts";
 import { buildMix, type MixKind } from "./mix.ts";
 import { cpuMs, type Proc, spawnBare, spawnProduct } from "./procs.ts";
 import { type ProfileSummary, summarizeCpuProfile } from "./profile.ts";
 import type { RequestSpec } from "./requests.ts";
+import { windowArgs } from "./window.ts";
 import type { World } from "./world.ts";
 
 /**
@@ -147,21 +148,7 @@ async function once(c: Ctx, who: "bare" | "app", rate: number, kind: MixKind, du
   const target = who === "bare" ? c.bare : c.app;
   const requests = c.mixes[kind];
   const offset = c.offsets[kind];
-  const args: OpenLoopArgs = {
-    url: `http://127.0.0.1:${target.port}/slack/events`,
-    secret: SANDBOX_SIGNING_SECRET,
-    teamId: "",
-    userId: "",
-    channelId: "",
-    text: "",
-    rate,
-    durationMs,
-    requests,
-    offset,
-    // The bare app answers nothing on response_url; the app's runs wait for every answer, so each
-    // run starts with no work left over from the one before.
-    replyGraceMs: who === "bare" ? 0 : 60_000,
-  };
+  const args = windowArgs(target, { rate, durationMs, requests, offset, answers: who === "app" });
   if (who === "app") c.offsets[kind] = (offset + Math.round((rate * durationMs) / 1000)) % requests.length;
   const watch = watchCpu();
   const app0 = cpuMs(target.pid);

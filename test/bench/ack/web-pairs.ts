@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SANDBOX_SIGNING_SECRET } from "../../../sandbox/stack.ts";
 import { spawnChild } from "../child.ts";
-import type { OpenLoopResult } from "../slash-sender.ts";
 import { quantile, round } from "../stats.ts";
 import { buildMix } from "./mix.ts";
 import { cpuMs, type Proc, spawnBare, spawnProduct } from "./procs.ts";
+import { windowsOf } from "./window.ts";
 import { startWorld } from "./world.ts";
 
 /**
@@ -40,29 +40,8 @@ const sides: [string, Proc][] = [
       : await spawnProduct("web", env, { logDir, name: "web-b", nodeArgs: bFlags }),
   ],
 ];
-const requests = buildMix(world.workspaces, 2_000, "commands");
-let offset = 0;
-
-async function window(web: Proc, durationMs: number) {
-  // Bare Bolt answers nothing on response_url: no answers to wait for.
-  const grace = bare && web.name === "bare-bolt" ? 0 : 30_000;
-  const web0 = cpuMs(web.pid);
-  const r = await sender.call<OpenLoopResult>("openLoop", {
-    url: `http://127.0.0.1:${web.port}/slack/events`,
-    secret: SANDBOX_SIGNING_SECRET,
-    teamId: "",
-    userId: "",
-    channelId: "",
-    text: "",
-    rate: 300,
-    durationMs,
-    requests,
-    offset,
-    replyGraceMs: grace,
-  });
-  offset = (offset + r.sent) % requests.length;
-  return (cpuMs(web.pid) - web0) / r.sent;
-}
+const send = windowsOf(sender, buildMix(world.workspaces, 2_000, "commands"));
+const window = async (web: Proc, durationMs: number) => (await send(web, 300, durationMs)).cpuMsPerRequest;
 
 try {
   process.stdout.write(
