@@ -80,21 +80,45 @@ export function createTtlMemo<V>(maxWeight: number) {
  * one when what it read changed. A read that a forget overtook (begun before it, ended after) is
  * handed to its caller but not held: it may be the very state that was forgotten. Bounded like
  * `createTtlMemo`, by count.
+ *
+ * With `refreshAhead` (a fraction of each value's hold), a read in the last part of its value's hold
+ * is answered with the held value and starts one new read in the background, so a key read steadily
+ * never makes its caller wait for the store (the acking path asks for the same few workspaces many
+ * times a second, and a read that waits there lands in its slowest acks). Nothing is held past its
+ * time: once a value's hold ends without a newer one, the next read waits as before. A background
+ * read that fails is let go; the read after the hold meets the failure.
  */
-export function createHeldReads<V>(max: number, now: () => number = Date.now) {
-  const memo = createTtlMemo<{ value: V }>(max);
+export function createHeldReads<V>(
+  max: number,
+  now: () => number = Date.now,
+  options: { refreshAhead?: number } = {},
+) {
+  type Held = { value: V; from: number; until: number };
+  const memo = createTtlMemo<Held>(max);
+  const ahead = Math.min(1, Math.max(0, options.refreshAhead ?? 0));
+  const refreshing = new Set<string>();
   let forgets = 0;
+  async function load(key: string, loader: () => Promise<V>, until: (value: V, at: number) => number) {
+    const at = now();
+    const before = forgets;
+    const value = await loader();
+    const end = until(value, at);
+    if (before === forgets && end > at) memo.set(key, { value, from: at, until: end }, end, 1, false, at);
+    return value;
+  }
   return {
     /** The value held for `key`, else `load()`'s, held until `until(value, at)` (not held if not later than `at`). */
-    async read(key: string, load: () => Promise<V>, until: (value: V, at: number) => number): Promise<V> {
+    async read(key: string, loader: () => Promise<V>, until: (value: V, at: number) => number): Promise<V> {
       const at = now();
       const kept = memo.get(key, at);
-      if (kept) return kept.value;
-      const before = forgets;
-      const value = await load();
-      const end = until(value, at);
-      if (before === forgets && end > at) memo.set(key, { value }, end, 1, false, at);
-      return value;
+      if (!kept) return load(key, loader, until);
+      if (ahead > 0 && at >= kept.until - (kept.until - kept.from) * ahead && !refreshing.has(key)) {
+        refreshing.add(key);
+        load(key, loader, until)
+          .catch(() => undefined)
+          .finally(() => refreshing.delete(key));
+      }
+      return kept.value;
     },
     forget(key: string): void {
       forgets += 1;

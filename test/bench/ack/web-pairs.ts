@@ -19,7 +19,9 @@ import { startWorld } from "./world.ts";
  *   node --import tsx test/bench/ack/web-pairs.ts [pairs=8] [B's flags…]
  * e.g. `… web-pairs.ts 8 --no-experimental-async-context-frame` (under Node 22) measures that flag.
  * `… web-pairs.ts 8 bare` makes B the bare Bolt app instead (it answers nothing on response_url): the
- * web CPU target's ratio once both are past their warm-up.
+ * web CPU target's ratio once both are past their warm-up. Each window's ack p99 is printed too, and
+ * each side's median of them; `MIX=mix …` sends the ack section's realistic mix (clicks, type-ahead,
+ * modals) instead of slash commands alone.
  */
 
 const [pairsArg = "8", ...bArgs] = process.argv.slice(2);
@@ -40,8 +42,13 @@ const sides: [string, Proc][] = [
       : await spawnProduct("web", env, { logDir, name: "web-b", nodeArgs: bFlags }),
   ],
 ];
-const send = windowsOf(sender, buildMix(world.workspaces, 2_000, "commands"));
-const window = async (web: Proc, durationMs: number) => (await send(web, 300, durationMs)).cpuMsPerRequest;
+const mix = process.env.MIX === "mix" ? "mix" : "commands";
+const send = windowsOf(sender, buildMix(world.workspaces, 2_000, mix));
+const window = async (web: Proc, durationMs: number) => {
+  const { result, cpuMsPerRequest } = await send(web, 300, durationMs);
+  const kinds = Object.entries(result.byLabel).map(([label, k]) => [label, k.sent, k.ackMs.p99] as const);
+  return { cpu: cpuMsPerRequest, p99: result.ackMs.p99, kinds };
+};
 
 try {
   process.stdout.write(
@@ -50,18 +57,42 @@ try {
   // Both past the JIT's warm-up before anything counts.
   for (const [, web] of sides) await window(web, 10_000);
   const seen: Record<string, number[]> = { A: [], B: [] };
+  const tails: Record<string, number[]> = { A: [], B: [] };
+  // Per side and kind of request: how many were sent and each window's ack p99.
+  const byKind: Record<string, Map<string, { sent: number; p99s: number[] }>> = {
+    A: new Map(),
+    B: new Map(),
+  };
   for (let i = 0; i < pairs; i++) {
     const order = i % 2 === 0 ? sides : [...sides].reverse();
     const line: string[] = [];
     for (const [name, web] of order) {
-      const ms = await window(web, 3_000);
-      seen[name]?.push(ms);
-      line.push(`${name} ${round(ms, 3)}`);
+      const { cpu, p99, kinds } = await window(web, 3_000);
+      seen[name]?.push(cpu);
+      tails[name]?.push(p99);
+      for (const [label, sent, kindP99] of kinds) {
+        const own = byKind[name]?.get(label) ?? { sent: 0, p99s: [] };
+        own.sent += sent;
+        own.p99s.push(kindP99);
+        byKind[name]?.set(label, own);
+      }
+      line.push(`${name} ${round(cpu, 3)} (ack p99 ${p99})`);
     }
-    process.stdout.write(`pair ${i + 1}: ${line.join(", ")} ms of CPU per command\n`);
+    process.stdout.write(
+      `pair ${i + 1}: ${line.join(", ")} ms of CPU per ${mix === "mix" ? "request" : "command"}\n`,
+    );
   }
   for (const [name] of sides)
-    process.stdout.write(`median ${name}: ${round(quantile(seen[name] ?? [], 0.5), 3)} ms per command\n`);
+    process.stdout.write(
+      `median ${name}: ${round(quantile(seen[name] ?? [], 0.5), 3)} ms per request, ack p99 ${round(quantile(tails[name] ?? [], 0.5), 2)} ms\n`,
+    );
+  for (const [name] of sides) {
+    const kinds = [...(byKind[name] ?? new Map()).entries()].sort((x, y) => y[1].sent - x[1].sent);
+    const parts = kinds.map(
+      ([label, k]) => `${label} ${k.sent} sent, p99 ${round(quantile(k.p99s, 0.5), 2)}`,
+    );
+    process.stdout.write(`${name} by kind (median of the windows' ack p99, ms): ${parts.join("; ")}\n`);
+  }
   const idle0 = sides.map(([, web]) => cpuMs(web.pid));
   await new Promise((r) => setTimeout(r, 10_000));
   sides.forEach(([name, web], i) => {
