@@ -148,43 +148,43 @@ describe("createHeldReads", () => {
     }
     const hold = (_: string, at: number) => at + 100;
     const settle = () => new Promise((r) => setTimeout(r, 0));
-
-    it("answers from the held value in the last part of its hold and reads again once, in the background", async () => {
-      let clock = 0;
-      const reads = createHeldReads<string>(10, () => clock, { refreshAhead: 0.25 });
+    // Reads held under "k" since time 0 ("v1", held to 100), on a clock the test moves.
+    async function primed(refreshAhead: number) {
+      const clock = { now: 0 };
+      const reads = createHeldReads<string>(10, () => clock.now, { refreshAhead });
       const s = store();
       const first = reads.read("k", s.load, hold);
       s.pending[0]?.resolve("v1");
       expect(await first).toBe("v1");
+      return { clock, reads, s };
+    }
+
+    it("answers from the held value in the last part of its hold and reads again once, in the background", async () => {
+      const { clock, reads, s } = await primed(0.25);
       // Before the last quarter: the held value, no read.
-      clock = 74;
+      clock.now = 74;
       expect(await reads.read("k", s.load, hold)).toBe("v1");
       expect(s.loads()).toBe(1);
       // In the last quarter: still the held value, without waiting, and one read begins...
-      clock = 75;
+      clock.now = 75;
       expect(await reads.read("k", s.load, hold)).toBe("v1");
       expect(s.loads()).toBe(2);
       // ...and only one while it runs.
-      clock = 80;
+      clock.now = 80;
       expect(await reads.read("k", s.load, hold)).toBe("v1");
       expect(s.loads()).toBe(2);
       s.pending[1]?.resolve("v2");
       await settle();
       // The new value is held from when its read began (75) for its own hold (to 175, past the first's
       // end), and its own last quarter begins at 150.
-      clock = 149;
+      clock.now = 149;
       expect(await reads.read("k", s.load, hold)).toBe("v2");
       expect(s.loads()).toBe(2);
     });
 
     it("holds nothing past its time: after the hold ends, the next read waits for the store", async () => {
-      let clock = 0;
-      const reads = createHeldReads<string>(10, () => clock, { refreshAhead: 0.25 });
-      const s = store();
-      const first = reads.read("k", s.load, hold);
-      s.pending[0]?.resolve("v1");
-      await first;
-      clock = 100;
+      const { clock, reads, s } = await primed(0.25);
+      clock.now = 100;
       let answered = false;
       const next = reads.read("k", s.load, hold).then((v) => {
         answered = true;
@@ -197,36 +197,26 @@ describe("createHeldReads", () => {
     });
 
     it("lets a failed background read go, and the read after the hold meets the failure", async () => {
-      let clock = 0;
-      const reads = createHeldReads<string>(10, () => clock, { refreshAhead: 0.5 });
-      const s = store();
-      const first = reads.read("k", s.load, hold);
-      s.pending[0]?.resolve("v1");
-      await first;
-      clock = 60;
+      const { clock, reads, s } = await primed(0.5);
+      clock.now = 60;
       expect(await reads.read("k", s.load, hold)).toBe("v1");
       s.pending[1]?.reject(new Error("store down"));
       await settle();
       // Still within the hold: the held value, and a new background read may begin.
-      clock = 70;
+      clock.now = 70;
       expect(await reads.read("k", s.load, hold)).toBe("v1");
       expect(s.loads()).toBe(3);
       s.pending[2]?.reject(new Error("store down"));
       await settle();
-      clock = 100;
+      clock.now = 100;
       const after = reads.read("k", s.load, hold);
       s.pending[3]?.reject(new Error("store down"));
       await expect(after).rejects.toThrow("store down");
     });
 
     it("does not hold a background read that a forget overtook", async () => {
-      let clock = 0;
-      const reads = createHeldReads<string>(10, () => clock, { refreshAhead: 0.25 });
-      const s = store();
-      const first = reads.read("k", s.load, hold);
-      s.pending[0]?.resolve("v1");
-      await first;
-      clock = 90;
+      const { clock, reads, s } = await primed(0.25);
+      clock.now = 90;
       expect(await reads.read("k", s.load, hold)).toBe("v1");
       reads.forget("k");
       s.pending[1]?.resolve("before the change");
