@@ -29,6 +29,13 @@ interface Model {
    * without walking the account's assets again.
    */
   byScanner: Map<number, Float64Array>;
+  /**
+   * Per asset selection (its assets' and scanners' indices) and day, the plain model's numbers: the
+   * same filter asked again (a team's asset group, by each of its people and ranges) reads its days
+   * back instead of walking its assets again. Cleared whole past `MAX_SELECTION_DAYS` entries.
+   */
+  bySelection: Map<string, Map<number, Counts>>;
+  selectionDays: number;
   /** Every asset's index, in order. */
   allAssets: number[];
   /** Every scanner's index, in order. */
@@ -36,6 +43,7 @@ interface Model {
 }
 
 const MAX_CACHED_DAYS = 5_000;
+const MAX_SELECTION_DAYS = 200_000;
 const NO_EFFECT = [1, 1] as const;
 const models = new WeakMap<Account, Model>();
 
@@ -71,6 +79,8 @@ function modelOf(account: Account): Model {
     pairRatio,
     phases: [phase(2), phase(3), phase(4)],
     byScanner: new Map(),
+    bySelection: new Map(),
+    selectionDays: 0,
     allAssets: account.assets.map((_, i) => i),
     allScanners: account.scanners.map((_, i) => i),
   };
@@ -164,8 +174,11 @@ export function countsFor(
   // The plain path never walks assets: no list of a large account's 5,000 indices for each query.
   const assets = plain ? [] : select(assetIds, model.assetIndex, account.assets.length);
   const scanners = select(scannerIds, model.scannerIndex, account.scanners.length);
+  // An asset filter over the plain model: its days are kept per selection (a scenario's are not).
+  const kept = plain || effect || shape ? undefined : selectionDays(model, assets, scanners);
   return (day) => {
     const d = dayNumber(day);
+    if (kept) return { ...keptDay(model, kept, d, assets, scanners) };
     if (!plain) return dayTotals(model, d, assets, scanners, effect, shape);
     const per = scannerDay(model, d);
     const out: Counts = { findings: 0, violations: 0, fixedViolations: 0, mergedViolations: 0 };
@@ -193,6 +206,37 @@ export function warmCounts(account: Account, from: string, to: string): number {
     n++;
   }
   return n;
+}
+
+/** The kept days of one selection of the plain model. */
+function selectionDays(model: Model, assets: number[], scanners: number[]): Map<number, Counts> {
+  const key = `${assets.join(",")}|${scanners.join(",")}`;
+  let days = model.bySelection.get(key);
+  if (!days) {
+    days = new Map();
+    model.bySelection.set(key, days);
+  }
+  return days;
+}
+
+/** One day of a selection of the plain model, computed once while kept. */
+function keptDay(
+  model: Model,
+  days: Map<number, Counts>,
+  d: number,
+  assets: number[],
+  scanners: number[],
+): Counts {
+  const hit = days.get(d);
+  if (hit) return hit;
+  const counts = dayTotals(model, d, assets, scanners);
+  if (model.selectionDays >= MAX_SELECTION_DAYS) {
+    for (const other of model.bySelection.values()) other.clear();
+    model.selectionDays = 0;
+  }
+  days.set(d, counts);
+  model.selectionDays++;
+  return counts;
 }
 
 /** One day of the plain model, summed per scanner over every asset (computed once per day). */

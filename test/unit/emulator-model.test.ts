@@ -182,6 +182,23 @@ describe("dailyCounts", () => {
     }
   });
 
+  it("keeps an asset filter's days per selection: asked again, the same numbers; another, its own", () => {
+    const fresh = () => buildAccount({ apiKey: DEMO_API_KEY });
+    const account = fresh();
+    const group = account.assets.slice(0, 7).map((a) => a.value);
+    const overlapping = account.assets.slice(3, 9).map((a) => a.value);
+    const scanner = [account.scanners[0]!.value];
+    for (const day of days.slice(0, 6)) {
+      const first = dailyCounts(account, day, group);
+      // What a caller does with its numbers is not what the next one reads.
+      first.findings += 1_000;
+      expect(dailyCounts(account, day, group)).toEqual(dailyCounts(fresh(), day, group));
+      expect(dailyCounts(account, day, overlapping)).toEqual(dailyCounts(fresh(), day, overlapping));
+      expect(dailyCounts(account, day, group, scanner)).toEqual(dailyCounts(fresh(), day, group, scanner));
+      expect(dailyCounts(account, day, group, scanner)).not.toEqual(dailyCounts(account, day, group));
+    }
+  });
+
   it("ignores duplicate ids and gives zeros for ids the account does not have", () => {
     const id = demo.assets[0]!.value;
     expect(dailyCounts(demo, days[0]!, [id, id])).toEqual(dailyCounts(demo, days[0]!, [id]));
