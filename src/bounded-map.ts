@@ -107,7 +107,7 @@ export function createHeldReads<V>(
     return value;
   }
   return {
-    /** The value held for `key`, else `load()`'s, held until `until(value, at)` (not held if not later than `at`). */
+    /** The value held for `key`, else `loader()`'s, held until `until(value, at)` (not held if not later than `at`). */
     async read(key: string, loader: () => Promise<V>, until: (value: V, at: number) => number): Promise<V> {
       const at = now();
       const kept = memo.get(key, at);
