@@ -97,15 +97,16 @@ export function createInstallLayer(o: InstallLayerOptions): InstallLayer {
   // whether one exists (the fast path's admission; a "no" for a shorter time, so a new install is
   // served soon wherever it was made).
   // Both are read again in the background in the last quarter of their hold, so a busy workspace's
-  // acks never wait on Redis for them.
-  const installers = createHeldReads<string | undefined>(10_000, Date.now, { refreshAhead: 0.25 });
+  // acks never wait on Redis for them; held on the layer's clock, as token rotation is.
+  const now = () => (o.clock?.() ?? new Date()).getTime();
+  const installers = createHeldReads<string | undefined>(10_000, now, { refreshAhead: 0.25 });
   const installerOf: InstallLayer["installerOf"] = (ref) =>
     installers.read(
       refLabel(ref),
       () => records.installerOf(ref),
       (_, at) => at + INSTALLER_HOLD_MS,
     );
-  const known = createHeldReads<boolean>(10_000, Date.now, { refreshAhead: 0.25 });
+  const known = createHeldReads<boolean>(10_000, now, { refreshAhead: 0.25 });
   const forget = (ref: WorkspaceRef) => {
     const key = refLabel(ref);
     rotation.forget(ref);

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import { App } from "@slack/bolt";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { freePort } from "../../sandbox/redis.ts";
 import {
   type SlackStandIn,
@@ -338,6 +338,44 @@ describe("OAuth install for many workspaces", () => {
     expect(await main.install.installerOf(ref)).toBe("U0NEWINST");
     await main.install.installationStore.storeInstallation(stored!.installation);
     expect(await main.install.installerOf(ref)).toBe(installer);
+  });
+
+  it("reads what it holds again behind the held answer near the end of the hold", async () => {
+    const ref = refOf(ORG);
+    const stored = await main.install.records.read(ref);
+    const installer = ORG.installerUserId as string;
+    const other = { ...stored!.installation, user: { id: "U0NEWINST", token: undefined, scopes: [] } };
+    const stranger = { teamId: "T0LATECMR", enterpriseId: undefined, isEnterpriseInstall: false };
+    const start = clockOffset;
+    try {
+      // Both read afresh now: the installer held 30 s, "not installed" 5 s.
+      await main.install.installationStore.storeInstallation(stored!.installation);
+      expect(await main.install.installerOf(ref)).toBe(installer);
+      expect(await main.install.installed(stranger)).toBe(false);
+      // Changed by another process: nothing here is forgotten.
+      await main.install.records.storeInstallation(other);
+      await main.install.records.storeInstallation({
+        ...stored!.installation,
+        team: { id: stranger.teamId, name: "Late comer" },
+        enterprise: undefined,
+        isEnterpriseInstall: false,
+      });
+      // Before the last quarter of each hold: what was held, and no read.
+      clockOffset = start + 3_000;
+      expect(await main.install.installed(stranger)).toBe(false);
+      expect(await main.install.installerOf(ref)).toBe(installer);
+      // In it: the held answer at once, and a read behind it that ends the old value before its hold does.
+      clockOffset = start + 4_000;
+      expect(await main.install.installed(stranger)).toBe(false);
+      await vi.waitFor(async () => expect(await main.install.installed(stranger)).toBe(true));
+      clockOffset = start + 23_000;
+      expect(await main.install.installerOf(ref)).toBe(installer);
+      await vi.waitFor(async () => expect(await main.install.installerOf(ref)).toBe("U0NEWINST"));
+    } finally {
+      clockOffset = start;
+      await main.install.installationStore.deleteInstallation?.({ ...stranger, userId: undefined } as never);
+      await main.install.installationStore.storeInstallation(stored!.installation);
+    }
   });
 
   it("forgets that a workspace had no installation once this process stores one", async () => {
