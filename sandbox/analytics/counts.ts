@@ -24,26 +24,20 @@ interface Model {
   pairRatio: Float64Array;
   phases: [number, number, number];
   /**
-   * Per day, every asset's numbers summed per scanner (findings, violations, fixed, merged for
-   * scanner 0, then 1, …): the unfiltered query and every scanner-only filter read a day from it
-   * without walking the account's assets again.
+   * Per asset selection (`*` for every asset, else its assets' indices) and day, the plain model's
+   * numbers summed per scanner (findings, violations, fixed, merged for scanner 0, then 1, …): a
+   * selection asked again, with any scanner filter, reads its days back instead of walking its assets
+   * again. Cleared whole past `MAX_KEPT_DAYS` days in all.
    */
-  byScanner: Map<number, Float64Array>;
-  /**
-   * Per asset selection (its assets' and scanners' indices) and day, the plain model's numbers: the
-   * same filter asked again (a team's asset group, by each of its people and ranges) reads its days
-   * back instead of walking its assets again. Cleared whole past `MAX_SELECTION_DAYS` entries.
-   */
-  bySelection: Map<string, Map<number, Counts>>;
-  selectionDays: number;
+  kept: Map<string, Map<number, Float64Array>>;
+  keptDays: number;
   /** Every asset's index, in order. */
   allAssets: number[];
   /** Every scanner's index, in order. */
   allScanners: number[];
 }
 
-const MAX_CACHED_DAYS = 5_000;
-const MAX_SELECTION_DAYS = 200_000;
+const MAX_KEPT_DAYS = 50_000;
 const NO_EFFECT = [1, 1] as const;
 const models = new WeakMap<Account, Model>();
 
@@ -78,9 +72,8 @@ function modelOf(account: Account): Model {
     pairMean,
     pairRatio,
     phases: [phase(2), phase(3), phase(4)],
-    byScanner: new Map(),
-    bySelection: new Map(),
-    selectionDays: 0,
+    kept: new Map(),
+    keptDays: 0,
     allAssets: account.assets.map((_, i) => i),
     allScanners: account.scanners.map((_, i) => i),
   };
@@ -168,19 +161,16 @@ export function countsFor(
   const effect = today ? effectOf(scenario, account.assets, account.scanners, today) : undefined;
   // A scenario's rhythm is its account's whatever the day: it does not move with today.
   const shape = shapeOf(scenario);
-  // The per-scanner days hold the plain model's numbers over every asset; a scenario's depend on
-  // today, and an asset filter walks only its own assets, so neither reads them.
-  const plain = !assetIds?.length && !effect && !shape;
-  // The plain path never walks assets: no list of a large account's 5,000 indices for each query.
-  const assets = plain ? [] : select(assetIds, model.assetIndex, account.assets.length);
   const scanners = select(scannerIds, model.scannerIndex, account.scanners.length);
-  // An asset filter over the plain model: its days are kept per selection (a scenario's are not).
-  const kept = plain || effect || shape ? undefined : selectionDays(model, assets, scanners);
+  const filtered = Boolean(assetIds?.length);
+  // No asset filter: every asset, as the model lists them (no list of a large account's indices per query).
+  const assets = filtered ? select(assetIds, model.assetIndex, account.assets.length) : model.allAssets;
+  // The plain model's days are kept per asset selection; a scenario's depend on today and are not.
+  const days = effect || shape ? undefined : keptDaysOf(model, filtered ? assets.join(",") : "*");
   return (day) => {
     const d = dayNumber(day);
-    if (kept) return { ...keptDay(model, kept, d, assets, scanners) };
-    if (!plain) return dayTotals(model, d, assets, scanners, effect, shape);
-    const per = scannerDay(model, d);
+    if (!days) return dayTotals(model, d, assets, scanners, effect, shape);
+    const per = keptDay(model, days, d, assets);
     const out: Counts = { findings: 0, violations: 0, fixedViolations: 0, mergedViolations: 0 };
     for (const sc of scanners) {
       const at = sc * 4;
@@ -200,53 +190,37 @@ export function countsFor(
  */
 export function warmCounts(account: Account, from: string, to: string): number {
   const model = modelOf(account);
+  const days = keptDaysOf(model, "*");
   let n = 0;
   for (let d = dayNumber(from); d <= dayNumber(to); d++) {
-    scannerDay(model, d);
+    keptDay(model, days, d, model.allAssets);
     n++;
   }
   return n;
 }
 
-/** The kept days of one selection of the plain model. */
-function selectionDays(model: Model, assets: number[], scanners: number[]): Map<number, Counts> {
-  const key = `${assets.join(",")}|${scanners.join(",")}`;
-  let days = model.bySelection.get(key);
+/** The kept days of one asset selection of the plain model. */
+function keptDaysOf(model: Model, key: string): Map<number, Float64Array> {
+  let days = model.kept.get(key);
   if (!days) {
     days = new Map();
-    model.bySelection.set(key, days);
+    model.kept.set(key, days);
   }
   return days;
 }
 
-/** One day of a selection of the plain model, computed once while kept. */
-function keptDay(
-  model: Model,
-  days: Map<number, Counts>,
-  d: number,
-  assets: number[],
-  scanners: number[],
-): Counts {
+/** One day of an asset selection of the plain model, summed per scanner (computed once while kept). */
+function keptDay(model: Model, days: Map<number, Float64Array>, d: number, assets: number[]): Float64Array {
   const hit = days.get(d);
   if (hit) return hit;
-  const counts = dayTotals(model, d, assets, scanners);
-  if (model.selectionDays >= MAX_SELECTION_DAYS) {
-    for (const other of model.bySelection.values()) other.clear();
-    model.selectionDays = 0;
-  }
-  days.set(d, counts);
-  model.selectionDays++;
-  return counts;
-}
-
-/** One day of the plain model, summed per scanner over every asset (computed once per day). */
-function scannerDay(model: Model, d: number): Float64Array {
-  const hit = model.byScanner.get(d);
-  if (hit) return hit;
   const per = new Float64Array(model.scannerCount * 4);
-  dayTotals(model, d, model.allAssets, model.allScanners, undefined, undefined, per);
-  if (model.byScanner.size >= MAX_CACHED_DAYS) model.byScanner.clear();
-  model.byScanner.set(d, per);
+  dayTotals(model, d, assets, model.allScanners, undefined, undefined, per);
+  if (model.keptDays >= MAX_KEPT_DAYS) {
+    for (const other of model.kept.values()) other.clear();
+    model.keptDays = 0;
+  }
+  days.set(d, per);
+  model.keptDays++;
   return per;
 }
 
