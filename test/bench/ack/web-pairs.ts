@@ -21,7 +21,9 @@ import { startWorld } from "./world.ts";
  * `… web-pairs.ts 8 bare` makes B the bare Bolt app instead (it answers nothing on response_url): the
  * web CPU target's ratio once both are past their warm-up. Each window's ack p99 is printed too, and
  * each side's median of them; `MIX=mix …` sends the ack section's realistic mix (clicks, type-ahead,
- * modals) instead of slash commands alone.
+ * modals) instead of slash commands alone, and `WARM_S=20 …` gives each side that many seconds of warm-up
+ * (10 by default). `MIX=mix WARM_S=20 … web-pairs.ts 6 bare` is the ack ratio past warm-up (what
+ * `long-run.ts steady 20 6 3` measured before it was folded in here).
  */
 
 const [pairsArg = "8", ...bArgs] = process.argv.slice(2);
@@ -55,7 +57,8 @@ try {
     `B is ${bare ? "bare Bolt" : "a web"} started with: ${bFlags.join(" ") || "(nothing more)"}; logs in ${logDir}\n`,
   );
   // Both past the JIT's warm-up before anything counts.
-  for (const [, web] of sides) await window(web, 10_000);
+  const warmMs = (Number(process.env.WARM_S) || 10) * 1_000;
+  for (const [, web] of sides) await window(web, warmMs);
   const seen: Record<string, number[]> = { A: [], B: [] };
   const tails: Record<string, number[]> = { A: [], B: [] };
   // Per side and kind of request: how many were sent and each window's ack p99.
@@ -86,6 +89,8 @@ try {
     process.stdout.write(
       `median ${name}: ${round(quantile(seen[name] ?? [], 0.5), 3)} ms per request, ack p99 ${round(quantile(tails[name] ?? [], 0.5), 2)} ms\n`,
     );
+  const [aTail, bTail] = [quantile(tails.A ?? [], 0.5), quantile(tails.B ?? [], 0.5)];
+  process.stdout.write(`ack p99 A / B: ${round(aTail / bTail, 2)} ×\n`);
   for (const [name] of sides) {
     const kinds = [...(byKind[name] ?? new Map()).entries()].sort((x, y) => y[1].sent - x[1].sent);
     const parts = kinds.map(
