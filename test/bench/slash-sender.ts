@@ -3,15 +3,18 @@ import { performance } from "node:perf_hooks";
 import { commandForm } from "../../sandbox/slack/client/payloads.ts";
 import { slackSignature } from "../../sandbox/slack/index.ts";
 import { labelOf, type RequestSpec, signedRequest } from "./ack/requests.ts";
-import { serveRpc } from "./child.ts";
+import type { Collected } from "./answer-sink.ts";
+import { type Child, serveRpc, spawnChild } from "./child.ts";
 import { judgeReply } from "./helpful.ts";
 import { startSink } from "./sink.ts";
 import { type Summary, summarize } from "./stats.ts";
 
 /**
  * The bench's Slack: signs slash commands and POSTs them over keep-alive HTTP (no stand-in state, so
- * the sender is never the bottleneck), and receives the app's response_url posts on a sink of its
- * own. Runs as a child process (`spawnChild(new URL("./slash-sender.ts", import.meta.url))`).
+ * the sender is never the bottleneck). An open-loop run's answers on response_url go to a sink in a
+ * process of its own (answer-sink.ts), so that taking them never delays the reading of an ack; a
+ * closed-loop run, which times no ack, reads them on a sink of its own here. Runs as a child process
+ * (`spawnChild(new URL("./slash-sender.ts", import.meta.url))`).
  */
 
 export interface Target {
@@ -126,6 +129,17 @@ const BUSY_MARK = "Insights is busy right now";
 
 let seq = 0;
 
+let answers: Promise<{ child: Child; url: string }> | undefined;
+
+/** The open-loop runs' answer sink, started once and shared by every run (seqs never repeat). */
+function answerSink() {
+  answers ??= (async () => {
+    const child = spawnChild(new URL("./answer-sink.ts", import.meta.url));
+    return { child, url: await child.call<string>("listen") };
+  })();
+  return answers;
+}
+
 function signedCommand(t: Target, sinkUrl: string, text: string) {
   const n = ++seq;
   const body = commandForm(
@@ -166,8 +180,7 @@ function countStatus(statuses: Record<string, number>, status: number) {
  * given mix), timing every ack from its actual send.
  */
 export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
-  const sink = startSink(false);
-  const sinkUrl = await sink.listen();
+  const { child: sink, url: sinkUrl } = await answerSink();
   const total = Math.max(1, Math.round((a.rate * a.durationMs) / 1000));
   const gap = 1000 / a.rate;
   const timeoutMs = a.timeoutMs ?? 3_000;
@@ -251,24 +264,27 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   }
   await Promise.all(inflight);
   const elapsed = performance.now() - t0;
-  const waiting = () => [...acked].filter((n) => !scheduled.get(n)?.answered && !sink.first.has(n)).length;
-  const graceUntil = performance.now() + (a.replyGraceMs ?? 5_000);
-  while (waiting() > 0 && performance.now() < graceUntil) await new Promise((r) => setTimeout(r, 50));
+  const collected = await sink.call<Collected>("collect", {
+    seqs: [...scheduled.keys()],
+    waitFor: [...acked].filter((n) => !scheduled.get(n)?.answered),
+    graceMs: a.replyGraceMs ?? 5_000,
+  });
+  // The sink's clock is the wall clock; a send's is this process's `performance.now()`.
+  const first = new Map(collected.first.map(([n, at]) => [n, at - performance.timeOrigin]));
   const replyMs: number[] = [];
   const byLabelReplies = new Map<string, number[]>();
-  for (const [n, e] of sink.first) {
+  for (const [n, at] of first) {
     const s = scheduled.get(n);
     if (!s) continue;
-    replyMs.push(e.at - s.at);
-    byLabelReplies.set(s.label, [...(byLabelReplies.get(s.label) ?? []), e.at - s.at]);
+    replyMs.push(at - s.at);
+    byLabelReplies.set(s.label, [...(byLabelReplies.get(s.label) ?? []), at - s.at]);
   }
   const lostOf = (label?: string) =>
     [...acked].filter((n) => {
       const s = scheduled.get(n);
-      return s && !s.answered && !sink.first.has(n) && (label === undefined || s.label === label);
+      return s && !s.answered && !first.has(n) && (label === undefined || s.label === label);
     }).length;
-  const busy = new Set([...sink.busy, ...ackBusy]).size;
-  await sink.close();
+  const busy = new Set([...collected.busy, ...ackBusy]).size;
   const byLabel: OpenLoopResult["byLabel"] = {};
   for (const [label, own] of perLabel) {
     const replies = byLabelReplies.get(label) ?? [];
@@ -333,5 +349,7 @@ if (process.send) {
     openLoop: (a: OpenLoopArgs) => openLoop(a),
     closedLoop: (a: ClosedLoopArgs) => closedLoop(a),
     rss: () => process.memoryUsage().rss,
+    /** The answer sink's process, for what it costs beside the sender. */
+    sinkPid: async () => (await answerSink()).child.pid,
   });
 }

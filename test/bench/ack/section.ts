@@ -77,8 +77,10 @@ export interface OthersCpu {
   worker?: number;
   /** The Slack stand-in and the analytics emulator (this bench's own process). */
   standIns: number;
-  /** The load sender, which also receives the answers posted to response_url. */
+  /** The load sender. */
   sender: number;
+  /** The process that receives the answers posted to response_url (the sender's answer sink). */
+  answers: number;
   redis: number;
 }
 
@@ -156,14 +158,20 @@ async function once(c: Ctx, who: "bare" | "app", rate: number, kind: MixKind, du
   const worker0 = c.worker ? cpuMs(c.worker.pid) : 0;
   const own0 = process.cpuUsage();
   const sender0 = cpuMs(c.sender.pid);
+  // The sender's figure counts its children, the answer sink among them: that is told apart.
+  const sinkPid = await c.sender.call<number>("sinkPid");
+  const answers0 = cpuMs(sinkPid);
   const redis0 = await c.world.redisCpuMs();
   const result = await c.sender.call<OpenLoopResult>("openLoop", args);
   const per = (ms: number) => round(ms / result.sent, 3);
   const own = process.cpuUsage(own0);
+  const answersMs = cpuMs(sinkPid) - answers0;
+  const senderMs = cpuMs(c.sender.pid) - sender0;
   const others: OthersCpu = {
     ...(c.worker ? { worker: per(cpuMs(c.worker.pid) - worker0) } : {}),
     standIns: per((own.user + own.system) / 1_000),
-    sender: per(cpuMs(c.sender.pid) - sender0),
+    sender: per(senderMs - answersMs),
+    answers: per(answersMs),
     redis: per((await c.world.redisCpuMs()) - redis0),
   };
   return {

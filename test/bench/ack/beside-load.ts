@@ -1,0 +1,81 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SANDBOX_SIGNING_SECRET } from "../../../sandbox/stack.ts";
+import { spawnChild } from "../child.ts";
+import { quantile, round } from "../stats.ts";
+import { buildMix } from "./mix.ts";
+import { spawnBare, spawnProduct } from "./procs.ts";
+import { windowsOf } from "./window.ts";
+import { startWorld } from "./world.ts";
+
+/**
+ * Bare Bolt beside the app's load: web + worker and a bare Bolt app, each sent the realistic mix at
+ * 300/s by a sender of its own, in rounds of three 3 s windows — the web alone, bare Bolt alone, then
+ * both at once. The third window puts bare Bolt on a machine as busy as the app's own run makes it
+ * (the worker, Redis, the stand-ins and the answers' receiver beside it), so the ratio of the two p99s
+ * there is what the app adds to an ack on equal terms; the first two are the ack target's own terms.
+ *   node --import tsx test/bench/ack/beside-load.ts [rounds=6] [warm-up seconds=20]
+ */
+
+const [roundsArg = "6", warmArg = "20"] = process.argv.slice(2);
+const rounds = Number(roundsArg);
+const warmS = Number(warmArg);
+if (!Number.isInteger(rounds) || rounds < 1 || rounds > 50 || !(warmS >= 0 && warmS <= 600)) {
+  process.stderr.write("usage: beside-load.ts [rounds 1–50] [warm-up seconds 0–600]\n");
+  process.exit(2);
+}
+
+const world = await startWorld({ workspaces: 50, usersPerWorkspace: 10 });
+const senders = [0, 1].map(() => spawnChild(new URL("../slash-sender.ts", import.meta.url)));
+const logDir = mkdtempSync(join(tmpdir(), "insights-beside-load-"));
+const env = { ...world.env, WEB_CONCURRENCY: "1" };
+const worker = await spawnProduct("worker", env, { logDir });
+const web = await spawnProduct("web", env, { logDir, name: "web" });
+const bare = await spawnBare(SANDBOX_SIGNING_SECRET, { logDir });
+const mix = buildMix(world.workspaces, 2_000, "mix");
+// One sender each, so the window where both run has each timed by a loop of its own.
+const toWeb = windowsOf(senders[0] as (typeof senders)[number], mix);
+const toBare = windowsOf(senders[1] as (typeof senders)[number], mix);
+const seen = {
+  webAlone: [] as number[],
+  bareAlone: [] as number[],
+  web: [] as number[],
+  bare: [] as number[],
+};
+const commands = { web: [] as number[], bare: [] as number[] };
+const median = (xs: number[]) => round(quantile(xs, 0.5), 2);
+
+try {
+  process.stdout.write(`logs in ${logDir}\n`);
+  await toWeb(web, 300, warmS * 1_000);
+  await toBare(bare, 300, warmS * 1_000);
+  for (let i = 0; i < rounds; i++) {
+    const a = (await toWeb(web, 300, 3_000)).result;
+    const b = (await toBare(bare, 300, 3_000)).result;
+    const [c, d] = (await Promise.all([toWeb(web, 300, 3_000), toBare(bare, 300, 3_000)])).map(
+      (w) => w.result,
+    );
+    if (!c || !d) throw new Error("a window of the shared run returned nothing");
+    seen.webAlone.push(a.ackMs.p99);
+    seen.bareAlone.push(b.ackMs.p99);
+    seen.web.push(c.ackMs.p99);
+    seen.bare.push(d.ackMs.p99);
+    commands.web.push(c.byLabel.command?.ackMs.p99 ?? Number.NaN);
+    commands.bare.push(d.byLabel.command?.ackMs.p99 ?? Number.NaN);
+    process.stdout.write(
+      `round ${i + 1}: alone web ${a.ackMs.p99} / bare ${b.ackMs.p99} ms; together web ${c.ackMs.p99} / bare ${d.ackMs.p99} ms (slash commands ${c.byLabel.command?.ackMs.p99} / ${d.byLabel.command?.ackMs.p99})\n`,
+    );
+  }
+  const ratio = (x: number[], y: number[]) => round(quantile(x, 0.5) / quantile(y, 0.5), 2);
+  process.stdout.write(
+    `alone: web ${median(seen.webAlone)} ms, bare ${median(seen.bareAlone)} ms, ${ratio(seen.webAlone, seen.bareAlone)} ×\n` +
+      `together: web ${median(seen.web)} ms, bare ${median(seen.bare)} ms, ${ratio(seen.web, seen.bare)} × (slash commands ${median(commands.web)} / ${median(commands.bare)} ms, ${ratio(commands.web, commands.bare)} ×)\n`,
+  );
+} finally {
+  await web.stop();
+  await bare.stop();
+  await worker.stop();
+  for (const s of senders) await s.kill().catch(() => undefined);
+  await world.close();
+}
