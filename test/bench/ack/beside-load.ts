@@ -43,7 +43,8 @@ const seen = {
   web: [] as number[],
   bare: [] as number[],
 };
-const commands = { web: [] as number[], bare: [] as number[] };
+// Per kind of request, each together window's ack p99: web's and bare Bolt's.
+const kinds = new Map<string, { web: number[]; bare: number[] }>();
 const median = (xs: number[]) => round(quantile(xs, 0.5), 2);
 
 try {
@@ -61,16 +62,25 @@ try {
     seen.bareAlone.push(b.ackMs.p99);
     seen.web.push(c.ackMs.p99);
     seen.bare.push(d.ackMs.p99);
-    commands.web.push(c.byLabel.command?.ackMs.p99 ?? Number.NaN);
-    commands.bare.push(d.byLabel.command?.ackMs.p99 ?? Number.NaN);
+    for (const [label, k] of Object.entries(c.byLabel)) {
+      const own = kinds.get(label) ?? { web: [], bare: [] };
+      own.web.push(k.ackMs.p99);
+      const theirs = d.byLabel[label];
+      if (theirs) own.bare.push(theirs.ackMs.p99);
+      kinds.set(label, own);
+    }
     process.stdout.write(
       `round ${i + 1}: alone web ${a.ackMs.p99} / bare ${b.ackMs.p99} ms; together web ${c.ackMs.p99} / bare ${d.ackMs.p99} ms (slash commands ${c.byLabel.command?.ackMs.p99} / ${d.byLabel.command?.ackMs.p99})\n`,
     );
   }
   const ratio = (x: number[], y: number[]) => round(quantile(x, 0.5) / quantile(y, 0.5), 2);
+  const byKind = [...kinds.entries()].map(
+    ([label, k]) => `${label} ${median(k.web)} / ${median(k.bare)} (${ratio(k.web, k.bare)} ×)`,
+  );
   process.stdout.write(
     `alone: web ${median(seen.webAlone)} ms, bare ${median(seen.bareAlone)} ms, ${ratio(seen.webAlone, seen.bareAlone)} ×\n` +
-      `together: web ${median(seen.web)} ms, bare ${median(seen.bare)} ms, ${ratio(seen.web, seen.bare)} × (slash commands ${median(commands.web)} / ${median(commands.bare)} ms, ${ratio(commands.web, commands.bare)} ×)\n`,
+      `together: web ${median(seen.web)} ms, bare ${median(seen.bare)} ms, ${ratio(seen.web, seen.bare)} ×\n` +
+      `together, by kind (median of the windows' ack p99, web / bare ms): ${byKind.join("; ")}\n`,
   );
 } finally {
   await web.stop();
