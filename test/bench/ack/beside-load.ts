@@ -6,7 +6,7 @@ import { spawnChild } from "../child.ts";
 import { quantile, round } from "../stats.ts";
 import { buildMix } from "./mix.ts";
 import { spawnBare, spawnProduct } from "./procs.ts";
-import { windowsOf } from "./window.ts";
+import { kindTails, windowsOf } from "./window.ts";
 import { startWorld } from "./world.ts";
 
 /**
@@ -27,24 +27,25 @@ if (!Number.isInteger(rounds) || rounds < 1 || rounds > 50 || !(warmS >= 0 && wa
 }
 
 const world = await startWorld({ workspaces: 50, usersPerWorkspace: 10 });
-const senders = [0, 1].map(() => spawnChild(new URL("../slash-sender.ts", import.meta.url)));
+// One sender each, so the window where both run has each timed by a loop of its own.
+const webSender = spawnChild(new URL("../slash-sender.ts", import.meta.url));
+const bareSender = spawnChild(new URL("../slash-sender.ts", import.meta.url));
 const logDir = mkdtempSync(join(tmpdir(), "insights-beside-load-"));
 const env = { ...world.env, WEB_CONCURRENCY: "1" };
 const worker = await spawnProduct("worker", env, { logDir });
 const web = await spawnProduct("web", env, { logDir, name: "web" });
 const bare = await spawnBare(SANDBOX_SIGNING_SECRET, { logDir });
 const mix = buildMix(world.workspaces, 2_000, "mix");
-// One sender each, so the window where both run has each timed by a loop of its own.
-const toWeb = windowsOf(senders[0] as (typeof senders)[number], mix);
-const toBare = windowsOf(senders[1] as (typeof senders)[number], mix);
+const toWeb = windowsOf(webSender, mix);
+const toBare = windowsOf(bareSender, mix);
 const seen = {
   webAlone: [] as number[],
   bareAlone: [] as number[],
   web: [] as number[],
   bare: [] as number[],
 };
-// Per kind of request, each together window's ack p99: web's and bare Bolt's.
-const kinds = new Map<string, { web: number[]; bare: number[] }>();
+// Per kind of request, the shared windows' ack p99s: web's and bare Bolt's.
+const together = { web: kindTails(), bare: kindTails() };
 const median = (xs: number[]) => round(quantile(xs, 0.5), 2);
 
 try {
@@ -54,29 +55,26 @@ try {
   for (let i = 0; i < rounds; i++) {
     const a = (await toWeb(web, 300, 3_000)).result;
     const b = (await toBare(bare, 300, 3_000)).result;
-    const [c, d] = (await Promise.all([toWeb(web, 300, 3_000), toBare(bare, 300, 3_000)])).map(
-      (w) => w.result,
-    );
-    if (!c || !d) throw new Error("a window of the shared run returned nothing");
+    const [{ result: c }, { result: d }] = await Promise.all([
+      toWeb(web, 300, 3_000),
+      toBare(bare, 300, 3_000),
+    ]);
     seen.webAlone.push(a.ackMs.p99);
     seen.bareAlone.push(b.ackMs.p99);
     seen.web.push(c.ackMs.p99);
     seen.bare.push(d.ackMs.p99);
-    for (const [label, k] of Object.entries(c.byLabel)) {
-      const own = kinds.get(label) ?? { web: [], bare: [] };
-      own.web.push(k.ackMs.p99);
-      const theirs = d.byLabel[label];
-      if (theirs) own.bare.push(theirs.ackMs.p99);
-      kinds.set(label, own);
-    }
+    together.web.add(c);
+    together.bare.add(d);
     process.stdout.write(
       `round ${i + 1}: alone web ${a.ackMs.p99} / bare ${b.ackMs.p99} ms; together web ${c.ackMs.p99} / bare ${d.ackMs.p99} ms (slash commands ${c.byLabel.command?.ackMs.p99} / ${d.byLabel.command?.ackMs.p99})\n`,
     );
   }
   const ratio = (x: number[], y: number[]) => round(quantile(x, 0.5) / quantile(y, 0.5), 2);
-  const byKind = [...kinds.entries()].map(
-    ([label, k]) => `${label} ${median(k.web)} / ${median(k.bare)} (${ratio(k.web, k.bare)} ×)`,
-  );
+  const bareKinds = new Map(together.bare.medians().map((k) => [k.label, k.p99]));
+  const byKind = together.web.medians().map((k) => {
+    const theirs = bareKinds.get(k.label) ?? Number.NaN;
+    return `${k.label} ${round(k.p99, 2)} / ${round(theirs, 2)} (${round(k.p99 / theirs, 2)} ×)`;
+  });
   process.stdout.write(
     `alone: web ${median(seen.webAlone)} ms, bare ${median(seen.bareAlone)} ms, ${ratio(seen.webAlone, seen.bareAlone)} ×\n` +
       `together: web ${median(seen.web)} ms, bare ${median(seen.bare)} ms, ${ratio(seen.web, seen.bare)} ×\n` +
@@ -86,6 +84,6 @@ try {
   await web.stop();
   await bare.stop();
   await worker.stop();
-  for (const s of senders) await s.kill().catch(() => undefined);
+  for (const s of [webSender, bareSender]) await s.kill().catch(() => undefined);
   await world.close();
 }

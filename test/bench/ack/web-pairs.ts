@@ -6,7 +6,7 @@ import { spawnChild } from "../child.ts";
 import { quantile, round } from "../stats.ts";
 import { buildMix } from "./mix.ts";
 import { cpuMs, type Proc, spawnBare, spawnProduct } from "./procs.ts";
-import { windowsOf } from "./window.ts";
+import { kindTails, windowsOf } from "./window.ts";
 import { startWorld } from "./world.ts";
 
 /**
@@ -48,8 +48,7 @@ const mix = process.env.MIX === "mix" ? "mix" : "commands";
 const send = windowsOf(sender, buildMix(world.workspaces, 2_000, mix));
 const window = async (web: Proc, durationMs: number) => {
   const { result, cpuMsPerRequest } = await send(web, 300, durationMs);
-  const kinds = Object.entries(result.byLabel).map(([label, k]) => [label, k.sent, k.ackMs.p99] as const);
-  return { cpu: cpuMsPerRequest, p99: result.ackMs.p99, kinds };
+  return { cpu: cpuMsPerRequest, result };
 };
 
 try {
@@ -61,25 +60,16 @@ try {
   for (const [, web] of sides) await window(web, warmMs);
   const seen: Record<string, number[]> = { A: [], B: [] };
   const tails: Record<string, number[]> = { A: [], B: [] };
-  // Per side and kind of request: how many were sent and each window's ack p99.
-  const byKind: Record<string, Map<string, { sent: number; p99s: number[] }>> = {
-    A: new Map(),
-    B: new Map(),
-  };
+  const byKind: Record<string, ReturnType<typeof kindTails>> = { A: kindTails(), B: kindTails() };
   for (let i = 0; i < pairs; i++) {
     const order = i % 2 === 0 ? sides : [...sides].reverse();
     const line: string[] = [];
     for (const [name, web] of order) {
-      const { cpu, p99, kinds } = await window(web, 3_000);
+      const { cpu, result } = await window(web, 3_000);
       seen[name]?.push(cpu);
-      tails[name]?.push(p99);
-      for (const [label, sent, kindP99] of kinds) {
-        const own = byKind[name]?.get(label) ?? { sent: 0, p99s: [] };
-        own.sent += sent;
-        own.p99s.push(kindP99);
-        byKind[name]?.set(label, own);
-      }
-      line.push(`${name} ${round(cpu, 3)} (ack p99 ${p99})`);
+      tails[name]?.push(result.ackMs.p99);
+      byKind[name]?.add(result);
+      line.push(`${name} ${round(cpu, 3)} (ack p99 ${result.ackMs.p99})`);
     }
     process.stdout.write(
       `pair ${i + 1}: ${line.join(", ")} ms of CPU per ${mix === "mix" ? "request" : "command"}\n`,
@@ -92,9 +82,8 @@ try {
   const [aTail, bTail] = [quantile(tails.A ?? [], 0.5), quantile(tails.B ?? [], 0.5)];
   process.stdout.write(`ack p99 A / B: ${round(aTail / bTail, 2)} ×\n`);
   for (const [name] of sides) {
-    const kinds = [...(byKind[name] ?? new Map()).entries()].sort((x, y) => y[1].sent - x[1].sent);
-    const parts = kinds.map(
-      ([label, k]) => `${label} ${k.sent} sent, p99 ${round(quantile(k.p99s, 0.5), 2)}`,
+    const parts = (byKind[name]?.medians() ?? []).map(
+      (k) => `${k.label} ${k.sent} sent, p99 ${round(k.p99, 2)}`,
     );
     process.stdout.write(`${name} by kind (median of the windows' ack p99, ms): ${parts.join("; ")}\n`);
   }

@@ -1,6 +1,7 @@
 import { SANDBOX_SIGNING_SECRET } from "../../../sandbox/stack.ts";
 import type { Child } from "../child.ts";
 import type { OpenLoopArgs, OpenLoopResult } from "../slash-sender.ts";
+import { quantile } from "../stats.ts";
 import { cpuMs, type Proc } from "./procs.ts";
 import type { RequestSpec } from "./requests.ts";
 
@@ -44,5 +45,29 @@ export function windowsOf(sender: Child, requests: RequestSpec[]) {
     );
     offsets.set(target, (offset + result.sent) % requests.length);
     return { result, cpuMsPerRequest: (cpuMs(target.pid) - cpu0) / Math.max(1, result.sent) };
+  };
+}
+
+/**
+ * Each kind of request's ack p99 over windows: `add` a window's result, then `medians` gives per kind
+ * (most sent first) how many were sent and the median of its windows' p99s — a rare kind's p99 in one
+ * 3 s window is its slowest one or two requests, so it is read over several.
+ */
+export function kindTails() {
+  const kinds = new Map<string, { sent: number; p99s: number[] }>();
+  return {
+    add(result: Pick<OpenLoopResult, "byLabel">): void {
+      for (const [label, k] of Object.entries(result.byLabel)) {
+        const own = kinds.get(label) ?? { sent: 0, p99s: [] };
+        own.sent += k.sent;
+        own.p99s.push(k.ackMs.p99);
+        kinds.set(label, own);
+      }
+    },
+    medians(): { label: string; sent: number; p99: number }[] {
+      return [...kinds.entries()]
+        .sort((x, y) => y[1].sent - x[1].sent)
+        .map(([label, k]) => ({ label, sent: k.sent, p99: quantile(k.p99s, 0.5) }));
+    },
   };
 }
