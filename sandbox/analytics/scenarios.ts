@@ -17,7 +17,7 @@ export const SCENARIO_KEYS = {
   outage: "scenario-outage",
   /** A strong weekly rhythm (busy Mondays, quiet weekends), steady, with nothing unusual in it. */
   weekly: "scenario-weekly",
-  /** The same rhythm, and yesterday `payments / *` had 4× its findings (so violations): an unusual day. */
+  /** The same rhythm, and yesterday `payments / *` had 10× its findings (so violations): an unusual day on any weekday. */
   unusualDay: "scenario-unusual-day",
   /** The same rhythm, and `sca` and `sast` report nothing from 2 days ago on: low totals that are a gap. */
   weeklyOutage: "scenario-weekly-outage",
@@ -43,10 +43,18 @@ export interface Scenario {
    * weekday, in place of the model's weekends at 30 % and its slow waves (and a steady fix rate).
    */
   rhythm?: readonly number[];
+  /**
+   * With a rhythm: the account's volume as a multiple of the plain model's. A quiet weekend day is
+   * 15 % of a weekday; at the plain volume that is a few dozen violations, under the unusual rule's
+   * floor of 20 either side, so a change planted on a Saturday would be too small to judge. Ten times
+   * the volume keeps every day of the week well above it: the planted day is unusual on any weekday.
+   */
+  volume?: number;
 }
 
 /** Mondays at 1.8× a plain weekday, Fridays 0.9×, weekends 15 %: the week of a team that scans on push. */
 const WEEKLY_RHYTHM = [1.8, 1, 1, 1, 0.9, 0.15, 0.15] as const;
+const RHYTHM_VOLUME = 10;
 
 export const SCENARIOS: Record<ScenarioKind, Scenario> = {
   regression: {
@@ -81,6 +89,7 @@ export const SCENARIOS: Record<ScenarioKind, Scenario> = {
     fixes: 1,
     silentBefore: false,
     rhythm: WEEKLY_RHYTHM,
+    volume: RHYTHM_VOLUME,
   },
   weeklyOutage: {
     kind: "weeklyOutage",
@@ -90,16 +99,18 @@ export const SCENARIOS: Record<ScenarioKind, Scenario> = {
     fixes: 1,
     silentBefore: false,
     rhythm: WEEKLY_RHYTHM,
+    volume: RHYTHM_VOLUME,
   },
   unusualDay: {
     kind: "unusualDay",
     target: { dimension: "group", key: "payments" },
     startsDaysAgo: 1,
     days: 1,
-    findings: 4,
-    fixes: 1 / 4,
+    findings: 10,
+    fixes: 1 / 10,
     silentBefore: false,
     rhythm: WEEKLY_RHYTHM,
+    volume: RHYTHM_VOLUME,
   },
 };
 
@@ -144,10 +155,11 @@ export function effectOf(
 /** A day's share of a plain weekday under a scenario's weekly rhythm (day: days since 1970-01-01). */
 export type DayShape = (day: number) => number;
 
-/** The scenario's weekly rhythm, or undefined for one that keeps the model's own. */
+/** The scenario's weekly rhythm (times its volume), or undefined for one that keeps the model's own. */
 export function shapeOf(scenario: Scenario | undefined): DayShape | undefined {
   const rhythm = scenario?.rhythm;
   if (!rhythm) return undefined;
   // 1970-01-01 was a Thursday, ISO weekday 4.
-  return (day) => rhythm[(((day + 3) % 7) + 7) % 7] ?? 1;
+  const volume = scenario?.volume ?? 1;
+  return (day) => (rhythm[(((day + 3) % 7) + 7) % 7] ?? 1) * volume;
 }

@@ -43,7 +43,7 @@ export async function playUnusual(stack: Stack, out: Output, firstStep: number):
   await connectKey(stack, SCENARIO_KEYS.unusualDay);
   const typed = "alert UTC when violations unusual";
   out.step(
-    `${step++}. Unusual against a weekly rhythm: \`/insights ${typed}\` (emulator key \`${SCENARIO_KEYS.unusualDay}\`: busy Mondays, quiet weekends, and yesterday payments had 4× its findings)`,
+    `${step++}. Unusual against a weekly rhythm: \`/insights ${typed}\` (emulator key \`${SCENARIO_KEYS.unusualDay}\`: busy Mondays, quiet weekends, and yesterday payments had 10× its findings)`,
   );
   const created = await slash(stack, typed, DEMO.admin, channel);
   const id = idOf(created.body);

@@ -66,9 +66,20 @@ export function lastFields(last: LastDelivery): SubscriptionHash {
     lo: last.outcome[0] as string,
   };
   if (last.messageTs !== undefined) h.lt = last.messageTs;
-  if (last.reason !== undefined) h.lr = last.reason.slice(0, 60);
+  if (last.reason !== undefined) h.lr = keptReason(last.reason);
   if (last.chart !== undefined) h.lc = last.chart.slice(0, 30);
   return h;
+}
+
+/** The longest reason a last delivery keeps: a sentence people read on App Home and in status. */
+export const REASON_CHARS = 160;
+
+/** A reason as kept: whole when it fits, else cut at a word with an ellipsis (never mid-word). */
+export function keptReason(reason: string): string {
+  if (reason.length <= REASON_CHARS) return reason;
+  const cut = reason.slice(0, REASON_CHARS - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${space > REASON_CHARS / 2 ? cut.slice(0, space) : cut}…`;
 }
 
 /** Every field a last delivery may have written (older versions kept it as JSON in `last`). */

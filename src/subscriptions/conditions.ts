@@ -299,7 +299,7 @@ export function judgeUnusual(
       silent: `no activity at all, on a weekday that is normally busy`,
       history: `only ${j.weeks} of the last ${rule.weeks} ${weekdayName(weekday.day)}s known (${rule.minWeeks} needed)`,
     }[j.why];
-    // The cause first: a run's recorded reason is cut to 60 characters.
+    // The cause first: a run's recorded reason is cut at a word past REASON_CHARS (160).
     const reason = `${c.metric} not judged ${when}: ${why}`;
     return j.why === "history"
       ? { met: false, reason, unusual: j }

@@ -7,7 +7,7 @@ import { oracleSeries } from "../fixtures/oracle-series.ts";
 /**
  * The emulator's weekly-rhythm accounts, through its own oracle: `scenario-weekly` has a strong
  * rhythm and nothing unusual in it; `scenario-unusual-day` is the same with yesterday's payments at
- * four times their usual findings.
+ * ten times their usual findings, unusual whatever the weekday.
  */
 
 const TODAY = "2026-11-25"; // a Wednesday: yesterday is a Tuesday
@@ -57,5 +57,30 @@ describe("weekly-rhythm emulator accounts", () => {
     expect(on(payments, yesterday)).toBeGreaterThan(3 * on(payments, addDays(yesterday, -7)));
     expect(on(others, yesterday)).toBeLessThan(1.5 * on(others, addDays(yesterday, -7)));
     expect(plain?.assets.length).toBe(account.assets.length);
+  });
+
+  // The planted scenarios hold whatever day the emulator's clock reads: every weekday as "today"
+  // (so the planted day is each weekday once, weekends included), a month end, a year end and a
+  // leap day.
+  const TODAYS = [
+    ...Array.from({ length: 7 }, (_, i) => addDays("2026-12-06", i)), // Sunday … Saturday
+    "2026-12-01", // yesterday a month end
+    "2027-01-01", // yesterday a year end
+    "2028-03-01", // yesterday a leap day
+    "2027-03-29", // yesterday Europe's spring DST day
+  ];
+  it.each(TODAYS)("on %s: the planted day is unusual, the days around it and a data gap are not", (today) => {
+    const yesterday = addDays(today, -1);
+    const spike = oracleSeries(SCENARIO_KEYS.unusualDay, today, 7 * 9 + 1, today);
+    for (const m of ["violations", "findings"] as const)
+      expect(judgeDay(spike, m, yesterday), `${m} ${yesterday}`).toMatchObject({
+        kind: "judged",
+        direction: "high",
+      });
+    for (const day of [addDays(today, -8), addDays(today, -2), today])
+      expect(judgeDay(spike, "violations", day), day).toMatchObject({ direction: "within" });
+    // The outage's totals alone look unusually low on any weekday (the alert must then find the gap).
+    const outage = oracleSeries(SCENARIO_KEYS.weeklyOutage, yesterday, 57, today);
+    expect(judgeDay(outage, "violations", yesterday)).toMatchObject({ kind: "judged", direction: "low" });
   });
 });
