@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import * as nodeUtil from "node:util";
 import { z } from "zod";
+import { offsetTo } from "./clock.ts";
 import { ConfigError } from "./errors.ts";
 
 /**
@@ -95,6 +96,11 @@ export interface Config {
   interactive: InteractiveConfig;
   /** Web processes sharing the port (node:cluster), Heroku's WEB_CONCURRENCY; 1 runs no cluster. */
   webConcurrency: number;
+  /**
+   * How far the app's clock is from the system's (CLOCK_AT: the instant the clock reads at start;
+   * tests and demos of a chosen day). 0 in production.
+   */
+  clockOffsetMs: number;
   /** The nice value the worker process gives all its threads (WORKER_NICE; 0 leaves them alone). */
   workerNice: number;
   /** How long a stop waits for work in flight and Redis before it drops the connections (SHUTDOWN_TIMEOUT_MS). */
@@ -377,6 +383,16 @@ const schema = z.object({
   INTERACTIVE_THREADS: int("INTERACTIVE_THREADS", 1, 64).optional(),
   WEB_CONCURRENCY: int("WEB_CONCURRENCY", 1, 64).optional(),
   WORKER_NICE: int("WORKER_NICE", 0, 19).optional(),
+  CLOCK_AT: z
+    .string()
+    .trim()
+    .refine(
+      (v) =>
+        /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(v) &&
+        !Number.isNaN(Date.parse(v)),
+      "CLOCK_AT must be an ISO instant with its zone, e.g. 2026-12-06T09:00:00Z",
+    )
+    .optional(),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).optional(),
 });
 
@@ -563,6 +579,8 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     webConcurrency: e.WEB_CONCURRENCY ?? 1,
     // A worker that shares a host's cores with a web process gives way to it: acks come first.
     workerNice: e.WORKER_NICE ?? 10,
+    // Read once, here: every process and thread built from this config keeps the same offset.
+    clockOffsetMs: e.CLOCK_AT ? offsetTo(Date.parse(e.CLOCK_AT)) : 0,
     // Under the 30 s most platforms wait after SIGTERM before they SIGKILL.
     shutdownMs: e.SHUTDOWN_TIMEOUT_MS ?? 25_000,
   };

@@ -1,6 +1,7 @@
 import { hkdfSync } from "node:crypto";
 import { createAnalyticsClient } from "../analytics/client.ts";
 import type { RetryPolicy } from "../analytics/retry.ts";
+import { clockOf } from "../clock.ts";
 import type { Config, KeyringEntry } from "../config.ts";
 import { createDigestService, type DigestService } from "../digests/digest-service.ts";
 import { createDriversCache } from "../digests/drivers-cache.ts";
@@ -136,7 +137,7 @@ export interface CoreOptions extends Omit<DigestsOptions, "metrics" | "interacti
  * which would otherwise keep a stopping process or thread alive until it idles out).
  */
 export function composeCore({
-  clock = () => new Date(),
+  clock,
   subscriptions,
   metrics = createMetrics({ defaultMetrics: false }),
   interactive,
@@ -159,7 +160,7 @@ export function composeCore({
     metrics,
     policy: { adminUserIds: config.adminUserIds, digestAccess: config.digestAccess },
     installerOf: async () => undefined,
-    clock,
+    clock: clock ?? clockOf(config),
     verifyTimeoutMs: 2_500,
     reach: { socketMode: Boolean(config.slack.appToken), platformUrl: config.platformUrl },
     close: () => d.driversCache.close(),

@@ -1,4 +1,5 @@
 import { setPriority } from "node:os";
+import { clockOf } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { serveThreadJobs, threadBoot, threadLogDestination } from "../interactive/thread-port.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
@@ -31,6 +32,7 @@ const runtime = createSubscriptionRuntime({
   queuePrefix: config.queuePrefix,
   logger,
   prefix: data.prefix,
+  clock: clockOf(config),
   ...data.subscriptions,
 });
 const metrics = createMetrics({ defaultMetrics: false });

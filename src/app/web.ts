@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { App } from "@slack/bolt";
 import { SLASH_COMMAND } from "../../commands/index.ts";
+import { clockOf } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallationStore, createInstallLayer, type RemoveSchedulers } from "../install/index.ts";
@@ -122,6 +123,8 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     if (ownRedis) redis.disconnect();
     throw err;
   }
+  // The calendar's clock (CLOCK_AT moves it for a chosen day); token lifetimes stay on Slack's.
+  const clock = options.clock ?? clockOf(config);
   // The queue shares the fail-fast connection: web only writes records, schedulers and one-off jobs.
   const runtime = createSubscriptionRuntime({
     redis,
@@ -129,7 +132,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     logger,
     prefix: options.prefix,
     queueName: options.subscriptions?.queueName,
-    clock: options.clock,
+    clock,
     policy: { ...DEFAULT_POLICY, ...options.subscriptions?.policy },
     limits: options.subscriptions?.limits,
   });
@@ -146,7 +149,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     redis,
     keyring,
     prefix: options.prefix,
-    clock: options.clock,
+    clock,
     subscriptions,
   });
   const removeSchedulers: RemoveSchedulers =

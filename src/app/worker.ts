@@ -1,6 +1,7 @@
 import { Worker } from "bullmq";
 import type { RetryPolicy } from "../analytics/retry.ts";
 import { createChartRenderer } from "../chart/index.ts";
+import { clockOf } from "../clock.ts";
 import type { Config, KeyringEntry } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer } from "../install/index.ts";
@@ -152,7 +153,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     if (!o.redis) bullmq.disconnect();
     throw err;
   }
-  const clock = o.clock ?? (() => new Date());
+  const clock = o.clock ?? clockOf(config);
   const keys = createKeyScheme({ prefix: o.prefix });
   // The deliveries' own commands (caches, claims, records), batched per tick across the deliveries
   // running at once; BullMQ's queue and the pacer's rate limiter stay on \`redis\`.

@@ -1,5 +1,6 @@
 import { createAnalyticsClient } from "../analytics/client.ts";
 import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
+import { clockOf, utcDayOf } from "../clock.ts";
 import { loadConfig } from "../config.ts";
 import { createDigestService, type DigestRequest } from "../digests/digest-service.ts";
 import { AppError } from "../errors.ts";
@@ -12,7 +13,10 @@ import { loadSandbox } from "./sandbox.ts";
 interface EmulatorModule {
   DEMO_API_KEY: string;
   BUILT_IN_KEYS: readonly string[];
-  startEmulator(o: { port: number }): Promise<{ appUrl: string; graphqlUrl: string; close(): Promise<void> }>;
+  startEmulator(o: {
+    port: number;
+    today?: () => string;
+  }): Promise<{ appUrl: string; graphqlUrl: string; close(): Promise<void> }>;
 }
 
 /** The words of a digest: range and filter names, as the grammar reads them. */
@@ -71,7 +75,9 @@ export async function openDigestSource(command: string, use: string): Promise<Di
       `With no analytics URL set, ${command} runs the built-in emulator, which knows these keys only: ${sandbox.BUILT_IN_KEYS.join(", ")}. Set ANALYTICS_GRAPHQL_URL or ANALYTICS_APP_URL to use another.`,
     );
   }
-  const emulator = await sandbox?.startEmulator({ port: 0 });
+  // The emulator's today is the CLI's: CLOCK_AT moves both to a chosen day.
+  const clock = clockOf(config);
+  const emulator = await sandbox?.startEmulator({ port: 0, today: () => utcDayOf(clock) });
   const client = createAnalyticsClient({
     graphqlUrl: emulator?.graphqlUrl ?? config.analytics.graphqlUrl,
     appUrl: emulator ? undefined : config.analytics.appUrl,
@@ -104,7 +110,7 @@ export async function openDigestSource(command: string, use: string): Promise<Di
           ref: CLI_REF,
           range: words.range,
           tz,
-          now: new Date(),
+          now: clock(),
           assetNames: words.assets,
           scannerNames: words.scanners,
           ...extra,

@@ -129,11 +129,11 @@ describe("hash codec", () => {
       "violations 12,345,678 yesterday (Mon Nov 23), within a usual Monday (9,876,543–14,567,890)";
     const last = { period: "20261116T080000Z", at: "2026-11-16T08:00:01.000Z", outcome: "skipped" as const };
     expect(
-      fromHash(sub.id, sub.ref, toHash({ ...sub, lastDelivery: { ...last, reason } })).lastDelivery?.reason,
+      fromHash(sub.id, sub.ref, toHash({ ...sub, lastDelivery: { ...last, reason } }))?.lastDelivery?.reason,
     ).toBe(reason);
     const long = `${"word ".repeat(60)}end`;
     const kept = fromHash(sub.id, sub.ref, toHash({ ...sub, lastDelivery: { ...last, reason: long } }))
-      .lastDelivery?.reason;
+      ?.lastDelivery?.reason;
     expect(kept?.length).toBeLessThanOrEqual(160);
     expect(kept).toMatch(/^(word )+word…$/);
   });
