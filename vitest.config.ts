@@ -41,6 +41,20 @@ export const DATE_TESTS = [
   "test/unit/emulator-model.test.ts", // the emulator's days, today and DST
   "test/unit/csv.test.ts", // the CSV's days and file name
 ];
+/**
+ * The tests whose outcome depends on the day they run, through the whole product (the app, its
+ * worker and digest threads, the emulator's today, the demo as a child process): planted "unusual"
+ * days and outages, alerts firing and clearing, the partial day of a digest, next runs. .ci/run runs
+ * them at fixed instants too (`calendar …` projects, one per instant of INSIGHTS_TEST_NOW): each
+ * weekday, a month end, a year end, a leap day, the DST nights of Europe and the US. Their clock is
+ * test/setup/test-clock.ts's.
+ */
+export const CALENDAR_TESTS = [
+  "test/e2e/alerts.test.ts", // an alert's message and controls, checked "now"
+  "test/integration/alerts-unusual.test.ts", // unusual days, data gaps, weekly rhythms, snoozes
+  "test/e2e/demo.test.ts", // the whole demo, its planted scenarios and the unusual day among them
+  "test/e2e/digest-command.test.ts", // digests of the current period, today partial
+];
 const FIXED_INSTANTS = (process.env.INSIGHTS_TEST_NOW ?? "")
   .split(",")
   .map((at) => at.trim())
@@ -88,6 +102,16 @@ export default defineConfig({
           provide: { transport: "socket" },
         },
       },
+      // The whole product at each instant: real Redis (the root's global setup), HTTP transport.
+      ...FIXED_INSTANTS.map((at) => ({
+        extends: true as const,
+        test: {
+          name: `calendar ${at}`,
+          include: CALENDAR_TESTS,
+          env: { INSIGHTS_TEST_NOW: at },
+          provide: { transport: "http" as const },
+        },
+      })),
       // Pure files only, so no Redis: these projects do not extend the root (no global setup).
       ...FIXED_INSTANTS.map((at) => ({
         test: {

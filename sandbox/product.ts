@@ -5,6 +5,7 @@ import type * as Web from "../src/app/web.ts";
 import type * as Worker from "../src/app/worker.ts";
 import type * as ToText from "../src/blockkit/to-text.ts";
 import type * as Render from "../src/chart/render.ts";
+import type * as ClockModule from "../src/clock.ts";
 import type * as Config from "../src/config.ts";
 import type * as ChartInput from "../src/digests/chart-input.ts";
 import type * as Ids from "../src/ids.ts";
@@ -34,7 +35,7 @@ if (PRODUCT_BUILD === "dist" && !existsSync(fileURLToPath(new URL("app/web.js", 
 const load = <T>(module: string): Promise<T> =>
   import(new URL(`${module}.${PRODUCT_BUILD === "dist" ? "js" : "ts"}`, root).href) as Promise<T>;
 
-const [web, worker, redis, config, log, crypto, render, chartInput, ids, toText] = await Promise.all([
+const [web, worker, redis, config, log, crypto, render, chartInput, ids, toText, clock] = await Promise.all([
   load<typeof Web>("app/web"),
   load<typeof Worker>("app/worker"),
   load<typeof Redis>("app/redis"),
@@ -45,6 +46,7 @@ const [web, worker, redis, config, log, crypto, render, chartInput, ids, toText]
   load<typeof ChartInput>("digests/chart-input"),
   load<typeof Ids>("ids"),
   load<typeof ToText>("blockkit/to-text"),
+  load<typeof ClockModule>("clock"),
 ]);
 
 export const { startWeb } = web;
@@ -57,3 +59,5 @@ export const { renderChartPng } = render;
 export const { chartInputFor } = chartInput;
 export const { ACTION, BLOCK } = ids;
 export const { renderText } = toText;
+export const { clockOf, systemClock, utcDayOf } = clock;
+export type Clock = ClockModule.Clock;

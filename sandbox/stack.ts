@@ -7,6 +7,8 @@ import type { SubscriptionLimits } from "../src/subscriptions/validate.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
 import { keepingDestination } from "./log-dir.ts";
 import {
+  type Clock,
+  clockOf,
   connectRedis,
   createLogger,
   formatKeyring,
@@ -14,6 +16,8 @@ import {
   loadConfig,
   startWeb,
   startWorker,
+  systemClock,
+  utcDayOf,
 } from "./product.ts";
 import { freePort } from "./redis.ts";
 import {
@@ -56,7 +60,11 @@ export interface StackOptions {
   slack?: Partial<SlackStandInOptions>;
   /** Extra environment for loadConfig (e.g. DIGEST_ACCESS, ADMIN_USER_IDS). */
   env?: Record<string, string>;
-  clock?: () => Date;
+  /**
+   * The calendar's clock, for the app (web, worker, digest threads) and the emulator's today alike
+   * [the config's: the system's unless `env` sets CLOCK_AT].
+   */
+  clock?: Clock;
   /** Log level of the app (default "silent"); lines are captured in `logLines` either way. */
   logLevel?: string;
   /** Many-workspace mode: OAuth install pages instead of a single bot token. */
@@ -104,6 +112,8 @@ export interface Stack {
   interactiveQueue: string;
   /** The environment the app was configured from (worker processes the caller starts use it too). */
   env: Record<string, string>;
+  /** The clock the app and the emulator read (see StackOptions.clock). */
+  clock: Clock;
   /** The Redis key prefix the app was given (undefined: the default). */
   prefix?: string;
   redis: RedisClient;
@@ -130,7 +140,10 @@ export function capturingLogger(level: string): { logger: Logger; lines: string[
  */
 export async function startStack(o: StackOptions): Promise<Stack> {
   const socketMode = o.transport === "socket";
-  const emulator = await startEmulator({ port: 0, ...o.emulator });
+  // The emulator is up before the app's config exists (its URL is part of it); its today reads the
+  // clock the app ends up with.
+  let clock: Clock = o.clock ?? systemClock;
+  const emulator = await startEmulator({ port: 0, today: () => utcDayOf(clock), ...o.emulator });
   const slack = await startSlackStandIn({
     signingSecret: SANDBOX_SIGNING_SECRET,
     appUrl: "http://127.0.0.1:9/",
@@ -163,7 +176,12 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     ...(socketMode ? { SLACK_APP_TOKEN: DEMO_APP_TOKEN } : {}),
     ...o.env,
   };
-  const config = loadConfig("web", env);
+  const loaded = loadConfig("web", env);
+  // The digest threads and the worker build their clock from the config: a clock given here is theirs too.
+  const shift = (c: Config): Config =>
+    o.clock ? { ...c, clockOffsetMs: clock().getTime() - Date.now() } : c;
+  clock = o.clock ?? clockOf(loaded);
+  const config = shift(loaded);
   const { logger, lines } = capturingLogger(o.logLevel ?? "silent");
   const suffix = o.prefix ?? Math.random().toString(36).slice(2, 10);
   const queueName = `deliveries-${suffix}`;
@@ -177,7 +195,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     logger,
     redis,
     prefix: o.prefix,
-    clock: o.clock,
+    clock,
     host: "127.0.0.1",
     redirectUri,
     subscriptions: { queueName, limits: o.subscriptionLimits, policy: workerOptions.policy },
@@ -200,12 +218,12 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     // Workers block on Redis and need their own connection with maxRetriesPerRequest: null.
     workerRedis = connectRedis(o.redisUrl, logger, "worker");
     worker = await startWorker({
-      config: loadConfig("worker", env),
+      config: shift(loadConfig("worker", env)),
       logger,
       redis: workerRedis,
       prefix: o.prefix,
       queueName,
-      clock: o.clock,
+      clock,
       healthPort: null,
       limits: o.subscriptionLimits,
       // Digest work runs in the stack's threads, or in the caller's worker processes.
@@ -221,6 +239,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     queueName,
     interactiveQueue,
     env,
+    clock,
     prefix: o.prefix,
     redis,
     config,

@@ -7,7 +7,7 @@ import { interactive, playDemo } from "../demo/run.ts";
 import { playRuns } from "../demo/runs.ts";
 import { playScenarios } from "../demo/scenarios.ts";
 import { playUnusual } from "../demo/unusual.ts";
-import { loadConfig, PRODUCT_BUILD } from "../product.ts";
+import { clockOf, loadConfig, PRODUCT_BUILD } from "../product.ts";
 import { type PrivateRedis, startPrivateRedis } from "../redis.ts";
 import { type Stack, startStack } from "../stack.ts";
 
@@ -61,6 +61,8 @@ export async function run(args: string[]): Promise<number> {
       prefix: `demo${Date.now().toString(36)}`,
       oauth: true,
       worker: true,
+      // CLOCK_AT plays the demo on a chosen day (a Sunday, a New Year's Eve): app and emulator alike.
+      clock: clockOf(config),
       transport: values.socket ? "socket" : "http",
     });
     const via = values.socket ? "Socket Mode (WebSocket from the app to the stand-in)" : "HTTP";

@@ -162,7 +162,7 @@ export async function playDemo(stack: Stack, out: Output): Promise<DemoResult> {
     ref: { teamId: DEMO.teamId },
     range: "last30d",
     tz: "Europe/Berlin",
-    now: new Date(),
+    now: stack.clock(),
     previousSeries: true,
   });
   const chart = out.file("trend-last30d.png", renderChartPng(chartInputFor(view)));

@@ -11,7 +11,7 @@ const HOUR = 3_600_000;
 
 /** Connects `apiKey` as the connect modal does: stored, cached replies dropped (the numbers change). */
 export async function connectKey(stack: Stack, apiKey: string) {
-  await stack.web.deps.apiKeys.save(REF, apiKey, { savedBy: DEMO.admin, savedAt: new Date().toISOString() });
+  await stack.web.deps.apiKeys.save(REF, apiKey, { savedBy: DEMO.admin, savedAt: stack.clock().toISOString() });
   await stack.web.deps.insightsCache.invalidate(REF);
 }
 
@@ -27,7 +27,7 @@ const lastPosted = (stack: Stack, channel: string) => {
  */
 export async function playRuns(stack: Stack, out: Output, firstStep: number): Promise<number> {
   let step = firstStep;
-  const hour = Math.floor(Date.now() / HOUR) * HOUR;
+  const hour = Math.floor(stack.clock().getTime() / HOUR) * HOUR;
 
   out.step(
     `${step++}. A digest that posts only when it says something: \`/insights subscribe daily 08:00 when violations > 1000000\``,
@@ -46,7 +46,8 @@ export async function playRuns(stack: Stack, out: Output, firstStep: number): Pr
   const list = await slash(stack, "subscriptions", DEMO.admin, DEMO.security);
   out.message("`/insights subscriptions` with the skipped run", list.body);
 
-  // Its own scheduler fires half an hour away, so only the demo's checks run while it plays.
+  // Its own scheduler fires half an hour away, so only the demo's checks run while it plays (BullMQ
+  // fires on the system's clock, so the minute is the system's too).
   const minute = String((new Date().getUTCMinutes() + 30) % 60).padStart(2, "0");
   const typed = `alert hourly 00:${minute} UTC when violations > 500`;
   out.step(

@@ -27,8 +27,8 @@ export async function playScenarios(stack: Stack, out: Output, firstStep: number
     const key = SCENARIO_KEYS[s.kind];
     const ref = { teamId: s.teamId };
     out.step(`${step}. Why? on \`/insights last7d\` for ${s.title} (emulator key \`${key}\`)`);
-    await apiKeys.save(ref, key, { savedBy: "U0DEMO", savedAt: new Date().toISOString() });
-    const now = new Date();
+    await apiKeys.save(ref, key, { savedBy: "U0DEMO", savedAt: stack.clock().toISOString() });
+    const now = stack.clock();
     const state = { range: "last7d", assetIds: [], scannerIds: [] };
     const message = await explainDigest(digests, { ref, state, tz: "UTC", now });
     out.message(`Why? answered in place (${s.kind})`, message);

@@ -47,7 +47,7 @@ export async function playUnusual(stack: Stack, out: Output, firstStep: number):
   );
   const created = await slash(stack, typed, DEMO.admin, channel);
   const id = idOf(created.body);
-  const hour = Math.floor(Date.now() / HOUR) * HOUR;
+  const hour = Math.floor(stack.clock().getTime() / HOUR) * HOUR;
   const fired = await runPeriod(stack, id, channel, periodOf(hour));
   const ts = fired.runs?.alert?.episode?.ts ?? "";
   const ep = fired.runs?.alert?.episode?.id ?? "";

@@ -32,7 +32,7 @@ const HOUR = 3_600_000;
 
 /** Runs the check of the current hour (what the alert's slot fan-out queues) and waits for its verdict. */
 const checkNow = (id: string, channel: string) =>
-  runPeriod(stack, id, channel, periodOf(Math.floor(Date.now() / HOUR) * HOUR));
+  runPeriod(stack, id, channel, periodOf(Math.floor(stack.clock().getTime() / HOUR) * HOUR));
 
 /** The alert's top message in `channel`, as it stands now. */
 function episodeMessage(channel: string) {

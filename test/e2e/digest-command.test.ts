@@ -23,7 +23,7 @@ describe("/insights on demand", () => {
   });
 
   it("narrows to the asset picked in the dropdown, in place, with the emulator's numbers", async () => {
-    const since = new Date();
+    const since = stack.clock();
     const { body, sent } = await command(stack, "last7d");
     const account = accountFor(DEMO_API_KEY);
     const asset = account?.assets[3];
@@ -42,7 +42,7 @@ describe("/insights on demand", () => {
     expect(replaced.outcome).toBe("replaced");
     const text = String((replaced.body as { text?: string }).text);
     // The member is in America/Los_Angeles: the same range the app resolved for them.
-    const range = rangeResolvedSince("last7d", "America/Los_Angeles", since, replaced.body);
+    const range = rangeResolvedSince("last7d", "America/Los_Angeles", since, replaced.body, stack.clock);
     let findings = 0;
     let violations = 0;
     for (const day of enumerateDays(range.from, range.to)) {

@@ -5,6 +5,7 @@ import { ACTION, BLOCK } from "../../src/ids.ts";
 import { parseRange } from "../../src/insights/ranges.ts";
 import type { ResolvedRange } from "../../src/insights/types.ts";
 import { builtThreadModule } from "../setup/product-build.ts";
+import { testClock } from "../setup/test-clock.ts";
 
 /** What a file's stack needs beyond the shared test Redis and the project's transport. */
 export interface FileStackOptions extends Omit<StackOptions, "redisUrl"> {
@@ -25,7 +26,7 @@ export interface FileStackOptions extends Omit<StackOptions, "redisUrl"> {
  * graph of their own) from the build when it is fresh (test/setup/product-build.ts).
  */
 export const startTestStack = (o: StackOptions): Promise<Stack> =>
-  startStack({ threadModule: builtThreadModule(), ...o });
+  startStack({ threadModule: builtThreadModule(), clock: testClock(), ...o });
 
 export function useFileStack(prefix: string, o: FileStackOptions = {}): Stack {
   const { connect: key, unlimited, ...options } = o;
@@ -145,9 +146,16 @@ export function clickOnReply(
  * The range the app resolved for `spec` in `tz` at some instant between `since` and now, picked by its
  * label in what the app answered: a midnight in `tz` while the test ran leaves two candidates, and the
  * answer says which one the app took. The test's numbers then follow the app's day, not the test's.
+ * `since` and `clock` are the stack's clock (the calendar projects move it to a fixed day).
  */
-export function rangeResolvedSince(spec: string, tz: string, since: Date, answer: unknown): ResolvedRange {
+export function rangeResolvedSince(
+  spec: string,
+  tz: string,
+  since: Date,
+  answer: unknown,
+  clock: () => Date,
+): ResolvedRange {
   const text = JSON.stringify(answer);
-  const candidates = [since, new Date()].map((now) => parseRange(spec, { now, tz }));
+  const candidates = [since, clock()].map((now) => parseRange(spec, { now, tz }));
   return candidates.find((r) => text.includes(r.label)) ?? (candidates[0] as ResolvedRange);
 }

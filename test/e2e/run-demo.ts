@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { productCli } from "../setup/product-build.ts";
+import { clockEnv, testClock } from "../setup/test-clock.ts";
 
 /**
  * Runs `insights-digest demo <args> --out <fresh dir>` as a newcomer would: the CLI with none of the
@@ -16,10 +17,11 @@ export async function runDemo(args: string[], outPrefix: string, hangMs = DEMO_H
   const out = mkdtempSync(join(tmpdir(), outPrefix));
   const env = { ...process.env };
   for (const k of Object.keys(env))
-    if (/^(SLACK_|REDIS_URL|ANALYTICS_|ENCRYPTION_KEYS)/.test(k)) delete env[k];
+    if (/^(SLACK_|REDIS_URL|ANALYTICS_|ENCRYPTION_KEYS|CLOCK_AT)/.test(k)) delete env[k];
   const product = productCli(["demo", ...args, "--out", out]);
   const child = spawn(process.execPath, product.argv, {
-    env: { ...env, ...product.env },
+    // On the calendar projects' fixed instant (the demo's app and emulator alike), else today.
+    env: { ...env, ...product.env, ...clockEnv(testClock()) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

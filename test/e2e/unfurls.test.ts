@@ -32,7 +32,7 @@ describe("link unfurls", () => {
   });
 
   it("a dashboard link with a range and filters unfurls as a compact digest with the emulator's numbers", async () => {
-    const since = new Date();
+    const since = stack.clock();
     await connect(stack);
     const account = accountFor(DEMO_API_KEY);
     const asset = account?.assets.find((a) => a.displayValue.includes(" / "));
@@ -52,7 +52,7 @@ describe("link unfurls", () => {
     const blocks = unfurl.blocks as unknown[];
     expect(checkMessage({ blocks })).toEqual([]);
     // The member is in America/Los_Angeles: the range resolves in their zone.
-    const range = rangeResolvedSince("last30d", "America/Los_Angeles", since, blocks);
+    const range = rangeResolvedSince("last30d", "America/Los_Angeles", since, blocks, stack.clock);
     let findings = 0;
     let violations = 0;
     for (const day of enumerateDays(range.from, range.to)) {

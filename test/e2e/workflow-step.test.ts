@@ -46,7 +46,7 @@ describe("custom step: Send insights digest", () => {
   });
 
   it("posts the digest and completes with the message link, ts and headline numbers (checked against the manifest)", async () => {
-    const since = new Date();
+    const since = stack.clock();
     await connect(stack);
     const account = accountFor(DEMO_API_KEY);
     const asset = account?.assets.find((a) => a.displayValue.includes(" / "));
@@ -62,7 +62,7 @@ describe("custom step: Send insights digest", () => {
       `https://demo-co.slack.com/archives/${DEMO.security}/p${String(outputs.message_ts).replace(".", "")}`,
     );
     // The numbers a later step gets are the emulator's, for the asset, over 30 UTC days.
-    const range = rangeResolvedSince("last30d", "UTC", since, outputs);
+    const range = rangeResolvedSince("last30d", "UTC", since, outputs, stack.clock);
     const sum = { findings: 0, violations: 0, fixes: 0, merged: 0 };
     for (const day of enumerateDays(range.from, range.to)) {
       const c = dailyCounts(account, day, [asset.value]);

@@ -26,7 +26,7 @@ import {
  * spike fires once (with what moved it) and clears once, edited in place with a reply in its thread;
  * a partial day and a data gap never fire; a weekly rhythm never fires, not on Mondays; a snooze
  * silences the episode until it ends, then the alert behaves as if just checked. Each check is the
- * job a slot's fan-out makes, for a chosen hour (the emulator's "yesterday" is the real one).
+ * job a slot's fan-out makes, for a chosen hour (the emulator's "yesterday" is the harness clock's: today, or CI's fixed instants).
  */
 let h: Harness | undefined;
 afterEach(async () => {
@@ -36,7 +36,8 @@ afterEach(async () => {
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const today0 = () => Math.floor(Date.now() / DAY) * DAY;
+/** Midnight UTC of the harness's today (its clock is the emulator's too). */
+const today0 = (harness: Harness) => Math.floor(harness.clock().getTime() / DAY) * DAY;
 const at = (ms: number) => periodOf(ms);
 
 const posts = (harness: Harness) =>
@@ -59,7 +60,7 @@ describe.each(backends())("unusual alerts ($name)", ({ url }) => {
     const harness = h;
     await harness.worker();
     const sub = await unusualAlert(harness, SCENARIO_KEYS.unusualDay);
-    const t = today0();
+    const t = today0(harness);
     // Yesterday noon: the spike's day is still being filled; the day before it is judged, and usual.
     const partial = await runCheck(harness, sub, at(t - DAY + 12 * HOUR), 2);
     expect(partial.lastDelivery).toMatchObject({ outcome: "skipped" });
@@ -115,7 +116,7 @@ describe.each(backends())("unusual alerts ($name)", ({ url }) => {
     const harness = h;
     await harness.worker();
     const sub = await unusualAlert(harness, SCENARIO_KEYS.weeklyOutage, "when violations unusually low");
-    const t = today0();
+    const t = today0(harness);
     const yesterday = new Date(t - DAY).toISOString().slice(0, 10);
     // The totals alone would call yesterday unusually low (the oracle, judged as the alert would).
     const today = new Date(t).toISOString().slice(0, 10);
@@ -137,7 +138,7 @@ describe("unusual alerts over weeks and snoozes", () => {
     const harness = h;
     await harness.worker();
     const sub = await unusualAlert(harness, SCENARIO_KEYS.weekly);
-    const t = today0();
+    const t = today0(harness);
     const mondays: string[] = [];
     for (let back = 15; back >= 0; back--) {
       const period = at(t - back * DAY + HOUR);
@@ -163,7 +164,7 @@ describe("unusual alerts over weeks and snoozes", () => {
       redis: harness.redis,
       keys: createKeyScheme({ prefix: harness.prefix }),
     });
-    const t = today0();
+    const t = today0(harness);
     const fired = await runCheck(harness, sub, at(t + HOUR));
     const ep = fired.runs?.alert?.episode?.id ?? "";
     // Snoozed for an hour and a half from 01:00, by someone.

@@ -3,6 +3,7 @@ import { DEMO_API_KEY, type Emulator, startEmulator } from "../../sandbox/analyt
 import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
 import { capturingLogger } from "../../sandbox/stack.ts";
 import { startWorker, type WorkerHandle, type WorkerOptions } from "../../src/app/worker.ts";
+import { type Clock, utcDayOf } from "../../src/clock.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { createInsightsCache } from "../../src/digests/insights-cache.ts";
 import { createSubscriptionRuntime, type SubscriptionRuntime } from "../../src/jobs/runtime.ts";
@@ -15,6 +16,7 @@ import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import type { Subscription } from "../../src/subscriptions/types.ts";
 import { quietTime, storedSubscription } from "../fixtures/subscription.ts";
 import { connect } from "../setup/backends.ts";
+import { testClock } from "../setup/test-clock.ts";
 
 /**
  * One isolated world per test: its own Slack stand-in and analytics emulator, a unique Redis key
@@ -75,6 +77,8 @@ export interface Harness {
   config: Config;
   /** The environment a worker process would get (for child processes). */
   env: Record<string, string>;
+  /** The calendar's clock of this world: the workers' and the emulator's (testClock()). */
+  clock: Clock;
   /** A producer, as the web process builds it (fail-fast connection). */
   producer(clock?: () => Date): SubscriptionRuntime;
   worker(overrides?: Partial<WorkerOptions>): Promise<WorkerHandle>;
@@ -95,11 +99,13 @@ export async function startHarness(o: {
   redisUrl: string;
   prefix?: string;
   queueName?: string;
+  clock?: Clock;
 }): Promise<Harness> {
   const id = randomUUID().slice(0, 8);
+  const clock = o.clock ?? testClock();
   const prefix = o.prefix ?? `t-worker-${id}`;
   const queueName = o.queueName ?? `deliveries-${id}`;
-  const emulator = await startEmulator();
+  const emulator = await startEmulator({ today: () => utcDayOf(clock) });
   const slack = await startSlackStandIn({
     signingSecret: "test-signing-secret",
     appUrl: "http://127.0.0.1:9/slack/events",
@@ -132,7 +138,8 @@ export async function startHarness(o: {
     queueName,
     config,
     env,
-    producer(clock) {
+    clock,
+    producer(producerClock = clock) {
       const conn = connect(o.redisUrl, "client");
       const rt = createSubscriptionRuntime({
         redis: conn,
@@ -140,7 +147,7 @@ export async function startHarness(o: {
         logger: silentLogger(),
         prefix,
         queueName,
-        clock,
+        clock: producerClock,
         policy: FAST.policy,
         limits: FAST.limits,
       });
@@ -168,6 +175,7 @@ export async function startHarness(o: {
         prefix,
         queueName,
         tokenFor: async (ref) => tokens.get(ref.teamId ?? "") ?? DEMO.botToken,
+        clock,
         ...FAST,
         ...overrides,
       });
