@@ -11,7 +11,10 @@ const HOUR = 3_600_000;
 
 /** Connects `apiKey` as the connect modal does: stored, cached replies dropped (the numbers change). */
 export async function connectKey(stack: Stack, apiKey: string) {
-  await stack.web.deps.apiKeys.save(REF, apiKey, { savedBy: DEMO.admin, savedAt: stack.clock().toISOString() });
+  await stack.web.deps.apiKeys.save(REF, apiKey, {
+    savedBy: DEMO.admin,
+    savedAt: stack.clock().toISOString(),
+  });
   await stack.web.deps.insightsCache.invalidate(REF);
 }
 
