@@ -9,10 +9,15 @@ import { describe, expect, it } from "vitest";
  */
 const ROOT = resolve(import.meta.dirname, "../..");
 
+/** Every Markdown file under `dir`, its subfolders' included (docs/notes/ and the like). */
+function markdownUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? markdownUnder(join(dir, e.name)) : e.name.endsWith(".md") ? [join(dir, e.name)] : [],
+  );
+}
+
 function markdownFiles(): string[] {
-  const docs = readdirSync(join(ROOT, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => join(ROOT, "docs", f));
+  const docs = markdownUnder(join(ROOT, "docs"));
   const sandbox = ["sandbox/README.md", "sandbox/analytics/README.md", "sandbox/slack/README.md"].map((f) =>
     join(ROOT, f),
   );
