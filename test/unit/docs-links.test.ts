@@ -86,6 +86,17 @@ describe("links in README.md and docs/", () => {
     expect(checked).toBeGreaterThan(20);
   });
 
+  it("every bench report the docs cite is in test/bench/results (the folder keeps only those)", () => {
+    const results = join(ROOT, "test/bench/results");
+    const cited = files.flatMap((file) =>
+      links(file)
+        .map((link) => resolve(dirname(file), link.split("#")[0] as string))
+        .filter((target) => target.startsWith(`${results}/`)),
+    );
+    expect(cited.length).toBeGreaterThan(0);
+    expect(cited.filter((target) => !existsSync(target)).map((t) => relative(ROOT, t))).toEqual([]);
+  });
+
   it("the README stays a front door: at most 250 lines, with the two commands and a link to each doc", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     expect(readme.split("\n").length).toBeLessThanOrEqual(250);
