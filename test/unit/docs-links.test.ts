@@ -3,9 +3,9 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The README is the front door and docs/ holds the rest: every relative link and every anchor in them
- * must lead somewhere, or a reader lands on nothing. Anchors follow GitHub's slugs (lower case,
- * punctuation dropped, spaces to hyphens, repeats numbered).
+ * The README is the front door, CHANGELOG.md the upgrade notes and docs/ holds the rest: every relative
+ * link and every anchor in them must lead somewhere, or a reader lands on nothing. Anchors follow GitHub's
+ * slugs (lower case, punctuation dropped, spaces to hyphens, repeats numbered).
  */
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -21,7 +21,12 @@ function markdownFiles(): string[] {
   const sandbox = ["sandbox/README.md", "sandbox/analytics/README.md", "sandbox/slack/README.md"].map((f) =>
     join(ROOT, f),
   );
-  return [join(ROOT, "README.md"), ...docs, ...sandbox.filter((f) => existsSync(f))];
+  return [
+    join(ROOT, "README.md"),
+    join(ROOT, "CHANGELOG.md"),
+    ...docs,
+    ...sandbox.filter((f) => existsSync(f)),
+  ];
 }
 
 /** Markdown without fenced code, where brackets are text, not links. */
