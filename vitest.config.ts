@@ -5,7 +5,8 @@ import { SlowFirstSequencer } from "./test/setup/sequencer.ts";
  * The scenarios that also run with the app in Socket Mode (every delivery over the stand-in's
  * WebSocket instead of signed HTTP): on-demand digests, filters, modals, the App Home, the workflow
  * step and unfurls. Each file picks its transport with `inject("transport")`, so one suite runs both
- * ways. socket-mode.test.ts (reconnects) only makes sense over the socket.
+ * ways. socket-mode.test.ts (reconnects) and try-it.test.ts (docs/try-it.md's walk) only make sense over
+ * the socket.
  */
 const SOCKET_SCENARIOS = [
   "test/e2e/digest-command.test.ts",
@@ -15,7 +16,7 @@ const SOCKET_SCENARIOS = [
   "test/e2e/workflow-step.test.ts",
   "test/e2e/unfurls.test.ts",
 ];
-const SOCKET_ONLY = ["test/e2e/socket-mode.test.ts"];
+const SOCKET_ONLY = ["test/e2e/socket-mode.test.ts", "test/e2e/try-it.test.ts"];
 
 /**
  * The pure tests of date handling, run by .ci/run at fixed instants (a year ahead, a New Year's Eve

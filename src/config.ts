@@ -396,6 +396,9 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).optional(),
 });
 
+/** Every environment variable loadConfig reads; `.env.example` documents each (a unit test keeps it so). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
 /** One core for the web event loop, the rest (at most 4) for digest threads. */
 function defaultThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));

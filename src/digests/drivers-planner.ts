@@ -69,7 +69,7 @@ interface Bucket {
  *   comes first. The slot's fan-out deals each workspace's deliveries in runs, in about the order the
  *   warm-ups are queued, so the warm-ups must run ahead of the deliveries in flight: too few and each run
  *   waits on its own computation, too many and they take the machine from the first deliveries
- *   (docs/performance.md, "A slot's fan-out deals each workspace a run of ten", has the widths tried).
+ *   (docs/notes/storms.md, "A slot's fan-out deals each workspace a run of ten", has the widths tried).
  * @param now the clock (tests).
  */
 export function createDriversPlanner(

@@ -19,11 +19,18 @@ export interface CliProcess {
   stop(graceMs?: number): Promise<number | null>;
 }
 
-export function startCli(command: string, env: Record<string, string>, args: string[] = []): CliProcess {
+/** `cwd`: the directory the command starts in (where it looks for `.env`) [this process's]. */
+export function startCli(
+  command: string,
+  env: Record<string, string>,
+  args: string[] = [],
+  o: { cwd?: string } = {},
+): CliProcess {
   const product = productCli([command, ...args]);
   const child = spawn(process.execPath, product.argv, {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...product.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    cwd: o.cwd,
   });
   const lines: string[] = [];
   const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];

@@ -3,20 +3,30 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The README is the front door and docs/ holds the rest: every relative link and every anchor in them
- * must lead somewhere, or a reader lands on nothing. Anchors follow GitHub's slugs (lower case,
- * punctuation dropped, spaces to hyphens, repeats numbered).
+ * The README is the front door, CHANGELOG.md the upgrade notes and docs/ holds the rest: every relative
+ * link and every anchor in them must lead somewhere, or a reader lands on nothing. Anchors follow GitHub's
+ * slugs (lower case, punctuation dropped, spaces to hyphens, repeats numbered).
  */
 const ROOT = resolve(import.meta.dirname, "../..");
 
+/** Every Markdown file under `dir`, its subfolders' included (docs/notes/ and the like). */
+function markdownUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? markdownUnder(join(dir, e.name)) : e.name.endsWith(".md") ? [join(dir, e.name)] : [],
+  );
+}
+
 function markdownFiles(): string[] {
-  const docs = readdirSync(join(ROOT, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => join(ROOT, "docs", f));
+  const docs = markdownUnder(join(ROOT, "docs"));
   const sandbox = ["sandbox/README.md", "sandbox/analytics/README.md", "sandbox/slack/README.md"].map((f) =>
     join(ROOT, f),
   );
-  return [join(ROOT, "README.md"), ...docs, ...sandbox.filter((f) => existsSync(f))];
+  return [
+    join(ROOT, "README.md"),
+    join(ROOT, "CHANGELOG.md"),
+    ...docs,
+    ...sandbox.filter((f) => existsSync(f)),
+  ];
 }
 
 /** Markdown without fenced code, where brackets are text, not links. */
@@ -79,6 +89,17 @@ describe("links in README.md and docs/", () => {
       }
     expect(broken).toEqual([]);
     expect(checked).toBeGreaterThan(20);
+  });
+
+  it("every bench report the docs cite is in test/bench/results (the folder keeps only those)", () => {
+    const results = join(ROOT, "test/bench/results");
+    const cited = files.flatMap((file) =>
+      links(file)
+        .map((link) => resolve(dirname(file), link.split("#")[0] as string))
+        .filter((target) => target.startsWith(`${results}/`)),
+    );
+    expect(cited.length).toBeGreaterThan(0);
+    expect(cited.filter((target) => !existsSync(target)).map((t) => relative(ROOT, t))).toEqual([]);
   });
 
   it("the README stays a front door: at most 250 lines, with the two commands and a link to each doc", () => {

@@ -14,7 +14,7 @@ describe("the Procfile", () => {
 
   it("gives the worker a young generation large enough for a slot's drivers", () => {
     // A larger young generation spends less of the worker's CPU collecting a digest's garbage
-    // (docs/performance.md has the figures); the bench starts its workers with these same flags.
+    // (docs/notes/worker-cpu.md has the figures); the bench starts its workers with these same flags.
     expect(procfileNodeFlags("worker")).toContain("--max-semi-space-size=64");
   });
 });
