@@ -1,5 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { DEMO_API_KEY, type Emulator, startEmulator } from "../../sandbox/analytics/index.ts";
+import {
+  DEMO_API_KEY,
+  type Emulator,
+  type EmulatorOptions,
+  startEmulator,
+} from "../../sandbox/analytics/index.ts";
 import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
 import { capturingLogger } from "../../sandbox/stack.ts";
 import { startWorker, type WorkerHandle, type WorkerOptions } from "../../src/app/worker.ts";
@@ -95,11 +100,13 @@ export async function startHarness(o: {
   redisUrl: string;
   prefix?: string;
   queueName?: string;
+  /** The emulator's accounts and its today (a test that sets the calendar sets the emulator's too). */
+  emulator?: EmulatorOptions;
 }): Promise<Harness> {
   const id = randomUUID().slice(0, 8);
   const prefix = o.prefix ?? `t-worker-${id}`;
   const queueName = o.queueName ?? `deliveries-${id}`;
-  const emulator = await startEmulator();
+  const emulator = await startEmulator(o.emulator);
   const slack = await startSlackStandIn({
     signingSecret: "test-signing-secret",
     appUrl: "http://127.0.0.1:9/slack/events",

@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { SCENARIO_KEYS, SEED_INSIGHTS_QUERY, seedPost } from "../../sandbox/analytics/index.ts";
+import { DEMO } from "../../sandbox/slack/index.ts";
+import { addDays } from "../../src/insights/days.ts";
+import { baselineRange } from "../../src/insights/unusual.ts";
+import { backends } from "../setup/backends.ts";
+import { type AlertWorld, alertWorld, DAY, HOUR } from "./alert-world.ts";
+import { connectKey } from "./worker-harness.ts";
+
+/**
+ * An alert over time and at its seams, on fixed instants: a firing alert that the data cannot judge
+ * holds its state; its message and its votes live as long as it does, past any fixed expiry; a click
+ * whose edit reaches Slack after the worker's all-clear never draws the alert firing again.
+ */
+
+let w: AlertWorld | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+/** Wednesday 6 January 2027, 01:00 UTC. */
+const T = Date.UTC(2027, 0, 6, 1);
+
+const top = (world: AlertWorld, subId: string) =>
+  world.harness.slack
+    .messages(DEMO.security)
+    .filter((m) => m.threadTs === undefined && JSON.stringify(m.blocks ?? []).includes(`${subId}|`));
+const thread = (world: AlertWorld, ts: string) =>
+  world.harness.slack.messages(DEMO.security).filter((m) => m.threadTs === ts);
+const textOf = (m: { blocks?: unknown } | undefined) => JSON.stringify(m?.blocks ?? []);
+
+describe.each(backends())("an alert's seams ($name)", ({ url }) => {
+  it("too little history never clears a firing unusual alert: it holds until the day can be judged", {
+    timeout: 90_000,
+  }, async () => {
+    w = await alertWorld({ redisUrl: url, start: T });
+    const world = w;
+    const sub = await world.newAlert({ condition: "when violations unusual" });
+    await connectKey(world.harness, SCENARIO_KEYS.unusualDay);
+    // 01:00: yesterday is the planted unusual day, judged against eight full weeks: it fires.
+    const fired = await world.check(sub, T);
+    expect(fired.runs?.alert).toMatchObject({ state: "firing", episode: { id: expect.any(String) } });
+    const [message] = top(world, sub.id);
+    expect(message).toBeDefined();
+    // A day later the service answers with only the last three weeks of the series: three earlier
+    // Wednesdays of the six needed. Both of the check's questions (its range, and the weekday series)
+    // get that answer.
+    world.cal.set(T + DAY);
+    const day = addDays(world.cal.day(), -1);
+    const { from } = baselineRange(day);
+    const reply = await seedPost(
+      world.harness.emulator.graphqlUrl,
+      { query: SEED_INSIGHTS_QUERY, variables: { from_day: from, to_day: day } },
+      { apiKey: SCENARIO_KEYS.unusualDay },
+    );
+    const body = JSON.parse(reply.text) as {
+      data: { insights: { dailyMetric: { timeStamp: string }[]; dailyActivity: { timeStamp: string }[] } };
+    };
+    const recent = addDays(day, -21);
+    const ins = body.data.insights;
+    ins.dailyMetric = ins.dailyMetric.filter((p) => p.timeStamp.slice(0, 10) >= recent);
+    ins.dailyActivity = ins.dailyActivity.filter((p) => p.timeStamp.slice(0, 10) >= recent);
+    world.harness.emulator.inject({ kind: "reply", body }, 2);
+    const held = await world.check(sub, T + DAY);
+    expect(held.lastDelivery).toMatchObject({
+      outcome: "skipped",
+      reason: expect.stringMatching(
+        /^violations not judged yesterday .*: only 3 of the last 8 Wednesdays known \(6 needed\); the alert stays firing$/,
+      ),
+    });
+    expect(held.runs?.alert?.state).toBe("firing");
+    // Nothing was told: no all-clear, the message still fires with its buttons.
+    expect(thread(world, message?.ts ?? "")).toEqual([]);
+    expect(top(world, sub.id)).toHaveLength(1);
+    expect(textOf(top(world, sub.id)[0])).toContain("*Firing*");
+    // The next day is judged on its full history again, and usual (the same rhythm without the
+    // planted day, which the emulator keeps on its yesterday): now it clears, in place.
+    await connectKey(world.harness, SCENARIO_KEYS.weekly);
+    const cleared = await world.check(sub, T + 2 * DAY + HOUR);
+    expect(cleared.runs?.alert?.state).toBe("clear");
+    expect(top(world, sub.id)).toHaveLength(1);
+    expect(thread(world, message?.ts ?? "").map((m) => m.text)).toEqual([
+      expect.stringMatching(/^:white_check_mark: Cleared/),
+    ]);
+  });
+});
