@@ -2,6 +2,7 @@ import type { Block } from "../blockkit/types.ts";
 import type { Measure, Periods } from "../insights/period-totals.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { scanKeys } from "../store/scan.ts";
 import { runScript, script } from "../store/scripts.ts";
 import type { SnoozeKind } from "../subscriptions/alerts.ts";
 
@@ -66,11 +67,13 @@ end
 redis.call('hset', KEYS[1], 'ez', ARGV[2])
 return {1, ''}`);
 
-// KEYS: record, votes. ARGV: vote field, '+' or '-', votes ttl ms, episode. {changed (1/0), useful, not
-// useful}; {-1} for an episode the alert never had (none yet, or one after its latest).
+// KEYS: record, votes. ARGV: vote field, '+' or '-', episode. {changed (1/0), useful, not useful}; {-1}
+// for an episode the alert never had (none yet, or one after its latest). The counters on the record
+// and the votes they count live as long as the alert (both go when it is deleted): a vote kept for less
+// would count again once forgotten. A votes hash an earlier version gave an expiry loses it here.
 const FEEDBACK = script(`
 local latest = redis.call('hget', KEYS[1], 'ep')
-if not latest or ARGV[4] > latest then return {-1, 0, 0} end
+if not latest or ARGV[3] > latest then return {-1, 0, 0} end
 local was = redis.call('hget', KEYS[2], ARGV[1])
 local changed = 0
 if was ~= ARGV[2] then
@@ -79,7 +82,7 @@ if was ~= ARGV[2] then
   if was then redis.call('hincrby', KEYS[1], was == '+' and 'fu' or 'fd', -1) end
   changed = 1
 end
-redis.call('pexpire', KEYS[2], ARGV[3])
+redis.call('persist', KEYS[2])
 return {changed, tonumber(redis.call('hget', KEYS[1], 'fu') or '0'), tonumber(redis.call('hget', KEYS[1], 'fd') or '0')}`);
 
 /**
@@ -97,8 +100,6 @@ export interface EpisodeBody {
   cleared?: { at: string; reason: string };
 }
 
-/** How long an episode's message and its votes are kept after the last write [30 days]. */
-const KEEP_MS = 30 * 86_400_000;
 /** Two presses of the same snooze by the same person this close together are one [10 s]. */
 const SNOOZE_REPEAT_S = 10;
 
@@ -188,13 +189,30 @@ export function createAlertState(o: { redis: RedisClient; keys: KeyScheme }) {
         o.redis,
         FEEDBACK,
         [o.keys.subscription(ref, subId), o.keys.alertFeedback(ref, subId)],
-        [`${a.ep}:${a.user}`, a.useful ? "+" : "-", KEEP_MS, a.ep],
+        [`${a.ep}:${a.user}`, a.useful ? "+" : "-", a.ep],
       )) as [number, number, number];
       return changed < 0 ? null : { changed: changed === 1, useful, notUseful };
     },
-    /** Keeps the message of an episode (overwriting the previous episode's). */
+    /**
+     * Keeps the message of an episode (overwriting the previous episode's), with no expiry: an episode
+     * can fire for months, and its all-clear and every click redraw this message. It goes when the
+     * alert is deleted, or is replaced by the next episode's.
+     */
     async saveBody(ref: WorkspaceRef, subId: string, body: EpisodeBody): Promise<void> {
-      await o.redis.set(o.keys.alertMessage(ref, subId), JSON.stringify(body), "PX", KEEP_MS);
+      await o.redis.set(o.keys.alertMessage(ref, subId), JSON.stringify(body));
+    },
+    /**
+     * Takes the expiry off every kept message and votes hash that earlier versions wrote with one (30
+     * days from their last write), so none of them ends before its alert. Returns how many it found.
+     */
+    async keepAll(): Promise<number> {
+      let n = 0;
+      for (const pattern of o.keys.alertRecordPatterns())
+        for await (const page of scanKeys(o.redis, pattern)) {
+          await Promise.all(page.map((key) => o.redis.persist(key)));
+          n += page.length;
+        }
+      return n;
     },
     /** The kept message of the alert's latest episode, if it is `ep`'s. */
     async body(ref: WorkspaceRef, subId: string, ep?: string): Promise<EpisodeBody | null> {

@@ -3,9 +3,10 @@ import { SCENARIO_KEYS, SEED_INSIGHTS_QUERY, seedPost } from "../../sandbox/anal
 import { DEMO } from "../../sandbox/slack/index.ts";
 import { addDays } from "../../src/insights/days.ts";
 import { baselineRange } from "../../src/insights/unusual.ts";
+import { createKeyScheme } from "../../src/store/keys.ts";
 import { backends } from "../setup/backends.ts";
 import { type AlertWorld, alertWorld, DAY, HOUR } from "./alert-world.ts";
-import { connectKey } from "./worker-harness.ts";
+import { connectKey, REF, startHarness } from "./worker-harness.ts";
 
 /**
  * An alert over time and at its seams, on fixed instants: a firing alert that the data cannot judge
@@ -83,5 +84,79 @@ describe.each(backends())("an alert's seams ($name)", ({ url }) => {
     expect(thread(world, message?.ts ?? "").map((m) => m.text)).toEqual([
       expect.stringMatching(/^:white_check_mark: Cleared/),
     ]);
+  });
+
+  it("an alert firing for months keeps its message: clicks redraw it and its all-clear edits it in place", {
+    timeout: 60_000,
+  }, async () => {
+    w = await alertWorld({ redisUrl: url, start: T });
+    const world = w;
+    const sub = await world.newAlert();
+    await world.data(true);
+    const fired = await world.check(sub, T);
+    const ep = fired.runs?.alert?.episode?.id ?? "";
+    const [message] = top(world, sub.id);
+    const ts = message?.ts ?? "";
+    // Still firing 31 days on (a check a day), with Redis' clock moved on as far.
+    for (let d = 1; d <= 31; d++) await world.age(DAY);
+    expect((await world.check(sub, T + 31 * DAY)).lastDelivery?.reason).toMatch(/^still firing/);
+    expect(await world.acknowledge(DEMO.admin, `${sub.id}|${ep}`)).toEqual([]);
+    expect(textOf(top(world, sub.id)[0])).toContain("*Acknowledged* by <@U0ADMIN01>");
+    await world.age(31 * DAY);
+    // Two months after it fired, it clears: on its own message, not in a new one.
+    await world.data(false);
+    const cleared = await world.check(sub, T + 62 * DAY);
+    expect(cleared.runs?.alert?.state).toBe("clear");
+    expect(top(world, sub.id)).toHaveLength(1);
+    const drawn = textOf(top(world, sub.id)[0]);
+    expect(drawn).toContain("*Cleared*");
+    expect(drawn).not.toContain("alert_acknowledge");
+    expect(drawn).not.toContain("alert_snooze");
+    expect(thread(world, ts).map((m) => m.text)).toEqual([
+      expect.stringMatching(/^:eyes: Acknowledged by <@U0ADMIN01>/),
+      expect.stringMatching(/^:white_check_mark: Cleared/),
+    ]);
+  });
+
+  it("a vote counts once however long ago it was cast", { timeout: 60_000 }, async () => {
+    w = await alertWorld({ redisUrl: url, start: T });
+    const world = w;
+    const sub = await world.newAlert();
+    await world.data(true);
+    const ep = (await world.check(sub, T)).runs?.alert?.episode?.id ?? "";
+    const up = `${sub.id}|${ep}|+`;
+    expect(await world.feedback(DEMO.member, up)).toEqual([
+      "Thanks: noted as useful. This alert so far: 1 👍 · 0 👎",
+    ]);
+    await world.age(31 * DAY);
+    world.cal.set(T + 31 * DAY);
+    // The same person, the same vote, a month later: still one vote. Someone else's is another.
+    expect(await world.feedback(DEMO.member, up)).toEqual([
+      "Thanks: noted as useful. This alert so far: 1 👍 · 0 👎",
+    ]);
+    expect(await world.feedback(DEMO.admin, `${sub.id}|${ep}|-`)).toEqual([
+      "Thanks: noted as not useful. This alert so far: 1 👍 · 1 👎",
+    ]);
+    await world.age(400 * DAY);
+    expect(await world.feedback(DEMO.member, `${sub.id}|${ep}|-`)).toEqual([
+      "Thanks: noted as not useful. This alert so far: 0 👍 · 2 👎",
+    ]);
+    expect((await world.record(sub))?.runs?.feedback).toEqual({ useful: 0, notUseful: 2 });
+  });
+
+  it("a worker starting takes the 30-day expiry off the messages and votes earlier versions kept", async () => {
+    const harness = await startHarness({ redisUrl: url });
+    try {
+      const keys = createKeyScheme({ prefix: harness.prefix });
+      const message = keys.alertMessage(REF, "legacy1");
+      const votes = keys.alertFeedback(REF, "legacy1");
+      await harness.redis.set(message, "{}", "PX", 30 * DAY);
+      await harness.redis.hset(votes, "20261101T090000Z:U0MEMBER1", "+");
+      await harness.redis.pexpire(votes, 30 * DAY);
+      await harness.worker();
+      expect([await harness.redis.pttl(message), await harness.redis.pttl(votes)]).toEqual([-1, -1]);
+    } finally {
+      await harness.close();
+    }
   });
 });
