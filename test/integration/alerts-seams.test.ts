@@ -6,7 +6,7 @@ import { baselineRange } from "../../src/insights/unusual.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
 import { backends } from "../setup/backends.ts";
 import { type AlertWorld, alertWorld, DAY, HOUR } from "./alert-world.ts";
-import { connectKey, REF, startHarness } from "./worker-harness.ts";
+import { connectKey, REF, startHarness, until } from "./worker-harness.ts";
 
 /**
  * An alert over time and at its seams, on fixed instants: a firing alert that the data cannot judge
@@ -158,5 +158,76 @@ describe.each(backends())("an alert's seams ($name)", ({ url }) => {
     } finally {
       await harness.close();
     }
+  });
+
+  it("a click whose edit reaches Slack after the worker's all-clear never draws the alert firing again", {
+    timeout: 60_000,
+  }, async () => {
+    w = await alertWorld({ redisUrl: url, start: T });
+    const world = w;
+    const { harness } = world;
+    const keys = createKeyScheme({ prefix: harness.prefix });
+    const sub = await world.newAlert();
+    await world.data(true);
+    const ep = (await world.check(sub, T)).runs?.alert?.episode?.id ?? "";
+    const ts = top(world, sub.id)[0]?.ts ?? "";
+    await world.data(false);
+    // Acknowledge is pressed while the alert fires; its edit is slow on the way to Slack.
+    const slow = harness.slack.holdNext("chat.update");
+    const click = world.acknowledge(DEMO.admin, `${sub.id}|${ep}`);
+    await slow.arrived;
+    // Meanwhile the worker's check finds the condition gone and clears the alert.
+    const check = world.startCheck(sub, T + DAY);
+    const clearedEdit = () =>
+      harness.slack
+        .calls((c) => c.method === "chat.update" && c.ok && c.args.ts === ts)
+        .some((c) => JSON.stringify(c.args.blocks).includes("*Cleared*"));
+    // The click's edit arrives once the all-clear has been drawn, or once the worker waits to draw it
+    // (its transition decided, the message's draw lock held by the click).
+    await until(
+      async () =>
+        clearedEdit() ||
+        ((await harness.redis.exists(keys.lock(REF, `alert-draw-${sub.id}`))) === 1 &&
+          (await harness.redis.hexists(keys.subscription(REF, sub.id), "aq")) === 1),
+      20_000,
+      "the worker's all-clear",
+    );
+    slow.release();
+    await click;
+    expect((await check.done).runs?.alert?.state).toBe("clear");
+    const drawn = textOf(top(world, sub.id)[0]);
+    expect(drawn).toContain("*Cleared*");
+    expect(drawn).not.toContain("*Firing*");
+    expect(drawn).not.toContain("alert_acknowledge");
+    expect(drawn).not.toContain("alert_snooze");
+    expect(top(world, sub.id)).toHaveLength(1);
+    expect(
+      thread(world, ts)
+        .map((m) => m.text?.slice(0, 24))
+        .sort(),
+    ).toEqual([":eyes: Acknowledged by <", ":white_check_mark: Clear"]);
+  });
+
+  it("Acknowledge while an all-clear is being told changes nothing and says to try again", {
+    timeout: 60_000,
+  }, async () => {
+    w = await alertWorld({ redisUrl: url, start: T });
+    const world = w;
+    const { harness } = world;
+    const sub = await world.newAlert();
+    await world.data(true);
+    const ep = (await world.check(sub, T)).runs?.alert?.episode?.id ?? "";
+    await world.data(false);
+    // The worker's all-clear is decided and on its way to Slack (its edit held there).
+    const slow = harness.slack.holdNext("chat.update");
+    const check = world.startCheck(sub, T + DAY);
+    await slow.arrived;
+    expect(await world.acknowledge(DEMO.admin, `${sub.id}|${ep}`)).toEqual([
+      "The alert is being told a change right now; try again in a moment.",
+    ]);
+    slow.release();
+    const after = await check.done;
+    expect(after.runs?.alert).toMatchObject({ state: "clear" });
+    expect(after.runs?.alert?.acknowledged).toBeUndefined();
   });
 });
