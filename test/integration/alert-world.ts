@@ -101,8 +101,13 @@ export async function alertWorld(o: { redisUrl: string; start: number }): Promis
   });
   // Posts and replies as fast as the test makes them: Slack's 1 a second per channel is not the subject.
   harness.slack.setRateLimit({ enabled: false });
-  // No slot warm-up ahead of fires: the test's calendar is not the one BullMQ's schedulers run on.
-  await harness.worker({ clock: cal.now, config: { ...harness.config, slotWarmLeadMs: 0 } });
+  // No slot warm-up ahead of fires: the test's calendar is not the one BullMQ's schedulers run on. And
+  // no pacing of the channel to Slack's one post a second: each check would wait for it.
+  await harness.worker({
+    clock: cal.now,
+    config: { ...harness.config, slotWarmLeadMs: 0 },
+    pacing: { channelPosts: { points: 1_000, durationSec: 1 } },
+  });
   const producer = harness.producer(cal.now);
   const deps = composeCore({
     config: harness.config,
