@@ -72,6 +72,23 @@ export function createControl(state: StandInState, reseed: () => void) {
       if (ms === 0) state.latency.delete(method);
       else state.latency.set(method, ms);
     },
+    /**
+     * The next call of `method` waits, unread, until `release()`: a request still on its way, which
+     * Slack applies only once it arrives, after calls sent later (`arrived` resolves when it is here).
+     * Later calls pass.
+     */
+    holdNext(method: string): { arrived: Promise<void>; release(): void } {
+      let arrive = () => {};
+      let release = () => {};
+      const arrived = new Promise<void>((r) => {
+        arrive = r;
+      });
+      const released = new Promise<void>((r) => {
+        release = r;
+      });
+      state.holds.set(method, [...(state.holds.get(method) ?? []), { arrive, released, release }]);
+      return { arrived, release };
+    },
     /** The bot token's scopes in the workspace (what an install granted); calls needing others fail. */
     setScopes(teamId: string, scopes: string[]): void {
       workspace(state, teamId).scopes = [...scopes];
@@ -101,6 +118,7 @@ export function createControl(state: StandInState, reseed: () => void) {
     },
     /** Forgets every recorded call, message, view, file and fault, and restores the seeds. */
     reset(): void {
+      for (const held of state.holds.values()) for (const h of held) h.release();
       reseed();
     },
   };

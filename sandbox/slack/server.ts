@@ -67,6 +67,11 @@ async function route(env: ApiEnv, req: IncomingMessage, res: ServerResponse): Pr
     const { args, parts } = parseArgs(contentType, raw, url.searchParams);
     const json = contentType.split(";")[0]?.trim().toLowerCase() === "application/json";
     const method = path.slice(API_PATH.length);
+    const held = env.state.holds.get(method)?.shift();
+    if (held) {
+      held.arrive();
+      await held.released;
+    }
     const out = dispatchApi(env, {
       method,
       json,

@@ -60,6 +60,13 @@ export interface Fault {
 }
 
 /** Everything the stand-in remembers; one instance per stand-in, all in memory. */
+/** A Web API call that waits, unread, until the test lets it through. */
+export interface HeldCall {
+  arrive(): void;
+  released: Promise<void>;
+  release(): void;
+}
+
 export interface StandInState {
   readonly now: () => number;
   readonly ids: IdMint;
@@ -83,6 +90,8 @@ export interface StandInState {
   faults: Map<string, Fault[]>;
   /** Web API methods answered this many ms after the call is recorded (a slow Slack). */
   latency: Map<string, number>;
+  /** Web API calls held before they are read, per method, first in first out (see Control.holdNext). */
+  holds: Map<string, HeldCall[]>;
   rateLimit: RateLimitSettings;
   postTimes: Map<string, number[]>;
   /** Socket Mode: app-level tokens (`xapp-`) and the one-time tickets of apps.connections.open. */
@@ -123,6 +132,7 @@ export function createState(
     triggers: new Map(),
     faults: new Map(),
     latency: new Map(),
+    holds: new Map(),
     rateLimit: { ...rateLimit },
     postTimes: new Map(),
     appTokens: new Map(),

@@ -210,6 +210,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           clock,
         })
       : undefined;
+  const alerts = createAlertState({ redis: piped, keys });
   const finish = createFinish({ redis: piped, keys, doneTtlMs: claims.doneTtlMs });
   const processor = createDeliveryProcessor({
     store,
@@ -218,7 +219,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     claims,
     begin: createBegin({ redis: piped, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
     finish,
-    alerts: createAlertState({ redis: piped, keys }),
+    alerts,
     apiKeys,
     digestsWith,
     pacer: createPacer({ redis, keys, policy: o.pacing }),
@@ -246,6 +247,8 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   });
 
   await migrateLegacyData({ redis, keys, store, logger });
+  const kept = await alerts.keepAll();
+  if (kept > 0) logger.debug({ kept }, "alert messages and votes kept for as long as their alerts");
   await subscriptions.reconcile();
   // Every log line written while a job runs carries its id (and the subscription's scheduler id).
   const traced: typeof processor = (job, token) =>

@@ -18,7 +18,7 @@ import { conditionOf } from "../subscriptions/run-verdict.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
 import type { Subscription } from "../subscriptions/types.ts";
-import { type SlackCall, tellEpisode } from "./alert-episode.ts";
+import { redrawEpisode, replyInThread, type SlackCall } from "./alert-episode.ts";
 import type { AlertStateStore, EpisodeBody } from "./alert-state.ts";
 import type { RunFields } from "./begin.ts";
 import { later } from "./delivery-job.ts";
@@ -187,14 +187,6 @@ function postOneOff<R>(
   );
 }
 
-/** The record as it reads once `kind` is told: what the redrawn message shows. */
-function afterTold(sub: Subscription, kind: "clear" | "resume"): Subscription {
-  const alert = sub.runs?.alert;
-  if (!alert) return sub;
-  const { snoozed: _gone, pending: _told, ...rest } = alert;
-  return { ...sub, runs: { ...sub.runs, alert: { ...rest, state: kind === "clear" ? "clear" : "firing" } } };
-}
-
 /** Answers after which the episode's message cannot be edited or replied under. */
 const GONE = new Set(["message_not_found", "cant_update_message", "thread_not_found", "channel_not_found"]);
 
@@ -214,28 +206,23 @@ async function tellChange(
   const call: SlackCall = (method, args) => deps.slack.call(run.botToken, method, args);
   const at = (periodTime(run.period) ?? deps.clock()).toISOString();
   const episode = sub.runs?.alert?.episode;
-  let body = threadTs && episode ? await deps.alerts.body(sub.ref, sub.id, episode.id) : null;
-  if (threadTs && body) {
-    if (kind === "clear") {
-      body = { ...body, cleared: { at, reason: checked.verdict.reason } };
-      await deps.alerts.saveBody(sub.ref, sub.id, body);
-    }
+  const body = threadTs && episode ? await deps.alerts.body(sub.ref, sub.id, episode.id) : null;
+  if (threadTs && episode && body) {
+    if (kind === "clear")
+      await deps.alerts.saveBody(sub.ref, sub.id, {
+        ...body,
+        cleared: { at, reason: checked.verdict.reason },
+      });
     const event: EpisodeEvent = {
       kind: kind === "clear" ? "cleared" : "resumed",
       at,
       reason: checked.verdict.reason,
     };
     try {
-      return (
-        (await tellEpisode(
-          call,
-          afterTold(sub, kind),
-          body,
-          threadTs,
-          event,
-          deliveryMetadata(run.deliveryId),
-        )) ?? ""
-      );
+      // Drawn from the record as it stands (this check's transition shown as told), so a click drawn
+      // meanwhile is never left on top of it.
+      const drawn = await redrawEpisode(deps.alerts, call, sub.ref, sub.id, episode.id);
+      if (drawn) return await replyInThread(call, drawn, event, deliveryMetadata(run.deliveryId));
     } catch (err) {
       if (!(err instanceof SlackCallError && GONE.has(err.slackError))) throw err;
       deps.logger.warn(

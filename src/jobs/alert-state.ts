@@ -1,9 +1,13 @@
 import type { Block } from "../blockkit/types.ts";
+import { AppError } from "../errors.ts";
 import type { Measure, Periods } from "../insights/period-totals.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
-import { runScript, script } from "../store/scripts.ts";
+import { scanKeys } from "../store/scan.ts";
+import { lockToken, runScript, script } from "../store/scripts.ts";
 import type { SnoozeKind } from "../subscriptions/alerts.ts";
+import { fromHash } from "../subscriptions/codec.ts";
+import type { Subscription } from "../subscriptions/types.ts";
 
 /**
  * The alert state's writes, each one script on the subscription's hash (fields in run-state.ts), so
@@ -44,8 +48,11 @@ const FIRING = `
 if redis.call('exists', KEYS[1]) == 0 then return {-1, ''} end
 if redis.call('hget', KEYS[1], 'as') ~= 'f' or redis.call('hget', KEYS[1], 'ep') ~= ARGV[1] then return {0, ''} end`;
 
-// KEYS: record. ARGV: episode, `ek` value. {1} recorded, {2, who} acknowledged already, {0} not firing.
+// KEYS: record. ARGV: episode, `ek` value. {1} recorded, {2, who} acknowledged already, {3} a
+// transition is being told right now (try again), {0} not firing. A clear being told has already been
+// decided: an acknowledgement now would be drawn on an episode that is over.
 const ACK = script(`${FIRING}
+if redis.call('hexists', KEYS[1], 'aq') == 1 then return {3, ''} end
 local was = redis.call('hget', KEYS[1], 'ek')
 if was then return {2, was} end
 redis.call('hset', KEYS[1], 'ek', ARGV[2])
@@ -66,11 +73,13 @@ end
 redis.call('hset', KEYS[1], 'ez', ARGV[2])
 return {1, ''}`);
 
-// KEYS: record, votes. ARGV: vote field, '+' or '-', votes ttl ms, episode. {changed (1/0), useful, not
-// useful}; {-1} for an episode the alert never had (none yet, or one after its latest).
+// KEYS: record, votes. ARGV: vote field, '+' or '-', episode. {changed (1/0), useful, not useful}; {-1}
+// for an episode the alert never had (none yet, or one after its latest). The counters on the record
+// and the votes they count live as long as the alert (both go when it is deleted): a vote kept for less
+// would count again once forgotten. A votes hash an earlier version gave an expiry loses it here.
 const FEEDBACK = script(`
 local latest = redis.call('hget', KEYS[1], 'ep')
-if not latest or ARGV[4] > latest then return {-1, 0, 0} end
+if not latest or ARGV[3] > latest then return {-1, 0, 0} end
 local was = redis.call('hget', KEYS[2], ARGV[1])
 local changed = 0
 if was ~= ARGV[2] then
@@ -79,8 +88,19 @@ if was ~= ARGV[2] then
   if was then redis.call('hincrby', KEYS[1], was == '+' and 'fu' or 'fd', -1) end
   changed = 1
 end
-redis.call('pexpire', KEYS[2], ARGV[3])
+redis.call('persist', KEYS[2])
 return {changed, tonumber(redis.call('hget', KEYS[1], 'fu') or '0'), tonumber(redis.call('hget', KEYS[1], 'fd') or '0')}`);
+
+// KEYS: draw lock, record, kept message. ARGV: token, lease ms. {1, record fields, message} with the
+// lock taken, or {0} while another draw holds it: the state read here is the one the edit shows.
+const DRAW = script(`
+if not redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0} end
+return {1, redis.call('hgetall', KEYS[2]), redis.call('get', KEYS[3]) or ''}`);
+
+// KEYS: draw lock. ARGV: token. Releases only the lock this draw took.
+const UNDRAW = script(`
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0`);
 
 /**
  * The message of an episode, as fired, kept so each change redraws it: its blocks without the state
@@ -97,10 +117,30 @@ export interface EpisodeBody {
   cleared?: { at: string; reason: string };
 }
 
-/** How long an episode's message and its votes are kept after the last write [30 days]. */
-const KEEP_MS = 30 * 86_400_000;
 /** Two presses of the same snooze by the same person this close together are one [10 s]. */
 const SNOOZE_REPEAT_S = 10;
+/**
+ * How long one redraw of an episode's message may hold its lock: past a Slack call's timeout (10 s),
+ * so a draw whose process died frees the message on its own [20 s].
+ */
+const DRAW_LEASE_MS = 20_000;
+const DRAW_POLL_MS = 25;
+
+/** The record and kept message of an alert as one redraw reads them, its lock held. */
+export interface DrawState {
+  sub: Subscription | null;
+  body: EpisodeBody | null;
+}
+
+function parseBody(raw: string | null, ep?: string): EpisodeBody | null {
+  if (!raw) return null;
+  try {
+    const v: unknown = JSON.parse(raw);
+    return isBody(v) && (ep === undefined || v.ep === ep) ? v : null;
+  } catch {
+    return null;
+  }
+}
 
 const isBody = (v: unknown): v is EpisodeBody => {
   const b = v as EpisodeBody | null;
@@ -151,13 +191,15 @@ export function createAlertState(o: { redis: RedisClient; keys: KeyScheme }) {
       subId: string,
       ep: string,
       value: string,
-    ): Promise<{ outcome: "done" | "already" | "over" | "gone"; was?: string }> {
+    ): Promise<{ outcome: "done" | "already" | "busy" | "over" | "gone"; was?: string }> {
       const [r, was] = pair(await runScript(o.redis, ACK, record(ref, subId), [ep, value]));
       return r === 1
         ? { outcome: "done" }
         : r === 2
           ? { outcome: "already", was }
-          : { outcome: r === 0 ? "over" : "gone" };
+          : r === 3
+            ? { outcome: "busy" }
+            : { outcome: r === 0 ? "over" : "gone" };
     },
     /** Snoozes episode `ep` (the `ez` value), once per press. */
     async snooze(
@@ -188,23 +230,66 @@ export function createAlertState(o: { redis: RedisClient; keys: KeyScheme }) {
         o.redis,
         FEEDBACK,
         [o.keys.subscription(ref, subId), o.keys.alertFeedback(ref, subId)],
-        [`${a.ep}:${a.user}`, a.useful ? "+" : "-", KEEP_MS, a.ep],
+        [`${a.ep}:${a.user}`, a.useful ? "+" : "-", a.ep],
       )) as [number, number, number];
       return changed < 0 ? null : { changed: changed === 1, useful, notUseful };
     },
-    /** Keeps the message of an episode (overwriting the previous episode's). */
+    /**
+     * Keeps the message of an episode (overwriting the previous episode's), with no expiry: an episode
+     * can fire for months, and its all-clear and every click redraw this message. It goes when the
+     * alert is deleted, or is replaced by the next episode's.
+     */
     async saveBody(ref: WorkspaceRef, subId: string, body: EpisodeBody): Promise<void> {
-      await o.redis.set(o.keys.alertMessage(ref, subId), JSON.stringify(body), "PX", KEEP_MS);
+      await o.redis.set(o.keys.alertMessage(ref, subId), JSON.stringify(body));
+    },
+    /**
+     * Takes the expiry off every kept message and votes hash that earlier versions wrote with one (30
+     * days from their last write), so none of them ends before its alert. Returns how many it found.
+     */
+    async keepAll(): Promise<number> {
+      let n = 0;
+      for (const pattern of o.keys.alertRecordPatterns())
+        for await (const page of scanKeys(o.redis, pattern)) {
+          await Promise.all(page.map((key) => o.redis.persist(key)));
+          n += page.length;
+        }
+      return n;
     },
     /** The kept message of the alert's latest episode, if it is `ep`'s. */
     async body(ref: WorkspaceRef, subId: string, ep?: string): Promise<EpisodeBody | null> {
-      const raw = await o.redis.get(o.keys.alertMessage(ref, subId));
-      if (!raw) return null;
-      try {
-        const v: unknown = JSON.parse(raw);
-        return isBody(v) && (ep === undefined || v.ep === ep) ? v : null;
-      } catch {
-        return null;
+      return parseBody(await o.redis.get(o.keys.alertMessage(ref, subId)), ep);
+    },
+    /**
+     * Runs `draw` (a redraw of the alert's message) with the alert's draw lock held, on the record and
+     * kept message read when the lock was taken. Redraws of one alert's message go out one at a time,
+     * each from the state after every change made before it began: a draw that read a state and
+     * edits later can never land after the draw of a newer one (a click's "acknowledged" after the
+     * worker's all-clear). Waits while another draw holds the lock, at most its lease.
+     *
+     * @throws AppError `alert_busy` when the lock stays held past a lease (a clock or Redis fault).
+     */
+    async drawing<T>(ref: WorkspaceRef, subId: string, draw: (s: DrawState) => Promise<T>): Promise<T> {
+      const lock = o.keys.lock(ref, `alert-draw-${subId}`);
+      const token = lockToken();
+      const keys = [lock, o.keys.subscription(ref, subId), o.keys.alertMessage(ref, subId)];
+      const deadline = Date.now() + 2 * DRAW_LEASE_MS;
+      for (;;) {
+        const r = (await runScript(o.redis, DRAW, keys, [token, DRAW_LEASE_MS])) as
+          | [0]
+          | [1, string[], string];
+        if (r[0] === 1) {
+          const flat = r[1];
+          const hash: Record<string, string> = {};
+          for (let i = 0; i + 1 < flat.length; i += 2) hash[flat[i] as string] = flat[i + 1] as string;
+          try {
+            return await draw({ sub: fromHash(subId, ref, hash), body: parseBody(r[2]) });
+          } finally {
+            await runScript(o.redis, UNDRAW, [lock], [token]);
+          }
+        }
+        if (Date.now() > deadline)
+          throw new AppError("alert_busy", "The alert's message is being redrawn; try again in a moment.");
+        await new Promise((resolve) => setTimeout(resolve, DRAW_POLL_MS));
       }
     },
   };

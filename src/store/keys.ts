@@ -151,10 +151,16 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
     user: (ref: WorkspaceRef, userId: string) => `${ns(ref)}:user:${slackId("userId", userId)}`,
     /** Hash: one subscription. */
     subscription: (ref: WorkspaceRef, subId: string) => `${ns(ref)}:sub:${token("subscription id", subId)}`,
-    /** String (JSON): the message of an alert's latest episode, kept so every state change redraws it. */
+    /**
+     * String (JSON): the message of an alert's latest episode, kept so every state change redraws it.
+     * No expiry: it lives as long as the alert.
+     */
     alertMessage: (ref: WorkspaceRef, subId: string) =>
       `${ns(ref)}:alertmsg:${token("subscription id", subId)}`,
-    /** Hash: `<episode>:<user>` → `+` or `-`, each person's feedback on an alert's messages. */
+    /**
+     * Hash: `<episode>:<user>` → `+` or `-`, each person's feedback on an alert's messages. No expiry:
+     * it lives as long as the alert and the counters on its record.
+     */
     alertFeedback: (ref: WorkspaceRef, subId: string) =>
       `${ns(ref)}:alertfb:${token("subscription id", subId)}`,
     /** Hash: subscription id → channel id, for every subscription of the workspace. */
@@ -220,6 +226,8 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
       const e = slackId("enterpriseId", enterpriseId);
       return [`${root}${e}}:${ORG}:*`, `${root}*}:${e}:*`];
     },
+    /** SCAN MATCH patterns for every alert's kept message and votes, in every workspace. */
+    alertRecordPatterns: () => [`${root}*}:*:alertmsg:*`, `${root}*}:*:alertfb:*`],
     /** SCAN MATCH pattern for every workspace key under this prefix. */
     allWorkspacesPattern: () => `${root}*`,
     /** Splits a workspace key back into its ref and kind; null for keys not in this scheme. */

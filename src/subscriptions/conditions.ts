@@ -216,8 +216,10 @@ export function evaluate(
   weekday?: WeekdaySeries,
 ): Verdict {
   const verdict = judge(c, d, history, weekday);
-  // An unusual condition reads one day of its own series: a gap elsewhere in the digest says nothing about it.
-  const gap = c.kind === "unusual" ? verdict.unknown === true : incomplete(d);
+  // An unusual condition reads one day of its own series: a gap elsewhere in the digest says nothing
+  // about it. Too few earlier weeks is no gap in the data either: the run is skipped and says why.
+  const young = verdict.unusual?.kind === "unknown" && verdict.unusual.why === "history";
+  const gap = c.kind === "unusual" ? verdict.unknown === true && !young : incomplete(d);
   if (!verdict.met && gap)
     return {
       ...verdict,
@@ -299,11 +301,10 @@ export function judgeUnusual(
       silent: `no activity at all, on a weekday that is normally busy`,
       history: `only ${j.weeks} of the last ${rule.weeks} ${weekdayName(weekday.day)}s known (${rule.minWeeks} needed)`,
     }[j.why];
-    // The cause first: a run's recorded reason is cut at a word past REASON_CHARS (160).
-    const reason = `${c.metric} not judged ${when}: ${why}`;
-    return j.why === "history"
-      ? { met: false, reason, unusual: j }
-      : { met: false, unknown: true, reason, unusual: j };
+    // The cause first: a run's recorded reason is cut at a word past REASON_CHARS (160). Too little
+    // history is unknown too: an alert that fired holds its state until the day can be judged, as
+    // over a gap, instead of clearing on a day nobody judged.
+    return { met: false, unknown: true, reason: `${c.metric} not judged ${when}: ${why}`, unusual: j };
   }
   const band = `${fmt(Math.round(j.band.low))}–${fmt(Math.round(j.band.high))}`;
   const met = j.direction !== "within" && (c.direction === "any" || c.direction === j.direction);

@@ -1,5 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { DEMO_API_KEY, type Emulator, startEmulator } from "../../sandbox/analytics/index.ts";
+import {
+  DEMO_API_KEY,
+  type Emulator,
+  type EmulatorOptions,
+  startEmulator,
+} from "../../sandbox/analytics/index.ts";
 import { DEMO, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack/index.ts";
 import { capturingLogger } from "../../sandbox/stack.ts";
 import { startWorker, type WorkerHandle, type WorkerOptions } from "../../src/app/worker.ts";
@@ -100,12 +105,14 @@ export async function startHarness(o: {
   prefix?: string;
   queueName?: string;
   clock?: Clock;
+  /** The emulator's accounts (its today is the harness clock's unless given here). */
+  emulator?: EmulatorOptions;
 }): Promise<Harness> {
   const id = randomUUID().slice(0, 8);
   const clock = o.clock ?? testClock();
   const prefix = o.prefix ?? `t-worker-${id}`;
   const queueName = o.queueName ?? `deliveries-${id}`;
-  const emulator = await startEmulator({ today: () => utcDayOf(clock) });
+  const emulator = await startEmulator({ today: () => utcDayOf(clock), ...o.emulator });
   const slack = await startSlackStandIn({
     signingSecret: "test-signing-secret",
     appUrl: "http://127.0.0.1:9/slack/events",

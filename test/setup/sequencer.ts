@@ -18,6 +18,7 @@ export const SLOW_FILES = [
   "test/integration/worker-crash.test.ts",
   "test/integration/cli.test.ts",
   "test/integration/alerts-unusual.test.ts",
+  "test/integration/alerts-model.test.ts",
   "test/e2e/fuzz.test.ts",
   "test/integration/backup-restore.test.ts",
   "test/e2e/interactive-queue.test.ts",

@@ -306,16 +306,26 @@ describe("unusual conditions", () => {
     expect(posted.reason).toMatch(
       /^data incomplete \(violations not judged yesterday .*: .*\); posted so the gap is seen$/,
     );
-    // Too little history is no gap: the run is skipped and says why.
+    // Too little history is no gap in the data: a digest run is skipped and says why.
     const young = weekly(412);
     const v = evaluate(unusual, d, [], { ...young, points: young.points.slice(-22) });
     expect(v).toMatchObject({
       met: false,
       reason: expect.stringMatching(/only 3 of the last 8 Tuesdays known \(6 needed\)$/),
     });
-    expect(v.unknown).toBeUndefined();
     // Without its series (nothing fetched) it is unknown too.
     expect(judge(unusual, d, [], undefined)).toMatchObject({ met: false, unknown: true });
+  });
+
+  it("too little history is unknown: an alert reading it neither clears nor fires", () => {
+    // Three Tuesdays known of the six needed, on a day that would be unusual with all of them.
+    const young = weekly(412);
+    const v = judge(unusual, d, [], { ...young, points: young.points.slice(-22) });
+    expect(v).toMatchObject({
+      met: false,
+      unknown: true,
+      reason: "violations not judged yesterday (Tue Nov 24): only 3 of the last 8 Tuesdays known (6 needed)",
+    });
   });
 
   it("a gap elsewhere in the digest says nothing about the day judged", () => {

@@ -4,7 +4,7 @@ import type { Message } from "../../blockkit/types.ts";
 import { explainAlert, explainTarget } from "../../digests/alert-explain.ts";
 import { AppError } from "../../errors.ts";
 import { parseRange } from "../../insights/ranges.ts";
-import { type SlackCall, tellEpisode } from "../../jobs/alert-episode.ts";
+import { redrawEpisode, replyInThread, type SlackCall } from "../../jobs/alert-episode.ts";
 import { SNOOZE_KINDS, type SnoozeKind, snoozeUntil } from "../../subscriptions/alerts.ts";
 import { ackField, snoozeField } from "../../subscriptions/run-state.ts";
 import { conditionOf } from "../../subscriptions/run-verdict.ts";
@@ -50,19 +50,21 @@ async function changeable(ctx: Ctx, v: ControlValue): Promise<Subscription> {
   return sub;
 }
 
-/** Redraws the episode's message from the record as it now stands, with `event` in its thread. */
+/**
+ * Redraws the episode's message from the record as it stands when the edit goes out (not as this
+ * click read it: the worker may have cleared it since), with `event` in its thread.
+ */
 async function tell(ctx: Ctx, subId: string, ep: string, event: EpisodeEvent): Promise<void> {
-  const [fresh, body] = await Promise.all([
-    ctx.deps.subscriptions.get(ctx.ref, subId),
-    ctx.deps.alerts.body(ctx.ref, subId, ep),
-  ]);
-  const ts = fresh?.runs?.alert?.episode?.id === ep ? fresh.runs.alert.episode.ts : undefined;
-  if (!fresh || !body || !ts) {
+  const call = callWith(ctx.client);
+  const drawn = await redrawEpisode(ctx.deps.alerts, call, ctx.ref, subId, ep);
+  if (!drawn) {
     ctx.log.warn({ subId, ep }, "the episode's message is not known; the change is recorded but not redrawn");
     return;
   }
-  await tellEpisode(callWith(ctx.client), fresh, body, ts, event);
+  await replyInThread(call, drawn, event);
 }
+
+const BUSY = "The alert is being told a change right now; try again in a moment.";
 
 const OVER = "This alert episode is over (it cleared, or a newer one started): nothing changed.";
 
@@ -79,7 +81,8 @@ export async function acknowledge(ctx: Ctx, raw: unknown): Promise<void> {
   } else if (r.outcome === "already") {
     const by = r.was?.split("|")[0] ?? "";
     await ctx.reply.notice(`Already acknowledged${/^[UW][A-Z0-9]+$/.test(by) ? ` by <@${by}>` : ""}.`);
-  } else await ctx.reply.notice(OVER);
+  } else if (r.outcome === "busy") await ctx.reply.notice(BUSY);
+  else await ctx.reply.notice(OVER);
 }
 
 const KIND: Record<string, SnoozeKind> = Object.fromEntries(SNOOZE_KINDS.map((k) => [k[0], k]));
@@ -106,8 +109,7 @@ export async function snooze(ctx: Ctx, raw: unknown): Promise<void> {
     await tell(ctx, sub.id, v.ep, event);
   } else if (r === "repeat")
     await ctx.reply.notice("Snoozed that way a moment ago already: nothing changed.");
-  else if (r === "busy")
-    await ctx.reply.notice("The alert is being told a change right now; snooze again in a moment.");
+  else if (r === "busy") await ctx.reply.notice(BUSY);
   else if (r === "over" || r === "gone") await ctx.reply.notice(OVER);
 }
 
