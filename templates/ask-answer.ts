@@ -131,6 +131,7 @@ export function askExportMessage(v: UnderstoodView & { done: string; adjust: str
 
 /** Why a question got examples instead of numbers. */
 export type AskTrouble =
+  | { kind: "too_long"; chars: number; limit: number }
   | { kind: "unread"; words: string[] }
   | { kind: "ambiguous"; typed: string; suggestions: string[] }
   | { kind: "bad_range"; message: string }
@@ -150,6 +151,8 @@ const quoted = (w: string) => `“${userText(w, 60)}”`;
 
 function troubleText(t: AskTrouble): string {
   switch (t.kind) {
+    case "too_long":
+      return `:scroll: That question is ${formatCount(t.chars)} characters long and I read questions of up to ${formatCount(t.limit)}, so I have not answered it: I would rather not answer part of a question. Ask it in fewer words, or one thing at a time.`;
     case "unread":
       return t.words.length > 0
         ? `:thinking_face: I could not read ${t.words.slice(0, 6).map(quoted).join(", ")}${t.words.length > 6 ? " and more" : ""} in that, so I would rather not guess.`

@@ -98,6 +98,7 @@ describe("answers fit Slack whatever the data", () => {
         for (const m of [
           askExamplesMessage({ trouble: { kind: "unread", words: [word, word] }, examples }),
           askExamplesMessage({ trouble: { kind: "manage", action: "pause" }, examples }),
+          askExamplesMessage({ trouble: { kind: "too_long", chars: 40_000, limit: 500 }, examples }),
           askExamplesMessage({ trouble: { kind: "compare_subjects", names: [word, word, word] }, examples }),
           askExamplesMessage({
             trouble: { kind: "ambiguous", typed: word, suggestions: examples },
@@ -119,6 +120,17 @@ describe("answers fit Slack whatever the data", () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("a question too long to read", () => {
+  it("is answered with its length and the limit, and no numbers", () => {
+    const filler = `${" please".repeat(65)}${" pls".repeat(5)} pls.`;
+    const r = read(`show violations last week${filler} for payments api`);
+    const m = askExamplesMessage({ trouble: r.problem ?? { kind: "help" }, examples: ["how are we doing"] });
+    expect(m.text).toContain("That question is 522 characters long and I read questions of up to 500");
+    expect(m.text).toContain("I would rather not answer part of a question");
+    expect(JSON.stringify(m.blocks)).not.toContain("Violations");
   });
 });
 

@@ -1089,9 +1089,37 @@ describe("robustness", () => {
     );
   });
 
-  it("a pasted essay is cut, not read whole", () => {
+  it("a pasted essay is refused as too long, not read whole", () => {
     const r = read("violations ".repeat(5_000));
-    expect(r.metrics).toEqual(["violations"]);
+    expect(r.problem).toEqual({ kind: "too_long", chars: 55_000, limit: 500 });
+    expect(r.metrics).toEqual([]);
+  });
+
+  it("a question over 500 characters is refused whole, never answered for its first 500", () => {
+    // 480 characters of words the reader reads, the first 475 ending at a word: cut at 500, the
+    // question read as "show violations last week please …" and was answered for all assets.
+    const filler = `${" please".repeat(65)}${" pls".repeat(5)} pls.`;
+    expect(filler.length).toBe(480);
+    const q = `show violations last week${filler} for payments api`;
+    const r = read(q);
+    expect(r.problem).toEqual({ kind: "too_long", chars: 522, limit: 500 });
+    expect(r.intent).toBe("help");
+    expect(r.subjects).toEqual({ assets: [], groups: [], scanners: [] });
+    // The same question in fewer words names the asset; at the limit, a question is read whole.
+    expect(read("show violations last week for payments api").subjects.assets).toHaveLength(1);
+    const atLimit = `show violations last week${" please".repeat(62)}${" pls".repeat(6)} for payments api`;
+    expect(atLimit.length).toBe(500);
+    expect(read(atLimit).problem).toBeUndefined();
+    expect(read(atLimit).subjects.assets.map((a) => a.displayValue)).toEqual(["payments / api"]);
+  });
+
+  it("a question's length is its text as read: markup counts as the word it becomes, spaces once", () => {
+    const q = `<@U0ABC123>   how are we doing <https://example.com/${"x".repeat(600)}|the dashboard>`;
+    expect(read(q).problem?.kind).not.toBe("too_long");
+    // A longer limit for a question composed from the Adjust form's fields.
+    const long = `violations last week${" please".repeat(100)}`;
+    expect(read(long).problem?.kind).toBe("too_long");
+    expect(read(long, { maxChars: 3_000 }).problem).toBeUndefined();
   });
 });
 
