@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkMessageBlocks, checkViewPayload } from "../../sandbox/slack/blockkit/index.ts";
 import { composeQuestion, decodeAdjust, encodeAdjust, fieldsOf } from "../../src/ask/adjust.ts";
+import { extremesOf } from "../../src/ask/figures.ts";
 import { suggestedPrompts } from "../../src/ask/prompts.ts";
 import { decodeProposal, encodeProposal, proposalOf } from "../../src/ask/proposal.ts";
 import { readQuestion } from "../../src/ask/read.ts";
@@ -10,7 +11,7 @@ import { checkMessage, checkView } from "../../src/blockkit/limits.ts";
 import { askAdjustModal } from "../../templates/ask-adjust-modal.ts";
 import { askDigestMessage, askExamplesMessage, askProposalMessage } from "../../templates/ask-answer.ts";
 import { CORPUS, CORPUS_B, CORPUS_CONTEXT } from "../fixtures/ask-corpus.ts";
-import { makeView } from "./fixtures/digest-view.ts";
+import { makeDigest, makeView } from "./fixtures/digest-view.ts";
 import { hostile } from "./fixtures/hostile.ts";
 
 const ctx = CORPUS_CONTEXT;
@@ -193,5 +194,50 @@ describe("suggested prompts", () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("a trend answer's busiest and quietest day", () => {
+  const series = (values: number[]) =>
+    values.map((v, i) => ({
+      day: `2026-11-${String(15 + i).padStart(2, "0")}`,
+      findings: v * 2,
+      violations: v,
+      fixed: v,
+      merged: 0,
+    }));
+
+  it("never names today, still being filled, as the quietest day", () => {
+    // Today (Nov 21) has 3 violations so far; the quietest whole day is Nov 20 with 25.
+    const digest = makeDigest({
+      series: series([40, 52, 61, 38, 70, 25, 3]),
+      completeness: {
+        gaps: [],
+        currentIncomplete: false,
+        previousIncomplete: false,
+        partialFrom: "2026-11-21",
+      },
+    });
+    for (const metric of ["violations", "findings", "fixes", "fixRate"] as const) {
+      const e = extremesOf(metric, digest);
+      expect(e?.quietest.day, metric).toBe("2026-11-20");
+      expect(e?.days, metric).toBe(6);
+    }
+    expect(extremesOf("violations", digest)?.busiest).toEqual({ day: "2026-11-19", value: 70 });
+  });
+
+  it("with no partial day, every day counts; with only today, there is none to name", () => {
+    const whole = makeDigest({ series: series([40, 52, 61, 38, 70, 25, 3]) });
+    expect(extremesOf("violations", whole)?.quietest).toEqual({ day: "2026-11-21", value: 3 });
+    const todayOnly = makeDigest({
+      series: series([3]),
+      completeness: {
+        gaps: [],
+        currentIncomplete: false,
+        previousIncomplete: false,
+        partialFrom: "2026-11-15",
+      },
+    });
+    expect(extremesOf("violations", todayOnly)).toBeNull();
   });
 });
