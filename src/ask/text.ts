@@ -102,6 +102,9 @@ export function plainText(input: string, botUserId?: string): string {
       .replace(/[‘’‚‛`´]/g, "'")
       .replace(/[“”„‟«»"]/g, " ")
       .replace(/[–—]/g, " - ")
+      // One Unicode form for what looks the same: "é" typed as one character or as "e" and an accent,
+      // full-width letters and digits as plain ones. Names are read in the same form (nameWords).
+      .normalize("NFKC")
       .toLowerCase()
   );
 }
@@ -125,6 +128,8 @@ export function splitChunk(chunk: string): string[] {
   c = c.replace(/'s$/, "");
   // Full stops and colons at the end of a word end a sentence ("last week." "violations:").
   c = c.replace(/[.:]+$/, "");
+  // "a.m." and "p.m." (their last stop gone with the sentence's), alone or after the time: "9 a.m.", "9p.m.".
+  c = c.replace(/^((?:\d{1,2}(?::\d{2})?)?[ap])\.m$/, "$1m");
   if (c === "") return [];
   // Slash-command ranges and ISO days as typed stay one word.
   if (/^\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?$/.test(c)) return [c];
@@ -170,5 +175,5 @@ export function questionLength(input: string, botUserId?: string): number {
 
 /** The words of a name from the service (no Slack markup to undo): the same splitting, faster. */
 export function nameWords(name: string): string[] {
-  return name.toLowerCase().split(BREAKS).flatMap(splitChunk);
+  return name.normalize("NFKC").toLowerCase().split(BREAKS).flatMap(splitChunk);
 }

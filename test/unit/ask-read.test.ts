@@ -1223,3 +1223,77 @@ describe("phrasings the held-out set found", () => {
     expect(read("findings for all the apps").problem).toBeUndefined();
   });
 });
+
+describe("seams between the reader and the command", () => {
+  it("a range typed backwards is refused where it is read, whatever its form", () => {
+    for (const q of [
+      "violations 2026-11-15..2026-11-01",
+      "violations 2026-11-15 to 2026-11-01",
+      "from 2026-11-15 to 2026-11-01",
+      "from nov 15 to nov 1",
+      "between Nov 15 and Nov 1",
+      "findings nov 15-1",
+      "from Nov 15 2026 to Nov 1 2026",
+    ]) {
+      const r = read(q);
+      expect(r.problem, q).toEqual({
+        kind: "bad_range",
+        message:
+          "That period ends before it starts: Nov 15, 2026 is after Nov 1, 2026. Say the start first, e.g. “from Nov 1, 2026 to Nov 15, 2026”.",
+      });
+    }
+    // Over a year's end, a start without its year is the latest one before the end.
+    expect(read("from Dec 15 to Jan 15").range).toMatchObject({ from: "2025-12-15", to: "2026-01-15" });
+    expect(read("from 2026-11-01 to 2026-11-15").range).toMatchObject({
+      from: "2026-11-01",
+      to: "2026-11-15",
+    });
+  });
+
+  it("a day that is not in the calendar, in the command's form, is refused, not thrown", () => {
+    expect(read("violations 2026-02-30..2026-03-01").problem).toEqual({
+      kind: "bad_range",
+      message: "2026-02-30 is not a real calendar date.",
+    });
+  });
+
+  it("names match in either Unicode form of an accented letter (one character, or a letter and its accent)", () => {
+    const composed = "café / api";
+    const decomposed = composed.normalize("NFD");
+    expect(decomposed).not.toBe(composed);
+    for (const [listed, typed] of [
+      [composed, decomposed],
+      [decomposed, composed],
+    ] as const) {
+      const assets = [
+        { value: "a1", displayValue: listed },
+        { value: "a2", displayValue: "web / app" },
+      ];
+      const r = read(`violations for ${typed} last week`, { assets });
+      expect(r.problem, `listed in ${listed.length} code units, typed in ${typed.length}`).toBeUndefined();
+      expect(r.subjects.assets.map((a) => a.value)).toEqual(["a1"]);
+      const group = read(`violations in ${typed.split(" / ")[0]} last week`, { assets });
+      expect(group.problem).toBeUndefined();
+      expect(group.subjects.groups).toHaveLength(1);
+      // The slash command's matching, which the answer's "Same as" line hands the name to.
+      expect(matchFilter("asset", typed, assets).value).toBe("a1");
+    }
+    // Full-width letters typed from an East Asian keyboard are the plain ones.
+    expect(read("ｖｉｏｌａｔｉｏｎｓ last week").metrics).toEqual(["violations"]);
+  });
+
+  it("times with a.m. and p.m. written with their stops", () => {
+    const time = (q: string) => {
+      const r = read(q);
+      expect(r.problem, q).toBeUndefined();
+      return r.schedule?.time;
+    };
+    expect(time("send me violations every monday at 9 a.m.")).toBe("09:00");
+    expect(time("at 9 a.m. every monday send me violations")).toBe("09:00");
+    expect(time("send me violations daily at 5 p.m.")).toBe("17:00");
+    expect(time("send me violations daily at 5 P.M.")).toBe("17:00");
+    expect(time("send me findings every friday at 9a.m.")).toBe("09:00");
+    expect(time("send me findings every friday at 9:30 p.m.")).toBe("21:30");
+    expect(time("send me findings every friday at 9:30 p.m")).toBe("21:30");
+  });
+});
