@@ -45,8 +45,8 @@ export interface AskDigestView extends UnderstoodView {
   figures: AnswerFigure[];
   extremes?: AnswerExtremes;
   digest: DigestView;
-  /** The Adjust button's value (the reading as the modal's fields). */
-  adjust: string;
+  /** The Adjust button's value (the reading as the modal's fields); none when the form cannot hold them. */
+  adjust?: string;
 }
 
 const MAX_NOTE = 300;
@@ -102,7 +102,7 @@ export function askDigestMessage(v: AskDigestView): Message {
     type: "section",
     block_id: BLOCK.askHeadline,
     text: mrkdwn(lines.join("\n") || "–"),
-    accessory: adjustButton(v.adjust),
+    ...(v.adjust ? { accessory: adjustButton(v.adjust) } : {}),
   };
   const digest = digestMessage(v.digest);
   const blocks = [understoodBlock(v), headline, ...digest.blocks].slice(0, MAX_BLOCKS);
@@ -114,7 +114,7 @@ export function askDigestMessage(v: AskDigestView): Message {
 }
 
 /** After a CSV export asked in words: what was understood, and where the file went. */
-export function askExportMessage(v: UnderstoodView & { done: string; adjust: string }): Message {
+export function askExportMessage(v: UnderstoodView & { done: string; adjust?: string }): Message {
   return {
     blocks: [
       understoodBlock(v),
@@ -122,7 +122,7 @@ export function askExportMessage(v: UnderstoodView & { done: string; adjust: str
         type: "section",
         block_id: BLOCK.askHeadline,
         text: mrkdwn(v.done),
-        accessory: adjustButton(v.adjust),
+        ...(v.adjust ? { accessory: adjustButton(v.adjust) } : {}),
       },
     ],
     text: truncate(v.done.replace(/[*_`]/g, ""), 3_000),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { buildAccount, DEMO_API_KEY } from "../../sandbox/analytics/accounts.ts";
 import { clickButton, findElement } from "../../sandbox/slack/index.ts";
 import { DEMO } from "../../sandbox/stack.ts";
-import { ACTION, ASK_FIELD } from "../../src/ids.ts";
+import { ACTION, ASK_FIELD, BLOCK, CALLBACK } from "../../src/ids.ts";
 import { askInDm, dmOf, expectedUnderstanding, repliesIn, shownText } from "./ask-helpers.ts";
 import { useFileStack } from "./helpers.ts";
 
@@ -43,6 +44,45 @@ const requests = async (kind: string, outcome: string) => {
     ?.get();
   return metric?.values.find((v) => v.labels.kind === kind && v.labels.outcome === outcome)?.value ?? 0;
 };
+
+/** The Adjust modals opened for the member so far, oldest first. */
+const adjustViews = () =>
+  stack.slack.views().filter((v) => v.view.callback_id === CALLBACK.askAdjust && v.userId === DEMO.member);
+
+type View = { blocks?: { type: string; element?: Record<string, unknown> }[] };
+
+const inputOf = (value: string | null) => ({
+  [ASK_FIELD.assets]: { type: "plain_text_input", value },
+});
+
+/** A text input's initial value in a modal. */
+const textInputOf = (view: unknown, id: string) =>
+  (view as View).blocks?.find((b) => b.element?.action_id === id)?.element?.initial_value as
+    | string
+    | undefined;
+
+/** What a modal sends when submitted as it opened: each input's initial value or choice. */
+function formValues(view: unknown): Record<string, Record<string, unknown>> {
+  const values: Record<string, Record<string, unknown>> = {};
+  for (const b of (view as View).blocks ?? []) {
+    const el = b.element;
+    if (b.type !== "input" || !el) continue;
+    const id = el.action_id as string;
+    values[id] =
+      el.type === "plain_text_input"
+        ? { [id]: { type: "plain_text_input", value: el.initial_value ?? null } }
+        : el.type === "static_select"
+          ? { [id]: { type: "static_select", selected_option: el.initial_option } }
+          : { [id]: { type: el.type, selected_options: el.initial_options ?? [] } };
+  }
+  return values;
+}
+
+/** An answer's understood line, as shown. */
+const understoodOf = (m: Reply) =>
+  JSON.stringify(
+    (m.blocks as { block_id?: string }[] | undefined)?.find((b) => b.block_id === BLOCK.askUnderstood),
+  );
 
 describe("a question in the app's DM", () => {
   it("why did violations go up: the drivers in its thread, after a status line that is gone once answered", async () => {
@@ -143,6 +183,46 @@ describe("a question in the app's DM", () => {
     expect(shownText(again)).toContain(
       `Understood:* ${expectedUnderstanding("violations payments/* sast last month", MEMBER_TZ)}`,
     );
+  });
+
+  it("Adjust with every asset of the account: the form opens with every name, and sent back unchanged asks the same", async () => {
+    const { posted, reply } = await ask("violations last week");
+    const everyAsset = buildAccount({ apiKey: DEMO_API_KEY }).assets.map((a) => a.displayValue);
+    // Longer than the 300 characters the form once kept of a field.
+    expect(everyAsset.join(", ").length).toBeGreaterThan(700);
+    const opened = async (answer: Reply) => {
+      const before = adjustViews().length;
+      await press(posted, answer, ACTION.askAdjust);
+      return stack.slack.waitFor(() => adjustViews()[before]);
+    };
+    const first = await opened(reply);
+    await stack.slack.sendViewSubmission({
+      teamId: DEMO.teamId,
+      userId: DEMO.member,
+      view: { id: first.id },
+      values: { ...formValues(first.view), [ASK_FIELD.assets]: inputOf(everyAsset.join(", ")) },
+    });
+    const second = await stack.slack.waitFor(() => repliesIn(stack, posted.channelId, posted.ts)[1], {
+      timeoutMs: 15_000,
+    });
+    // The second answer's form holds all of them, whole.
+    const form = await opened(second);
+    const prefilled = textInputOf(form.view, ASK_FIELD.assets);
+    expect(prefilled?.split(", ").sort()).toEqual([...everyAsset].sort());
+    // Submitted as it opened: the same question, the same understood line.
+    const submitted = await stack.slack.sendViewSubmission({
+      teamId: DEMO.teamId,
+      userId: DEMO.member,
+      view: { id: form.id },
+      values: formValues(form.view),
+    });
+    expect(submitted.status).toBe(200);
+    const third = await stack.slack.waitFor(() => repliesIn(stack, posted.channelId, posted.ts)[2], {
+      timeoutMs: 15_000,
+    });
+    expect(understoodOf(third)).toBe(understoodOf(second));
+    expect(understoodOf(second)).toContain("payments / fraud-engine");
+    expect(understoodOf(second)).toContain("design-system");
   });
 
   /** The member presses the proposal's Confirm button. */

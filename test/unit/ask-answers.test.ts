@@ -1,13 +1,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkMessageBlocks, checkViewPayload } from "../../sandbox/slack/blockkit/index.ts";
-import { composeQuestion, decodeAdjust, encodeAdjust, fieldsOf } from "../../src/ask/adjust.ts";
+import {
+  type AdjustFields,
+  composeQuestion,
+  decodeAdjust,
+  encodeAdjust,
+  fieldsOf,
+  keptAdjust,
+} from "../../src/ask/adjust.ts";
 import { extremesOf } from "../../src/ask/figures.ts";
+import { keptValue } from "../../src/ask/kept.ts";
 import { suggestedPrompts } from "../../src/ask/prompts.ts";
 import { decodeProposal, encodeProposal, proposalOf } from "../../src/ask/proposal.ts";
 import { readQuestion } from "../../src/ask/read.ts";
 import type { AskReading } from "../../src/ask/types.ts";
 import { checkMessage, checkView } from "../../src/blockkit/limits.ts";
+import { fieldsOf as submittedFields } from "../../src/slack/listeners/views/ask-adjust-check.ts";
 import { askAdjustModal } from "../../templates/ask-adjust-modal.ts";
 import { askDigestMessage, askExamplesMessage, askProposalMessage } from "../../templates/ask-answer.ts";
 import { CORPUS, CORPUS_B, CORPUS_CONTEXT } from "../fixtures/ask-corpus.ts";
@@ -29,6 +38,21 @@ const gist = (r: AskReading) => ({
   scanners: r.subjects.scanners.map((s) => s.value).sort(),
 });
 
+/** The fields as the Adjust button brings them back: from its value, or from the draft kept for it. */
+function throughButton(f: AdjustFields): AdjustFields {
+  const e = encodeAdjust(f);
+  if ("keep" in e) return keptAdjust(e.keep);
+  const c = decodeAdjust(e.value);
+  if (c.kind !== "fields") throw new Error("an inline value came back as a kept draft");
+  return c.fields;
+}
+
+/** A small button value, inline. */
+function inline(e: { value: string } | { keep: string }): string {
+  if (!("value" in e)) throw new Error("expected the value to fit its button");
+  return e.value;
+}
+
 describe("the Adjust modal", () => {
   const answered = [...CORPUS, ...CORPUS_B]
     .map((e) => read(e.q))
@@ -37,7 +61,7 @@ describe("the Adjust modal", () => {
   it("a reading put in the modal and submitted unchanged is read as the same reading", () => {
     expect(answered.length).toBeGreaterThan(120);
     for (const r of answered) {
-      const fields = decodeAdjust(encodeAdjust(fieldsOf(r)));
+      const fields = throughButton(fieldsOf(r));
       const again = read(composeQuestion(fields));
       expect(again.problem, composeQuestion(fields)).toBeUndefined();
       expect(gist(again), composeQuestion(fields)).toEqual(gist(r));
@@ -84,7 +108,7 @@ describe("answers fit Slack whatever the data", () => {
             quietest: { day: "2026-11-04", value: 0 },
           },
           digest: makeView(),
-          adjust: encodeAdjust(fieldsOf(read("violations last week"))),
+          adjust: inline(encodeAdjust(fieldsOf(read("violations last week")))),
         });
         expect(checkMessage(m)).toEqual([]);
         expect(checkMessageBlocks(m.blocks)).toEqual([]);
@@ -143,7 +167,7 @@ describe("proposals", () => {
       "send me violations every friday at 5pm London time",
     ]) {
       const p = proposalOf(read(q));
-      expect(decodeProposal(encodeProposal(p))).toEqual(p);
+      expect(decodeProposal(inline(encodeProposal(p)))).toEqual({ kind: "proposal", proposal: p });
     }
   });
 
@@ -239,5 +263,88 @@ describe("a trend answer's busiest and quietest day", () => {
       },
     });
     expect(extremesOf("violations", todayOnly)).toBeNull();
+  });
+});
+
+describe("the Adjust round trip with many names", () => {
+  // 60 assets in 6 groups whose names, listed in the form, take 1,790 characters: past the 1,200 the
+  // button's schema once held, within the 2,000 a button's value holds.
+  const groups = ["payments", "platform", "identity", "billing", "search", "growth"];
+  const colours = ["amber", "blue", "coral", "delta", "ember", "frost", "gold", "harbor", "iris", "jade"];
+  const kinds = ["ledger", "relay", "bridge", "vault", "queue", "cache"];
+  const sixty = Array.from({ length: 60 }, (_, i) => ({
+    value: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+    displayValue: `${groups[i % 6]} / ${colours[Math.floor(i / 6)]}-${kinds[i % 6]}${i < 40 ? "-service" : "-svc"}`,
+  }));
+  const accountCtx = { ...ctx, assets: sixty, scanners: ctx.scanners };
+
+  /** What the form sends back when submitted as it opened: each text input's initial value. */
+  function submittedUnchanged(view: ReturnType<typeof askAdjustModal>, fields: AdjustFields): AdjustFields {
+    const values: Record<string, Record<string, unknown>> = {};
+    for (const block of view.blocks) {
+      if (block.type !== "input") continue;
+      const el = (block as { element: Record<string, unknown> }).element;
+      const id = el.action_id as string;
+      if (el.type === "plain_text_input") {
+        expect((el.initial_value as string | undefined)?.length ?? 0).toBeLessThanOrEqual(
+          el.max_length as number,
+        );
+        values[id] = { [id]: { type: "plain_text_input", value: el.initial_value ?? null } };
+      } else if (el.type === "static_select") values[id] = { [id]: { selected_option: el.initial_option } };
+      else values[id] = { [id]: { selected_options: el.initial_options ?? [] } };
+    }
+    const read = submittedFields({ view: { state: { values } } } as never);
+    expect(read.what).toBe(fields.what);
+    return read;
+  }
+
+  for (const count of [60, 35]) {
+    it(`${count} long asset names: the button, the form's prefill and its submission keep every name`, () => {
+      const names = sixty.slice(0, count).map((a) => a.displayValue);
+      const asked: AdjustFields = {
+        what: "digest",
+        metrics: ["violations"],
+        period: "lastweek",
+        compare: "",
+        assets: names.join(", "),
+        scanners: "",
+      };
+      if (count === 60) expect(asked.assets.length).toBe(1_790);
+      const question = composeQuestion(asked);
+      const first = readQuestion(question, { ...accountCtx, maxChars: question.length });
+      expect(first.problem).toBeUndefined();
+      expect(first.subjects.assets).toHaveLength(count);
+      // The answer's Adjust button, pressed: the fields come back whole, from the button or a kept draft.
+      const fields = throughButton(fieldsOf(first));
+      expect(fields.assets.split(", ")).toHaveLength(count);
+      const view = askAdjustModal(fields, "{}");
+      expect(checkView(view)).toEqual([]);
+      expect(checkViewPayload(view, "modal")).toEqual([]);
+      // Submitted unchanged, the question is the same selection.
+      const back = submittedUnchanged(view, fields);
+      expect(back).toEqual(fields);
+      const again = composeQuestion(back);
+      const second = readQuestion(again, { ...accountCtx, maxChars: again.length });
+      expect(second.problem).toBeUndefined();
+      expect(gist(second)).toEqual(gist(first));
+    });
+  }
+
+  it("fields too long for a button are kept as a draft the button names, and read back the same", () => {
+    const fields: AdjustFields = {
+      what: "trend",
+      metrics: [],
+      period: "last month",
+      compare: "",
+      assets: sixty.map((a) => a.displayValue).join(", "),
+      scanners: Array.from({ length: 20 }, () => "secret scanning").join(", "),
+    };
+    const e = encodeAdjust(fields);
+    expect("keep" in e).toBe(true);
+    if ("keep" in e) expect(keptAdjust(e.keep)).toEqual(fields);
+    expect(decodeAdjust(keptValue("0123456789abcdef0123456789abcdef"))).toEqual({
+      kind: "kept",
+      id: "0123456789abcdef0123456789abcdef",
+    });
   });
 });

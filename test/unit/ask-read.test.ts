@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../commands/grammar.ts";
-import { decodeProposal, encodeProposal, proposalOf } from "../../src/ask/proposal.ts";
+import { decodeProposal, encodeProposal, keptProposal, proposalOf } from "../../src/ask/proposal.ts";
 import { readQuestion } from "../../src/ask/read.ts";
 import { slashText } from "../../src/ask/request.ts";
 import type { AskContext } from "../../src/ask/types.ts";
@@ -1073,8 +1073,9 @@ describe("robustness", () => {
         if (slash) expect([ws.join(" "), parseCommand(slash).kind]).not.toContainEqual("invalid");
         if (!r.problem && (r.intent === "subscribe" || r.intent === "alert")) {
           const p = proposalOf(r);
-          const value = encodeProposal(p);
-          if (value) expect(decodeProposal(value)).toEqual(p);
+          const e = encodeProposal(p);
+          if ("value" in e) expect(decodeProposal(e.value)).toEqual({ kind: "proposal", proposal: p });
+          else expect(keptProposal(e.keep)).toEqual(p);
         }
       }),
       { numRuns: 3_000 },
