@@ -11,6 +11,13 @@ import { knownZone } from "./zones.ts";
  * the button carries), and comes back as untrusted input.
  */
 export interface Proposal {
+  /**
+   * What its Confirm is claimed by, so a proposal makes one subscription however often it is
+   * pressed (proposals offered before ids were given have none; their message stands for them).
+   */
+  id?: string;
+  /** Epoch seconds after which it is no longer set up (see PROPOSAL_DAYS). */
+  until?: number;
   mode: "digest" | "alert";
   schedule: AskSchedule;
   /** The slash command's range form (rolling: `last7d`, `lastweek`…). */
@@ -36,9 +43,22 @@ export function proposalOf(r: AskReading): Proposal {
   };
 }
 
+/** How long a proposal can be confirmed after it is offered: ask again after that. */
+export const PROPOSAL_DAYS = 30;
+
+/** The proposal as offered in an answer: with its id and the time it can be confirmed until. */
+export function offered(p: Proposal, id: string, now: Date): Proposal {
+  return { ...p, id, until: Math.floor(now.getTime() / 1000) + PROPOSAL_DAYS * 86_400 };
+}
+
 const day = z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
 const id = z.string().min(1).max(75);
 const wire = z.object({
+  i: z
+    .string()
+    .regex(/^[a-f0-9]{32}$/)
+    .optional(),
+  u: z.number().int().positive().optional(),
   m: z.enum(["digest", "alert"]),
   f: z.enum(["hourly", "daily", "weekly"]),
   d: z.array(day).max(7),
@@ -64,6 +84,8 @@ const wire = z.object({
  */
 export function encodeProposal(p: Proposal): { value: string } | { keep: string } {
   const text = JSON.stringify({
+    ...(p.id ? { i: p.id } : {}),
+    ...(p.until ? { u: p.until } : {}),
     m: p.mode,
     f: p.schedule.frequency,
     d: p.schedule.days,
@@ -94,6 +116,8 @@ function proposalFrom(parsed: unknown): Proposal {
   if (!v.success) throw new AppError("bad_state", "This button carries a subscription that is not valid.");
   const d = v.data;
   return {
+    ...(d.i ? { id: d.i } : {}),
+    ...(d.u ? { until: d.u } : {}),
     mode: d.m,
     schedule: { frequency: d.f, days: d.d, time: d.t, ...(d.z ? { tz: d.z } : {}) },
     range: d.r,

@@ -11,13 +11,14 @@ import {
 import { encodeAdjust, fieldsOf, overLimit } from "../ask/adjust.ts";
 import { extremesOf, type Figure } from "../ask/figures.ts";
 import { METRIC_NAMES } from "../ask/metrics.ts";
-import { encodeProposal, proposalOf } from "../ask/proposal.ts";
+import { encodeProposal, offered, proposalOf } from "../ask/proposal.ts";
 import { subjectNames } from "../ask/read.ts";
 import { slashText } from "../ask/request.ts";
 import type { AskReading } from "../ask/types.ts";
 import { rollingWords, scheduleWords, understoodText } from "../ask/understood.ts";
 import type { Message } from "../blockkit/types.ts";
 import { type AskAnswer, answerQuestion } from "../digests/ask-service.ts";
+import { randomId } from "../random-id.ts";
 import { buttonValue } from "./ask-carried.ts";
 import { exportCsv, exportedText } from "./export.ts";
 import type { RequestContext } from "./frame/index.ts";
@@ -111,7 +112,7 @@ export async function renderAnswer(
     return { message: askExamplesMessage({ trouble: troubleOf(r), examples: answer.examples }) };
   const understood = { understood: understoodText(r, tz), notes: r.notes, slash: slashText(r) };
   if (answer.kind === "proposal") {
-    const proposal = proposalOf(r);
+    const proposal = offered(proposalOf(r), randomId(), ctx.deps.clock());
     const confirm = await buttonValue(ctx, encodeProposal(proposal));
     return {
       message: askProposalMessage({

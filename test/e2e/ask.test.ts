@@ -280,6 +280,50 @@ describe("a question in the app's DM", () => {
     expect(shownText(reply)).toContain("Same as `/insights alert me hourly last7d when violations > 500`");
     expect(findElement(reply.blocks, ACTION.askConfirm)).toBeDefined();
   });
+
+  it("two presses of Confirm at once, with the proposal's message not replaceable, make one subscription", async () => {
+    const made = async () =>
+      (await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).filter(
+        (s) => s.ownerId === DEMO.member && s.time === "07:15" && s.schedule.kind === "weekly",
+      );
+    // Answers to a press go through its response_url, privately.
+    const told = () =>
+      stack.slack
+        .responses()
+        .filter((r) => (r.body?.text as string | undefined)?.includes("is already set up, once")).length;
+    const { posted, reply } = await ask("send me findings every Tuesday at 7:15");
+    expect(await made()).toHaveLength(0);
+    const toldBefore = told();
+    const answeredBefore = stack.slack.responses().length;
+    // Slack refuses to replace the proposal, so its button stays for every press below.
+    stack.slack.injectError("chat.update", "cant_update_message", 2);
+    await Promise.all([confirm(posted, reply), confirm(posted, reply)]);
+    // Each press is answered: one with the confirmation, the other told it is already set up.
+    await stack.slack.waitFor(
+      () => (stack.slack.responses().length >= answeredBefore + 2 ? true : undefined),
+      {
+        timeoutMs: 15_000,
+      },
+    );
+    const once = await made();
+    expect(once).toHaveLength(1);
+    expect(told()).toBe(toldBefore + 1);
+    expect(
+      stack.slack
+        .messages(posted.channelId)
+        .find((m) => m.ts === reply.ts && findElement(m.blocks, ACTION.askConfirm)),
+    ).toBeDefined();
+    // A press later still finds it done, and the proposal is replaced by the confirmation this time.
+    await confirm(posted, reply);
+    await stack.slack.waitFor(() => (told() === toldBefore + 2 ? true : undefined), { timeoutMs: 15_000 });
+    expect((await made()).map((s) => s.id)).toEqual(once.map((s) => s.id));
+    const shown = await stack.slack.waitFor(() =>
+      stack.slack
+        .messages(posted.channelId)
+        .find((m) => m.ts === reply.ts && (m.text ?? "").startsWith("Subscribed")),
+    );
+    expect(findElement(shown.blocks, ACTION.askConfirm)).toBeUndefined();
+  });
 });
 
 describe("where questions come from", () => {

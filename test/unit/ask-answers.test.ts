@@ -12,7 +12,7 @@ import {
 import { extremesOf } from "../../src/ask/figures.ts";
 import { keptValue } from "../../src/ask/kept.ts";
 import { suggestedPrompts } from "../../src/ask/prompts.ts";
-import { decodeProposal, encodeProposal, proposalOf } from "../../src/ask/proposal.ts";
+import { decodeProposal, encodeProposal, offered, proposalOf } from "../../src/ask/proposal.ts";
 import { readQuestion } from "../../src/ask/read.ts";
 import type { AskReading } from "../../src/ask/types.ts";
 import { checkMessage, checkView } from "../../src/blockkit/limits.ts";
@@ -169,6 +169,25 @@ describe("proposals", () => {
       const p = proposalOf(read(q));
       expect(decodeProposal(inline(encodeProposal(p)))).toEqual({ kind: "proposal", proposal: p });
     }
+  });
+
+  it("offered, a proposal carries the id its Confirm is claimed by and the time it can be set up until", () => {
+    const now = new Date("2026-11-18T15:00:00Z");
+    const p = offered(
+      proposalOf(read("send me payments violations every Monday at 9")),
+      "ab".repeat(16),
+      now,
+    );
+    expect(p.id).toBe("ab".repeat(16));
+    expect(p.until).toBe(Date.UTC(2026, 11, 18, 15) / 1000);
+    expect(decodeProposal(inline(encodeProposal(p)))).toEqual({ kind: "proposal", proposal: p });
+    // One offered before proposals had ids still reads; its message stands for it.
+    const legacy =
+      '{"m":"digest","f":"weekly","d":["mon"],"t":"09:00","r":"last7d","a":[],"g":["payments"],"s":[]}';
+    expect(decodeProposal(legacy)).toMatchObject({ kind: "proposal", proposal: { groups: ["payments"] } });
+    expect(() => decodeProposal(legacy.replace('{"m"', '{"i":"../x","m"'))).toThrow(
+      expect.objectContaining({ code: "bad_state" }),
+    );
   });
 
   it("a forged or stale value is refused, never set up", () => {

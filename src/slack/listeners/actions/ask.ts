@@ -32,7 +32,10 @@ export const askConfirm = onAction({
   id: ACTION.askConfirm,
   access: "reader",
   // Handed off (the default): resolving a group's assets may ask the service for its lists.
-  run: async (ctx) => confirmProposal(ctx, await carriedProposal(ctx, value(ctx.action))),
+  run: async (ctx) => {
+    const raw = value(ctx.action);
+    await confirmProposal(ctx, await carriedProposal(ctx, raw), raw ?? "");
+  },
 });
 
 /** "Change first…": the subscribe modal in its personal form, filled in with the proposal. */
