@@ -3,7 +3,7 @@ import { PROPOSAL_DAYS, type Proposal } from "../ask/proposal.ts";
 import type { Message } from "../blockkit/types.ts";
 import { AppError } from "../errors.ts";
 import { COMMAND } from "../ids.ts";
-import { assetIdsOfGroups } from "../insights/asset-groups.ts";
+import { assetIdsOfGroups, groupsGoneText, missingGroups } from "../insights/asset-groups.ts";
 import { digestToken } from "../store/keys.ts";
 import { claimProposal, finishProposal, releaseProposal } from "../store/proposal-claims.ts";
 import type { Schedule, SubscriptionInput } from "../subscriptions/types.ts";
@@ -24,29 +24,46 @@ export function scheduleOfProposal(p: Proposal): Schedule {
     : { kind: p.schedule.frequency };
 }
 
-/** The proposal's filters as ids and names, groups resolved to their assets of today. */
+/**
+ * The proposal's filters: ids with their names, and its asset groups kept as groups, which each run
+ * resolves to that day's assets (as a digest's groups are). Each group must be there now: one gone
+ * is said, never left out. `groupAssetIds` are the groups' assets of today, for a form that shows
+ * assets only.
+ */
 export async function proposalFilters(
   ctx: Pick<ActionContext, "deps" | "ref">,
   p: Proposal,
   tz: string,
   kept: true | "only",
-): Promise<{ assetIds: string[]; scannerIds: string[]; filterLabels: string[] }> {
+): Promise<{
+  assetIds: string[];
+  assetGroups?: string[];
+  scannerIds: string[];
+  filterLabels: string[];
+  groupAssetIds: string[];
+}> {
   if (p.groups.length === 0 && p.assetIds.length === 0 && p.scannerIds.length === 0)
-    return { assetIds: [], scannerIds: [], filterLabels: [] };
+    return { assetIds: [], scannerIds: [], filterLabels: [], groupAssetIds: [] };
   const lists = await ctx.deps.digests.filterLists(ctx.ref, tz, ctx.deps.clock(), { kept });
-  const grouped = assetIdsOfGroups(lists.assets ?? [], p.groups);
-  if (p.groups.length > 0 && grouped.length === 0)
-    throw new AppError("bad_filter", `No asset group is called "${p.groups.join('", "')}" any more.`);
+  if (p.groups.length > 0 && !lists.assets)
+    throw new AppError(
+      "filters_unavailable",
+      "This analytics endpoint does not offer asset or scanner filters.",
+    );
+  const gone = missingGroups(lists.assets ?? [], p.groups);
+  if (gone.length > 0) throw new AppError("group_gone", groupsGoneText(gone), { details: { groups: gone } });
   const name = (list: { value: string; displayValue: string }[] | null, id: string) =>
     list?.find((o) => o.value === id)?.displayValue ?? id;
   return {
-    assetIds: [...new Set([...p.assetIds, ...grouped])],
+    assetIds: p.assetIds,
+    ...(p.groups.length > 0 ? { assetGroups: p.groups } : {}),
     scannerIds: p.scannerIds,
     filterLabels: [
       ...p.groups.map((g) => `${g}/*`),
       ...p.assetIds.map((id) => name(lists.assets, id)),
       ...p.scannerIds.map((id) => name(lists.scanners, id)),
     ],
+    groupAssetIds: assetIdsOfGroups(lists.assets ?? [], p.groups),
   };
 }
 
@@ -121,7 +138,7 @@ export async function confirmProposal(ctx: ActionContext, p: Proposal, raw: stri
     );
   const id = proposalId(ctx, p, raw);
   const user = await ctx.user();
-  const filters = await proposalFilters(ctx, p, user.tz, true);
+  const { groupAssetIds: _today, ...filters } = await proposalFilters(ctx, p, user.tz, true);
   const input: SubscriptionInput = {
     channelId: await openDm(ctx.client, ctx.userId),
     schedule: scheduleOfProposal(p),

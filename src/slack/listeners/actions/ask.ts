@@ -47,10 +47,13 @@ export const askChange = onAction({
     const p = await carriedProposal(ctx, value(ctx.action));
     const user = await ctx.user();
     // Only lists at hand: the modal must open within the trigger's 3 s.
-    const filters = await proposalFilters(ctx, p, user.tz, "only").catch(() => ({
-      assetIds: p.assetIds,
-      scannerIds: p.scannerIds,
-    }));
+    // The form shows assets only: a group is its assets of today there.
+    const filters = await proposalFilters(ctx, p, user.tz, "only")
+      .then((f) => ({
+        assetIds: [...new Set([...f.assetIds, ...f.groupAssetIds])],
+        scannerIds: f.scannerIds,
+      }))
+      .catch(() => ({ assetIds: p.assetIds, scannerIds: p.scannerIds }));
     const schedule = scheduleOfProposal(p);
     await openSubscribeModal({
       ctx,
