@@ -20,6 +20,21 @@ export interface AdjustModalFields {
   scanners: string;
 }
 
+/**
+ * How many characters each text field of the form holds, one number for every place it passes: the
+ * modal's `max_length` and initial value, what a button or a kept draft carries, what a submission is
+ * read up to. Names get Block Kit's most for a text input, so a form filled in and sent back
+ * unchanged asks the same question.
+ */
+export const ADJUST_FIELD_CHARS = {
+  period: 200,
+  compare: 200,
+  assets: LIMITS.inputLength,
+  scanners: LIMITS.inputLength,
+} as const;
+
+export type AdjustTextField = keyof typeof ADJUST_FIELD_CHARS;
+
 const option = (text: string, value: string): OptionObject => ({
   text: plain(text, LIMITS.optionText),
   value,
@@ -45,6 +60,7 @@ const hint = (text: string) => plain(text, LIMITS.inputHint);
 
 function textInput(
   id: string,
+  field: AdjustTextField,
   title: string,
   value: string,
   hintText: string,
@@ -59,8 +75,9 @@ function textInput(
     element: {
       type: "plain_text_input",
       action_id: id,
-      max_length: 300,
-      ...(value ? { initial_value: value.slice(0, 300) } : {}),
+      max_length: ADJUST_FIELD_CHARS[field],
+      // Whole: a value over the field's limit never reaches the form (the answer offers no Adjust).
+      ...(value ? { initial_value: value } : {}),
     },
   };
 }
@@ -103,14 +120,23 @@ export function askAdjustModal(fields: AdjustModalFields, privateMetadata: strin
     },
     textInput(
       F.period,
+      "period",
       "Period",
       fields.period,
       "In words (last month, Q3, since Nov 1) or as the command takes it (last30d, 2026-10-01..2026-10-31).",
       false,
     ),
-    textInput(F.compare, "Compare with", fields.compare, "Empty: the equally long period just before.", true),
+    textInput(
+      F.compare,
+      "compare",
+      "Compare with",
+      fields.compare,
+      "Empty: the equally long period just before.",
+      true,
+    ),
     textInput(
       F.assets,
+      "assets",
       "Assets and groups",
       fields.assets,
       "Names separated by commas; payments/* is the whole group. Empty: all.",
@@ -118,6 +144,7 @@ export function askAdjustModal(fields: AdjustModalFields, privateMetadata: strin
     ),
     textInput(
       F.scanners,
+      "scanners",
       "Scanners",
       fields.scanners,
       "Scanner names or ids separated by commas. Empty: all.",

@@ -45,8 +45,8 @@ export interface AskDigestView extends UnderstoodView {
   figures: AnswerFigure[];
   extremes?: AnswerExtremes;
   digest: DigestView;
-  /** The Adjust button's value (the reading as the modal's fields). */
-  adjust: string;
+  /** The Adjust button's value (the reading as the modal's fields); none when the form cannot hold them. */
+  adjust?: string;
 }
 
 const MAX_NOTE = 300;
@@ -102,7 +102,7 @@ export function askDigestMessage(v: AskDigestView): Message {
     type: "section",
     block_id: BLOCK.askHeadline,
     text: mrkdwn(lines.join("\n") || "–"),
-    accessory: adjustButton(v.adjust),
+    ...(v.adjust ? { accessory: adjustButton(v.adjust) } : {}),
   };
   const digest = digestMessage(v.digest);
   const blocks = [understoodBlock(v), headline, ...digest.blocks].slice(0, MAX_BLOCKS);
@@ -114,7 +114,7 @@ export function askDigestMessage(v: AskDigestView): Message {
 }
 
 /** After a CSV export asked in words: what was understood, and where the file went. */
-export function askExportMessage(v: UnderstoodView & { done: string; adjust: string }): Message {
+export function askExportMessage(v: UnderstoodView & { done: string; adjust?: string }): Message {
   return {
     blocks: [
       understoodBlock(v),
@@ -122,7 +122,7 @@ export function askExportMessage(v: UnderstoodView & { done: string; adjust: str
         type: "section",
         block_id: BLOCK.askHeadline,
         text: mrkdwn(v.done),
-        accessory: adjustButton(v.adjust),
+        ...(v.adjust ? { accessory: adjustButton(v.adjust) } : {}),
       },
     ],
     text: truncate(v.done.replace(/[*_`]/g, ""), 3_000),
@@ -131,6 +131,7 @@ export function askExportMessage(v: UnderstoodView & { done: string; adjust: str
 
 /** Why a question got examples instead of numbers. */
 export type AskTrouble =
+  | { kind: "too_long"; chars: number; limit: number }
   | { kind: "unread"; words: string[] }
   | { kind: "ambiguous"; typed: string; suggestions: string[] }
   | { kind: "bad_range"; message: string }
@@ -150,6 +151,8 @@ const quoted = (w: string) => `“${userText(w, 60)}”`;
 
 function troubleText(t: AskTrouble): string {
   switch (t.kind) {
+    case "too_long":
+      return `:scroll: That question is ${formatCount(t.chars)} characters long and I read questions of up to ${formatCount(t.limit)}, so I have not answered it: I would rather not answer part of a question. Ask it in fewer words, or one thing at a time.`;
     case "unread":
       return t.words.length > 0
         ? `:thinking_face: I could not read ${t.words.slice(0, 6).map(quoted).join(", ")}${t.words.length > 6 ? " and more" : ""} in that, so I would rather not guess.`

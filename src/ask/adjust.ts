@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { ADJUST_FIELD_CHARS, type AdjustTextField } from "../../templates/ask-adjust-modal.ts";
+import { LIMITS } from "../blockkit/limits.ts";
 import { AppError } from "../errors.ts";
+import { keptIdOf } from "./kept.ts";
 import type { AskMetric, AskReading } from "./types.ts";
 
 /**
@@ -77,37 +80,57 @@ export function composeQuestion(f: AdjustFields): string {
   return parts.filter(Boolean).join(" ");
 }
 
-/** What an Adjust button carries: the fields, compactly. Read back as untrusted input. */
+/** The first text field longer than the form holds, if any. */
+export function overLimit(f: AdjustFields): AdjustTextField | undefined {
+  return (Object.keys(ADJUST_FIELD_CHARS) as AdjustTextField[]).find(
+    (k) => f[k].length > ADJUST_FIELD_CHARS[k],
+  );
+}
+
+/** What an Adjust button carries (or a kept draft holds): the fields, compactly. Read back as untrusted input. */
 const wire = z.object({
   w: z.enum(["digest", "drivers", "trend", "export"]),
   m: z.array(z.enum(["findings", "violations", "fixes", "fixRate", "merged"])).max(5),
-  p: z.string().max(100),
-  c: z.string().max(100),
-  a: z.string().max(1200),
-  s: z.string().max(400),
+  p: z.string().max(ADJUST_FIELD_CHARS.period),
+  c: z.string().max(ADJUST_FIELD_CHARS.compare),
+  a: z.string().max(ADJUST_FIELD_CHARS.assets),
+  s: z.string().max(ADJUST_FIELD_CHARS.scanners),
 });
 
-/** Button values hold 2,000 characters; names that do not fit are left for the person to type. */
-const MAX_VALUE = 2_000;
-
-export function encodeAdjust(f: AdjustFields): string {
-  const value = { w: f.what, m: f.metrics, p: f.period, c: f.compare, a: f.assets, s: f.scanners };
-  const text = JSON.stringify(value);
-  if (text.length <= MAX_VALUE) return text;
-  return JSON.stringify({ ...value, a: "", s: "" });
+/**
+ * The fields as a button's value, or, when they do not fit one (Slack holds 2,000 characters),
+ * as the text to keep in a draft, whose id the button then carries (see kept.ts).
+ */
+export function encodeAdjust(f: AdjustFields): { value: string } | { keep: string } {
+  const text = JSON.stringify({
+    w: f.what,
+    m: f.metrics,
+    p: f.period,
+    c: f.compare,
+    a: f.assets,
+    s: f.scanners,
+  });
+  return text.length <= LIMITS.buttonValue ? { value: text } : { keep: text };
 }
 
-export function decodeAdjust(raw: unknown): AdjustFields {
-  if (typeof raw !== "string" || raw.length > MAX_VALUE * 2)
+/** What an Adjust button carried: the fields, or the id of the draft that keeps them. */
+export type AdjustCarried = { kind: "fields"; fields: AdjustFields } | { kind: "kept"; id: string };
+
+const notValid = () => new AppError("bad_state", "This button carries a question that is not valid.");
+
+function parse(raw: unknown, max: number): unknown {
+  if (typeof raw !== "string" || raw.length > max)
     throw new AppError("bad_state", "This button carries no question to adjust.");
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(raw);
+    return JSON.parse(raw);
   } catch (cause) {
     throw new AppError("bad_state", "This button carries no question to adjust.", { cause });
   }
+}
+
+function fieldsFrom(parsed: unknown): AdjustFields {
   const v = wire.safeParse(parsed);
-  if (!v.success) throw new AppError("bad_state", "This button carries a question that is not valid.");
+  if (!v.success) throw notValid();
   return {
     what: v.data.w,
     metrics: v.data.m,
@@ -116,4 +139,15 @@ export function decodeAdjust(raw: unknown): AdjustFields {
     assets: v.data.a,
     scanners: v.data.s,
   };
+}
+
+export function decodeAdjust(raw: unknown): AdjustCarried {
+  const parsed = parse(raw, LIMITS.buttonValue);
+  const id = keptIdOf(parsed);
+  return id ? { kind: "kept", id } : { kind: "fields", fields: fieldsFrom(parsed) };
+}
+
+/** The fields a kept draft holds (as untrusted as a button's value). */
+export function keptAdjust(text: string): AdjustFields {
+  return fieldsFrom(parse(text, 4 * LIMITS.inputLength));
 }

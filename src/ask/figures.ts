@@ -92,7 +92,10 @@ const POINT: Record<AskMetric, (p: DayPoint) => number | null> = {
 
 export function extremesOf(metric: AskMetric, d: Digest): DayExtremes | null {
   const m = metric === "fixRate" ? "violations" : metric;
+  // Today is still being filled: its count so far is low because the day is not over, not quiet.
+  const partialFrom = d.completeness?.partialFrom ?? null;
   const points = d.series
+    .filter((p) => partialFrom === null || p.day < partialFrom)
     .map((p) => ({ day: p.day, value: POINT[m](p) }))
     .filter((p): p is { day: IsoDay; value: number } => p.value !== null);
   const first = points[0];

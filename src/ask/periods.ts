@@ -1,5 +1,5 @@
 import type { IsoDay } from "../analytics/types.ts";
-import { daysInclusive } from "../insights/days.ts";
+import { daysInclusive, isValidIsoDay } from "../insights/days.ts";
 import { formatRangeLabel } from "../insights/labels.ts";
 import { MAX_LAST_DAYS, MAX_RANGE_DAYS, MIN_RANGE_DAY, matchRangeSpec } from "../insights/range-grammar.ts";
 import {
@@ -92,6 +92,11 @@ export function period(
   today: IsoDay,
   spec?: string,
 ): { range: DayRange } | { problem: string } {
+  // Refused here, where it is typed, not later by the command's range check in other words.
+  if (from > to)
+    return {
+      problem: `That period ends before it starts: ${formatRangeLabel(from, from)} is after ${formatRangeLabel(to, to)}. Say the start first, e.g. “from ${formatRangeLabel(to, to)} to ${formatRangeLabel(from, from)}”.`,
+    };
   if (from > today) return { problem: `${formatRangeLabel(from, from)} is still to come.` };
   const end = to > today ? today : to;
   if (from < MIN_RANGE_DAY) return { problem: `The data starts in ${MIN_RANGE_DAY.slice(0, 4)}.` };
@@ -546,7 +551,10 @@ function between(s: Sentence, i: number, today: IsoDay): Hit {
     const fromDay = first.year
       ? dayOf(first.year, first.month, first.day)
       : (dayOf(yearOf(to), first.month, first.day) ?? "");
-    const from = fromDay && fromDay > to ? dayOf(yearOf(to) - 1, first.month, first.day) : fromDay;
+    // "from Dec 15 to Jan 15" runs over a year's end; a start with its year, or in the end's own
+    // month ("Nov 15 - 1"), after the end is a period typed backwards, refused by `period`.
+    const wraps = !first.year && first.month !== endSaid.month;
+    const from = fromDay && fromDay > to && wraps ? dayOf(yearOf(to) - 1, first.month, first.day) : fromDay;
     if (!from) return { len: second + endSaid.len - i, problem: "That start date does not exist." };
     return hit(second + endSaid.len - i, period(from, to, today));
   }
@@ -699,6 +707,8 @@ function commandWord(s: Sentence, i: number, today: IsoDay): Hit {
       return hit(1, period(addDays(today, 1 - spec.days), today, today, `last${spec.days}d`));
     }
     case "between":
+      for (const day of [spec.from, spec.to])
+        if (!isValidIsoDay(day)) return { len: 1, problem: `${day} is not a real calendar date.` };
       return hit(1, period(spec.from, spec.to, today));
     case "thisweek":
       return hit(1, period(mondayOf(today), today, today, "thisweek"));

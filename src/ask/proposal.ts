@@ -1,13 +1,23 @@
 import { z } from "zod";
+import { LIMITS } from "../blockkit/limits.ts";
 import { AppError } from "../errors.ts";
+import { keptIdOf } from "./kept.ts";
 import type { AskReading, AskSchedule } from "./types.ts";
 import { knownZone } from "./zones.ts";
 
 /**
  * A subscription or alert a question proposes. Nothing is created until the person confirms:
- * the proposal rides in the Confirm button, and comes back as untrusted input.
+ * the proposal rides in the Confirm button (or, when it does not fit one, in a kept draft whose id
+ * the button carries), and comes back as untrusted input.
  */
 export interface Proposal {
+  /**
+   * What its Confirm is claimed by, so a proposal makes one subscription however often it is
+   * pressed (proposals offered before ids were given have none; their message stands for them).
+   */
+  id?: string;
+  /** Epoch seconds after which it is no longer set up (see PROPOSAL_DAYS). */
+  until?: number;
   mode: "digest" | "alert";
   schedule: AskSchedule;
   /** The slash command's range form (rolling: `last7d`, `lastweek`…). */
@@ -33,17 +43,31 @@ export function proposalOf(r: AskReading): Proposal {
   };
 }
 
+/** How long a proposal can be confirmed after it is offered: ask again after that. */
+export const PROPOSAL_DAYS = 30;
+
+/** The proposal as offered in an answer: with its id and the time it can be confirmed until. */
+export function offered(p: Proposal, id: string, now: Date): Proposal {
+  return { ...p, id, until: Math.floor(now.getTime() / 1000) + PROPOSAL_DAYS * 86_400 };
+}
+
 const day = z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
 const id = z.string().min(1).max(75);
 const wire = z.object({
+  i: z
+    .string()
+    .regex(/^[a-f0-9]{32}$/)
+    .optional(),
+  u: z.number().int().positive().optional(),
   m: z.enum(["digest", "alert"]),
   f: z.enum(["hourly", "daily", "weekly"]),
   d: z.array(day).max(7),
   t: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
   r: z.string().regex(/^[A-Za-z0-9.-]{1,40}$/),
-  a: z.array(id).max(40),
-  g: z.array(z.string().min(1).max(100)).max(20),
-  s: z.array(id).max(20),
+  // More than a subscription takes (its own check says so when confirmed): a question's names, whole.
+  a: z.array(id).max(100),
+  g: z.array(z.string().min(1).max(100)).max(50),
+  s: z.array(id).max(100),
   c: z.string().max(200).optional(),
   // The zone said with the time; checked against the runtime's zones when read back.
   z: z
@@ -54,11 +78,14 @@ const wire = z.object({
     .optional(),
 });
 
-const MAX_VALUE = 2_000;
-
-/** The button value, or undefined when the filters do not fit one (then the answer says to use the command). */
-export function encodeProposal(p: Proposal): string | undefined {
+/**
+ * The button's value, or, when the proposal does not fit one (Slack holds 2,000 characters), the
+ * text to keep in a draft whose id the button carries instead (see kept.ts).
+ */
+export function encodeProposal(p: Proposal): { value: string } | { keep: string } {
   const text = JSON.stringify({
+    ...(p.id ? { i: p.id } : {}),
+    ...(p.until ? { u: p.until } : {}),
     m: p.mode,
     f: p.schedule.frequency,
     d: p.schedule.days,
@@ -70,20 +97,27 @@ export function encodeProposal(p: Proposal): string | undefined {
     ...(p.condition ? { c: p.condition } : {}),
     ...(p.schedule.tz ? { z: p.schedule.tz } : {}),
   });
-  return text.length <= MAX_VALUE && wire.safeParse(JSON.parse(text)).success ? text : undefined;
+  return text.length <= LIMITS.buttonValue ? { value: text } : { keep: text };
 }
 
-export function decodeProposal(raw: unknown): Proposal {
-  let parsed: unknown;
+/** What a proposal's button carried: the proposal, or the id of the draft that keeps it. */
+export type ProposalCarried = { kind: "proposal"; proposal: Proposal } | { kind: "kept"; id: string };
+
+function parse(raw: unknown, max: number): unknown {
   try {
-    parsed = JSON.parse(typeof raw === "string" && raw.length <= MAX_VALUE ? raw : "");
+    return JSON.parse(typeof raw === "string" && raw.length <= max ? raw : "");
   } catch (cause) {
     throw new AppError("bad_state", "This button carries no subscription to set up.", { cause });
   }
+}
+
+function proposalFrom(parsed: unknown): Proposal {
   const v = wire.safeParse(parsed);
   if (!v.success) throw new AppError("bad_state", "This button carries a subscription that is not valid.");
   const d = v.data;
   return {
+    ...(d.i ? { id: d.i } : {}),
+    ...(d.u ? { until: d.u } : {}),
     mode: d.m,
     schedule: { frequency: d.f, days: d.d, time: d.t, ...(d.z ? { tz: d.z } : {}) },
     range: d.r,
@@ -92,4 +126,15 @@ export function decodeProposal(raw: unknown): Proposal {
     scannerIds: d.s,
     ...(d.c ? { condition: d.c } : {}),
   };
+}
+
+export function decodeProposal(raw: unknown): ProposalCarried {
+  const parsed = parse(raw, LIMITS.buttonValue);
+  const id = keptIdOf(parsed);
+  return id ? { kind: "kept", id } : { kind: "proposal", proposal: proposalFrom(parsed) };
+}
+
+/** The proposal a kept draft holds (as untrusted as a button's value). */
+export function keptProposal(text: string): Proposal {
+  return proposalFrom(parse(text, 40_000));
 }

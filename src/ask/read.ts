@@ -10,7 +10,7 @@ import { slashText } from "./request.ts";
 import { conditionAt, readSchedule, scheduleOf, vagueChangeAt } from "./schedule.ts";
 import { Sentence } from "./sentence.ts";
 import { describe, nameIndex, subjectAt } from "./subjects.ts";
-import { words } from "./text.ts";
+import { MAX_QUESTION_CHARS, questionLength, words } from "./text.ts";
 import type {
   AskContext,
   AskIntent,
@@ -35,6 +35,9 @@ import { isZoneWord } from "./zones.ts";
  */
 export function readQuestion(text: string, ctx: AskContext): AskReading {
   const today = todayIn(ctx.now, ctx.tz);
+  const limit = ctx.maxChars ?? MAX_QUESTION_CHARS;
+  const chars = questionLength(text, ctx.botUserId);
+  if (chars > limit) return tooLong(today, chars, limit);
   const index = nameIndex(ctx.assets, ctx.scanners);
   const typed = words(text, ctx.botUserId);
   const corrected = typed.map((w, i) => {
@@ -294,6 +297,19 @@ function manageAction(leftover: readonly string[]): ManageAction | undefined {
 
 /** Ranges a schedule can repeat: the slash command's rolling forms. */
 const ROLLING = /^(last\d+d|thisweek|lastweek|thismonth|lastmonth)$/;
+
+/** A question refused whole for its length: nothing of it is read, so nothing of it is answered. */
+function tooLong(today: IsoDay, chars: number, limit: number): AskReading {
+  return {
+    intent: "help",
+    metrics: [],
+    range: defaultRange(today),
+    rangeSaid: false,
+    subjects: { assets: [], groups: [], scanners: [] },
+    notes: [],
+    problem: { kind: "too_long", chars, limit },
+  };
+}
 
 function defaultRange(today: IsoDay): DayRange {
   return { spec: "last7d", from: addDays(today, -6), to: today };

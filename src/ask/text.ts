@@ -70,14 +70,21 @@ const GLUED_UNITS = new Map<string, string>(
   }),
 );
 
-/** Longest question read; a pasted essay is not a question (and the reader stays fast). */
+/**
+ * Longest question read, in characters of its plain text; a pasted essay is not a question (and the
+ * reader stays fast). A longer one is refused whole: an answer to the first part of a question
+ * would drop whatever narrowed it at the end ("… for payments api") and answer for everything.
+ */
 export const MAX_QUESTION_CHARS = 500;
+
+/** Slack's own cap on a message's text: past it there is nothing a person typed to undo markup in. */
+const MAX_INPUT_CHARS = 40_000;
 
 /** Slack's markup and escapes turned into plain words; `botUserId`'s mentions removed. */
 export function plainText(input: string, botUserId?: string): string {
   return (
     input
-      .slice(0, MAX_QUESTION_CHARS * 2)
+      .slice(0, MAX_INPUT_CHARS)
       .replace(/<@([UW][A-Z0-9]+)(\|[^>]*)?>/g, (_m, id: string) => (id === botUserId ? " " : " @someone "))
       .replace(/<#[CG][A-Z0-9]+(\|[^>]*)?>/g, " #channel ")
       // A channel typed as text ("#appsec"; Slack's channel names are lower case, digits, - and _),
@@ -95,6 +102,9 @@ export function plainText(input: string, botUserId?: string): string {
       .replace(/[‘’‚‛`´]/g, "'")
       .replace(/[“”„‟«»"]/g, " ")
       .replace(/[–—]/g, " - ")
+      // One Unicode form for what looks the same: "é" typed as one character or as "e" and an accent,
+      // full-width letters and digits as plain ones. Names are read in the same form (nameWords).
+      .normalize("NFKC")
       .toLowerCase()
   );
 }
@@ -118,6 +128,8 @@ export function splitChunk(chunk: string): string[] {
   c = c.replace(/'s$/, "");
   // Full stops and colons at the end of a word end a sentence ("last week." "violations:").
   c = c.replace(/[.:]+$/, "");
+  // "a.m." and "p.m." (their last stop gone with the sentence's), alone or after the time: "9 a.m.", "9p.m.".
+  c = c.replace(/^((?:\d{1,2}(?::\d{2})?)?[ap])\.m$/, "$1m");
   if (c === "") return [];
   // Slash-command ranges and ISO days as typed stay one word.
   if (/^\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?$/.test(c)) return [c];
@@ -149,11 +161,19 @@ export function splitChunk(chunk: string): string[] {
  * @example words("Why did *violations* go up in payments/api last week?") // ["why","did","violations","go","up","in","payments","/","api","last","week"]
  */
 export function words(input: string, botUserId?: string): string[] {
-  const text = plainText(input, botUserId).slice(0, MAX_QUESTION_CHARS);
-  return text.split(BREAKS).flatMap(splitChunk);
+  return plainText(input, botUserId).split(BREAKS).flatMap(splitChunk);
+}
+
+/**
+ * How long a question is as read: its plain text with runs of spaces counted once, so a mention or a
+ * link counts as the word it becomes. Input past Slack's own cap counts as all of it.
+ */
+export function questionLength(input: string, botUserId?: string): number {
+  if (input.length > MAX_INPUT_CHARS) return input.length;
+  return plainText(input, botUserId).replace(/\s+/g, " ").trim().length;
 }
 
 /** The words of a name from the service (no Slack markup to undo): the same splitting, faster. */
 export function nameWords(name: string): string[] {
-  return name.toLowerCase().split(BREAKS).flatMap(splitChunk);
+  return name.normalize("NFKC").toLowerCase().split(BREAKS).flatMap(splitChunk);
 }

@@ -48,6 +48,8 @@ export interface AskSchedule {
 
 /** Why a question gets examples instead of an answer. */
 export type AskProblem =
+  /** A question longer than the reader reads (`chars` > `limit`): refused whole, never cut short. */
+  | { kind: "too_long"; chars: number; limit: number }
   /** Words the reader could not place (never silently dropped). */
   | { kind: "unread"; words: string[] }
   /** A name that matches several assets or scanners: the slash command's suggestions. */
@@ -92,4 +94,9 @@ export interface AskContext {
   scanners: readonly FilterOption[];
   /** The app's own user id, whose mention (`<@U…>`) is how a channel addresses it. */
   botUserId?: string;
+  /**
+   * Longest question read, in characters [MAX_QUESTION_CHARS]. The Adjust form's question is longer:
+   * it is composed from fields with limits of their own, and what the form holds is read whole.
+   */
+  maxChars?: number;
 }

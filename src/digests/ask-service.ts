@@ -21,6 +21,8 @@ export interface AskRequest {
   now: Date;
   /** The app's user id: its mention in the text is how a channel addresses it. */
   botUserId?: string;
+  /** Longest question read whole (see AskContext.maxChars). */
+  maxChars?: number;
 }
 
 export type AskAnswer =
@@ -54,6 +56,7 @@ export async function askContext(
     assets: lists.assets ?? [],
     scanners: lists.scanners ?? [],
     botUserId: req.botUserId,
+    ...(req.maxChars ? { maxChars: req.maxChars } : {}),
   };
 }
 

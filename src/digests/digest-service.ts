@@ -1,6 +1,6 @@
 import type { InsightsQuery, InsightsResult } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
-import { assetIdsOfGroups } from "../insights/asset-groups.ts";
+import { assetIdsOfGroups, groupsGoneText, missingGroups } from "../insights/asset-groups.ts";
 import { computeDigest } from "../insights/compute-digest.ts";
 import type { GapRule } from "../insights/gaps.ts";
 import { partialFrom } from "../insights/partial-day.ts";
@@ -308,11 +308,11 @@ export function createDigestService(options: {
             ...matchFilters("scanner", req.scannerNames ?? [], unfiltered.filters.scannerId),
           ]),
         ];
+        // Each group named must still be there: one gone is said, never left out of the numbers.
+        const gone = missingGroups(unfiltered.filters.assetId, groups);
+        if (gone.length > 0)
+          throw new AppError("group_gone", groupsGoneText(gone), { details: { groups: gone } });
         const grouped = assetIdsOfGroups(unfiltered.filters.assetId, groups);
-        if (groups.length > 0 && grouped.length === 0)
-          throw new AppError("bad_filter", `No asset group is called "${groups.join('", "')}" any more.`, {
-            details: { kind: "asset", suggestions: [] },
-          });
         queryAssetIds = [...new Set([...assetIds, ...grouped])];
       }
       const query = { ...base, assetIds: queryAssetIds, scannerIds };

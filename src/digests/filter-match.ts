@@ -11,6 +11,8 @@ import { TopN } from "../top-n.ts";
 
 const norm = (s: string) =>
   s
+    // "é" as one character or as "e" and an accent: the same name either way.
+    .normalize("NFKC")
     .toLowerCase()
     .replace(/\s*\/\s*/g, " / ")
     .replace(/\s+/g, " ")

@@ -1,5 +1,6 @@
 import type { FilterOption } from "../analytics/types.ts";
 import { AppError } from "../errors.ts";
+import { assetIdsOfGroups, groupsGoneText, missingGroups } from "../insights/asset-groups.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import type { DigestService } from "./digest-service.ts";
 import type { FilterLists } from "./filter-lists.ts";
@@ -49,6 +50,28 @@ export async function resolveFilterNames(
   const assetIds = matchFilters("asset", names.assets, lists.assets);
   const scannerIds = matchFilters("scanner", names.scanners, lists.scanners);
   return { assetIds, scannerIds, filterLabels: labelsFor(lists, assetIds, scannerIds) };
+}
+
+/**
+ * A subscription's asset ids for a query made now (its alert's Why?): its own, and its groups' assets
+ * of today. A group no longer there is a `group_gone` error, never left out.
+ */
+export async function subscriptionAssetIds(
+  digests: Pick<DigestService, "filterLists">,
+  sub: { ref: WorkspaceRef; tz: string; assetIds: string[]; assetGroups?: string[] },
+  now: Date,
+): Promise<string[]> {
+  const groups = sub.assetGroups ?? [];
+  if (groups.length === 0) return sub.assetIds;
+  const lists = await digests.filterLists(sub.ref, sub.tz, now, { kept: true });
+  if (!lists.assets)
+    throw new AppError(
+      "filters_unavailable",
+      "This analytics endpoint does not offer asset or scanner filters.",
+    );
+  const gone = missingGroups(lists.assets, groups);
+  if (gone.length > 0) throw new AppError("group_gone", groupsGoneText(gone), { details: { groups: gone } });
+  return [...new Set([...sub.assetIds, ...assetIdsOfGroups(lists.assets, groups)])];
 }
 
 /** Display names of chosen ids (asset names first), falling back to the id when a name is unknown. */

@@ -59,6 +59,19 @@ export function groupAssets(assets: readonly FilterOption[], scope?: ReadonlySet
     );
 }
 
+/** The named groups no asset of the list belongs to any more, in the order named. */
+export function missingGroups(assets: readonly FilterOption[], names: readonly string[]): string[] {
+  const known = new Set(assets.map((a) => groupNameOf(a.displayValue).name));
+  return [...new Set(names)].filter((n) => !known.has(n));
+}
+
+/** The words for groups that are gone: `No asset group is called "a" any more.` */
+export function groupsGoneText(names: readonly string[]): string {
+  return names.length === 1
+    ? `No asset group is called "${names[0]}" any more.`
+    : `No asset groups are called "${names.join('", "')}" any more.`;
+}
+
 /** Ids of the assets in the named groups (unknown names match nothing), in the service's order. */
 export function assetIdsOfGroups(assets: readonly FilterOption[], names: readonly string[]): string[] {
   const wanted = new Set(names);

@@ -1,6 +1,13 @@
 /** The pure digest core: ranges, deltas, series repair, trend, number formatting, drivers and data gaps. */
 
-export { type AssetGroup, assetIdsOfGroups, groupAssets, groupNameOf } from "./asset-groups.ts";
+export {
+  type AssetGroup,
+  assetIdsOfGroups,
+  groupAssets,
+  groupNameOf,
+  groupsGoneText,
+  missingGroups,
+} from "./asset-groups.ts";
 export { computeDigest } from "./compute-digest.ts";
 export { assertTimeZone, dayjs, todayIn } from "./dayjs.ts";
 export {

@@ -22,7 +22,7 @@ import { redrawEpisode, replyInThread, type SlackCall } from "./alert-episode.ts
 import type { AlertStateStore, EpisodeBody } from "./alert-state.ts";
 import type { RunFields } from "./begin.ts";
 import { later } from "./delivery-job.ts";
-import { buildView, deliveryMetadata } from "./digest-post.ts";
+import { buildView, deliveryMetadata, runAssetIds } from "./digest-post.ts";
 import { done, type Run, type RunDeps, type RunOutcome, recorder, takeover } from "./digest-run.ts";
 import { SlackCallError } from "./slack-api.ts";
 
@@ -92,7 +92,13 @@ async function explainChecked(
     checked.verdict.unusual,
   );
   try {
-    const who = { ref: sub.ref, tz: sub.tz, now: asOf, assetIds: sub.assetIds, scannerIds: sub.scannerIds };
+    const who = {
+      ref: sub.ref,
+      tz: sub.tz,
+      now: asOf,
+      assetIds: runAssetIds(sub, checked.view),
+      scannerIds: sub.scannerIds,
+    };
     return { explanation: await explainAlert(run.digests, who, target) };
   } catch (err) {
     deps.logger.warn({ err, subId: sub.id }, "the alert's breakdown failed; it goes out without one");

@@ -3,6 +3,7 @@ import { isDm } from "../../templates/subscription-words.ts";
 import { refusesNative } from "../blockkit/native.ts";
 import type { DigestService } from "../digests/digest-service.ts";
 import { scheduledExtras } from "../digests/scheduled.ts";
+import { assetIdsOfGroups } from "../insights/asset-groups.ts";
 import type { DigestView } from "../insights/types.ts";
 import { scheduleText } from "../subscriptions/schedule.ts";
 import type { Subscription } from "../subscriptions/types.ts";
@@ -39,11 +40,19 @@ export async function buildView(
     tz: sub.tz,
     now: asOf,
     assetIds: sub.assetIds,
+    // Resolved to this run's assets of each group; a group gone stops the run (group_gone).
+    ...(sub.assetGroups?.length ? { assetGroups: sub.assetGroups } : {}),
     scannerIds: sub.scannerIds,
     attribution: `${isDm(sub.channelId) ? "Your personal digest" : "Scheduled digest"} · ${scheduleText(sub.schedule, sub.time, sub.tz)}`,
     ...scheduledExtras(sub),
   });
   return view;
+}
+
+/** The asset ids a run's digest asked for: the subscription's own and its groups' assets of that run. */
+export function runAssetIds(sub: Subscription, view: DigestView): string[] {
+  if (!sub.assetGroups?.length) return sub.assetIds;
+  return [...new Set([...sub.assetIds, ...assetIdsOfGroups(view.filters.assets ?? [], sub.assetGroups)])];
 }
 
 /** The message metadata that marks a delivery, so a takeover can find it (findPosted). */

@@ -60,7 +60,14 @@ const SLACK_TRANSIENT = new Set([
 
 // token_expired here is the installation store failing to refresh a rotating token: worth another try.
 const APP_TRANSIENT = new Set(["unavailable", "rate_limited", "redis_unavailable", "token_expired"]);
-const APP_PERMANENT = new Set(["unauthorized", "not_connected", "decrypt_failed", "installation_not_found"]);
+const APP_PERMANENT = new Set([
+  "unauthorized",
+  "not_connected",
+  "decrypt_failed",
+  "installation_not_found",
+  // An asset group the subscription is filtered to is gone: every run would fail the same way.
+  "group_gone",
+]);
 
 /** Default wait when a 429 comes without Retry-After. */
 const DEFAULT_RETRY_AFTER_MS = 1_000;

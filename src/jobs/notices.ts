@@ -18,9 +18,14 @@ const resumeHint = (sub: Subscription) => `\`/insights resume ${sub.id}\``;
 /** The DM to a subscription's owner when it paused itself: what happened and how to fix it. */
 export function ownerPausedNotice(sub: Subscription, reason: string): TextMessage {
   const r = describeReason(reason);
+  // Which groups it is filtered to, so the owner can tell which one is gone.
+  const groups =
+    reason === "group_gone" && sub.assetGroups?.length
+      ? ` (it is filtered to ${sub.assetGroups.map((g) => `${g}/*`).join(", ")})`
+      : "";
   return {
     text: [
-      `:double_vertical_bar: Your scheduled insights digest for <#${sub.channelId}> (${scheduleText(sub.schedule, sub.time, sub.tz)}) is paused because ${r.what}.`,
+      `:double_vertical_bar: Your scheduled insights digest for <#${sub.channelId}> (${scheduleText(sub.schedule, sub.time, sub.tz)}) is paused because ${r.what}${groups}.`,
       r.fix,
       `Then resume it with ${resumeHint(sub)} or from the app's Home tab; one catch-up digest follows.`,
     ].join("\n"),

@@ -29,7 +29,8 @@ export function createSlotWarmup(deps: {
     void (async () => {
       const subs = await Promise.all(members.map(([id]) => deps.store.get(ref, id)));
       const digests = subs.flatMap((sub) =>
-        sub && sub.status === "active" && sub.drivers !== false && begun(sub.tz)
+        // A subscription to asset groups learns its assets as it is built: nothing to warm by id.
+        sub && sub.status === "active" && sub.drivers !== false && !sub.assetGroups?.length && begun(sub.tz)
           ? [{ range: sub.range, tz: sub.tz, now: asOf, assetIds: sub.assetIds, scannerIds: sub.scannerIds }]
           : [],
       );

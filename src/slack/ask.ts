@@ -1,4 +1,5 @@
 import type { WebClient } from "@slack/web-api";
+import { ADJUST_FIELD_CHARS } from "../../templates/ask-adjust-modal.ts";
 import {
   type AnswerFigure,
   type AskTrouble,
@@ -7,16 +8,18 @@ import {
   askExportMessage,
   askProposalMessage,
 } from "../../templates/ask-answer.ts";
-import { encodeAdjust, fieldsOf } from "../ask/adjust.ts";
+import { encodeAdjust, fieldsOf, overLimit } from "../ask/adjust.ts";
 import { extremesOf, type Figure } from "../ask/figures.ts";
 import { METRIC_NAMES } from "../ask/metrics.ts";
-import { encodeProposal, proposalOf } from "../ask/proposal.ts";
+import { encodeProposal, offered, proposalOf } from "../ask/proposal.ts";
 import { subjectNames } from "../ask/read.ts";
 import { slashText } from "../ask/request.ts";
 import type { AskReading } from "../ask/types.ts";
 import { rollingWords, scheduleWords, understoodText } from "../ask/understood.ts";
 import type { Message } from "../blockkit/types.ts";
 import { type AskAnswer, answerQuestion } from "../digests/ask-service.ts";
+import { randomId } from "../random-id.ts";
+import { buttonValue } from "./ask-carried.ts";
 import { exportCsv, exportedText } from "./export.ts";
 import type { RequestContext } from "./frame/index.ts";
 import { sendWithFallback } from "./refusal.ts";
@@ -99,7 +102,7 @@ function proposalWords(r: AskReading, tz: string): string {
  * answer without chart and table blocks, for a workspace or client that refuses them.
  */
 export async function renderAnswer(
-  ctx: Pick<RequestContext, "client" | "userId" | "log">,
+  ctx: Pick<RequestContext, "client" | "userId" | "log" | "deps" | "ref">,
   answer: AskAnswer,
   where: Conversation,
   tz: string,
@@ -109,18 +112,27 @@ export async function renderAnswer(
     return { message: askExamplesMessage({ trouble: troubleOf(r), examples: answer.examples }) };
   const understood = { understood: understoodText(r, tz), notes: r.notes, slash: slashText(r) };
   if (answer.kind === "proposal") {
-    const proposal = proposalOf(r);
-    const confirm = encodeProposal(proposal);
+    const proposal = offered(proposalOf(r), randomId(), ctx.deps.clock());
+    const confirm = await buttonValue(ctx, encodeProposal(proposal));
     return {
       message: askProposalMessage({
         ...understood,
         description: proposalWords(r, tz),
         mode: proposal.mode,
-        ...(confirm ? { confirm, change: confirm } : {}),
+        confirm,
+        change: confirm,
       }),
     };
   }
-  const adjust = encodeAdjust(fieldsOf(r));
+  const fields = fieldsOf(r);
+  const over = overLimit(fields);
+  // Names the form cannot hold whole get no form rather than a form that drops some of them.
+  if (over)
+    understood.notes = [
+      ...understood.notes,
+      `This answer names more than the Adjust form holds (${ADJUST_FIELD_CHARS[over].toLocaleString("en-US")} characters of ${over}): ask again to change it.`,
+    ];
+  const adjust = over ? undefined : await buttonValue(ctx, encodeAdjust(fields));
   if (answer.kind === "export") {
     const place = await exportCsv(ctx, answer.view, where.channelId);
     return { message: askExportMessage({ ...understood, done: exportedText(answer.view, place), adjust }) };
@@ -154,7 +166,7 @@ export async function answerInThread(
   ctx: RequestContext,
   text: string,
   where: Conversation,
-  botUserId?: string,
+  opts: { botUserId?: string; maxChars?: number } = {},
 ): Promise<void> {
   await setThreadStatus(ctx, where, STATUS_TEXT);
   try {
@@ -164,7 +176,7 @@ export async function answerInThread(
       text,
       tz: user.tz,
       now: ctx.deps.clock(),
-      botUserId,
+      ...opts,
     });
     const { message, plain } = await renderAnswer(ctx, answer, where, user.tz);
     await sendWithFallback(

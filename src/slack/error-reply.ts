@@ -15,6 +15,7 @@ const USER_FACING = new Set([
   "bad_range",
   "bad_timezone",
   "bad_filter",
+  "group_gone",
   "bad_syntax",
   "filters_unavailable",
   "not_connected",

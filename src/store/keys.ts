@@ -190,6 +190,14 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
     /** String with TTL: whether the app can post in a channel (`ok`, `not_in_channel`…), as last checked. */
     channelState: (ref: WorkspaceRef, channelId: string) =>
       `${ns(ref)}:chan:${slackId("channelId", channelId)}`,
+    /**
+     * String with TTL: what a button could not carry (an answer's Adjust form, a proposed
+     * subscription), under the random id the button carries instead.
+     */
+    draft: (ref: WorkspaceRef, id: string) => `${ns(ref)}:draft:${token("draft id", id)}`,
+    /** String with TTL: the claim of a proposal's Confirm, so one proposal makes one subscription. */
+    proposalClaim: (ref: WorkspaceRef, proposalId: string) =>
+      `${ns(ref)}:askconfirm:${token("proposal id", proposalId)}`,
     /** String: the id of the app's direct message with a person (it never changes). */
     dmChannel: (ref: WorkspaceRef, userId: string) => `${ns(ref)}:dm:${slackId("userId", userId)}`,
     /**

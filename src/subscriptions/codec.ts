@@ -38,6 +38,7 @@ export function toHash(sub: Partial<Omit<Subscription, "id" | "ref">>): Subscrip
   if (sub.tz !== undefined) h.tz = sub.tz;
   if (sub.range !== undefined) h.range = sub.range;
   if (sub.assetIds !== undefined) h.assets = sub.assetIds.join(SEP);
+  if (sub.assetGroups !== undefined) h.groups = sub.assetGroups.join(SEP);
   if (sub.scannerIds !== undefined) h.scanners = sub.scannerIds.join(SEP);
   if (sub.filterLabels !== undefined) h.labels = sub.filterLabels.join(SEP);
   // Absent = on, so the common record carries no field for it; "1" is written only to undo a "0".
@@ -132,6 +133,7 @@ export function fromHash(id: string, ref: WorkspaceRef, h: SubscriptionHash): Su
   if (h.drivers === "0") sub.drivers = false;
   else if (h.drivers === "1") sub.drivers = true;
   if (CHART_STYLES.includes(h.ch as ChartStyle)) sub.chart = h.ch as ChartStyle;
+  if (h.groups) sub.assetGroups = list(h.groups);
   if (h.cond) sub.condition = h.cond;
   if (h.mode === "alert") sub.mode = "alert";
   if (h.ds === "update" || h.ds === "thread") sub.style = h.ds;

@@ -92,6 +92,10 @@ const REASONS: Record<string, ReasonText> = {
     what: "the stored API key can no longer be decrypted",
     fix: "An admin can save the key again with /insights connect, then resume.",
   },
+  group_gone: {
+    what: "an asset group it is filtered to no longer exists in the platform",
+    fix: "Subscribe again with the groups or assets that exist now (or resume once the group is back).",
+  },
   unavailable: {
     what: "the analytics service did not answer",
     fix: "Nothing to do; the next run tries again.",

@@ -83,6 +83,7 @@ function clearedBy(
   if (sub.mode && !next.mode) clear.push("mode");
   if (sub.style && !next.style) clear.push("ds");
   if (sub.chart && !next.chart) clear.push("ch");
+  if (sub.assetGroups?.length && !next.assetGroups?.length) clear.push("groups");
   const same = (a: string[], b: string[]) => a.join("\n") === b.join("\n");
   const measured =
     sub.condition !== next.condition ||
@@ -90,6 +91,7 @@ function clearedBy(
     sub.range !== next.range ||
     sub.tz !== next.tz ||
     !same(sub.assetIds, next.assetIds) ||
+    !same(sub.assetGroups ?? [], next.assetGroups ?? []) ||
     !same(sub.scannerIds, next.scannerIds);
   if (measured) clear.push(...MEASURE_FIELDS);
   if (sub.channelId !== next.channelId || sub.style !== next.style) clear.push(...MESSAGE_FIELDS);
@@ -208,7 +210,7 @@ export function createSubscriptionService(o: SubscriptionServiceOptions): Subscr
         ...clearedBy(sub, fields),
       ];
       await write(sub, fields, clear);
-      const { condition: _c, mode: _m, style: _s, chart: _ch, ...kept } = sub;
+      const { condition: _c, mode: _m, style: _s, chart: _ch, assetGroups: _g, ...kept } = sub;
       const updated: Subscription = { ...kept, ...fields };
       if (clear.includes("as")) delete updated.runs;
       return { subscription: updated, nextRuns: upcoming(updated) };

@@ -90,6 +90,12 @@ export interface Subscription {
   /** Range in the command grammar (`last7d`, `lastweek`, …). */
   range: string;
   assetIds: string[];
+  /**
+   * Top-level asset groups (`payments` for everything under `payments / …`) kept as groups: each run
+   * asks for the group's assets of that day, and a group no longer there stops the run with words
+   * saying so. Absent = none.
+   */
+  assetGroups?: string[];
   scannerIds: string[];
   /** Display names of the filters, for lists; never used to query. */
   filterLabels: string[];
@@ -133,6 +139,8 @@ export interface SubscriptionInput {
   /** Default "last7d". */
   range?: string;
   assetIds?: string[];
+  /** Asset groups, resolved at each run (see Subscription.assetGroups). */
+  assetGroups?: string[];
   scannerIds?: string[];
   filterLabels?: string[];
   /** Default on (see Subscription.drivers). */

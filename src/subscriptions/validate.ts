@@ -23,9 +23,9 @@ export const DEFAULT_LIMITS: SubscriptionLimits = { minIntervalMs: 3_600_000, ma
  * differ from "every run posts a new digest" (absent is what older records mean).
  */
 export type ValidFields = Required<
-  Omit<SubscriptionInput, "drivers" | "chart" | "condition" | "mode" | "style">
+  Omit<SubscriptionInput, "drivers" | "chart" | "condition" | "mode" | "style" | "assetGroups">
 > &
-  Pick<SubscriptionInput, "drivers" | "chart"> &
+  Pick<SubscriptionInput, "drivers" | "chart" | "assetGroups"> &
   Pick<Subscription, "condition" | "mode" | "style">;
 
 /** A channel, or a DM with the app (D…: a personal digest, opened with conversations.open). */
@@ -80,6 +80,12 @@ function checkList(field: string, value: unknown, max: number, maxLength: number
   const unique = [...new Set(value.map((v: string) => v.trim()))];
   if (unique.length > max) throw invalidField(field, `At most ${max} ${field} per subscription.`);
   return unique;
+}
+
+/** Asset groups, when there are any (a record without them has no field for them). */
+function groupsOf(value: unknown, max: number): Pick<SubscriptionInput, "assetGroups"> {
+  const groups = checkList("assetGroups", value, max, 200);
+  return groups.length > 0 ? { assetGroups: groups } : {};
 }
 
 /** The condition, mode and style, checked: an alert needs a condition, and posts its own messages. */
@@ -163,6 +169,7 @@ export function validateFields(
     tz,
     range,
     assetIds: checkList("assetIds", input.assetIds, limits.maxFilters, 200),
+    ...groupsOf(input.assetGroups, limits.maxFilters),
     scannerIds: checkList("scannerIds", input.scannerIds, limits.maxFilters, 200),
     filterLabels: checkList("filterLabels", input.filterLabels, limits.maxFilters * 2, 300),
     ...(input.drivers !== undefined ? { drivers: input.drivers } : {}),

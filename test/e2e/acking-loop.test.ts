@@ -95,8 +95,18 @@ function digestClicks(): Record<string, unknown>[] {
     assets: account?.assets ?? [],
     scanners: account?.scanners ?? [],
   });
-  out.push({ type: "button", action_id: ACTION.askConfirm, value: encodeProposal(proposalOf(reading)) });
+  out.push({
+    type: "button",
+    action_id: ACTION.askConfirm,
+    value: inlineValue(encodeProposal(proposalOf(reading))),
+  });
   return out.map((a) => ({ block_id: "b", action_ts: `${Date.now() / 1000}`, ...a }));
+}
+
+/** A button's value that fits the button (these tests carry small ones). */
+function inlineValue(encoded: { value: string } | { keep: string }): string {
+  if (!("value" in encoded)) throw new Error("this value no longer fits its button");
+  return encoded.value;
 }
 
 describe("the acking loop computes nothing", () => {
@@ -167,14 +177,16 @@ describe("the acking loop computes nothing", () => {
           type: "button",
           action_id: ACTION.askAdjust,
           block_id: "b",
-          value: encodeAdjust({
-            what: "digest",
-            metrics: ["violations"],
-            period: "last week",
-            compare: "",
-            assets: "",
-            scanners: "",
-          }),
+          value: inlineValue(
+            encodeAdjust({
+              what: "digest",
+              metrics: ["violations"],
+              period: "last week",
+              compare: "",
+              assets: "",
+              scanners: "",
+            }),
+          ),
         },
       ],
     });

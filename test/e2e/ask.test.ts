@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { buildAccount, DEMO_API_KEY } from "../../sandbox/analytics/accounts.ts";
 import { clickButton, findElement } from "../../sandbox/slack/index.ts";
 import { DEMO } from "../../sandbox/stack.ts";
-import { ACTION, ASK_FIELD } from "../../src/ids.ts";
+import { ACTION, ASK_FIELD, BLOCK, CALLBACK } from "../../src/ids.ts";
 import { askInDm, dmOf, expectedUnderstanding, repliesIn, shownText } from "./ask-helpers.ts";
 import { useFileStack } from "./helpers.ts";
 
@@ -43,6 +44,45 @@ const requests = async (kind: string, outcome: string) => {
     ?.get();
   return metric?.values.find((v) => v.labels.kind === kind && v.labels.outcome === outcome)?.value ?? 0;
 };
+
+/** The Adjust modals opened for the member so far, oldest first. */
+const adjustViews = () =>
+  stack.slack.views().filter((v) => v.view.callback_id === CALLBACK.askAdjust && v.userId === DEMO.member);
+
+type View = { blocks?: { type: string; element?: Record<string, unknown> }[] };
+
+const inputOf = (value: string | null) => ({
+  [ASK_FIELD.assets]: { type: "plain_text_input", value },
+});
+
+/** A text input's initial value in a modal. */
+const textInputOf = (view: unknown, id: string) =>
+  (view as View).blocks?.find((b) => b.element?.action_id === id)?.element?.initial_value as
+    | string
+    | undefined;
+
+/** What a modal sends when submitted as it opened: each input's initial value or choice. */
+function formValues(view: unknown): Record<string, Record<string, unknown>> {
+  const values: Record<string, Record<string, unknown>> = {};
+  for (const b of (view as View).blocks ?? []) {
+    const el = b.element;
+    if (b.type !== "input" || !el) continue;
+    const id = el.action_id as string;
+    values[id] =
+      el.type === "plain_text_input"
+        ? { [id]: { type: "plain_text_input", value: el.initial_value ?? null } }
+        : el.type === "static_select"
+          ? { [id]: { type: "static_select", selected_option: el.initial_option } }
+          : { [id]: { type: el.type, selected_options: el.initial_options ?? [] } };
+  }
+  return values;
+}
+
+/** An answer's understood line, as shown. */
+const understoodOf = (m: Reply) =>
+  JSON.stringify(
+    (m.blocks as { block_id?: string }[] | undefined)?.find((b) => b.block_id === BLOCK.askUnderstood),
+  );
 
 describe("a question in the app's DM", () => {
   it("why did violations go up: the drivers in its thread, after a status line that is gone once answered", async () => {
@@ -145,6 +185,46 @@ describe("a question in the app's DM", () => {
     );
   });
 
+  it("Adjust with every asset of the account: the form opens with every name, and sent back unchanged asks the same", async () => {
+    const { posted, reply } = await ask("violations last week");
+    const everyAsset = buildAccount({ apiKey: DEMO_API_KEY }).assets.map((a) => a.displayValue);
+    // Longer than the 300 characters the form once kept of a field.
+    expect(everyAsset.join(", ").length).toBeGreaterThan(700);
+    const opened = async (answer: Reply) => {
+      const before = adjustViews().length;
+      await press(posted, answer, ACTION.askAdjust);
+      return stack.slack.waitFor(() => adjustViews()[before]);
+    };
+    const first = await opened(reply);
+    await stack.slack.sendViewSubmission({
+      teamId: DEMO.teamId,
+      userId: DEMO.member,
+      view: { id: first.id },
+      values: { ...formValues(first.view), [ASK_FIELD.assets]: inputOf(everyAsset.join(", ")) },
+    });
+    const second = await stack.slack.waitFor(() => repliesIn(stack, posted.channelId, posted.ts)[1], {
+      timeoutMs: 15_000,
+    });
+    // The second answer's form holds all of them, whole.
+    const form = await opened(second);
+    const prefilled = textInputOf(form.view, ASK_FIELD.assets);
+    expect(prefilled?.split(", ").sort()).toEqual([...everyAsset].sort());
+    // Submitted as it opened: the same question, the same understood line.
+    const submitted = await stack.slack.sendViewSubmission({
+      teamId: DEMO.teamId,
+      userId: DEMO.member,
+      view: { id: form.id },
+      values: formValues(form.view),
+    });
+    expect(submitted.status).toBe(200);
+    const third = await stack.slack.waitFor(() => repliesIn(stack, posted.channelId, posted.ts)[2], {
+      timeoutMs: 15_000,
+    });
+    expect(understoodOf(third)).toBe(understoodOf(second));
+    expect(understoodOf(second)).toContain("payments / fraud-engine");
+    expect(understoodOf(second)).toContain("design-system");
+  });
+
   /** The member presses the proposal's Confirm button. */
   const confirm = (posted: { channelId: string }, reply: Reply) => press(posted, reply, ACTION.askConfirm);
 
@@ -171,7 +251,8 @@ describe("a question in the app's DM", () => {
       range: "last7d",
     });
     expect(sub.mode ?? "digest").toBe("digest");
-    expect(sub.assetIds.length).toBeGreaterThan(1);
+    // The group as a group, resolved at each run (never frozen to the assets it had today).
+    expect(sub).toMatchObject({ assetIds: [], assetGroups: ["payments"], filterLabels: ["payments/*"] });
     // The proposal became the confirmation: its button is gone.
     const shown = await stack.slack.waitFor(() =>
       stack.slack
@@ -199,6 +280,50 @@ describe("a question in the app's DM", () => {
     expect(shownText(reply)).toContain("when violations > 500");
     expect(shownText(reply)).toContain("Same as `/insights alert me hourly last7d when violations > 500`");
     expect(findElement(reply.blocks, ACTION.askConfirm)).toBeDefined();
+  });
+
+  it("two presses of Confirm at once, with the proposal's message not replaceable, make one subscription", async () => {
+    const made = async () =>
+      (await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).filter(
+        (s) => s.ownerId === DEMO.member && s.time === "07:15" && s.schedule.kind === "weekly",
+      );
+    // Answers to a press go through its response_url, privately.
+    const told = () =>
+      stack.slack
+        .responses()
+        .filter((r) => (r.body?.text as string | undefined)?.includes("is already set up, once")).length;
+    const { posted, reply } = await ask("send me findings every Tuesday at 7:15");
+    expect(await made()).toHaveLength(0);
+    const toldBefore = told();
+    const answeredBefore = stack.slack.responses().length;
+    // Slack refuses to replace the proposal, so its button stays for every press below.
+    stack.slack.injectError("chat.update", "cant_update_message", 2);
+    await Promise.all([confirm(posted, reply), confirm(posted, reply)]);
+    // Each press is answered: one with the confirmation, the other told it is already set up.
+    await stack.slack.waitFor(
+      () => (stack.slack.responses().length >= answeredBefore + 2 ? true : undefined),
+      {
+        timeoutMs: 15_000,
+      },
+    );
+    const once = await made();
+    expect(once).toHaveLength(1);
+    expect(told()).toBe(toldBefore + 1);
+    expect(
+      stack.slack
+        .messages(posted.channelId)
+        .find((m) => m.ts === reply.ts && findElement(m.blocks, ACTION.askConfirm)),
+    ).toBeDefined();
+    // A press later still finds it done, and the proposal is replaced by the confirmation this time.
+    await confirm(posted, reply);
+    await stack.slack.waitFor(() => (told() === toldBefore + 2 ? true : undefined), { timeoutMs: 15_000 });
+    expect((await made()).map((s) => s.id)).toEqual(once.map((s) => s.id));
+    const shown = await stack.slack.waitFor(() =>
+      stack.slack
+        .messages(posted.channelId)
+        .find((m) => m.ts === reply.ts && (m.text ?? "").startsWith("Subscribed")),
+    );
+    expect(findElement(shown.blocks, ACTION.askConfirm)).toBeUndefined();
   });
 });
 

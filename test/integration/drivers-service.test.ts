@@ -296,7 +296,7 @@ describe("drivers of a digest, against the emulator", () => {
     expect(narrowed.view.filters.selectedAssetIds).toEqual([]);
   });
 
-  it("fetch the previous period for the chart without drivers, and refuse an unknown group", async () => {
+  it("fetch the previous period for the chart without drivers, and refuse a group that is not there", async () => {
     const w = await world();
     const { view, range }: { view: DigestView; range: { previousFrom: string; previousTo: string } } =
       await w.digests.build({ ref: A, range: "last7d", tz: "UTC", now: NOW, previousSeries: true });
@@ -306,7 +306,20 @@ describe("drivers of a digest, against the emulator", () => {
     );
     await expect(
       w.digests.build({ ref: A, range: "last7d", tz: "UTC", now: NOW, assetGroups: ["no-such-group"] }),
-    ).rejects.toMatchObject({ code: "bad_filter" });
+    ).rejects.toMatchObject({ code: "group_gone" });
+    // One group of two gone is said too, never left out of the numbers.
+    await expect(
+      w.digests.build({
+        ref: A,
+        range: "last7d",
+        tz: "UTC",
+        now: NOW,
+        assetGroups: ["payments", "no-such-group"],
+      }),
+    ).rejects.toMatchObject({
+      code: "group_gone",
+      message: 'No asset group is called "no-such-group" any more.',
+    });
   });
 
   it("answer Why? in place, in a thread, and narrow to a group from the use cases a listener calls", async () => {

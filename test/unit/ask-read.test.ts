@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../commands/grammar.ts";
-import { decodeProposal, encodeProposal, proposalOf } from "../../src/ask/proposal.ts";
+import { decodeProposal, encodeProposal, keptProposal, proposalOf } from "../../src/ask/proposal.ts";
 import { readQuestion } from "../../src/ask/read.ts";
 import { slashText } from "../../src/ask/request.ts";
 import type { AskContext } from "../../src/ask/types.ts";
@@ -1073,8 +1073,9 @@ describe("robustness", () => {
         if (slash) expect([ws.join(" "), parseCommand(slash).kind]).not.toContainEqual("invalid");
         if (!r.problem && (r.intent === "subscribe" || r.intent === "alert")) {
           const p = proposalOf(r);
-          const value = encodeProposal(p);
-          if (value) expect(decodeProposal(value)).toEqual(p);
+          const e = encodeProposal(p);
+          if ("value" in e) expect(decodeProposal(e.value)).toEqual({ kind: "proposal", proposal: p });
+          else expect(keptProposal(e.keep)).toEqual(p);
         }
       }),
       { numRuns: 3_000 },
@@ -1089,9 +1090,37 @@ describe("robustness", () => {
     );
   });
 
-  it("a pasted essay is cut, not read whole", () => {
+  it("a pasted essay is refused as too long, not read whole", () => {
     const r = read("violations ".repeat(5_000));
-    expect(r.metrics).toEqual(["violations"]);
+    expect(r.problem).toEqual({ kind: "too_long", chars: 55_000, limit: 500 });
+    expect(r.metrics).toEqual([]);
+  });
+
+  it("a question over 500 characters is refused whole, never answered for its first 500", () => {
+    // 480 characters of words the reader reads, the first 475 ending at a word: cut at 500, the
+    // question read as "show violations last week please …" and was answered for all assets.
+    const filler = `${" please".repeat(65)}${" pls".repeat(5)} pls.`;
+    expect(filler.length).toBe(480);
+    const q = `show violations last week${filler} for payments api`;
+    const r = read(q);
+    expect(r.problem).toEqual({ kind: "too_long", chars: 522, limit: 500 });
+    expect(r.intent).toBe("help");
+    expect(r.subjects).toEqual({ assets: [], groups: [], scanners: [] });
+    // The same question in fewer words names the asset; at the limit, a question is read whole.
+    expect(read("show violations last week for payments api").subjects.assets).toHaveLength(1);
+    const atLimit = `show violations last week${" please".repeat(62)}${" pls".repeat(6)} for payments api`;
+    expect(atLimit.length).toBe(500);
+    expect(read(atLimit).problem).toBeUndefined();
+    expect(read(atLimit).subjects.assets.map((a) => a.displayValue)).toEqual(["payments / api"]);
+  });
+
+  it("a question's length is its text as read: markup counts as the word it becomes, spaces once", () => {
+    const q = `<@U0ABC123>   how are we doing <https://example.com/${"x".repeat(600)}|the dashboard>`;
+    expect(read(q).problem?.kind).not.toBe("too_long");
+    // A longer limit for a question composed from the Adjust form's fields.
+    const long = `violations last week${" please".repeat(100)}`;
+    expect(read(long).problem?.kind).toBe("too_long");
+    expect(read(long, { maxChars: 3_000 }).problem).toBeUndefined();
   });
 });
 
@@ -1193,5 +1222,79 @@ describe("phrasings the held-out set found", () => {
     });
     // Plural, or with no "the": not a name (the digest of everything, which the understood line shows).
     expect(read("findings for all the apps").problem).toBeUndefined();
+  });
+});
+
+describe("seams between the reader and the command", () => {
+  it("a range typed backwards is refused where it is read, whatever its form", () => {
+    for (const q of [
+      "violations 2026-11-15..2026-11-01",
+      "violations 2026-11-15 to 2026-11-01",
+      "from 2026-11-15 to 2026-11-01",
+      "from nov 15 to nov 1",
+      "between Nov 15 and Nov 1",
+      "findings nov 15-1",
+      "from Nov 15 2026 to Nov 1 2026",
+    ]) {
+      const r = read(q);
+      expect(r.problem, q).toEqual({
+        kind: "bad_range",
+        message:
+          "That period ends before it starts: Nov 15, 2026 is after Nov 1, 2026. Say the start first, e.g. “from Nov 1, 2026 to Nov 15, 2026”.",
+      });
+    }
+    // Over a year's end, a start without its year is the latest one before the end.
+    expect(read("from Dec 15 to Jan 15").range).toMatchObject({ from: "2025-12-15", to: "2026-01-15" });
+    expect(read("from 2026-11-01 to 2026-11-15").range).toMatchObject({
+      from: "2026-11-01",
+      to: "2026-11-15",
+    });
+  });
+
+  it("a day that is not in the calendar, in the command's form, is refused, not thrown", () => {
+    expect(read("violations 2026-02-30..2026-03-01").problem).toEqual({
+      kind: "bad_range",
+      message: "2026-02-30 is not a real calendar date.",
+    });
+  });
+
+  it("names match in either Unicode form of an accented letter (one character, or a letter and its accent)", () => {
+    const composed = "café / api";
+    const decomposed = composed.normalize("NFD");
+    expect(decomposed).not.toBe(composed);
+    for (const [listed, typed] of [
+      [composed, decomposed],
+      [decomposed, composed],
+    ] as const) {
+      const assets = [
+        { value: "a1", displayValue: listed },
+        { value: "a2", displayValue: "web / app" },
+      ];
+      const r = read(`violations for ${typed} last week`, { assets });
+      expect(r.problem, `listed in ${listed.length} code units, typed in ${typed.length}`).toBeUndefined();
+      expect(r.subjects.assets.map((a) => a.value)).toEqual(["a1"]);
+      const group = read(`violations in ${typed.split(" / ")[0]} last week`, { assets });
+      expect(group.problem).toBeUndefined();
+      expect(group.subjects.groups).toHaveLength(1);
+      // The slash command's matching, which the answer's "Same as" line hands the name to.
+      expect(matchFilter("asset", typed, assets).value).toBe("a1");
+    }
+    // Full-width letters typed from an East Asian keyboard are the plain ones.
+    expect(read("ｖｉｏｌａｔｉｏｎｓ last week").metrics).toEqual(["violations"]);
+  });
+
+  it("times with a.m. and p.m. written with their stops", () => {
+    const time = (q: string) => {
+      const r = read(q);
+      expect(r.problem, q).toBeUndefined();
+      return r.schedule?.time;
+    };
+    expect(time("send me violations every monday at 9 a.m.")).toBe("09:00");
+    expect(time("at 9 a.m. every monday send me violations")).toBe("09:00");
+    expect(time("send me violations daily at 5 p.m.")).toBe("17:00");
+    expect(time("send me violations daily at 5 P.M.")).toBe("17:00");
+    expect(time("send me findings every friday at 9a.m.")).toBe("09:00");
+    expect(time("send me findings every friday at 9:30 p.m.")).toBe("21:30");
+    expect(time("send me findings every friday at 9:30 p.m")).toBe("21:30");
   });
 });

@@ -2,6 +2,7 @@ import type { WebClient } from "@slack/web-api";
 import { alertWhyMessage, type EpisodeEvent } from "../../../templates/alert-message.ts";
 import type { Message } from "../../blockkit/types.ts";
 import { explainAlert, explainTarget } from "../../digests/alert-explain.ts";
+import { subscriptionAssetIds } from "../../digests/subscription-filters.ts";
 import { AppError } from "../../errors.ts";
 import { parseRange } from "../../insights/ranges.ts";
 import { redrawEpisode, replyInThread, type SlackCall } from "../../jobs/alert-episode.ts";
@@ -183,11 +184,14 @@ export async function why(ctx: Ctx, raw: unknown): Promise<Message> {
       parseRange(sub.range, { now, tz: sub.tz }),
       condition && condition.kind !== "changed" ? condition.metric : "violations",
     );
-  const who = { ref: ctx.ref, tz: sub.tz, now, assetIds: sub.assetIds, scannerIds: sub.scannerIds };
+  // An alert on asset groups breaks down the groups' assets of today.
+  const assetIds = await subscriptionAssetIds(ctx.deps.digests, { ...sub, ref: ctx.ref }, now);
+  const who = { ref: ctx.ref, tz: sub.tz, now, assetIds, scannerIds: sub.scannerIds };
   const explanation = await explainAlert(ctx.deps.digests, who, target);
   return alertWhyMessage(explanation, {
     range: sub.range,
     assetIds: sub.assetIds,
+    ...(sub.assetGroups?.length ? { assetGroups: sub.assetGroups } : {}),
     scannerIds: sub.scannerIds,
   });
 }

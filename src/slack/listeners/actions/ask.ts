@@ -1,9 +1,8 @@
 import type { ButtonAction } from "@slack/bolt";
 import { askAdjustModal } from "../../../../templates/ask-adjust-modal.ts";
-import { decodeAdjust } from "../../../ask/adjust.ts";
-import { decodeProposal } from "../../../ask/proposal.ts";
 import { AppError } from "../../../errors.ts";
 import { ACTION } from "../../../ids.ts";
+import { carriedAdjust, carriedProposal } from "../../ask-carried.ts";
 import { confirmProposal, proposalFilters, scheduleOfProposal } from "../../ask-proposal.ts";
 import { OPENS_MODAL, onAction } from "../../frame/index.ts";
 import { openSubscribeModal } from "../../subscriptions/modal-open.ts";
@@ -16,7 +15,7 @@ export const askAdjust = onAction({
   access: "reader",
   inline: OPENS_MODAL,
   async run(ctx) {
-    const fields = decodeAdjust(value(ctx.action));
+    const fields = await carriedAdjust(ctx, value(ctx.action));
     const channel = ctx.body.channel?.id;
     const thread = ctx.body.message?.thread_ts ?? ctx.body.message?.ts;
     if (!channel || !thread)
@@ -33,7 +32,10 @@ export const askConfirm = onAction({
   id: ACTION.askConfirm,
   access: "reader",
   // Handed off (the default): resolving a group's assets may ask the service for its lists.
-  run: (ctx) => confirmProposal(ctx, decodeProposal(value(ctx.action))),
+  run: async (ctx) => {
+    const raw = value(ctx.action);
+    await confirmProposal(ctx, await carriedProposal(ctx, raw), raw ?? "");
+  },
 });
 
 /** "Change first…": the subscribe modal in its personal form, filled in with the proposal. */
@@ -42,13 +44,16 @@ export const askChange = onAction({
   access: "reader",
   inline: OPENS_MODAL,
   async run(ctx) {
-    const p = decodeProposal(value(ctx.action));
+    const p = await carriedProposal(ctx, value(ctx.action));
     const user = await ctx.user();
     // Only lists at hand: the modal must open within the trigger's 3 s.
-    const filters = await proposalFilters(ctx, p, user.tz, "only").catch(() => ({
-      assetIds: p.assetIds,
-      scannerIds: p.scannerIds,
-    }));
+    // The form shows assets only: a group is its assets of today there.
+    const filters = await proposalFilters(ctx, p, user.tz, "only")
+      .then((f) => ({
+        assetIds: [...new Set([...f.assetIds, ...f.groupAssetIds])],
+        scannerIds: f.scannerIds,
+      }))
+      .catch(() => ({ assetIds: p.assetIds, scannerIds: p.scannerIds }));
     const schedule = scheduleOfProposal(p);
     await openSubscribeModal({
       ctx,

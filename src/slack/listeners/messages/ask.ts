@@ -11,7 +11,7 @@ const ask = (ctx: MessageContext) =>
     ctx,
     ctx.message.text,
     { channelId: ctx.message.channelId, threadTs: ctx.message.threadTs },
-    ctx.message.botUserId,
+    { botUserId: ctx.message.botUserId },
   );
 
 export const MESSAGES: MessageEntry[] = [

@@ -1,4 +1,5 @@
-import type { AdjustFields } from "../../../ask/adjust.ts";
+import { ADJUST_FIELD_CHARS } from "../../../../templates/ask-adjust-modal.ts";
+import { type AdjustFields, overLimit } from "../../../ask/adjust.ts";
 import { readQuestion } from "../../../ask/read.ts";
 import type { AskMetric } from "../../../ask/types.ts";
 import { ASK_FIELD as F } from "../../../ids.ts";
@@ -17,7 +18,8 @@ const METRICS = new Set(["findings", "violations", "fixes", "fixRate", "merged"]
 
 export function fieldsOf(ctx: ViewContext): AdjustFields {
   const v = (ctx.view.state?.values ?? {}) as Values;
-  const text = (id: string) => (v[id]?.[id]?.value ?? "").slice(0, 300);
+  // Whole: Slack holds each field to its max_length, and a longer (forged) one is refused by checkAdjust.
+  const text = (id: string) => v[id]?.[id]?.value ?? "";
   const what = v[F.what]?.[F.what]?.selected_option?.value ?? "digest";
   const metrics = (v[F.metrics]?.[F.metrics]?.selected_options ?? [])
     .map((o) => o.value ?? "")
@@ -65,6 +67,13 @@ export async function checkAdjust(ctx: ViewContext): Promise<ViewResult> {
   const { tz } = await ctx.user();
   const now = ctx.deps.clock();
   const errors: Record<string, string> = {};
+  const over = overLimit(f);
+  if (over)
+    return {
+      errors: {
+        [F[over]]: `This field holds ${ADJUST_FIELD_CHARS[over].toLocaleString("en-US")} characters at most.`,
+      },
+    };
   const period = periodProblem(f.period, now, tz);
   if (period) errors[F.period] = period;
   if (f.compare.trim()) {

@@ -1,4 +1,5 @@
 import { composeQuestion } from "../../../ask/adjust.ts";
+import { MAX_QUESTION_CHARS } from "../../../ask/text.ts";
 import { CALLBACK, ASK_FIELD as F } from "../../../ids.ts";
 import { answerInThread } from "../../ask.ts";
 import { onView } from "../../frame/index.ts";
@@ -16,6 +17,9 @@ export const askAdjustSubmit = onView({
   run: checkAdjust,
   async work(ctx) {
     const where = whereOf(ctx);
-    if (where) await answerInThread(ctx, composeQuestion(fieldsOf(ctx)), where);
+    if (!where) return;
+    // The form's question is read whole: each field is held to its own limit (checkAdjust).
+    const question = composeQuestion(fieldsOf(ctx));
+    await answerInThread(ctx, question, where, { maxChars: Math.max(question.length, MAX_QUESTION_CHARS) });
   },
 });

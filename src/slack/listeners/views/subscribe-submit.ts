@@ -102,7 +102,8 @@ export const subscribeSubmit = onView({
       // Without filter menus in the view, the filters (from the metadata) keep their names.
       filterLabels:
         present.has(F.assets) || present.has(F.scanners)
-          ? labelsFromValues(values)
+          ? // The form lists assets only: asset groups an edit keeps keep their names.
+            [...(editing?.assetGroups ?? []).map((g) => `${g}/*`), ...labelsFromValues(values)]
           : (editing?.filterLabels ?? []),
     };
     let saved: Scheduled;
