@@ -3,7 +3,7 @@ import { loadConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { silentLogger } from "../log.ts";
-import { type CheckedRecord, checkRecords, writeRecords } from "../store/backup.ts";
+import { type CheckedRecord, checkRecords, countsLine, writeRecords } from "../store/backup.ts";
 import { parseBackup } from "../store/backup-format.ts";
 import { createKeyScheme } from "../store/keys.ts";
 import { fromHash } from "../subscriptions/codec.ts";
@@ -42,10 +42,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     const counts = await writeRecords(redis, checked);
     const slots = await runtime.subscriptions.reconcile();
-    const written = Object.entries(counts)
-      .filter(([, n]) => n > 0)
-      .map(([k, n]) => `${n} ${k}`)
-      .join(", ");
+    const written = countsLine(counts);
     process.stdout.write(
       `restore: ${written || "nothing"} into ${redisHost(redisUrl)} (prefix "${prefix}", backup of ${header.createdAt}); ${slots.slots} time slots, ${slots.schedulersEnsured} schedulers made\n`,
     );

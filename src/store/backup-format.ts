@@ -4,17 +4,21 @@ import { AppError } from "../errors.ts";
 /**
  * The backup file: JSON lines. A header naming the format and its version, one line per Redis key
  * (its name without the deployment's prefix, its type, its value as stored: sealed secrets stay
- * sealed), and a trailer with the record count and a SHA-256 of the record lines, so a file cut
- * short or changed by hand is refused before anything is written.
+ * sealed; `x`, when the key expires, in ms since the epoch), and a trailer with the record count and
+ * a SHA-256 of the record lines, so a file cut short or changed by hand is refused before anything is
+ * written.
  *
- *   {"format":"insights-digest-backup","version":1,"createdAt":"…","prefix":"insights","app":"0.1.0"}
+ *   {"format":"insights-digest-backup","version":2,"createdAt":"…","prefix":"insights","app":"0.1.0"}
  *   {"k":"{w:T0123}:-:sub:ab12cd34","t":"hash","v":{"channel":"C0…","kind":"daily",…}}
- *   {"end":true,"records":1,"sha256":"…"}
+ *   {"k":"{w:T0123}:-:alertmsg:ab12cd34","t":"string","v":"{…}","x":1798761600000}
+ *   {"end":true,"records":2,"sha256":"…"}
+ *
+ * Version 2 added string records and `x`; version 1 files read as before.
  */
 
 export const BACKUP_FORMAT = "insights-digest-backup";
 /** The newest format this version writes and reads; a restore refuses anything newer. */
-export const BACKUP_VERSION = 1;
+export const BACKUP_VERSION = 2;
 
 export interface BackupHeader {
   format: typeof BACKUP_FORMAT;
@@ -26,9 +30,12 @@ export interface BackupHeader {
   app: string;
 }
 
-export type BackupRecord =
+/** One key: `x` is when it expires (ms since the epoch), absent for a key that does not. */
+export type BackupRecord = (
   | { k: string; t: "hash"; v: Record<string, string> }
-  | { k: string; t: "set"; v: string[] };
+  | { k: string; t: "set"; v: string[] }
+  | { k: string; t: "string"; v: string }
+) & { x?: number };
 
 /** Bounds a line must keep: Redis values here are small records, never blobs. */
 const MAX_LINE = 1_000_000;
@@ -84,10 +91,13 @@ function record(value: unknown, n: number): BackupRecord {
   const r = value as Partial<BackupRecord> | null;
   if (!r || typeof r !== "object" || typeof r.k !== "string" || r.k.length === 0 || r.k.length > 512)
     throw bad(`line ${n} has no key`);
+  if (r.x !== undefined && !(Number.isSafeInteger(r.x) && r.x > 0))
+    throw bad(`line ${n} has no valid expiry`);
   if (r.t === "hash" && isStringMap(r.v) && Object.keys(r.v).length > 0) return r as BackupRecord;
   if (r.t === "set" && Array.isArray(r.v) && r.v.length > 0 && r.v.every((x) => typeof x === "string"))
     return r as BackupRecord;
-  throw bad(`line ${n} holds no hash or set value`);
+  if (r.t === "string" && typeof r.v === "string") return r as BackupRecord;
+  throw bad(`line ${n} holds no hash, set or string value`);
 }
 
 /**

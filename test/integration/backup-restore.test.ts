@@ -11,6 +11,7 @@ import { BACKUP_VERSION } from "../../src/store/backup-format.ts";
 import { formatKeyring, generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
+import { createWorkspaceSettings } from "../../src/store/workspace-settings.ts";
 import { connect } from "../setup/backends.ts";
 import { ROOT, cli as runCli } from "./cli-run.ts";
 
@@ -36,7 +37,14 @@ const ORG: WorkspaceRef = { enterpriseId: "E0BACKUP9", isEnterpriseInstall: true
 const cli = (args: string[], env: Record<string, string>, stdin = "") =>
   runCli(args, { env, stdin, cwd: ROOT, hangMs: 60_000 });
 
-/** A deployment's worth of records under `prefix`: installations, API keys, subscriptions with run state. */
+/** The episode the seeded alert fired in, and who voted on it. */
+const EPISODE = "20261102T080000Z";
+const VOTER = "U0VOTER01";
+
+/**
+ * A deployment's worth of records under `prefix`: installations, API keys, subscriptions with run
+ * state, a workspace's chart setting, an alert's kept message and a vote on it.
+ */
 async function seed(redis: RedisClient, prefix: string, QUEUE_PREFIX: string) {
   const apiKeys = createApiKeyStore({ redis, keyring, prefix });
   const installs = createInstallationStore({ redis, keyring, prefix });
@@ -95,6 +103,21 @@ async function seed(redis: RedisClient, prefix: string, QUEUE_PREFIX: string) {
       pending: "",
     }),
   ).toBe("applied");
+  // The alert's episode as its post records it, the message later states redraw, and a vote.
+  const keys = createKeyScheme({ prefix });
+  await redis.hset(keys.subscription(T1, b.subscription.id), "ep", EPISODE);
+  await alerts.saveBody(T1, b.subscription.id, {
+    ep: EPISODE,
+    channel: "C0SECURITY",
+    head: [{ type: "section", text: { type: "mrkdwn", text: "Violations are unusual" } }],
+    text: "Violations are unusual",
+  });
+  expect(await alerts.feedback(T1, b.subscription.id, { ep: EPISODE, user: VOTER, useful: true })).toEqual({
+    changed: true,
+    useful: 1,
+    notUseful: 0,
+  });
+  await createWorkspaceSettings({ redis, keys }).setChart(T2, "png");
   await runtime.close();
 }
 
@@ -119,6 +142,13 @@ async function view(redis: RedisClient, prefix: string, QUEUE_PREFIX: string) {
     createKeyScheme({ prefix }).subscription(T1, (out["T0BACKUP1/subs"] as { id: string }[])[1]?.id ?? "x"),
   );
   out.alert = { as: raw.as, ap: raw.ap };
+  const keys = createKeyScheme({ prefix });
+  const alerts = createAlertState({ redis, keys });
+  const alertId = (out["T0BACKUP1/subs"] as { id: string }[])[1]?.id ?? "x";
+  out.alertMessage = (await alerts.body(T1, alertId, EPISODE))?.text;
+  out.chart = (await createWorkspaceSettings({ redis, keys }).get(T2)).chart;
+  // Kept records keep their lifetime (to the minute; compared with the source's) rather than living for ever.
+  out.messageTtlMinutes = Math.round((await redis.pttl(keys.alertMessage(T1, alertId))) / 60_000);
   await runtime.close();
   return out;
 }
@@ -161,7 +191,9 @@ describe("backup and restore across Redis shapes", () => {
       try {
         await seed(src, srcPrefix, from_);
         const backup = await cli(["backup", "--prefix", srcPrefix], { REDIS_URL: source });
-        expect(backup.stderr).toMatch(/^backup: .*3 apikey.*3 installation.*3 sub/);
+        expect(backup.stderr).toMatch(
+          /^backup: 3 installation, 3 apikey, 3 sub, 2 idx, 2 slot, 1 settings, 1 alertmsg, 1 alertfb, 2 slot-workspaces from /,
+        );
         expect(backup.code).toBe(0);
         const file = backup.stdout;
         const lines = file.trim().split("\n");
@@ -178,7 +210,7 @@ describe("backup and restore across Redis shapes", () => {
         expect(first.stderr).toBe("");
         expect(first.code).toBe(0);
         expect(first.stdout).toMatch(
-          /^restore: 3 installation, 3 apikey, 3 sub, 2 idx, 2 slot, 2 slot-workspaces into .*2 time slots, 2 schedulers made\n$/,
+          /^restore: 3 installation, 3 apikey, 3 sub, 2 idx, 2 slot, 1 settings, 1 alertmsg, 1 alertfb, 2 slot-workspaces into .*2 time slots, 2 schedulers made\n$/,
         );
         const restored = await view(dst, dstPrefix, to_);
         expect(restored).toEqual(await view(src, srcPrefix, from_));
@@ -187,6 +219,10 @@ describe("backup and restore across Redis shapes", () => {
           "E0BACKUP9/bot": "xoxb-E0BACKUP9-secret",
         });
         expect(restored.alert).toEqual({ as: "f", ap: "20261102T080000Z" });
+        expect(restored).toMatchObject({
+          alertMessage: "Violations are unusual",
+          chart: "png",
+        });
         expect(await schedulers(target, to_)).toEqual(await schedulers(source, from_));
         expect(await schedulers(target, to_)).toHaveLength(2);
 
@@ -198,6 +234,14 @@ describe("backup and restore across Redis shapes", () => {
         const records = (f: string) => f.trim().split("\n").slice(1);
         const roundTrip = await cli(["backup", "--prefix", dstPrefix], { REDIS_URL: target });
         expect(records(roundTrip.stdout)).toEqual(records(file));
+        // The same vote again changes nothing when the vote record came back (else it counts twice).
+        const alertId = (restored["T0BACKUP1/subs"] as { id: string }[])[1]?.id ?? "x";
+        const alerts = createAlertState({ redis: dst, keys: createKeyScheme({ prefix: dstPrefix }) });
+        expect(await alerts.feedback(T1, alertId, { ep: EPISODE, user: VOTER, useful: true })).toEqual({
+          changed: false,
+          useful: 1,
+          notUseful: 0,
+        });
       } finally {
         await src.quit();
         await dst.quit();

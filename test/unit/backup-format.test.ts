@@ -27,6 +27,16 @@ describe("backup file format", () => {
     expect(parseBackup(file([])).records).toEqual([]);
   });
 
+  it("reads strings and expiries (version 2), and files of version 1", () => {
+    const records = [
+      { k: "{w:T1}:-:alertmsg:ab12", t: "string", v: '{"ep":"20261102T080000Z"}', x: 1_798_761_600_000 },
+      { k: "{w:T1}:-:alertfb:ab12", t: "hash", v: { "20261102T080000Z:U1": "+" }, x: 1_798_761_600_000 },
+    ];
+    expect(parseBackup(file(records)).records).toEqual(records);
+    const v1 = [{ k: "{w:T1}:-:idx", t: "hash", v: { ab12: "C1" } }];
+    expect(parseBackup(file(v1, { version: 1 })).records).toEqual(v1);
+  });
+
   it.each([
     ["", "bad_backup", "the input is empty"],
     ["not json\n{}", "bad_backup", "line 1 is not JSON"],
@@ -45,9 +55,10 @@ describe("backup file format", () => {
       "bad_backup",
       "no trailer",
     ],
-    [file([{ k: "x", t: "hash", v: { a: 1 } }]), "bad_backup", "line 2 holds no hash or set value"],
+    [file([{ k: "x", t: "hash", v: { a: 1 } }]), "bad_backup", "line 2 holds no hash, set or string value"],
     [file([{ k: "", t: "set", v: ["a"] }]), "bad_backup", "line 2 has no key"],
-    [file([{ k: "x", t: "list", v: ["a"] }]), "bad_backup", "line 2 holds no hash or set value"],
+    [file([{ k: "x", t: "string", v: "a", x: -5 }]), "bad_backup", "line 2 has no valid expiry"],
+    [file([{ k: "x", t: "list", v: ["a"] }]), "bad_backup", "line 2 holds no hash, set or string value"],
     [file([{ k: "x", t: "set", v: ["a"] }]).replace('"a"', '"b"'), "bad_backup", "count and checksum"],
   ])("refuses %j", (text, code, message) => {
     expect(() => parseBackup(text)).toThrow(
