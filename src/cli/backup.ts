@@ -29,7 +29,7 @@ export async function run(args: string[]): Promise<number> {
     await out(writer.header());
     const counts = noCounts();
     for await (const record of dumpRecords(redis, keys)) {
-      await out(writer.record(record));
+      for (const line of writer.record(record)) await out(line);
       const kind = backupKindOf(keys, `${prefix}:${record.k}`)?.kind;
       if (kind) counts[kind]++;
     }

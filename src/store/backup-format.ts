@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { AppError } from "../errors.ts";
+import { joinPart, MAX_LINE, recordLines } from "./backup-lines.ts";
 
 /**
  * The backup file: JSON lines. A header naming the format and its version, one line per Redis key
@@ -37,22 +38,22 @@ export type BackupRecord = (
   | { k: string; t: "string"; v: string }
 ) & { x?: number };
 
-/** Bounds a line must keep: Redis values here are small records, never blobs. */
-const MAX_LINE = 1_000_000;
-
 const bad = (message: string) => new AppError("bad_backup", `Not a usable backup: ${message}.`);
 
-/** Writes a backup line by line, keeping the trailer's count and checksum. */
+/**
+ * Writes a backup line by line, keeping the trailer's count (of lines) and checksum; a record too
+ * large for one line comes as several (backup-lines.ts).
+ */
 export function backupWriter(header: Omit<BackupHeader, "format" | "version">) {
   const hash = createHash("sha256");
   let records = 0;
   return {
     header: () => JSON.stringify({ format: BACKUP_FORMAT, version: BACKUP_VERSION, ...header }),
-    record(r: BackupRecord): string {
-      const line = JSON.stringify(r);
-      hash.update(line).update("\n");
-      records++;
-      return line;
+    record(r: BackupRecord): string[] {
+      const lines = recordLines(r);
+      for (const line of lines) hash.update(line).update("\n");
+      records += lines.length;
+      return lines;
     },
     trailer: () => JSON.stringify({ end: true, records, sha256: hash.digest("hex") }),
   };
@@ -122,5 +123,14 @@ export function parseBackup(text: string): { header: BackupHeader; records: Back
     throw bad(
       "its records do not match the trailer's count and checksum (the file was changed or cut short)",
     );
-  return { header: head, records: body.map((line, i) => record(parseLine(line, i + 2), i + 2)) };
+  const records: BackupRecord[] = [];
+  for (const [i, line] of body.entries()) {
+    const value = parseLine(line, i + 2);
+    const r = record(value, i + 2);
+    const before = records[records.length - 1];
+    if ((value as { c?: unknown }).c !== true) records.push(r);
+    else if (before && before.k === r.k && before.t === r.t && r.x === undefined) joinPart(before, r);
+    else throw bad(`line ${i + 2} continues no record of its key before it`);
+  }
+  return { header: head, records };
 }

@@ -7,7 +7,9 @@ import { createAlertState } from "../../src/jobs/alert-state.ts";
 import { createSubscriptionRuntime } from "../../src/jobs/runtime.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createApiKeyStore } from "../../src/store/api-keys.ts";
-import { BACKUP_VERSION } from "../../src/store/backup-format.ts";
+import { checkRecords, dumpRecords, writeRecords } from "../../src/store/backup.ts";
+import { BACKUP_VERSION, backupWriter, parseBackup } from "../../src/store/backup-format.ts";
+import { MAX_LINE } from "../../src/store/backup-lines.ts";
 import { formatKeyring, generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme, type WorkspaceRef } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
@@ -291,6 +293,39 @@ describe("backup and restore across Redis shapes", () => {
       const left = await cli(["backup", "--prefix", dstPrefix], { REDIS_URL: url });
       expect(left.stderr).toContain("backup: nothing");
     } finally {
+      await redis.quit();
+    }
+  });
+
+  it("a time slot of 40,000 workspaces goes out and back, on lines the reader takes", {
+    timeout: 120_000,
+  }, async () => {
+    const redis = connect(inject("redisUrl"), "client");
+    const [src, dst] = [
+      createKeyScheme({ prefix: `bk-src-${randomUUID().slice(0, 8)}` }),
+      createKeyScheme({ prefix: `bk-dst-${randomUUID().slice(0, 8)}` }),
+    ];
+    const labels = Array.from(
+      { length: 40_000 },
+      (_, i) => `E${String(i).padStart(10, "0")}.T${String(i).padStart(10, "0")}`,
+    );
+    try {
+      for (let i = 0; i < labels.length; i += 5_000)
+        await redis.sadd(src.slotWorkspaces("mon0900utc"), ...labels.slice(i, i + 5_000));
+      const writer = backupWriter({ createdAt: "2026-12-06T09:00:00.000Z", prefix: src.prefix, app: "test" });
+      const lines = [writer.header()];
+      for await (const record of dumpRecords(redis, src)) lines.push(...writer.record(record));
+      lines.push(writer.trailer());
+      expect(lines.length).toBeGreaterThan(3);
+      expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(MAX_LINE);
+
+      const { records } = parseBackup(lines.join("\n"));
+      const counts = await writeRecords(redis, checkRecords(records, { keys: dst, keyring }));
+      expect(counts["slot-workspaces"]).toBe(1);
+      const restored = await redis.smembers(dst.slotWorkspaces("mon0900utc"));
+      expect(restored.sort()).toEqual([...labels].sort());
+    } finally {
+      await redis.del(src.slotWorkspaces("mon0900utc"), dst.slotWorkspaces("mon0900utc"));
       await redis.quit();
     }
   });
