@@ -5,7 +5,7 @@ import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { silentLogger } from "../log.ts";
 import { type CheckedRecord, checkRecords, countsLine, writeRecords } from "../store/backup.ts";
 import { parseBackup } from "../store/backup-format.ts";
-import { createKeyScheme } from "../store/keys.ts";
+import { createKeyScheme, DEFAULT_PREFIX } from "../store/keys.ts";
 import { fromHash } from "../subscriptions/codec.ts";
 import { connectOnce, prefixArgs, redisHost } from "./redis-once.ts";
 
@@ -15,21 +15,48 @@ function subscriptionProblem(c: CheckedRecord): string | null {
   return fromHash(c.rest.join(":"), c.ref, c.record.v) ? null : "not a readable subscription record";
 }
 
+/** Reads `[--prefix NAME]`; no prefix means the backup's own. */
+function restoreArgs(args: string[]): { prefix?: string } {
+  if (args.length === 0) return {};
+  return prefixArgs("restore", args);
+}
+
+/**
+ * The prefix to write under: `--prefix`, else the one the backup was taken under. Web and worker read
+ * only DEFAULT_PREFIX, so restoring elsewhere without saying so would exit 0 into keys no process
+ * reads: that is refused, naming both choices; chosen with --prefix, it is said on stderr.
+ */
+function targetPrefix(chosen: string | undefined, taken: string): { prefix: string; note?: string } {
+  if (chosen !== undefined)
+    return chosen === DEFAULT_PREFIX
+      ? { prefix: chosen }
+      : {
+          prefix: chosen,
+          note: `restore: note: web and worker read the key prefix "${DEFAULT_PREFIX}", not "${chosen}": they will not see what this restored.\n`,
+        };
+  if (taken === DEFAULT_PREFIX) return { prefix: taken };
+  throw new AppError(
+    "prefix_mismatch",
+    `Nothing was restored: this backup was taken under the key prefix "${taken}", but web and worker read "${DEFAULT_PREFIX}". Pass --prefix ${DEFAULT_PREFIX} to restore it where the app reads it, or --prefix ${taken} to restore it as it was.`,
+  );
+}
+
 /**
  * `insights-digest restore [--prefix NAME] < FILE`: reads a backup from stdin, checks all of it
  * before writing anything (format version, checksum, keys, records, every sealed secret opening with
- * ENCRYPTION_KEYS), writes it, then reconciles the time slots' job schedulers as a worker's start
- * does, so the restored subscriptions run without waiting for one. Restoring the same file again
- * changes nothing more.
+ * ENCRYPTION_KEYS), writes it under the prefix it was taken under (or --prefix), then reconciles the
+ * time slots' job schedulers as a worker's start does, so the restored subscriptions run without
+ * waiting for one. Restoring the same file again changes nothing more.
  */
 export async function run(args: string[]): Promise<number> {
-  const { prefix } = prefixArgs("restore", args);
+  const chosen = restoreArgs(args).prefix;
   const config = loadConfig("restore");
   const { redisUrl, keyring } = config;
   if (!redisUrl || !keyring) throw new AppError("config", "restore needs REDIS_URL and ENCRYPTION_KEYS");
   if (process.stdin.isTTY)
     throw new AppError("usage", "restore reads a backup from stdin: insights-digest restore < FILE");
   const { header, records } = parseBackup(await text(process.stdin));
+  const { prefix, note } = targetPrefix(chosen, header.prefix);
   const keys = createKeyScheme({ prefix });
   const checked = checkRecords(records, { keys, keyring, more: subscriptionProblem });
   const redis = await connectOnce(redisUrl);
@@ -43,9 +70,11 @@ export async function run(args: string[]): Promise<number> {
     const counts = await writeRecords(redis, checked);
     const slots = await runtime.subscriptions.reconcile();
     const written = countsLine(counts);
+    const from = header.prefix === prefix ? "" : `prefix "${header.prefix}", `;
     process.stdout.write(
-      `restore: ${written || "nothing"} into ${redisHost(redisUrl)} (prefix "${prefix}", backup of ${header.createdAt}); ${slots.slots} time slots, ${slots.schedulersEnsured} schedulers made\n`,
+      `restore: ${written || "nothing"} into ${redisHost(redisUrl)} (prefix "${prefix}", backup of ${from}${header.createdAt}); ${slots.slots} time slots, ${slots.schedulersEnsured} schedulers made\n`,
     );
+    if (note) process.stderr.write(note);
     return 0;
   } finally {
     await runtime.close();

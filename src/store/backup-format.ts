@@ -102,11 +102,18 @@ function record(value: unknown, n: number): BackupRecord {
 }
 
 /**
- * Reads a whole backup. Throws `backup_too_new` for a newer format, `bad_backup` for anything else
- * that is wrong (not JSON, no header, no trailer, a count or checksum that does not match).
+ * Reads a whole backup, with LF or CRLF line ends. Throws `backup_too_new` for a newer format,
+ * `bad_backup` for anything else that is wrong (not JSON, no header, no trailer, a count or checksum
+ * that does not match).
  */
 export function parseBackup(text: string): { header: BackupHeader; records: BackupRecord[] } {
-  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  // Lines end in LF or CRLF (a file that passed through a Windows editor or a text-mode copy), and a
+  // byte order mark may lead. The checksum covers the lines without their ends, so it holds either way,
+  // and any change inside a line is still caught.
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "");
   if (lines.length === 0) throw bad("the input is empty");
   const head = header(parseLine(lines[0] as string, 1));
   const last = parseLine(lines[lines.length - 1] as string, lines.length) as {

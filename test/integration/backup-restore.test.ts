@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startPrivateRedis } from "../../sandbox/redis.ts";
 import { type PrivateRedisSentinel, startPrivateRedisSentinel } from "../../sandbox/redis-sentinel.ts";
 import { createInstallationStore } from "../../src/install/store.ts";
 import { createAlertState } from "../../src/jobs/alert-state.ts";
@@ -209,10 +210,13 @@ describe("backup and restore across Redis shapes", () => {
 
         const env = { REDIS_URL: target, ENCRYPTION_KEYS, QUEUE_PREFIX: to_ };
         const first = await cli(["restore", "--prefix", dstPrefix], env, file);
-        expect(first.stderr).toBe("");
+        // Told where to write, it writes there, and says the app reads another prefix.
+        expect(first.stderr).toBe(
+          `restore: note: web and worker read the key prefix "insights", not "${dstPrefix}": they will not see what this restored.\n`,
+        );
         expect(first.code).toBe(0);
         expect(first.stdout).toMatch(
-          /^restore: 3 installation, 3 apikey, 3 sub, 2 idx, 2 slot, 1 settings, 1 alertmsg, 1 alertfb, 2 slot-workspaces into .*2 time slots, 2 schedulers made\n$/,
+          /^restore: 3 installation, 3 apikey, 3 sub, 2 idx, 2 slot, 1 settings, 1 alertmsg, 1 alertfb, 2 slot-workspaces into .* \(prefix "bk-dst-\w+", backup of prefix "bk-src-\w+", 20\d\d-.*\); 2 time slots, 2 schedulers made\n$/,
         );
         const restored = await view(dst, dstPrefix, to_);
         expect(restored).toEqual(await view(src, srcPrefix, from_));
@@ -327,6 +331,46 @@ describe("backup and restore across Redis shapes", () => {
     } finally {
       await redis.del(src.slotWorkspaces("mon0900utc"), dst.slotWorkspaces("mon0900utc"));
       await redis.quit();
+    }
+  });
+
+  it("restores under the prefix the file names, refuses one the app does not read unless told, and reads CRLF files", {
+    timeout: 120_000,
+  }, async () => {
+    // A Redis of its own: this test writes under the app's real prefix, "insights".
+    const own = await startPrivateRedis();
+    const redis = connect(own.url, "client");
+    const q = queuePrefix();
+    try {
+      await seed(redis, "insights", q);
+      const before = await view(redis, "insights", q);
+      const backup = await cli(["backup"], { REDIS_URL: own.url });
+      expect(backup.code).toBe(0);
+      const file = backup.stdout;
+      expect(JSON.parse(file.split("\n")[0] as string)).toMatchObject({ prefix: "insights" });
+
+      // Taken under a prefix the app does not read: refused, naming both ways out; nothing written.
+      const elsewhere = `bk-other-${randomUUID().slice(0, 8)}`;
+      const other = await cli(["backup", "--prefix", elsewhere], { REDIS_URL: own.url });
+      const moved = other.stdout.replace('"prefix":"insights"', `"prefix":"${elsewhere}"`);
+      await redis.flushall();
+      const refused = await cli(["restore"], { REDIS_URL: own.url, ENCRYPTION_KEYS, QUEUE_PREFIX: q }, moved);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        `insights-digest: Nothing was restored: this backup was taken under the key prefix "${elsewhere}", but web and worker read "insights". Pass --prefix insights to restore it where the app reads it, or --prefix ${elsewhere} to restore it as it was.\n`,
+      );
+      expect(await redis.dbsize()).toBe(0);
+
+      // The file as a Windows editor saves it: CRLF line ends, read as the file it is, into its prefix.
+      const crlf = file.replace(/\n/g, "\r\n");
+      const restored = await cli(["restore"], { REDIS_URL: own.url, ENCRYPTION_KEYS, QUEUE_PREFIX: q }, crlf);
+      expect(restored.stderr).toBe("");
+      expect(restored.code).toBe(0);
+      expect(restored.stdout).toMatch(/ \(prefix "insights", backup of 20\d\d-/);
+      expect(await view(redis, "insights", q)).toEqual(before);
+    } finally {
+      await redis.quit();
+      await own.destroy();
     }
   });
 });

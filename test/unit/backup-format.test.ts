@@ -34,6 +34,20 @@ describe("backup file format", () => {
     expect(parseBackup(file([])).records).toEqual([]);
   });
 
+  it("reads a file whose lines end in CRLF (or that starts with a byte order mark), and still catches a change", () => {
+    const records = [
+      { k: "{w:T1}:-:sub:ab12", t: "hash", v: { channel: "C1", kind: "daily", tz: "UTC" } },
+      { k: "slot:{s:abc}:ws", t: "set", v: ["-.T1"] },
+    ];
+    const crlf = `${file(records).replace(/\n/g, "\r\n")}\r\n`;
+    expect(parseBackup(crlf).records).toEqual(records);
+    expect(parseBackup(`\uFEFF${crlf}`).records).toEqual(records);
+    expect(() => parseBackup(crlf.replace('"tz":"UTC"', '"tz":"Etc/UTC"'))).toThrow(/count and checksum/);
+    expect(() => parseBackup(crlf.replace("\r\n", "\r\n\r\n").replace('"C1"', '"C2"'))).toThrow(
+      /count and checksum/,
+    );
+  });
+
   it("reads strings and expiries (version 2), and files of version 1", () => {
     const records = [
       { k: "{w:T1}:-:alertmsg:ab12", t: "string", v: '{"ep":"20261102T080000Z"}', x: 1_798_761_600_000 },
