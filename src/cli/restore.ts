@@ -6,6 +6,7 @@ import { silentLogger } from "../log.ts";
 import { type CheckedRecord, checkRecords, countsLine, writeRecords } from "../store/backup.ts";
 import { parseBackup } from "../store/backup-format.ts";
 import { createKeyScheme, DEFAULT_PREFIX } from "../store/keys.ts";
+import { conflicts, deleteAbsent, notEmpty, planRestore } from "../store/restore-plan.ts";
 import { fromHash } from "../subscriptions/codec.ts";
 import { connectOnce, prefixArgs, redisHost } from "./redis-once.ts";
 
@@ -15,10 +16,20 @@ function subscriptionProblem(c: CheckedRecord): string | null {
   return fromHash(c.rest.join(":"), c.ref, c.record.v) ? null : "not a readable subscription record";
 }
 
-/** Reads `[--prefix NAME]`; no prefix means the backup's own. */
-function restoreArgs(args: string[]): { prefix?: string } {
-  if (args.length === 0) return {};
-  return prefixArgs("restore", args);
+/** Reads `[--prefix NAME] [--replace]`; no prefix means the backup's own. */
+function restoreArgs(args: string[]): { prefix?: string; replace: boolean } {
+  const rest = args.filter((a) => a !== "--replace");
+  const replace = rest.length < args.length;
+  if (rest.length === 0) return { replace };
+  try {
+    return { ...prefixArgs("restore", rest), replace };
+  } catch {
+    const unknown = rest.find((a, i) => a !== "--prefix" && rest[i - 1] !== "--prefix") ?? rest.join(" ");
+    throw new AppError(
+      "usage",
+      `restore: unknown argument "${unknown}". Usage: restore [--prefix NAME] [--replace] < FILE`,
+    );
+  }
 }
 
 /**
@@ -49,7 +60,7 @@ function targetPrefix(chosen: string | undefined, taken: string): { prefix: stri
  * waiting for one. Restoring the same file again changes nothing more.
  */
 export async function run(args: string[]): Promise<number> {
-  const chosen = restoreArgs(args).prefix;
+  const { prefix: chosen, replace } = restoreArgs(args);
   const config = loadConfig("restore");
   const { redisUrl, keyring } = config;
   if (!redisUrl || !keyring) throw new AppError("config", "restore needs REDIS_URL and ENCRYPTION_KEYS");
@@ -67,12 +78,20 @@ export async function run(args: string[]): Promise<number> {
     prefix,
   });
   try {
-    const counts = await writeRecords(redis, checked);
+    const where = `prefix "${prefix}" on ${redisHost(redisUrl)}`;
+    const plan = await planRestore(redis, keys, checked);
+    if (conflicts(plan) > 0 && !replace) throw notEmpty(plan, where);
+    await deleteAbsent(redis, plan);
+    const counts = await writeRecords(redis, plan.write);
     const slots = await runtime.subscriptions.reconcile();
-    const written = countsLine(counts);
     const from = header.prefix === prefix ? "" : `prefix "${header.prefix}", `;
+    const replaced = [
+      countsLine(plan.overwritten) && `${countsLine(plan.overwritten)} overwritten`,
+      countsLine(plan.absentCounts) && `${countsLine(plan.absentCounts)} deleted`,
+    ].filter(Boolean);
+    const removed = slots.schedulersRemoved > 0 ? `, ${slots.schedulersRemoved} removed` : "";
     process.stdout.write(
-      `restore: ${written || "nothing"} into ${redisHost(redisUrl)} (prefix "${prefix}", backup of ${from}${header.createdAt}); ${slots.slots} time slots, ${slots.schedulersEnsured} schedulers made\n`,
+      `restore: ${countsLine(counts) || "nothing"} into ${redisHost(redisUrl)} (prefix "${prefix}", backup of ${from}${header.createdAt})${plan.unchanged > 0 ? `, ${plan.unchanged} already there` : ""}${replaced.length > 0 ? `; replaced: ${replaced.join(", ")}` : ""}; ${slots.slots} time slots, ${slots.schedulersEnsured} schedulers made${removed}\n`,
     );
     if (note) process.stderr.write(note);
     return 0;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { AppError } from "../errors.ts";
 import { joinPart, MAX_LINE, recordLines } from "./backup-lines.ts";
+import type { BackupRecord } from "./backup-record.ts";
 
 /**
  * The backup file: JSON lines. A header naming the format and its version, one line per Redis key
@@ -31,12 +32,7 @@ export interface BackupHeader {
   app: string;
 }
 
-/** One key: `x` is when it expires (ms since the epoch), absent for a key that does not. */
-export type BackupRecord = (
-  | { k: string; t: "hash"; v: Record<string, string> }
-  | { k: string; t: "set"; v: string[] }
-  | { k: string; t: "string"; v: string }
-) & { x?: number };
+export type { BackupRecord } from "./backup-record.ts";
 
 const bad = (message: string) => new AppError("bad_backup", `Not a usable backup: ${message}.`);
 

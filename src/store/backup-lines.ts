@@ -1,5 +1,5 @@
 import { AppError } from "../errors.ts";
-import type { BackupRecord } from "./backup-format.ts";
+import type { BackupRecord } from "./backup-record.ts";
 
 /**
  * A backup's lines stay under a bound the reader can hold, whatever Redis holds: one time slot's set

@@ -13,12 +13,6 @@ import { type KeyScheme, SEALED_FIELD_PREFIX, type WorkspaceRef } from "./keys.t
 import type { RedisClient } from "./redis-client.ts";
 import { scanKeys } from "./scan.ts";
 
-/**
- * Kinds a restore merges into what the target holds, field by field or member by member (an index or
- * a slot's members, which a target may already hold entries of); every other kind replaces its key.
- */
-const MERGED: ReadonlySet<BackupKind> = new Set(["idx", "slot", SLOT_WORKSPACES]);
-
 /** A backup record checked against the key scheme: whose it is, and how it is written back. */
 export interface CheckedRecord {
   record: BackupRecord;
@@ -153,10 +147,10 @@ export function countsLine(counts: RestoreCounts): string {
 }
 
 /**
- * Writes checked records: a record replaces the key of the same name (so restoring twice leaves the
- * same state), an index or slot merges its fields into what is there, a slot's set adds its members;
- * a key that expired keeps its expiry, and one whose expiry has passed is not written. Nothing else
- * in the target is touched. Every write names one key, so a cluster needs no cross-slot command.
+ * Writes checked records, each replacing the key of its name whole (so the key ends equal to the
+ * file's record); a key that expired keeps its expiry, and one whose expiry has passed is not
+ * written. Nothing else in the target is touched. Every write names one key, so a cluster needs no
+ * cross-slot command.
  */
 export async function writeRecords(
   redis: RedisClient,
@@ -170,8 +164,7 @@ export async function writeRecords(
       counts.expired++;
       return;
     }
-    const m = redis.multi();
-    if (!MERGED.has(c.kind)) m.del(key);
+    const m = redis.multi().del(key);
     if (record.t === "set") m.sadd(key, ...record.v);
     else if (record.t === "hash") m.hset(key, record.v);
     else m.set(key, record.v);

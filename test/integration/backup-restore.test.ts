@@ -235,7 +235,9 @@ describe("backup and restore across Redis shapes", () => {
         // Idempotent: the same file again, and a backup of the target, hold the same records.
         const again = await cli(["restore", "--prefix", dstPrefix], env, file);
         expect(again.code).toBe(0);
-        expect(again.stdout).toContain("0 schedulers made");
+        expect(again.stdout).toMatch(
+          /^restore: nothing into .*, 18 already there; 2 time slots, 0 schedulers made\n$/,
+        );
         expect(await view(dst, dstPrefix, to_)).toEqual(restored);
         const records = (f: string) => f.trim().split("\n").slice(1);
         const roundTrip = await cli(["backup", "--prefix", dstPrefix], { REDIS_URL: target });
@@ -371,6 +373,76 @@ describe("backup and restore across Redis shapes", () => {
     } finally {
       await redis.quit();
       await own.destroy();
+    }
+  });
+
+  it("refuses to restore over records the file did not come from, saying what would change; --replace makes the prefix equal to the file", {
+    timeout: 120_000,
+  }, async () => {
+    const url = inject("redisUrl");
+    const [srcPrefix, dstPrefix] = [
+      `bk-src-${randomUUID().slice(0, 8)}`,
+      `bk-dst-${randomUUID().slice(0, 8)}`,
+    ];
+    const [srcQueue, dstQueue] = [queuePrefix(), queuePrefix()];
+    const redis = connect(url, "client");
+    const env = { REDIS_URL: url, ENCRYPTION_KEYS, QUEUE_PREFIX: dstQueue };
+    const runtime = createSubscriptionRuntime({
+      redis,
+      queuePrefix: dstQueue,
+      logger: silentLogger(),
+      prefix: dstPrefix,
+    });
+    try {
+      await seed(redis, srcPrefix, srcQueue);
+      const file = (await cli(["backup", "--prefix", srcPrefix], { REDIS_URL: url })).stdout;
+      expect((await cli(["restore", "--prefix", dstPrefix], env, file)).code).toBe(0);
+
+      // The target lives on after the backup: a subscription added (in a time slot of its own), one
+      // paused (the only member of its slot, which empties), and a workspace's chart setting changed.
+      const { subscriptions } = runtime;
+      const [, second] = await runtime.store.list(T1);
+      await subscriptions.create(
+        T1,
+        {
+          channelId: "C0LATER",
+          schedule: { kind: "weekly", days: ["fri"] },
+          time: "17:00",
+          tz: "Asia/Tokyo",
+        },
+        "U0INSTALL",
+      );
+      await subscriptions.pause(T1, second?.id ?? "x");
+      await createWorkspaceSettings({ redis, keys: createKeyScheme({ prefix: dstPrefix }) }).setChart(
+        T2,
+        "off",
+      );
+      const live = await view(redis, dstPrefix, dstQueue);
+      // The new slot got a scheduler; the paused one's slot, left empty, lost its own.
+      expect(await schedulers(url, dstQueue)).toHaveLength(2);
+      expect(await schedulers(url, dstQueue)).not.toEqual(await schedulers(url, srcQueue));
+
+      const refused = await cli(["restore", "--prefix", dstPrefix], env, file);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        `insights-digest: Nothing was restored: prefix "${dstPrefix}" on 127.0.0.1:${new URL(url).port} already holds records this file would change: 1 sub, 1 idx, 1 settings differ from the file's and would be overwritten; 1 sub, 1 slot, 1 slot-workspaces are not in the file and would be deleted. restore --replace makes it equal to the file (the schedulers follow); --prefix NAME restores into another prefix.\n`,
+      );
+      expect(await view(redis, dstPrefix, dstQueue)).toEqual(live);
+
+      const replaced = await cli(["restore", "--prefix", dstPrefix, "--replace"], env, file);
+      expect(replaced.code).toBe(0);
+      expect(replaced.stdout).toMatch(
+        /^restore: 1 sub, 1 idx, 1 slot, 1 settings, 1 slot-workspaces into .*\), 13 already there; replaced: 1 sub, 1 idx, 1 settings overwritten, 1 sub, 1 slot, 1 slot-workspaces deleted; 2 time slots, 1 schedulers made, 1 removed\n$/,
+      );
+      expect(await view(redis, dstPrefix, dstQueue)).toEqual(await view(redis, srcPrefix, srcQueue));
+      const records = (f: string) => f.trim().split("\n").slice(1);
+      expect(records((await cli(["backup", "--prefix", dstPrefix], { REDIS_URL: url })).stdout)).toEqual(
+        records(file),
+      );
+      expect(await schedulers(url, dstQueue)).toEqual(await schedulers(url, srcQueue));
+    } finally {
+      await runtime.close();
+      await redis.quit();
     }
   });
 });
