@@ -15,7 +15,7 @@ import { createSlackApp } from "../slack/app.ts";
 import type { ListenerEntry } from "../slack/frame/index.ts";
 import { LISTENERS, lifecycleEvents } from "../slack/listeners/index.ts";
 import type { AppServices } from "../slack/services.ts";
-import { checkEviction, evictionReport } from "../store/eviction.ts";
+import { checkEviction, watchEviction } from "../store/eviction.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { composeCore } from "./compose.ts";
@@ -50,6 +50,8 @@ export interface WebOptions {
   redirectUri?: string;
   /** Where digest work runs, off the event loop that acks Slack's requests. */
   interactive?: WebInteractiveOptions;
+  /** How often Redis' maxmemory-policy is read again [60 s]. */
+  evictionCheckMs?: number;
 }
 
 /** Options of the hand-off of digest work. Defaults in brackets. */
@@ -186,6 +188,13 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     removeSchedulers,
     logger,
   };
+  const evictionWatch = watchEviction({
+    redis,
+    first: eviction,
+    allowEviction: config.allowEviction,
+    logger,
+    everyMs: options.evictionCheckMs,
+  });
   const app = createSlackApp({
     slack: config.slack,
     deps,
@@ -198,7 +207,8 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     ],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
     installed: install?.installed,
-    readiness: evictionReport(redis, eviction),
+    readiness: evictionWatch.report,
+    problem: evictionWatch.problem,
     // A single process computes digests in threads that load the app's modules first (seconds on a
     // busy machine): until one can take a digest, requests would only wait, so it is not ready.
     waitingFor:
@@ -232,6 +242,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     }
   } catch (err) {
     // Threads keep a process alive: a web that could not start must not leave them behind.
+    evictionWatch.close();
     await executor.close().catch(() => undefined);
     throw err;
   }
@@ -241,6 +252,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     url,
     ready: () => ("ready" in executor ? executor.ready() : Promise.resolve()),
     async close() {
+      evictionWatch.close();
       await app.stop();
       await executor.close();
       await core.close();

@@ -29,7 +29,7 @@ import { createStallRecovery, STALLED_REASON, stalledOut } from "../jobs/stalled
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
-import { checkEviction, evictionReport } from "../store/eviction.ts";
+import { checkEviction, type EvictionWatch, watchEviction } from "../store/eviction.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
@@ -80,6 +80,8 @@ export interface WorkerOptions {
   insightsLockMs?: number;
   /** Port of /healthz and /readyz; default config.healthPort; null = no health server. */
   healthPort?: number | null;
+  /** How often Redis' maxmemory-policy is read again, where /readyz reports it [60 s]. */
+  evictionCheckMs?: number;
   limits?: Partial<SubscriptionLimits>;
   /** Digests people wait for, handed off by the web processes (interactive-worker.ts); false: none [on]. */
   interactive?: false | InteractiveWorkerOptions;
@@ -331,12 +333,22 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   let closing = false;
   const port = o.healthPort === undefined ? config.healthPort : o.healthPort;
   let health: HealthServer | undefined;
+  // Watched where it is reported: `start` runs its worker without a health server, and its web watches.
+  let evictionWatch: EvictionWatch | undefined;
   if (port !== null) {
+    evictionWatch = watchEviction({
+      redis,
+      first: eviction,
+      allowEviction: config.allowEviction,
+      logger,
+      everyMs: o.evictionCheckMs,
+    });
     health = await startHealthServer({
       port,
       ready: () => !closing && worker.isRunning(),
       redis,
-      report: evictionReport(redis, eviction),
+      report: evictionWatch.report,
+      problem: evictionWatch.problem,
       metrics: metricsHandler(metrics),
     });
   }
@@ -355,6 +367,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     healthPort: health?.port,
     async close() {
       closing = true;
+      evictionWatch?.close();
       await closeWithin(o.shutdownMs ?? config.shutdownMs, async () => {
         await lookahead?.stop();
         await interactive?.close();

@@ -1,8 +1,9 @@
 import { once } from "node:events";
 import { loadConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
-import { dumpRecords } from "../store/backup.ts";
+import { countsLine, dumpRecords, noCounts } from "../store/backup.ts";
 import { backupWriter } from "../store/backup-format.ts";
+import { backupKindOf } from "../store/backup-scope.ts";
 import { createKeyScheme } from "../store/keys.ts";
 import { connectOnce, prefixArgs, redisHost } from "./redis-once.ts";
 import { appVersion } from "./version.ts";
@@ -26,15 +27,14 @@ export async function run(args: string[]): Promise<number> {
   try {
     const writer = backupWriter({ createdAt: new Date().toISOString(), prefix, app: appVersion() });
     await out(writer.header());
-    const kinds = new Map<string, number>();
+    const counts = noCounts();
     for await (const record of dumpRecords(redis, keys)) {
-      await out(writer.record(record));
-      const kind =
-        record.t === "set" ? "slot-workspaces" : (keys.parse(`${prefix}:${record.k}`)?.kind ?? "?");
-      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      for (const line of writer.record(record)) await out(line);
+      const kind = backupKindOf(keys, `${prefix}:${record.k}`)?.kind;
+      if (kind) counts[kind]++;
     }
     await out(writer.trailer());
-    const summary = [...kinds].map(([k, n]) => `${n} ${k}`).join(", ") || "nothing";
+    const summary = countsLine(counts) || "nothing";
     process.stderr.write(`backup: ${summary} from ${redisHost(config.redisUrl)} (prefix "${prefix}")\n`);
     return 0;
   } finally {

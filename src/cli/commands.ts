@@ -91,15 +91,15 @@ export const COMMANDS: CliCommand[] = [
     name: "backup",
     args: "[--prefix NAME] > FILE",
     summary:
-      "Write every installation, API key, subscription (with its run and alert state) and time slot to stdout, secrets still sealed (needs REDIS_URL).",
+      "Write every record that cannot be rebuilt (installations, API keys, subscriptions with their run and alert state, alert messages and votes, workspace settings, time slots) to stdout, secrets still sealed (needs REDIS_URL).",
     envFile: true,
     load: () => import("./backup.ts"),
   },
   {
     name: "restore",
-    args: "[--prefix NAME] < FILE",
+    args: "[--prefix NAME] [--replace] < FILE",
     summary:
-      "Read a backup from stdin into REDIS_URL: checked whole first (format version, checksum, every secret opens with ENCRYPTION_KEYS), then written; running it twice changes nothing more.",
+      "Read a backup from stdin into REDIS_URL under the prefix it was taken under: checked whole first (format version, checksum, every secret opens with ENCRYPTION_KEYS); a prefix holding other records is refused unless --replace, which makes it equal to the file.",
     envFile: true,
     load: () => import("./restore.ts"),
   },

@@ -48,6 +48,8 @@ export async function startHealthServer(o: {
   metrics?: (req: unknown, res: ServerResponse) => void;
   /** What /readyz reports besides readiness (Redis' maxmemory-policy). */
   report?: () => Record<string, unknown>;
+  /** Why the worker must not take work although it runs (Redis' eviction policy changed); 503 naming it. */
+  problem?: () => string | undefined;
 }): Promise<HealthServer> {
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json" });
@@ -70,11 +72,13 @@ export async function startHealthServer(o: {
   };
   const readiness = async () => {
     const [redisUp, running] = await Promise.all([within(ping, 1_000), within(o.ready, 1_000)]);
-    const ok = redisUp && running;
+    const problem = o.problem?.();
+    const ok = redisUp && running && !problem;
     return {
       ok,
       redis: redisUp ? "up" : "down",
       ...(running ? {} : { worker: "stopped" }),
+      ...(problem ? { problem } : {}),
       ...o.report?.(),
     };
   };

@@ -25,6 +25,8 @@ export interface SlackAppOptions {
   readiness?: () => Record<string, unknown>;
   /** What the process still waits for before it can serve (/readyz answers 503 naming it). */
   waitingFor?: () => string | undefined;
+  /** Why the process must not serve although it runs (/readyz answers 503 naming it). */
+  problem?: () => string | undefined;
 }
 
 /**
@@ -56,6 +58,7 @@ export function createSlackApp({
   installed,
   readiness,
   waitingFor,
+  problem,
 }: SlackAppOptions): App {
   const socketMode = Boolean(slack.appToken);
   const authorize = oauth
@@ -85,7 +88,7 @@ export function createSlackApp({
     logger: boltLogger(deps.logger),
     logLevel: LogLevel.INFO,
     clientOptions: slackClientOptions(slack),
-    customRoutes: healthRoutes(deps.redis, customRoutes, readiness, waitingFor),
+    customRoutes: healthRoutes(deps.redis, customRoutes, readiness, waitingFor, problem),
     // Ack first, work after: Slack's 3 s budget belongs to the ack, not to our GraphQL calls.
     processBeforeResponse: false,
   });

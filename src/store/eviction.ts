@@ -91,31 +91,71 @@ export async function checkEviction(o: {
   return { policy: read.policy, ok: true };
 }
 
+/** Redis' eviction policy as the process keeps watching it after the start-up check. */
+export interface EvictionWatch {
+  /** What /readyz reports: the policy last read ("unknown" while Redis would not say). */
+  report(): { maxmemoryPolicy: string };
+  /** Why the process must not take work: a policy other than noeviction, unless ALLOW_EVICTION=1. */
+  problem(): string | undefined;
+  /** Stops the reads. */
+  close(): void;
+}
+
 /**
- * What /readyz reports: the start-up check's policy, read again in the background at most once every
- * `everyMs` [60 s] (a failover may land on a server configured otherwise).
+ * Reads the policy again every `everyMs` [60 s], whoever asks /readyz: a failover may land on a
+ * server configured otherwise, or someone may CONFIG SET it while the app runs. A change to a policy
+ * other than noeviction is logged once, as an error, and makes /readyz fail until the policy is
+ * noeviction again (which is logged too); with `allowEviction` (ALLOW_EVICTION=1) it is a warning and
+ * readiness stays. A read Redis does not answer changes nothing.
  */
-export function evictionReport(
-  redis: RedisClient,
-  first: EvictionCheck,
-  everyMs = 60_000,
-): () => { maxmemoryPolicy: string } {
-  let policy = first.policy;
-  let readAt = Date.now();
+export function watchEviction(o: {
+  redis: RedisClient;
+  first: EvictionCheck;
+  allowEviction: boolean;
+  logger: Logger;
+  everyMs?: number;
+}): EvictionWatch {
+  let policy = o.first.policy;
   let reading = false;
-  return () => {
-    if (!reading && Date.now() - readAt >= everyMs) {
-      reading = true;
-      readEvictionPolicy(redis)
-        .then((r) => {
-          if (r.policy !== null) policy = r.policy;
-        })
-        .catch(() => undefined)
-        .finally(() => {
-          reading = false;
-          readAt = Date.now();
-        });
+  const changed = (was: string | null, now: string) => {
+    const from = was ?? "unknown";
+    if (now === REQUIRED_POLICY)
+      o.logger.info(
+        { policy: now, was: from },
+        `Redis maxmemory-policy is ${REQUIRED_POLICY} now (was ${from})`,
+      );
+    else if (o.allowEviction)
+      o.logger.warn(
+        { policy: now, was: from },
+        `Redis maxmemory-policy changed from ${from} to ${now}; serving on (ALLOW_EVICTION=1)`,
+      );
+    else
+      o.logger.error(
+        { policy: now, was: from },
+        `Redis maxmemory-policy changed from ${from} to ${now}: Redis may evict queued jobs, delivery claims, subscriptions and sealed keys; /readyz fails until it is ${REQUIRED_POLICY} again (CONFIG SET maxmemory-policy ${REQUIRED_POLICY}, or ALLOW_EVICTION=1)`,
+      );
+  };
+  const read = async () => {
+    if (reading) return;
+    reading = true;
+    try {
+      const r = await readEvictionPolicy(o.redis);
+      if (r.policy === null || r.policy === policy) return;
+      const was = policy;
+      policy = r.policy;
+      changed(was, r.policy);
+    } finally {
+      reading = false;
     }
-    return { maxmemoryPolicy: policy ?? "unknown" };
+  };
+  const timer = setInterval(() => void read().catch(() => undefined), o.everyMs ?? 60_000);
+  timer.unref();
+  return {
+    report: () => ({ maxmemoryPolicy: policy ?? "unknown" }),
+    problem: () =>
+      policy === null || policy === REQUIRED_POLICY || o.allowEviction
+        ? undefined
+        : `Redis maxmemory-policy is ${policy}, not ${REQUIRED_POLICY}`,
+    close: () => clearInterval(timer),
   };
 }

@@ -11,6 +11,7 @@ import { silentLogger } from "../../src/log.ts";
 import { checkEviction, readEvictionPolicy } from "../../src/store/eviction.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import { cli, removeEmptyDirs } from "./cli-run.ts";
+import { sleep, until } from "./worker-harness.ts";
 
 /**
  * Redis' maxmemory-policy, read by web and worker before they take any work: anything but
@@ -124,5 +125,92 @@ describe("maxmemory-policy at start", () => {
   it("noeviction on every master of the test cluster passes", async () => {
     // The shared test servers run with noeviction (sandbox/redis.ts DURABILITY_FLAGS).
     expect(await readEvictionPolicy(connect(inject("redisClusterUrl")))).toEqual({ policy: "noeviction" });
+  });
+});
+
+describe("maxmemory-policy changed while the app runs", () => {
+  const readyz = async (base: string) => {
+    const res = await fetch(`${base}/readyz`);
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  /** Web and worker on a fresh noeviction Redis, reading the policy every 100 ms, one log each. */
+  async function running(extra: Record<string, string> = {}) {
+    const r = await startPrivateRedis();
+    redis = r;
+    const web = capturingLogger("info");
+    const worker = capturingLogger("info");
+    const w = await startWeb({
+      config: loadConfig("web", env(r.url, extra)),
+      logger: web.logger,
+      host: "127.0.0.1",
+      evictionCheckMs: 100,
+    });
+    closers.push(() => w.close());
+    const k = await startWorker({
+      config: loadConfig("worker", env(r.url, extra)),
+      logger: worker.logger,
+      redis: connect(r.url, "worker"),
+      healthPort: 0,
+      interactive: false,
+      evictionCheckMs: 100,
+    });
+    closers.push(() => k.close());
+    const urls = [w.url, `http://127.0.0.1:${k.healthPort}`];
+    const policy = (p: string) => connect(r.url).config("SET", "maxmemory-policy", p);
+    return { urls, logs: [web.lines, worker.lines], policy };
+  }
+  const lines = (log: string[], text: string) =>
+    log.map((l) => JSON.parse(l) as { level: string; msg: string }).filter((l) => l.msg.includes(text));
+
+  it("CONFIG SET allkeys-lru: one error in each log, /readyz 503 on web and worker until noeviction again", {
+    timeout: 60_000,
+  }, async () => {
+    const { urls, logs, policy } = await running();
+    for (const url of urls)
+      expect(await readyz(url)).toEqual({
+        status: 200,
+        body: { ok: true, redis: "up", maxmemoryPolicy: "noeviction" },
+      });
+
+    await policy("allkeys-lru");
+    for (const url of urls) {
+      await until(async () => (await readyz(url)).status === 503, 10_000, `${url} not ready`);
+      expect(await readyz(url)).toEqual({
+        status: 503,
+        body: {
+          ok: false,
+          redis: "up",
+          problem: "Redis maxmemory-policy is allkeys-lru, not noeviction",
+          maxmemoryPolicy: "allkeys-lru",
+        },
+      });
+    }
+    // Many reads later, each process has said it once, as an error.
+    await sleep(600);
+    for (const log of logs) {
+      const said = lines(log, "maxmemory-policy changed from noeviction to allkeys-lru");
+      expect(said.map((l) => l.level)).toEqual(["error"]);
+      expect(said[0]?.msg).toContain("/readyz fails until it is noeviction again");
+    }
+
+    await policy("noeviction");
+    for (const url of urls)
+      await until(async () => (await readyz(url)).status === 200, 10_000, `${url} ready`);
+    for (const log of logs) expect(lines(log, "is noeviction now (was allkeys-lru)")).toHaveLength(1);
+  });
+
+  it("with ALLOW_EVICTION=1 the change is one warning and readiness stays", { timeout: 60_000 }, async () => {
+    const { urls, logs, policy } = await running({ ALLOW_EVICTION: "1" });
+    await policy("volatile-lru");
+    for (const url of urls)
+      await until(async () => (await readyz(url)).body.maxmemoryPolicy === "volatile-lru", 10_000, url);
+    await sleep(600);
+    for (const url of urls)
+      expect(await readyz(url)).toEqual({
+        status: 200,
+        body: { ok: true, redis: "up", maxmemoryPolicy: "volatile-lru" },
+      });
+    for (const log of logs)
+      expect(lines(log, "changed from noeviction to volatile-lru").map((l) => l.level)).toEqual(["warn"]);
   });
 });
