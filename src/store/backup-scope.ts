@@ -28,6 +28,10 @@ export const BACKUP_KINDS = {
   alertmsg: "string",
   /** Each person's vote on an alert's episodes (the counters in the subscription depend on it). */
   alertfb: "hash",
+  /** What a posted button could not carry (an Adjust form, a proposal), read when it is pressed. */
+  draft: "string",
+  /** A proposal's Confirm claim: once restored, a press of an old Confirm still makes no second subscription. */
+  askconfirm: "string",
 } as const satisfies Record<string, BackupType>;
 
 /** The kind of a time slot's set of workspaces, the one backed-up key outside any workspace. */
@@ -81,6 +85,9 @@ export const KEY_FAMILIES = {
   settings: "backup",
   eventsLimited: { derivable: "Slack withholding events for the current minute" },
   channelState: { derivable: "whether the app can post in a channel, asked of Slack again" },
+  draft: "backup",
+  proposalClaim: "backup",
+  alertRecordPatterns: { notAKey: "SCAN patterns" },
   dmChannel: { derivable: "the id of the app's DM with a person, which conversations.open gives again" },
   slotWorkspaces: "backup",
   slotWarm: { derivable: "a mark held while one run of a slot is warmed" },
