@@ -3,6 +3,7 @@ import type { Logger } from "../log.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { schedulerIdFor } from "../subscriptions/ids.ts";
 import { fireTimeOfJob, periodOf } from "../subscriptions/period.ts";
+import { firesAt } from "../subscriptions/schedule.ts";
 import type { SlotRegistry } from "../subscriptions/slot-registry.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
 import {
@@ -56,6 +57,8 @@ const MAX_PRIORITY = 2_097_152;
  * waits on its own while the machine computes them all; dealt in runs, each computation serves the
  * runs that follow it, and the warm-up keeps ahead of the deliveries.
  *
+ * A gated slot's fire that is not a run day in its zone (month-day.ts) deals nothing out.
+ *
  * Job ids are (subscription, period): a retried fan-out adds nothing twice while the jobs wait,
  * and a repeat of a delivered one stops at its claim. Workspaces found without members are pruned
  * from the slot's registry (it is kept a superset).
@@ -65,6 +68,12 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
   const fire = fireTimeOfJob(job);
   if (!slotId || fire === null) return { status: "skipped" as const, why: "no_slot" as const };
   const period = periodOf(fire);
+  // A gated slot fires on more days than its members run (the 26th to the 31st for the last working
+  // day): a fire whose local date is not a run day deals nothing out.
+  if (job.data.gate !== undefined && !firesAt(job.data.gate, job.data.tz ?? "UTC", new Date(fire))) {
+    deps.logger.debug({ slot: slotId, period, gate: job.data.gate }, "slot fire not a run day");
+    return { status: "skipped" as const, why: "not_a_run_day" as const, period };
+  }
   const pageSize = deps.pageSize ?? 100;
   const runLength = Math.max(1, deps.runLength ?? 10);
   const opts = deliveryJobOptions(deps.policy);

@@ -38,6 +38,12 @@ export interface DeliveryJobData {
   reason?: string;
   /** Slot jobs: the slot id. */
   slot?: string;
+  /**
+   * Slot jobs of a gated slot: the gate its fires must pass (a month day's text, month-day.ts), and
+   * the zone whose local date it is checked on.
+   */
+  gate?: string;
+  tz?: string;
   /** Takeover checks paging through channel history across delays: where to go on. */
   cursor?: string;
   /** How many times this delivery was added again after BullMQ failed it for stalling (stalled.ts). */

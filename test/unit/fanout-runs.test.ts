@@ -200,3 +200,37 @@ describe("a slot's fan-out deals each workspace a run of its members per round",
     expect(w.added.every((a) => a.priority === 1)).toBe(true);
   });
 });
+
+describe("a gated slot deals out only the fires that fall on a run day", () => {
+  // The last working day fires on the 26th to the 31st; November 2026 ends on Monday the 30th.
+  const gated = (fire: number, tz: string) =>
+    ({
+      id: "slot-job",
+      data: { slot: "slot1", gate: "last-workday", tz },
+      opts: { prevMillis: fire },
+    }) as unknown as Job<DeliveryJobData, unknown, string>;
+
+  it("Friday the 27th is not the month's last working day: nothing is added or warmed", async () => {
+    const w = world({ TAAAA0001: 3 });
+    const r = await fanOut(w.deps, gated(FIRE, "UTC"));
+    expect(r).toEqual({ status: "skipped", why: "not_a_run_day", period: "20261127T090000Z" });
+    expect(w.added).toHaveLength(0);
+    expect(w.warmed).toHaveLength(0);
+  });
+
+  it("Monday the 30th is: every member is added", async () => {
+    const w = world({ TAAAA0001: 3 });
+    const r = await fanOut(w.deps, gated(Date.UTC(2026, 10, 30, 9, 0, 0), "UTC"));
+    expect(r).toMatchObject({ status: "fanned_out", jobs: 3 });
+    expect(w.added).toHaveLength(3);
+  });
+
+  it("the zone's date decides: 01:00 on Dec 1 in UTC is still Nov 30 in New York", async () => {
+    const w = world({ TAAAA0001: 2 });
+    const fire = Date.UTC(2026, 11, 1, 1, 0, 0);
+    expect(await fanOut(w.deps, gated(fire, "America/New_York"))).toMatchObject({ status: "fanned_out" });
+    expect(await fanOut(world({ TAAAA0001: 2 }).deps, gated(fire, "UTC"))).toMatchObject({
+      status: "skipped",
+    });
+  });
+});
