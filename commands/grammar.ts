@@ -1,5 +1,5 @@
 import { isAppError } from "../src/errors.ts";
-import { isRangeToken } from "../src/insights/range-grammar.ts";
+import { isRangeToken, NAMED_RANGES } from "../src/insights/range-grammar.ts";
 import { CHART_STYLES, type ChartStyle } from "../src/insights/types.ts";
 import { conditionText, parseCondition } from "../src/subscriptions/conditions.ts";
 import { didYouMean } from "../src/suggest.ts";
@@ -76,7 +76,10 @@ export const SUBCOMMANDS = [
   "settings",
 ] as const;
 
-/** The named ranges (besides explicit dates and `lastNd`), for suggestions and the bench's mix. */
+/**
+ * The common ranges (besides explicit dates and `lastNd`): suggestions offer them, and the bench's mix
+ * draws from them. Every named range (`yesterday`, `lastquarter`, `ytd`, …) is suggested too.
+ */
 export const FIXED_RANGES = [
   "last7d",
   "last14d",
@@ -90,7 +93,7 @@ export const FIXED_RANGES = [
 const SUB_ID = /^[A-Za-z0-9_-]{1,40}$/;
 
 function suggest(word: string): string | undefined {
-  return didYouMean(word, [...SUBCOMMANDS, ...FIXED_RANGES]);
+  return didYouMean(word, [...SUBCOMMANDS, ...new Set([...FIXED_RANGES, ...NAMED_RANGES])]);
 }
 
 function unknownWord(word: string): Command {

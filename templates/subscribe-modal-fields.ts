@@ -180,8 +180,12 @@ const RANGES: [string, string][] = [
   ["last90d", "Last 90 days"],
   ["thisweek", "This week so far"],
   ["lastweek", "Last week"],
+  ["yesterday", "Yesterday"],
   ["thismonth", "This month so far"],
   ["lastmonth", "Last month"],
+  ["thisquarter", "This quarter so far"],
+  ["lastquarter", "Last quarter"],
+  ["ytd", "Year to date"],
 ];
 
 /** The range menu; a range typed in a command that is not a preset keeps its own option. */

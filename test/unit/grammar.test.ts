@@ -23,6 +23,10 @@ describe("parseCommand", () => {
     ["2026-11-15", { kind: "digest", range: "2026-11-15" }],
     ["thisweek scanner:sast scanner:sca", { kind: "digest", range: "thisweek", scanners: ["sast", "sca"] }],
     ['asset:"payments / api" lastmonth', { kind: "digest", range: "lastmonth", assets: ["payments / api"] }],
+    ["yesterday", { kind: "digest", range: "yesterday" }],
+    ["LastQuarter", { kind: "digest", range: "lastquarter" }],
+    ["thisquarter scanner:sast", { kind: "digest", range: "thisquarter", scanners: ["sast"] }],
+    ["export ytd", { kind: "export", range: "ytd" }],
     ["help", { kind: "help" }],
     ["Connect", { kind: "connect" }],
     ["status", { kind: "status" }],
@@ -149,6 +153,8 @@ describe("parseCommand", () => {
     ["hlep", "help"],
     ["subscibe", "subscribe"],
     ["conect", "connect"],
+    ["lastquater", "lastquarter"],
+    ["yesterdy", "yesterday"],
     ["banana", "help"],
   ])("suggests the closest command for %s", (text, suggestion) => {
     expect(parseCommand(text)).toMatchObject({ kind: "invalid", code: "unknown_command", suggestion });
