@@ -36,7 +36,7 @@ export function createSchedulerSync(options: {
     )
       return false;
     if (t?.data?.slot !== slot.id || t.opts?.attempts !== opts.attempts) return false;
-    if (t.data.gate !== slot.gate) return false;
+    if (t.data.gate !== slot.gate || t.data.pattern !== (slot.gate ? slot.pattern : undefined)) return false;
     if (typeof current.next !== "number") return false;
     const state = await queue.getJobState(`repeat:${id}:${current.next}`);
     return state === "delayed" || state === "waiting" || state === "prioritized" || state === "active";
@@ -46,8 +46,8 @@ export function createSchedulerSync(options: {
     async ensureSlot(slot) {
       const id = slotSchedulerId(slot.id);
       if (await unchanged(id, slot)) return false;
-      // A gated slot's job carries its gate and zone: the fan-out checks each fire's local date.
-      const gated = slot.gate !== undefined ? { gate: slot.gate, tz: slot.tz } : {};
+      // A gated slot's job carries its gate, zone and pattern: the fan-out checks each fire's local date.
+      const gated = slot.gate !== undefined ? { gate: slot.gate, tz: slot.tz, pattern: slot.pattern } : {};
       await queue.upsertJobScheduler(
         id,
         { pattern: slot.pattern, tz: slot.tz },

@@ -138,6 +138,33 @@ export function nextRuns(schedule: Schedule, time: string, tz: string, from: Dat
   return out;
 }
 
+/**
+ * The latest fire of a gated slot's `pattern` after `after` and at or before `at` that passes its gate,
+ * or null. BullMQ runs a scheduler's pending fire late after an outage and then goes on from the
+ * present, so the fires in between are never made: for a gated slot the pending fire may be a
+ * candidate day that is not a run day, while the run day came and went. That run day is caught up
+ * (the latest one, as an ungated slot delivers one late run, not a backlog).
+ */
+export function gatedRunBetween(
+  pattern: string,
+  tz: string,
+  gate: string,
+  after: Date,
+  at: Date,
+): Date | null {
+  const it = CronExpressionParser.parse(pattern, { currentDate: new Date(at.getTime() + 1), tz });
+  try {
+    for (let steps = 0; steps < STEPS_PER_RUN; steps++) {
+      const fire = it.prev().toDate();
+      if (fire.getTime() <= after.getTime()) return null;
+      if (firesAt(gate, tz, fire)) return fire;
+    }
+  } catch {
+    // No earlier fire: nothing was missed.
+  }
+  return null;
+}
+
 /** The latest run at or before `at`, or null when there is none (never for our kinds). */
 export function previousRun(schedule: Schedule, time: string, tz: string, at: Date): Date | null {
   const { pattern, gate } = cronFor(schedule, time, tz);

@@ -11,7 +11,14 @@ import {
   parseMonthDayText,
   readMonthDay,
 } from "../../src/subscriptions/month-day.ts";
-import { cronFor, firesAt, nextRuns, previousRun, scheduleText } from "../../src/subscriptions/schedule.ts";
+import {
+  cronFor,
+  firesAt,
+  gatedRunBetween,
+  nextRuns,
+  previousRun,
+  scheduleText,
+} from "../../src/subscriptions/schedule.ts";
 import { slotFor, slotOf } from "../../src/subscriptions/slots.ts";
 import { type MonthDay, type Nth, type Schedule, WEEKDAYS } from "../../src/subscriptions/types.ts";
 
@@ -181,6 +188,23 @@ describe("cron patterns and gates", () => {
     expect(firesAt("last-workday", "America/New_York", at("2027-01-29T04:30:00Z"))).toBe(false);
     expect(firesAt("last-workday", "UTC", at("2027-01-29T04:30:00Z"))).toBe(true);
     expect(firesAt(undefined, "UTC", at("2027-01-28T04:30:00Z"))).toBe(true);
+  });
+
+  it("finds the run day a late fire jumped over: the latest after the fire and at or before now", () => {
+    const p = "0 17 26-31 * *";
+    const tz = "Europe/Berlin";
+    const fire = at("2027-01-26T16:00:00Z");
+    expect(gatedRunBetween(p, tz, "last-workday", fire, at("2027-01-26T16:00:30Z"))).toBeNull();
+    expect(gatedRunBetween(p, tz, "last-workday", fire, at("2027-01-29T16:00:00Z"))).toEqual(
+      at("2027-01-29T16:00:00Z"),
+    );
+    // Down into March: the latest run day, February's, not January's too.
+    expect(gatedRunBetween(p, tz, "last-workday", fire, at("2027-03-10T00:00:00Z"))).toEqual(
+      at("2027-02-26T16:00:00Z"),
+    );
+    expect(
+      gatedRunBetween(p, tz, "last-workday", at("2027-01-29T16:00:00Z"), at("2027-02-20T00:00:00Z")),
+    ).toBeNull();
   });
 
   it("gives gated slots ids of their own, and leaves ungated slots' ids as they were", () => {
