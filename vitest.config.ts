@@ -28,6 +28,7 @@ export const DATE_TESTS = [
   "test/unit/schedule.test.ts", // schedules, next runs across DST, periods of a run
   "test/unit/schedule-calendar.test.ts", // monthly, quarterly and working-day schedules, their gates and runs
   "test/unit/schedule-periods.test.ts", // what a range covers at the moment a schedule fires
+  "test/unit/schedule-table.test.ts", // the first runs of every schedule form in Berlin, March 2027
   "test/unit/subscribe-modal.test.ts", // the next-runs preview of the subscribe modal
   "test/unit/subscribe-home.test.ts", // next runs and last deliveries on the App Home
   "test/unit/subscriptions.test.ts", // schedule validation, quiet hours
