@@ -84,6 +84,17 @@ export function monthDayWords(on: MonthDay): string {
     : `the ${ordinal(on.day)}`;
 }
 
+/**
+ * The month day as the slash command takes it: `1st`, `last day`, `first mon`, `last workday`.
+ *
+ * @example monthDayCommand({ kind: "weekday", nth: 2, weekday: "tue" }) // "second tue"
+ */
+export function monthDayCommand(on: MonthDay): string {
+  if (on.kind === "weekday") return `${nthText(on.nth)} ${on.weekday}`;
+  if (on.kind === "workday") return `${on.which} workday`;
+  return on.day === 31 ? "last day" : ordinal(on.day);
+}
+
 const WORKDAY = new Set(["workday", "workingday", "businessday", "weekday"]);
 const DAY_WORD = /^([1-9]|[12]\d|3[01])(st|nd|rd|th)?$/;
 
