@@ -27,6 +27,9 @@ const SOCKET_ONLY = ["test/e2e/socket-mode.test.ts", "test/e2e/try-it.test.ts"];
 export const DATE_TESTS = [
   "test/unit/ranges.test.ts", // ranges, labels, the comparison period, explicit and relative ranges
   "test/unit/schedule.test.ts", // schedules, next runs across DST, periods of a run
+  "test/unit/schedule-calendar.test.ts", // monthly, quarterly and working-day schedules, their gates and runs
+  "test/unit/schedule-periods.test.ts", // what a range covers at the moment a schedule fires
+  "test/unit/schedule-table.test.ts", // the first runs of every schedule form in Berlin, March 2027
   "test/unit/subscribe-modal.test.ts", // the next-runs preview of the subscribe modal
   "test/unit/subscribe-home.test.ts", // next runs and last deliveries on the App Home
   "test/unit/subscriptions.test.ts", // schedule validation, quiet hours

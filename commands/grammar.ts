@@ -1,7 +1,9 @@
 import { isAppError } from "../src/errors.ts";
-import { isRangeToken } from "../src/insights/range-grammar.ts";
+import { isRangeToken, NAMED_RANGES } from "../src/insights/range-grammar.ts";
 import { CHART_STYLES, type ChartStyle } from "../src/insights/types.ts";
 import { conditionText, parseCondition } from "../src/subscriptions/conditions.ts";
+import { readMonthDay } from "../src/subscriptions/month-day.ts";
+import type { MonthDay } from "../src/subscriptions/types.ts";
 import { didYouMean } from "../src/suggest.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 
@@ -16,13 +18,15 @@ export interface DigestFilters {
   scanners: string[];
 }
 
-export type Frequency = "hourly" | "daily" | "weekly";
+export type Frequency = "hourly" | "daily" | "weekdays" | "weekly" | "monthly" | "quarterly";
 export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
 export interface SubscribeArgs extends DigestFilters {
   frequency: Frequency;
   days: Weekday[];
+  /** The day of a monthly or quarterly schedule (`1st`, `first mon`, `last workday`); absent = the 1st. */
+  on?: MonthDay;
   /** HH:MM, 24-hour */
   time: string;
   tz?: string;
@@ -76,7 +80,10 @@ export const SUBCOMMANDS = [
   "settings",
 ] as const;
 
-/** The named ranges (besides explicit dates and `lastNd`), for suggestions and the bench's mix. */
+/**
+ * The common ranges (besides explicit dates and `lastNd`): suggestions offer them, and the bench's mix
+ * draws from them. Every named range (`yesterday`, `lastquarter`, `ytd`, …) is suggested too.
+ */
 export const FIXED_RANGES = [
   "last7d",
   "last14d",
@@ -90,7 +97,7 @@ export const FIXED_RANGES = [
 const SUB_ID = /^[A-Za-z0-9_-]{1,40}$/;
 
 function suggest(word: string): string | undefined {
-  return didYouMean(word, [...SUBCOMMANDS, ...FIXED_RANGES]);
+  return didYouMean(word, [...SUBCOMMANDS, ...new Set([...FIXED_RANGES, ...NAMED_RANGES])]);
 }
 
 function unknownWord(word: string): Command {
@@ -163,7 +170,7 @@ const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 const TZ = /^[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+){0,2}$/;
 
 const SUBSCRIBE_USAGE =
-  'subscribe [me] [hourly|daily|weekly] [mon..sun] [HH:MM] [Area/City] [range] [asset:"…"] [post|update|thread] [nodrivers] [chart:native|png|off] [when <condition>]';
+  'subscribe [me] [hourly|daily|weekdays|weekly [mon..sun]|monthly [day]|quarterly [day]] [HH:MM] [Area/City] [range] [asset:"…"] [post|update|thread] [nodrivers] [chart:native|png|off] [when <condition>]; a day is 1st…31st, first mon…last fri, or first|last workday';
 
 /** `chart:<style>` as typed, or the sentence that says what it may be. */
 function readChart(value: string, orDefault: boolean): ChartStyle | "default" | Command {
@@ -221,15 +228,29 @@ function parseSubscribe(all: Token[], mode: "digest" | "alert"): Command {
     ...(condition ? { condition } : {}),
     ...filters,
   };
-  for (const t of rest) {
-    const w = t.value.toLowerCase();
+  const lower = rest.map((t) => (t.key ? "" : t.value.toLowerCase()));
+  // A bare number is a day of the month only beside monthly or quarterly ("daily 9" is not the 9th).
+  const calendar = lower.includes("monthly") || lower.includes("quarterly");
+  for (let i = 0; i < rest.length; i++) {
+    const t = rest[i] as Token;
+    const w = lower[i] as string;
     const day = w.slice(0, 3) as Weekday;
+    const monthDay = t.key || (!calendar && /^\d+$/.test(w)) ? null : readMonthDay(lower, i);
     if (t.key === "chart") {
       const chart = readChart(t.value, false);
       if (typeof chart !== "string") return chart;
       if (chart !== "default") args.chart = chart;
-    } else if (w === "daily" || w === "weekly" || w === "hourly") args.frequency = w;
-    else if (w === "post" || w === "update" || w === "thread") args.style = w;
+    } else if (FREQUENCIES.has(w)) args.frequency = w === "workdays" ? "weekdays" : (w as Frequency);
+    else if (monthDay) {
+      if (args.on)
+        return {
+          kind: "invalid",
+          code: "bad_syntax",
+          message: `Give one day of the month, not two. Use: ${SUBSCRIBE_USAGE}.`,
+        };
+      args.on = monthDay.on;
+      i += monthDay.len - 1;
+    } else if (w === "post" || w === "update" || w === "thread") args.style = w;
     else if (w === "nodrivers" || w === "no-drivers") args.drivers = false;
     else if (WEEKDAYS.includes(day) && (w.length === 3 || `${day}day`.startsWith(w) || w.endsWith("day"))) {
       if (!args.days.includes(day)) args.days.push(day);
@@ -246,16 +267,37 @@ function parseSubscribe(all: Token[], mode: "digest" | "alert"): Command {
       };
     }
   }
-  if (args.frequency !== "weekly" && args.days.length > 0) {
-    return {
-      kind: "invalid",
-      code: "bad_syntax",
-      message: `${args.frequency === "hourly" ? "An hourly subscription runs every hour" : "A daily subscription runs every day"}; leave out the weekdays, or use weekly.`,
-    };
-  }
+  const problem = scheduleProblem(args);
+  if (problem) return { kind: "invalid", code: "bad_syntax", message: problem };
   if (args.frequency === "weekly" && args.days.length === 0) args.days = ["mon"];
   const interactive = mode === "digest" && words.length === 0;
   return { kind: personal ? "subscribeMe" : "subscribe", interactive, ...args };
+}
+
+const FREQUENCIES: ReadonlySet<string> = new Set([
+  "hourly",
+  "daily",
+  "weekdays",
+  "workdays",
+  "weekly",
+  "monthly",
+  "quarterly",
+]);
+
+/** What is wrong with the days said for the frequency, or undefined. */
+function scheduleProblem(args: SubscribeArgs): string | undefined {
+  const f = args.frequency;
+  if (args.on && f !== "monthly" && f !== "quarterly")
+    return "A day of the month (1st, first mon, last workday) goes with monthly or quarterly, e.g. `subscribe monthly 1st 09:00`.";
+  if (f === "weekly" || args.days.length === 0) return undefined;
+  if (f === "monthly" || f === "quarterly")
+    return `Say which ${args.days[0] === undefined ? "" : `${args.days[0]} `}of the month: \`${f} first ${args.days[0]}\`, \`${f} last ${args.days[0]}\` (first to fourth, or last).`;
+  const runs: Record<string, string> = {
+    hourly: "An hourly subscription runs every hour",
+    daily: "A daily subscription runs every day",
+    weekdays: "A weekdays subscription runs Monday to Friday",
+  };
+  return `${runs[f]}; leave out the weekdays, or use weekly.`;
 }
 
 /** `settings` alone shows them; `settings chart:<native|png|off|default>` changes the chart setting. */

@@ -10,6 +10,9 @@ import type { SubscribeArgs } from "./grammar.ts";
 
 function scheduleOf(c: SubscribeArgs): Schedule {
   if (c.frequency === "weekly") return { kind: "weekly", days: c.days };
+  // Monthly and quarterly without a day run on the 1st: of each month, of each quarter.
+  if (c.frequency === "monthly" || c.frequency === "quarterly")
+    return { kind: c.frequency, on: c.on ?? { kind: "day", day: 1 } };
   return { kind: c.frequency };
 }
 
@@ -59,8 +62,8 @@ async function requireKey(ctx: Pick<CommandContext, "deps" | "ref">): Promise<vo
 }
 
 /**
- * `/insights subscribe [weekly|daily|hourly] [mon..sun] [HH:MM] [tz] [range] [filters] [post|update|thread]
- * [when …]` (and `alert … when …`) schedules this channel; without arguments it opens the subscribe
+ * `/insights subscribe [hourly|daily|weekdays|weekly [mon..sun]|monthly [day]|quarterly [day]] [HH:MM] [tz]
+ * [range] [filters] [post|update|thread] [when …]` (and `alert … when …`) schedules this channel; without arguments it opens the subscribe
  * modal. Admins only, channels the app is in only.
  */
 export const subscribeCommand: CommandHandler<"subscribe"> = async (ctx) => {

@@ -145,10 +145,12 @@ export const BLOCK = {
  */
 export const SUBSCRIBE_FIELD = {
   channel: "sub_channel",
-  /** daily / weekly / cron (radio buttons). */
+  /** hourly / daily / weekdays / weekly / monthly / quarterly / cron (radio buttons). */
   frequency: "sub_frequency",
   /** Weekdays of a weekly schedule (checkboxes). */
   weekday: "sub_weekday",
+  /** The day of a monthly or quarterly schedule (static select, option groups). */
+  monthDay: "sub_monthday",
   /** A cron expression (plain text), shown for the cron frequency. */
   cron: "sub_cron",
   time: "sub_time",
@@ -171,6 +173,7 @@ export const SUBSCRIBE_FIELD = {
 export const SUBSCRIBE_SCHEDULE_FIELDS = [
   SUBSCRIBE_FIELD.frequency,
   SUBSCRIBE_FIELD.weekday,
+  SUBSCRIBE_FIELD.monthDay,
   SUBSCRIBE_FIELD.cron,
   SUBSCRIBE_FIELD.time,
   SUBSCRIBE_FIELD.timezone,

@@ -37,8 +37,17 @@ const MANAGE: Line[] = [
   ["status", "key health, endpoint, subscriptions and their last deliveries"],
   ["subscribe weekly mon 09:00", "post a digest in this channel every Monday at 09:00"],
   [
-    'subscribe daily 08:30 Europe/Berlin last1d asset:"payments / api"',
+    'subscribe daily 08:30 Europe/Berlin yesterday asset:"payments / api"',
     "every day, in a given timezone, for a range and filters (defaults: weekly, mon, 09:00, your timezone, last7d)",
+  ],
+  ["subscribe weekdays 08:00 yesterday", "Monday to Friday, each morning the day before"],
+  [
+    "subscribe monthly 1st 09:00 lastmonth, monthly first mon 09:00, monthly last workday 17:00",
+    "once a month: on a day (a short month runs on its last day), a weekday (first to fourth, or last) or the first or last working day",
+  ],
+  [
+    "subscribe quarterly 09:00 lastquarter",
+    "on the first day of each quarter (also quarterly first mon; quarterly last workday runs in the quarter's last month)",
   ],
   [
     "subscribe weekly mon 09:00 when violations up 10%",

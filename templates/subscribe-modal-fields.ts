@@ -3,7 +3,8 @@ import { LIMITS } from "../src/blockkit/limits.ts";
 import { plain } from "../src/blockkit/text.ts";
 import type { OptionObject, PlainText } from "../src/blockkit/types.ts";
 import { SUBSCRIBE_FIELD } from "../src/ids.ts";
-import type { Weekday } from "../src/subscriptions/types.ts";
+import { monthDayText, ordinal } from "../src/subscriptions/month-day.ts";
+import type { Nth, Weekday } from "../src/subscriptions/types.ts";
 import { choiceOption, STATIC_MENU_MAX, usableChoices } from "./filter-menu.ts";
 
 /**
@@ -70,7 +71,8 @@ export type ModalInputElement =
       type: "static_select";
       action_id: string;
       placeholder: PlainText;
-      options: OptionObject[];
+      options?: OptionObject[];
+      option_groups?: { label: PlainText; options: OptionObject[] }[];
       initial_option?: OptionObject;
     };
 
@@ -90,11 +92,64 @@ const option = (text: string, value: string): OptionObject => ({
   value,
 });
 
+const DAY_NAMES: Record<Weekday, string> = {
+  mon: "Monday",
+  tue: "Tuesday",
+  wed: "Wednesday",
+  thu: "Thursday",
+  fri: "Friday",
+  sat: "Saturday",
+  sun: "Sunday",
+};
+
 export const FREQUENCY_OPTIONS = [
   option("Hourly", "hourly"),
   option("Daily", "daily"),
+  option("Weekdays (Monday to Friday)", "weekdays"),
   option("Weekly, on the days below", "weekly"),
+  option("Monthly, on the day below", "monthly"),
+  option("Quarterly, on the day below", "quarterly"),
   option("Cron expression", "cron"),
+];
+
+const NTHS: [Nth, string][] = [
+  [1, "First"],
+  [2, "Second"],
+  [3, "Third"],
+  [4, "Fourth"],
+  ["last", "Last"],
+];
+
+/**
+ * The days a monthly or quarterly schedule can run on, in three groups (68 options, within a select's
+ * 100): the day of the month, the nth weekday, the first or last working day. Values are the month
+ * day's canonical text.
+ */
+export const MONTH_DAY_GROUPS: { label: PlainText; options: OptionObject[] }[] = [
+  {
+    label: plain("Day of the month", LIMITS.optionText),
+    options: Array.from({ length: 31 }, (_, i) => {
+      const on = { kind: "day" as const, day: i + 1 };
+      return option(
+        on.day >= 29 ? `${ordinal(on.day)} (or the month's last day)` : ordinal(on.day),
+        monthDayText(on),
+      );
+    }),
+  },
+  {
+    label: plain("Weekday of the month", LIMITS.optionText),
+    options: NTHS.flatMap(([nth, word]) =>
+      (Object.keys(DAY_NAMES) as Weekday[]).map((weekday) =>
+        option(`${word} ${DAY_NAMES[weekday]}`, monthDayText({ kind: "weekday", nth, weekday })),
+      ),
+    ),
+  },
+  {
+    label: plain("Working day (Mon–Fri)", LIMITS.optionText),
+    options: (["first", "last"] as const).map((which) =>
+      option(`${which === "first" ? "First" : "Last"} working day`, monthDayText({ kind: "workday", which })),
+    ),
+  },
 ];
 
 export const MODE_OPTIONS = [
@@ -116,15 +171,6 @@ export const STYLE_OPTIONS = [
   option("Replies in one thread, the top message showing the latest", "thread"),
 ];
 
-const DAY_NAMES: Record<Weekday, string> = {
-  mon: "Monday",
-  tue: "Tuesday",
-  wed: "Wednesday",
-  thu: "Thursday",
-  fri: "Friday",
-  sat: "Saturday",
-  sun: "Sunday",
-};
 export const DAY_OPTIONS = (Object.keys(DAY_NAMES) as Weekday[]).map((d) => option(DAY_NAMES[d], d));
 
 const RANGES: [string, string][] = [
@@ -134,8 +180,12 @@ const RANGES: [string, string][] = [
   ["last90d", "Last 90 days"],
   ["thisweek", "This week so far"],
   ["lastweek", "Last week"],
+  ["yesterday", "Yesterday"],
   ["thismonth", "This month so far"],
   ["lastmonth", "Last month"],
+  ["thisquarter", "This quarter so far"],
+  ["lastquarter", "Last quarter"],
+  ["ytd", "Year to date"],
 ];
 
 /** The range menu; a range typed in a command that is not a preset keeps its own option. */

@@ -14,20 +14,23 @@ import {
   FREQUENCY_OPTIONS,
   filterSelect,
   MODE_OPTIONS,
+  MONTH_DAY_GROUPS,
   type ModalInputBlock,
   rangeOptions,
   STYLE_OPTIONS,
 } from "./subscribe-modal-fields.ts";
 import { runTimeLines } from "./subscribe-times.ts";
 
-/** How often, as the modal asks it: the command frequencies plus a cron expression. */
-export type FrequencyChoice = "hourly" | "daily" | "weekly" | "cron";
+/** How often, as the modal asks it: the schedule kinds. */
+export type FrequencyChoice = "hourly" | "daily" | "weekdays" | "weekly" | "monthly" | "quarterly" | "cron";
 
 /** The modal's fields, as filled in (or as a subscription being edited has them). */
 export interface SubscribeForm {
   channelId?: string;
   frequency: FrequencyChoice;
   days: Weekday[];
+  /** The day of a monthly or quarterly schedule, as its canonical text (`1`, `first-mon`, `last-workday`); absent = the 1st. */
+  on?: string;
   cron: string;
   /** HH:MM, 24-hour. */
   time: string;
@@ -76,7 +79,9 @@ const label = (text: string) => plain(text, LIMITS.inputLabel);
 const hint = (text: string) => plain(text, LIMITS.inputHint);
 
 function scheduleBlocks(form: SubscribeForm): ModalInputBlock[] {
-  const frequency = FREQUENCY_OPTIONS.find((o) => o.value === form.frequency) ?? FREQUENCY_OPTIONS[2];
+  const frequency =
+    FREQUENCY_OPTIONS.find((o) => o.value === form.frequency) ??
+    FREQUENCY_OPTIONS.find((o) => o.value === "weekly");
   const blocks: ModalInputBlock[] = [
     {
       type: "input",
@@ -103,6 +108,27 @@ function scheduleBlocks(form: SubscribeForm): ModalInputBlock[] {
         action_id: F.weekday,
         options: DAY_OPTIONS,
         ...(days.length > 0 ? { initial_options: days } : {}),
+      },
+    });
+  }
+  if (form.frequency === "monthly" || form.frequency === "quarterly") {
+    const chosen = MONTH_DAY_GROUPS.flatMap((g) => g.options).find((o) => o.value === (form.on ?? "1"));
+    blocks.push({
+      type: "input",
+      block_id: F.monthDay,
+      label: label(form.frequency === "monthly" ? "On" : "On, in each quarter"),
+      dispatch_action: true,
+      hint: hint(
+        form.frequency === "monthly"
+          ? "A day past a short month's end runs on its last day: the 31st is every month's last day."
+          : "Days counted from a month's start run in the quarter's first month (Jan, Apr, Jul, Oct); the last day, last weekday or last working day in its last month (Mar, Jun, Sep, Dec).",
+      ),
+      element: {
+        type: "static_select",
+        action_id: F.monthDay,
+        placeholder: plain("Day of the month", LIMITS.placeholder),
+        option_groups: MONTH_DAY_GROUPS,
+        ...(chosen ? { initial_option: chosen } : {}),
       },
     });
   }
@@ -239,7 +265,8 @@ function previewBlock(o: SubscribeModalOptions): Block {
 }
 
 /**
- * The subscribe modal: channel, frequency (daily, weekly on chosen days, or cron),
+ * The subscribe modal: channel, frequency (hourly, daily, weekdays, weekly on chosen days, monthly or
+ * quarterly on a chosen day, or cron),
  * time, timezone, range, asset and scanner filters, and the next runs of what is filled in. The
  * schedule inputs dispatch actions so the preview is redrawn as they change. Each input's
  * `block_id` and `action_id` are the same {@link F} name.

@@ -1,3 +1,4 @@
+import { calendarWords } from "../src/subscriptions/schedule.ts";
 import type { Schedule } from "../src/subscriptions/types.ts";
 
 /**
@@ -69,16 +70,17 @@ const DAY_LABEL: Record<string, string> = {
  * A schedule in words without its zone (rows show the zone apart).
  *
  * @example scheduleWords({ kind: "weekly", days: ["mon", "thu"] }, "09:00") // "Weekly on Mon, Thu at 09:00"
+ * @example scheduleWords({ kind: "monthly", on: { kind: "day", day: 1 } }, "09:00") // "Monthly on the 1st at 09:00"
  */
 export function scheduleWords(schedule: Schedule, time: string): string {
   switch (schedule.kind) {
     case "hourly":
       return `Hourly at :${time.slice(3, 5)}`;
-    case "daily":
-      return `Daily at ${time}`;
     case "weekly":
       return `Weekly on ${schedule.days.map((d) => DAY_LABEL[d] ?? d).join(", ")} at ${time}`;
     case "cron":
       return `Cron \`${schedule.expression.replace(/`/g, "")}\``;
+    default:
+      return `${calendarWords(schedule)} at ${time}`;
   }
 }

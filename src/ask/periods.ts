@@ -720,6 +720,17 @@ function commandWord(s: Sentence, i: number, today: IsoDay): Hit {
       const end = addDays(startOfMonth(today), -1);
       return hit(1, period(startOfMonth(end), end, today, "lastmonth"));
     }
+    case "thisquarter":
+      return hit(1, period(quarterDays(yearOf(today), quarterOf(today)).from, today, today, "thisquarter"));
+    case "lastquarter": {
+      const q = quarterOf(today);
+      const { from, to } = q === 1 ? quarterDays(yearOf(today) - 1, 4) : quarterDays(yearOf(today), q - 1);
+      return hit(1, period(from, to, today, "lastquarter"));
+    }
+    // Read with the words of their kind: "yesterday" alone, `ytd` with the other "to date" ones.
+    case "yesterday":
+    case "ytd":
+      return null;
   }
 }
 

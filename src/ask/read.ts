@@ -7,7 +7,7 @@ import { comparisonAt, pairAt, resolveComparison, type SaidComparison } from "./
 import { metricAt } from "./metrics.ts";
 import { type PeriodHit, period, periodAt, periodLabel } from "./periods.ts";
 import { slashText } from "./request.ts";
-import { conditionAt, readSchedule, scheduleOf, vagueChangeAt } from "./schedule.ts";
+import { calendarRefusal, conditionAt, readSchedule, scheduleOf, vagueChangeAt } from "./schedule.ts";
 import { Sentence } from "./sentence.ts";
 import { describe, nameIndex, subjectAt } from "./subjects.ts";
 import { MAX_QUESTION_CHARS, questionLength, words } from "./text.ts";
@@ -195,7 +195,7 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
     else if (schedule?.frequency === "monthly")
       problems.push({
         kind: "bad_condition",
-        message: "Schedules run hourly, daily or weekly; a monthly one is not something I can set up.",
+        message: calendarRefusal(schedule, rangeSaid ? range.spec : undefined),
       });
     reading.schedule = scheduleOf(schedule, mode);
     if (alert) reading.condition = alert;

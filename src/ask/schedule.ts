@@ -1,5 +1,8 @@
 import { isAppError } from "../errors.ts";
+import { matchRangeSpec } from "../insights/range-grammar.ts";
 import { conditionText, parseCondition } from "../subscriptions/conditions.ts";
+import { monthDayCommand, readMonthDay } from "../subscriptions/month-day.ts";
+import type { MonthDay } from "../subscriptions/types.ts";
 import type { Sentence } from "./sentence.ts";
 import type { AskSchedule, Weekday } from "./types.ts";
 import { numberOf, WEEKDAYS } from "./vocabulary.ts";
@@ -41,7 +44,12 @@ export function timeAt(s: Sentence, i: number): { len: number; time: string } | 
 }
 
 export interface SchedulePart {
+  /** `monthly` also stands for quarterly (see `quarterly`): both are refused by name, with the command. */
   frequency?: AskSchedule["frequency"] | "monthly";
+  /** Said "every quarter", "once a quarter", "of each quarter": a quarterly schedule. */
+  quarterly?: true;
+  /** The day of a monthly or quarterly schedule ("on the 1st", "the first Monday", "the last working day"). */
+  on?: MonthDay;
   /** "every 2 weeks", "every other day", "fortnightly": a period between runs that no schedule here has, as said. */
   every?: string;
   days: Weekday[];
@@ -58,7 +66,8 @@ export interface SchedulePart {
 
 /**
  * Claims every schedule word in the sentence and returns what they say (nothing when none).
- * `monthly` is read so it can be refused by name: the slash command has no monthly schedule.
+ * `monthly` (and quarterly, with its day) is read so the answer can give the slash command that sets
+ * it up: a question's proposal carries hourly, daily and weekly schedules only.
  */
 export function readSchedule(s: Sentence, sending = false): SchedulePart | null {
   const part: SchedulePart = { days: [], strong: false, bare: [] };
@@ -93,16 +102,20 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
         found = true;
         continue;
       }
-      const unit = s.match(k, "day|morning|afternoon|evening|night|weekday|weekdays|workday|week|hour|month");
+      const unit = s.match(
+        k,
+        "day|morning|afternoon|evening|night|weekday|weekdays|workday|week|hour|month|quarter",
+      );
       if (unit === 1) {
         if (w === "weekday" || w === "weekdays" || w === "workday") {
           part.frequency = "weekly";
           part.days.push("mon", "tue", "wed", "thu", "fri");
         } else if (w === "week") part.frequency = "weekly";
         else if (w === "hour") part.frequency = "hourly";
-        else if (w === "month") {
+        else if (w === "month" || w === "quarter") {
           part.frequency = "monthly";
           monthly = true;
+          if (w === "quarter") part.quarterly = true;
         } else {
           part.frequency = "daily";
           if (w !== "day") part.time ??= PART_OF_DAY[w as string];
@@ -112,11 +125,12 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
         continue;
       }
     }
-    const once = s.match(i, "once|twice a day|week|month");
+    const once = s.match(i, "once|twice a day|week|month|quarter");
     if (once === 3) {
       const unit = s.words[i + 2];
       part.frequency = unit === "day" ? "daily" : unit === "week" ? "weekly" : "monthly";
       if (part.frequency === "monthly") monthly = true;
+      if (unit === "quarter") part.quarterly = true;
       if (s.words[i] === "twice") part.twice = true;
       s.claim(i, 3);
       found = true;
@@ -175,8 +189,11 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
   // that the schedule is refused as monthly rather than for a word.
   if (monthly)
     for (let i = 0; i < s.length; i++) {
-      const ordinal = monthDayAt(s, i);
-      if (ordinal > 0) s.claim(i, ordinal);
+      const day = monthDayAt(s, i);
+      if (!day) continue;
+      s.claim(i, day.len);
+      part.on ??= day.on;
+      if (day.quarter) part.quarterly = true;
     }
   // Once something is to be sent on a schedule, weekdays said one by one ("on Monday and Wednesday"),
   // as a span ("Mon-Fri", "Monday to Friday") or left out ("except Fridays") are its days, not periods.
@@ -313,16 +330,58 @@ function dayList(s: Sentence, k: number, days: Weekday[]): number {
   return at;
 }
 
-/** "on the 1st", "on the first of the month", "the 15th of each month": words of a monthly schedule. */
-function monthDayAt(s: Sentence, i: number): number {
+/**
+ * "on the 1st", "on the first of the month", "the 15th of each month", "the first Monday", "the last
+ * working day of every quarter": the day of a monthly schedule, read as the slash command reads it.
+ */
+function monthDayAt(s: Sentence, i: number): { len: number; on: MonthDay; quarter: boolean } | null {
   const lead = s.match(i, "on? the?");
-  const w = s.free(i + lead);
-  const ordinal = /^([1-9]|[12]\d|3[01])(st|nd|rd|th)$/.test(w ?? "") || w === "first" || w === "last";
-  if (!ordinal || (lead === 0 && w === "last")) return 0;
-  const day = w === "last" ? s.match(i + lead + 1, "day?") : 0;
-  if (w === "last" && day !== 1) return 0;
-  const of = s.match(i + lead + 1 + day, "of the|each|every month");
-  return lead + 1 + day + (of === 3 ? 3 : 0);
+  const words = [0, 1, 2].map((k) => s.free(i + lead + k) ?? "");
+  const w = words[0] as string;
+  // "on the first of the month" is the 1st; a bare number is not a day here ("top 5").
+  const read =
+    w === "first" && lead > 0 && words[1] === "of" ? { on: DAY_ONE, len: 1 } : readMonthDay(words, 0);
+  if (!read || /^\d+$/.test(w)) return null;
+  // "last Friday", "last day" without "on"/"the" is a period asked about, not a schedule's day.
+  if (lead === 0 && w === "last") return null;
+  const at = i + lead + read.len;
+  const of = s.match(at, "of the|each|every month|quarter");
+  return {
+    len: lead + read.len + (of === 3 ? 3 : 0),
+    on: read.on,
+    quarter: of === 3 && s.words[at + 2] === "quarter",
+  };
+}
+
+const DAY_ONE: MonthDay = { kind: "day", day: 1 };
+
+/**
+ * The slash command's words for a monthly or quarterly schedule said in a question (`monthly first mon
+ * 09:00`, `quarterly last workday 17:00 Europe/London`), or undefined when none was said, or when
+ * its day is a weekday said without which one ("a monthly digest every Monday").
+ */
+export function calendarCommand(part: SchedulePart | null): string | undefined {
+  if (part?.frequency !== "monthly" || (part.days.length > 0 && !part.on)) return undefined;
+  const day = part.on ? [monthDayCommand(part.on)] : [];
+  const zone = part.tz ? [part.tz] : [];
+  return [part.quarterly ? "quarterly" : "monthly", ...day, part.time ?? "09:00", ...zone].join(" ");
+}
+
+/**
+ * What to answer a monthly or quarterly schedule asked for in a question: the slash command that sets
+ * it up, with the day, time and (when it is one the command repeats) the range that were said.
+ */
+export function calendarRefusal(part: SchedulePart, range?: string): string {
+  const kind = part.quarterly ? "quarterly" : "monthly";
+  const rolling = range && matchRangeSpec(range) && !/^\d/.test(range) ? ` ${range}` : "";
+  const said = `${calendarCommand(part) ?? `${kind} first mon 09:00`}${rolling}`;
+  const day = part.days[0];
+  const name = day ? (WEEKDAYS[DAY_CODES.indexOf(day)] ?? day) : "";
+  const which =
+    day && !part.on
+      ? ` (say which ${name.charAt(0).toUpperCase()}${name.slice(1)}: first to fourth, or last)`
+      : "";
+  return `I can't set up a ${kind} digest from a question yet; the command does: \`/insights subscribe me ${said}\`${which}.`;
 }
 
 /** The schedule a proposal uses: what was said, the slash command's defaults for the rest. */

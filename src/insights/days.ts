@@ -97,3 +97,9 @@ export function isoWeekday(day: IsoDay): number {
 export function startOfMonth(day: IsoDay): IsoDay {
   return `${day.slice(0, 8)}01`;
 }
+
+/** The first day of `day`'s calendar quarter (January, April, July or October 1st). */
+export function startOfQuarter(day: IsoDay): IsoDay {
+  const month = Math.floor((Number(day.slice(5, 7)) - 1) / 3) * 3 + 1;
+  return `${day.slice(0, 5)}${String(month).padStart(2, "0")}-01`;
+}

@@ -4,7 +4,7 @@ import { addDays } from "./days.ts";
 /** The syntactic forms of the range grammar, before they are resolved against a clock. */
 export type RangeSpec =
   | { kind: "last"; days: number }
-  | { kind: "thisweek" | "lastweek" | "thismonth" | "lastmonth" }
+  | { kind: NamedRange }
   | { kind: "between"; from: string; to: string }
   | { kind: "day"; day: string };
 
@@ -17,7 +17,20 @@ export const MAX_RANGE_DAYS = 366;
 /** Earliest day a range may start on. */
 export const MIN_RANGE_DAY: IsoDay = "2000-01-01";
 
-const NAMED = new Set(["thisweek", "lastweek", "thismonth", "lastmonth"]);
+/** The ranges named by a word: calendar days, weeks, months, quarters and the year so far. */
+export const NAMED_RANGES = [
+  "yesterday",
+  "thisweek",
+  "lastweek",
+  "thismonth",
+  "lastmonth",
+  "thisquarter",
+  "lastquarter",
+  "ytd",
+] as const;
+export type NamedRange = (typeof NAMED_RANGES)[number];
+
+const NAMED: ReadonlySet<string> = new Set(NAMED_RANGES);
 const LAST = /^last(\d+)d$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const BETWEEN = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;
@@ -35,8 +48,7 @@ export function normalizeRangeText(text: string): string {
 export function matchRangeSpec(normalized: string): RangeSpec | null {
   const last = LAST.exec(normalized);
   if (last) return { kind: "last", days: Number(last[1]) };
-  if (NAMED.has(normalized))
-    return { kind: normalized as "thisweek" | "lastweek" | "thismonth" | "lastmonth" };
+  if (NAMED.has(normalized)) return { kind: normalized as NamedRange };
   const between = BETWEEN.exec(normalized);
   if (between) return { kind: "between", from: between[1] as string, to: between[2] as string };
   if (DAY.test(normalized)) return { kind: "day", day: normalized };
@@ -67,7 +79,13 @@ export function rangeExamples(today: IsoDay): RangeExample[] {
     { text: "last14d, last30d, last90d", meaning: "the last 14, 30 or 90 days including today" },
     { text: "last45d", meaning: `any lastNd with N from 1 to ${MAX_LAST_DAYS}` },
     { text: "thisweek, lastweek", meaning: "Monday to today; last Monday to Sunday" },
+    { text: "yesterday", meaning: "the whole day before today" },
     { text: "thismonth, lastmonth", meaning: "the 1st to today; the whole previous month" },
+    {
+      text: "thisquarter, lastquarter",
+      meaning: "the quarter's first day to today; the whole previous calendar quarter",
+    },
+    { text: "ytd", meaning: "the year to date: January 1st to today" },
     {
       text: `${addDays(day, -14)}..${day}`,
       meaning: `from..to, both included, up to ${MAX_RANGE_DAYS} days`,

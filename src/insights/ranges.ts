@@ -1,6 +1,6 @@
 import type { IsoDay } from "../analytics/types.ts";
 import { todayIn } from "./dayjs.ts";
-import { addDays, daysInclusive, isoWeekday, isValidIsoDay, startOfMonth } from "./days.ts";
+import { addDays, daysInclusive, isoWeekday, isValidIsoDay, startOfMonth, startOfQuarter } from "./days.ts";
 import { formatRangeLabel } from "./labels.ts";
 import { RangeParseError, type RangeParseReason } from "./range-errors.ts";
 import {
@@ -32,12 +32,16 @@ export interface RangeContext {
  *   current period is a few hours short of the comparison period.
  * - `thisweek` = Monday of the current ISO week .. today (one day on a Monday).
  * - `lastweek` = the previous ISO week, Monday..Sunday (on a Sunday: the week before this one).
+ * - `yesterday` = the day before today, whole.
  * - `thismonth` = the 1st .. today; `lastmonth` = the whole previous month.
+ * - `thisquarter` = the first day of the calendar quarter (Jan, Apr, Jul, Oct 1st) .. today;
+ *   `lastquarter` = the whole previous calendar quarter.
+ * - `ytd` = January 1st .. today (at most 366 days, the service's limit).
  * - `YYYY-MM-DD..YYYY-MM-DD` and a single `YYYY-MM-DD` as written.
  *
  * The comparison period is always the equally long period just before `from`, also for
- * `lastmonth` (February is compared with the 28 days before it, not with all of January), so the
- * two totals cover the same number of days and their % change means something.
+ * `lastmonth` (February is compared with the 28 days before it, not with all of January), `lastquarter`
+ * and `ytd`, so the two totals cover the same number of days and their % change means something.
  *
  * @throws RangeParseError (code `bad_range`) for garbage, `last0d`/`last366d`, impossible or
  *   inverted dates, ranges over 366 days, before 2000-01-01 or after today; the message lists the
@@ -98,6 +102,18 @@ function resolveSpec(
       const to = addDays(startOfMonth(today), -1);
       return { from: startOfMonth(to), to, canonical: spec.kind };
     }
+    case "yesterday": {
+      const day = addDays(today, -1);
+      return { from: day, to: day, canonical: spec.kind };
+    }
+    case "thisquarter":
+      return { from: startOfQuarter(today), to: today, canonical: spec.kind };
+    case "lastquarter": {
+      const to = addDays(startOfQuarter(today), -1);
+      return { from: startOfQuarter(to), to, canonical: spec.kind };
+    }
+    case "ytd":
+      return { from: `${today.slice(0, 4)}-01-01`, to: today, canonical: spec.kind };
     case "between":
       return { from: spec.from, to: spec.to, canonical: `${spec.from}..${spec.to}` };
     case "day":

@@ -173,7 +173,7 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
   }
 
   return async function processDelivery(job: DeliveryJob, jobToken?: string): Promise<DeliveryResult> {
-    if (job.name === JOB_NAME.slot) return fanOut({ ...deps.fanOut, logger }, job);
+    if (job.name === JOB_NAME.slot) return fanOut({ ...deps.fanOut, logger, clock: deps.clock }, job);
     const ids = parseSchedulerId(job.data.sub ?? "");
     if (!ids) throw new UnrecoverableError("a delivery job without a subscription id");
     if (job.name === JOB_NAME.notice) return tellOwner(deps, job, jobToken, ids.ref, ids.subId);

@@ -14,6 +14,7 @@ export type DeliveryResult =
         | "lease_lost"
         | "notice_not_needed"
         | "no_slot"
+        | "not_a_run_day"
         | "unverifiable"
         | "condition_not_met"
         | "superseded";

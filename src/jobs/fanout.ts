@@ -3,6 +3,7 @@ import type { Logger } from "../log.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { schedulerIdFor } from "../subscriptions/ids.ts";
 import { fireTimeOfJob, periodOf } from "../subscriptions/period.ts";
+import { firesAt, gatedRunBetween } from "../subscriptions/schedule.ts";
 import type { SlotRegistry } from "../subscriptions/slot-registry.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
 import {
@@ -22,6 +23,8 @@ export interface FanOutDeps {
   logger: Logger;
   /** Members read per workspace per round [100]. */
   pageSize?: number;
+  /** Now, for a gated slot's late fire (see runOf) [the system clock]. */
+  clock?: () => Date;
   /** Jobs per addBulk call [500]. */
   batchSize?: number;
   /** Workspaces read at once [64]. */
@@ -56,6 +59,9 @@ const MAX_PRIORITY = 2_097_152;
  * waits on its own while the machine computes them all; dealt in runs, each computation serves the
  * runs that follow it, and the warm-up keeps ahead of the deliveries.
  *
+ * A gated slot's fire that is not a run day in its zone (month-day.ts) deals nothing out, unless it
+ * ran late past a run day, which it then deals out in its place.
+ *
  * Job ids are (subscription, period): a retried fan-out adds nothing twice while the jobs wait,
  * and a repeat of a delivered one stops at its claim. Workspaces found without members are pruned
  * from the slot's registry (it is kept a superset).
@@ -64,7 +70,12 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
   const slotId = job.data.slot ?? "";
   const fire = fireTimeOfJob(job);
   if (!slotId || fire === null) return { status: "skipped" as const, why: "no_slot" as const };
-  const period = periodOf(fire);
+  const due = runOf(deps, job, fire);
+  if (typeof due === "string") {
+    deps.logger.debug({ slot: slotId, period: due, gate: job.data.gate }, "slot fire not a run day");
+    return { status: "skipped" as const, why: "not_a_run_day" as const, period: due };
+  }
+  const period = periodOf(due.fire);
   const pageSize = deps.pageSize ?? 100;
   const runLength = Math.max(1, deps.runLength ?? 10);
   const opts = deliveryJobOptions(deps.policy);
@@ -138,6 +149,23 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
   pending = [];
   deps.logger.info({ slot: slotId, period, jobs: added }, "slot fired");
   return { status: "fanned_out" as const, period, jobs: added };
+}
+
+/**
+ * The run a slot's fire stands for: itself, unless its slot is gated (month-day.ts) and its local date
+ * is not a run day. Then nothing (its period, as a string), or, when the fire ran late, the run day a
+ * late fire jumped over (gatedRunBetween).
+ */
+function runOf(
+  deps: Pick<FanOutDeps, "clock">,
+  job: Job<DeliveryJobData, unknown, string>,
+  fire: number,
+): { fire: number } | string {
+  const { gate, tz = "UTC", pattern } = job.data;
+  if (gate === undefined || firesAt(gate, tz, new Date(fire))) return { fire };
+  const now = (deps.clock ?? (() => new Date()))();
+  const missed = pattern ? gatedRunBetween(pattern, tz, gate, new Date(fire), now) : null;
+  return missed ? { fire: missed.getTime() } : periodOf(fire);
 }
 
 async function prune(deps: FanOutDeps, slotId: string, ref: WorkspaceRef) {

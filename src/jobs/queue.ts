@@ -38,6 +38,14 @@ export interface DeliveryJobData {
   reason?: string;
   /** Slot jobs: the slot id. */
   slot?: string;
+  /**
+   * Slot jobs of a gated slot: the gate its fires must pass (a month day's text, month-day.ts), the
+   * zone whose local date it is checked on, and the slot's pattern (to find a run day a late fire
+   * jumped over).
+   */
+  gate?: string;
+  tz?: string;
+  pattern?: string;
   /** Takeover checks paging through channel history across delays: where to go on. */
   cursor?: string;
   /** How many times this delivery was added again after BullMQ failed it for stalling (stalled.ts). */

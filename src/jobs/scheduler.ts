@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { schedulerIdFor } from "../subscriptions/ids.ts";
 import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
-import { slotSchedulerId } from "../subscriptions/slots.ts";
+import { type SlotSpec, slotSchedulerId } from "../subscriptions/slots.ts";
 import { type DeliveryPolicy, type DeliveryQueue, deliveryJobOptions, JOB_NAME } from "./queue.ts";
 
 const PAGE = 500;
@@ -25,12 +25,18 @@ export function createSchedulerSync(options: {
    * while a run is due would drop it. Skip the write when the scheduler already says the same and its
    * next run is still pending.
    */
-  async function unchanged(id: string, slotId: string, pattern: string, tz: string): Promise<boolean> {
+  async function unchanged(id: string, slot: SlotSpec): Promise<boolean> {
     const current = await queue.getJobScheduler(id);
     const t = current?.template;
-    if (!current || current.pattern !== pattern || current.tz !== tz || current.name !== JOB_NAME.slot)
+    if (
+      !current ||
+      current.pattern !== slot.pattern ||
+      current.tz !== slot.tz ||
+      current.name !== JOB_NAME.slot
+    )
       return false;
-    if (t?.data?.slot !== slotId || t.opts?.attempts !== opts.attempts) return false;
+    if (t?.data?.slot !== slot.id || t.opts?.attempts !== opts.attempts) return false;
+    if (t.data.gate !== slot.gate || t.data.pattern !== (slot.gate ? slot.pattern : undefined)) return false;
     if (typeof current.next !== "number") return false;
     const state = await queue.getJobState(`repeat:${id}:${current.next}`);
     return state === "delayed" || state === "waiting" || state === "prioritized" || state === "active";
@@ -39,11 +45,13 @@ export function createSchedulerSync(options: {
   return {
     async ensureSlot(slot) {
       const id = slotSchedulerId(slot.id);
-      if (await unchanged(id, slot.id, slot.pattern, slot.tz)) return false;
+      if (await unchanged(id, slot)) return false;
+      // A gated slot's job carries its gate, zone and pattern: the fan-out checks each fire's local date.
+      const gated = slot.gate !== undefined ? { gate: slot.gate, tz: slot.tz, pattern: slot.pattern } : {};
       await queue.upsertJobScheduler(
         id,
         { pattern: slot.pattern, tz: slot.tz },
-        { name: JOB_NAME.slot, data: { slot: slot.id }, opts },
+        { name: JOB_NAME.slot, data: { slot: slot.id, ...gated }, opts },
       );
       return true;
     },
@@ -66,8 +74,16 @@ export function createSchedulerSync(options: {
       for (let start = 0; ; start += PAGE) {
         const page = await queue.getJobSchedulers(start, start + PAGE - 1, true);
         for (const s of page)
-          if (s?.key)
-            yield { id: s.key, pattern: s.pattern ?? undefined, tz: s.tz ?? undefined, next: s.next };
+          if (s?.key) {
+            const gate = s.template?.data?.gate;
+            yield {
+              id: s.key,
+              pattern: s.pattern ?? undefined,
+              tz: s.tz ?? undefined,
+              next: s.next,
+              ...(typeof gate === "string" ? { gate } : {}),
+            };
+          }
         if (page.length < PAGE) return;
       }
     },

@@ -1,6 +1,7 @@
 import type { Logger } from "../log.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import { periodOf } from "../subscriptions/period.ts";
+import { firesAt } from "../subscriptions/schedule.ts";
 import type { SlotRegistry } from "../subscriptions/slot-registry.ts";
 import { parseSlotSchedulerId } from "../subscriptions/slots.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
@@ -70,6 +71,9 @@ export function createSlotLookahead(deps: SlotLookaheadDeps): SlotLookahead {
         if (next === null || next <= now) continue;
         if (next > now + deps.leadMs) return out;
         const slotId = s.key ? parseSlotSchedulerId(s.key) : null;
+        // A gated slot's fire that is not a run day fans nothing out: nothing to warm.
+        const gate = s.template?.data?.gate;
+        if (typeof gate === "string" && !firesAt(gate, s.tz ?? "UTC", new Date(next))) continue;
         if (slotId) out.push({ slotId, fire: next });
       }
       if (page.length < pageSize) return out;

@@ -1,5 +1,6 @@
 import { CHART_STYLES, type ChartStyle } from "../insights/types.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
+import { monthDayText, parseMonthDayText } from "./month-day.ts";
 import { runStateOf } from "./run-state.ts";
 import { sortDays } from "./schedule.ts";
 import type { LastDelivery, Schedule, Subscription, Weekday } from "./types.ts";
@@ -18,13 +19,17 @@ const list = (v: string | undefined) => (v ? v.split(SEP) : []);
 function scheduleFields(s: Schedule): SubscriptionHash {
   if (s.kind === "weekly") return { kind: "weekly", days: sortDays(s.days).join(",") };
   if (s.kind === "cron") return { kind: "cron", cron: s.expression };
+  // The day as its canonical text (`1`, `first-mon`, `last-workday`): one short field.
+  if (s.kind === "monthly" || s.kind === "quarterly") return { kind: s.kind, on: monthDayText(s.on) };
   return { kind: s.kind };
 }
 
 function scheduleOf(h: SubscriptionHash): Schedule {
   if (h.kind === "weekly") return { kind: "weekly", days: list(h.days?.replace(/,/g, SEP)) as Weekday[] };
   if (h.kind === "cron") return { kind: "cron", expression: h.cron ?? "" };
-  if (h.kind === "hourly") return { kind: "hourly" };
+  if (h.kind === "hourly" || h.kind === "weekdays") return { kind: h.kind };
+  if (h.kind === "monthly" || h.kind === "quarterly")
+    return { kind: h.kind, on: parseMonthDayText(h.on ?? "") ?? { kind: "day", day: 1 } };
   return { kind: "daily" };
 }
 
@@ -87,7 +92,7 @@ export function keptReason(reason: string): string {
 export const LAST_FIELDS = ["last", "lp", "la", "lo", "lt", "lr", "lc"] as const;
 
 /** Fields a schedule change must clear (the old kind's). */
-export const SCHEDULE_FIELDS = ["days", "cron"] as const;
+export const SCHEDULE_FIELDS = ["days", "cron", "on"] as const;
 
 function lastOf(h: SubscriptionHash): LastDelivery | undefined {
   if (h.lp && h.la && h.lo) {

@@ -111,7 +111,12 @@ export function createReconcile(o: {
         await scheduler.dropSlot(slotId);
         counts.schedulersRemoved++;
         if ((await registry.size(slotId)) > 0)
-          await scheduler.ensureSlot({ id: slotId, pattern: s.pattern, tz: s.tz });
+          await scheduler.ensureSlot({
+            id: slotId,
+            pattern: s.pattern,
+            tz: s.tz,
+            ...(s.gate !== undefined ? { gate: s.gate } : {}),
+          });
         continue;
       }
       const legacy = parseSchedulerId(s.id);

@@ -6,6 +6,8 @@ export interface SchedulerInfo {
   id: string;
   pattern?: string;
   tz?: string;
+  /** A slot scheduler's gate (see SlotSpec). */
+  gate?: string;
   /** Epoch ms of its pending run, if any. */
   next?: number;
 }

@@ -26,7 +26,7 @@ if ARGV[1] == 'add' then redis.call('hset', KEYS[2], ARGV[2], ARGV[3])
 else redis.call('hdel', KEYS[2], ARGV[2]) end
 return 1`;
 
-const GUARD = ["kind", "days", "cron", "time", "tz", "status", "channel"] as const;
+const GUARD = ["kind", "days", "cron", "on", "time", "tz", "status", "channel"] as const;
 
 export function createSlotLayout(o: { redis: RedisClient; keys: KeyScheme }) {
   const { redis, keys } = o;

@@ -7,14 +7,35 @@ export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as con
 /** A weekday, lower-case, three letters. */
 export type Weekday = (typeof WEEKDAYS)[number];
 
+/** Which occurrence of a weekday in a month: the first … fourth, or the last. */
+export type Nth = 1 | 2 | 3 | 4 | "last";
+
 /**
- * When a subscription fires. Daily and weekly use the record's `time`, hourly only its minute (alerts
- * check hourly); a cron expression carries its own.
+ * The day of the month a monthly or quarterly schedule runs on. Working days are Monday to Friday
+ * (no public holidays: they differ by country and team).
+ */
+export type MonthDay =
+  /** Day 1–31; a month shorter than `day` runs on its last day (the 31st is every month's last day). */
+  | { kind: "day"; day: number }
+  /** The first … fourth, or the last, `weekday` of the month. */
+  | { kind: "weekday"; nth: Nth; weekday: Weekday }
+  /** The first or the last working day of the month. */
+  | { kind: "workday"; which: "first" | "last" };
+
+/**
+ * When a subscription fires. Every kind but cron uses the record's `time` (hourly only its minute;
+ * alerts check hourly); a cron expression carries its own. `weekdays` is Monday to Friday. A
+ * quarterly schedule runs in one month of each calendar quarter: days counted from a month's start
+ * (the 1st, the first Monday, the first working day) in the quarter's first month, days counted from
+ * its end (the last day, the last Friday, the last working day) in its last month.
  */
 export type Schedule =
   | { kind: "hourly" }
   | { kind: "daily" }
+  | { kind: "weekdays" }
   | { kind: "weekly"; days: Weekday[] }
+  | { kind: "monthly"; on: MonthDay }
+  | { kind: "quarterly"; on: MonthDay }
   | { kind: "cron"; expression: string };
 
 /** Paused subscriptions keep their record but have no scheduler. */

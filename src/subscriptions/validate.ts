@@ -3,8 +3,16 @@ import { assertTimeZone } from "../insights/dayjs.ts";
 import { parseRange } from "../insights/ranges.ts";
 import { CHART_STYLES } from "../insights/types.ts";
 import { conditionText, parseCondition } from "./conditions.ts";
+import { monthDayText, parseMonthDayText } from "./month-day.ts";
 import { checkCronExpression, parseTime, shortestGapMs, sortDays } from "./schedule.ts";
-import { type Schedule, type Subscription, type SubscriptionInput, WEEKDAYS, type Weekday } from "./types.ts";
+import {
+  type MonthDay,
+  type Schedule,
+  type Subscription,
+  type SubscriptionInput,
+  WEEKDAYS,
+  type Weekday,
+} from "./types.ts";
 
 /** Limits on what a subscription may ask for. */
 export interface SubscriptionLimits {
@@ -37,9 +45,27 @@ export function invalidField(field: string, message: string): AppError<"invalid_
   return new AppError("invalid_subscription", message, { details: { field } });
 }
 
+/** A month day as given (object or canonical text), checked into its canonical object. */
+function checkMonthDay(kind: "monthly" | "quarterly", on: unknown): MonthDay {
+  const parsed =
+    typeof on === "string"
+      ? parseMonthDayText(on)
+      : on && typeof on === "object"
+        ? parseMonthDayText(monthDayText(on as MonthDay))
+        : null;
+  if (!parsed)
+    throw invalidField(
+      "schedule",
+      `A ${kind} subscription runs on a day of the month (1–31), the first to fourth or last weekday (first mon, last fri), or the first or last working day.`,
+    );
+  return parsed;
+}
+
 function checkSchedule(s: unknown, limits: SubscriptionLimits): Schedule {
   const kind = (s as { kind?: unknown } | null)?.kind;
-  if (kind === "daily" || kind === "hourly") return { kind };
+  if (kind === "daily" || kind === "hourly" || kind === "weekdays") return { kind };
+  if (kind === "monthly" || kind === "quarterly")
+    return { kind, on: checkMonthDay(kind, (s as { on?: unknown }).on) };
   if (kind === "weekly") {
     const days = (s as { days?: unknown }).days;
     if (!Array.isArray(days) || days.length === 0 || !days.every((d) => WEEKDAYS.includes(d as Weekday)))
@@ -57,7 +83,7 @@ function checkSchedule(s: unknown, limits: SubscriptionLimits): Schedule {
   }
   throw invalidField(
     "schedule",
-    "The frequency must be hourly, daily, weekly (with weekdays) or a cron expression.",
+    "The frequency must be hourly, daily, weekdays, weekly (with weekdays), monthly, quarterly or a cron expression.",
   );
 }
 

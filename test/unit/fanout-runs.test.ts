@@ -200,3 +200,50 @@ describe("a slot's fan-out deals each workspace a run of its members per round",
     expect(w.added.every((a) => a.priority === 1)).toBe(true);
   });
 });
+
+describe("a gated slot deals out only the fires that fall on a run day", () => {
+  // The last working day fires on the 26th to the 31st; November 2026 ends on Monday the 30th.
+  const gated = (fire: number, tz: string) =>
+    ({
+      id: "slot-job",
+      data: { slot: "slot1", gate: "last-workday", tz, pattern: "0 9 26-31 * *" },
+      opts: { prevMillis: fire },
+    }) as unknown as Job<DeliveryJobData, unknown, string>;
+
+  it("Friday the 27th is not the month's last working day: nothing is added or warmed", async () => {
+    const w = world({ TAAAA0001: 3 });
+    const r = await fanOut({ ...w.deps, clock: () => new Date(FIRE + 30_000) }, gated(FIRE, "UTC"));
+    expect(r).toEqual({ status: "skipped", why: "not_a_run_day", period: "20261127T090000Z" });
+    expect(w.added).toHaveLength(0);
+    expect(w.warmed).toHaveLength(0);
+  });
+
+  it("Monday the 30th is: every member is added", async () => {
+    const w = world({ TAAAA0001: 3 });
+    const r = await fanOut(w.deps, gated(Date.UTC(2026, 10, 30, 9, 0, 0), "UTC"));
+    expect(r).toMatchObject({ status: "fanned_out", jobs: 3 });
+    expect(w.added).toHaveLength(3);
+  });
+
+  it("a fire that ran late past the run day (workers down) deals out that run day, once, in its place", async () => {
+    const w = world({ TAAAA0001: 3 });
+    // The fire of the 27th, run on Dec 2 after an outage: BullMQ made no fire for the 28th to the 31st.
+    const late = { ...w.deps, clock: () => new Date("2026-12-02T10:00:00Z") };
+    const r = await fanOut(late, gated(FIRE, "UTC"));
+    expect(r).toMatchObject({ status: "fanned_out", period: "20261130T090000Z", jobs: 3 });
+    // Late, but before the run day: still nothing.
+    const early = { ...world({ TAAAA0001: 3 }).deps, clock: () => new Date("2026-11-29T10:00:00Z") };
+    expect(await fanOut(early, gated(FIRE, "UTC"))).toMatchObject({
+      status: "skipped",
+      why: "not_a_run_day",
+    });
+  });
+
+  it("the zone's date decides: 01:00 on Dec 1 in UTC is still Nov 30 in New York", async () => {
+    const w = world({ TAAAA0001: 2 });
+    const fire = Date.UTC(2026, 11, 1, 1, 0, 0);
+    expect(await fanOut(w.deps, gated(fire, "America/New_York"))).toMatchObject({ status: "fanned_out" });
+    const onTime = { ...world({ TAAAA0001: 2 }).deps, clock: () => new Date(fire + 1_000) };
+    expect(await fanOut(onTime, gated(fire, "UTC"))).toMatchObject({ status: "skipped" });
+  });
+});

@@ -23,6 +23,10 @@ describe("parseCommand", () => {
     ["2026-11-15", { kind: "digest", range: "2026-11-15" }],
     ["thisweek scanner:sast scanner:sca", { kind: "digest", range: "thisweek", scanners: ["sast", "sca"] }],
     ['asset:"payments / api" lastmonth', { kind: "digest", range: "lastmonth", assets: ["payments / api"] }],
+    ["yesterday", { kind: "digest", range: "yesterday" }],
+    ["LastQuarter", { kind: "digest", range: "lastquarter" }],
+    ["thisquarter scanner:sast", { kind: "digest", range: "thisquarter", scanners: ["sast"] }],
+    ["export ytd", { kind: "export", range: "ytd" }],
     ["help", { kind: "help" }],
     ["Connect", { kind: "connect" }],
     ["status", { kind: "status" }],
@@ -128,6 +132,69 @@ describe("parseCommand", () => {
     expect(parseCommand("subscribe weekly 25:00")).toMatchObject({ kind: "invalid", code: "bad_syntax" });
   });
 
+  it("reads weekdays, monthly and quarterly schedules with their day of the month", () => {
+    const sub = (text: string) => parseCommand(`subscribe ${text}`);
+    expect(sub("weekdays 08:00 yesterday")).toMatchObject({
+      kind: "subscribe",
+      frequency: "weekdays",
+      days: [],
+      time: "08:00",
+      range: "yesterday",
+    });
+    expect(sub("workdays 08:00")).toMatchObject({ frequency: "weekdays" });
+    expect(sub("monthly 1st 09:00 lastmonth")).toMatchObject({
+      frequency: "monthly",
+      on: { kind: "day", day: 1 },
+      time: "09:00",
+      range: "lastmonth",
+    });
+    expect(sub("monthly 09:00")).toMatchObject({ frequency: "monthly", days: [] });
+    expect(sub("monthly 09:00")).not.toHaveProperty("on");
+    expect(sub("monthly 31 Europe/Berlin")).toMatchObject({
+      on: { kind: "day", day: 31 },
+      tz: "Europe/Berlin",
+    });
+    expect(sub("monthly first mon 09:00")).toMatchObject({
+      on: { kind: "weekday", nth: 1, weekday: "mon" },
+      days: [],
+    });
+    expect(sub("monthly last friday 16:30")).toMatchObject({
+      on: { kind: "weekday", nth: "last", weekday: "fri" },
+      time: "16:30",
+    });
+    expect(sub("monthly last workday 17:00")).toMatchObject({ on: { kind: "workday", which: "last" } });
+    expect(sub("monthly last working day 17:00")).toMatchObject({ on: { kind: "workday", which: "last" } });
+    expect(sub("quarterly 09:00 lastquarter")).toMatchObject({
+      frequency: "quarterly",
+      range: "lastquarter",
+    });
+    expect(sub("09:00 first mon quarterly")).toMatchObject({
+      frequency: "quarterly",
+      on: { kind: "weekday", nth: 1, weekday: "mon" },
+    });
+    expect(parseCommand("subscribe me monthly 15th")).toMatchObject({ kind: "subscribeMe", on: { day: 15 } });
+    expect(parseCommand("alert monthly 1st when violations > 500")).toMatchObject({
+      mode: "alert",
+      frequency: "monthly",
+    });
+  });
+
+  it("says what is wrong with a day that does not fit the frequency", () => {
+    const problem = (text: string) => {
+      const c = parseCommand(`subscribe ${text}`);
+      return c.kind === "invalid" ? c.message : `parsed as ${c.kind}`;
+    };
+    expect(problem("monthly mon 09:00")).toMatch(/`monthly first mon`, `monthly last mon`/);
+    expect(problem("weekly last fri")).toMatch(/goes with monthly or quarterly/);
+    expect(problem("daily 1st")).toMatch(/goes with monthly or quarterly/);
+    expect(problem("weekdays mon")).toMatch(/Monday to Friday; leave out the weekdays/);
+    expect(problem("monthly 1st 15th")).toMatch(/one day of the month/);
+    expect(problem("monthly 32nd")).toMatch(/can't read "32nd"/);
+    expect(problem("monthly fifth mon")).toMatch(/first to fourth, or last/);
+    // A bare number is a day only beside monthly or quarterly.
+    expect(problem("daily 9")).toMatch(/can't read "9"/);
+  });
+
   it("reads a subscription's chart style and the workspace's settings", () => {
     expect(parseCommand("subscribe daily chart:png")).toMatchObject({ kind: "subscribe", chart: "png" });
     expect(parseCommand("subscribe me daily 08:00 CHART:Off")).toMatchObject({
@@ -149,6 +216,8 @@ describe("parseCommand", () => {
     ["hlep", "help"],
     ["subscibe", "subscribe"],
     ["conect", "connect"],
+    ["lastquater", "lastquarter"],
+    ["yesterdy", "yesterday"],
     ["banana", "help"],
   ])("suggests the closest command for %s", (text, suggestion) => {
     expect(parseCommand(text)).toMatchObject({ kind: "invalid", code: "unknown_command", suggestion });

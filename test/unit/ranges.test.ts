@@ -336,6 +336,98 @@ describe("parseRange resolves every form", () => {
       "2028-01-01..2028-12-31",
     ],
     [
+      "yesterday: the whole day before today",
+      "yesterday",
+      "2026-11-21T12:00:00Z",
+      UTC,
+      "2026-11-20..2026-11-20",
+      "2026-11-19..2026-11-19",
+      "yesterday",
+    ],
+    // 12:00Z on Dec 31 is already 01:00 on New Year's Day in Auckland.
+    [
+      "yesterday across a year end, in the zone's calendar",
+      "yesterday",
+      "2026-12-31T12:00:00Z",
+      AKL,
+      "2026-12-31..2026-12-31",
+      "2026-12-30..2026-12-30",
+      "yesterday",
+    ],
+    [
+      "thisquarter: the quarter's first day to today, against as many days before it",
+      "thisquarter",
+      "2026-11-21T12:00:00Z",
+      UTC,
+      "2026-10-01..2026-11-21",
+      "2026-08-10..2026-09-30",
+      "thisquarter",
+    ],
+    [
+      "lastquarter: the whole previous calendar quarter",
+      "lastquarter",
+      "2026-11-21T12:00:00Z",
+      UTC,
+      "2026-07-01..2026-09-30",
+      "2026-03-31..2026-06-30",
+      "lastquarter",
+    ],
+    // 12:00Z on Jan 1 is 04:00 that day in LA: last quarter is the one that just ended.
+    [
+      "lastquarter on New Year's Day: Q4 of the year before",
+      "lastquarter",
+      "2027-01-01T12:00:00Z",
+      LA,
+      "2026-10-01..2026-12-31",
+      "2026-07-01..2026-09-30",
+      "lastquarter",
+    ],
+    [
+      "lastquarter of a leap year's Q1: 91 days",
+      "lastquarter",
+      "2028-04-15T12:00:00Z",
+      UTC,
+      "2028-01-01..2028-03-31",
+      "2027-10-02..2027-12-31",
+      "lastquarter",
+    ],
+    [
+      "thisquarter on its first day: that day",
+      "thisquarter",
+      "2027-04-01T12:00:00Z",
+      UTC,
+      "2027-04-01..2027-04-01",
+      "2027-03-31..2027-03-31",
+      "thisquarter",
+    ],
+    [
+      "ytd: January 1st to today",
+      "ytd",
+      "2026-11-21T12:00:00Z",
+      UTC,
+      "2026-01-01..2026-11-21",
+      "2025-02-10..2025-12-31",
+      "ytd",
+    ],
+    [
+      "ytd on a leap year's last day: 366 days, the longest range",
+      "ytd",
+      "2028-12-31T12:00:00Z",
+      UTC,
+      "2028-01-01..2028-12-31",
+      "2026-12-31..2027-12-31",
+      "ytd",
+    ],
+    [
+      "ytd on New Year's Day: that day",
+      "YTD",
+      "2027-01-01T12:00:00Z",
+      UTC,
+      "2027-01-01..2027-01-01",
+      "2026-12-31..2026-12-31",
+      "ytd",
+    ],
+    [
       "first allowed day",
       "2000-01-01",
       "2026-11-21T12:00:00Z",
@@ -533,6 +625,29 @@ describe("range properties", () => {
         expect(addDays(lm.to, 1)).toBe(tm.from);
         expect(lm.previousTo).toBe(addDays(lm.from, -1));
         expect(daysInclusive(lm.previousFrom, lm.previousTo)).toBe(lm.days);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("quarters start on Jan, Apr, Jul or Oct 1st and adjoin; ytd starts on Jan 1st; yesterday ends before today", () => {
+    fc.assert(
+      fc.property(instant, fc.constantFrom(...zones), (now, tz) => {
+        const ctx = { now, tz };
+        const today = parseRange("last1d", ctx).to;
+        const tq = parseRange("thisquarter", ctx);
+        const lq = parseRange("lastquarter", ctx);
+        const ytd = parseRange("ytd", ctx);
+        const y = parseRange("yesterday", ctx);
+        for (const q of [tq, lq]) expect(["01", "04", "07", "10"]).toContain(q.from.slice(5, 7));
+        expect(tq.from.endsWith("-01")).toBe(true);
+        expect(tq.to).toBe(today);
+        expect(addDays(lq.to, 1)).toBe(tq.from);
+        expect([90, 91, 92]).toContain(lq.days);
+        expect(ytd.from).toBe(`${today.slice(0, 4)}-01-01`);
+        expect(ytd.to).toBe(today);
+        expect(y.from).toBe(addDays(today, -1));
+        expect(y.days).toBe(1);
       }),
       { numRuns: 300 },
     );

@@ -14,7 +14,10 @@ import { slotSchedulerId } from "../../src/subscriptions/slots.ts";
 const NOW = Date.UTC(2026, 10, 28, 8, 59, 50);
 const slot = (n: number) => `s${String(n).padStart(15, "0")}`;
 
-function world(schedulers: { id: string; next: number | null }[], members: Record<string, number>) {
+function world(
+  schedulers: { id: string; next: number | null; gate?: string; tz?: string }[],
+  members: Record<string, number>,
+) {
   const warmed: { team: string; members: string[]; period: string }[] = [];
   const claimed = new Map<string, number>();
   const walked: string[] = [];
@@ -27,7 +30,14 @@ function world(schedulers: { id: string; next: number | null }[], members: Recor
         expect(asc).toBe(true);
         schedulerReads++;
         const page = sorted.slice(start, end < 0 ? undefined : end + 1);
-        return page.map((s) => ({ key: s.id, name: "slot", next: s.next ?? undefined })) as never;
+        return page.map((s) => ({
+          key: s.id,
+          name: "slot",
+          next: s.next ?? undefined,
+          ...(s.gate
+            ? { tz: s.tz, template: { data: { slot: s.id.slice(5), gate: s.gate, tz: s.tz } } }
+            : {}),
+        })) as never;
       },
     },
     registry: {
@@ -175,5 +185,19 @@ describe("the slot lookahead", () => {
     await new Promise((r) => setTimeout(r, 30));
     expect(calls).toBe(stoppedAt);
     expect(w.warmed).toEqual([]);
+  });
+
+  it("skips a gated slot's fire that is not a run day (its fan-out deals nothing out), warms one that is", async () => {
+    // NOW is Sat Nov 28 2026; the last working day of November 2026 is Mon Nov 30.
+    const soon = NOW + 5_000;
+    const w = world(
+      [
+        { id: slotSchedulerId(slot(1)), next: soon, gate: "last-workday", tz: "UTC" },
+        { id: slotSchedulerId(slot(2)), next: soon, gate: "28", tz: "UTC" },
+      ],
+      { T1: 1 },
+    );
+    expect(await w.lookahead.tick()).toEqual([slot(2)]);
+    expect(w.warmed.map((x) => x.period)).toEqual([periodOf(soon)]);
   });
 });

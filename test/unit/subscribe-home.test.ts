@@ -173,6 +173,25 @@ describe("subscriptionView", () => {
     expect(v.filterNames).toEqual(["payments / api"]);
   });
 
+  it("says monthly, quarterly and working-day schedules in words on the Home tab and in the list", () => {
+    const words = (schedule: Subscription["schedule"], time = "09:00") =>
+      subscriptionView({ ...base, schedule, time }).schedule;
+    expect(words({ kind: "monthly", on: { kind: "day", day: 1 } })).toBe("Monthly on the 1st at 09:00");
+    expect(words({ kind: "monthly", on: { kind: "day", day: 30 } })).toBe(
+      "Monthly on the 30th (or the last day of a shorter month) at 09:00",
+    );
+    expect(words({ kind: "monthly", on: { kind: "weekday", nth: 1, weekday: "mon" } })).toBe(
+      "Monthly on the first Monday at 09:00",
+    );
+    expect(words({ kind: "monthly", on: { kind: "workday", which: "last" } }, "17:00")).toBe(
+      "Monthly on the last working day (Mon–Fri) at 17:00",
+    );
+    expect(words({ kind: "quarterly", on: { kind: "day", day: 1 } })).toBe(
+      "Quarterly on the 1st of Jan, Apr, Jul, Oct at 09:00",
+    );
+    expect(words({ kind: "weekdays" }, "08:00")).toBe("Weekdays (Mon–Fri) at 08:00");
+  });
+
   it("shows its own chart style and, on the Home tab, a chart that went as an image", () => {
     const fallback = {
       ...base,

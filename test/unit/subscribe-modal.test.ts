@@ -69,6 +69,32 @@ describe("subscribeModal", () => {
     for (const v of [daily, cron]) expect(checkView(v)).toEqual([]);
   });
 
+  it("monthly and quarterly show a select of the day (68 options in three groups), weekdays neither days nor day", () => {
+    const monthly = modal({ form: form({ frequency: "monthly", on: "last-workday" }) });
+    expect(checkView(monthly)).toEqual([]);
+    expect(blockIds(monthly)).not.toContain(F.weekday);
+    expect(blockIds(monthly)).toEqual(expect.arrayContaining([F.monthDay, F.time]));
+    const select = findElement(monthly.blocks, F.monthDay)?.element as {
+      option_groups: { options: { value: string }[] }[];
+      initial_option?: { value: string; text: { text: string } };
+    };
+    expect(select.option_groups.map((g) => g.options.length)).toEqual([31, 35, 2]);
+    expect(select.initial_option).toMatchObject({
+      value: "last-workday",
+      text: { text: "Last working day" },
+    });
+    const quarterly = modal({ form: form({ frequency: "quarterly", on: "first-mon" }) });
+    expect(checkView(quarterly)).toEqual([]);
+    expect(findElement(quarterly.blocks, F.monthDay)?.element).toMatchObject({
+      initial_option: { value: "first-mon" },
+    });
+    const weekdays = modal({ form: form({ frequency: "weekdays" }) });
+    expect(checkView(weekdays)).toEqual([]);
+    expect(blockIds(weekdays)).not.toContain(F.weekday);
+    expect(blockIds(weekdays)).not.toContain(F.monthDay);
+    expect(blockIds(weekdays)).toContain(F.time);
+  });
+
   it("every schedule input dispatches its changes, so the preview can follow, and so does the channel, to be checked", () => {
     const dispatching = modal().blocks.filter((b) => (b as { dispatch_action?: boolean }).dispatch_action);
     expect(dispatching.map((b) => (b as { block_id: string }).block_id)).toEqual([
@@ -166,11 +192,12 @@ describe("modal state", () => {
   };
 
   it("reads the inputs; inputs this frequency hides keep what the metadata remembered", () => {
-    const f = formFromValues(values, { days: ["tue", "fri"], cron: "0 8 * * *" }, "UTC");
+    const f = formFromValues(values, { days: ["tue", "fri"], on: "last-fri", cron: "0 8 * * *" }, "UTC");
     expect(f).toEqual({
       channelId: "C0SECURITY",
       frequency: "daily",
       days: ["tue", "fri"],
+      on: "last-fri",
       cron: "0 8 * * *",
       time: "07:45",
       tz: "Asia/Tokyo",
@@ -192,6 +219,27 @@ describe("modal state", () => {
     const kept = formFromValues(noMenus, { assets: ["id-9"], scanners: ["s-1"] }, "UTC");
     expect([kept.assetIds, kept.scannerIds]).toEqual([["id-9"], ["s-1"]]);
     expect(scheduleOf(f)).toEqual({ kind: "daily" });
+  });
+
+  it("reads the day of a monthly or quarterly schedule, and the working-day frequency", () => {
+    const pick = (frequency: string, on?: string) => ({
+      ...values,
+      [F.frequency]: { [F.frequency]: { selected_option: { value: frequency } } },
+      ...(on ? { [F.monthDay]: { [F.monthDay]: { selected_option: { value: on } } } } : {}),
+    });
+    const m = formFromValues(pick("monthly", "second-tue"), {}, "UTC");
+    expect(m).toMatchObject({ frequency: "monthly", on: "second-tue" });
+    expect(scheduleOf(m)).toEqual({ kind: "monthly", on: { kind: "weekday", nth: 2, weekday: "tue" } });
+    expect(scheduleOf(formFromValues(pick("quarterly", "1"), {}, "UTC"))).toEqual({
+      kind: "quarterly",
+      on: { kind: "day", day: 1 },
+    });
+    expect(scheduleOf(formFromValues(pick("weekdays"), {}, "UTC"))).toEqual({ kind: "weekdays" });
+    // Switching to monthly restores the day the metadata remembered; none chosen is an error on the select.
+    expect(formFromValues(pick("monthly"), { on: "15" }, "UTC").on).toBe("15");
+    const cleared = formFromValues({ ...pick("monthly"), [F.monthDay]: { [F.monthDay]: {} } }, {}, "UTC");
+    expect(scheduleErrors(cleared)).toHaveProperty(F.monthDay);
+    expect(formFromValues(pick("fortnightly"), {}, "UTC").frequency).toBe("weekly");
   });
 
   it("metadata round-trips and junk decodes to nothing", () => {
@@ -217,6 +265,9 @@ describe("modal state", () => {
       { frequency: "daily" as const },
     ])
       expect(signature({ ...base, ...over })).not.toBe(signature(base));
+    const monthly = form({ frequency: "monthly", on: "1" });
+    expect(signature({ ...monthly, on: "last-workday" })).not.toBe(signature(monthly));
+    expect(signature({ ...monthly, frequency: "quarterly" })).not.toBe(signature(monthly));
     // A cron schedule ignores the time input.
     const cron = form({ frequency: "cron", cron: "0 9 * * *" });
     expect(signature({ ...cron, time: "10:00" })).toBe(signature(cron));
@@ -250,5 +301,16 @@ describe("modal state", () => {
       "2026-11-02T14:00:00.000Z",
     ]);
     expect(previewOf(form({ tz: "Nowhere/Land" }), new Date())).toHaveProperty("error");
+  });
+
+  it("previews a gated schedule's run days only: the last working day over Berlin's spring change", () => {
+    const f = form({ frequency: "monthly", on: "last-workday", time: "17:00", tz: "Europe/Berlin" });
+    const preview = previewOf(f, new Date("2027-01-01T00:00:00Z"), 3);
+    if (!("runs" in preview)) throw new Error(preview.error);
+    expect(preview.runs.map((d) => runTime(d, "Europe/Berlin"))).toEqual([
+      "Fri 29 Jan 2027, 17:00 CET",
+      "Fri 26 Feb 2027, 17:00 CET",
+      "Wed 31 Mar 2027, 17:00 CEST",
+    ]);
   });
 });

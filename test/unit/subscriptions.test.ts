@@ -77,6 +77,35 @@ describe("validateFields", () => {
     ).toBe("scannerIds");
   });
 
+  it("takes weekdays, monthly and quarterly schedules, their day as an object or its text", () => {
+    const check = (schedule: unknown) =>
+      validateFields({ ...base, schedule: schedule as never }, NOW).schedule;
+    expect(check({ kind: "weekdays" })).toEqual({ kind: "weekdays" });
+    expect(check({ kind: "monthly", on: "last-workday" })).toEqual({
+      kind: "monthly",
+      on: { kind: "workday", which: "last" },
+    });
+    expect(check({ kind: "quarterly", on: { kind: "weekday", nth: 1, weekday: "mon" } })).toEqual({
+      kind: "quarterly",
+      on: { kind: "weekday", nth: 1, weekday: "mon" },
+    });
+    expect(check({ kind: "monthly", on: { kind: "day", day: 31 } })).toEqual({
+      kind: "monthly",
+      on: { kind: "day", day: 31 },
+    });
+    for (const on of [
+      "32",
+      "fifth-mon",
+      "second-workday",
+      { kind: "day", day: 0 },
+      { kind: "weekday", nth: 5, weekday: "mon" },
+      { kind: "weekday", nth: 1, weekday: "funday" },
+      { kind: "workday", which: "middle" },
+      null,
+    ])
+      expect(field(() => check({ kind: "monthly", on }))).toBe("schedule");
+  });
+
   it("refuses cron schedules that run more often than the limit, and seconds unless allowed", () => {
     expect(
       field(() => validateFields({ ...base, schedule: { kind: "cron", expression: "*/5 * * * *" } }, NOW)),

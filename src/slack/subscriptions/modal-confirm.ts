@@ -35,7 +35,9 @@ export function blockFor(field: unknown, form: SubscribeForm, present: Set<strin
                   ? F.cron
                   : form.frequency === "weekly"
                     ? F.weekday
-                    : F.frequency
+                    : form.frequency === "monthly" || form.frequency === "quarterly"
+                      ? F.monthDay
+                      : F.frequency
                 : F.channel;
   return present.has(wanted) ? wanted : present.has(F.channel) ? F.channel : F.range;
 }

@@ -42,6 +42,7 @@ export function buildSubscribeView(
 ): SubscribeModalView {
   const m: ModalMeta = { ...meta, shown: signature(form), assets: undefined, scanners: undefined };
   if (form.frequency === "weekly") m.days = form.days;
+  if (form.frequency === "monthly" || form.frequency === "quarterly") m.on = form.on;
   if (form.frequency === "cron") m.cron = form.cron;
   // No menu to hold them: the chosen filters ride along, so a save does not drop them.
   if (!lists.assets?.length && form.assetIds.length > 0) m.assets = form.assetIds;

@@ -3,6 +3,7 @@ import { isAppError } from "../../errors.ts";
 import { SUBSCRIBE_FIELD as F } from "../../ids.ts";
 import { assertTimeZone } from "../../insights/dayjs.ts";
 import { CHART_STYLES, type ChartStyle } from "../../insights/types.ts";
+import { monthDayText, parseMonthDayText } from "../../subscriptions/month-day.ts";
 import { checkCronExpression, nextRuns, parseTime } from "../../subscriptions/schedule.ts";
 import { type Schedule, type Subscription, WEEKDAYS, type Weekday } from "../../subscriptions/types.ts";
 import { isPersonal } from "./personal.ts";
@@ -22,8 +23,9 @@ export interface ModalMeta {
   home?: boolean;
   /** Signature of the schedule whose runs the preview shows. */
   shown?: string;
-  /** Days and cron kept while another frequency is chosen, so switching back restores them. */
+  /** Days, month day and cron kept while another frequency is chosen, so switching back restores them. */
   days?: Weekday[];
+  on?: string;
   cron?: string;
   /** Filters of a modal drawn without its filter menus (lists unavailable), so saving keeps them. */
   assets?: string[];
@@ -51,6 +53,7 @@ export function defaultForm(tz: string, channelId?: string, personal = false): S
     channelId: personal ? undefined : channelId,
     frequency: "weekly",
     days: ["mon"],
+    on: "1",
     cron: "",
     time: "09:00",
     tz,
@@ -71,6 +74,7 @@ export function formOf(sub: Subscription): SubscribeForm {
     channelId: sub.channelId,
     frequency: s.kind,
     days: s.kind === "weekly" ? s.days : ["mon"],
+    on: s.kind === "monthly" || s.kind === "quarterly" ? monthDayText(s.on) : "1",
     cron: s.kind === "cron" ? s.expression : "",
     time: sub.time,
     tz: sub.tz,
@@ -109,13 +113,15 @@ export function formFromValues(values: Values, meta: ModalMeta, fallbackTz: stri
   const style = field(values, F.style)?.selected_option?.value;
   const chart = field(values, F.chart)?.selected_option?.value as ChartStyle | undefined;
   const daysField = field(values, F.weekday);
+  const onField = field(values, F.monthDay);
   const cronField = field(values, F.cron);
   return {
     channelId: meta.personal ? undefined : (field(values, F.channel)?.selected_conversation ?? undefined),
-    frequency: freq === "hourly" || freq === "daily" || freq === "cron" ? freq : "weekly",
+    frequency: FREQUENCIES.find((f) => f === freq) ?? "weekly",
     days: daysField
       ? chosen(daysField).filter((d): d is Weekday => (WEEKDAYS as readonly string[]).includes(d))
       : (meta.days ?? ["mon"]),
+    on: onField ? (onField.selected_option?.value ?? "") : (meta.on ?? "1"),
     cron: cronField ? (cronField.value ?? "").trim() : (meta.cron ?? ""),
     time: field(values, F.time)?.selected_time ?? "09:00",
     tz: (field(values, F.timezone)?.value ?? fallbackTz).trim(),
@@ -137,17 +143,37 @@ export function labelsFromValues(values: Values): string[] {
   return [...texts(field(values, F.assets)), ...texts(field(values, F.scanners))];
 }
 
-/** The schedule the form describes (unchecked). */
+const FREQUENCIES: readonly SubscribeForm["frequency"][] = [
+  "hourly",
+  "daily",
+  "weekdays",
+  "weekly",
+  "monthly",
+  "quarterly",
+  "cron",
+];
+
+/** The schedule the form describes (unchecked; an unreadable month day reads as the 1st). */
 export function scheduleOf(form: SubscribeForm): Schedule {
-  if (form.frequency === "daily" || form.frequency === "hourly") return { kind: form.frequency };
-  if (form.frequency === "cron") return { kind: "cron", expression: form.cron };
+  const f = form.frequency;
+  if (f === "daily" || f === "hourly" || f === "weekdays") return { kind: f };
+  if (f === "cron") return { kind: "cron", expression: form.cron };
+  if (f === "monthly" || f === "quarterly")
+    return { kind: f, on: parseMonthDayText(form.on ?? "1") ?? { kind: "day", day: 1 } };
   return { kind: "weekly", days: form.days };
 }
 
 /** Identifies the schedule the preview was drawn for. */
 export function signature(form: SubscribeForm): string {
   const s = scheduleOf(form);
-  const what = s.kind === "weekly" ? s.days.join(",") : s.kind === "cron" ? s.expression : "";
+  const what =
+    s.kind === "weekly"
+      ? s.days.join(",")
+      : s.kind === "cron"
+        ? s.expression
+        : s.kind === "monthly" || s.kind === "quarterly"
+          ? monthDayText(s.on)
+          : "";
   return [s.kind, what, s.kind === "cron" ? "" : form.time, form.tz].join("|");
 }
 
@@ -155,6 +181,8 @@ export function signature(form: SubscribeForm): string {
 export function scheduleErrors(form: SubscribeForm, allowSeconds = false): Record<string, string> {
   const errors: Record<string, string> = {};
   if (form.frequency === "weekly" && form.days.length === 0) errors[F.weekday] = "Choose at least one day.";
+  if ((form.frequency === "monthly" || form.frequency === "quarterly") && !parseMonthDayText(form.on ?? "1"))
+    errors[F.monthDay] = "Choose the day it runs on.";
   if (form.frequency === "cron") {
     try {
       checkCronExpression(form.cron, { allowSeconds });
