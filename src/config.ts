@@ -99,6 +99,8 @@ export interface Config {
   workerNice: number;
   /** How long a stop waits for work in flight and Redis before it drops the connections (SHUTDOWN_TIMEOUT_MS). */
   shutdownMs: number;
+  /** A scheduled post more than this after its minute counts as late in the operators' views (DELIVERY_LATE_SECONDS). */
+  deliveryLateMs: number;
 }
 
 export interface InteractiveConfig {
@@ -378,6 +380,7 @@ const schema = z.object({
   WEB_CONCURRENCY: int("WEB_CONCURRENCY", 1, 64).optional(),
   WORKER_NICE: int("WORKER_NICE", 0, 19).optional(),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).optional(),
+  DELIVERY_LATE_SECONDS: int("DELIVERY_LATE_SECONDS", 1, 86_400).optional(),
 });
 
 /** One core for the web event loop, the rest (at most 4) for digest threads. */
@@ -565,5 +568,6 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     workerNice: e.WORKER_NICE ?? 10,
     // Under the 30 s most platforms wait after SIGTERM before they SIGKILL.
     shutdownMs: e.SHUTDOWN_TIMEOUT_MS ?? 25_000,
+    deliveryLateMs: (e.DELIVERY_LATE_SECONDS ?? 300) * 1000,
   };
 }

@@ -6,7 +6,9 @@ import { AppError } from "../errors.ts";
 import { createInstallationStore, createInstallLayer, type RemoveSchedulers } from "../install/index.ts";
 import { createStreamExecutor } from "../interactive/queue.ts";
 import type { InteractiveExecutor, Offload } from "../interactive/types.ts";
+import { createDeliveryLog } from "../jobs/delivery-log.ts";
 import { DEFAULT_POLICY, type DeliveryPolicy } from "../jobs/queue.ts";
+import { oldestWaitingSeconds, queueCounts } from "../jobs/queue-state.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, metricsHandler } from "../metrics.ts";
@@ -15,6 +17,7 @@ import type { ListenerEntry } from "../slack/frame/index.ts";
 import { LISTENERS, lifecycleEvents } from "../slack/listeners/index.ts";
 import type { AppServices } from "../slack/services.ts";
 import { checkEviction, evictionReport } from "../store/eviction.ts";
+import { createKeyScheme } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { composeCore } from "./compose.ts";
@@ -135,9 +138,19 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
   });
   const { subscriptions } = runtime;
   let backlog: (() => Promise<number>) | undefined;
+  const clock = options.clock ?? (() => new Date());
+  const deliveryLog = createDeliveryLog({
+    redis,
+    keys: createKeyScheme({ prefix: options.prefix }),
+    lateAfterMs: config.deliveryLateMs,
+  });
+  const policyNow = evictionReport(redis, eviction);
   const metrics = createMetrics({
-    queueDepth: () => runtime.queue.getJobCounts("waiting", "active", "delayed", "failed"),
+    queueDepth: () => queueCounts(runtime.queue),
     interactiveBacklog: () => backlog?.() ?? Promise.resolve(0),
+    oldestWaiting: () => oldestWaitingSeconds(runtime.queue, Date.now()),
+    failingWorkspaces: () => deliveryLog.failingWorkspaces(clock().getTime() - 3_600_000),
+    evictionPolicy: () => policyNow().maxmemoryPolicy,
   });
   const core = composeCore({
     metrics,
@@ -195,7 +208,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     ],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
     installed: install?.installed,
-    readiness: evictionReport(redis, eviction),
+    readiness: policyNow,
     // A single process computes digests in threads that load the app's modules first (seconds on a
     // busy machine): until one can take a digest, requests would only wait, so it is not ready.
     waitingFor:

@@ -9,6 +9,7 @@ import { createBegin, createFinish } from "../jobs/begin.ts";
 import type { ChartWait } from "../jobs/chart-ready.ts";
 import { createDeliveryClaims } from "../jobs/claims.ts";
 import { createDeliveryProcessor, type DeliveryResult } from "../jobs/deliver.ts";
+import { createDeliveryLog } from "../jobs/delivery-log.ts";
 import { type HealthServer, startHealthServer } from "../jobs/health.ts";
 import { migrateLegacyData } from "../jobs/migrate.ts";
 import { createPacer, type PacingPolicy } from "../jobs/pacing.ts";
@@ -19,12 +20,14 @@ import {
   type DeliveryQueue,
   KEEP_JOBS,
 } from "../jobs/queue.ts";
+import { oldestWaitingSeconds, queueCounts } from "../jobs/queue-state.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
 import { createSlotLookahead } from "../jobs/slot-lookahead.ts";
 import { createSlotWarmup } from "../jobs/slot-warm.ts";
 import { createSlotWarmMarks } from "../jobs/slot-warm-marks.ts";
 import { createStallRecovery, STALLED_REASON, stalledOut } from "../jobs/stalled.ts";
+import { createVerdictSink, withVerdicts } from "../jobs/verdicts.ts";
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
@@ -158,9 +161,17 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   // running at once; BullMQ's queue and the pacer's rate limiter stay on \`redis\`.
   const piped = autoPipelined(redis, logger, "pipelined");
 
-  // Queue depth is read lazily from the queue created below.
-  let depth: (() => Promise<Record<string, number>>) | undefined;
-  const metrics = createMetrics({ queueDepth: () => depth?.() ?? Promise.resolve({}) });
+  // Queue readings come lazily from the queue created below.
+  let watched: DeliveryQueue | undefined;
+  let policyNow: (() => { maxmemoryPolicy: string }) | undefined;
+  const deliveryLog = createDeliveryLog({ redis: piped, keys, lateAfterMs: config.deliveryLateMs });
+  const metrics = createMetrics({
+    queueDepth: () => (watched ? queueCounts(watched) : Promise.resolve({})),
+    oldestWaiting: () => (watched ? oldestWaitingSeconds(watched, Date.now()) : Promise.resolve(0)),
+    failingWorkspaces: () => deliveryLog.failingWorkspaces(clock().getTime() - 3_600_000),
+    evictionPolicy: () => policyNow?.().maxmemoryPolicy ?? "unknown",
+  });
+  const verdicts = createVerdictSink({ metrics, log: deliveryLog, logger });
   // A short error memory: a BullMQ retry after its backoff should ask the service again.
   const { apiKeys, digests, digestsWith, driversCache } = composeDigests({
     config,
@@ -186,7 +197,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     policy,
     limits: o.limits,
   });
-  depth = () => queue.getJobCounts("waiting", "active", "delayed", "failed");
+  watched = queue;
   const charts = config.charts ? createChartRenderer() : undefined;
   const slackApi = createSlackApi({
     apiUrl: o.slackApiUrl ?? config.slack.apiUrl,
@@ -209,7 +220,8 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           clock,
         })
       : undefined;
-  const finish = createFinish({ redis: piped, keys, doneTtlMs: claims.doneTtlMs });
+  // Every verdict is counted into the metrics and the operators' delivery log as it is written.
+  const finish = withVerdicts(createFinish({ redis: piped, keys, doneTtlMs: claims.doneTtlMs }), verdicts);
   const processor = createDeliveryProcessor({
     store,
     subscriptions,
@@ -242,6 +254,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     logger,
     clock,
     takeoverGiveUpMs: o.takeoverGiveUpMs,
+    verdicts,
   });
 
   await migrateLegacyData({ redis, keys, store, logger });
@@ -262,6 +275,12 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     ...KEEP_JOBS,
   });
   worker.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));
+  // Only the worker whose stall check found the job says so: each stall is counted once.
+  worker.on("stalled", (jobId) => {
+    metrics.stalledJobs.inc();
+    logger.warn({ jobId }, "a delivery job stalled (its worker died or was starved); it runs again");
+    deliveryLog.stalled(clock()).catch(() => undefined);
+  });
   worker.on("completed", (_job, result) => {
     if (result?.status !== "delivered") return;
     metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
@@ -327,12 +346,13 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   let closing = false;
   const port = o.healthPort === undefined ? config.healthPort : o.healthPort;
   let health: HealthServer | undefined;
+  policyNow = evictionReport(redis, eviction);
   if (port !== null) {
     health = await startHealthServer({
       port,
       ready: () => !closing && worker.isRunning(),
       redis,
-      report: evictionReport(redis, eviction),
+      report: policyNow,
       metrics: metricsHandler(metrics),
     });
   }

@@ -10,7 +10,7 @@ import { scanKeys } from "./scan.ts";
  * What a backup holds, by the kind of workspace key, and how a restore writes it back: `replace`d
  * whole (a record), or `merge`d field by field (an index or a slot's members, which a target may
  * already hold entries of). Everything else in Redis is rebuilt or short-lived: delivery claims (36 h),
- * caches, locks, pacing counters, BullMQ's jobs and schedulers (the worker's reconcile, which a restore
+ * the operators' delivery log (48 h, outside any workspace), caches, locks, pacing counters, BullMQ's jobs and schedulers (the worker's reconcile, which a restore
  * also runs, makes a scheduler per slot). A new kind of lasting record belongs in this table.
  */
 export const BACKUP_KINDS = {
