@@ -53,7 +53,7 @@ const KEYWORDS = new Set([
  * The metric names a PromQL expression selects: identifiers left once strings, label matchers,
  * grouping lists, ranges and numbers are taken out, that are neither keywords nor function calls.
  */
-export function metricNames(expr: string): string[] {
+function metricNames(expr: string): string[] {
   const bare = expr
     .replace(/"(?:[^"\\]|\\.)*"/g, '""')
     .replace(/\{[^}]*\}/g, " ")
