@@ -101,6 +101,8 @@ export interface Config {
   shutdownMs: number;
   /** A scheduled post more than this after its minute counts as late in the operators' views (DELIVERY_LATE_SECONDS). */
   deliveryLateMs: number;
+  /** The operators' token (OPS_TOKEN): /ops exists only when it is set. */
+  opsToken?: string;
 }
 
 export interface InteractiveConfig {
@@ -314,6 +316,9 @@ const idList = (name: string) =>
       `${name} must be comma-separated Slack user ids (U…)`,
     );
 
+/** The shortest OPS_TOKEN accepted: it guards a page that can retry deliveries, so no guessable word. */
+export const OPS_TOKEN_MIN = 32;
+
 const schema = z.object({
   SLACK_SIGNING_SECRET: z.string().trim().min(8, "SLACK_SIGNING_SECRET looks too short").optional(),
   SLACK_BOT_TOKEN: z
@@ -381,6 +386,11 @@ const schema = z.object({
   WORKER_NICE: int("WORKER_NICE", 0, 19).optional(),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).optional(),
   DELIVERY_LATE_SECONDS: int("DELIVERY_LATE_SECONDS", 1, 86_400).optional(),
+  OPS_TOKEN: z
+    .string()
+    .trim()
+    .min(OPS_TOKEN_MIN, `OPS_TOKEN must be at least ${OPS_TOKEN_MIN} characters (openssl rand -base64 32)`)
+    .optional(),
 });
 
 /** One core for the web event loop, the rest (at most 4) for digest threads. */
@@ -569,5 +579,6 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     // Under the 30 s most platforms wait after SIGTERM before they SIGKILL.
     shutdownMs: e.SHUTDOWN_TIMEOUT_MS ?? 25_000,
     deliveryLateMs: (e.DELIVERY_LATE_SECONDS ?? 300) * 1000,
+    opsToken: e.OPS_TOKEN,
   };
 }

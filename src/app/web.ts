@@ -12,6 +12,7 @@ import { oldestWaitingSeconds, queueCounts } from "../jobs/queue-state.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, metricsHandler } from "../metrics.ts";
+import { opsRoutes } from "../ops/routes.ts";
 import { createSlackApp } from "../slack/app.ts";
 import type { ListenerEntry } from "../slack/frame/index.ts";
 import { LISTENERS, lifecycleEvents } from "../slack/listeners/index.ts";
@@ -139,11 +140,8 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
   const { subscriptions } = runtime;
   let backlog: (() => Promise<number>) | undefined;
   const clock = options.clock ?? (() => new Date());
-  const deliveryLog = createDeliveryLog({
-    redis,
-    keys: createKeyScheme({ prefix: options.prefix }),
-    lateAfterMs: config.deliveryLateMs,
-  });
+  const keys = createKeyScheme({ prefix: options.prefix });
+  const deliveryLog = createDeliveryLog({ redis, keys, lateAfterMs: config.deliveryLateMs });
   const policyNow = evictionReport(redis, eviction);
   const metrics = createMetrics({
     queueDepth: () => queueCounts(runtime.queue),
@@ -205,6 +203,15 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
         method: ["GET"],
         handler: metricsHandler(metrics, () => threadMetrics?.() ?? Promise.resolve([])),
       },
+      // The operators' page exists only with a token to guard it: without one, /ops is a 404.
+      ...(config.opsToken
+        ? opsRoutes({
+            token: config.opsToken,
+            sources: { queue: runtime.queue, log: deliveryLog, subscriptions, clock },
+            retry: { redis, keys, subscriptions, scheduler: runtime.scheduler, logger },
+            logger,
+          })
+        : []),
     ],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
     installed: install?.installed,
@@ -238,7 +245,10 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
       server.headersTimeout = KEEP_ALIVE_MS + 1_000;
       const addr = server.address() as AddressInfo;
       url = `http://${options.host ?? "127.0.0.1"}:${addr.port}`;
-      logger.info({ port: addr.port }, "web listening: /slack/events, /healthz, /readyz, /metrics");
+      logger.info(
+        { port: addr.port },
+        `web listening: /slack/events, /healthz, /readyz, /metrics${config.opsToken ? ", /ops" : ""}`,
+      );
     }
   } catch (err) {
     // Threads keep a process alive: a web that could not start must not leave them behind.
