@@ -20,7 +20,8 @@ export type Mode =
   | "rotate-keys"
   | "bench"
   | "backup"
-  | "restore";
+  | "restore"
+  | "status";
 
 export interface KeyringEntry {
   id: string;
@@ -457,7 +458,7 @@ function requireFor(mode: Mode, env: z.infer<typeof schema>): string[] {
     if (!env.ENCRYPTION_KEYS) missing.push("ENCRYPTION_KEYS");
   }
   // A backup copies sealed secrets as they are: it needs no key.
-  if (mode === "backup" && !env.REDIS_URL) missing.push("REDIS_URL");
+  if ((mode === "backup" || mode === "status") && !env.REDIS_URL) missing.push("REDIS_URL");
   if (mode === "web" || mode === "start") {
     if (!env.SLACK_SIGNING_SECRET) missing.push("SLACK_SIGNING_SECRET");
   }
