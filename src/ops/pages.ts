@@ -254,7 +254,7 @@ ${
   v.subscriptions.length === 0
     ? html`<p class="muted">This workspace has no subscriptions.</p>`
     : html`<table>
-<caption>${v.subscriptions.length} subscriptions; those with a failure to retry first</caption>
+<caption>${v.subscriptions.length} ${v.subscriptions.length === 1 ? "subscription" : "subscriptions"}; those with a failure to retry first</caption>
 <thead><tr><th scope="col">Id</th><th scope="col">Kind</th><th scope="col">Channel</th><th scope="col">Schedule</th>
 <th scope="col">Status</th><th scope="col">Last run</th><th scope="col">Why it failed</th><th scope="col">Next runs</th><th scope="col">Action</th></tr></thead>
 <tbody>
