@@ -1,9 +1,11 @@
+import { Worker } from "bullmq";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { DEMO } from "../../sandbox/slack/index.ts";
 import { createDeliveryLog, hourOf } from "../../src/jobs/delivery-log.ts";
 import { oldestWaitingSeconds, queueCounts } from "../../src/jobs/queue-state.ts";
 import { createKeyScheme, workspaceLabel } from "../../src/store/keys.ts";
 import { periodOf } from "../../src/subscriptions/period.ts";
+import { connect } from "../setup/backends.ts";
 import { type Harness, OWNER, REF, startHarness, until } from "./worker-harness.ts";
 
 let h: Harness;
@@ -77,6 +79,40 @@ describe("what operators see of deliveries", () => {
     const ttl = await h.redis.ttl(createKeyScheme({ prefix: h.prefix }).deliveryLog(hour).counts);
     expect(ttl).toBeGreaterThan(47 * 3600);
     expect(ttl).toBeLessThanOrEqual(48 * 3600);
+  });
+
+  it("a job whose worker stopped renewing its lock is counted stalled, once, in the metrics and the log", async () => {
+    h = await startHarness({ redisUrl: inject("redisUrl") });
+    const { queue } = h.producer();
+    // A worker that takes the job and then stops without finishing it or renewing its lock.
+    const conn = connect(h.redisUrl);
+    const doomed = new Worker(queue.name, () => new Promise(() => undefined), {
+      connection: conn,
+      prefix: h.config.queuePrefix,
+      lockDuration: 1_000,
+      skipStalledCheck: true,
+    });
+    doomed.on("error", () => undefined);
+    await queue.add(
+      "digest",
+      { sub: `${workspaceLabel(REF)}.nosuchsub`, period: "20261102T080000Z" },
+      { jobId: "doomed" },
+    );
+    await until(async () => (await queue.getJobState("doomed")) === "active", 10_000, "the job taken");
+    await doomed.close(true);
+    conn.disconnect();
+    const w = await h.worker({ healthPort: 0, locks: { lockDuration: 30_000, stalledInterval: 1_000 } });
+    const text = await until(
+      async () => {
+        const t = await (await fetch(`http://127.0.0.1:${w.healthPort}/metrics`)).text();
+        return t.includes("insights_queue_stalled_jobs_total 1") ? t : undefined;
+      },
+      15_000,
+      "the stall counted",
+    );
+    expect(text).toContain("insights_queue_stalled_jobs_total 1");
+    const log = createDeliveryLog({ redis: h.redis, keys: createKeyScheme({ prefix: h.prefix }) });
+    expect((await log.read(new Date(), 2)).stalls).toBe(1);
   });
 
   it("the oldest waiting job's age counts from when it could run, prioritized jobs included", async () => {
