@@ -104,6 +104,8 @@ export interface Config {
   deliveryLateMs: number;
   /** The operators' token (OPS_TOKEN): /ops exists only when it is set. */
   opsToken?: string;
+  /** Where traces go over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT); none when unset. */
+  otlpEndpoint?: string;
 }
 
 export interface InteractiveConfig {
@@ -392,6 +394,7 @@ const schema = z.object({
     .trim()
     .min(OPS_TOKEN_MIN, `OPS_TOKEN must be at least ${OPS_TOKEN_MIN} characters (openssl rand -base64 32)`)
     .optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url("OTEL_EXPORTER_OTLP_ENDPOINT").optional(),
 });
 
 /** One core for the web event loop, the rest (at most 4) for digest threads. */
@@ -581,5 +584,6 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     shutdownMs: e.SHUTDOWN_TIMEOUT_MS ?? 25_000,
     deliveryLateMs: (e.DELIVERY_LATE_SECONDS ?? 300) * 1000,
     opsToken: e.OPS_TOKEN,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
   };
 }

@@ -1,4 +1,6 @@
+import type { Tracer } from "@opentelemetry/api";
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { inSpan, NO_TRACING } from "./tracing.ts";
 
 /**
  * Prometheus metrics, one registry per process (built by the composition root, so tests get their
@@ -215,7 +217,7 @@ export function codeOf(err: unknown): string {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-/** Analytics calls timed into `insights_analytics_request_seconds`, same interface. */
+/** Analytics calls timed into `insights_analytics_request_seconds` (and traced), same interface. */
 export function instrumentAnalytics<
   C extends {
     insights: (...a: never[]) => Promise<unknown>;
@@ -224,11 +226,14 @@ export function instrumentAnalytics<
     introspect: (...a: never[]) => Promise<unknown>;
     verifyKey: (...a: never[]) => Promise<unknown>;
   },
->(client: C, metrics: Metrics): C {
+>(client: C, metrics: Metrics, tracer: Tracer = NO_TRACING.tracer): C {
+  // A span per call (retries inside it), named by operation: no key, no query text, no filter in it.
   const wrap =
     <F extends (...a: never[]) => Promise<unknown>>(name: string, f: F) =>
     (...args: Parameters<F>) =>
-      metrics.timeAnalytics(name, () => f(...args));
+      inSpan(tracer, `analytics.${name}`, { "insights.analytics.operation": name }, () =>
+        metrics.timeAnalytics(name, () => f(...args)),
+      );
   return {
     ...client,
     insights: wrap("insights", client.insights.bind(client)),

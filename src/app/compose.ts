@@ -1,4 +1,5 @@
 import { hkdfSync } from "node:crypto";
+import type { Tracer } from "@opentelemetry/api";
 import { createAnalyticsClient } from "../analytics/client.ts";
 import type { RetryPolicy } from "../analytics/retry.ts";
 import type { Config, KeyringEntry } from "../config.ts";
@@ -44,6 +45,8 @@ export interface DigestsOptions {
   insightsErrorTtlMs?: number;
   /** How long one process may hold an insights query's shared-fetch lock [30 s]. */
   insightsLockMs?: number;
+  /** Spans of the analytics calls [none]. */
+  tracer?: Tracer;
 }
 
 /** The digest side every process needs: the analytics client, API keys, the shared caches, digests. */
@@ -59,6 +62,7 @@ export function composeDigests(o: DigestsOptions) {
       logger,
     }),
     metrics,
+    o.tracer,
   );
   const apiKeys = createApiKeyStore({ redis, keyring: o.keyring, prefix });
   const insightsCache = createInsightsCache({

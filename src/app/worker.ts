@@ -11,6 +11,7 @@ import { createDeliveryClaims } from "../jobs/claims.ts";
 import { createDeliveryProcessor, type DeliveryResult } from "../jobs/deliver.ts";
 import { createDeliveryLog } from "../jobs/delivery-log.ts";
 import { type HealthServer, startHealthServer } from "../jobs/health.ts";
+import { inJobSpan } from "../jobs/job-spans.ts";
 import { migrateLegacyData } from "../jobs/migrate.ts";
 import { createPacer, type PacingPolicy } from "../jobs/pacing.ts";
 import {
@@ -36,6 +37,7 @@ import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { createTracing, inSpan, type Tracing } from "../tracing.ts";
 import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
@@ -93,6 +95,8 @@ export interface WorkerOptions {
   takeoverGiveUpMs?: number;
   /** How long close() waits for jobs in flight and Redis before it drops the connections [config.shutdownMs]. */
   shutdownMs?: number;
+  /** Traces [OTLP to OTEL_EXPORTER_OTLP_ENDPOINT when set, else none]; tests pass an in-memory exporter's. */
+  tracing?: Tracing;
 }
 
 /** A running worker process part. */
@@ -156,6 +160,10 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     throw err;
   }
   const clock = o.clock ?? (() => new Date());
+  const tracing =
+    o.tracing ??
+    (await createTracing({ endpoint: config.otlpEndpoint, serviceName: "insights-digest-worker" }));
+  const { tracer } = tracing;
   const keys = createKeyScheme({ prefix: o.prefix });
   // The deliveries' own commands (caches, claims, records), batched per tick across the deliveries
   // running at once; BullMQ's queue and the pacer's rate limiter stay on \`redis\`.
@@ -184,6 +192,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     retry: o.analyticsRetry,
     insightsErrorTtlMs: o.insightsErrorTtlMs ?? 2_000,
     insightsLockMs: o.insightsLockMs,
+    tracer,
   });
 
   const policy = { ...DEFAULT_POLICY, ...o.policy };
@@ -243,10 +252,19 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       policy,
       warm,
       warmedAhead: marks.walkedAhead,
+      tracer,
+      traceparent: () => tracing.traceparent(),
     },
+    // A span per Slack call, named by method: neither the token nor the arguments go into it.
     slack: {
-      call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),
-      upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
+      call: (token, method, args) =>
+        inSpan(tracer, `slack.${method}`, { "slack.method": method }, () =>
+          metrics.timeSlack(method, () => slackApi.call(token, method, args)),
+        ),
+      upload: (url, bytes, type) =>
+        inSpan(tracer, "slack.upload", { "slack.method": "upload" }, () =>
+          metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
+        ),
     },
     renderChart: charts ? (input) => charts.render(input) : undefined,
     chartWait: o.chartWait,
@@ -261,7 +279,9 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   await subscriptions.reconcile();
   // Every log line written while a job runs carries its id (and the subscription's scheduler id).
   const traced: typeof processor = (job, token) =>
-    withLogContext({ jobId: String(job.id), sub: String(job.data.sub) }, () => processor(job, token));
+    withLogContext({ jobId: String(job.id), sub: String(job.data.sub) }, () =>
+      inJobSpan(tracing, job, () => processor(job, token)),
+    );
   const worker = new Worker<DeliveryJobData, DeliveryResult, string>(queue.name, traced, {
     connection: bullmq,
     prefix: config.queuePrefix,
@@ -382,6 +402,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         await piped.quit().catch(() => piped.disconnect());
         await redis.quit().catch(() => redis.disconnect());
         if (!o.redis) await bullmq.quit().catch(() => bullmq.disconnect());
+        if (!o.tracing) await tracing.shutdown().catch(() => undefined);
       }, [
         () => interactive?.disconnect(),
         () => worker.disconnect(),
