@@ -20,6 +20,7 @@ import { createKeyScheme } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { createWorkspaceSettings } from "../store/workspace-settings.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
+import { NO_TRACING, type Tracing } from "../tracing.ts";
 
 /**
  * The composition root: every service of the app is built here, once per process and role, from
@@ -125,7 +126,9 @@ function driversSecret(keyring: KeyringEntry[]): Buffer {
   return Buffer.from(hkdfSync("sha256", newest.key, "", "insights-digest drivers account", 32));
 }
 
-export interface CoreOptions extends Omit<DigestsOptions, "metrics" | "interactive"> {
+export interface CoreOptions extends Omit<DigestsOptions, "metrics" | "interactive" | "tracer"> {
+  /** Traces [none]: its tracer times the analytics calls, and the Slack side carries it. */
+  tracing?: Tracing;
   clock?: () => Date;
   /** Built by the entry point with the queue it owns (see createSubscriptionRuntime). */
   subscriptions: SubscriptionService;
@@ -144,10 +147,16 @@ export function composeCore({
   subscriptions,
   metrics = createMetrics({ defaultMetrics: false }),
   interactive,
+  tracing = NO_TRACING,
   ...o
 }: CoreOptions): AppServices & { close(): Promise<void> } {
   const { config, logger, redis } = o;
-  const d = composeDigests({ ...o, metrics, interactive: interactive ?? config.mode !== "worker" });
+  const d = composeDigests({
+    ...o,
+    metrics,
+    interactive: interactive ?? config.mode !== "worker",
+    tracer: tracing.tracer,
+  });
   return {
     logger,
     redis,
@@ -166,6 +175,7 @@ export function composeCore({
     clock,
     verifyTimeoutMs: 2_500,
     reach: { socketMode: Boolean(config.slack.appToken), platformUrl: config.platformUrl },
+    tracing,
     close: () => d.driversCache.close(),
   };
 }

@@ -21,6 +21,7 @@ import { checkEviction, evictionReport } from "../store/eviction.ts";
 import { createKeyScheme } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { createTracing, type Tracing } from "../tracing.ts";
 import { composeCore } from "./compose.ts";
 import { startInteractivePool } from "./interactive-pool.ts";
 import { connectRedis } from "./redis.ts";
@@ -53,6 +54,8 @@ export interface WebOptions {
   redirectUri?: string;
   /** Where digest work runs, off the event loop that acks Slack's requests. */
   interactive?: WebInteractiveOptions;
+  /** Traces [OTLP to OTEL_EXPORTER_OTLP_ENDPOINT when set, else none]; tests pass an in-memory exporter's. */
+  tracing?: Tracing;
 }
 
 /** Options of the hand-off of digest work. Defaults in brackets. */
@@ -138,6 +141,9 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     limits: options.subscriptions?.limits,
   });
   const { subscriptions } = runtime;
+  const tracing =
+    options.tracing ??
+    (await createTracing({ endpoint: config.otlpEndpoint, serviceName: "insights-digest-web" }));
   let backlog: (() => Promise<number>) | undefined;
   const clock = options.clock ?? (() => new Date());
   const keys = createKeyScheme({ prefix: options.prefix });
@@ -152,6 +158,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
   });
   const core = composeCore({
     metrics,
+    tracing,
     config,
     logger,
     redis,
@@ -266,6 +273,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
       await core.close();
       await runtime.close();
       if (ownRedis) await redis.quit().catch(() => redis.disconnect());
+      if (!options.tracing) await tracing.shutdown().catch(() => undefined);
     },
   };
 }

@@ -359,6 +359,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           subscriptions,
           metrics,
           tokenFor,
+          tracing,
           ...o.interactive,
         });
   // ──
