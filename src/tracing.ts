@@ -2,6 +2,7 @@ import {
   type Attributes,
   type Context,
   context,
+  INVALID_SPAN_CONTEXT,
   ROOT_CONTEXT,
   type Span,
   SpanStatusCode,
@@ -114,6 +115,9 @@ const getter: TextMapGetter<Record<string, string>> = {
   get: (c, k) => c[k],
 };
 
+/** The span `inSpan` hands its work when tracing is off: records nothing. */
+const NOOP_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
 /**
  * Runs `work` in a span named `name`, a child of the active span (or of `parent`). The span ends when
  * the work does; a failure marks it with the error's code only (messages can quote replies).
@@ -125,6 +129,8 @@ export function inSpan<T>(
   work: (span: Span) => Promise<T>,
   parent?: Context,
 ): Promise<T> {
+  // Off: no span is made and no context is entered; the work runs as if unwrapped.
+  if (tracer === NO_TRACING.tracer) return work(NOOP_SPAN);
   const run = (span: Span) =>
     work(span).then(
       (out) => {

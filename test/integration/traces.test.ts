@@ -1,4 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace";
 import { afterEach, describe, expect, inject, it } from "vitest";
@@ -6,7 +8,7 @@ import { DEMO_API_KEY } from "../../sandbox/analytics/index.ts";
 import { DEMO } from "../../sandbox/slack/index.ts";
 import { periodOf } from "../../src/subscriptions/period.ts";
 import { slotOf, slotSchedulerId } from "../../src/subscriptions/slots.ts";
-import { createTracing, NO_TRACING } from "../../src/tracing.ts";
+import { createTracing, inSpan, NO_TRACING } from "../../src/tracing.ts";
 import { deliveryRecorded, type Harness, OWNER, REF, startHarness, until } from "./worker-harness.ts";
 
 let h: Harness;
@@ -31,6 +33,36 @@ describe("traces", () => {
     const span = NO_TRACING.tracer.startSpan("x");
     expect(span.isRecording()).toBe(false);
     span.end();
+  });
+
+  it("on with an endpoint: spans are posted over OTLP/HTTP to <endpoint>/v1/traces", async () => {
+    const got: { path: string; type: string; size: number }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        got.push({
+          path: req.url ?? "",
+          type: String(req.headers["content-type"]),
+          size: Buffer.concat(chunks).length,
+        });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end("{}");
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const tracing = await createTracing({ endpoint: `http://127.0.0.1:${port}/`, serviceName: "t" });
+      expect(tracing.enabled).toBe(true);
+      await inSpan(tracing.tracer, "probe", { "insights.probe": 1 }, async () => undefined);
+      await tracing.shutdown();
+      expect(got).toHaveLength(1);
+      expect(got[0]?.path).toBe("/v1/traces");
+      expect(got[0]?.size).toBeGreaterThan(0);
+    } finally {
+      server.close();
+    }
   });
 
   it("one digest's trace: slot fire → fan-out → delivery → analytics request(s) and the Slack post, no secret in any attribute", async () => {
