@@ -7,7 +7,10 @@ const LAYERS = [
   { name: "cli", paths: ["^src/cli/"] },
   { name: "composition root", paths: ["^src/app/"] },
   { name: "handlers", paths: ["^commands/", "^src/slack/listeners/"] },
-  { name: "slack and delivery", paths: ["^src/slack/", "^src/install/", "^src/jobs/", "^src/interactive/"] },
+  {
+    name: "slack and delivery",
+    paths: ["^src/slack/", "^src/install/", "^src/jobs/", "^src/interactive/", "^src/ops/"],
+  },
   { name: "use cases", paths: ["^src/digests/", "^src/ask/"] },
   {
     name: "domain",

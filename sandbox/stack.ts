@@ -4,6 +4,7 @@ import type { Config } from "../src/config.ts";
 import type { Logger } from "../src/log.ts";
 import type { RedisClient } from "../src/store/redis-client.ts";
 import type { SubscriptionLimits } from "../src/subscriptions/validate.ts";
+import type { Tracing } from "../src/tracing.ts";
 import { DEMO_API_KEY, type Emulator, type EmulatorOptions, startEmulator } from "./analytics/index.ts";
 import { keepingDestination } from "./log-dir.ts";
 import {
@@ -97,6 +98,8 @@ export interface StackOptions {
    * does not wait for them; false when the caller awaits `web.ready()` itself, alongside other set-up.
    */
   awaitThreads?: boolean;
+  /** The web process's traces (tests pass an in-memory exporter's; the worker takes its own in `worker`). */
+  tracing?: Tracing;
 }
 
 /** The whole product on loopback: analytics emulator, Slack stand-in, the real app over HTTP. */
@@ -205,6 +208,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       claimLeaseMs: o.interactiveClaimLeaseMs,
       threadModule: o.threadModule,
     },
+    tracing: o.tracing,
   });
   // In Socket Mode nothing listens on /slack/events; health and install pages are on `port`.
   const web = socketMode ? { ...started, url: `http://127.0.0.1:${port}` } : started;

@@ -21,7 +21,8 @@ export type Mode =
   | "rotate-keys"
   | "bench"
   | "backup"
-  | "restore";
+  | "restore"
+  | "status";
 
 export interface KeyringEntry {
   id: string;
@@ -105,6 +106,12 @@ export interface Config {
   workerNice: number;
   /** How long a stop waits for work in flight and Redis before it drops the connections (SHUTDOWN_TIMEOUT_MS). */
   shutdownMs: number;
+  /** A scheduled post more than this after its minute counts as late in the operators' views (DELIVERY_LATE_SECONDS). */
+  deliveryLateMs: number;
+  /** The operators' token (OPS_TOKEN): /ops exists only when it is set. */
+  opsToken?: string;
+  /** Where traces go over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT); none when unset. */
+  otlpEndpoint?: string;
 }
 
 export interface InteractiveConfig {
@@ -318,6 +325,9 @@ const idList = (name: string) =>
       `${name} must be comma-separated Slack user ids (U…)`,
     );
 
+/** The shortest OPS_TOKEN accepted: it guards a page that can retry deliveries, so no guessable word. */
+export const OPS_TOKEN_MIN = 32;
+
 const schema = z.object({
   SLACK_SIGNING_SECRET: z.string().trim().min(8, "SLACK_SIGNING_SECRET looks too short").optional(),
   SLACK_BOT_TOKEN: z
@@ -394,6 +404,13 @@ const schema = z.object({
     )
     .optional(),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).optional(),
+  DELIVERY_LATE_SECONDS: int("DELIVERY_LATE_SECONDS", 1, 86_400).optional(),
+  OPS_TOKEN: z
+    .string()
+    .trim()
+    .min(OPS_TOKEN_MIN, `OPS_TOKEN must be at least ${OPS_TOKEN_MIN} characters (openssl rand -base64 32)`)
+    .optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url("OTEL_EXPORTER_OTLP_ENDPOINT").optional(),
 });
 
 /** Every environment variable loadConfig reads; `.env.example` documents each (a unit test keeps it so). */
@@ -463,7 +480,7 @@ function requireFor(mode: Mode, env: z.infer<typeof schema>): string[] {
     if (!env.ENCRYPTION_KEYS) missing.push("ENCRYPTION_KEYS");
   }
   // A backup copies sealed secrets as they are: it needs no key.
-  if (mode === "backup" && !env.REDIS_URL) missing.push("REDIS_URL");
+  if ((mode === "backup" || mode === "status") && !env.REDIS_URL) missing.push("REDIS_URL");
   if (mode === "web" || mode === "start") {
     if (!env.SLACK_SIGNING_SECRET) missing.push("SLACK_SIGNING_SECRET");
   }
@@ -586,5 +603,8 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     clockOffsetMs: e.CLOCK_AT ? offsetTo(Date.parse(e.CLOCK_AT)) : 0,
     // Under the 30 s most platforms wait after SIGTERM before they SIGKILL.
     shutdownMs: e.SHUTDOWN_TIMEOUT_MS ?? 25_000,
+    deliveryLateMs: (e.DELIVERY_LATE_SECONDS ?? 300) * 1000,
+    opsToken: e.OPS_TOKEN,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
   };
 }

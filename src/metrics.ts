@@ -1,4 +1,6 @@
+import type { Tracer } from "@opentelemetry/api";
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { inSpan, NO_TRACING } from "./tracing.ts";
 
 /**
  * Prometheus metrics, one registry per process (built by the composition root, so tests get their
@@ -10,6 +12,12 @@ export function createMetrics(
     queueDepth?: () => Promise<Record<string, number>>;
     /** Digest requests waiting for the digest executor (read when scraped). */
     interactiveBacklog?: () => Promise<number>;
+    /** Seconds the oldest delivery job able to run has waited (read when scraped). */
+    oldestWaiting?: () => Promise<number>;
+    /** Workspaces with a delivery recorded as failed in the last hour (read when scraped). */
+    failingWorkspaces?: () => Promise<number>;
+    /** Redis' maxmemory-policy as last read ("unknown" when Redis would not say). */
+    evictionPolicy?: () => string;
   } = {},
 ) {
   const registry = new Registry();
@@ -66,7 +74,7 @@ export function createMetrics(
   if (queueDepth) {
     new Gauge({
       name: "insights_queue_jobs",
-      help: "Delivery jobs in the queue, by state.",
+      help: "Delivery jobs in the queue, by state (waiting, prioritized: fanned-out deliveries waiting in priority order, active, delayed, failed).",
       labelNames: ["state"] as const,
       registers: [registry],
       async collect() {
@@ -91,8 +99,66 @@ export function createMetrics(
       },
     });
   }
+  const deliveries = counter(
+    "insights_deliveries_total",
+    "Verdicts of scheduled deliveries as recorded on their subscriptions: delivered, skipped (the condition was not met, an alert had nothing new) or failed.",
+    ["outcome"],
+  );
+  const deliveryFailures = counter(
+    "insights_delivery_failures_total",
+    "Deliveries recorded as failed, by where the failure came from (slack, analytics, app) and its code (a fixed set; other codes count as other).",
+    ["source", "reason"],
+  );
+  const deliveryLateness = histogram(
+    "insights_delivery_lateness_seconds",
+    "Seconds from a scheduled digest's minute to its post (test sends not included).",
+    [],
+    [5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200],
+  );
+  const stalledJobs = counter(
+    "insights_queue_stalled_jobs_total",
+    "Delivery jobs whose lock ran out while active (their worker died or kept its event loop busy past the lock): BullMQ runs them again.",
+  );
+  const gauge = (name: string, help: string, read: () => Promise<number>) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        this.set(await read().catch(() => Number.NaN));
+      },
+    });
+  const { oldestWaiting, failingWorkspaces, evictionPolicy } = options;
+  if (oldestWaiting)
+    gauge(
+      "insights_queue_oldest_waiting_seconds",
+      "Seconds the oldest delivery job able to run has waited for a worker (a lower bound; 0 when none waits).",
+      oldestWaiting,
+    );
+  if (failingWorkspaces)
+    gauge(
+      "insights_failing_workspaces",
+      "Workspaces with at least one scheduled delivery recorded as failed in the last hour.",
+      failingWorkspaces,
+    );
+  if (evictionPolicy) {
+    new Gauge({
+      name: "insights_redis_maxmemory_policy_info",
+      help: "Redis' maxmemory-policy as last read (1 for the policy in force); anything but noeviction lets Redis drop jobs, claims and records.",
+      labelNames: ["policy"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.set({ policy: policyLabel(evictionPolicy()) }, 1);
+      },
+    });
+  }
   return {
     registry,
+    deliveries,
+    deliveryFailures,
+    deliveryLateness,
+    stalledJobs,
     interactive,
     commands,
     requests,
@@ -127,6 +193,20 @@ async function timed<T>(
   }
 }
 
+/** Redis' eviction policies (and "unknown"): a label from anything else is "other". */
+const POLICIES = new Set([
+  "noeviction",
+  "allkeys-lru",
+  "allkeys-lfu",
+  "allkeys-random",
+  "volatile-lru",
+  "volatile-lfu",
+  "volatile-random",
+  "volatile-ttl",
+  "unknown",
+]);
+const policyLabel = (policy: string) => (POLICIES.has(policy) ? policy : "other");
+
 /** An error's code for a label: our AppError codes, Slack's `data.error`, else "error". */
 export function codeOf(err: unknown): string {
   const e = err as { code?: unknown; data?: { error?: unknown } };
@@ -137,7 +217,7 @@ export function codeOf(err: unknown): string {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-/** Analytics calls timed into `insights_analytics_request_seconds`, same interface. */
+/** Analytics calls timed into `insights_analytics_request_seconds` (and traced), same interface. */
 export function instrumentAnalytics<
   C extends {
     insights: (...a: never[]) => Promise<unknown>;
@@ -146,11 +226,14 @@ export function instrumentAnalytics<
     introspect: (...a: never[]) => Promise<unknown>;
     verifyKey: (...a: never[]) => Promise<unknown>;
   },
->(client: C, metrics: Metrics): C {
+>(client: C, metrics: Metrics, tracer: Tracer = NO_TRACING.tracer): C {
+  // A span per call (retries inside it), named by operation: no key, no query text, no filter in it.
   const wrap =
     <F extends (...a: never[]) => Promise<unknown>>(name: string, f: F) =>
     (...args: Parameters<F>) =>
-      metrics.timeAnalytics(name, () => f(...args));
+      inSpan(tracer, `analytics.${name}`, { "insights.analytics.operation": name }, () =>
+        metrics.timeAnalytics(name, () => f(...args)),
+      );
   return {
     ...client,
     insights: wrap("insights", client.insights.bind(client)),

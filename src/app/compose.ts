@@ -1,4 +1,5 @@
 import { hkdfSync } from "node:crypto";
+import type { Tracer } from "@opentelemetry/api";
 import { createAnalyticsClient } from "../analytics/client.ts";
 import type { RetryPolicy } from "../analytics/retry.ts";
 import { clockOf } from "../clock.ts";
@@ -20,6 +21,7 @@ import { createKeyScheme } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { createWorkspaceSettings } from "../store/workspace-settings.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
+import { NO_TRACING, type Tracing } from "../tracing.ts";
 
 /**
  * The composition root: every service of the app is built here, once per process and role, from
@@ -45,6 +47,8 @@ export interface DigestsOptions {
   insightsErrorTtlMs?: number;
   /** How long one process may hold an insights query's shared-fetch lock [30 s]. */
   insightsLockMs?: number;
+  /** Spans of the analytics calls [none]. */
+  tracer?: Tracer;
 }
 
 /** The digest side every process needs: the analytics client, API keys, the shared caches, digests. */
@@ -60,6 +64,7 @@ export function composeDigests(o: DigestsOptions) {
       logger,
     }),
     metrics,
+    o.tracer,
   );
   const apiKeys = createApiKeyStore({ redis, keyring: o.keyring, prefix });
   const insightsCache = createInsightsCache({
@@ -122,7 +127,9 @@ function driversSecret(keyring: KeyringEntry[]): Buffer {
   return Buffer.from(hkdfSync("sha256", newest.key, "", "insights-digest drivers account", 32));
 }
 
-export interface CoreOptions extends Omit<DigestsOptions, "metrics" | "interactive"> {
+export interface CoreOptions extends Omit<DigestsOptions, "metrics" | "interactive" | "tracer"> {
+  /** Traces [none]: its tracer times the analytics calls, and the Slack side carries it. */
+  tracing?: Tracing;
   clock?: () => Date;
   /** Built by the entry point with the queue it owns (see createSubscriptionRuntime). */
   subscriptions: SubscriptionService;
@@ -141,10 +148,16 @@ export function composeCore({
   subscriptions,
   metrics = createMetrics({ defaultMetrics: false }),
   interactive,
+  tracing = NO_TRACING,
   ...o
 }: CoreOptions): AppServices & { close(): Promise<void> } {
   const { config, logger, redis } = o;
-  const d = composeDigests({ ...o, metrics, interactive: interactive ?? config.mode !== "worker" });
+  const d = composeDigests({
+    ...o,
+    metrics,
+    interactive: interactive ?? config.mode !== "worker",
+    tracer: tracing.tracer,
+  });
   return {
     logger,
     redis,
@@ -163,6 +176,7 @@ export function composeCore({
     clock: clock ?? clockOf(config),
     verifyTimeoutMs: 2_500,
     reach: { socketMode: Boolean(config.slack.appToken), platformUrl: config.platformUrl },
+    tracing,
     close: () => d.driversCache.close(),
   };
 }

@@ -5,6 +5,7 @@ import { serveThreadJobs, threadBoot, threadLogDestination } from "../interactiv
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createLogger } from "../log.ts";
 import { createMetrics } from "../metrics.ts";
+import { createTracing } from "../tracing.ts";
 import { createInteractiveRunner } from "./interactive.ts";
 import type { ThreadData } from "./interactive-pool.ts";
 import { connectRedis } from "./redis.ts";
@@ -36,7 +37,10 @@ const runtime = createSubscriptionRuntime({
   ...data.subscriptions,
 });
 const metrics = createMetrics({ defaultMetrics: false });
+// A thread has a module graph of its own: it exports its spans itself, into the trace its request's ack started.
+const tracing = await createTracing({ endpoint: config.otlpEndpoint, serviceName: "insights-digest-web" });
 const runner = createInteractiveRunner({
+  tracing,
   config,
   logger,
   redis,
@@ -52,5 +56,6 @@ serveThreadJobs({
     await runner.close();
     await runtime.close();
     await redis.quit().catch(() => redis.disconnect());
+    await tracing.shutdown().catch(() => undefined);
   },
 });

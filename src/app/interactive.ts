@@ -4,7 +4,7 @@ import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer, type InstallLayer } from "../install/index.ts";
 import { createRequestClaims } from "../interactive/claims.ts";
-import type { InteractiveJob, InteractiveOutcome } from "../interactive/types.ts";
+import { type InteractiveJob, type InteractiveOutcome, routeName } from "../interactive/types.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, type Metrics } from "../metrics.ts";
 import { boltLogger } from "../slack/bolt-logger.ts";
@@ -15,6 +15,7 @@ import type { WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { secretTag } from "../store/secret-tag.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
+import { inSpan, NO_TRACING, type Tracing } from "../tracing.ts";
 import { composeCore } from "./compose.ts";
 
 /** Options of createInteractiveRunner. Defaults in brackets. */
@@ -36,6 +37,8 @@ export interface InteractiveRunnerOptions {
    * interactive fetch may take]. A run that died holding it delays its peers' identical query that long.
    */
   insightsLockMs?: number;
+  /** Traces: each request's answer continues the trace its ack started [none]. */
+  tracing?: Tracing;
 }
 
 /** The bot token of a workspace, looked up where the work runs: jobs never carry one. */
@@ -66,6 +69,7 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
   const { config, logger, redis } = o;
   if (!config.keyring) throw new AppError("config", "ENCRYPTION_KEYS is required to compute digests.");
   const metrics = o.metrics ?? createMetrics({ defaultMetrics: false });
+  const tracing = o.tracing ?? NO_TRACING;
   const core = composeCore({
     config,
     logger,
@@ -76,6 +80,7 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
     metrics,
     interactive: true,
     insightsLockMs: o.insightsLockMs ?? 10_000,
+    tracing,
   });
   const install =
     config.slack.clientId && config.slack.clientSecret
@@ -122,7 +127,17 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
   };
   return {
     async run(job) {
-      const outcome = await runOffloaded(env, job);
+      const outcome = await inSpan(
+        tracing.tracer,
+        "interactive.answer",
+        { "insights.request.kind": job.route.kind, "insights.request.name": routeName(job.route) },
+        async (span) => {
+          const out = await runOffloaded(env, job);
+          span.setAttribute("insights.outcome", out.outcome);
+          return out;
+        },
+        tracing.parentOf(job.tp),
+      );
       countOffloaded(metrics, outcome);
       return outcome;
     },

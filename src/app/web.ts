@@ -7,17 +7,22 @@ import { AppError } from "../errors.ts";
 import { createInstallationStore, createInstallLayer, type RemoveSchedulers } from "../install/index.ts";
 import { createStreamExecutor } from "../interactive/queue.ts";
 import type { InteractiveExecutor, Offload } from "../interactive/types.ts";
+import { createDeliveryLog } from "../jobs/delivery-log.ts";
 import { DEFAULT_POLICY, type DeliveryPolicy } from "../jobs/queue.ts";
+import { oldestWaitingSeconds, queueCounts } from "../jobs/queue-state.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics, metricsHandler } from "../metrics.ts";
+import { opsRoutes } from "../ops/routes.ts";
 import { createSlackApp } from "../slack/app.ts";
 import type { ListenerEntry } from "../slack/frame/index.ts";
 import { LISTENERS, lifecycleEvents } from "../slack/listeners/index.ts";
 import type { AppServices } from "../slack/services.ts";
 import { checkEviction, watchEviction } from "../store/eviction.ts";
+import { createKeyScheme } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { createTracing, type Tracing } from "../tracing.ts";
 import { composeCore } from "./compose.ts";
 import { startInteractivePool } from "./interactive-pool.ts";
 import { connectRedis } from "./redis.ts";
@@ -52,6 +57,8 @@ export interface WebOptions {
   interactive?: WebInteractiveOptions;
   /** How often Redis' maxmemory-policy is read again [60 s]. */
   evictionCheckMs?: number;
+  /** Traces [OTLP to OTEL_EXPORTER_OTLP_ENDPOINT when set, else none]; tests pass an in-memory exporter's. */
+  tracing?: Tracing;
 }
 
 /** Options of the hand-off of digest work. Defaults in brackets. */
@@ -139,13 +146,29 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     limits: options.subscriptions?.limits,
   });
   const { subscriptions } = runtime;
+  const tracing =
+    options.tracing ??
+    (await createTracing({ endpoint: config.otlpEndpoint, serviceName: "insights-digest-web" }));
   let backlog: (() => Promise<number>) | undefined;
+  const keys = createKeyScheme({ prefix: options.prefix });
+  const deliveryLog = createDeliveryLog({ redis, keys, lateAfterMs: config.deliveryLateMs });
+  const evictionWatch = watchEviction({
+    redis,
+    first: eviction,
+    allowEviction: config.allowEviction,
+    logger,
+    everyMs: options.evictionCheckMs,
+  });
   const metrics = createMetrics({
-    queueDepth: () => runtime.queue.getJobCounts("waiting", "active", "delayed", "failed"),
+    queueDepth: () => queueCounts(runtime.queue),
     interactiveBacklog: () => backlog?.() ?? Promise.resolve(0),
+    oldestWaiting: () => oldestWaitingSeconds(runtime.queue, Date.now()),
+    failingWorkspaces: () => deliveryLog.failingWorkspaces(clock().getTime() - 3_600_000),
+    evictionPolicy: () => evictionWatch.report().maxmemoryPolicy,
   });
   const core = composeCore({
     metrics,
+    tracing,
     config,
     logger,
     redis,
@@ -188,13 +211,6 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     removeSchedulers,
     logger,
   };
-  const evictionWatch = watchEviction({
-    redis,
-    first: eviction,
-    allowEviction: config.allowEviction,
-    logger,
-    everyMs: options.evictionCheckMs,
-  });
   const app = createSlackApp({
     slack: config.slack,
     deps,
@@ -204,6 +220,15 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
         method: ["GET"],
         handler: metricsHandler(metrics, () => threadMetrics?.() ?? Promise.resolve([])),
       },
+      // The operators' page exists only with a token to guard it: without one, /ops is a 404.
+      ...(config.opsToken
+        ? opsRoutes({
+            token: config.opsToken,
+            sources: { queue: runtime.queue, log: deliveryLog, subscriptions, clock },
+            retry: { redis, keys, subscriptions, scheduler: runtime.scheduler, logger },
+            logger,
+          })
+        : []),
     ],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
     installed: install?.installed,
@@ -238,7 +263,10 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
       server.headersTimeout = KEEP_ALIVE_MS + 1_000;
       const addr = server.address() as AddressInfo;
       url = `http://${options.host ?? "127.0.0.1"}:${addr.port}`;
-      logger.info({ port: addr.port }, "web listening: /slack/events, /healthz, /readyz, /metrics");
+      logger.info(
+        { port: addr.port },
+        `web listening: /slack/events, /healthz, /readyz, /metrics${config.opsToken ? ", /ops" : ""}`,
+      );
     }
   } catch (err) {
     // Threads keep a process alive: a web that could not start must not leave them behind.
@@ -258,6 +286,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
       await core.close();
       await runtime.close();
       if (ownRedis) await redis.quit().catch(() => redis.disconnect());
+      if (!options.tracing) await tracing.shutdown().catch(() => undefined);
     },
   };
 }

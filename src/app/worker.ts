@@ -10,7 +10,9 @@ import { createBegin, createFinish } from "../jobs/begin.ts";
 import type { ChartWait } from "../jobs/chart-ready.ts";
 import { createDeliveryClaims } from "../jobs/claims.ts";
 import { createDeliveryProcessor, type DeliveryResult } from "../jobs/deliver.ts";
+import { createDeliveryLog } from "../jobs/delivery-log.ts";
 import { type HealthServer, startHealthServer } from "../jobs/health.ts";
+import { inJobSpan } from "../jobs/job-spans.ts";
 import { migrateLegacyData } from "../jobs/migrate.ts";
 import { createPacer, type PacingPolicy } from "../jobs/pacing.ts";
 import {
@@ -20,12 +22,14 @@ import {
   type DeliveryQueue,
   KEEP_JOBS,
 } from "../jobs/queue.ts";
+import { oldestWaitingSeconds, queueCounts } from "../jobs/queue-state.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createSlackApi } from "../jobs/slack-api.ts";
 import { createSlotLookahead } from "../jobs/slot-lookahead.ts";
 import { createSlotWarmup } from "../jobs/slot-warm.ts";
 import { createSlotWarmMarks } from "../jobs/slot-warm-marks.ts";
 import { createStallRecovery, STALLED_REASON, stalledOut } from "../jobs/stalled.ts";
+import { createVerdictSink, withVerdicts } from "../jobs/verdicts.ts";
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
@@ -34,6 +38,7 @@ import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { createTracing, inSpan, type Tracing } from "../tracing.ts";
 import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
@@ -93,6 +98,8 @@ export interface WorkerOptions {
   takeoverGiveUpMs?: number;
   /** How long close() waits for jobs in flight and Redis before it drops the connections [config.shutdownMs]. */
   shutdownMs?: number;
+  /** Traces [OTLP to OTEL_EXPORTER_OTLP_ENDPOINT when set, else none]; tests pass an in-memory exporter's. */
+  tracing?: Tracing;
 }
 
 /** A running worker process part. */
@@ -156,14 +163,27 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     throw err;
   }
   const clock = o.clock ?? clockOf(config);
+  const tracing =
+    o.tracing ??
+    (await createTracing({ endpoint: config.otlpEndpoint, serviceName: "insights-digest-worker" }));
+  const { tracer } = tracing;
   const keys = createKeyScheme({ prefix: o.prefix });
   // The deliveries' own commands (caches, claims, records), batched per tick across the deliveries
   // running at once; BullMQ's queue and the pacer's rate limiter stay on \`redis\`.
   const piped = autoPipelined(redis, logger, "pipelined");
 
-  // Queue depth is read lazily from the queue created below.
-  let depth: (() => Promise<Record<string, number>>) | undefined;
-  const metrics = createMetrics({ queueDepth: () => depth?.() ?? Promise.resolve({}) });
+  // Queue readings come lazily from the queue created below.
+  let watched: DeliveryQueue | undefined;
+  // Watched where it is reported: `start` runs its worker without a health server, and its web watches.
+  let evictionWatch: EvictionWatch | undefined;
+  const deliveryLog = createDeliveryLog({ redis: piped, keys, lateAfterMs: config.deliveryLateMs });
+  const metrics = createMetrics({
+    queueDepth: () => (watched ? queueCounts(watched) : Promise.resolve({})),
+    oldestWaiting: () => (watched ? oldestWaitingSeconds(watched, Date.now()) : Promise.resolve(0)),
+    failingWorkspaces: () => deliveryLog.failingWorkspaces(clock().getTime() - 3_600_000),
+    evictionPolicy: () => evictionWatch?.report().maxmemoryPolicy ?? "unknown",
+  });
+  const verdicts = createVerdictSink({ metrics, log: deliveryLog, logger });
   // A short error memory: a BullMQ retry after its backoff should ask the service again.
   const { apiKeys, digests, digestsWith, driversCache } = composeDigests({
     config,
@@ -176,6 +196,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     retry: o.analyticsRetry,
     insightsErrorTtlMs: o.insightsErrorTtlMs ?? 2_000,
     insightsLockMs: o.insightsLockMs,
+    tracer,
   });
 
   const policy = { ...DEFAULT_POLICY, ...o.policy };
@@ -189,7 +210,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     policy,
     limits: o.limits,
   });
-  depth = () => queue.getJobCounts("waiting", "active", "delayed", "failed");
+  watched = queue;
   const charts = config.charts ? createChartRenderer() : undefined;
   const slackApi = createSlackApi({
     apiUrl: o.slackApiUrl ?? config.slack.apiUrl,
@@ -213,7 +234,8 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         })
       : undefined;
   const alerts = createAlertState({ redis: piped, keys });
-  const finish = createFinish({ redis: piped, keys, doneTtlMs: claims.doneTtlMs });
+  // Every verdict is counted into the metrics and the operators' delivery log as it is written.
+  const finish = withVerdicts(createFinish({ redis: piped, keys, doneTtlMs: claims.doneTtlMs }), verdicts);
   const processor = createDeliveryProcessor({
     store,
     subscriptions,
@@ -235,10 +257,19 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       policy,
       warm,
       warmedAhead: marks.walkedAhead,
+      tracer,
+      traceparent: () => tracing.traceparent(),
     },
+    // A span per Slack call, named by method: neither the token nor the arguments go into it.
     slack: {
-      call: (token, method, args) => metrics.timeSlack(method, () => slackApi.call(token, method, args)),
-      upload: (url, bytes, type) => metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
+      call: (token, method, args) =>
+        inSpan(tracer, `slack.${method}`, { "slack.method": method }, () =>
+          metrics.timeSlack(method, () => slackApi.call(token, method, args)),
+        ),
+      upload: (url, bytes, type) =>
+        inSpan(tracer, "slack.upload", { "slack.method": "upload" }, () =>
+          metrics.timeSlack("upload", () => slackApi.upload(url, bytes, type)),
+        ),
     },
     renderChart: charts ? (input) => charts.render(input) : undefined,
     chartWait: o.chartWait,
@@ -246,6 +277,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     logger,
     clock,
     takeoverGiveUpMs: o.takeoverGiveUpMs,
+    verdicts,
   });
 
   await migrateLegacyData({ redis, keys, store, logger });
@@ -254,7 +286,9 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   await subscriptions.reconcile();
   // Every log line written while a job runs carries its id (and the subscription's scheduler id).
   const traced: typeof processor = (job, token) =>
-    withLogContext({ jobId: String(job.id), sub: String(job.data.sub) }, () => processor(job, token));
+    withLogContext({ jobId: String(job.id), sub: String(job.data.sub) }, () =>
+      inJobSpan(tracing, job, () => processor(job, token)),
+    );
   const worker = new Worker<DeliveryJobData, DeliveryResult, string>(queue.name, traced, {
     connection: bullmq,
     prefix: config.queuePrefix,
@@ -268,6 +302,12 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     ...KEEP_JOBS,
   });
   worker.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));
+  // Only the worker whose stall check found the job says so: each stall is counted once.
+  worker.on("stalled", (jobId) => {
+    metrics.stalledJobs.inc();
+    logger.warn({ jobId }, "a delivery job stalled (its worker died or was starved); it runs again");
+    deliveryLog.stalled(clock()).catch(() => undefined);
+  });
   worker.on("completed", (_job, result) => {
     if (result?.status !== "delivered") return;
     metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
@@ -326,6 +366,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           subscriptions,
           metrics,
           tokenFor,
+          tracing,
           ...o.interactive,
         });
   // ──
@@ -333,8 +374,6 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   let closing = false;
   const port = o.healthPort === undefined ? config.healthPort : o.healthPort;
   let health: HealthServer | undefined;
-  // Watched where it is reported: `start` runs its worker without a health server, and its web watches.
-  let evictionWatch: EvictionWatch | undefined;
   if (port !== null) {
     evictionWatch = watchEviction({
       redis,
@@ -379,6 +418,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         await piped.quit().catch(() => piped.disconnect());
         await redis.quit().catch(() => redis.disconnect());
         if (!o.redis) await bullmq.quit().catch(() => bullmq.disconnect());
+        if (!o.tracing) await tracing.shutdown().catch(() => undefined);
       }, [
         () => interactive?.disconnect(),
         () => worker.disconnect(),

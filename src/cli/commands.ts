@@ -80,6 +80,14 @@ export const COMMANDS: CliCommand[] = [
     load: () => loadSandbox("cli/bench.ts"),
   },
   {
+    name: "status",
+    args: "[--workspace T0123] [--json] [--prefix NAME] [--queue NAME]",
+    summary:
+      "Print what /ops shows (needs REDIS_URL): the delivery queue, the last slot's and the last 24 h's deliveries per workspace (posted, late, skipped, failed by code), the newest failures; --workspace for one workspace's subscriptions and alerts; --json for scripts.",
+    envFile: true,
+    load: () => import("./status.ts"),
+  },
+  {
     name: "rotate-keys",
     args: "[--prefix NAME]",
     summary:

@@ -1,3 +1,4 @@
+import { trace } from "@opentelemetry/api";
 import { AppError } from "../errors.ts";
 import { postJson } from "../http-client.ts";
 
@@ -43,6 +44,8 @@ export function responseUrlPoster(o: ResponseUrlOptions): ResponseUrlPoster {
       if (used >= RESPONSE_URL_USES) throw gone("used_url");
       if (now() - o.receivedAt > RESPONSE_URL_TTL_MS - EXPIRY_MARGIN_MS) throw gone("expired_url");
       const res = await postJson(o.url, JSON.stringify(message), timeoutMs);
+      // On the answer's span, when traced: the post's status, never the url (a capability).
+      trace.getActiveSpan()?.addEvent("slack.response_url", { "http.response.status_code": res.status });
       const text = res.text;
       if (res.ok) {
         used++;

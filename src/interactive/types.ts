@@ -90,6 +90,8 @@ export interface InteractiveJob {
   submission?: { values: Record<string, unknown>; privateMetadata?: string };
   /** Log fields of the request (team, user, entry), so the executor's lines carry them too. */
   log: Record<string, string>;
+  /** W3C traceparent of the ack's span, when tracing is on: the answer's span joins its trace. An id. */
+  tp?: string;
 }
 
 /** How a job ended, for the counters of the process that owns the metrics. */

@@ -181,3 +181,35 @@ export function createDeliveryClaims(options: ClaimOptions): DeliveryClaims {
     },
   };
 }
+
+// KEYS: claims hash. ARGV: sub id, posting since ms ("" = nothing may be out). 1: the period may run
+// again (reopened, or no claim left); 0: its claim is not a failure (delivered, skipped, in flight).
+const REOPEN = script(`
+local v = redis.call('hget', KEYS[1], ARGV[1])
+if not v then return 1 end
+if string.sub(v, 1, 2) ~= 'f|' then return 0 end
+if ARGV[2] == '' then redis.call('hdel', KEYS[1], ARGV[1])
+else redis.call('hset', KEYS[1], ARGV[1], 'p||0|' .. ARGV[2]) end
+return 1`);
+
+/**
+ * Lets a period that failed for good run again (an operator's retry). Only a failed claim is
+ * reopened: a delivered or skipped one, or one a worker holds, is left as it is. When a post of the
+ * failed run may be in the channel (`postingSince`: a run that stalled or could not tell), the claim
+ * is left released with that post noted, so the next run looks for it in the channel before posting.
+ */
+export async function reopenFailedClaim(
+  o: { redis: RedisClient; keys: KeyScheme },
+  ref: WorkspaceRef,
+  subId: string,
+  period: string,
+  postingSince: number | null,
+): Promise<boolean> {
+  const reply = await runScript(
+    o.redis,
+    REOPEN,
+    [o.keys.deliveryClaims(ref, period)],
+    [subId, postingSince === null ? "" : String(postingSince)],
+  );
+  return reply === 1;
+}

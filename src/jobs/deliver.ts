@@ -23,6 +23,7 @@ import { tellOwner } from "./owner-notice.ts";
 import type { Pacer } from "./pacing.ts";
 import { JOB_NAME } from "./queue.ts";
 import { SlackCallError } from "./slack-api.ts";
+import type { VerdictSink } from "./verdicts.ts";
 
 export type { DeliveryJob, DeliveryResult } from "./delivery-job.ts";
 
@@ -48,6 +49,11 @@ export interface DeliveryDeps extends TakeoverDeps, Pick<DigestPostDeps, "render
   takeoverGiveUpMs?: number;
   /** The alert state's scripts (alert subscriptions). */
   alerts: AlertStateStore;
+  /**
+   * Told of the verdicts written outside `finish` (a permanent failure, recorded as the subscription
+   * pauses); `finish` itself comes wrapped by the caller (verdicts.ts).
+   */
+  verdicts?: VerdictSink;
 }
 
 /** Slack refused the post outright (a reply, or 429): it is certainly not in the channel. */
@@ -97,12 +103,14 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     if (f.kind === "permanent") {
       // Released: the catch-up after the fix delivers this very period.
       await claims.release(ref, id, period, token, { posted: !notPosted(err) });
-      await deps.store.recordLast(ref, id, {
+      const last: LastDelivery = {
         period,
         at: deps.clock().toISOString(),
         outcome: "failed",
         reason: f.reason,
-      });
+      };
+      await deps.store.recordLast(ref, id, last);
+      deps.verdicts?.(sub, last);
       // The pause starts at the failed run's fire time, so resume delivers that run as its catch-up.
       await deps.subscriptions.pause(ref, id, f.reason, periodTime(period) ?? deps.clock());
       logger.warn({ subId: id, reason: f.reason }, "subscription paused by a permanent delivery error");

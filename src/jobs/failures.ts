@@ -95,3 +95,45 @@ export function classifyFailure(err: unknown): Failure {
   // Redis blips, timeouts and anything unforeseen: worth another try.
   return { kind: "transient", reason: "internal" };
 }
+
+/** Where a recorded failure came from, for the failure counter's `source` label and the ops view. */
+export type FailureSource = "slack" | "analytics" | "app";
+
+/** The analytics client's codes (analytics/types.ts) and not having a key to call it with. */
+const ANALYTICS_REASONS = new Set([
+  "unauthorized",
+  "rate_limited",
+  "unavailable",
+  "bad_response",
+  "graphql",
+  "bad_request",
+  "not_connected",
+]);
+
+/** Slack answers worth a label of their own besides the ones the classifier sorts by name. */
+const SLACK_NOTABLE = new Set(["invalid_blocks", "invalid_arguments", "msg_too_long", "channel_is_archived"]);
+
+const SLACK_REASONS = new Set([...SLACK_PERMANENT, ...SLACK_TRANSIENT, ...SLACK_NOTABLE, "ratelimited"]);
+
+/** Our own reasons: the delivery's machinery, not Slack or the analytics service. */
+const APP_REASONS = new Set([...APP_TRANSIENT, ...APP_PERMANENT, "stalled", "unverifiable", "internal"]);
+
+/**
+ * Where a stored failure reason came from. `bad_response` is the analytics service's (a Slack reply
+ * that is not JSON is stored under the same word, and is far rarer); `http_<status>` and `network`
+ * are Slack's (the analytics client names those `unavailable`).
+ */
+export function failureSource(reason: string): FailureSource {
+  if (ANALYTICS_REASONS.has(reason)) return "analytics";
+  if (SLACK_REASONS.has(reason) || /^http_\d{3}$/.test(reason)) return "slack";
+  return "app";
+}
+
+/**
+ * A stored failure reason as a metric label: one of a fixed set, so no reply of Slack's or of the
+ * service can grow the number of series (`http_<status>` → `http_error`, anything unknown → `other`).
+ */
+export function failureLabel(reason: string): string {
+  if (ANALYTICS_REASONS.has(reason) || SLACK_REASONS.has(reason) || APP_REASONS.has(reason)) return reason;
+  return /^http_\d{3}$/.test(reason) ? "http_error" : "other";
+}

@@ -1,3 +1,4 @@
+import type { Tracer } from "@opentelemetry/api";
 import type { Job } from "bullmq";
 import type { Logger } from "../log.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
@@ -6,6 +7,7 @@ import { fireTimeOfJob, periodOf } from "../subscriptions/period.ts";
 import { firesAt, gatedRunBetween } from "../subscriptions/schedule.ts";
 import type { SlotRegistry } from "../subscriptions/slot-registry.ts";
 import type { SubscriptionStore } from "../subscriptions/store.ts";
+import { inSpan, NO_TRACING } from "../tracing.ts";
 import {
   type DeliveryJobData,
   type DeliveryPolicy,
@@ -39,6 +41,10 @@ export interface FanOutDeps {
    * moment). Members who joined after that walk compute their drivers with their delivery.
    */
   warmedAhead?: (slotId: string, period: string) => Promise<boolean>;
+  /** Spans of the fan-out [none]. */
+  tracer?: Tracer;
+  /** The active span as a traceparent, carried by each delivery job so its span joins the slot's trace. */
+  traceparent?: () => string | undefined;
 }
 
 /** BullMQ's largest priority. */
@@ -66,7 +72,20 @@ const MAX_PRIORITY = 2_097_152;
  * and a repeat of a delivered one stops at its claim. Workspaces found without members are pruned
  * from the slot's registry (it is kept a superset).
  */
-export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown, string>) {
+export function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown, string>) {
+  return inSpan(
+    deps.tracer ?? NO_TRACING.tracer,
+    "slot.fanout",
+    { "insights.slot": job.data.slot ?? "" },
+    async (span) => {
+      const out = await addDeliveries(deps, job, deps.traceparent?.());
+      if (out.status === "fanned_out") span.setAttribute("insights.jobs", out.jobs);
+      return out;
+    },
+  );
+}
+
+async function addDeliveries(deps: FanOutDeps, job: Job<DeliveryJobData, unknown, string>, tp?: string) {
   const slotId = job.data.slot ?? "";
   const fire = fireTimeOfJob(job);
   if (!slotId || fire === null) return { status: "skipped" as const, why: "no_slot" as const };
@@ -136,7 +155,7 @@ export async function fanOut(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
           r.lane.rank++;
           pending.push({
             name: JOB_NAME.scheduled,
-            data: { sub, period, ch: m[1] },
+            data: { sub, period, ch: m[1], ...(tp ? { tp } : {}) },
             opts: { ...opts, jobId: `d.${sub}.${period}`, priority },
           });
         }

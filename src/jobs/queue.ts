@@ -50,6 +50,8 @@ export interface DeliveryJobData {
   cursor?: string;
   /** How many times this delivery was added again after BullMQ failed it for stalling (stalled.ts). */
   stalls?: number;
+  /** W3C traceparent of the fan-out that added it, when tracing is on: its span joins that trace. */
+  tp?: string;
 }
 
 /** Retry policy of delivery jobs. */

@@ -10,6 +10,7 @@ import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { WorkspaceSettingsStore } from "../store/workspace-settings.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
+import type { Tracing } from "../tracing.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import type { UserDirectory } from "./users.ts";
 
@@ -46,6 +47,8 @@ export interface AppServices {
   verifyTimeoutMs: number;
   /** How Slack reaches this deployment: Socket Mode or HTTP, and the platform whose links unfurl. */
   reach: ReachSettings;
+  /** Traces of handed-off requests (the ack here, the answer where it runs) [none]. */
+  tracing?: Tracing;
 }
 
 export interface ReachSettings {

@@ -88,6 +88,10 @@ export const KEY_FAMILIES = {
   draft: "backup",
   proposalClaim: "backup",
   alertRecordPatterns: { notAKey: "SCAN patterns" },
+  deliveryLog: {
+    derivable: "the operators' log of the last 48 h of verdicts; it fills again as deliveries run",
+  },
+  failingWorkspaces: { derivable: "the last hour's failing workspaces, counted again from new verdicts" },
   dmChannel: { derivable: "the id of the app's DM with a person, which conversations.open gives again" },
   slotWorkspaces: "backup",
   slotWarm: { derivable: "a mark held while one run of a slot is warmed" },

@@ -225,6 +225,19 @@ export function createKeyScheme(options: { prefix?: string } = {}) {
       const d = token("drivers digest", digest);
       return { result: `${base}:r:${d}`, lock: `${base}:l:${d}`, channel: `${base}:done:${d}` };
     },
+    /**
+     * The delivery log of one clock hour (`hour` is `YYYYMMDDTHH`, UTC), outside any workspace and
+     * expiring about 48 h after its last write: `counts` (hash: `<period>|<workspace>|<outcome>|<code>`
+     * → how many verdicts) and `failures` / `skips` (lists of the newest verdicts of that kind, as JSON).
+     * Its own hash tag per hour, so a script writes an hour's keys together and hours spread over a
+     * cluster.
+     */
+    deliveryLog: (hour: string) => {
+      const base = `${prefix}:dlog:{h:${token("log hour", hour)}}`;
+      return { counts: `${base}:n`, failures: `${base}:f`, skips: `${base}:s` };
+    },
+    /** Sorted set with TTL: workspace label → when it last had a delivery recorded as failed (ms). */
+    failingWorkspaces: () => `${prefix}:dlog:{failing}`,
     /** String with TTL: a process-wide mutex outside any workspace (start-up migration). */
     globalLock: (name: string) => `${prefix}:lock:${token("lock name", name)}`,
     /** SCAN MATCH pattern for every key of one workspace (uninstall purge). */

@@ -48,6 +48,15 @@ describe("metrics", () => {
   });
 });
 
+describe("the operators' page", () => {
+  it("is absent without OPS_TOKEN: /ops and its paths are 404, even with a bearer token", async () => {
+    for (const path of ["/ops", "/ops/login", "/ops/status.json", `/ops/workspace/-.${DEMO.teamId}`]) {
+      const res = await fetch(`${stack.web.url}${path}`, { headers: { authorization: "Bearer anything" } });
+      expect(res.status, path).toBe(404);
+    }
+  });
+});
+
 describe("health routes", () => {
   it("/healthz answers while the process is up; /readyz follows Redis", async () => {
     expect((await fetch(`${stack.web.url}/healthz`)).status).toBe(200);

@@ -109,6 +109,7 @@ describe("insights-digest: configuration errors stop every entry point with one 
     ["worker", {}, 'Missing configuration for "worker": REDIS_URL, ENCRYPTION_KEYS,'],
     ["rotate-keys", {}, 'Missing configuration for "rotate-keys": REDIS_URL, ENCRYPTION_KEYS'],
     ["backup", {}, 'Missing configuration for "backup": REDIS_URL'],
+    ["status", {}, 'Missing configuration for "status": REDIS_URL'],
     ["restore", {}, 'Missing configuration for "restore": REDIS_URL, ENCRYPTION_KEYS'],
     ["preview", { ANALYTICS_TIMEOUT_MS: "soon" }, "ANALYTICS_TIMEOUT_MS must be a whole number"],
     ["web", { SLACK_BOT_TOKEN: "xoxb-1" }, "SLACK_SIGNING_SECRET"],

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createDeliveryClaims } from "../../src/jobs/claims.ts";
+import { createDeliveryClaims, reopenFailedClaim } from "../../src/jobs/claims.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
 import { backends, useRedis } from "../setup/backends.ts";
 
@@ -18,6 +18,31 @@ describe.each(backends())("delivery claims ($name)", ({ url }) => {
       key: keys.deliveryClaims(REF, P),
     };
   };
+
+  it("an operator's retry reopens only a failed claim, keeping a post that may be out noted", async () => {
+    const keys = createKeyScheme({ prefix: `t-claims-${randomUUID().slice(0, 8)}` });
+    const claims = createDeliveryClaims({ redis, keys, leaseMs: 5_000, doneTtlMs: 60_000 });
+    const reopen = (sub: string, since: number | null) =>
+      reopenFailedClaim({ redis, keys }, REF, sub, P, since);
+    await claims.finish(REF, "fail0001", P, "failed", "msg_too_long");
+    await claims.finish(REF, "fail0002", P, "failed", "stalled");
+    await claims.finish(REF, "done0001", P, "delivered", "1700000000.000100");
+    await claims.claim(REF, "held0001", P);
+    expect(await reopen("fail0001", null)).toBe(true);
+    expect(await claims.claim(REF, "fail0001", P)).toMatchObject({ state: "acquired", postingSince: null });
+    // A run that stalled may have posted: the next run is told, so it looks in the channel first.
+    expect(await reopen("fail0002", 1_700_000_000_000)).toBe(true);
+    expect(await claims.claim(REF, "fail0002", P)).toMatchObject({
+      state: "acquired",
+      postingSince: 1_700_000_000_000,
+    });
+    expect(await reopen("done0001", null)).toBe(false);
+    expect(await claims.claim(REF, "done0001", P)).toMatchObject({ state: "done", outcome: "delivered" });
+    expect(await reopen("held0001", null)).toBe(false);
+    expect((await claims.claim(REF, "held0001", P)).state).toBe("busy");
+    // Forgotten (past the claims' memory): nothing stands in the way.
+    expect(await reopen("none0001", null)).toBe(true);
+  });
 
   it("one taker per period; the others learn how long to wait", async () => {
     const { claims } = claimsFor(5_000);

@@ -2,6 +2,7 @@ import type { ReceiverEvent } from "@slack/bolt";
 import { responseUrlPoster } from "../../interactive/response-url.ts";
 import { type InteractiveJob, type InteractiveRoute, routeName } from "../../interactive/types.ts";
 import { type Logger, withLogContext } from "../../log.ts";
+import { inSpan, NO_TRACING } from "../../tracing.ts";
 import { errorReply } from "../error-reply.ts";
 import type { AppServices } from "../services.ts";
 import { str } from "./facts.ts";
@@ -89,7 +90,20 @@ export async function handOffAcked(
     userId: job.userId,
   };
   // From here on every line (Bolt's ack included) names the request by the id its executor logs under.
-  return withLogContext(job.log, () => submitAcked(deps, route, ack, job, receivedAt, extras));
+  const tracing = deps.tracing ?? NO_TRACING;
+  return withLogContext(job.log, () =>
+    inSpan(
+      tracing.tracer,
+      "slack.ack",
+      { "insights.request.kind": route.kind, "insights.request.name": routeName(route) },
+      () => {
+        // The answer's span, wherever the work runs, continues this trace.
+        const tp = tracing.traceparent();
+        if (tp) job.tp = tp;
+        return submitAcked(deps, route, ack, job, receivedAt, extras);
+      },
+    ),
+  );
 }
 
 async function submitAcked(
