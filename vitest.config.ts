@@ -81,9 +81,11 @@ export default defineConfig({
     // caches); its modules hold only constants and memos keyed by content.
     isolate: false,
     sequence: { sequencer: SlowFirstSequencer },
+    // Every inline project below inherits the options above (pool, isolate, timeouts) unless it sets
+    // `extends: false`. The global setup is the run's, not a project's: it starts once per run, whichever
+    // projects are selected, and what it provides (the Redis URLs) reaches every project.
     projects: [
       {
-        extends: true,
         test: {
           name: "http",
           include: ["test/integration/**/*.test.ts", "test/e2e/**/*.test.ts"],
@@ -92,14 +94,12 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
         },
       },
       {
-        extends: true,
         test: {
           name: "socket",
           include: [...SOCKET_SCENARIOS, ...SOCKET_ONLY],
@@ -108,7 +108,6 @@ export default defineConfig({
       },
       // The whole product at each instant: real Redis (the root's global setup), HTTP transport.
       ...FIXED_INSTANTS.map((at) => ({
-        extends: true as const,
         test: {
           name: `calendar ${at}`,
           include: CALENDAR_TESTS,
@@ -116,8 +115,11 @@ export default defineConfig({
           provide: { transport: "http" as const },
         },
       })),
-      // Pure files only, so no Redis: these projects do not extend the root (no global setup).
+      // Pure files only: threads, their own timeout, none of the root's options (`extends: false`, since
+      // inline projects inherit the root's by default). They use no Redis, though the run's global setup
+      // still starts one.
       ...FIXED_INSTANTS.map((at) => ({
+        extends: false as const,
         test: {
           name: `dates ${at}`,
           include: DATE_TESTS,

@@ -13,10 +13,10 @@ const spec = (file: string, project = "http") =>
     project: { name: project, config: { root: ROOT, isolate: true, sequence: { groupOrder: 0 } } },
   }) as unknown as TestSpecification;
 
-/** A fresh clone: no timings or sizes cached. */
+/** A fresh clone: no results cached (vitest then orders the files it has no results for by size). */
 const fresh = {
   config: { root: ROOT },
-  cache: { getFileTestResults: () => undefined, getFileStats: () => undefined },
+  cache: { getTestSpecificationResult: () => undefined },
 } as unknown as Vitest;
 
 describe("SlowFirstSequencer", () => {
