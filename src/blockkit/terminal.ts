@@ -109,6 +109,7 @@ export const EMOJI: Readonly<Record<string, string>> = {
   ":page_facing_up:": "📄",
   ":red_circle:": "🔴",
   ":rotating_light:": "🚨",
+  ":scroll:": "📜",
   ":thinking_face:": "🤔",
   ":warning:": "⚠️",
   ":wastebasket:": "🗑️",

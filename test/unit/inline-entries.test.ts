@@ -84,7 +84,7 @@ describe("entries that run on the acking event loop", () => {
         "action sub_edit: opens a modal (trigger_id lives 3 s)",
         "action sub_new: opens a modal (trigger_id lives 3 s)",
         "action sub_personal: opens a modal (trigger_id lives 3 s)",
-        ...["sub_frequency", "sub_weekday", "sub_cron", "sub_time", "sub_timezone"].map(
+        ...["sub_frequency", "sub_weekday", "sub_monthday", "sub_cron", "sub_time", "sub_timezone"].map(
           (id) =>
             `action ${id}: redraws the open modal from its state and hash, which a hand-off does not carry`,
         ),
