@@ -26,16 +26,17 @@ import { type ProductProcess, startProduct } from "./product-process.ts";
 
 /**
  * A rolling deploy from the previous release to this checkout: both versions' `web` and `worker`
- * commands, each a process of its own as the Procfile runs them, against one private Redis, the
+ * commands, each a process of its own started by its CLI, against one private Redis, the
  * Slack stand-in and the analytics emulator. The phases follow a deploy's order: the new web beside
  * the old worker, the workers switched over in the middle of a slot, then the reverse pairing (an
  * old web beside a new worker, as a deploy that starts with the workers has it).
  *
- * The previous release is 0.0.3, not 0.1.0 (the last one CHANGELOG.md names): 0.1.0's stored data and
- * caches are this checkout's (only the clock's setting came after it), while 0.0.3 keeps the shared
- * caches in another form (deflated insights and drivers results, type-ahead lists as plain JSON), so
- * the pairing with it is the one a deploy can get wrong. It is built from git history here (see
- * test/setup/release-build.ts) on this checkout's node_modules.
+ * The previous release is 0.0.3, not 0.1.0 (the last one CHANGELOG.md names): 0.0.3 cannot read the
+ * forms this checkout keeps its caches in (it inflates every insights and drivers entry it reads, and
+ * parses the type-ahead lists' text whole), so the pairing with it is the one a deploy can get wrong;
+ * 0.1.0 reads every form this checkout stores, and this checkout 0.1.0's (pointed at 0.1.0, a8b41a4,
+ * this test passes too). It is built from git history here (test/setup/release-build.ts) and run on
+ * this checkout's node_modules.
  */
 const PREVIOUS = { version: "0.0.3", commit: "947389f8f7e31d5075f1464c29e5c514444cf719" };
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
