@@ -3,7 +3,7 @@ import { createTtlMemo } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { KeyScheme } from "../store/keys.ts";
-import { packText, unpackText } from "../store/packed-text.ts";
+import { PACKED_FORM, packText, unpackText } from "../store/packed-text.ts";
 import { isCluster, type RedisClient } from "../store/redis-client.ts";
 import { lockToken, runScript, script } from "../store/scripts.ts";
 
@@ -192,6 +192,10 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
   // hold the keys themselves in memory.
   const account = (apiKey: string): string =>
     createHmac("sha256", o.secret).update(apiKey).digest("base64url").slice(0, 22);
+  // The result, its lock and its notices (which carry the value) under keys naming the stored form: a
+  // process that reads another form neither reads these results nor waits for them.
+  const keysOf = (apiKey: string, request: string) =>
+    keys.drivers(account(apiKey), `${request}.${PACKED_FORM}`);
 
   async function shared<T>(k: ReturnType<KeyScheme["drivers"]>, compute: () => Promise<T>): Promise<Held<T>> {
     const deadline = Date.now() + 2 * lockMs;
@@ -288,7 +292,7 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
 
   return {
     get<T>(apiKey: string, request: string, compute: () => Promise<T>): Promise<T> {
-      const k = keys.drivers(account(apiKey), request);
+      const k = keysOf(apiKey, request);
       const held = memo.get(k.result) as T | undefined;
       if (held !== undefined) return Promise.resolve(held);
       const running = inFlight.get(k.result);
@@ -301,7 +305,7 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
       return track(k, shared(k, compute), false);
     },
     async warm<T>(apiKey: string, request: string, compute: () => Promise<T>): Promise<void> {
-      const k = keys.drivers(account(apiKey), request);
+      const k = keysOf(apiKey, request);
       if (memo.get(k.result, Date.now(), false) !== undefined || inFlight.has(k.result)) return;
       const token = lockToken();
       const state = Number(await runScript(redis, EXISTS_OR_LOCK, [k.result, k.lock], [token, lockMs]));
@@ -309,7 +313,7 @@ export function createDriversCache(o: DriversCacheOptions): DriversCache {
       await track(k, computeAndTell(k, token, compute), true);
     },
     peek<T>(apiKey: string, request: string): T | undefined {
-      return memo.get(keys.drivers(account(apiKey), request).result) as T | undefined;
+      return memo.get(keysOf(apiKey, request).result) as T | undefined;
     },
     close: () => notices.close(),
   };

@@ -44,14 +44,29 @@ export interface FilterListsCache {
 }
 
 /**
- * Stored as `v2:<stamp>:<stored at, epoch ms>\n<json>`, the stamp a hash of the JSON: a reader that
- * holds the lists of a stamp reads the 34 bytes of the head alone (GETRANGE), not the whole text (0.4
- * MB for 5,000 assets), on every keystroke. The time tells type-ahead's lists from older ones kept as
- * a guess. Text stored as `v1:<stamp>\n<json>` (no time: kept at most `ttlMs`) or before the stamp
- * (plain JSON) is still read.
+ * Stored as one JSON object whose first member is its head, `{"_":"v3:<stamp>:<stored at, epoch
+ * ms>","assets":…,"scanners":…}`, the stamp a hash of the lists' JSON: a reader that holds the lists
+ * of a stamp reads the 41 bytes of the head alone (GETRANGE), not the whole text (0.4 MB for 5,000
+ * assets), on every keystroke. The time tells type-ahead's lists from older ones kept as a guess.
+ * Plain JSON, so that releases up to 0.0.3, which parse the text whole, read it too while they run
+ * beside this one in a rolling deploy (0.1.0's head before the JSON left their type-ahead offering
+ * nothing); 0.1.0 reads it as plain JSON, in full. Text stored as `v2:<stamp>:<at>\n<json>` (0.1.0),
+ * `v1:<stamp>\n<json>` (no time: kept at most `ttlMs`) or before the stamp (plain JSON) is still read.
  */
-const HEAD = /^v([12]):([0-9a-f]{16})(?::(\d{13}))?\n/;
-const HEAD_BYTES = 34;
+const HEAD = /^(?:\{"_":"v3:([0-9a-f]{16}):(\d{13})",|v([12]):([0-9a-f]{16})(?::(\d{13}))?\n)/;
+const HEAD_BYTES = 41;
+
+/** What a stored text's head says: the stamp, when it was stored, and where the lists' JSON starts. */
+function headOf(text: string): { stamp: string; at?: number; json: number } | null {
+  const m = HEAD.exec(text);
+  if (!m) return null;
+  // v3: the head is a member of the JSON, which is the whole text.
+  if (m[1]) return { stamp: m[1], at: Number(m[2]), json: 0 };
+  return { stamp: m[4] as string, at: m[5] ? Number(m[5]) : undefined, json: m[0].length };
+}
+
+/** The lists' JSON with the head as its first member (the lists' JSON always opens with `{"assets"`). */
+const withHead = (text: string, stamp: string, at: number) => `{"_":"v3:${stamp}:${at}",${text.slice(1)}`;
 
 const stampOf = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
@@ -75,26 +90,25 @@ export function createFilterListsCache(o: FilterListsCacheOptions): FilterListsC
   const hold = (k: string, stamp: string, lists: FilterLists, bytes: number) =>
     read.set(k, { stamp, lists }, Date.now() + keepMs, bytes);
   /** When the head says the lists were stored (v1 and plain JSON were kept `ttlMs` at most: fresh). */
-  const storedAt = (head: RegExpExecArray | null) => (head?.[3] ? Number(head[3]) : Date.now());
+  const storedAt = (head: ReturnType<typeof headOf>) => head?.at ?? Date.now();
   // Concurrent reads of one workspace's lists (a slot's first deliveries) share one.
   const reading = new Map<string, Promise<{ lists: FilterLists; at: number } | null>>();
   const load = async (k: string): Promise<{ lists: FilterLists; at: number } | null> => {
     const held = read.get(k);
     if (held) {
-      const head = HEAD.exec(await o.redis.getrange(k, 0, HEAD_BYTES - 1));
-      if (head?.[2] === held.stamp) return { lists: held.lists, at: storedAt(head) };
+      const head = headOf(await o.redis.getrange(k, 0, HEAD_BYTES - 1));
+      if (head?.stamp === held.stamp) return { lists: held.lists, at: storedAt(head) };
     }
     const raw = await o.redis.get(k);
     if (!raw) {
       read.delete(k);
       return null;
     }
-    const head = HEAD.exec(raw);
-    const text = head ? raw.slice(head[0].length) : raw;
-    const parsed = JSON.parse(text) as Partial<FilterLists>;
+    const head = headOf(raw);
+    const parsed = JSON.parse(head ? raw.slice(head.json) : raw) as Partial<FilterLists>;
     const lists = { assets: parsed.assets ?? null, scanners: parsed.scanners ?? null };
     // Plain JSON from before the stamp: held under a stamp no head can match, so read in full each time.
-    hold(k, head?.[2] ?? "unstamped", lists, raw.length);
+    hold(k, head?.stamp ?? "unstamped", lists, raw.length);
     return { lists, at: storedAt(head) };
   };
   const shared = (k: string) => {
@@ -117,8 +131,8 @@ export function createFilterListsCache(o: FilterListsCacheOptions): FilterListsC
       const k = key(ref);
       stored.set(k, Date.now());
       if (stored.size > 10_000) stored.clear();
-      const text = JSON.stringify(lists);
-      await o.redis.set(k, `v2:${stampOf(text)}:${Date.now()}\n${text}`, "PX", keepMs);
+      const text = JSON.stringify({ assets: lists.assets, scanners: lists.scanners });
+      await o.redis.set(k, withHead(text, stampOf(text), Date.now()), "PX", keepMs);
     },
     async offer(ref, lists) {
       if (Date.now() - (stored.get(key(ref)) ?? Number.NEGATIVE_INFINITY) < refreshMs) return;

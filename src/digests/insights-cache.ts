@@ -3,7 +3,7 @@ import { createTtlMemo } from "../bounded-map.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { digestToken, type KeyScheme, type WorkspaceRef } from "../store/keys.ts";
-import { packText, unpackText } from "../store/packed-text.ts";
+import { PACKED_FORM, packText, unpackText } from "../store/packed-text.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { scanKeys } from "../store/scan.ts";
 import { lockToken, runScript, script } from "../store/scripts.ts";
@@ -211,7 +211,8 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
     fetch(ref, apiKey, query) {
       const account = keyTag(apiKey);
       const question = canonical(query);
-      const plain = digestToken(question);
+      // The form's name is part of the key: a process that reads another form never meets these entries.
+      const plain = digestToken(question, PACKED_FORM);
       const heldOrAsked = (digest: string) => {
         const memoKey = `${keys.insightsCache(ref, digest)}|${account}`;
         return { memoKey, found: memo.get(memoKey) ?? local.get(memoKey) };
@@ -221,7 +222,7 @@ export function createInsightsCache(options: InsightsCacheOptions): InsightsCach
       if (whole.found) return Promise.resolve(whole.found);
       // The account's lists, when a recent reply brought them: this one is asked (and cached) without.
       const lists = listsMs > 0 ? sharedLists.fresh(account, listsMs) : undefined;
-      const digest = lists ? digestToken(question, "without-lists") : plain;
+      const digest = lists ? digestToken(question, "without-lists", PACKED_FORM) : plain;
       const { memoKey, found } = lists ? heldOrAsked(digest) : whole;
       if (found) return Promise.resolve(found);
       // Another process (or thread) may hold no lists and have cached the reply with them: it answers too.

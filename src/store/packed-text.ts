@@ -10,6 +10,15 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
  */
 export const RAW_BELOW = 16_384;
 
+/**
+ * This form's name, which the key of every entry packed in it carries. Releases up to 0.0.3 kept the
+ * same caches deflated whatever their length, and read every entry by inflating it: an entry kept as
+ * plain JSON under the key they would use made their deliveries fail while they ran beside this
+ * version in a rolling deploy. Under keys of its own an entry in this form is never met by them (they
+ * compute their own), and the same holds for any later change of form that changes this name.
+ */
+export const PACKED_FORM = "p1";
+
 export const packText = (text: string): string =>
   text.length < RAW_BELOW && text.startsWith("{")
     ? text

@@ -76,12 +76,14 @@ describe("filter lists read for type-ahead", () => {
     expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / edge");
   });
 
-  it("while held, cost a read of the stored text's 34-byte head, not of the whole text", async () => {
+  it("while held, cost a read of the stored text's 41-byte head, not of the whole text", async () => {
     const c = cache();
     const ref: WorkspaceRef = { teamId: "T0LISTHEAD" };
     await c.put(ref, lists("api"));
     const stored = (await redis.get(c.keyOf(ref))) as string;
-    expect(stored).toMatch(/^v2:[0-9a-f]{16}:\d{13}\n\{/);
+    expect(stored).toMatch(/^\{"_":"v3:[0-9a-f]{16}:\d{13}","assets":/);
+    // Plain JSON, as a reader that parses the whole text (releases up to 0.0.3) reads it.
+    expect(JSON.parse(stored)).toMatchObject(lists("api"));
     const first = await c.get(ref);
     c.sent.length = 0;
     expect(await c.get(ref)).toBe(first);
@@ -92,7 +94,14 @@ describe("filter lists read for type-ahead", () => {
     expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / old");
     expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / old");
     expect(c.sent).toEqual(["getrange", "get", "getrange", "get"]);
-    // Stored by a process of the release before (a stamp, no time): read, and fresh.
+    // Stored by a process of an earlier release (a stamp and a time before the JSON; a stamp alone):
+    // read, the latter as fresh.
+    const v2 = JSON.stringify(lists("v2"));
+    await redis.set(c.keyOf(ref), `v2:${"1".repeat(16)}:${Date.now()}\n${v2}`);
+    expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / v2");
+    c.sent.length = 0;
+    expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / v2");
+    expect(c.sent).toEqual(["getrange"]);
     const text = JSON.stringify(lists("v1"));
     await redis.set(c.keyOf(ref), `v1:${"0".repeat(16)}\n${text}`);
     expect((await c.get(ref))?.assets?.[0]?.displayValue).toBe("payments / v1");

@@ -10,6 +10,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * file missing here is only started later, never skipped.
  */
 export const SLOW_FILES = [
+  // Builds the previous release from git history on its first run (about 90 s), then some 40 s.
+  "test/e2e/rolling-deploy.test.ts",
   "test/integration/worker-stalled.test.ts",
   "test/integration/worker.test.ts",
   "test/integration/drivers-golden.test.ts",
