@@ -137,7 +137,7 @@ describe("insights-digest: configuration errors stop every entry point with one 
   it("the usage names the commands that read .env", async () => {
     const r = await cli(["--help"]);
     expect(r.stdout).toContain(
-      "start, web, worker, preview, export, rotate-keys, backup, restore read .env from the working directory; variables already set win over it.",
+      "start, web, worker, preview, export, status, rotate-keys, backup, restore read .env from the working directory; variables already set win over it.",
     );
   });
 });
