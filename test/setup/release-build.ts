@@ -33,17 +33,24 @@ export interface ReleaseBuild {
 
 const git = (args: string[]) => spawnSync("git", ["-C", ROOT, ...args], { encoding: "utf8" });
 
-/** Throws, saying what to do, when this clone lacks `commit` (a shallow clone of CI, say). */
-export function requireCommit(commit: string, what: string): void {
+/**
+ * Where the release's files come from: this clone's history, or, where the clone lacks the commit (a
+ * shallow clone of CI, say), the archive of its build inputs kept in test/fixtures/releases/ under its
+ * full hash (`git archive <commit> src commands templates bin package.json package-lock.json
+ * tsconfig.json tsconfig.build.json`). Throws, saying what to do, when neither has it.
+ */
+export function releaseSource(commit: string, what: string): { full: string; archive?: string } {
+  const kept = join(ROOT, "test", "fixtures", "releases", `${commit}.tar.gz`);
   const found = git(["rev-parse", "--verify", "--quiet", `${commit}^{commit}`]);
+  if (!found.error && found.status === 0) return { full: found.stdout.trim() };
+  if (/^[0-9a-f]{40}$/.test(commit) && existsSync(kept)) return { full: commit, archive: kept };
   if (found.error)
     throw new Error(
       `This test runs ${what} built from git history, and git did not run: ${found.error.message}`,
     );
-  if (found.status !== 0)
-    throw new Error(
-      `This test runs ${what} (commit ${commit}) beside this checkout, and this clone does not have that commit${found.stderr ? ` (${found.stderr.trim()})` : ""}. A shallow clone lacks it: fetch the history (git fetch --unshallow, or a checkout with fetch-depth: 0) and run it again.`,
-    );
+  throw new Error(
+    `This test runs ${what} (commit ${commit}) beside this checkout, and neither this clone nor test/fixtures/releases/ has it${found.stderr ? ` (${found.stderr.trim()})` : ""}. A shallow clone lacks it: fetch the history (git fetch --unshallow, or a checkout with fetch-depth: 0) and run it again.`,
+  );
 }
 
 const run = (cmd: string, args: string[], cwd: string) =>
@@ -87,8 +94,7 @@ function drift(lock: Lock, names: string[]): string[] {
  * direct dependencies is not installed here, or when its sources do not compile against them.
  */
 export async function releaseBuild(commit: string, what: string): Promise<ReleaseBuild> {
-  requireCommit(commit, what);
-  const full = git(["rev-parse", `${commit}^{commit}`]).stdout.trim();
+  const { full, archive } = releaseSource(commit, what);
   const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
   const tsVersion = (
     JSON.parse(readFileSync(join(ROOT, "node_modules", "typescript", "package.json"), "utf8")) as {
@@ -103,10 +109,13 @@ export async function releaseBuild(commit: string, what: string): Promise<Releas
     // Built beside its final place and moved there whole, so a build cut short is never taken for done.
     const partial = mkdtempSync(`${dir}.partial-`);
     try {
-      const tar = join(partial, "release.tar");
-      await run("git", ["-C", ROOT, "archive", "--format=tar", "-o", tar, full], ROOT);
-      await run("tar", ["-xf", tar, "-C", partial], partial);
-      rmSync(tar);
+      if (archive) await run("tar", ["-xzf", archive, "-C", partial], partial);
+      else {
+        const tar = join(partial, "release.tar");
+        await run("git", ["-C", ROOT, "archive", "--format=tar", "-o", tar, full], ROOT);
+        await run("tar", ["-xf", tar, "-C", partial], partial);
+        rmSync(tar);
+      }
       const pkg = JSON.parse(readFileSync(join(partial, "package.json"), "utf8")) as {
         dependencies?: Record<string, string>;
       };
