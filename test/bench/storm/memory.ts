@@ -83,3 +83,61 @@ export async function measureMemory(o: {
     },
   };
 }
+
+/** What one family of keys holds: its keys counted, and their bytes estimated from a sample. */
+export interface FamilyUsage {
+  /** The keys' shared name, ids and workspaces replaced by `*` (keyFamily). */
+  family: string;
+  keys: number;
+  /** Keys whose MEMORY USAGE was read. */
+  sampled: number;
+  /** The sample's mean times the family's count. */
+  bytes: number;
+}
+
+/** A key segment that names one thing (an id, a time, a token) rather than a kind of thing. */
+const NAMES_ONE = /\d|^[A-Z]{2,}$|^.{21,}$/;
+
+/**
+ * A key's family: its name with the workspace namespace (`{w:T…}:E…`), the account tag (`{a:…}`)
+ * and every segment that names one thing collapsed to `*`, so `insights:{w:T1}:-:sub:ab12` and
+ * `insights:{w:T2}:-:sub:cd34` are both `insights:{w}:sub:*`.
+ */
+export function keyFamily(key: string): string {
+  const parts = key
+    .replace(/\{w:[^}]*\}:[^:]+/, "{w}")
+    .replace(/\{a:[^}]*\}/, "{a}")
+    .split(":")
+    .map((part) => (part.startsWith("{") || !NAMES_ONE.test(part) ? part : "*"));
+  return parts.filter((p, i) => p !== "*" || parts[i - 1] !== "*").join(":");
+}
+
+/**
+ * Redis memory by family of keys: every key counted with SCAN, MEMORY USAGE read for up to
+ * `samplesPerFamily` of each family (the first met, in SCAN's order, which is the hash table's and
+ * no key's own), each family's bytes estimated as the sample's mean times its count. Largest first.
+ */
+export async function memoryByFamily(redis: RedisClient, samplesPerFamily = 200): Promise<FamilyUsage[]> {
+  const seen = new Set<string>();
+  const families = new Map<string, { keys: number; sample: string[] }>();
+  for await (const page of scanKeys(redis, "*", 1_000))
+    for (const key of page) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const name = keyFamily(key);
+      const f = families.get(name) ?? { keys: 0, sample: [] };
+      f.keys++;
+      if (f.sample.length < samplesPerFamily) f.sample.push(key);
+      families.set(name, f);
+    }
+  const out: FamilyUsage[] = [];
+  for (const [family, f] of families) {
+    // One call per key: on a cluster the keys of a family span slots.
+    const sizes = await Promise.all(
+      f.sample.map(async (key) => Number((await redis.call("MEMORY", "USAGE", key, "SAMPLES", "0")) ?? 0)),
+    );
+    const mean = sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length);
+    out.push({ family, keys: f.keys, sampled: sizes.length, bytes: Math.round(mean * f.keys) });
+  }
+  return out.sort((a, b) => b.bytes - a.bytes);
+}
