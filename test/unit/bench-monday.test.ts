@@ -55,6 +55,31 @@ describe("keyFamily: Redis keys by what they hold", () => {
   ])("%s is %s", (key, family) => {
     expect(keyFamily(key)).toBe(family);
   });
+
+  it("an id of letters alone is told from a word by how many keys it is in", () => {
+    const keys = [
+      "insights:{w:TB0000A}:-:sub:sohcaibo",
+      "insights:{w:TB0000B}:-:sub:xqnvrmnw",
+      "insights:{w:TB0000A}:-:ireq:abcdefgh",
+      "insights:{w:TB0000A}:-:ireq:abcdefgh:sent",
+      "insights:{w:TB0000B}:-:ireq:zyxwvuts:sent",
+      "insights:{w:TB0000C}:-:ireq:qwertyui:sent",
+      ...["A", "B", "C"].map((t) => `insights:{w:TB0000${t}}:-:insights:filter-lists`),
+    ];
+    const seen = new Map<string, number>();
+    for (const key of keys) for (const part of key.split(":")) seen.set(part, (seen.get(part) ?? 0) + 1);
+    expect(keys.map((k) => keyFamily(k, seen))).toEqual([
+      "insights:{w}:sub:*",
+      "insights:{w}:sub:*",
+      "insights:{w}:ireq:*",
+      "insights:{w}:ireq:*:sent",
+      "insights:{w}:ireq:*:sent",
+      "insights:{w}:ireq:*:sent",
+      "insights:{w}:insights:filter-lists",
+      "insights:{w}:insights:filter-lists",
+      "insights:{w}:insights:filter-lists",
+    ]);
+  });
 });
 
 describe("what the section reads off a slot", () => {
@@ -170,7 +195,12 @@ describe("the Monday targets", () => {
       workerPeakRssMb: [400, 420],
       redisPeakMb: 60,
       redisPeakInfoMb: 61,
-      held: { afterS: 120, bytesPerSub: 650, families: [] },
+      held: {
+        afterS: 120,
+        bytesPerSub: 650,
+        families: [],
+        info: { dataset: 1, overhead: 1, clients: 0.1, scripts: 0.1, aofBuffer: 0 },
+      },
       ...o,
     }) as MondayRun;
   const results = (m: Partial<MondayResult>) =>
@@ -206,7 +236,7 @@ describe("the Monday targets", () => {
       results({
         slot: run({
           storm: { ...run().storm, timeToAllMs: 301_000 },
-          held: { afterS: 120, bytesPerSub: 701, families: [] },
+          held: { ...run().held, afterS: 120, bytesPerSub: 701, families: [] } as MondayRun["held"],
           workerPeakRssMb: [1_025, 400],
         }),
         scaling: { subscriptions: 2_000, one: run({ rateTo90: 40 }), ratioTo90: 1.5, ratioAll: 1.5 },

@@ -185,7 +185,7 @@ export function mondaySection(r: BenchResults): string {
     ),
     ...(held
       ? tableUnder(
-          `Redis ${held.afterS} s after the slot: ${int(held.bytesPerSub)} B per subscription over the memory before the subscriptions were made (INFO used_memory, allocator overhead included). By family of keys (every key counted with SCAN, MEMORY USAGE of up to 200 each, scaled to the family):`,
+          `Redis ${held.afterS} s after the slot: ${int(held.bytesPerSub)} B per subscription over the memory before the subscriptions were made (INFO used_memory: ${held.info.dataset} MB of keys, ${held.info.overhead} MB besides, of it clients ${held.info.clients} MB, scripts ${held.info.scripts} MB, the AOF buffer ${held.info.aofBuffer} MB). By family of keys (every key counted with SCAN, MEMORY USAGE of up to 200 each, scaled to the family):`,
           ["Family", "Keys", "MB (estimated)", "B per subscription"],
           held.families
             .slice(0, 12)

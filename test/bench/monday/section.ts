@@ -95,8 +95,17 @@ export interface MondayRun {
   redisPeakMb: number;
   redisPeakInfoMb: number;
   /** What Redis still held `afterS` after the slot, over the memory before the subscriptions were made. */
-  held?: { afterS: number; bytesPerSub: number; families: FamilyUsage[] };
+  held?: { afterS: number; bytesPerSub: number; families: FamilyUsage[]; info: HeldInfo };
   webDouble?: { rate: number; durationMs: number; result: OpenLoopResult; busyShare: number };
+}
+
+/** INFO memory's own account of used_memory at the hold, MB: the keys and what is not a key. */
+export interface HeldInfo {
+  dataset: number;
+  overhead: number;
+  clients: number;
+  scripts: number;
+  aofBuffer: number;
 }
 
 export interface MondayResult {
@@ -183,9 +192,10 @@ async function redisCpuMs(world: World): Promise<number> {
   return (field("used_cpu_sys") + field("used_cpu_user")) * 1000;
 }
 
-async function redisPeakInfo(world: World): Promise<number> {
+/** Fields of INFO memory, bytes. */
+async function memoryInfo(world: World): Promise<(name: string) => number> {
   const info = String(await world.conn.info("memory"));
-  return Number(/used_memory_peak:(\d+)/.exec(info)?.[1] ?? 0);
+  return (name) => Number(new RegExp(`^${name}:(\\d+)`, "m").exec(info)?.[1] ?? 0);
 }
 
 interface Pids {
@@ -284,7 +294,7 @@ type Alongside = Pick<
   | "webDouble"
 > & {
   /** INFO used_memory `afterS` after the slot, bytes, and what holds it. */
-  held?: { afterS: number; used: number; families: FamilyUsage[] };
+  held?: { afterS: number; used: number; families: FamilyUsage[]; info: HeldInfo };
 };
 
 /** From the fire: the mix at the web, Redis sampled; at the slot's end the figures; then the hold and two webs. */
@@ -323,7 +333,7 @@ async function alongside(c: RunContext, s: AlongsideContext): Promise<Alongside>
   await sampler;
   const cpu1 = await cpuNow(world, pids);
   const workerPeakRssMb = pids.workers.map((pid) => round(peakRssMb(pid), 1));
-  const redisPeakInfoMb = round((await redisPeakInfo(world)) / MB, 1);
+  const redisPeakInfoMb = round((await memoryInfo(world))("used_memory_peak") / MB, 1);
   await c.sender.call("stopOpenLoop");
   const web = slimWeb(await loop);
   c.log(
@@ -343,9 +353,20 @@ async function alongside(c: RunContext, s: AlongsideContext): Promise<Alongside>
   };
   if (c.hold) {
     await sleep(t0 + slotMs + c.plan.holdMs - Date.now());
+    const afterS = round((Date.now() - t0 - slotMs) / 1000, 0);
+    const used = await usedMemory(world.conn);
+    const field = await memoryInfo(world);
+    const mb = (name: string) => round(field(name) / MB, 2);
     out.held = {
-      afterS: round((Date.now() - t0 - slotMs) / 1000, 0),
-      used: await usedMemory(world.conn),
+      afterS,
+      used,
+      info: {
+        dataset: mb("used_memory_dataset"),
+        overhead: mb("used_memory_overhead"),
+        clients: mb("mem_clients_normal"),
+        scripts: mb("used_memory_scripts_eval"),
+        aofBuffer: mb("mem_aof_buffer"),
+      },
       families: await memoryByFamily(world.conn),
     };
   }
@@ -437,6 +458,7 @@ async function runSlot(
                 afterS: held.afterS,
                 bytesPerSub: round((held.used - (storm.redisUsedBefore ?? held.used)) / Math.max(1, n), 0),
                 families: held.families,
+                info: held.info,
               },
             }
           : {}),

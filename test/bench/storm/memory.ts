@@ -98,18 +98,29 @@ export interface FamilyUsage {
 /** A key segment that names one thing (an id, a time, a token) rather than a kind of thing. */
 const NAMES_ONE = /\d|^[A-Z]{2,}$|^.{21,}$/;
 
+/** A segment seen in fewer keys than this, after a workspace key's kind, is an id (a subscription's: 8 letters). */
+const RARE = 3;
+
 /**
  * A key's family: its name with the workspace namespace (`{w:T…}:E…`), the account tag (`{a:…}`)
  * and every segment that names one thing collapsed to `*`, so `insights:{w:T1}:-:sub:ab12` and
- * `insights:{w:T2}:-:sub:cd34` are both `insights:{w}:sub:*`.
+ * `insights:{w:T2}:-:sub:cd34` are both `insights:{w}:sub:*`. Ids of letters alone are told apart from
+ * words by `seen`, the number of keys each segment occurs in: past a workspace key's kind, a segment
+ * in fewer than three keys is an id.
  */
-export function keyFamily(key: string): string {
+export function keyFamily(key: string, seen?: ReadonlyMap<string, number>): string {
+  const inWorkspace = /\{w:[^}]*\}:[^:]+/.test(key);
   const parts = key
     .replace(/\{w:[^}]*\}:[^:]+/, "{w}")
     .replace(/\{a:[^}]*\}/, "{a}")
-    .split(":")
-    .map((part) => (part.startsWith("{") || !NAMES_ONE.test(part) ? part : "*"));
-  return parts.filter((p, i) => p !== "*" || parts[i - 1] !== "*").join(":");
+    .split(":");
+  const kindAt = parts.indexOf("{w}") + 1;
+  const named = parts.map((part, i) => {
+    if (part.startsWith("{")) return part;
+    if (NAMES_ONE.test(part)) return "*";
+    return inWorkspace && seen && i > kindAt && (seen.get(part) ?? 0) < RARE ? "*" : part;
+  });
+  return named.filter((p, i) => p !== "*" || named[i - 1] !== "*").join(":");
 }
 
 /**
@@ -118,18 +129,19 @@ export function keyFamily(key: string): string {
  * no key's own), each family's bytes estimated as the sample's mean times its count. Largest first.
  */
 export async function memoryByFamily(redis: RedisClient, samplesPerFamily = 200): Promise<FamilyUsage[]> {
-  const seen = new Set<string>();
+  const keys = new Set<string>();
+  for await (const page of scanKeys(redis, "*", 1_000)) for (const key of page) keys.add(key);
+  const seen = new Map<string, number>();
+  for (const key of keys)
+    for (const part of new Set(key.split(":"))) seen.set(part, (seen.get(part) ?? 0) + 1);
   const families = new Map<string, { keys: number; sample: string[] }>();
-  for await (const page of scanKeys(redis, "*", 1_000))
-    for (const key of page) {
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const name = keyFamily(key);
-      const f = families.get(name) ?? { keys: 0, sample: [] };
-      f.keys++;
-      if (f.sample.length < samplesPerFamily) f.sample.push(key);
-      families.set(name, f);
-    }
+  for (const key of keys) {
+    const name = keyFamily(key, seen);
+    const f = families.get(name) ?? { keys: 0, sample: [] };
+    f.keys++;
+    if (f.sample.length < samplesPerFamily) f.sample.push(key);
+    families.set(name, f);
+  }
   const out: FamilyUsage[] = [];
   for (const [family, f] of families) {
     // One call per key: on a cluster the keys of a family span slots.
