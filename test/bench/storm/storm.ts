@@ -226,30 +226,36 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
     endStorm = resolve;
   });
   const alongside = o.alongside?.({ ended, workerPids: () => workers.map((w) => w.pid) });
+  // Its failure is heard where it is awaited, after the storm; a storm that fails first leaves it unheard.
+  void alongside?.catch(() => undefined);
   const faults = [...(o.faults ?? [])].sort((a, b) => a.at - b.at);
-  let last: SlackTally = await control.tally();
-  let lastChange = Date.now();
   let timedOut = false;
-  for (;;) {
-    await sleep(250);
-    rssAll();
-    const t = await control.tally();
-    if (t.calls !== last.calls) lastChange = Date.now();
-    last = t;
-    while (faults[0] && t.uniqueDeliveries >= faults[0].at * n) {
-      await faults.shift()?.run(control);
-      lastChange = Date.now();
+  try {
+    let last: SlackTally = await control.tally();
+    let lastChange = Date.now();
+    for (;;) {
+      await sleep(250);
+      rssAll();
+      const t = await control.tally();
+      if (t.calls !== last.calls) lastChange = Date.now();
+      last = t;
+      while (faults[0] && t.uniqueDeliveries >= faults[0].at * n) {
+        await faults.shift()?.run(control);
+        lastChange = Date.now();
+      }
+      const faultsDone = faults.length === 0;
+      if (faultsDone && t.uniqueDeliveries >= (o.stopAt ?? n)) break;
+      if (faultsDone && Date.now() - lastChange > (o.settleMs ?? 5_000) && (await pendingJobs(world)) === 0)
+        break;
+      if (Date.now() - t0 > o.timeoutMs) {
+        timedOut = true;
+        break;
+      }
     }
-    const faultsDone = faults.length === 0;
-    if (faultsDone && t.uniqueDeliveries >= (o.stopAt ?? n)) break;
-    if (faultsDone && Date.now() - lastChange > (o.settleMs ?? 5_000) && (await pendingJobs(world)) === 0)
-      break;
-    if (Date.now() - t0 > o.timeoutMs) {
-      timedOut = true;
-      break;
-    }
+  } finally {
+    // What runs alongside hears the storm is over, however it ended.
+    endStorm();
   }
-  endStorm();
   // Late duplicates would show up now: give retries and stalled jobs a moment.
   await sleep(1_000);
   const cpuShare = cpu.stop();
