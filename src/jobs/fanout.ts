@@ -31,7 +31,7 @@ export interface FanOutDeps {
   batchSize?: number;
   /** Workspaces read at once [64]. */
   parallel?: number;
-  /** Members of one workspace dealt together in each round [10]. */
+  /** Members of one workspace dealt together in each round [RUN_LENGTH]. */
   runLength?: number;
   /** Told each page of a workspace's members as it is read, so their drivers are planned ahead (slot-warm.ts). */
   warm?: (ref: WorkspaceRef, members: [string, string][], period: string) => void;
@@ -46,6 +46,9 @@ export interface FanOutDeps {
   /** The active span as a traceparent, carried by each delivery job so its span joins the slot's trace. */
   traceparent?: () => string | undefined;
 }
+
+/** Members of one workspace dealt together in each round, by default. */
+export const RUN_LENGTH = 10;
 
 /** BullMQ's largest priority. */
 const MAX_PRIORITY = 2_097_152;
@@ -96,7 +99,7 @@ async function addDeliveries(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
   }
   const period = periodOf(due.fire);
   const pageSize = deps.pageSize ?? 100;
-  const runLength = Math.max(1, deps.runLength ?? 10);
+  const runLength = Math.max(1, deps.runLength ?? RUN_LENGTH);
   const opts = deliveryJobOptions(deps.policy);
   const warm =
     deps.warm && !(await deps.warmedAhead?.(slotId, period).catch(() => false)) ? deps.warm : undefined;

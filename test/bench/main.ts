@@ -14,20 +14,19 @@ import { type Child, spawnChild } from "./child.ts";
 import { type DriversBenchResult, measureDrivers } from "./drivers/section.ts";
 import type { CostResult } from "./engine/cost.ts";
 import {
-  measureBig,
   measureCosts,
   measureThrottle,
   measureWorkers,
   type ThrottleResult,
   type WorkersRow,
 } from "./engine/sections.ts";
+import { type MondayResult, measureMonday } from "./monday/section.ts";
 import { type Plan, planFor } from "./plan.ts";
 import { measureRender, type RenderResult } from "./render.ts";
 import type { OpenLoopResult, Target } from "./slash-sender.ts";
 import { round, sleep } from "./stats.ts";
 import { type FaultRun, runFaults } from "./storm/faults.ts";
 import { runStormRow, type StormRow } from "./storm/section.ts";
-import type { StormResult } from "./storm/storm.ts";
 import { measureWorkerCpu, type WorkerCpuResult } from "./storm/worker-cpu-section.ts";
 
 /** Everything one run measured; the Markdown report is rendered from this (report.ts). */
@@ -49,6 +48,8 @@ export interface BenchResults {
     errors: string[];
     /** Sections asked for with --only; absent when all ran. */
     only?: string[];
+    /** The Monday slot's size asked for with --subs; absent when the run's own. */
+    subs?: number;
     /** How long each section took, in the order they ran, so the run's length can be read where it goes. */
     sections?: { name: string; seconds: number }[];
     /** What the app's own processes ran: the compiled build (dist/), as installed, or the sources through tsx. */
@@ -77,8 +78,9 @@ export interface BenchResults {
     cost?: CostResult[];
     workers?: WorkersRow[];
     throttle?: ThrottleResult;
-    big?: StormResult;
   };
+  /** Monday 09:00: a large install's slot with the defaults, two workers, people at the web. */
+  monday?: MondayResult;
   process: ProcessCounters;
 }
 
@@ -95,6 +97,7 @@ export const SECTIONS = [
   "charts",
   "ask",
   "worker-cpu",
+  "monday",
 ] as const;
 
 function commit(): string {
@@ -181,8 +184,10 @@ export async function runBench(o: {
   log: (line: string) => void;
   /** Run only these sections (default: all). */
   only?: readonly string[];
+  /** The Monday slot's subscriptions, instead of the run's own (`--subs`). */
+  subs?: number;
 }): Promise<BenchResults> {
-  const plan = planFor(o.quick);
+  const plan = planFor(o.quick, { subs: o.subs });
   const product = buildProduct(o.log);
   // Profiling slows what it watches: it runs only when asked for by name.
   const wanted = (name: (typeof SECTIONS)[number]) => (o.only ? o.only.includes(name) : name !== "profile");
@@ -217,6 +222,7 @@ export async function runBench(o: {
       errors: [],
       sections: [],
       ...(o.only ? { only: [...o.only] } : {}),
+      ...(o.subs === undefined ? {} : { subs: o.subs }),
     },
     storms: [],
     faults: [],
@@ -346,11 +352,6 @@ export async function runBench(o: {
         timeoutMs: plan.stormTimeoutMs,
       });
     });
-    const big = plan.engine.big;
-    if (big)
-      await section(`storm ${big.subs.toLocaleString("en-US")} subscriptions`, async () => {
-        results.engine.big = await measureBig({ ...big, timeoutMs: 900_000 });
-      });
   }
   if (wanted("faults")) {
     // Both deployments' runs side by side: each run waits most of its time (lock expiry, Retry-After,
@@ -379,6 +380,13 @@ export async function runBench(o: {
     await section("questions in plain words", async () => {
       results.ask = await measureAsk(plan.ask);
     });
+  if (wanted("monday"))
+    await section(
+      `Monday 09:00: ${plan.monday.subs.toLocaleString("en-US")} subscriptions, two workers, people at the web`,
+      async () => {
+        results.monday = await measureMonday(plan.monday, o.log);
+      },
+    );
   // Alternated pairs take about 20 s each: asked for by name, or in the full run, never in --quick's five minutes.
   if (o.only ? o.only.includes("worker-cpu") : !o.quick)
     await section("worker CPU with drivers against without (alternated pairs)", async () => {

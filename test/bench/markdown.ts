@@ -1,3 +1,4 @@
+import type { BenchResults } from "./main.ts";
 import { int, round } from "./stats.ts";
 import type { TargetCheck } from "./targets.ts";
 
@@ -39,4 +40,14 @@ export function faultMeasured(r: {
 }): string | undefined {
   if (r.lost === 0 && r.duplicates === 0) return undefined;
   return `${int(r.failureNotices)} failure notices; ${r.timeToAllMs === null ? "not all delivered before the run ended" : `all delivered after ${round(r.timeToAllMs / 1000, 1)} s`}`;
+}
+
+/** The command that made a run: `npm run bench -- --quick --only monday --subs 2000`. */
+export function benchCommand(m: Pick<BenchResults["meta"], "quick" | "only" | "subs">): string {
+  const flags = [
+    ...(m.quick ? ["--quick"] : []),
+    ...(m.only ? [`--only ${m.only.join(",")}`] : []),
+    ...(m.subs === undefined ? [] : [`--subs ${m.subs}`]),
+  ];
+  return `npm run bench${flags.length > 0 ? ` -- ${flags.join(" ")}` : ""}`;
 }

@@ -1,5 +1,5 @@
 import type { BenchResults } from "./main.ts";
-import { table } from "./markdown.ts";
+import { benchCommand, table } from "./markdown.ts";
 import { checkTargets, type TargetCheck } from "./targets.ts";
 
 /**
@@ -19,7 +19,7 @@ export function reportLink(r: BenchResults, reportFile: string): string {
 
 export function performanceSection(r: BenchResults, reportFile: string): string {
   const m = r.meta;
-  const command = `npm run bench${m.quick || m.only ? " --" : ""}${m.quick ? " --quick" : ""}${m.only ? ` --only ${m.only.join(",")}` : ""}`;
+  const command = benchCommand(m);
   const link = reportLink(r, reportFile);
   const measured = checkTargets(r).filter((t) => t.met !== null);
   const missed = measured.filter((t) => t.met === false && t.why);

@@ -1,6 +1,7 @@
 import type { AckPlan } from "./ack/section.ts";
 import type { ChartsPlan } from "./charts/section.ts";
 import type { DriversPlan } from "./drivers/section.ts";
+import type { MondayPlan } from "./monday/section.ts";
 
 /** Counts and durations of a bench run; `--quick` keeps every section with smaller numbers where needed. */
 export interface Plan {
@@ -26,9 +27,12 @@ export interface Plan {
     workers: { subs: number; workspaces: number };
     /** `order`: free (false) and throttled (true) runs, interleaved against the machine's drift. */
     throttle: { subs: number; workspaces: number; order: boolean[] };
-    /** The full run's big storm; none in --quick. */
-    big: { subs: number; workspaces: number } | null;
   };
+  /**
+   * Monday 09:00: one slot of a large install with the defaults, two workers, people at the web
+   * (100,000 subscriptions in the full run, 10,000 in --quick); the one-against-two pair on 10,000.
+   */
+  monday: MondayPlan;
 }
 
 /**
@@ -82,7 +86,22 @@ const ack = (durationMs: number): Plan["ack"] => ({
 });
 const SAME = { badInput: { fuzz: 10_000, analytics: 1_000, slack: 1_000 }, concurrency: 50 };
 
-export function planFor(quick: boolean): Plan {
+/** The Monday slot of `subs` subscriptions; its one-against-two worker pair at most 10,000. */
+export const mondayPlan = (subs: number): MondayPlan => ({
+  subs,
+  scalingSubs: Math.min(subs, 10_000),
+  mixRate: 100,
+  holdMs: 120_000,
+  webDouble: { rate: 1_000, durationMs: 10_000 },
+});
+
+/** The plan of a quick or full run; `subs` sizes the Monday slot instead of the run's own. */
+export function planFor(quick: boolean, o: { subs?: number } = {}): Plan {
+  const plan = basePlan(quick);
+  return o.subs === undefined ? plan : { ...plan, monday: mondayPlan(o.subs) };
+}
+
+function basePlan(quick: boolean): Plan {
   return quick
     ? {
         quick,
@@ -117,8 +136,8 @@ export function planFor(quick: boolean): Plan {
           // Half the full run's storms, and one free and one throttled run: what makes --quick quick.
           workers: { subs: 1_000, workspaces: 100 },
           throttle: { subs: 1_000, workspaces: 50, order: [false, true] },
-          big: null,
         },
+        monday: mondayPlan(10_000),
       }
     : {
         quick,
@@ -148,7 +167,8 @@ export function planFor(quick: boolean): Plan {
           cost: { subs: 500, workspaces: 50 },
           workers: { subs: 10_000, workspaces: 1_000 },
           throttle: { subs: 5_000, workspaces: 250, order: [false, true, true, false] },
-          big: { subs: 100_000, workspaces: 10_000 },
         },
+        // The 100,000-subscription slot (it took the place of a storm of as many text digests, one worker).
+        monday: mondayPlan(100_000),
       };
 }

@@ -3,7 +3,8 @@ import { chartsSection } from "./charts/report.ts";
 import { driversSection } from "./drivers/report.ts";
 import { engineSection } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
-import { faultCells, seconds, table } from "./markdown.ts";
+import { benchCommand, faultCells, seconds, table } from "./markdown.ts";
+import { mondaySection } from "./monday/report.ts";
 import { int, round } from "./stats.ts";
 import { checkTargets, type TargetCheck } from "./targets.ts";
 
@@ -26,7 +27,7 @@ function header(r: BenchResults): string {
   return [
     `# Performance and reliability — ${m.quick ? "quick run" : "full run"} of ${m.startedAt.slice(0, 16).replace("T", " ")} UTC`,
     "",
-    `\`npm run bench${m.quick || m.only ? " --" : ""}${m.quick ? " --quick" : ""}${m.only ? ` --only ${m.only.join(",")}` : ""}\` · ${m.durationS} s · commit ${m.commit} · Node ${m.node}${m.machineNode ? ` (the machine runs ${m.machineNode})` : ""} · ${m.cpus} × ${m.cpuModel} · load average ${m.loadAvgStart.join(" / ")} at start, ${m.loadAvgEnd.join(" / ")} at the end. All traffic on loopback: the app, a bare Bolt app, Redis (private, AOF on), the analytics emulator and the Slack stand-in on this one machine. ${m.product === "dist" ? "The app's processes (the ack section's, the storms' workers) run the compiled build (dist/), as a production install does." : m.product === "sources" ? "The app's processes run the TypeScript sources through tsx (no fresh build): not what a production install runs." : ""}`,
+    `\`${benchCommand(m)}\` · ${m.durationS} s · commit ${m.commit} · Node ${m.node}${m.machineNode ? ` (the machine runs ${m.machineNode})` : ""} · ${m.cpus} × ${m.cpuModel} · load average ${m.loadAvgStart.join(" / ")} at start, ${m.loadAvgEnd.join(" / ")} at the end. All traffic on loopback: the app, a bare Bolt app, Redis (private, AOF on), the analytics emulator and the Slack stand-in on this one machine. ${m.product === "dist" ? "The app's processes (the ack section's, the storms' workers) run the compiled build (dist/), as a production install does." : m.product === "sources" ? "The app's processes run the TypeScript sources through tsx (no fresh build): not what a production install runs." : ""}`,
     "",
     m.only
       ? `Sections run: ${m.only.join(", ")} (the others were not run; their targets read "not measured"). Drivers: ${p.drivers.timingRuns} timed digests per cell (at 300 ms of latency ${p.drivers.slowTimingRuns ?? p.drivers.timingRuns}), ${p.drivers.storms.length} storms.`
@@ -289,6 +290,8 @@ export function renderReport(r: BenchResults, extraNotes = ""): string {
     chartsSection(r),
     "",
     askSection(r),
+    "",
+    mondaySection(r),
     "",
     notesSection(r),
     extraNotes,

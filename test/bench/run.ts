@@ -17,8 +17,9 @@ import {
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 
 /**
- * `insights-digest bench [--quick] [--only a,b] [--out DIR] [--node 22|24|machine|PATH]`: runs every section (or the named ones:
- * render, ack (threads and web + worker), bad-input, storms, engine, faults, drivers, ask), prints the Markdown report and
+ * `insights-digest bench [--quick] [--only a,b] [--subs N] [--out DIR] [--node 22|24|machine|PATH]`: runs every section (or the named ones:
+ * render, ack (threads and web + worker), bad-input, storms, engine, faults, drivers, ask, monday; `--subs` sizes the
+ * Monday slot, its one-against-two worker pair at most 10,000), prints the Markdown report and
  * writes latest.md / latest.json (plus timestamped copies) and docs-performance.md (the run's rows for
  * docs/performance.md, each naming the timestamped report) to the results folder. Exit code 0 when the bench ran (targets may still be missed: the report says which), 1 when
  * a section could not run. Every process of the run uses one Node (runtime.ts): 22 by default
@@ -32,8 +33,14 @@ export async function benchCli(args: string[]): Promise<number> {
       out: { type: "string" },
       only: { type: "string" },
       node: { type: "string" },
+      subs: { type: "string" },
     },
   });
+  const subs = values.subs === undefined ? undefined : Number(values.subs);
+  if (subs !== undefined && !(Number.isInteger(subs) && subs >= 100)) {
+    process.stderr.write(`--subs wants a whole number of subscriptions, 100 or more (got ${values.subs})\n`);
+    return 2;
+  }
   let runtime: ReturnType<typeof parseRuntime>;
   try {
     runtime = parseRuntime(values.node ?? process.env.BENCH_NODE ?? DEFAULT_RUNTIME);
@@ -64,11 +71,11 @@ export async function benchCli(args: string[]): Promise<number> {
   mkdirSync(out, { recursive: true });
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   log(`insights-digest bench${values.quick ? " --quick" : ""}: results go to ${out}`);
-  const results = await runBench({ quick: values.quick === true, log, only });
+  const results = await runBench({ quick: values.quick === true, log, only, subs });
   const markdown = renderReport(results);
   const json = `${JSON.stringify(results, null, 2)}\n`;
   const stamp = results.meta.startedAt.replace(/[:.]/g, "-").slice(0, 19);
-  const kind = `${results.meta.quick ? "quick" : "full"}${only ? `-${only.join("+")}` : ""}`;
+  const kind = `${results.meta.quick ? "quick" : "full"}${only ? `-${only.join("+")}` : ""}${subs === undefined ? "" : `-${subs}`}`;
   writeFileSync(join(out, "latest.md"), markdown);
   writeFileSync(join(out, "latest.json"), json);
   writeFileSync(join(out, `${stamp}-${kind}.md`), markdown);

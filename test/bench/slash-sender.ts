@@ -39,6 +39,8 @@ export interface OpenLoopArgs extends Target {
   timeoutMs?: number;
   /** How long to keep the sink open for late response_url posts. */
   replyGraceMs?: number;
+  /** Stop sending at the `stopOpenLoop` call, `durationMs` being the most it runs. */
+  untilStopped?: boolean;
 }
 
 export interface OpenLoopResult {
@@ -128,6 +130,8 @@ const post = async (url: string, headers: Record<string, string>, body: string, 
 const BUSY_MARK = "Insights is busy right now";
 
 let seq = 0;
+/** Set by `stopOpenLoop`: the open-ended run sends no more. */
+let stopRequested = false;
 
 let answers: Promise<{ child: Child; url: string }> | undefined;
 
@@ -181,7 +185,8 @@ function countStatus(statuses: Record<string, number>, status: number) {
  */
 export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   const { child: sink, url: sinkUrl } = await answerSink();
-  const total = Math.max(1, Math.round((a.rate * a.durationMs) / 1000));
+  stopRequested = false;
+  let total = Math.max(1, Math.round((a.rate * a.durationMs) / 1000));
   const gap = 1000 / a.rate;
   const timeoutMs = a.timeoutMs ?? 3_000;
   const mix: RequestSpec[] = a.requests ?? [
@@ -254,6 +259,7 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   // Timers tick about every millisecond; each tick sends whatever has come due. Latency is timed
   // from the actual send: this process does nothing else, so its lag (reported) stays small.
   for (let i = 0; i < total; ) {
+    if (a.untilStopped && stopRequested) total = i;
     const now = performance.now();
     while (i < total && t0 + i * gap <= now) {
       fire(t0 + i * gap, i);
@@ -348,6 +354,10 @@ if (process.send) {
   serveRpc({
     openLoop: (a: OpenLoopArgs) => openLoop(a),
     closedLoop: (a: ClosedLoopArgs) => closedLoop(a),
+    /** Ends an `untilStopped` open loop: it sends nothing more, then collects its answers as usual. */
+    stopOpenLoop: () => {
+      stopRequested = true;
+    },
     rss: () => process.memoryUsage().rss,
     /** The answer sink's process, for what it costs beside the sender. */
     sinkPid: async () => (await answerSink()).child.pid,

@@ -4,6 +4,7 @@ import { driversTargets } from "./drivers/report.ts";
 import { engineTargets } from "./engine/report.ts";
 import type { BenchResults } from "./main.ts";
 import { faultMeasured, notMeasured } from "./markdown.ts";
+import { mondayTargets } from "./monday/report.ts";
 import { int, round } from "./stats.ts";
 import type { StormRow } from "./storm/section.ts";
 
@@ -159,5 +160,6 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
     ...engineTargets(r),
     ...askTargets(r),
     ...workerCpuTargets(r),
+    ...mondayTargets(r),
   ];
 }

@@ -74,7 +74,8 @@ function seedOf(i: number, users: number): WorkspaceSeed {
   };
 }
 
-function installationOf(seed: WorkspaceSeed): Installation {
+/** The installation the install flow would store for a seeded workspace (its bot, installed by its installer). */
+export function installationOf(seed: WorkspaceSeed): Installation {
   return {
     team: { id: seed.teamId, name: seed.name },
     enterprise: undefined,

@@ -1,9 +1,8 @@
-import { buildAccount, DEMO_API_KEY, SCENARIO_KEYS } from "../../../sandbox/analytics/index.ts";
+import { DEMO_API_KEY, SCENARIO_KEYS } from "../../../sandbox/analytics/index.ts";
 import { scheduledExtras } from "../../../src/digests/scheduled.ts";
-import { groupAssets } from "../../../src/insights/asset-groups.ts";
 import { digestMessage } from "../../../templates/digest-message.ts";
 import { round, type Summary, summarize } from "../stats.ts";
-import { inParallel } from "../storm/world.ts";
+import { catalogue, inParallel } from "../storm/world.ts";
 import { accountKey, BIG_KEY, buildDriversWorld, type DriversWorld, HUGE_KEY } from "./world.ts";
 
 /**
@@ -182,15 +181,6 @@ function subscriptionOf(spec: StormSpec, k: number, groups: string[], scanners: 
   if (share < spec.groupShare + spec.scannerShare)
     return { range: "last7d", scannerIds: [scanners[k % scanners.length] as string] };
   return { range: spec.range ?? `last${7 + (k % 300)}d` };
-}
-
-/** The account's own group names and scanner ids (the emulator's catalogue is a pure function of the key). */
-function catalogue(apiKey: string): { groups: string[]; scanners: string[] } {
-  const account = buildAccount({ apiKey });
-  return {
-    groups: groupAssets(account.assets).map((g) => g.name),
-    scanners: account.scanners.map((s) => s.value),
-  };
 }
 
 async function storm(w: DriversWorld, spec: StormSpec, concurrency: number): Promise<StormResult> {

@@ -104,12 +104,6 @@ export function engineSection(r: BenchResults): string {
       `A throttled workspace: ${int(t.subscriptions)} subscriptions over ${int(t.workspaces)} workspaces, ${(t.runs ?? []).length} runs (${(t.runs ?? []).map((x) => (x.throttled ? "throttled" : "free")).join(", ")}; the machine's load drifts); in a throttled run Slack answers 429 (Retry-After 1 s) to every post of the first workspace for the whole run. The others' throughput: ${t.othersPerSecFree} digests/s without, ${t.othersPerSecThrottled} with (${round(t.cost * 100, 1)} % less; runs: ${(t.runs ?? []).map((x) => `${x.throttled ? "throttled" : "free"} ${x.othersPerSec}`).join(", ")}); the throttled workspace got ${int(t.throttledWorkspaceDelivered)} digests out and ${int(t.throttled429)} 429s in its runs.`,
       "",
     );
-  const big = r.engine.big;
-  if (big)
-    out.push(
-      `The big storm: ${int(big.subscriptions)} subscriptions in one slot, one worker process: all delivered in ${s(big.timeToAllMs)} (${big.digestsPerSec} digests/s; ${int(big.delivered)} delivered, ${int(big.duplicates)} duplicated, ${int(big.lost)} lost); Redis grew by ${round(((big.memory?.infoDeltaPerSub ?? 0) * big.subscriptions) / 1e6, 1)} MB for the subscriptions (INFO used_memory) and held ${round(((big.memoryAfter?.infoDeltaPerSub ?? 0) * big.subscriptions) / 1e6, 1)} MB more than before them right after the storm.`,
-      "",
-    );
   out.push(
     ...tableUnder(
       "Fault runs on a 3-master Redis Cluster (the Redis fault kills and restarts one master):",

@@ -1,6 +1,6 @@
 import { type Child, spawnChild } from "../child.ts";
 import { round } from "../stats.ts";
-import { runStorm, type StormResult, withFreshWorld } from "../storm/storm.ts";
+import { runStorm, type StormResult, slim, withFreshWorld } from "../storm/storm.ts";
 import { buildWorld, teamOf, type World } from "../storm/world.ts";
 import type { CostResult } from "./cost.ts";
 
@@ -31,12 +31,6 @@ const stormWorld =
       },
       { WORKER_CONCURRENCY: "50" },
     );
-
-/** Without the per-delivery list (kept only while the section needs it). */
-function slim(r: StormResult): StormResult {
-  const { firstPostBy: _f, ...rest } = r;
-  return rest;
-}
 
 export interface WorkersRow {
   workers: number;
@@ -153,28 +147,4 @@ export async function measureThrottle(o: {
     throttledWorkspaceDelivered: throttledDelivered,
     throttled429,
   };
-}
-
-export interface BigStorm {
-  storm: StormResult;
-  redisMbBefore: number;
-  redisMbAfter: number;
-}
-
-/** The full run's 100,000-subscription storm: time, digests/s and Redis memory. */
-export async function measureBig(o: {
-  subs: number;
-  workspaces: number;
-  timeoutMs: number;
-}): Promise<StormResult> {
-  return withFreshWorld(stormWorld(o.subs, o.workspaces), async (world) =>
-    slim(
-      await runStorm({
-        world,
-        memory: true,
-        worker: { prefix: world.prefix, queueName: world.queueName },
-        timeoutMs: o.timeoutMs,
-      }),
-    ),
-  );
 }

@@ -83,3 +83,73 @@ export async function measureMemory(o: {
     },
   };
 }
+
+/** What one family of keys holds: its keys counted, and their bytes estimated from a sample. */
+export interface FamilyUsage {
+  /** The keys' shared name, ids and workspaces replaced by `*` (keyFamily). */
+  family: string;
+  keys: number;
+  /** Keys whose MEMORY USAGE was read. */
+  sampled: number;
+  /** The sample's mean times the family's count. */
+  bytes: number;
+}
+
+/** A key segment that names one thing (an id, a time, a token) rather than a kind of thing. */
+const NAMES_ONE = /\d|^[A-Z]{2,}$|^.{21,}$/;
+
+/** A segment seen in fewer keys than this, after a workspace key's kind, is an id (a subscription's: 8 letters). */
+const RARE = 3;
+
+/**
+ * A key's family: its name with the workspace namespace (`{w:T…}:E…`), the account tag (`{a:…}`)
+ * and every segment that names one thing collapsed to `*`, so `insights:{w:T1}:-:sub:ab12` and
+ * `insights:{w:T2}:-:sub:cd34` are both `insights:{w}:sub:*`. Ids of letters alone are told apart from
+ * words by `seen`, the number of keys each segment occurs in: past a workspace key's kind, a segment
+ * in fewer than three keys is an id.
+ */
+export function keyFamily(key: string, seen?: ReadonlyMap<string, number>): string {
+  const inWorkspace = /\{w:[^}]*\}:[^:]+/.test(key);
+  const parts = key
+    .replace(/\{w:[^}]*\}:[^:]+/, "{w}")
+    .replace(/\{a:[^}]*\}/, "{a}")
+    .split(":");
+  const kindAt = parts.indexOf("{w}") + 1;
+  const named = parts.map((part, i) => {
+    if (part.startsWith("{")) return part;
+    if (NAMES_ONE.test(part)) return "*";
+    return inWorkspace && seen && i > kindAt && (seen.get(part) ?? 0) < RARE ? "*" : part;
+  });
+  return named.filter((p, i) => p !== "*" || named[i - 1] !== "*").join(":");
+}
+
+/**
+ * Redis memory by family of keys: every key counted with SCAN, MEMORY USAGE read for up to
+ * `samplesPerFamily` of each family (the first met, in SCAN's order, which is the hash table's and
+ * no key's own), each family's bytes estimated as the sample's mean times its count. Largest first.
+ */
+export async function memoryByFamily(redis: RedisClient, samplesPerFamily = 200): Promise<FamilyUsage[]> {
+  const keys = new Set<string>();
+  for await (const page of scanKeys(redis, "*", 1_000)) for (const key of page) keys.add(key);
+  const seen = new Map<string, number>();
+  for (const key of keys)
+    for (const part of new Set(key.split(":"))) seen.set(part, (seen.get(part) ?? 0) + 1);
+  const families = new Map<string, { keys: number; sample: string[] }>();
+  for (const key of keys) {
+    const name = keyFamily(key, seen);
+    const f = families.get(name) ?? { keys: 0, sample: [] };
+    f.keys++;
+    if (f.sample.length < samplesPerFamily) f.sample.push(key);
+    families.set(name, f);
+  }
+  const out: FamilyUsage[] = [];
+  for (const [family, f] of families) {
+    // One call per key: on a cluster the keys of a family span slots.
+    const sizes = await Promise.all(
+      f.sample.map(async (key) => Number((await redis.call("MEMORY", "USAGE", key, "SAMPLES", "0")) ?? 0)),
+    );
+    const mean = sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length);
+    out.push({ family, keys: f.keys, sampled: sizes.length, bytes: Math.round(mean * f.keys) });
+  }
+  return out.sort((a, b) => b.bytes - a.bytes);
+}

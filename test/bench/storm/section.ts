@@ -1,6 +1,6 @@
 import { round } from "../stats.ts";
 import type { BareResult } from "./bare-loop.ts";
-import { runBareLoop, runStorm, type StormResult, withFreshWorld } from "./storm.ts";
+import { runBareLoop, runStorm, type StormResult, slim, withFreshWorld } from "./storm.ts";
 import { buildWorld, type World } from "./world.ts";
 
 /** One storm size: the product's delivery worker, then the bare loop over the same digests. */
@@ -53,13 +53,12 @@ export async function runStormRow(o: {
     });
     const bare = await runBareLoop(world, o.concurrency, o.bareMessage?.(world));
     const bareDigestsPerSec = round(bare.delivered / Math.max(0.001, bare.ms / 1000), 1);
-    const { firstPostBy: _f, ...appSlim } = app;
     return {
       subscriptions: o.subscriptions,
       workspaces: o.workspaces,
       subsPerChannel: o.subsPerChannel,
       concurrency: o.concurrency,
-      app: appSlim,
+      app: slim(app),
       bare,
       bareDigestsPerSec,
       ratio: round(app.digestsPerSec / Math.max(0.001, bareDigestsPerSec), 2),

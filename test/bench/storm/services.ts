@@ -66,13 +66,20 @@ function deliveryOf(c: RecordedCall): string | undefined {
   return meta?.event_type === "insights_digest" ? meta.event_payload?.delivery : undefined;
 }
 
-function tally(
-  withIds: boolean,
-): SlackTally & { deliveries?: string[]; firstPosts?: number[]; firstPostBy?: Record<string, number> } {
+/** The tally with every delivery: its first post's time, and digest posts per channel (each post counted). */
+export interface SlackTallyWithIds extends SlackTally {
+  deliveries: string[];
+  firstPosts: number[];
+  firstPostBy: Record<string, number>;
+  postsByChannel: Record<string, number>;
+}
+
+function tally(withIds: boolean): SlackTally | SlackTallyWithIds {
   const s = slack as SlackStandIn;
   const seen = new Set<string>();
   const firstPosts: number[] = [];
   const firstPostBy: Record<string, number> = {};
+  const postsByChannel: Record<string, number> = {};
   const out: SlackTally = {
     digestPosts: 0,
     uniqueDeliveries: 0,
@@ -102,6 +109,7 @@ function tally(
     const channel = String(c.args.channel ?? "");
     if (delivery) {
       out.digestPosts++;
+      postsByChannel[channel] = (postsByChannel[channel] ?? 0) + 1;
       if (!seen.has(delivery)) {
         firstPosts.push(c.at);
         firstPostBy[delivery] = c.at;
@@ -113,7 +121,7 @@ function tally(
     else out.ownerNotices++;
   }
   out.uniqueDeliveries = seen.size;
-  return withIds ? { ...out, deliveries: [...seen], firstPosts, firstPostBy } : out;
+  return withIds ? { ...out, deliveries: [...seen], firstPosts, firstPostBy, postsByChannel } : out;
 }
 
 if (process.send) {

@@ -7,7 +7,7 @@ import { scheduledView } from "../sample-digest.ts";
 import { round, sleep } from "../stats.ts";
 import type { BareResult, BareRun } from "./bare-loop.ts";
 import { type MemoryFigures, measureMemory, usedMemory } from "./memory.ts";
-import type { SlackTally } from "./services.ts";
+import type { SlackTally, SlackTallyWithIds } from "./services.ts";
 import { type BenchWorkerOptions, benchToken } from "./worker-child.ts";
 import { createSubscriptions, type World } from "./world.ts";
 
@@ -32,8 +32,11 @@ export interface StormOptions {
   settleMs?: number;
   /** Each runs once when this share of the digests is out (0 = at the start): faults. */
   faults?: { at: number; run(c: StormControl): Promise<void> }[];
-  /** Runs alongside the storm from its start (ack latency under load). */
-  alongside?: () => Promise<unknown>;
+  /**
+   * Runs alongside the storm from its fire (ack latency under load); the storm's worker processes stop
+   * once it has finished, so it may go on past the slot's end with them running.
+   */
+  alongside?: (c: AlongsideContext) => Promise<unknown>;
   /** Worker processes [1]. */
   workers?: number;
   /** Stop once this many digests are out [all of them]. */
@@ -43,6 +46,14 @@ export interface StormOptions {
    * load the machine while this one sets up (the fault runs), so it does not overrun and build again.
    */
   setupMarginMs?: number;
+}
+
+/** What a storm tells the work running alongside it. */
+export interface AlongsideContext {
+  /** Resolves when the storm has ended: every digest out, nothing more happening, or the time limit. */
+  ended: Promise<void>;
+  /** The worker processes running now. */
+  workerPids(): number[];
 }
 
 export interface StormResult {
@@ -78,8 +89,12 @@ export interface StormResult {
   memoryAfter?: MemoryFigures;
   /** When the subscriptions fell due (epoch ms). */
   firedAt: number;
+  /** INFO used_memory (every master) right before the subscriptions were made, bytes. */
+  redisUsedBefore?: number;
   /** First post time of each delivery (`<subId>/<period>` → epoch ms). */
   firstPostBy?: Record<string, number>;
+  /** Digest posts per channel, each post counted (duplicates too). */
+  postsByChannel?: Record<string, number>;
   /** Machine CPU from the fire time to the end (other processes included). */
   cpu: CpuShare;
   alongside?: unknown;
@@ -108,7 +123,8 @@ function cpuTicks(pid: number): number | null {
   }
 }
 
-function rssMb(pid: number): number {
+/** The peak resident set (VmHWM) of a process so far, MB; 0 once it is gone. */
+export function peakRssMb(pid: number): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
@@ -157,7 +173,7 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   let firing = false;
   const rssAll = () => {
     for (const w of workers) {
-      peakRss = Math.max(peakRss, rssMb(w.pid));
+      peakRss = Math.max(peakRss, peakRssMb(w.pid));
       const now = cpuTicks(w.pid);
       if (now === null) continue;
       const t = ticks.get(w.pid) ?? { from: firing ? 0 : now, last: now };
@@ -205,37 +221,46 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
   await sleep(fireAt.getTime() - Date.now());
   const t0 = fireAt.getTime();
   const cpu = watchCpu();
-  const alongside = o.alongside?.();
+  let endStorm = () => {};
+  const ended = new Promise<void>((resolve) => {
+    endStorm = resolve;
+  });
+  const alongside = o.alongside?.({ ended, workerPids: () => workers.map((w) => w.pid) });
+  // Its failure is heard where it is awaited, after the storm; a storm that fails first leaves it unheard.
+  void alongside?.catch(() => undefined);
   const faults = [...(o.faults ?? [])].sort((a, b) => a.at - b.at);
-  let last: SlackTally = await control.tally();
-  let lastChange = Date.now();
   let timedOut = false;
-  for (;;) {
-    await sleep(250);
-    rssAll();
-    const t = await control.tally();
-    if (t.calls !== last.calls) lastChange = Date.now();
-    last = t;
-    while (faults[0] && t.uniqueDeliveries >= faults[0].at * n) {
-      await faults.shift()?.run(control);
-      lastChange = Date.now();
+  try {
+    let last: SlackTally = await control.tally();
+    let lastChange = Date.now();
+    for (;;) {
+      await sleep(250);
+      rssAll();
+      const t = await control.tally();
+      if (t.calls !== last.calls) lastChange = Date.now();
+      last = t;
+      while (faults[0] && t.uniqueDeliveries >= faults[0].at * n) {
+        await faults.shift()?.run(control);
+        lastChange = Date.now();
+      }
+      const faultsDone = faults.length === 0;
+      if (faultsDone && t.uniqueDeliveries >= (o.stopAt ?? n)) break;
+      if (faultsDone && Date.now() - lastChange > (o.settleMs ?? 5_000) && (await pendingJobs(world)) === 0)
+        break;
+      if (Date.now() - t0 > o.timeoutMs) {
+        timedOut = true;
+        break;
+      }
     }
-    const faultsDone = faults.length === 0;
-    if (faultsDone && t.uniqueDeliveries >= (o.stopAt ?? n)) break;
-    if (faultsDone && Date.now() - lastChange > (o.settleMs ?? 5_000) && (await pendingJobs(world)) === 0)
-      break;
-    if (Date.now() - t0 > o.timeoutMs) {
-      timedOut = true;
-      break;
-    }
+  } finally {
+    // What runs alongside hears the storm is over, however it ended.
+    endStorm();
   }
   // Late duplicates would show up now: give retries and stalled jobs a moment.
   await sleep(1_000);
   const cpuShare = cpu.stop();
   const servicesTo = cpuTicks(world.services.pid);
-  const final = await world.services.call<
-    SlackTally & { firstPosts: number[]; firstPostBy: Record<string, number> }
-  >("tally", true);
+  const final = await world.services.call<SlackTallyWithIds>("tally", true);
   // CPU ticks (10 ms each) as ms per digest delivered.
   const perDigest = (ticks: number) => round((ticks * 10) / Math.max(1, final.uniqueDeliveries), 2);
   const sortedPosts = final.firstPosts.sort((a, b) => a - b);
@@ -274,10 +299,18 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
     memory,
     memoryAfter,
     firedAt: t0,
+    redisUsedBefore: memoryBefore,
     firstPostBy: final.firstPostBy,
+    postsByChannel: final.postsByChannel,
     cpu: cpuShare,
     alongside: alongsideResult,
   };
+}
+
+/** A result without its per-delivery and per-channel lists (kept only while a section needs them). */
+export function slim(r: StormResult): StormResult {
+  const { firstPostBy: _f, postsByChannel: _c, ...rest } = r;
+  return rest;
 }
 
 /** The same digests from the bare loop (2 HTTP calls each) at `concurrency`, against the same services. */

@@ -31,18 +31,27 @@ if (process.send) {
   serveRpc({
     async start(o: BenchWorkerOptions) {
       const started = performance.now();
-      const { startWorker } = (await import(
-        productModule("app/worker")
-      )) as typeof import("../../../src/app/worker.ts");
       const { loadConfig } = (await import(
         productModule("config")
       )) as typeof import("../../../src/config.ts");
+      const config = loadConfig("worker");
+      // BENCH_WORKER_NICE=on: the worker's threads at WORKER_NICE as `insights-digest worker` sets them
+      // (before the app's modules load, so the threads they start inherit it), for runs that share the
+      // machine with a web process.
+      if (process.env.BENCH_WORKER_NICE === "on") {
+        const { lowerPriority } = (await import(
+          productModule("priority")
+        )) as typeof import("../../../src/priority.ts");
+        lowerPriority(config.workerNice);
+      }
+      const { startWorker } = (await import(
+        productModule("app/worker")
+      )) as typeof import("../../../src/app/worker.ts");
       const { silentLogger, createLogger } = (await import(
         productModule("log")
       )) as typeof import("../../../src/log.ts");
       // BENCH_WORKER_LOG=<level> shows the worker's log lines (for finding what a run waits on); silent otherwise.
       const level = process.env.BENCH_WORKER_LOG;
-      const config = loadConfig("worker");
       handle = await startWorker({
         config,
         logger: level ? createLogger({ level }) : silentLogger(),

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { buildAccount } from "../../../sandbox/analytics/index.ts";
 import { type PrivateRedis, startPrivateRedis } from "../../../sandbox/redis.ts";
 import { type PrivateRedisCluster, startPrivateRedisCluster } from "../../../sandbox/redis-cluster.ts";
 import type { WorkspaceSeed } from "../../../sandbox/slack/types.ts";
 import { connectRedis } from "../../../src/app/redis.ts";
 import { parseKeyring } from "../../../src/config.ts";
+import { groupAssets } from "../../../src/insights/asset-groups.ts";
 import { parseRange } from "../../../src/insights/ranges.ts";
 import type { SubscriptionRuntime } from "../../../src/jobs/runtime.ts";
 import { silentLogger } from "../../../src/log.ts";
@@ -12,6 +14,7 @@ import type { WorkspaceRef } from "../../../src/store/keys.ts";
 import type { RedisClient } from "../../../src/store/redis-client.ts";
 import { compactRef, newSubscriptionId } from "../../../src/subscriptions/ids.ts";
 import { slotOf } from "../../../src/subscriptions/slots.ts";
+import type { Subscription } from "../../../src/subscriptions/types.ts";
 import { quietRuntime } from "../../fixtures/runtime.ts";
 import { storedSubscription } from "../../fixtures/subscription.ts";
 import { type Child, spawnChild } from "../child.ts";
@@ -43,6 +46,26 @@ export interface WorldSpec {
    * Enterprise Grid org's workspaces share the org's key [off: a key, and an account, per workspace].
    */
   oneKey?: boolean;
+  /**
+   * Subscriptions of each workspace, `workspaces` long, summing to `subscriptions`: an install whose
+   * workspaces differ in size [an even spread]. Each workspace then has channels of its own count,
+   * `subsPerChannel` subscriptions sharing each (`channelsPerWorkspace` is not used).
+   */
+  sizes?: number[];
+  /** With `sizes`: subscriptions sharing a channel [2]. */
+  subsPerChannel?: number;
+  /** Distinct analytics accounts: workspace w saves account w mod `accounts`'s key [one per workspace]. */
+  accounts?: number;
+  /**
+   * Ranges and filters as teams pick them (a few common ranges, a share of team channels narrowed
+   * to an asset group or a scanner) [each subscription a range of its own, no filter: no two share a
+   * cached reply].
+   */
+  mixed?: boolean;
+  /** People per workspace besides its owner, for interactive requests [none]. */
+  people?: number;
+  /** The store's key prefix [bench]; a world a product process started from the CLI shares needs the product's own. */
+  prefix?: string;
 }
 
 export interface SubRecord {
@@ -86,8 +109,8 @@ export interface World {
   /** Environment of a worker process (loadConfig reads it). */
   env: Record<string, string>;
   urls: { graphqlUrl: string; apiUrl: string };
-  spec: Required<Omit<WorldSpec, "policy" | "cluster" | "throttleable" | "drivers" | "oneKey">> &
-    Pick<WorldSpec, "policy" | "cluster" | "throttleable" | "drivers" | "oneKey">;
+  spec: Required<Pick<WorldSpec, "subscriptions" | "workspaces" | "channelsPerWorkspace" | "latencyMs">> &
+    Omit<WorldSpec, "subscriptions" | "workspaces" | "channelsPerWorkspace" | "latencyMs">;
   /** Filled by createSubscriptions. */
   subs: SubRecord[];
   close(): Promise<void>;
@@ -96,19 +119,49 @@ export interface World {
 const QUEUE_PREFIX = "{insights}";
 const pad = (n: number, w: number) => n.toString(36).toUpperCase().padStart(w, "0");
 export const teamOf = (w: number) => `TB${pad(w, 5)}`;
-const ownerOf = (w: number) => `UB${pad(w, 5)}OWN`;
-const channelOf = (w: number, c: number) => `CB${pad(w, 5)}X${pad(c, 2)}`;
-/** Workspace w's API key in this world: its own, or workspace 0's for all (`oneKey`). */
-const keyOf = (spec: Pick<WorldSpec, "oneKey">, w: number) => `bench-key-${teamOf(spec.oneKey ? 0 : w)}`;
+export const ownerOf = (w: number) => `UB${pad(w, 5)}OWN`;
+/** Person p (from 0) of workspace w besides its owner. */
+export const personOf = (w: number, p: number) => `UB${pad(w, 5)}P${pad(p, 2)}`;
+export const channelOf = (w: number, c: number) => `CB${pad(w, 5)}X${pad(c, 2)}`;
+/** Workspace w's API key in this world: its own, its account's (`accounts`), or workspace 0's for all (`oneKey`). */
+export const keyOf = (spec: Pick<WorldSpec, "oneKey" | "accounts">, w: number) =>
+  `bench-key-${teamOf(spec.oneKey ? 0 : spec.accounts ? w % spec.accounts : w)}`;
+
+const ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "America/Los_Angeles"];
+
+/** Channels of workspace w: the world's count, or with `sizes` its own (`subsPerChannel` sharing each). */
+function channelsOf(spec: WorldSpec, channels: number, w: number): number {
+  const size = spec.sizes?.[w];
+  return size === undefined ? channels : Math.max(1, Math.ceil(size / (spec.subsPerChannel ?? 2)));
+}
 
 function seeds(spec: WorldSpec, channels: number): WorkspaceSeed[] {
-  return Array.from({ length: spec.workspaces }, (_, w) => ({
+  return Array.from({ length: spec.workspaces }, (_, w) => workspaceSeed(spec, channels, w));
+}
+
+/** Workspace w as the Slack stand-in is seeded with it (`channels`: the world's count per workspace). */
+export function workspaceSeed(spec: WorldSpec, channels: number, w: number): WorkspaceSeed {
+  return {
     teamId: teamOf(w),
     name: `Bench ${w}`,
     botToken: benchToken({ teamId: teamOf(w) }),
-    users: [{ id: ownerOf(w), name: `owner${w}`, isAdmin: true }],
-    channels: Array.from({ length: channels }, (_, c) => ({ id: channelOf(w, c), name: `digests-${c}` })),
-  }));
+    botUserId: `UB${pad(w, 5)}BOT`,
+    botId: `BB${pad(w, 5)}BOT`,
+    installerUserId: ownerOf(w),
+    users: [
+      { id: ownerOf(w), name: `owner${w}`, isAdmin: true },
+      ...Array.from({ length: spec.people ?? 0 }, (_, p) => ({
+        id: personOf(w, p),
+        name: `person${w}-${p}`,
+        tz: ZONES[(w + p) % ZONES.length],
+        isAdmin: false,
+      })),
+    ],
+    channels: Array.from({ length: channelsOf(spec, channels, w) }, (_, c) => ({
+      id: channelOf(w, c),
+      name: `digests-${c}`,
+    })),
+  };
 }
 
 /** Runs `fn` over `items` with `n` in flight. */
@@ -146,7 +199,7 @@ export async function buildWorld(spec: WorldSpec, extraEnv: Record<string, strin
   };
   const urls = await services.call<{ graphqlUrl: string; apiUrl: string }>("start", start);
   const keyringText = `k1:${randomBytes(32).toString("base64")}`;
-  const prefix = "bench";
+  const prefix = spec.prefix ?? "bench";
   const queueName = "deliveries";
   const env = {
     REDIS_URL: redis.url,
@@ -208,13 +261,73 @@ function shuffled(n: number): number[] {
   return out;
 }
 
+/** Ranges teams pick (`mixed`): the week most often, then the month. */
+const MIXED_RANGES = [
+  "last7d",
+  "last7d",
+  "last7d",
+  "lastweek",
+  "last30d",
+  "last30d",
+  "last14d",
+  "lastmonth",
+  "last90d",
+  "thismonth",
+];
+
+/** An account's top-level asset group names and scanner ids (the emulator's catalogue is a pure function of the key). */
+export function catalogue(apiKey: string): { groups: string[]; scanners: string[] } {
+  const account = buildAccount({ apiKey });
+  return {
+    groups: groupAssets(account.assets).map((g) => g.name),
+    scanners: account.scanners.map((s) => s.value),
+  };
+}
+
+/**
+ * Subscription k of workspace w: a range of its own, no filter (no two share a cached reply); or,
+ * `mixed`, a common range, a fifth of them narrowed to one asset group and a tenth to one scanner.
+ */
+function choiceOf(
+  spec: WorldSpec,
+  w: number,
+  k: number,
+  lists: (apiKey: string) => { groups: string[]; scanners: string[] },
+): Pick<Subscription, "range" | "assetGroups"> & Partial<Pick<Subscription, "scannerIds">> {
+  if (!spec.mixed) return { range: `last${7 + (k % 300)}d` };
+  const range = MIXED_RANGES[(w + k) % MIXED_RANGES.length] as string;
+  const share = (k * 37 + w * 11) % 100;
+  const { groups, scanners } = lists(keyOf(spec, w));
+  if (share < 20 && groups.length > 0) return { range, assetGroups: [groups[k % groups.length] as string] };
+  if (share < 30 && scanners.length > 0)
+    return { range, scannerIds: [scanners[k % scanners.length] as string] };
+  return { range };
+}
+
+/** Where subscription i goes: workspace and its place there (an even spread, or `sizes`). */
+function layout(spec: WorldSpec): (i: number) => [number, number] {
+  const sizes = spec.sizes;
+  if (!sizes) return (i) => [i % spec.workspaces, Math.floor(i / spec.workspaces)];
+  const ws = new Int32Array(spec.subscriptions);
+  const ks = new Int32Array(spec.subscriptions);
+  let i = 0;
+  sizes.forEach((size, w) => {
+    for (let k = 0; k < size && i < ws.length; k++, i++) {
+      ws[i] = w;
+      ks[i] = k;
+    }
+  });
+  if (i !== spec.subscriptions) throw new Error(`sizes add up to ${i}, not ${spec.subscriptions}`);
+  return (j) => [ws[j] ?? 0, ks[j] ?? 0];
+}
+
 /**
  * Creates the subscriptions as `subscriptions.create()` stores them (record, index, slot membership;
  * each workspace registered in the slot and the slot's one scheduler),
  * without its validation and five-run preview (cron-parser with a zone costs ms per step, which would
  * make setting up 10,000 slower than the storm). Every one is a daily cron firing at the same second,
- * `fireAt`; subscriptions of one workspace ask for different ranges, so no two share a cached reply
- * and each delivery makes its own GraphQL request, as the bare loop does.
+ * `fireAt`; unless `mixed`, subscriptions of one workspace ask for different ranges, so no two share a
+ * cached reply and each delivery makes its own GraphQL request, as the bare loop does.
  */
 export async function createSubscriptions(
   world: Pick<World, "spec" | "runtime" | "subs">,
@@ -233,19 +346,29 @@ export async function createSubscriptions(
     (w) => world.runtime.registry.join(slot.id, { teamId: teamOf(w) }),
   );
   await world.runtime.scheduler.ensureSlot(slot);
+  const place = layout(spec);
+  const lists = new Map<string, { groups: string[]; scanners: string[] }>();
+  const listsOf = (apiKey: string) => {
+    let l = lists.get(apiKey);
+    if (!l) {
+      l = catalogue(apiKey);
+      lists.set(apiKey, l);
+    }
+    return l;
+  };
   await inParallel(shuffled(spec.subscriptions), 32, async (i) => {
-    const w = i % spec.workspaces;
-    const k = Math.floor(i / spec.workspaces);
+    const [w, k] = place(i);
     const ref = compactRef({ teamId: teamOf(w) });
-    const range = `last${7 + (k % 300)}d`;
-    const channelId = channelOf(w, k % spec.channelsPerWorkspace);
+    const choice = choiceOf(spec, w, k, listsOf);
+    const range = choice.range;
+    const channelId = channelOf(w, k % channelsOf(spec, spec.channelsPerWorkspace, w));
     const sub = storedSubscription({
       id: newSubscriptionId(),
       ref,
       ownerId: ownerOf(w),
       channelId,
       schedule: { kind: "cron", expression },
-      range,
+      ...choice,
       createdAt,
       ...(spec.drivers === false ? { drivers: false } : {}),
     });
