@@ -247,7 +247,11 @@ describe("crashes", () => {
 });
 
 describe("the worker command", () => {
-  it("SIGTERM lets the delivery in flight finish, then exits 0; a second SIGTERM exits at once", async () => {
+  // Two worker processes start and stop in turn, one behind 10 s analytics answers: 6 s alone, past
+  // 30 s beside a full suite on a loaded 2-core machine. The ceiling only catches a hang.
+  it("SIGTERM lets the delivery in flight finish, then exits 0; a second SIGTERM exits at once", {
+    timeout: 120_000,
+  }, async () => {
     privateRedis = await startPrivateRedis();
     // The CLI uses the default key prefix and queue name: fine on a Redis of its own.
     h = await startHarness({ redisUrl: privateRedis.url, prefix: "insights", queueName: "deliveries" });
