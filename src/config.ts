@@ -50,6 +50,10 @@ export interface Config {
   allowEviction: boolean;
   /** Deadline of each of the app's own Redis commands (REDIS_COMMAND_TIMEOUT_MS; not BullMQ's workers'). */
   redisCommandTimeoutMs: number;
+  /** Which writes that decide a post wait for a replica (REDIS_CONFIRM_WRITES; store/confirm-writes.ts). */
+  redisConfirmWrites: "auto" | "off" | "replica";
+  /** How long such a write waits for its replica (and disk) before the post waits instead (REDIS_CONFIRM_TIMEOUT_MS). */
+  redisConfirmTimeoutMs: number;
   /** Newest first: writes use [0], reads try the key id stored with the ciphertext. */
   keyring?: KeyringEntry[];
   analytics: {
@@ -348,6 +352,8 @@ const schema = z.object({
     .optional(),
   ALLOW_EVICTION: bool("ALLOW_EVICTION").optional(),
   REDIS_COMMAND_TIMEOUT_MS: int("REDIS_COMMAND_TIMEOUT_MS", 100, 120_000).optional(),
+  REDIS_CONFIRM_WRITES: z.enum(["auto", "off", "replica"]).optional(),
+  REDIS_CONFIRM_TIMEOUT_MS: int("REDIS_CONFIRM_TIMEOUT_MS", 100, 60_000).optional(),
   SLACK_TIMEOUT_MS: int("SLACK_TIMEOUT_MS", 1_000, 120_000).optional(),
   ENCRYPTION_KEYS: z.string().optional(),
   ANALYTICS_GRAPHQL_URL: url("ANALYTICS_GRAPHQL_URL").optional(),
@@ -540,6 +546,8 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     redisUrl: e.REDIS_URL,
     allowEviction: e.ALLOW_EVICTION ?? false,
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS ?? 5_000,
+    redisConfirmWrites: e.REDIS_CONFIRM_WRITES ?? "auto",
+    redisConfirmTimeoutMs: e.REDIS_CONFIRM_TIMEOUT_MS ?? 2_000,
     keyring: e.ENCRYPTION_KEYS ? parseKeyring(e.ENCRYPTION_KEYS) : undefined,
     analytics: {
       graphqlUrl: e.ANALYTICS_GRAPHQL_URL,

@@ -17,6 +17,7 @@ import { LISTENERS, lifecycleEvents } from "../slack/listeners/index.ts";
 import type { AppServices } from "../slack/services.ts";
 import { checkEviction, evictionReport } from "../store/eviction.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { withReplication } from "../store/replication-report.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { composeCore } from "./compose.ts";
 import { startInteractivePool } from "./interactive-pool.ts";
@@ -198,7 +199,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     ],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
     installed: install?.installed,
-    readiness: evictionReport(redis, eviction),
+    readiness: withReplication(evictionReport(redis, eviction), redis, config.redisUrl),
     // A single process computes digests in threads that load the app's modules first (seconds on a
     // busy machine): until one can take a digest, requests would only wait, so it is not ready.
     waitingFor:

@@ -2,7 +2,7 @@ import { Worker } from "bullmq";
 import type { RetryPolicy } from "../analytics/retry.ts";
 import { createChartRenderer } from "../chart/index.ts";
 import { clockOf } from "../clock.ts";
-import type { Config, KeyringEntry } from "../config.ts";
+import { type Config, type KeyringEntry, parseRedisUrl } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer } from "../install/index.ts";
 import { createAlertState } from "../jobs/alert-state.ts";
@@ -29,15 +29,17 @@ import { createStallRecovery, STALLED_REASON, stalledOut } from "../jobs/stalled
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
+import { createWriteConfirmer } from "../store/confirm-writes.ts";
 import { checkEviction, evictionReport } from "../store/eviction.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { withReplication } from "../store/replication-report.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
-import { autoPipelined, connectRedis, withCommandTimeout } from "./redis.ts";
+import { autoPipelined, connectRedis, sentinelWatch, withCommandTimeout } from "./redis.ts";
 
 /** Options of startWorker; everything past `logger` has a production default. */
 export interface WorkerOptions {
@@ -193,7 +195,27 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     apiUrl: o.slackApiUrl ?? config.slack.apiUrl,
     timeoutMs: config.slack.timeoutMs,
   });
-  const claims = createDeliveryClaims({ redis: piped, keys, ...o.claims });
+  // The writes that decide a post (the claim, the note that a post goes out, the verdict) have a
+  // connection of their own: a replica's acknowledgement (WAIT) covers the writes of the connection
+  // it is asked on, and while it is awaited that connection carries nothing else.
+  const decisive = autoPipelined(
+    redis,
+    logger,
+    "decisive",
+    Math.max(config.redisCommandTimeoutMs, config.redisConfirmTimeoutMs + 1_000),
+  );
+  const sentinels =
+    config.redisUrl !== undefined && parseRedisUrl(config.redisUrl).kind === "sentinel"
+      ? sentinelWatch(config.redisUrl, logger)
+      : undefined;
+  const confirmer = createWriteConfirmer({
+    redis: decisive,
+    mode: config.redisConfirmWrites,
+    sentinelView: sentinels?.view,
+    timeoutMs: config.redisConfirmTimeoutMs,
+    logger,
+  });
+  const claims = createDeliveryClaims({ redis: decisive, keys, confirmer, ...o.claims });
   const warm = createSlotWarmup({ store, digests, logger, clock });
   const marks = createSlotWarmMarks({ redis, keys });
   // Slots about to fire get their drivers computed before they do (each fire by one process).
@@ -210,13 +232,13 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           clock,
         })
       : undefined;
-  const finish = createFinish({ redis: piped, keys, doneTtlMs: claims.doneTtlMs });
+  const finish = createFinish({ redis: decisive, keys, doneTtlMs: claims.doneTtlMs, confirmer, logger });
   const processor = createDeliveryProcessor({
     store,
     subscriptions,
     notifier: scheduler,
     claims,
-    begin: createBegin({ redis: piped, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
+    begin: createBegin({ redis: decisive, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
     finish,
     alerts: createAlertState({ redis: piped, keys }),
     apiKeys,
@@ -328,12 +350,17 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   let closing = false;
   const port = o.healthPort === undefined ? config.healthPort : o.healthPort;
   let health: HealthServer | undefined;
+  const evictionOf = evictionReport(redis, eviction);
   if (port !== null) {
     health = await startHealthServer({
       port,
       ready: () => !closing && worker.isRunning(),
       redis,
-      report: evictionReport(redis, eviction),
+      report: withReplication(
+        () => ({ ...evictionOf(), writes: confirmer.report() }),
+        redis,
+        config.redisUrl,
+      ),
       metrics: metricsHandler(metrics),
     });
   }
@@ -361,6 +388,8 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         await health?.close();
         await driversCache.close();
         await piped.quit().catch(() => piped.disconnect());
+        await decisive.quit().catch(() => decisive.disconnect());
+        sentinels?.close();
         await redis.quit().catch(() => redis.disconnect());
         if (!o.redis) await bullmq.quit().catch(() => bullmq.disconnect());
       }, [
@@ -370,6 +399,8 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         () => health?.close(),
         () => driversCache.close(),
         () => piped.disconnect(),
+        () => decisive.disconnect(),
+        () => sentinels?.close(),
         () => redis.disconnect(),
         () => bullmq.disconnect(),
       ]);
