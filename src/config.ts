@@ -69,6 +69,8 @@ export interface Config {
   adminUserIds: string[];
   digestAccess: "everyone" | "admins";
   workerConcurrency: number;
+  /** WORKER_STALL_SECONDS in ms: jobs waiting that long untaken by a worker with a free slot mean it stalled (0: no check). */
+  workerStallMs: number;
   /**
    * How long before a time slot fires its drivers are computed (0: at the fire). At most 60 s: the
    * shared results live 120 s, and the slot's deliveries need the rest.
@@ -367,6 +369,7 @@ const schema = z.object({
   ADMIN_USER_IDS: idList("ADMIN_USER_IDS").optional(),
   DIGEST_ACCESS: z.enum(["everyone", "admins"]).optional(),
   WORKER_CONCURRENCY: int("WORKER_CONCURRENCY", 1, 200).optional(),
+  WORKER_STALL_SECONDS: int("WORKER_STALL_SECONDS", 0, 3_600).optional(),
   SLOT_WARM_LEAD_SECONDS: int("SLOT_WARM_LEAD_SECONDS", 0, 60).optional(),
   QUEUE_PREFIX: z
     .string()
@@ -562,6 +565,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     adminUserIds: e.ADMIN_USER_IDS ?? [],
     digestAccess: e.DIGEST_ACCESS ?? "everyone",
     workerConcurrency: e.WORKER_CONCURRENCY ?? 5,
+    workerStallMs: (e.WORKER_STALL_SECONDS ?? 20) * 1000,
     slotWarmLeadMs: (e.SLOT_WARM_LEAD_SECONDS ?? 15) * 1000,
     queuePrefix: e.QUEUE_PREFIX ?? "{insights}",
     charts: e.CHARTS ?? true,

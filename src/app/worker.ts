@@ -11,6 +11,7 @@ import type { ChartWait } from "../jobs/chart-ready.ts";
 import { createDeliveryClaims } from "../jobs/claims.ts";
 import { createDeliveryProcessor, type DeliveryResult } from "../jobs/deliver.ts";
 import { type HealthServer, startHealthServer } from "../jobs/health.ts";
+import { startStallCheck } from "../jobs/liveness.ts";
 import { migrateLegacyData } from "../jobs/migrate.ts";
 import { createPacer, type PacingPolicy } from "../jobs/pacing.ts";
 import {
@@ -93,11 +94,18 @@ export interface WorkerOptions {
   takeoverGiveUpMs?: number;
   /** How long close() waits for jobs in flight and Redis before it drops the connections [config.shutdownMs]. */
   shutdownMs?: number;
+  /**
+   * How long jobs may wait, untaken by this worker with a free slot, before it counts as stalled: one
+   * log line, its BullMQ worker rebuilt on fresh connections, /livez and /readyz 503 until it takes a
+   * job again [config.workerStallMs]; 0: no check.
+   */
+  stallMs?: number;
 }
 
 /** A running worker process part. */
 export interface WorkerHandle {
-  worker: Worker<DeliveryJobData, DeliveryResult, string>;
+  /** The BullMQ worker now (the stall check replaces a stalled one). */
+  readonly worker: Worker<DeliveryJobData, DeliveryResult, string>;
   queue: DeliveryQueue;
   subscriptions: SubscriptionService;
   /** Bound port of the health server, when started. */
@@ -272,7 +280,18 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   // Every log line written while a job runs carries its id (and the subscription's scheduler id).
   const traced: typeof processor = (job, token) =>
     withLogContext({ jobId: String(job.id), sub: String(job.data.sub) }, () => processor(job, token));
-  const worker = new Worker<DeliveryJobData, DeliveryResult, string>(queue.name, traced, {
+  let closing = false;
+  // Slots in use and when a job was last taken, for the stall check (liveness.ts).
+  let running = 0;
+  let lastTakenAt = Date.now();
+  const counted: typeof processor = (job, token) => {
+    running++;
+    lastTakenAt = Date.now();
+    return traced(job, token).finally(() => {
+      running--;
+    });
+  };
+  const workerOptions = {
     connection: bullmq,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,
@@ -283,13 +302,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     skipStalledCheck: o.locks?.skipStalledCheck ?? false,
     // No queue-wide limiter: Slack's limits are per workspace and channel, paced per job (pacing.ts).
     ...KEEP_JOBS,
-  });
-  worker.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));
-  worker.on("completed", (_job, result) => {
-    if (result?.status !== "delivered") return;
-    metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
-    if (result.chart) metrics.charts.inc({ outcome: result.chart });
-  });
+  };
   // A job BullMQ failed unrun for stalling too often: added again, or recorded failed (stalled.ts).
   const recoverStalled = createStallRecovery({
     queue,
@@ -302,33 +315,74 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     maxReadds: o.locks?.stallReadds,
   });
   const recovering = new Set<Promise<void>>();
-  worker.on("failed", (job, err) => {
-    if (job && stalledOut(job, err)) {
-      const done = recoverStalled(job).then(
-        (r) => {
-          const outcome = r.kind === "readded" ? "requeued" : r.kind === "gave_up" ? "failed" : "ignored";
-          metrics.digests.inc({ surface: "scheduled", outcome, reason: STALLED_REASON });
-        },
-        (e: unknown) => {
-          // Nothing else will run this delivery: say so as loudly as the logs and metrics allow.
-          metrics.digests.inc({ surface: "scheduled", outcome: "lost", reason: STALLED_REASON });
-          logger.error(
-            { jobId: job.id, sub: job.data.sub, err: e },
-            "a stalled-out delivery could not be added again or recorded",
-          );
-        },
+  /** A BullMQ worker on connections of its own (BullMQ duplicates `bullmq` for each), with its listeners. */
+  const startBullWorker = () => {
+    const w = new Worker<DeliveryJobData, DeliveryResult, string>(queue.name, counted, workerOptions);
+    w.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));
+    w.on("completed", (_job, result) => {
+      if (result?.status !== "delivered") return;
+      metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
+      if (result.chart) metrics.charts.inc({ outcome: result.chart });
+    });
+    w.on("failed", (job, err) => {
+      if (job && stalledOut(job, err)) {
+        const done = recoverStalled(job).then(
+          (r) => {
+            const outcome = r.kind === "readded" ? "requeued" : r.kind === "gave_up" ? "failed" : "ignored";
+            metrics.digests.inc({ surface: "scheduled", outcome, reason: STALLED_REASON });
+          },
+          (e: unknown) => {
+            // Nothing else will run this delivery: say so as loudly as the logs and metrics allow.
+            metrics.digests.inc({ surface: "scheduled", outcome: "lost", reason: STALLED_REASON });
+            logger.error(
+              { jobId: job.id, sub: job.data.sub, err: e },
+              "a stalled-out delivery could not be added again or recorded",
+            );
+          },
+        );
+        recovering.add(done);
+        void done.finally(() => recovering.delete(done));
+        return;
+      }
+      const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
+      metrics.digests.inc({
+        surface: "scheduled",
+        outcome: final ? "failed" : "retried",
+        reason: codeOf(err),
+      });
+      logger.warn(
+        { jobId: job?.id, sub: job?.data.sub, attempts: job?.attemptsMade, err: { message: err.message } },
+        "delivery job failed",
       );
-      recovering.add(done);
-      void done.finally(() => recovering.delete(done));
-      return;
-    }
-    const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
-    metrics.digests.inc({ surface: "scheduled", outcome: final ? "failed" : "retried", reason: codeOf(err) });
-    logger.warn(
-      { jobId: job?.id, sub: job?.data.sub, attempts: job?.attemptsMade, err: { message: err.message } },
-      "delivery job failed",
-    );
-  });
+    });
+    return w;
+  };
+  let worker = startBullWorker();
+  // A worker the stall check replaced: closed without waiting for its (possibly stuck) blocking read.
+  const rebuild = async () => {
+    const stuck = worker;
+    worker = startBullWorker();
+    await closeWithin(5_000, () => stuck.close(true), [() => stuck.disconnect()]).catch(() => undefined);
+  };
+  const stallMs = o.stallMs ?? config.workerStallMs;
+  const stall =
+    stallMs > 0
+      ? startStallCheck({
+          stallMs,
+          logger,
+          async observe() {
+            const counts = await queue.getJobCounts("wait", "prioritized");
+            const paused = await queue.isPaused();
+            return {
+              running: !closing && worker.isRunning() && !worker.isPaused(),
+              free: config.workerConcurrency - running,
+              waiting: paused ? 0 : (counts.wait ?? 0) + (counts.prioritized ?? 0),
+              lastTakenAt,
+            };
+          },
+          onStall: rebuild,
+        })
+      : undefined;
 
   // ── interactive digests: the web processes' hand-off, read next to the delivery worker ──
   const interactive =
@@ -347,7 +401,6 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         });
   // ──
 
-  let closing = false;
   const port = o.healthPort === undefined ? config.healthPort : o.healthPort;
   let health: HealthServer | undefined;
   const evictionOf = evictionReport(redis, eviction);
@@ -355,6 +408,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     health = await startHealthServer({
       port,
       ready: () => !closing && worker.isRunning(),
+      stalled: () => stall?.stalled() ?? false,
       redis,
       report: withReplication(
         () => ({ ...evictionOf(), writes: confirmer.report() }),
@@ -373,12 +427,15 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   );
 
   return {
-    worker,
+    get worker() {
+      return worker;
+    },
     queue,
     subscriptions,
     healthPort: health?.port,
     async close() {
       closing = true;
+      stall?.stop();
       await closeWithin(o.shutdownMs ?? config.shutdownMs, async () => {
         await lookahead?.stop();
         await interactive?.close();
