@@ -155,9 +155,14 @@ function fieldsOf(reply: unknown): Record<string, string> {
   return out;
 }
 
-/** A replica a sentinel sees linked to its primary and not down. */
-const healthyReplica = (r: Record<string, string>) =>
-  !/s_down|o_down|disconnected/.test(r.flags ?? "") && r["master-link-status"] === "ok";
+/**
+ * A replica Sentinel could still promote: any it does not think down, and one it has thought down for
+ * less than ten times its down-after time (Sentinel's own bound for a replica too long out of touch
+ * to be chosen). A replica that was away and comes back is promoted with what it had, so until then
+ * the writes it missed are the ones a failover would lose.
+ */
+const promotable = (r: Record<string, string>, downAfterMs: number) =>
+  !/s_down|o_down/.test(r.flags ?? "") || Number(r["s-down-time"] ?? 0) < downAfterMs * 10;
 
 /**
  * What a majority of a Sentinel deployment's sentinels say about its primary, for the write
@@ -199,9 +204,12 @@ export function sentinelWatch(
         c.call("SENTINEL", "MASTER", target.name),
         c.call("SENTINEL", "REPLICAS", target.name),
       ]);
-      const runId = fieldsOf(primary).runid ?? "";
+      const fields = fieldsOf(primary);
+      const runId = fields.runid ?? "";
+      const downAfterMs = Number(fields["down-after-milliseconds"] ?? 30_000);
       const list = Array.isArray(replicas) ? replicas.map(fieldsOf) : [];
-      return runId ? { primaryRunId: runId, replicas: list.filter(healthyReplica).length } : null;
+      const count = list.filter((r) => promotable(r, downAfterMs)).length;
+      return runId ? { primaryRunId: runId, replicas: count } : null;
     } catch {
       return null;
     }

@@ -57,6 +57,9 @@ export interface DeliveryDeps extends TakeoverDeps, Pick<DigestPostDeps, "render
  */
 export const UNCONFIRMED_RETRY_MS = 2_000;
 
+/** How often a claim that could not be given up is tried again. */
+const RELEASE_RETRY_MS = 1_000;
+
 /** Slack refused the post outright (a reply, or 429): it is certainly not in the channel. */
 const notPosted = (err: unknown) =>
   err instanceof SlackCallError && (err.code === "slack_error" || err.status === 429 || err.status === 400);
@@ -81,6 +84,29 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     extra: Partial<LastDelivery>,
   ) => deps.finish(sub, period, { period, at: deps.clock().toISOString(), outcome, ...extra });
 
+  /**
+   * Gives a claim up, trying again each second while Redis does not answer (a link down, a failover
+   * under way) until its lease would have run out anyway: a claim left behind holds the delivery's
+   * next run back for the rest of its lease (two minutes), long after Redis is back.
+   */
+  async function releaseSurely(
+    ref: WorkspaceRef,
+    subId: string,
+    period: string,
+    token: string,
+    o: { posted: boolean },
+  ): Promise<void> {
+    const until = Date.now() + claims.leaseMs;
+    for (;;) {
+      try {
+        return await claims.release(ref, subId, period, token, o);
+      } catch (err) {
+        if (Date.now() + RELEASE_RETRY_MS >= until) throw err;
+        await new Promise((r) => setTimeout(r, RELEASE_RETRY_MS));
+      }
+    }
+  }
+
   async function fail(
     job: DeliveryJob,
     jobToken: string | undefined,
@@ -97,16 +123,16 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     if (f.kind === "rate_limited") {
       const waitMs = f.retryAfterMs ?? 1_000;
       await deps.pacer.throttled(ref, "chat.postMessage", waitMs);
-      await claims.release(ref, id, period, token, { posted: !notPosted(err) });
+      await releaseSurely(ref, id, period, token, { posted: !notPosted(err) });
       return later(job, jobToken, waitMs);
     }
     if (f.kind === "transient" && !finalAttempt(job)) {
-      await claims.release(ref, id, period, token, { posted: !notPosted(err) });
+      await releaseSurely(ref, id, period, token, { posted: !notPosted(err) });
       throw err;
     }
     if (f.kind === "permanent") {
       // Released: the catch-up after the fix delivers this very period.
-      await claims.release(ref, id, period, token, { posted: !notPosted(err) });
+      await releaseSurely(ref, id, period, token, { posted: !notPosted(err) });
       await deps.store.recordLast(ref, id, {
         period,
         at: deps.clock().toISOString(),

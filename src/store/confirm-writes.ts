@@ -6,9 +6,10 @@ import { isCluster, type RedisClient } from "./redis-client.ts";
 /**
  * Which writes wait for a replica before the app relies on them (REDIS_CONFIRM_WRITES):
  * - `auto`: when the deployment has a replica to lose them to. On Sentinel, when a majority of the
- *   sentinels name the server written to as the primary and know a healthy replica of it (the server
- *   written to is not the one they name: nothing is confirmed, since that is a primary cut off from
- *   them, whose writes a failover discards); elsewhere when the server reports a connected replica.
+ *   sentinels name the server written to as the primary and know a replica of it they could promote
+ *   (the server written to is not the one they name: nothing is confirmed, since that is a primary
+ *   cut off from them, whose writes a failover discards); elsewhere when the server reports a
+ *   connected replica.
  * - `replica`: always (a server without a replica then refuses every post: nothing can be confirmed);
  * - `off`: never (one server without replicas, or a deployment that accepts the risk).
  */
@@ -16,7 +17,8 @@ export type ConfirmWrites = "auto" | "off" | "replica";
 
 /**
  * What a majority of the sentinels say now: the run id of the primary they name, and how many of its
- * replicas they see healthy (linked, not down). Null when no majority agrees (or answers).
+ * replicas they could still promote (up, or down for less than ten times their down-after time). Null
+ * when no majority agrees (or answers).
  */
 export interface SentinelView {
   primaryRunId: string;
