@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { utcToday } from "../../sandbox/analytics/days.ts";
@@ -50,12 +50,14 @@ export interface RunResult {
   duplicated: number;
   /** Seconds from the fault to the first post after its effect (the promotion, or the link back). */
   recoverySec: number | null;
+  /** Digests of the slot not yet out when the fault's effect came (0: recovery had nothing to show). */
+  undeliveredAtEffect: number;
   /** Seconds from the fault to the last post of the slot. */
   lastSec: number | null;
   commands: number;
-  /** Commands answered once (after at most one "busy" note). */
+  /** Commands answered (their "busy" note aside). */
   answered: number;
-  /** Commands answered more than once. */
+  /** Commands whose answer was shown as two messages. */
   answeredTwice: number;
   /** What happened, for the record (promotion times, which worker was cut off). */
   notes: string[];
@@ -122,7 +124,18 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   const confirm = o.confirm ?? "auto";
   cleanUpEarlierRuns();
   const dir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
-  const closers: (() => Promise<unknown> | unknown)[] = [() => rmSync(dir, { recursive: true, force: true })];
+  const closers: (() => Promise<unknown> | unknown)[] = [
+    () => {
+      // PARTITIONS_KEEP_LOGS=<dir>: the processes' logs are copied there before the data dir goes.
+      const keep = process.env.PARTITIONS_KEEP_LOGS;
+      if (keep)
+        cpSync(dir, join(keep, `world-${Date.now()}`), {
+          recursive: true,
+          filter: (f) => !f.endsWith(".sock") && !f.endsWith(".aof") && !/appendonlydir/.test(f),
+        });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  ];
   const close = async () => {
     for (const c of closers.splice(0).reverse())
       await Promise.resolve()
@@ -309,18 +322,40 @@ export async function startWorld(o: WorldOptions): Promise<World> {
           typing = false;
           await typist;
         }
+        // Until every job of the slot has ended: a rerun that would post twice may come late (a job
+        // whose lock was lost waits for the stalled check, a claim for its lease).
         const deadline = Date.now() + (so.settleMs ?? 240_000);
-        while (delivered() < subs.length && Date.now() < deadline) await sleep(500);
+        const queueEmpty = async () => {
+          try {
+            const q = createDeliveryQueue({
+              connection: dep.admin(await dep.primary()),
+              prefix: "{insights}",
+              name: queueName,
+              logger: silentLogger(),
+            });
+            const c = await q.getJobCounts("wait", "active", "delayed", "prioritized");
+            await q.close();
+            return Object.values(c).every((n) => n === 0);
+          } catch {
+            return false;
+          }
+        };
+        while (Date.now() < deadline && (delivered() < subs.length || !(await queueEmpty())))
+          await sleep(1_000);
         // Room for a second post (a duplicate) to show up.
         await sleep(5_000);
 
         const sent = await Promise.all(commands);
+        // Answered: any reply on the response_url but the ack's "busy" note (the answer may replace
+        // that note). Answered twice: two separate messages shown (a redraw in place is not one).
         const isNote = (r: { outcome?: string; body?: unknown }) =>
           r.outcome === "ack" && JSON.stringify(r.body ?? "").includes(BUSY_TEXT);
-        const answers = (url: string | undefined) =>
-          url ? slack.responses(url).filter((r) => !isNote(r)) : [];
+        const replies = (url: string | undefined) =>
+          url ? slack.responses(url).filter((r) => !isNote(r) && r.outcome !== "rejected") : [];
+        const shown = (url: string | undefined) =>
+          replies(url).filter((r) => r.outcome === "ephemeral" || r.outcome === "in_channel").length;
         await slack
-          .waitFor(() => sent.every((c) => answers(c.url).length > 0), { timeoutMs: 60_000, what: "answers" })
+          .waitFor(() => sent.every((c) => replies(c.url).length > 0), { timeoutMs: 60_000, what: "answers" })
           .catch(() => undefined);
         const counts = subs.map((s) => digests(s).length);
         const posts = slack
@@ -329,6 +364,9 @@ export async function startWorld(o: WorldOptions): Promise<World> {
           .filter((at) => at >= slotStart)
           .sort((a, b) => a - b);
         const firstAfter = posts.find((at) => at > effectAt);
+        const undeliveredAtEffect = subs.filter(
+          (sub) => !digests(sub).some((m) => Number(m.ts) * 1000 <= effectAt),
+        ).length;
         const result: RunResult = {
           fault: so.fault,
           minReplicas: so.minReplicas,
@@ -337,10 +375,11 @@ export async function startWorld(o: WorldOptions): Promise<World> {
           lost: counts.filter((c) => c === 0).length,
           duplicated: counts.reduce((t, c) => t + Math.max(0, c - 1), 0),
           recoverySec: firstAfter === undefined ? null : (firstAfter - faultAt) / 1000,
+          undeliveredAtEffect,
           lastSec: posts.length ? ((posts.at(-1) as number) - faultAt) / 1000 : null,
           commands: sent.length,
-          answered: sent.filter((c) => answers(c.url).length === 1).length,
-          answeredTwice: sent.filter((c) => answers(c.url).length > 1).length,
+          answered: sent.filter((c) => replies(c.url).length > 0).length,
+          answeredTwice: sent.filter((c) => shown(c.url) > 1).length,
           notes,
         };
         log(`[${so.fault}] ${JSON.stringify(result)}`);
@@ -445,16 +484,18 @@ async function inject(
       // replica, far behind, is promoted once it answers again. The old primary then comes back (as a
       // replica, Sentinel's doing) so the deployment has a replica again.
       const r = dep.process(replica);
+      const faultAt = Date.now();
       r.kill("SIGSTOP");
       await sleep(8_000);
-      const faultAt = Date.now();
       dep.process(old).kill("SIGKILL");
       r.kill("SIGCONT");
       await dep.waitForPromotion(old, 120_000);
       const effectAt = Date.now();
-      notes.push(`replica frozen 8 s, primary killed, replica promoted ${since(faultAt)} after the kill`);
+      notes.push(
+        `replica frozen 8 s, then the primary killed; replica promoted ${since(faultAt)} after the freeze`,
+      );
       await dep.restart(old);
-      notes.push(`old primary back ${since(faultAt)} after the kill`);
+      notes.push(`old primary back ${since(faultAt)} after the freeze`);
       log(`[lagging-replica] ${notes.join("; ")}`);
       return { faultAt, effectAt };
     }

@@ -35,7 +35,7 @@ for (let r = 1; r <= runs; r++)
         const res = await world.slot({ fault, minReplicas });
         results.push(res);
         process.stdout.write(
-          `run ${r} ${fault} min-replicas=${minReplicas}: lost ${res.lost}, twice ${res.duplicated}, recovery ${res.recoverySec?.toFixed(1) ?? "-"} s, last ${res.lastSec?.toFixed(1) ?? "-"} s, commands ${res.answered}/${res.commands} answered (${res.answeredTwice} twice) [${((Date.now() - started) / 1000).toFixed(0)} s; ${res.notes.join("; ")}]\n`,
+          `run ${r} ${fault} min-replicas=${minReplicas}: lost ${res.lost}, twice ${res.duplicated}, recovery ${res.recoverySec?.toFixed(1) ?? "-"} s, last ${res.lastSec?.toFixed(1) ?? "-"} s, commands ${res.answered}/${res.commands} answered (${res.answeredTwice} shown twice) [${((Date.now() - started) / 1000).toFixed(0)} s; ${res.notes.join("; ")}]\n`,
         );
       } catch (err) {
         process.stdout.write(
@@ -49,7 +49,7 @@ const median = (xs: number[]) => {
   return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : Number.NaN;
 };
 process.stdout.write(
-  `\n| fault | min-replicas-to-write | runs | digests a run | lost (total) | posted twice (total) | recovery s (median, max) | last post s (median) | commands answered once |\n|---|---|---|---|---|---|---|---|---|\n`,
+  `\n| fault | min-replicas-to-write | runs | digests a run | lost (total) | posted twice (total) | recovery s (median, max) | last post s (median) | commands answered (shown twice) |\n|---|---|---|---|---|---|---|---|---|\n`,
 );
 for (const fault of faults)
   for (const minReplicas of mins) {
@@ -57,7 +57,7 @@ for (const fault of faults)
     if (!rs.length) continue;
     const rec = rs.map((x) => x.recoverySec ?? Number.NaN);
     process.stdout.write(
-      `| ${fault} | ${minReplicas} | ${rs.length} | ${rs[0]?.digests} | ${rs.reduce((t, x) => t + x.lost, 0)} | ${rs.reduce((t, x) => t + x.duplicated, 0)} | ${median(rec).toFixed(1)}, ${Math.max(...rec).toFixed(1)} | ${median(rs.map((x) => x.lastSec ?? Number.NaN)).toFixed(1)} | ${rs.reduce((t, x) => t + x.answered, 0)} of ${rs.reduce((t, x) => t + x.commands, 0)} |\n`,
+      `| ${fault} | ${minReplicas} | ${rs.length} | ${rs[0]?.digests} | ${rs.reduce((t, x) => t + x.lost, 0)} | ${rs.reduce((t, x) => t + x.duplicated, 0)} | ${median(rec).toFixed(1)}, ${Math.max(...rec).toFixed(1)} | ${median(rs.map((x) => x.lastSec ?? Number.NaN)).toFixed(1)} | ${rs.reduce((t, x) => t + x.answered, 0)} of ${rs.reduce((t, x) => t + x.commands, 0)} (${rs.reduce((t, x) => t + x.answeredTwice, 0)}) |\n`,
     );
   }
 process.stdout.write(`\nconfirm=${confirm}; ${new Date().toISOString()}\n`);
