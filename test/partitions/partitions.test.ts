@@ -17,8 +17,14 @@ beforeAll(async () => {
     throw new Error(
       `The partition tests cannot run here: ${why}. They need root and ip netns (CI runs as root).`,
     );
-  // A 20 s claim lease rather than 2 min: a delivery claimed by the cut-off worker waits that out.
-  world = await startWorld({ digests: 120, concurrency: 10, leaseMs: 20_000, log: (l) => console.info(l) });
+  // Shorter waits than the product's (a 20 s claim lease rather than 2 min, 10 s job locks checked
+  // every 5 s rather than 30 s): a delivery a fault interrupted waits them out, and CI has minutes.
+  world = await startWorld({
+    digests: 120,
+    concurrency: 10,
+    fast: { leaseMs: 20_000, lockDuration: 10_000, stalledInterval: 5_000 },
+    log: (l) => console.info(l),
+  });
 }, 300_000);
 afterAll(async () => {
   await world?.close();
@@ -30,7 +36,7 @@ describe("exactly once through partitions, pauses and silent links", () => {
       timeout: 400_000,
     }, async () => {
       if (!world) throw new Error("no world");
-      const r = await world.slot({ fault, minReplicas: 0, settleMs: 150_000 });
+      const r = await world.slot({ fault, minReplicas: 0, settleMs: 300_000 });
       console.info(`[partitions] ${fault}: ${JSON.stringify(r)}`);
       expect({ lost: r.lost, duplicated: r.duplicated }).toEqual({ lost: 0, duplicated: 0 });
       if (r.undeliveredAtEffect > 0) expect(r.recoverySec).not.toBeNull();

@@ -93,10 +93,12 @@ export interface WorldOptions {
   /** WORKER_CONCURRENCY of each of the three workers [20]. */
   concurrency?: number;
   /**
-   * The delivery claim's lease [the product's 120 s]. A claim a cut-off worker took before the cut
-   * holds its delivery back this long after the failover: the short form shortens it to fit CI.
+   * The delivery claim's lease and BullMQ's lock and stalled check [the product's: 120 s, 30 s, 30 s].
+   * A claim a cut-off worker took before the cut holds its delivery back for its lease after the
+   * failover, and a job whose lock was lost waits for the stalled check: the short form shortens
+   * them to fit CI.
    */
-  leaseMs?: number;
+  fast?: { leaseMs: number; lockDuration: number; stalledInterval: number };
   log?: (line: string) => void;
 }
 
@@ -105,7 +107,7 @@ export interface SlotOptions {
   fault: Fault;
   /** The servers' min-replicas-to-write (0: Redis' default), set before the slot. */
   minReplicas: 0 | 1;
-  /** How long the slot may take after the fault before its posts are counted [240 s]. */
+  /** How long the slot may take after the fault before its posts are counted [420 s]. */
   settleMs?: number;
 }
 
@@ -227,7 +229,12 @@ export async function startWorld(o: WorldOptions): Promise<World> {
       forward: [...new Set(ports)],
       slackPort: ports[0] as number,
       policy: { attempts: 8, backoffMs: 1_000 },
-      tuning: o.leaseMs ? { claims: { leaseMs: o.leaseMs } } : {},
+      tuning: o.fast
+        ? {
+            claims: { leaseMs: o.fast.leaseMs },
+            locks: { lockDuration: o.fast.lockDuration, stalledInterval: o.fast.stalledInterval },
+          }
+        : {},
     };
     const procs: AppProcess[] = [];
     closers.push(() => Promise.all(procs.map((p) => p.stop())));
@@ -324,7 +331,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
         }
         // Until every job of the slot has ended: a rerun that would post twice may come late (a job
         // whose lock was lost waits for the stalled check, a claim for its lease).
-        const deadline = Date.now() + (so.settleMs ?? 240_000);
+        const deadline = Date.now() + (so.settleMs ?? 420_000);
         const queueEmpty = async () => {
           try {
             const q = createDeliveryQueue({
