@@ -161,7 +161,7 @@ function fieldsOf(reply: unknown): Record<string, string> {
  * to be chosen). A replica that was away and comes back is promoted with what it had, so until then
  * the writes it missed are the ones a failover would lose.
  */
-const promotable = (r: Record<string, string>, downAfterMs: number) =>
+export const promotable = (r: Record<string, string>, downAfterMs: number) =>
   !/s_down|o_down/.test(r.flags ?? "") || Number(r["s-down-time"] ?? 0) < downAfterMs * 10;
 
 /**

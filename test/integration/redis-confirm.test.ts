@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type PrivateRedis, redisPidOn, startPrivateRedis } from "../../sandbox/redis.ts";
 import { type PrivateRedisSentinel, startPrivateRedisSentinel } from "../../sandbox/redis-sentinel.ts";
 import { DEMO } from "../../sandbox/slack/index.ts";
-import { connectRedis, sentinelWatch } from "../../src/app/redis.ts";
+import { connectRedis, promotable, sentinelWatch } from "../../src/app/redis.ts";
 import { DIGEST_EVENT_TYPE } from "../../src/jobs/digest-post.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createWriteConfirmer, serverFacts } from "../../src/store/confirm-writes.ts";
@@ -160,6 +160,16 @@ describe("writes that decide a post are confirmed by a replica", () => {
     expect(await Promise.all([confirmer.confirm(), confirmer.confirm()])).toEqual([false, false]);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(confirmer.report().last).toBe("unconfirmed");
+  });
+
+  it("counts a replica Sentinel could still promote: up, or down for less than ten times down-after", () => {
+    // A replica frozen past down-after comes back and is promoted with what it had: until Sentinel
+    // would no longer choose it, writes wait for it.
+    expect(promotable({ flags: "slave", "master-link-status": "ok" }, 3_000)).toBe(true);
+    expect(promotable({ flags: "slave", "master-link-status": "err" }, 3_000)).toBe(true);
+    expect(promotable({ flags: "s_down,slave", "s-down-time": "29999" }, 3_000)).toBe(true);
+    expect(promotable({ flags: "s_down,slave", "s-down-time": "30000" }, 3_000)).toBe(false);
+    expect(promotable({ flags: "s_down,slave,disconnected", "s-down-time": "600000" }, 30_000)).toBe(false);
   });
 
   it("reads what a server can promise from INFO", () => {
