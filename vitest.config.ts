@@ -59,6 +59,13 @@ export const CALENDAR_TESTS = [
   "test/e2e/demo.test.ts", // the whole demo, its planted scenarios and the unusual day among them
   "test/e2e/digest-command.test.ts", // digests of the current period, today partial
 ];
+/**
+ * The partition tests (test/partitions/): a Sentinel deployment and the app spread over network
+ * namespaces, faults injected between them. They need root, take minutes and run as a step of their
+ * own (`INSIGHTS_PARTITIONS=1 npx vitest run --project partitions`); the project exists only when
+ * the variable is set, so `npm test` leaves them out.
+ */
+const PARTITIONS = process.env.INSIGHTS_PARTITIONS === "1";
 const FIXED_INSTANTS = (process.env.INSIGHTS_TEST_NOW ?? "")
   .split(",")
   .map((at) => at.trim())
@@ -115,6 +122,21 @@ export default defineConfig({
           provide: { transport: "http" as const },
         },
       })),
+      // Its own Redis deployment in namespaces: no global setup.
+      ...(PARTITIONS
+        ? [
+            {
+              test: {
+                name: "partitions",
+                include: ["test/partitions/**/*.test.ts"],
+                pool: "forks" as const,
+                maxWorkers: 1,
+                testTimeout: 400_000,
+                hookTimeout: 300_000,
+              },
+            },
+          ]
+        : []),
       // Pure files only: threads, their own timeout, none of the root's options (`extends: false`, since
       // inline projects inherit the root's by default). They use no Redis, though the run's global setup
       // still starts one.

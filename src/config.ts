@@ -51,6 +51,10 @@ export interface Config {
   allowEviction: boolean;
   /** Deadline of each of the app's own Redis commands (REDIS_COMMAND_TIMEOUT_MS; not BullMQ's workers'). */
   redisCommandTimeoutMs: number;
+  /** Which writes that decide a post wait for a replica (REDIS_CONFIRM_WRITES; store/confirm-writes.ts). */
+  redisConfirmWrites: "auto" | "off" | "replica";
+  /** How long such a write waits for its replica (and disk) before the post waits instead (REDIS_CONFIRM_TIMEOUT_MS). */
+  redisConfirmTimeoutMs: number;
   /** Newest first: writes use [0], reads try the key id stored with the ciphertext. */
   keyring?: KeyringEntry[];
   analytics: {
@@ -66,6 +70,8 @@ export interface Config {
   adminUserIds: string[];
   digestAccess: "everyone" | "admins";
   workerConcurrency: number;
+  /** WORKER_STALL_SECONDS in ms: jobs waiting that long untaken by a worker with a free slot mean it stalled (0: no check). */
+  workerStallMs: number;
   /**
    * How long before a time slot fires its drivers are computed (0: at the fire). At most 60 s: the
    * shared results live 120 s, and the slot's deliveries need the rest.
@@ -358,6 +364,8 @@ const schema = z.object({
     .optional(),
   ALLOW_EVICTION: bool("ALLOW_EVICTION").optional(),
   REDIS_COMMAND_TIMEOUT_MS: int("REDIS_COMMAND_TIMEOUT_MS", 100, 120_000).optional(),
+  REDIS_CONFIRM_WRITES: z.enum(["auto", "off", "replica"]).optional(),
+  REDIS_CONFIRM_TIMEOUT_MS: int("REDIS_CONFIRM_TIMEOUT_MS", 100, 60_000).optional(),
   SLACK_TIMEOUT_MS: int("SLACK_TIMEOUT_MS", 1_000, 120_000).optional(),
   ENCRYPTION_KEYS: z.string().optional(),
   ANALYTICS_GRAPHQL_URL: url("ANALYTICS_GRAPHQL_URL").optional(),
@@ -371,6 +379,7 @@ const schema = z.object({
   ADMIN_USER_IDS: idList("ADMIN_USER_IDS").optional(),
   DIGEST_ACCESS: z.enum(["everyone", "admins"]).optional(),
   WORKER_CONCURRENCY: int("WORKER_CONCURRENCY", 1, 200).optional(),
+  WORKER_STALL_SECONDS: int("WORKER_STALL_SECONDS", 0, 3_600).optional(),
   SLOT_WARM_LEAD_SECONDS: int("SLOT_WARM_LEAD_SECONDS", 0, 60).optional(),
   QUEUE_PREFIX: z
     .string()
@@ -560,6 +569,8 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     redisUrl: e.REDIS_URL,
     allowEviction: e.ALLOW_EVICTION ?? false,
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS ?? 5_000,
+    redisConfirmWrites: e.REDIS_CONFIRM_WRITES ?? "auto",
+    redisConfirmTimeoutMs: e.REDIS_CONFIRM_TIMEOUT_MS ?? 2_000,
     keyring: e.ENCRYPTION_KEYS ? parseKeyring(e.ENCRYPTION_KEYS) : undefined,
     analytics: {
       graphqlUrl: e.ANALYTICS_GRAPHQL_URL,
@@ -574,6 +585,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     adminUserIds: e.ADMIN_USER_IDS ?? [],
     digestAccess: e.DIGEST_ACCESS ?? "everyone",
     workerConcurrency: e.WORKER_CONCURRENCY ?? 5,
+    workerStallMs: (e.WORKER_STALL_SECONDS ?? 20) * 1000,
     slotWarmLeadMs: (e.SLOT_WARM_LEAD_SECONDS ?? 15) * 1000,
     queuePrefix: e.QUEUE_PREFIX ?? "{insights}",
     charts: e.CHARTS ?? true,

@@ -21,6 +21,7 @@ import type { AppServices } from "../slack/services.ts";
 import { checkEviction, watchEviction } from "../store/eviction.ts";
 import { createKeyScheme } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { withReplication } from "../store/replication-report.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { createTracing, type Tracing } from "../tracing.ts";
 import { composeCore } from "./compose.ts";
@@ -232,7 +233,7 @@ export async function startWeb(options: WebOptions): Promise<WebHandle> {
     ],
     oauth: install?.appOptions(options.redirectUri ? { redirectUri: options.redirectUri } : undefined),
     installed: install?.installed,
-    readiness: evictionWatch.report,
+    readiness: withReplication(evictionWatch.report, redis, config.redisUrl),
     problem: evictionWatch.problem,
     // A single process computes digests in threads that load the app's modules first (seconds on a
     // busy machine): until one can take a digest, requests would only wait, so it is not ready.

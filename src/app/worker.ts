@@ -2,7 +2,7 @@ import { Worker } from "bullmq";
 import type { RetryPolicy } from "../analytics/retry.ts";
 import { createChartRenderer } from "../chart/index.ts";
 import { clockOf } from "../clock.ts";
-import type { Config, KeyringEntry } from "../config.ts";
+import { type Config, type KeyringEntry, parseRedisUrl } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer } from "../install/index.ts";
 import { createAlertState } from "../jobs/alert-state.ts";
@@ -13,6 +13,7 @@ import { createDeliveryProcessor, type DeliveryResult } from "../jobs/deliver.ts
 import { createDeliveryLog } from "../jobs/delivery-log.ts";
 import { type HealthServer, startHealthServer } from "../jobs/health.ts";
 import { inJobSpan } from "../jobs/job-spans.ts";
+import { startStallCheck } from "../jobs/liveness.ts";
 import { migrateLegacyData } from "../jobs/migrate.ts";
 import { createPacer, type PacingPolicy } from "../jobs/pacing.ts";
 import {
@@ -33,16 +34,18 @@ import { createVerdictSink, withVerdicts } from "../jobs/verdicts.ts";
 import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
+import { createWriteConfirmer } from "../store/confirm-writes.ts";
 import { checkEviction, type EvictionWatch, watchEviction } from "../store/eviction.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { withReplication } from "../store/replication-report.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { createTracing, inSpan, type Tracing } from "../tracing.ts";
 import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
-import { autoPipelined, connectRedis, withCommandTimeout } from "./redis.ts";
+import { autoPipelined, connectRedis, sentinelWatch, withCommandTimeout } from "./redis.ts";
 
 /** Options of startWorker; everything past `logger` has a production default. */
 export interface WorkerOptions {
@@ -100,11 +103,18 @@ export interface WorkerOptions {
   shutdownMs?: number;
   /** Traces [OTLP to OTEL_EXPORTER_OTLP_ENDPOINT when set, else none]; tests pass an in-memory exporter's. */
   tracing?: Tracing;
+  /**
+   * How long jobs may wait, untaken by this worker with a free slot, before it counts as stalled: one
+   * log line, its BullMQ worker rebuilt on fresh connections, /livez and /readyz 503 until it takes a
+   * job again [config.workerStallMs]; 0: no check.
+   */
+  stallMs?: number;
 }
 
 /** A running worker process part. */
 export interface WorkerHandle {
-  worker: Worker<DeliveryJobData, DeliveryResult, string>;
+  /** The BullMQ worker now (the stall check replaces a stalled one). */
+  readonly worker: Worker<DeliveryJobData, DeliveryResult, string>;
   queue: DeliveryQueue;
   subscriptions: SubscriptionService;
   /** Bound port of the health server, when started. */
@@ -216,7 +226,27 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     apiUrl: o.slackApiUrl ?? config.slack.apiUrl,
     timeoutMs: config.slack.timeoutMs,
   });
-  const claims = createDeliveryClaims({ redis: piped, keys, ...o.claims });
+  // The writes that decide a post (the claim, the note that a post goes out, the verdict) have a
+  // connection of their own: a replica's acknowledgement (WAIT) covers the writes of the connection
+  // it is asked on, and while it is awaited that connection carries nothing else.
+  const decisive = autoPipelined(
+    redis,
+    logger,
+    "decisive",
+    Math.max(config.redisCommandTimeoutMs, config.redisConfirmTimeoutMs + 1_000),
+  );
+  const sentinels =
+    config.redisUrl !== undefined && parseRedisUrl(config.redisUrl).kind === "sentinel"
+      ? sentinelWatch(config.redisUrl, logger)
+      : undefined;
+  const confirmer = createWriteConfirmer({
+    redis: decisive,
+    mode: config.redisConfirmWrites,
+    sentinelView: sentinels?.view,
+    timeoutMs: config.redisConfirmTimeoutMs,
+    logger,
+  });
+  const claims = createDeliveryClaims({ redis: decisive, keys, confirmer, ...o.claims });
   const warm = createSlotWarmup({ store, digests, logger, clock });
   const marks = createSlotWarmMarks({ redis, keys });
   // Slots about to fire get their drivers computed before they do (each fire by one process).
@@ -235,13 +265,16 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       : undefined;
   const alerts = createAlertState({ redis: piped, keys });
   // Every verdict is counted into the metrics and the operators' delivery log as it is written.
-  const finish = withVerdicts(createFinish({ redis: piped, keys, doneTtlMs: claims.doneTtlMs }), verdicts);
+  const finish = withVerdicts(
+    createFinish({ redis: decisive, keys, doneTtlMs: claims.doneTtlMs, confirmer, logger }),
+    verdicts,
+  );
   const processor = createDeliveryProcessor({
     store,
     subscriptions,
     notifier: scheduler,
     claims,
-    begin: createBegin({ redis: piped, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
+    begin: createBegin({ redis: decisive, keys, leaseMs: claims.leaseMs, doneTtlMs: claims.doneTtlMs }),
     finish,
     alerts,
     apiKeys,
@@ -289,7 +322,18 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     withLogContext({ jobId: String(job.id), sub: String(job.data.sub) }, () =>
       inJobSpan(tracing, job, () => processor(job, token)),
     );
-  const worker = new Worker<DeliveryJobData, DeliveryResult, string>(queue.name, traced, {
+  let closing = false;
+  // Slots in use and when a job was last taken, for the stall check (liveness.ts).
+  let running = 0;
+  let lastTakenAt = Date.now();
+  const counted: typeof processor = (job, token) => {
+    running++;
+    lastTakenAt = Date.now();
+    return traced(job, token).finally(() => {
+      running--;
+    });
+  };
+  const workerOptions = {
     connection: bullmq,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,
@@ -300,19 +344,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     skipStalledCheck: o.locks?.skipStalledCheck ?? false,
     // No queue-wide limiter: Slack's limits are per workspace and channel, paced per job (pacing.ts).
     ...KEEP_JOBS,
-  });
-  worker.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));
-  // Only the worker whose stall check found the job says so: each stall is counted once.
-  worker.on("stalled", (jobId) => {
-    metrics.stalledJobs.inc();
-    logger.warn({ jobId }, "a delivery job stalled (its worker died or was starved); it runs again");
-    deliveryLog.stalled(clock()).catch(() => undefined);
-  });
-  worker.on("completed", (_job, result) => {
-    if (result?.status !== "delivered") return;
-    metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
-    if (result.chart) metrics.charts.inc({ outcome: result.chart });
-  });
+  };
   // A job BullMQ failed unrun for stalling too often: added again, or recorded failed (stalled.ts).
   const recoverStalled = createStallRecovery({
     queue,
@@ -325,33 +357,80 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     maxReadds: o.locks?.stallReadds,
   });
   const recovering = new Set<Promise<void>>();
-  worker.on("failed", (job, err) => {
-    if (job && stalledOut(job, err)) {
-      const done = recoverStalled(job).then(
-        (r) => {
-          const outcome = r.kind === "readded" ? "requeued" : r.kind === "gave_up" ? "failed" : "ignored";
-          metrics.digests.inc({ surface: "scheduled", outcome, reason: STALLED_REASON });
-        },
-        (e: unknown) => {
-          // Nothing else will run this delivery: say so as loudly as the logs and metrics allow.
-          metrics.digests.inc({ surface: "scheduled", outcome: "lost", reason: STALLED_REASON });
-          logger.error(
-            { jobId: job.id, sub: job.data.sub, err: e },
-            "a stalled-out delivery could not be added again or recorded",
-          );
-        },
+  /** A BullMQ worker on connections of its own (BullMQ duplicates `bullmq` for each), with its listeners. */
+  const startBullWorker = () => {
+    const w = new Worker<DeliveryJobData, DeliveryResult, string>(queue.name, counted, workerOptions);
+    w.on("error", (err) => logger.warn({ err: { message: err.message } }, "delivery worker error"));
+    // Only the worker whose stall check found the job says so: each stall is counted once.
+    w.on("stalled", (jobId) => {
+      metrics.stalledJobs.inc();
+      logger.warn({ jobId }, "a delivery job stalled (its worker died or was starved); it runs again");
+      deliveryLog.stalled(clock()).catch(() => undefined);
+    });
+    w.on("completed", (_job, result) => {
+      if (result?.status !== "delivered") return;
+      metrics.digests.inc({ surface: "scheduled", outcome: "delivered", reason: "" });
+      if (result.chart) metrics.charts.inc({ outcome: result.chart });
+    });
+    w.on("failed", (job, err) => {
+      if (job && stalledOut(job, err)) {
+        const done = recoverStalled(job).then(
+          (r) => {
+            const outcome = r.kind === "readded" ? "requeued" : r.kind === "gave_up" ? "failed" : "ignored";
+            metrics.digests.inc({ surface: "scheduled", outcome, reason: STALLED_REASON });
+          },
+          (e: unknown) => {
+            // Nothing else will run this delivery: say so as loudly as the logs and metrics allow.
+            metrics.digests.inc({ surface: "scheduled", outcome: "lost", reason: STALLED_REASON });
+            logger.error(
+              { jobId: job.id, sub: job.data.sub, err: e },
+              "a stalled-out delivery could not be added again or recorded",
+            );
+          },
+        );
+        recovering.add(done);
+        void done.finally(() => recovering.delete(done));
+        return;
+      }
+      const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
+      metrics.digests.inc({
+        surface: "scheduled",
+        outcome: final ? "failed" : "retried",
+        reason: codeOf(err),
+      });
+      logger.warn(
+        { jobId: job?.id, sub: job?.data.sub, attempts: job?.attemptsMade, err: { message: err.message } },
+        "delivery job failed",
       );
-      recovering.add(done);
-      void done.finally(() => recovering.delete(done));
-      return;
-    }
-    const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
-    metrics.digests.inc({ surface: "scheduled", outcome: final ? "failed" : "retried", reason: codeOf(err) });
-    logger.warn(
-      { jobId: job?.id, sub: job?.data.sub, attempts: job?.attemptsMade, err: { message: err.message } },
-      "delivery job failed",
-    );
-  });
+    });
+    return w;
+  };
+  let worker = startBullWorker();
+  // A worker the stall check replaced: closed without waiting for its (possibly stuck) blocking read.
+  const rebuild = async () => {
+    const stuck = worker;
+    worker = startBullWorker();
+    await closeWithin(5_000, () => stuck.close(true), [() => stuck.disconnect()]).catch(() => undefined);
+  };
+  const stallMs = o.stallMs ?? config.workerStallMs;
+  const stall =
+    stallMs > 0
+      ? startStallCheck({
+          stallMs,
+          logger,
+          async observe() {
+            const counts = await queue.getJobCounts("wait", "prioritized");
+            const paused = await queue.isPaused();
+            return {
+              running: !closing && worker.isRunning() && !worker.isPaused(),
+              free: config.workerConcurrency - running,
+              waiting: paused ? 0 : (counts.wait ?? 0) + (counts.prioritized ?? 0),
+              lastTakenAt,
+            };
+          },
+          onStall: rebuild,
+        })
+      : undefined;
 
   // ── interactive digests: the web processes' hand-off, read next to the delivery worker ──
   const interactive =
@@ -371,7 +450,6 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         });
   // ──
 
-  let closing = false;
   const port = o.healthPort === undefined ? config.healthPort : o.healthPort;
   let health: HealthServer | undefined;
   if (port !== null) {
@@ -385,8 +463,13 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     health = await startHealthServer({
       port,
       ready: () => !closing && worker.isRunning(),
+      stalled: () => stall?.stalled() ?? false,
       redis,
-      report: evictionWatch.report,
+      report: withReplication(
+        () => ({ ...evictionWatch?.report(), writes: confirmer.report() }),
+        redis,
+        config.redisUrl,
+      ),
       problem: evictionWatch.problem,
       metrics: metricsHandler(metrics),
     });
@@ -400,13 +483,16 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
   );
 
   return {
-    worker,
+    get worker() {
+      return worker;
+    },
     queue,
     subscriptions,
     healthPort: health?.port,
     async close() {
       closing = true;
       evictionWatch?.close();
+      stall?.stop();
       await closeWithin(o.shutdownMs ?? config.shutdownMs, async () => {
         await lookahead?.stop();
         await interactive?.close();
@@ -416,6 +502,8 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         await health?.close();
         await driversCache.close();
         await piped.quit().catch(() => piped.disconnect());
+        await decisive.quit().catch(() => decisive.disconnect());
+        sentinels?.close();
         await redis.quit().catch(() => redis.disconnect());
         if (!o.redis) await bullmq.quit().catch(() => bullmq.disconnect());
         if (!o.tracing) await tracing.shutdown().catch(() => undefined);
@@ -426,6 +514,8 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         () => health?.close(),
         () => driversCache.close(),
         () => piped.disconnect(),
+        () => decisive.disconnect(),
+        () => sentinels?.close(),
         () => redis.disconnect(),
         () => bullmq.disconnect(),
       ]);

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import type { Logger } from "../log.ts";
+import type { WriteConfirmer } from "../store/confirm-writes.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { runScript, script } from "../store/scripts.ts";
@@ -97,7 +99,17 @@ const FINISHED: Record<number, FinishResult> = { [-1]: "kept", 0: "no_record", 1
  * Overwrites whoever holds the claim: once a post went out, nobody may post again. With `unlessDone`
  * it leaves a claim that already has a verdict as it is (a give-up must not undo a delivery).
  */
-export function createFinish(deps: { redis: RedisClient; keys: KeyScheme; doneTtlMs: number }) {
+export function createFinish(deps: {
+  redis: RedisClient;
+  keys: KeyScheme;
+  doneTtlMs: number;
+  /**
+   * Waits for a replica to hold the verdict. One it does not confirm is still written: the post is
+   * out, and the claim's replicated "posting" note leads a rerun to find it in the channel.
+   */
+  confirmer?: WriteConfirmer;
+  logger?: Logger;
+}) {
   return async function finish(
     sub: Subscription,
     period: string,
@@ -123,6 +135,11 @@ export function createFinish(deps: { redis: RedisClient; keys: KeyScheme; doneTt
         ...Object.entries(fields).flat(),
       ],
     );
+    if (deps.confirmer && !(await deps.confirmer.confirm()))
+      deps.logger?.warn(
+        { subId: sub.id, period, outcome: last.outcome },
+        "no Redis replica acknowledged a delivery's verdict in time; a failover now makes its rerun look for the post in the channel",
+      );
     return FINISHED[Number(reply)] ?? "written";
   };
 }

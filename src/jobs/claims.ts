@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { type WriteConfirmer, WriteUnconfirmed } from "../store/confirm-writes.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { runScript, script } from "../store/scripts.ts";
@@ -29,6 +30,11 @@ export interface ClaimOptions {
   leaseMs?: number;
   /** How long a period's claims are remembered [36 h]; longer than a job's retries last. */
   doneTtlMs?: number;
+  /**
+   * Waits for a replica to hold the claim written right before a post (`confirm`); without it [none],
+   * a claim acknowledged by a primary that then fails over may vanish, and the post with it.
+   */
+  confirmer?: WriteConfirmer;
 }
 
 /** The claim operations of one delivery, keyed by (workspace, subscription, period). */
@@ -37,8 +43,15 @@ export interface DeliveryClaims {
   /**
    * Right before posting: re-checks the lease (extends it if ours, retakes it if it ran out unclaimed)
    * and notes that a post is going out. False if another worker took over or the period is done.
+   * Throws WriteUnconfirmed (`redis_unconfirmed`) when no replica acknowledged the note in time: a
+   * failover could lose it, and a post that went out anyway could go out again.
    */
   confirm(ref: WorkspaceRef, subId: string, period: string, token: string): Promise<boolean>;
+  /**
+   * Whether the claims written so far on this connection (begin's too, which shares it) are held by a
+   * replica; true at once where nothing needs confirming.
+   */
+  durable(): Promise<boolean>;
   /** Records the verdict. Overwrites whoever holds it: once a post went out, nobody may post again. */
   finish(
     ref: WorkspaceRef,
@@ -154,8 +167,13 @@ export function createDeliveryClaims(options: ClaimOptions): DeliveryClaims {
       return claimState(reply as [number, string, number], token);
     },
     async confirm(ref, subId, period, token) {
-      return (await runScript(redis, CONFIRM, [key(ref, period)], [subId, token, leaseMs, doneTtlMs])) === 1;
+      const ok =
+        (await runScript(redis, CONFIRM, [key(ref, period)], [subId, token, leaseMs, doneTtlMs])) === 1;
+      if (ok && options.confirmer && !(await options.confirmer.confirm()))
+        throw new WriteUnconfirmed(options.confirmer.timeoutMs);
+      return ok;
     },
+    durable: () => options.confirmer?.confirm() ?? Promise.resolve(true),
     async finish(ref, subId, period, outcome, detail) {
       await redis
         .multi()

@@ -1,5 +1,6 @@
 import { DelayedError, UnrecoverableError } from "bullmq";
 import type { DigestService } from "../digests/digest-service.ts";
+import { isAppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { ApiKeyStore } from "../store/api-keys.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
@@ -56,6 +57,15 @@ export interface DeliveryDeps extends TakeoverDeps, Pick<DigestPostDeps, "render
   verdicts?: VerdictSink;
 }
 
+/**
+ * How long a delivery whose claim no replica confirmed waits before it tries again, without using an
+ * attempt: long enough for Sentinel to finish a failover, short enough that its digest follows soon.
+ */
+export const UNCONFIRMED_RETRY_MS = 2_000;
+
+/** How often a claim that could not be given up is tried again. */
+const RELEASE_RETRY_MS = 1_000;
+
 /** Slack refused the post outright (a reply, or 429): it is certainly not in the channel. */
 const notPosted = (err: unknown) =>
   err instanceof SlackCallError && (err.code === "slack_error" || err.status === 429 || err.status === 400);
@@ -80,6 +90,29 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     extra: Partial<LastDelivery>,
   ) => deps.finish(sub, period, { period, at: deps.clock().toISOString(), outcome, ...extra });
 
+  /**
+   * Gives a claim up, trying again each second while Redis does not answer (a link down, a failover
+   * under way) until its lease would have run out anyway: a claim left behind holds the delivery's
+   * next run back for the rest of its lease (two minutes), long after Redis is back.
+   */
+  async function releaseSurely(
+    ref: WorkspaceRef,
+    subId: string,
+    period: string,
+    token: string,
+    o: { posted: boolean },
+  ): Promise<void> {
+    const until = Date.now() + claims.leaseMs;
+    for (;;) {
+      try {
+        return await claims.release(ref, subId, period, token, o);
+      } catch (err) {
+        if (Date.now() + RELEASE_RETRY_MS >= until) throw err;
+        await new Promise((r) => setTimeout(r, RELEASE_RETRY_MS));
+      }
+    }
+  }
+
   async function fail(
     job: DeliveryJob,
     jobToken: string | undefined,
@@ -88,21 +121,24 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     token: string,
     f: Failure,
     err: unknown,
+    postingSince: number | null,
   ): Promise<never> {
     const { ref, id } = sub;
+    if (isAppError(err) && err.code === "redis_unconfirmed")
+      return unconfirmed(job, jobToken, sub.ref, id, period, token, postingSince);
     if (f.kind === "rate_limited") {
       const waitMs = f.retryAfterMs ?? 1_000;
       await deps.pacer.throttled(ref, "chat.postMessage", waitMs);
-      await claims.release(ref, id, period, token, { posted: !notPosted(err) });
+      await releaseSurely(ref, id, period, token, { posted: !notPosted(err) });
       return later(job, jobToken, waitMs);
     }
     if (f.kind === "transient" && !finalAttempt(job)) {
-      await claims.release(ref, id, period, token, { posted: !notPosted(err) });
+      await releaseSurely(ref, id, period, token, { posted: !notPosted(err) });
       throw err;
     }
     if (f.kind === "permanent") {
       // Released: the catch-up after the fix delivers this very period.
-      await claims.release(ref, id, period, token, { posted: !notPosted(err) });
+      await releaseSurely(ref, id, period, token, { posted: !notPosted(err) });
       const last: LastDelivery = {
         period,
         at: deps.clock().toISOString(),
@@ -130,6 +166,28 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     throw new UnrecoverableError(`delivery failed: ${f.reason}`);
   }
 
+  /**
+   * A claim no replica confirmed: a failover could lose it, so nothing is posted on it. It is given up
+   * (keeping an earlier run's note that a post may be out) and the job tries again shortly, without
+   * using an attempt: the fault is Redis', not the delivery's.
+   */
+  async function unconfirmed(
+    job: DeliveryJob,
+    jobToken: string | undefined,
+    ref: WorkspaceRef,
+    subId: string,
+    period: string,
+    token: string,
+    postingSince: number | null,
+  ): Promise<never> {
+    logger.warn(
+      { subId, period },
+      "the delivery's claim is not confirmed by a Redis replica; not posting, trying again shortly",
+    );
+    await claims.release(ref, subId, period, token, { posted: postingSince !== null }).catch(() => undefined);
+    return later(job, jobToken, UNCONFIRMED_RETRY_MS + Math.floor(Math.random() * UNCONFIRMED_RETRY_MS));
+  }
+
   async function deliver(
     job: DeliveryJob,
     jobToken: string | undefined,
@@ -149,6 +207,9 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     if (claim.state === "done") return { status: "skipped", why: "already_done", period };
     // Another worker holds it, or one died holding it: look again when its lease runs out.
     if (claim.state === "busy") return later(job, jobToken, claim.retryInMs + 50);
+    // Nothing is built on a claim a failover could lose (a primary cut off from its replicas).
+    if (!(await claims.durable()))
+      return unconfirmed(job, jobToken, ref, subId, period, claim.token, claim.postingSince);
     const paced = pace ?? (await deps.pacer.take(ref, "chat.postMessage", sub.channelId));
     if (!paced.ok) {
       await claims.release(ref, subId, period, claim.token, { posted: true });
@@ -174,7 +235,7 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     } catch (err) {
       // Waiting (a busy claim, an earlier check, Slack's history budget) is not a failure.
       if (err instanceof DelayedError) throw err;
-      return fail(job, jobToken, sub, period, claim.token, classifyFailure(err), err);
+      return fail(job, jobToken, sub, period, claim.token, classifyFailure(err), err, claim.postingSince);
     }
     // Posted: from here on nothing may release the claim, or a retry would post again.
     return outcome.kind === "posted" ? outcome.record() : outcome.result;

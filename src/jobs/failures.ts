@@ -59,7 +59,14 @@ const SLACK_TRANSIENT = new Set([
 ]);
 
 // token_expired here is the installation store failing to refresh a rotating token: worth another try.
-const APP_TRANSIENT = new Set(["unavailable", "rate_limited", "redis_unavailable", "token_expired"]);
+const APP_TRANSIENT = new Set([
+  "unavailable",
+  "rate_limited",
+  "redis_unavailable",
+  "token_expired",
+  // A Redis replica did not confirm a claim in time: nothing was posted, and it may confirm next time.
+  "redis_unconfirmed",
+]);
 const APP_PERMANENT = new Set([
   "unauthorized",
   "not_connected",

@@ -21,10 +21,11 @@ function within(check: () => boolean | Promise<boolean>, ms: number): Promise<bo
 }
 
 /**
- * The worker's probe endpoints: `/healthz` (the process is up) and `/readyz`, which answers like
- * the web process's: 200 `{ ok: true, redis: "up" }` when Redis answers PING within a second and
- * the worker takes jobs, else 503 with `redis: "down"` or `worker: "stopped"` saying which. A
- * worker that is shutting down reports not ready, so an orchestrator stops routing to it while
+ * The worker's probe endpoints: `/healthz` (the process is up), `/livez` (503 `worker: "stalled"`
+ * while it says it runs but takes no job while jobs wait) and `/readyz`, which answers like the web
+ * process's: 200 `{ ok: true, redis: "up" }` when Redis answers PING within a second and the worker
+ * takes jobs, else 503 with `redis: "down"`, `worker: "stopped"` or `worker: "stalled"` saying which.
+ * A worker that is shutting down reports not ready, so an orchestrator stops routing to it while
  * in-flight jobs finish.
  */
 /** A fail-fast copy of the connection, of the same kind (one server or a cluster). */
@@ -42,6 +43,8 @@ export async function startHealthServer(o: {
   host?: string;
   /** Whether the worker takes jobs (false once it is closing). */
   ready: () => boolean | Promise<boolean>;
+  /** Whether it says it runs but takes no job while jobs wait (jobs/liveness.ts) [never]. */
+  stalled?: () => boolean;
   /** The worker's Redis connection; /readyz pings a fail-fast copy of it (closed with the server). */
   redis: RedisClient;
   /** Serves `/metrics` (Prometheus) when given. */
@@ -73,11 +76,12 @@ export async function startHealthServer(o: {
   const readiness = async () => {
     const [redisUp, running] = await Promise.all([within(ping, 1_000), within(o.ready, 1_000)]);
     const problem = o.problem?.();
-    const ok = redisUp && running && !problem;
+    const stalled = o.stalled?.() ?? false;
+    const ok = redisUp && running && !problem && !stalled;
     return {
       ok,
       redis: redisUp ? "up" : "down",
-      ...(running ? {} : { worker: "stopped" }),
+      ...(running ? (stalled ? { worker: "stalled" } : {}) : { worker: "stopped" }),
       ...(problem ? { problem } : {}),
       ...o.report?.(),
     };
@@ -86,6 +90,9 @@ export async function startHealthServer(o: {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET") return json(res, 405, { ok: false });
     if (path === "/healthz") return json(res, 200, { ok: true });
+    // Liveness: only a stall fails it (Redis away is readiness's to report; a restart cannot fix that).
+    if (path === "/livez")
+      return o.stalled?.() ? json(res, 503, { ok: false, worker: "stalled" }) : json(res, 200, { ok: true });
     if (path === "/metrics" && o.metrics) return o.metrics(req, res);
     if (path !== "/readyz") return json(res, 404, { ok: false });
     readiness().then((body) => json(res, body.ok ? 200 : 503, body));

@@ -96,6 +96,7 @@ describe("maxmemory-policy at start", () => {
       ok: true,
       redis: "up",
       maxmemoryPolicy: "volatile-lru",
+      writes: { mode: "auto", waiting: false, last: "none" },
     });
   });
 

@@ -17,6 +17,9 @@ afterEach(async () => {
   [h, privateRedis, conn, health] = [undefined, undefined, undefined, undefined];
 });
 
+/** A single server without replicas: nothing to wait for, nothing waited for yet. */
+const UNCONFIRMED_SINGLE = { mode: "auto", waiting: false, last: "none" };
+
 async function readyz(base: string) {
   const res = await fetch(`${base}/readyz`);
   return { status: res.status, body: await res.json() };
@@ -46,17 +49,23 @@ describe("worker /readyz", () => {
     const base = `http://127.0.0.1:${w.healthPort}`;
     expect(await readyz(base)).toEqual({
       status: 200,
-      body: { ok: true, redis: "up", maxmemoryPolicy: "noeviction" },
+      body: { ok: true, redis: "up", maxmemoryPolicy: "noeviction", writes: UNCONFIRMED_SINGLE },
     });
     await w.worker.pause();
     expect(await readyz(base)).toEqual({
       status: 503,
-      body: { ok: false, redis: "up", worker: "stopped", maxmemoryPolicy: "noeviction" },
+      body: {
+        ok: false,
+        redis: "up",
+        worker: "stopped",
+        maxmemoryPolicy: "noeviction",
+        writes: UNCONFIRMED_SINGLE,
+      },
     });
     w.worker.resume();
     expect(await readyz(base)).toEqual({
       status: 200,
-      body: { ok: true, redis: "up", maxmemoryPolicy: "noeviction" },
+      body: { ok: true, redis: "up", maxmemoryPolicy: "noeviction", writes: UNCONFIRMED_SINGLE },
     });
   });
 });

@@ -223,6 +223,7 @@ describe("the worker process", () => {
       ok: true,
       redis: "up",
       maxmemoryPolicy: "noeviction",
+      writes: { mode: "auto", waiting: false, last: "none" },
     });
     expect((await fetch(`${base}/nope`)).status).toBe(404);
     const { subscription: sub } = await subscriptions.create(REF, daily(DEMO.general), OWNER);
