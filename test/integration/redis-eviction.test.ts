@@ -157,8 +157,11 @@ describe("maxmemory-policy changed while the app runs", () => {
     });
     closers.push(() => k.close());
     const urls = [w.url, `http://127.0.0.1:${k.healthPort}`];
+    // The worker's /readyz also reports its write confirmations (none asked of a lone server).
+    const own = (url: string) =>
+      url === urls[1] ? { writes: { mode: "auto", waiting: false, last: "none" } } : {};
     const policy = (p: string) => connect(r.url).config("SET", "maxmemory-policy", p);
-    return { urls, logs: [web.lines, worker.lines], policy };
+    return { urls, own, logs: [web.lines, worker.lines], policy };
   }
   const lines = (log: string[], text: string) =>
     log.map((l) => JSON.parse(l) as { level: string; msg: string }).filter((l) => l.msg.includes(text));
@@ -166,11 +169,11 @@ describe("maxmemory-policy changed while the app runs", () => {
   it("CONFIG SET allkeys-lru: one error in each log, /readyz 503 on web and worker until noeviction again", {
     timeout: 60_000,
   }, async () => {
-    const { urls, logs, policy } = await running();
+    const { urls, own, logs, policy } = await running();
     for (const url of urls)
       expect(await readyz(url)).toEqual({
         status: 200,
-        body: { ok: true, redis: "up", maxmemoryPolicy: "noeviction" },
+        body: { ok: true, redis: "up", maxmemoryPolicy: "noeviction", ...own(url) },
       });
 
     await policy("allkeys-lru");
@@ -183,6 +186,7 @@ describe("maxmemory-policy changed while the app runs", () => {
           redis: "up",
           problem: "Redis maxmemory-policy is allkeys-lru, not noeviction",
           maxmemoryPolicy: "allkeys-lru",
+          ...own(url),
         },
       });
     }
@@ -201,7 +205,7 @@ describe("maxmemory-policy changed while the app runs", () => {
   });
 
   it("with ALLOW_EVICTION=1 the change is one warning and readiness stays", { timeout: 60_000 }, async () => {
-    const { urls, logs, policy } = await running({ ALLOW_EVICTION: "1" });
+    const { urls, own, logs, policy } = await running({ ALLOW_EVICTION: "1" });
     await policy("volatile-lru");
     for (const url of urls)
       await until(async () => (await readyz(url)).body.maxmemoryPolicy === "volatile-lru", 10_000, url);
@@ -209,7 +213,7 @@ describe("maxmemory-policy changed while the app runs", () => {
     for (const url of urls)
       expect(await readyz(url)).toEqual({
         status: 200,
-        body: { ok: true, redis: "up", maxmemoryPolicy: "volatile-lru" },
+        body: { ok: true, redis: "up", maxmemoryPolicy: "volatile-lru", ...own(url) },
       });
     for (const log of logs)
       expect(lines(log, "changed from noeviction to volatile-lru").map((l) => l.level)).toEqual(["warn"]);
