@@ -1,18 +1,19 @@
 import type { IsoDay } from "../analytics/types.ts";
 import { daysInclusive } from "../insights/days.ts";
 import { buildRange } from "../insights/ranges.ts";
+import { countsFromEnd } from "../subscriptions/month-day.ts";
 import { addDays, mondayOf, quarterDays, quarterOf, startOfMonth, yearOf } from "./calendar.ts";
 import { resolveComparison } from "./comparisons.ts";
-import { period, periodLabel } from "./periods.ts";
+import { period, periodLabel, rollingRange } from "./periods.ts";
 import { slashText } from "./request.ts";
 import type { Found } from "./rules/found.ts";
 import { decideIntent } from "./rules/intents.ts";
 import { manageAction } from "./rules/manage.ts";
 import { SENT_THINGS, SHOW_WORDS } from "./rules/sending.ts";
-import { calendarRefusal, scheduleOf } from "./schedule.ts";
+import { scheduleOf, whichWeekdayRefusal } from "./schedule.ts";
 import type { Sentence } from "./sentence.ts";
 import { describe } from "./subjects.ts";
-import type { AskProblem, AskReading, DayRange, Subjects } from "./types.ts";
+import type { AskProblem, AskReading, AskSchedule, DayRange, Subjects } from "./types.ts";
 import { WEEKDAYS } from "./vocabulary.ts";
 
 /**
@@ -109,12 +110,16 @@ export function decide(s: Sentence, found: Found, today: IsoDay, tz: string): As
         kind: "bad_condition",
         message: `Schedules run every hour, every day, or on the weekdays you name; “${schedule.every}” is not something I can set up: say which weekdays, e.g. “every Monday”.`,
       });
-    else if (schedule?.frequency === "monthly")
-      problems.push({
-        kind: "bad_condition",
-        message: calendarRefusal(schedule, rangeSaid ? range.spec : undefined),
-      });
+    else if (schedule?.frequency === "monthly" && schedule.days.length > 0 && !schedule.on)
+      problems.push({ kind: "bad_condition", message: whichWeekdayRefusal(schedule) });
     reading.schedule = scheduleOf(schedule, mode);
+    // A monthly or quarterly digest that names no period covers the month or quarter just ended, or,
+    // run at its end, the one it ends.
+    if (!rangeSaid) {
+      const own = calendarRange(reading.schedule, today);
+      if (own) reading.range = own;
+    } else if (main && "range" in main && main.rolling)
+      reading.range = { ...reading.range, spec: main.rolling };
     if (alert) reading.condition = alert;
     if (found.channel) problems.unshift({ kind: "bad_condition", message: channelMessage(reading) });
     // "send @alice the weekly digest": only the person asking can be subscribed by a question.
@@ -136,7 +141,7 @@ export function decide(s: Sentence, found: Found, today: IsoDay, tz: string): As
         message:
           "A schedule sends the digest as a message, not a CSV file; ask for the file when you need it, e.g. “export last week as csv”.",
       });
-    if (rangeSaid && !ROLLING.test(range.spec))
+    if (rangeSaid && !ROLLING.test(reading.range.spec))
       problems.push({
         kind: "bad_condition",
         message: `A schedule needs a rolling period such as the last 7 days, last week or last month, not ${periodLabel(range)}.`,
@@ -183,7 +188,17 @@ function leavesOut(s: Sentence, i: number): boolean {
 }
 
 /** Ranges a schedule can repeat: the slash command's rolling forms. */
-const ROLLING = /^(last\d+d|thisweek|lastweek|thismonth|lastmonth)$/;
+const ROLLING = /^(last\d+d|thisweek|lastweek|thismonth|lastmonth|yesterday|thisquarter|lastquarter|ytd)$/;
+
+/**
+ * The period a monthly or quarterly schedule covers when none is said: the month (quarter) just ended,
+ * or, for a day counted from the end (the last working day, the last Friday), the one it ends.
+ */
+function calendarRange(s: AskSchedule, today: IsoDay): DayRange | undefined {
+  if ((s.frequency !== "monthly" && s.frequency !== "quarterly") || !s.on) return undefined;
+  const unit = s.frequency === "monthly" ? "month" : "quarter";
+  return rollingRange(`${countsFromEnd(s.on) ? "this" : "last"}${unit}`, today);
+}
 
 export function defaultRange(today: IsoDay): DayRange {
   return { spec: "last7d", from: addDays(today, -6), to: today };

@@ -23,7 +23,7 @@ import {
   yearOf,
 } from "./calendar.ts";
 import { TIME_BOUNDS, timeAt } from "./schedule.ts";
-import type { Sentence } from "./sentence.ts";
+import { Sentence } from "./sentence.ts";
 import type { DayRange } from "./types.ts";
 import { MONTHS, numberOf, WEEKDAYS } from "./vocabulary.ts";
 
@@ -33,8 +33,12 @@ import { MONTHS, numberOf, WEEKDAYS } from "./vocabulary.ts";
  * form when there is one (`lastweek`, `last30d`), so the request is the one the command builds.
  */
 
-/** A period found at a position: how many words it took, and the days (or why they cannot be asked for). */
-export type PeriodHit = { len: number; range: DayRange } | { len: number; problem: string };
+/**
+ * A period found at a position: how many words it took, and the days (or why they cannot be asked
+ * for). `rolling` is the slash command's rolling form of a period whose days it names by date (a
+ * one-off question keeps the days; a schedule repeats the form: `yesterday`, `lastquarter`, `ytd`).
+ */
+export type PeriodHit = { len: number; range: DayRange; rolling?: string } | { len: number; problem: string };
 
 type Hit = PeriodHit | null;
 
@@ -109,7 +113,21 @@ export function period(
   return { range: { spec: shape, from, to: end } };
 }
 
-const hit = (len: number, r: { range: DayRange } | { problem: string }): PeriodHit => ({ len, ...r });
+const hit = (len: number, r: { range: DayRange } | { problem: string }, rolling?: string): PeriodHit =>
+  "range" in r && rolling ? { len, ...r, rolling } : { len, ...r };
+
+/**
+ * The days of one of the slash command's rolling forms today, or undefined for another form.
+ *
+ * @example rollingRange("lastquarter", "2026-11-18") // { spec: "lastquarter", from: "2026-07-01", to: "2026-09-30" }
+ */
+export function rollingRange(spec: string, today: IsoDay): DayRange | undefined {
+  const p = spec === "yesterday" || spec === "ytd" ? null : commandWord(new Sentence([spec]), 0, today);
+  if (p && "range" in p) return { ...p.range, spec };
+  if (spec === "yesterday") return { spec, from: addDays(today, -1), to: addDays(today, -1) };
+  if (spec === "ytd") return { spec, from: dayOf(yearOf(today), 1, 1) as IsoDay, to: today };
+  return undefined;
+}
 
 /** A date said in words: ISO, `October 1st [2025]`, `1 Oct [2025]`, `the 1st of October`. */
 interface SaidDate {
@@ -256,7 +274,7 @@ function lastUnit(s: Sentence, i: number, today: IsoDay): Hit {
       if (past) return hit(len, period(addDays(today, -89), today, today, "last90d"));
       const q = quarterOf(today);
       const { from, to } = q === 1 ? quarterDays(yearOf(today) - 1, 4) : quarterDays(yearOf(today), q - 1);
-      return hit(len, period(from, to, today));
+      return hit(len, period(from, to, today), "lastquarter");
     }
     case "year": {
       if (past) return hit(len, period(addDays(today, -364), today, today, "last365d"));
@@ -288,9 +306,9 @@ function thisUnit(s: Sentence, i: number, today: IsoDay, the = false): Hit {
     case "month":
       return hit(len, period(startOfMonth(today), today, today, "thismonth"));
     case "quarter":
-      return hit(len, period(quarterDays(yearOf(today), quarterOf(today)).from, today, today));
+      return hit(len, period(quarterDays(yearOf(today), quarterOf(today)).from, today, today), "thisquarter");
     case "year":
-      return hit(len, period(dayOf(yearOf(today), 1, 1) as IsoDay, today, today));
+      return hit(len, period(dayOf(yearOf(today), 1, 1) as IsoDay, today, today), "ytd");
     default:
       if (toDate === 0 && s.free(i + 1) === "weekend") {
         const saturday = lastWeekday(today, 6, false);
@@ -775,7 +793,7 @@ function bareAt(s: Sentence, i: number, today: IsoDay, cued: boolean, spans = tr
   if (s.free(i) === "today") return hit(1, period(today, today, today, "last1d"));
   if (s.free(i) === "yesterday") {
     const d = addDays(today, -1);
-    return hit(1, period(d, d, today));
+    return hit(1, period(d, d, today), "yesterday");
   }
   for (const rule of [
     commandWord,

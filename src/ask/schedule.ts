@@ -1,7 +1,6 @@
 import { isAppError } from "../errors.ts";
-import { matchRangeSpec } from "../insights/range-grammar.ts";
 import { conditionText, parseCondition } from "../subscriptions/conditions.ts";
-import { monthDayCommand, readMonthDay } from "../subscriptions/month-day.ts";
+import { readMonthDay } from "../subscriptions/month-day.ts";
 import type { MonthDay } from "../subscriptions/types.ts";
 import type { Sentence } from "./sentence.ts";
 import type { AskSchedule, Weekday } from "./types.ts";
@@ -44,7 +43,7 @@ export function timeAt(s: Sentence, i: number): { len: number; time: string } | 
 }
 
 export interface SchedulePart {
-  /** `monthly` also stands for quarterly (see `quarterly`): both are refused by name, with the command. */
+  /** `monthly` also stands for quarterly (see `quarterly`). */
   frequency?: AskSchedule["frequency"] | "monthly";
   /** Said "every quarter", "once a quarter", "of each quarter": a quarterly schedule. */
   quarterly?: true;
@@ -66,8 +65,6 @@ export interface SchedulePart {
 
 /**
  * Claims every schedule word in the sentence and returns what they say (nothing when none).
- * `monthly` (and quarterly, with its day) is read so the answer can give the slash command that sets
- * it up: a question's proposal carries hourly, daily and weekly schedules only.
  */
 export function readSchedule(s: Sentence, sending = false): SchedulePart | null {
   const part: SchedulePart = { days: [], strong: false, bare: [] };
@@ -185,8 +182,7 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
         s.claim(i, zone.len);
       }
     }
-  // "on the 1st (of the month)", before or after "monthly": the day of a monthly schedule, read so
-  // that the schedule is refused as monthly rather than for a word.
+  // "on the 1st (of the month)", before or after "monthly": the day of a monthly schedule.
   if (monthly)
     for (let i = 0; i < s.length; i++) {
       const day = monthDayAt(s, i);
@@ -206,7 +202,7 @@ export function readSchedule(s: Sentence, sending = false): SchedulePart | null 
     part.frequency = "weekly";
   }
   // Monthly said anywhere ("a monthly digest every Monday", "the first Monday of every month") makes
-  // the schedule monthly, which is refused by name, whatever weekdays were said with it.
+  // the schedule monthly, whatever weekdays were said with it (a weekday without which one is asked).
   if (monthly) part.frequency = "monthly";
   if (found) part.days = [...new Set(part.days)];
   part.strong = found && (part.days.length > 0 || part.time !== undefined || part.bare.length === 0);
@@ -356,45 +352,45 @@ function monthDayAt(s: Sentence, i: number): { len: number; on: MonthDay; quarte
 const DAY_ONE: MonthDay = { kind: "day", day: 1 };
 
 /**
- * The slash command's words for a monthly or quarterly schedule said in a question (`monthly first mon
- * 09:00`, `quarterly last workday 17:00 Europe/London`), or undefined when none was said, or when
- * its day is a weekday said without which one ("a monthly digest every Monday").
+ * What to answer a monthly or quarterly schedule whose day is a weekday said without which one ("a
+ * monthly digest every Monday"): which of them, with an example.
  */
-export function calendarCommand(part: SchedulePart | null): string | undefined {
-  if (part?.frequency !== "monthly" || (part.days.length > 0 && !part.on)) return undefined;
-  const day = part.on ? [monthDayCommand(part.on)] : [];
-  const zone = part.tz ? [part.tz] : [];
-  return [part.quarterly ? "quarterly" : "monthly", ...day, part.time ?? "09:00", ...zone].join(" ");
+export function whichWeekdayRefusal(part: SchedulePart): string {
+  const kind = part.quarterly ? "quarterly" : "monthly";
+  const day = part.days[0] ?? "mon";
+  const name = WEEKDAYS[DAY_CODES.indexOf(day)] ?? day;
+  const title = `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+  return `A ${kind} digest runs on one day of the ${part.quarterly ? "quarter" : "month"}: say which ${title} (first to fourth, or last), e.g. “the first ${title} of every ${part.quarterly ? "quarter" : "month"}”.`;
 }
+
+/** Monday to Friday, the days of a `weekdays` schedule. */
+const WORKWEEK: readonly Weekday[] = ["mon", "tue", "wed", "thu", "fri"];
+
+const isWorkweek = (days: readonly Weekday[]) =>
+  days.length === WORKWEEK.length && WORKWEEK.every((d) => days.includes(d));
 
 /**
- * What to answer a monthly or quarterly schedule asked for in a question: the slash command that sets
- * it up, with the day, time and (when it is one the command repeats) the range that were said.
+ * The schedule a proposal uses: what was said, the slash command's defaults for the rest (a monthly or
+ * quarterly one runs on the 1st when no day is said). Monday to Friday, however said ("every
+ * weekday", "Mon-Fri", "except weekends"), is the `weekdays` schedule.
  */
-export function calendarRefusal(part: SchedulePart, range?: string): string {
-  const kind = part.quarterly ? "quarterly" : "monthly";
-  const rolling = range && matchRangeSpec(range) && !/^\d/.test(range) ? ` ${range}` : "";
-  const said = `${calendarCommand(part) ?? `${kind} first mon 09:00`}${rolling}`;
-  const day = part.days[0];
-  const name = day ? (WEEKDAYS[DAY_CODES.indexOf(day)] ?? day) : "";
-  const which =
-    day && !part.on
-      ? ` (say which ${name.charAt(0).toUpperCase()}${name.slice(1)}: first to fourth, or last)`
-      : "";
-  return `I can't set up a ${kind} digest from a question yet; the command does: \`/insights subscribe me ${said}\`${which}.`;
-}
-
-/** The schedule a proposal uses: what was said, the slash command's defaults for the rest. */
 export function scheduleOf(part: SchedulePart | null, mode: "digest" | "alert"): AskSchedule {
-  const frequency = part?.frequency && part.frequency !== "monthly" ? part.frequency : undefined;
+  const time = part?.time ?? (mode === "alert" ? "00:00" : "09:00");
+  const tz = part?.tz ? { tz: part.tz } : {};
+  if (part?.frequency === "monthly")
+    return {
+      frequency: part.quarterly ? "quarterly" : "monthly",
+      days: [],
+      on: part.on ?? DAY_ONE,
+      time,
+      ...tz,
+    };
   const days = part?.days ?? [];
-  const f = frequency ?? (days.length > 0 ? "weekly" : mode === "alert" ? "hourly" : "weekly");
-  return {
-    frequency: f,
-    days: f === "weekly" ? (days.length > 0 ? days : ["mon"]) : [],
-    time: part?.time ?? (mode === "alert" ? "00:00" : "09:00"),
-    ...(part?.tz ? { tz: part.tz } : {}),
-  };
+  const f = part?.frequency ?? (days.length > 0 ? "weekly" : mode === "alert" ? "hourly" : "weekly");
+  if (f !== "weekly") return { frequency: f, days: [], time, ...tz };
+  const weekly = days.length > 0 ? days : (["mon"] as Weekday[]);
+  if (isWorkweek(weekly)) return { frequency: "weekdays", days: [], time, ...tz };
+  return { frequency: "weekly", days: weekly, time, ...tz };
 }
 
 const CONDITION_METRICS: Record<string, string> = {

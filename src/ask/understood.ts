@@ -1,5 +1,6 @@
 import type { IsoDay } from "../analytics/types.ts";
 import { buildRange } from "../insights/ranges.ts";
+import { calendarWords } from "../subscriptions/schedule.ts";
 import { METRIC_NAMES } from "./metrics.ts";
 import { periodDays, periodLabel } from "./periods.ts";
 import { subjectNames } from "./read.ts";
@@ -72,6 +73,10 @@ export function rollingWords(spec: string): string {
       lastweek: "last week",
       thismonth: "this month so far",
       lastmonth: "last month",
+      yesterday: "yesterday",
+      thisquarter: "this quarter so far",
+      lastquarter: "last quarter",
+      ytd: "the year so far",
     }[spec] ?? spec
   );
 }
@@ -87,9 +92,20 @@ const DAY_NAMES: Record<string, string> = {
 };
 
 export function scheduleWords(s: AskSchedule): string {
-  if (s.frequency === "hourly") return "checked every hour";
-  if (s.frequency === "daily") return `daily at ${s.time}`;
-  return `weekly on ${s.days.map((d) => DAY_NAMES[d] ?? d).join(", ")} at ${s.time}`;
+  switch (s.frequency) {
+    case "hourly":
+      return "checked every hour";
+    case "weekly":
+      return `weekly on ${s.days.map((d) => DAY_NAMES[d] ?? d).join(", ")} at ${s.time}`;
+    case "monthly":
+    case "quarterly": {
+      // The subscription's own words for its day, as lists and confirmations say it.
+      const words = calendarWords({ kind: s.frequency, on: s.on ?? { kind: "day", day: 1 } });
+      return `${words.charAt(0).toLowerCase()}${words.slice(1)} at ${s.time}`;
+    }
+    default:
+      return `${s.frequency === "daily" ? "daily" : "on weekdays (Mon–Fri)"} at ${s.time}`;
+  }
 }
 
 /** One part of the understood line for each thing the reading decided; user names are returned raw. */
