@@ -9,8 +9,8 @@ import { slashText } from "./request.ts";
 import type { Found } from "./rules/found.ts";
 import { decideIntent } from "./rules/intents.ts";
 import { manageAction } from "./rules/manage.ts";
+import { scheduleOf, whichWeekdayRefusal } from "./rules/schedules.ts";
 import { SENT_THINGS, SHOW_WORDS } from "./rules/sending.ts";
-import { scheduleOf, whichWeekdayRefusal } from "./schedule.ts";
 import type { Sentence } from "./sentence.ts";
 import { describe } from "./subjects.ts";
 import type { AskProblem, AskReading, AskSchedule, DayRange, Subjects } from "./types.ts";
@@ -103,12 +103,12 @@ export function decide(s: Sentence, found: Found, today: IsoDay, tz: string): As
       problems.push({
         kind: "bad_condition",
         message:
-          "A schedule runs once an hour, once a day, or on the weekdays you name: say which, e.g. “every Monday and Thursday at 9”.",
+          "A schedule runs once an hour, once a day, on the weekdays you name, or on one day of the month or quarter: say which, e.g. “every Monday and Thursday at 9” or “on the 1st of every month”.",
       });
     else if (schedule?.every)
       problems.push({
         kind: "bad_condition",
-        message: `Schedules run every hour, every day, or on the weekdays you name; “${schedule.every}” is not something I can set up: say which weekdays, e.g. “every Monday”.`,
+        message: `Schedules run every hour, every day, on the weekdays you name, or once a month or quarter; “${schedule.every}” is not something I can set up: say which, e.g. “every Monday” or “monthly”.`,
       });
     else if (schedule?.frequency === "monthly" && schedule.days.length > 0 && !schedule.on)
       problems.push({ kind: "bad_condition", message: whichWeekdayRefusal(schedule) });

@@ -22,7 +22,7 @@ import {
   unitsBefore,
   yearOf,
 } from "./calendar.ts";
-import { TIME_BOUNDS, timeAt } from "./schedule.ts";
+import { TIME_BOUNDS, timeAt } from "./rules/times.ts";
 import { Sentence } from "./sentence.ts";
 import type { DayRange } from "./types.ts";
 import { MONTHS, numberOf, WEEKDAYS } from "./vocabulary.ts";
@@ -620,17 +620,22 @@ function since(s: Sentence, i: number, today: IsoDay): Hit {
   if (s.free(i) !== "since" && !(s.free(i) === "from" && s.match(i + 1, "the? start|beginning of") > 0))
     return null;
   const at = i + 1;
-  const upTo = (len: number, from: IsoDay | undefined) =>
-    from ? hit(len, period(from, today, today)) : { len, problem: "That date does not exist." };
+  // A start said relative to today ("since Monday", "since the 1st", "since the start of the month") is
+  // the rolling form a schedule repeats; a date is not.
+  const upTo = (len: number, from: IsoDay | undefined, rolling?: string) =>
+    from ? hit(len, period(from, today, today), rolling) : { len, problem: "That date does not exist." };
   const strict = s.free(at) === "last" ? 1 : 0;
   const wd = weekdayNumber(s.free(at + strict));
-  if (wd > 0) return upTo(2 + strict, lastWeekday(today, wd, strict === 1));
+  if (wd > 0) {
+    const from = lastWeekday(today, wd, strict === 1);
+    return upTo(2 + strict, from, from === mondayOf(today) && wd === 1 ? "thisweek" : undefined);
+  }
   const date = dateAt(s, at);
   if (date) return upTo(1 + date.len, dayFromSaid(date, today));
   // "since the 1st": a day with no month is this month's.
   const first = s.match(at, "the? 1st|first");
   if (first > 0 && monthNumber(s.free(at + first)) === 0 && s.free(at + first) !== "of")
-    return upTo(1 + first, startOfMonth(today));
+    return upTo(1 + first, startOfMonth(today), "thismonth");
   const m = monthNumber(s.free(at));
   const mYear = m > 0 ? yearNumber(s.free(at + 1)) : 0;
   if (mYear) return upTo(3, dayOf(mYear, m, 1));
@@ -646,7 +651,11 @@ function since(s: Sentence, i: number, today: IsoDay): Hit {
   if (startOf > 0) {
     // "the month" alone is the one we are in, as "this month" is.
     const inner = periodAt(s, at + startOf, today) ?? thisUnit(s, at + startOf, today, true);
-    if (inner && "range" in inner) return upTo(1 + startOf + inner.len, inner.range.from);
+    if (inner && "range" in inner) {
+      const spec = inner.range.spec;
+      const rolling = "rolling" in inner ? inner.rolling : /^this(week|month)$/.test(spec) ? spec : undefined;
+      return upTo(1 + startOf + inner.len, inner.range.from, rolling);
+    }
     const year = yearNumber(s.free(at + startOf));
     if (year) return upTo(2 + startOf, dayOf(year, 1, 1));
   }

@@ -537,7 +537,7 @@ describe("twice a day or a week", () => {
         {
           kind: "bad_condition",
           message:
-            "A schedule runs once an hour, once a day, or on the weekdays you name: say which, e.g. “every Monday and Thursday at 9”.",
+            "A schedule runs once an hour, once a day, on the weekdays you name, or on one day of the month or quarter: say which, e.g. “every Monday and Thursday at 9” or “on the 1st of every month”.",
         },
       ]);
     expect(slashText(read("once a week send me violations"))).toBe("subscribe me weekly mon 09:00 last7d");
@@ -633,7 +633,7 @@ describe("runs further apart than a schedule's unit", () => {
         q,
         {
           kind: "bad_condition",
-          message: `Schedules run every hour, every day, or on the weekdays you name; “${said}” is not something I can set up: say which weekdays, e.g. “every Monday”.`,
+          message: `Schedules run every hour, every day, on the weekdays you name, or once a month or quarter; “${said}” is not something I can set up: say which, e.g. “every Monday” or “monthly”.`,
         },
       ]);
   });

@@ -1,5 +1,5 @@
-import { conditionAt, vagueChangeAt } from "../schedule.ts";
 import type { Sentence } from "../sentence.ts";
+import { conditionAt, vagueChangeAt } from "./conditions.ts";
 import type { Found, Pass } from "./found.ts";
 import type { Example } from "./rule.ts";
 

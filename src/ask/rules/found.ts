@@ -1,8 +1,8 @@
+import type { MonthDay } from "../../subscriptions/types.ts";
 import type { SaidComparison } from "../comparisons.ts";
 import type { PeriodHit } from "../periods.ts";
-import type { SchedulePart } from "../schedule.ts";
 import type { Sentence } from "../sentence.ts";
-import type { AskMetric, AskProblem, Subjects } from "../types.ts";
+import type { AskMetric, AskProblem, Subjects, Weekday } from "../types.ts";
 import type { RuleContext } from "./rule.ts";
 
 /**
@@ -13,6 +13,28 @@ import type { RuleContext } from "./rule.ts";
 
 /** Words that name what is wanted: the drivers, a trend, a file, an alert, a notice. */
 export type IntentWord = "drivers" | "trend" | "export" | "alert" | "notify";
+
+/** The schedule said, before its defaults (scheduleOf in schedules.ts fills them in). */
+export interface SchedulePart {
+  /** `monthly` also stands for quarterly (see `quarterly`). */
+  frequency?: "hourly" | "daily" | "weekly" | "monthly";
+  /** Said "every quarter", "once a quarter", "of each quarter": a quarterly schedule. */
+  quarterly?: true;
+  /** The day of a monthly or quarterly schedule ("on the 1st", "the first Monday", "the last working day"). */
+  on?: MonthDay;
+  /** "every 2 weeks", "every other day", "fortnightly": a period between runs that no schedule here has, as said. */
+  every?: string;
+  days: Weekday[];
+  time?: string;
+  /** Said with "every", "each", "on Mondays", "once a week" or a time of day: clearly a schedule. */
+  strong: boolean;
+  /** Frequency words said alone ("daily"), as typed: a schedule only if something is to be sent. */
+  bare: string[];
+  /** "twice a day|week", "on the 1st and the 15th": more often than one run per period, which no schedule does. */
+  twice?: true;
+  /** The zone said with the time, IANA. */
+  tz?: string;
+}
 
 /** A word read as something it does not spell: a slip, a short form, a number in words. */
 export interface ReadAs {

@@ -3,6 +3,7 @@ import { readQuestion } from "../../../src/ask/read.ts";
 import type { Example, Reads, Rule } from "../../../src/ask/rules/rule.ts";
 import type { AskReading, AskSchedule } from "../../../src/ask/types.ts";
 import { understoodText } from "../../../src/ask/understood.ts";
+import type { MonthDay } from "../../../src/subscriptions/types.ts";
 import { CORPUS_CONTEXT, CORPUS_TZ } from "../../fixtures/ask-corpus.ts";
 
 /**
@@ -22,9 +23,20 @@ export function scheduleCode(s: AskSchedule): string {
       return `daily ${s.time}`;
     case "weekly":
       return `weekly ${s.days.join(",")} ${s.time}`;
+    case "weekdays":
+      return `weekdays ${s.time}`;
     default:
-      return `${s.frequency} ${s.time}`;
+      return `${s.frequency} ${s.on ? monthDayCode(s.on) : "1"} ${s.time}`;
   }
+}
+
+const NTH = { 1: "first", 2: "second", 3: "third", 4: "fourth", last: "last" } as const;
+
+/** A month day as the corpora write it: `1`, `first mon`, `lastworkday`. */
+export function monthDayCode(on: MonthDay): string {
+  if (on.kind === "day") return String(on.day);
+  if (on.kind === "workday") return `${on.which}workday`;
+  return `${NTH[on.nth]} ${on.weekday}`;
 }
 
 /** The fields of `r` an example states, in its terms. */
