@@ -113,6 +113,10 @@ export function decide(s: Sentence, found: Found, today: IsoDay, tz: string): As
     else if (schedule?.frequency === "monthly" && schedule.days.length > 0 && !schedule.on)
       problems.push({ kind: "bad_condition", message: whichWeekdayRefusal(schedule) });
     reading.schedule = scheduleOf(schedule, mode);
+    // "more than 20 a day": the condition's count is the day's (the week's), whatever the default range.
+    const counted =
+      found.conditionRange && !rangeSaid ? rollingRange(found.conditionRange, today) : undefined;
+    if (counted) reading.range = counted;
     // A monthly or quarterly digest that names no period covers the month or quarter just ended, or,
     // run at its end, the one it ends.
     if (!rangeSaid) {

@@ -1,7 +1,7 @@
 import type { Sentence } from "../sentence.ts";
 import { conditionAt, vagueChangeAt } from "./conditions.ts";
 import type { Found, Pass } from "./found.ts";
-import type { Example } from "./rule.ts";
+import type { Example, RuleContext } from "./rule.ts";
 
 /**
  * "tell me when violations go above 500", "let me know if fixes drop below 10": an alert, its
@@ -12,9 +12,34 @@ import type { Example } from "./rule.ts";
 
 const ALERT_VERBS = ["alert", "alerts", "notify", "tell", "ping", "warn", "message", "dm", "email", "watch"];
 
-/** The words that open a condition ("when", "if", "as soon as") at `i`, or -1. */
-const conditionMarker = (s: Sentence, i: number) =>
-  Math.max(s.match(i, "when|if|once|whenever"), s.match(i, "as soon as"));
+/** Nouns of an alert: "an alert for …", "a notification when …", "a heads up if …". */
+const ALERT_NOUNS = new Set([
+  "alert",
+  "alerts",
+  "notification",
+  "notifications",
+  "warning",
+  "warnings",
+  "alarm",
+  "up",
+]);
+
+/**
+ * The words that open a condition at `i` ("when", "if", "as soon as", "the moment"; "for", "on", "of"
+ * or "about" right after an alert: "an alert for violations over 500", "notify me of …"), or -1.
+ */
+function conditionMarker(s: Sentence, i: number): number {
+  const said = Math.max(
+    s.match(i, "when|if|once|whenever"),
+    s.match(i, "as soon as"),
+    s.match(i, "the moment"),
+  );
+  if (said > 0) return said;
+  if (s.match(i, "for|on|of|about") !== 1) return -1;
+  const before = s.words[i - 1] ?? "";
+  const alerted = ALERT_NOUNS.has(before) || (before === "me" && ALERT_VERBS.includes(s.words[i - 2] ?? ""));
+  return alerted ? 1 : -1;
+}
 
 export const ALERT_EXAMPLES: readonly Example[] = [
   {
@@ -26,17 +51,37 @@ export const ALERT_EXAMPLES: readonly Example[] = [
     reads: { intent: "alert", condition: "when fixes < 10" },
   },
   { q: "alert me when violations go up", reads: { problem: "bad_condition" } },
+  {
+    q: "set up an alert for violations over 500",
+    reads: { intent: "alert", schedule: "hourly", condition: "when violations > 500" },
+  },
+  {
+    q: "give me a heads up when findings exceed 200",
+    reads: { intent: "alert", condition: "when findings > 200" },
+  },
+  {
+    q: "alert me when violations exceed 20/day",
+    reads: { intent: "alert", condition: "when violations > 20", range: "last1d" },
+  },
+  {
+    q: "notify me the moment violations are above 20 per day",
+    reads: { intent: "alert", condition: "when violations > 20", range: "last1d" },
+  },
+  {
+    q: "warn me if fixes drop below 3 a day",
+    reads: { intent: "alert", condition: "when fixes < 3", range: "yesterday" },
+  },
 ];
 
 /** Reads the condition, claiming its words; a condition that is not one becomes the problem. */
-function readAlert(s: Sentence, found: Found): void {
+function readAlert(s: Sentence, found: Found, ctx: RuleContext): void {
   for (let i = 0; i < s.length; i++) {
     const marker = conditionMarker(s, i);
     if (marker <= 0) continue;
     // A subject may come between ("when payments violations go up"): those words are left for the names.
     let c: ReturnType<typeof conditionAt> = null;
     let skip = 0;
-    for (; skip <= 3 && !c; skip++) c = conditionAt(s, i + marker + skip);
+    for (; skip <= 3 && !c; skip++) c = conditionAt(s, i + marker + skip, ctx);
     if (!c) continue;
     skip--;
     s.claim(i, marker);
@@ -50,7 +95,11 @@ function readAlert(s: Sentence, found: Found): void {
     if (verb >= 0) s.claim(verb);
     const know = s.match(Math.max(0, verb), "let me|us know");
     if (know > 0) s.claim(verb, know);
-    for (let k = 0; k < s.length; k++) if (s.match(k, "let me|us know") === 3) s.claim(k, 3);
+    for (let k = 0; k < s.length; k++) {
+      // "let me know", "give me a heads up", "give me a shout": alert verbs of several words.
+      const len = Math.max(s.match(k, "let me|us know"), s.match(k, "a? heads up"), s.match(k, "a shout"));
+      if (len >= 2) s.claim(k, len);
+    }
     if ("problem" in c) {
       // The rest of the sentence is that condition's: refuse it whole, not word by word.
       s.claim(i + marker + skip, s.length);
@@ -58,6 +107,7 @@ function readAlert(s: Sentence, found: Found): void {
       return;
     }
     found.condition = c.condition;
+    if (c.range) found.conditionRange = c.range;
     return;
   }
   // "alert me when violations go up": an alert asked for, but not by how much.
@@ -80,5 +130,5 @@ function readAlert(s: Sentence, found: Found): void {
 export const alertPass: Pass = {
   name: "alert",
   why: "before schedules and periods: a condition's numbers ('above 500', 'at least 3') are not times or days",
-  run: (s, found) => readAlert(s, found),
+  run: (s, found, ctx) => readAlert(s, found, ctx),
 };

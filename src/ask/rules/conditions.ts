@@ -1,7 +1,9 @@
 import { isAppError } from "../../errors.ts";
 import { conditionText, parseCondition } from "../../subscriptions/conditions.ts";
+import { metricAt } from "../metrics.ts";
 import type { Sentence } from "../sentence.ts";
 import { numberOf } from "../vocabulary.ts";
+import { firstAt, type Rule, type RuleContext } from "./rule.ts";
 
 /**
  * The condition of an alert as people say it ("violations go above 500", "findings rise by 20%",
@@ -30,26 +32,36 @@ function amountAt(s: Sentence, i: number): { len: number; text: string } | null 
   return { len: 1, text: String(n) };
 }
 
+/** The verbs of a condition, in every form people write them ("goes", "going", "passing", "crossed"). */
+const GO = "go|goes|going|are|is|get|gets|getting|be";
+/** "are going", "is getting", "keep rising": a verb in -ing after its auxiliary. */
+const ING = "are|is|be|keep|keeps|start|starts";
 const ABOVE = [
-  "go|goes|are|is|get|gets|rise|rises|climb|climbs|be above|over|past|beyond",
+  `${ING} going|getting|rising|climbing|spiking|jumping|creeping above|over|past|beyond`,
+  `${GO}|rise|rises|rising|climb|climbs|climbing|spike|spikes|spiking|jump|jumps|jumping|shoot|shoots|creep|creeps above|over|past|beyond`,
   "above|over|past|beyond",
-  "exceed|exceeds|passes|pass|tops|top",
+  "exceed|exceeds|exceeding|exceeded|pass|passes|passing|passed|top|tops|topping|cross|crosses|crossing|crossed|surpass|surpasses|surpassing|breach|breaches|breaching",
   "are|is|get|gets? become|becomes|becoming? more|greater|higher than",
   ">|>=",
 ];
 const BELOW = [
-  "drop|drops|fall|falls|go|goes|are|is|get|gets|be|dip|dips below|under|beneath",
+  `${ING} going|getting|dropping|falling|dipping|sinking|slipping below|under|beneath`,
+  `${GO}|drop|drops|dropping|fall|falls|falling|dip|dips|dipping|sink|sinks|sinking|slip|slips|slipping below|under|beneath`,
   "below|under|beneath",
   "are|is|get|gets? become|becomes|becoming? less|fewer|lower than",
   "<|<=",
 ];
 const UP = [
-  "go|goes|are|is|be up by?",
-  "rise|rises|increase|increases|jump|jumps|grow|grows|spike|spikes|climb|climbs by?",
+  `${ING} going up by?`,
+  `${ING} rising|increasing|jumping|growing|spiking|climbing by?`,
+  "go|goes|going|are|is|be up by?",
+  "rise|rises|rising|increase|increases|increasing|jump|jumps|jumping|grow|grows|growing|spike|spikes|spiking|climb|climbs|climbing by?",
 ];
 const DOWN = [
-  "go|goes|are|is|be down by?",
-  "drop|drops|fall|falls|decrease|decreases|shrink|shrinks|dip|dips by?",
+  `${ING} going down by?`,
+  `${ING} dropping|falling|decreasing|shrinking|dipping by?`,
+  "go|goes|going|are|is|be down by?",
+  "drop|drops|dropping|fall|falls|falling|decrease|decreases|decreasing|shrink|shrinks|shrinking|dip|dips|dipping by?",
 ];
 /**
  * "rise by at least 10%": the change conditions fire at their amount itself, so "at least" is what they
@@ -59,7 +71,7 @@ const AT_LEAST = "at least";
 const MORE_THAN = ["more than", "over"];
 const ANY = ["change|changes|move|moves by?"];
 /** "violations double": up by 100 %. */
-const DOUBLE = "double|doubles";
+const DOUBLE = "double|doubles|doubling";
 const IN_A_ROW = "weeks|days|periods|times|runs|hours in a row";
 
 /** Words that start a subject said inside a condition ("violations in payments go above 200"). */
@@ -76,41 +88,169 @@ export type ConditionHit =
       condition: string;
       /** Words inside the span that are not the condition's (a subject), left for the names. */
       hole?: { at: number; n: number };
+      /**
+       * The range a count said per day or per week is counted over: above a number, today (this week)
+       * so far, so the alert fires on the day the count passes it; below one, yesterday (last week),
+       * since a day still being filled starts below any floor.
+       */
+      range?: string;
     }
   | { len: number; problem: string };
 
+type ConditionRule = Rule<ConditionHit>;
+
+/** "anything changes", "the numbers move": any of the numbers moved at all. */
+const anythingChanges: ConditionRule = {
+  name: "anything changes",
+  examples: [{ q: "tell me if anything changes", reads: { intent: "alert", condition: "when changed" } }],
+  at(s, i) {
+    const anything = s.match(i, "anything|something|it|the? numbers? change|changes|moves|move");
+    return anything >= 2 ? { len: anything, condition: "when changed" } : null;
+  },
+};
+
+const NOT_WATCHED = "Alerts can watch findings, violations or fixes; not the fix rate or merged violations.";
+
+/** "the fix rate drops below 60%", "merged violations go up": numbers an alert cannot watch, said so. */
+const unwatched: ConditionRule = {
+  name: "the fix rate or merged violations",
+  examples: [
+    { q: "alert me if the fix rate drops below 60%", reads: { problem: "bad_condition" } },
+    { q: "warn me when our fix-rate falls under 50 percent", reads: { problem: "bad_condition" } },
+  ],
+  at(s, i) {
+    const lead = Math.max(0, s.match(i, "the|our|total"));
+    const m = metricAt(s, i + lead);
+    // "merged" alone is a verb ("when we merged"); "merged violations" the number.
+    if (!m || (m.metric !== "fixRate" && !(m.metric === "merged" && m.len >= 2))) return null;
+    // The words after it are that condition's: refuse them whole, not word by word.
+    return { len: s.length - i, problem: NOT_WATCHED };
+  },
+};
+
+/** "violations go above 500", "findings rise by 20%", "violations in payments exceed 200". */
+const metricFirst: ConditionRule = {
+  name: "a number, then what it does",
+  examples: [
+    { q: "warn me when violations pass 500", reads: { condition: "when violations > 500" } },
+    { q: "tell me when findings are going past 1,000", reads: { condition: "when findings > 1000" } },
+    {
+      q: "let me know if violations in payments cross 300",
+      reads: { condition: "when violations > 300", groups: ["payments"] },
+    },
+    { q: "alert me when fixes are dropping below 10", reads: { condition: "when fixes < 10" } },
+  ],
+  at(s, i) {
+    const lead = s.match(i, "the|our|total?");
+    const metric = CONDITION_METRICS[s.free(i + lead) ?? ""];
+    if (!metric) return null;
+    const at = i + lead + 1;
+    const direct = conditionAfter(s, at, metric);
+    if (direct)
+      return direct.problem
+        ? { len: at - i + direct.len, problem: direct.problem }
+        : withPer(s, i, hitOf(i, at, direct));
+    // A subject between the number and what it does: up to three words after "in", "for", ….
+    if (!SUBJECT_LEAD.has(s.free(at) ?? "")) return null;
+    for (let n = 2; n <= 4; n++) {
+      if (s.free(at + n - 1) === undefined) return null;
+      const later = conditionAfter(s, at + n, metric);
+      if (later?.problem) return { len: at + n - i + later.len, problem: later.problem };
+      if (later) return withPer(s, i, { ...hitOf(i, at + n, later), hole: { at, n } });
+    }
+    return null;
+  },
+};
+
+/** "more than 20", "over 500", "fewer than 10", "under 10": a threshold said before the number it is of. */
+const THRESHOLD_FIRST: readonly [string, ">" | "<"][] = [
+  ["more|greater than", ">"],
+  ["over|above|beyond", ">"],
+  ["fewer|less than", "<"],
+  ["under|below", "<"],
+];
+
+/** What follows a number counted in a condition ("violations come in", "findings are found"). */
+const ARRIVE = "come|comes|show|shows|pop|pops|turn|turns in|up";
+const FOUND = "are|get|gets|were found|detected|reported|opened|raised|flagged";
+
+/**
+ * "more than 20 violations in a day", "over 500 findings", "fewer than 10 fixes a week": the threshold
+ * said first, the number after it.
+ */
+const thresholdFirst: ConditionRule = {
+  name: "a threshold, then the number",
+  examples: [
+    {
+      q: "tell me if there are more than 20 violations in a day",
+      reads: { condition: "when violations > 20", range: "last1d", schedule: "hourly" },
+    },
+    { q: "alert me if we get over 500 new findings", reads: { condition: "when findings > 500" } },
+    {
+      q: "let me know when fewer than 5 fixes come in per week",
+      reads: { condition: "when fixes < 5", range: "lastweek" },
+    },
+  ],
+  at(s, i) {
+    for (const [words, op] of THRESHOLD_FIRST) {
+      const len = s.match(i, words);
+      if (len <= 0) continue;
+      const amount = amountAt(s, i + len);
+      if (!amount || amount.text.endsWith("%")) return null;
+      let at = i + len + amount.len;
+      at += Math.max(0, s.match(at, "new"));
+      const metric = CONDITION_METRICS[s.free(at) ?? ""];
+      if (!metric) return null;
+      at++;
+      at += Math.max(0, s.match(at, ARRIVE), s.match(at, FOUND));
+      return withPer(s, i, canonical(at - i, `${metric} ${op} ${amount.text}`));
+    }
+    return null;
+  },
+};
+
+/** The condition rules, tried in this order where a condition may start. */
+export const CONDITION_RULES: readonly ConditionRule[] = [
+  anythingChanges,
+  unwatched,
+  metricFirst,
+  thresholdFirst,
+];
+
 /**
  * The condition said from `i` ("violations go above 500", "findings rise by 20%", "anything
- * changes", "violations in payments exceed 200"), as the subscription grammar's canonical text, or
- * why it is not one.
+ * changes", "more than 20 violations a day"), as the subscription grammar's canonical text, or why it
+ * is not one.
  */
-export function conditionAt(s: Sentence, i: number): ConditionHit | null {
-  const anything = s.match(i, "anything|something|it|the? numbers? change|changes|moves|move");
-  if (anything >= 2) return { len: anything, condition: "when changed" };
-  const lead = s.match(i, "the|our|total?");
-  const metricWord = s.free(i + lead);
-  const metric = CONDITION_METRICS[metricWord ?? ""];
-  if (!metric) {
-    if (s.match(i + lead, "fix|merged rate|violations") === 2)
-      return {
-        len: lead + 1,
-        problem: "Alerts can watch findings, violations or fixes; not the fix rate or merged violations.",
-      };
-    return null;
-  }
-  const at = i + lead + 1;
-  const direct = conditionAfter(s, at, metric);
-  if (direct)
-    return direct.problem ? { len: at - i + direct.len, problem: direct.problem } : hitOf(i, at, direct);
-  // A subject between the number and what it does: up to three words after "in", "for", ….
-  if (!SUBJECT_LEAD.has(s.free(at) ?? "")) return null;
-  for (let n = 2; n <= 4; n++) {
-    if (s.free(at + n - 1) === undefined) return null;
-    const later = conditionAfter(s, at + n, metric);
-    if (later?.problem) return { len: at + n - i + later.len, problem: later.problem };
-    if (later) return { ...hitOf(i, at + n, later), hole: { at, n } };
-  }
-  return null;
+export function conditionAt(s: Sentence, i: number, ctx: RuleContext): ConditionHit | null {
+  return firstAt(CONDITION_RULES, s, i, ctx);
+}
+
+/**
+ * "a day", "per day", "/day", "in a day", "in one day", "in 24 hours", "each week": the unit a count is
+ * said per ("daily" after it is how often the alert is checked: "violations > 5 daily at 10").
+ */
+function perAt(s: Sentence, at: number): { len: number; unit: "day" | "week" } | null {
+  const len = Math.max(
+    s.match(at, "a|per|/|each day|week"),
+    s.match(at, "in|within a|one|1|single|24? day|week|hours"),
+    s.match(at, "in|within a single day|week"),
+  );
+  if (len <= 0) return null;
+  const unit = s.words[at + len - 1];
+  if (unit === "hours" && s.words[at + len - 2] !== "24") return null;
+  return { len, unit: unit === "week" || unit === "weekly" ? "week" : "day" };
+}
+
+/** A threshold from `i`, with the unit it is counted per when one follows it ("20/day"). */
+function withPer(s: Sentence, i: number, hit: ConditionHit): ConditionHit {
+  if ("problem" in hit) return hit;
+  const op = / ([<>]) /.exec(hit.condition)?.[1];
+  const per = op ? perAt(s, i + hit.len) : null;
+  if (!per) return hit;
+  const above = op === ">";
+  const range = per.unit === "day" ? (above ? "last1d" : "yesterday") : above ? "last7d" : "lastweek";
+  return { ...hit, len: hit.len + per.len, range };
 }
 
 interface After {

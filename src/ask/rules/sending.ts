@@ -69,11 +69,39 @@ function claimChannel(s: Sentence): boolean {
   return found;
 }
 
+/** What is set up: "set up an alert", "create a weekly digest", "configure a report". */
+const SET_UP_THINGS = new Set([
+  ...SENT_THINGS,
+  "alert",
+  "alerts",
+  "notification",
+  "notifications",
+  "reminder",
+  "reminders",
+  "subscription",
+  "schedule",
+]);
+
+/** "set up", "create", "configure", "add": claimed when what they make is named within a few words. */
+function claimSetUp(s: Sentence): boolean {
+  let found = false;
+  for (let i = 0; i < s.length; i++) {
+    const verb = Math.max(s.match(i, "set up"), s.match(i, "setup|create|configure|add|schedule"));
+    if (verb <= 0) continue;
+    const thing = s.words.slice(i + verb, i + verb + 4).some((w) => SET_UP_THINGS.has(w));
+    if (!thing) continue;
+    s.claim(i, verb);
+    found = true;
+  }
+  return found;
+}
+
 export const sendingPass: Pass = {
   name: "sending",
   why: "before schedules: a weekday said after 'send' is a schedule's day, not the day asked about",
   run(s, found) {
-    found.sending = claimAll(s, SEND_WORDS);
+    const setUp = claimSetUp(s);
+    found.sending = claimAll(s, SEND_WORDS) || setUp;
   },
 };
 
