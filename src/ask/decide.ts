@@ -31,7 +31,7 @@ export function decide(s: Sentence, found: Found, today: IsoDay, tz: string): As
   // daily digest" still asks to see numbers now.
   const sentThing = typed.some((w) => SENT_THINGS.has(w)) && !typed.some((w) => SHOW_WORDS.has(w));
   // "subscribe me to payments": a subscription asked for by name, on the command's default schedule.
-  const subscribing = typed.includes("subscribe") && alert === undefined;
+  const subscribing = s.words.includes("subscribe") && alert === undefined;
   // An alert's condition makes "hourly" or "daily" how often it is checked.
   const scheduled =
     (schedule !== null && (schedule.strong || sending || sentThing || alert !== undefined)) || subscribing;
@@ -78,6 +78,7 @@ export function decide(s: Sentence, found: Found, today: IsoDay, tz: string): As
     if (since) range = since;
   }
   const reading: AskReading = { intent, metrics, range, rangeSaid, subjects, notes: [] };
+  if (found.readAs.length > 0) reading.readAs = found.readAs;
 
   if (said) {
     if (said.kind === "problem") problems.push({ kind: "bad_range", message: said.problem });

@@ -2,7 +2,7 @@ import { alertPass } from "./rules/alerts.ts";
 import { comparisonPass, pairPass } from "./rules/comparisons.ts";
 import { courtesyPass } from "./rules/courtesy.ts";
 import { fillerPass } from "./rules/fillers.ts";
-import { type Found, nothingFound, type Pass } from "./rules/found.ts";
+import { type Found, nothingFound, type Pass, type ReadAs } from "./rules/found.ts";
 import { helpPass } from "./rules/help.ts";
 import { intentPass } from "./rules/intents.ts";
 import { metricPass } from "./rules/metrics.ts";
@@ -37,9 +37,13 @@ export const PASSES: readonly Pass[] = [
   fillerPass,
 ];
 
-/** Runs every pass over the sentence; what they found, and the words left unread in the sentence. */
-export function runPasses(s: Sentence, ctx: RuleContext): Found {
+/**
+ * Runs every pass over the sentence; what they found, and the words left unread in the sentence.
+ * `readAs`: the words already read by a guess (slips put right), which the answer says.
+ */
+export function runPasses(s: Sentence, ctx: RuleContext, readAs: readonly ReadAs[] = []): Found {
   const found = nothingFound();
+  found.readAs.push(...readAs);
   for (const pass of PASSES) pass.run(s, found, ctx);
   return found;
 }

@@ -36,7 +36,8 @@ export function readQuestion(text: string, ctx: AskContext): AskReading {
       problem: { kind: "too_long", chars, limit },
     };
   const names = nameIndex(ctx.assets, ctx.scanners);
-  const s = sentenceOf(text, ctx.botUserId, names);
-  const found = runPasses(s, { today, names });
-  return decide(s, found, today, ctx.tz);
+  const rules = { today, names };
+  const { sentence, readAs } = sentenceOf(text, ctx.botUserId, rules);
+  const found = runPasses(sentence, rules, readAs);
+  return decide(sentence, found, today, ctx.tz);
 }

@@ -21,7 +21,8 @@ type Target =
   | { kind: "scanner"; option: FilterOption };
 
 export type SubjectHit =
-  | ({ len: number } & Target)
+  /** `loose`: read by a guess (a slip, a short form), which the answer says. */
+  | ({ len: number; loose?: true } & Target)
   | { len: number; kind: "ambiguous"; typed: string; suggestions: string[] };
 
 interface Entry {
@@ -327,5 +328,5 @@ export function subjectAt(s: Sentence, i: number, index: NameIndex, minWords = 1
   const w = s.free(i);
   if (minWords > 1 || w === undefined || KNOWN.has(w) || FILLERS.has(w)) return null;
   const near = fuzzy(index, w);
-  return near ? { len: 1, ...near } : null;
+  return near ? { len: 1, ...near, loose: true } : null;
 }

@@ -90,6 +90,11 @@ export interface AskReading {
   condition?: string;
   /** Things the answer must say about how it was computed (shown under the understood line). */
   notes: string[];
+  /**
+   * Words read by a guess, as typed and as read ("violatoins" as "violations", "pa" as `payments / api`):
+   * the understood line says each, so a wrong guess shows. Absent when there are none.
+   */
+  readAs?: { typed: string; as: string }[];
   /** Set when the question cannot be answered as read; the answer is then examples. */
   problem?: AskProblem;
 }

@@ -116,6 +116,8 @@ export interface UnderstoodParts {
   comparison?: string;
   schedule?: string;
   condition?: string;
+  /** The words read by a guess: `“violatoins” as violations`. */
+  readAs?: string;
 }
 
 export function understoodParts(r: AskReading, tz: string): UnderstoodParts {
@@ -125,6 +127,8 @@ export function understoodParts(r: AskReading, tz: string): UnderstoodParts {
   const what =
     r.intent === "alert" && r.metrics.length === 0 ? intent : intent ? `${intent}: ${metrics}` : metrics;
   const parts: UnderstoodParts = { what, subjects: subjectNames(r.subjects), period: periodLabel(r.range) };
+  if (r.readAs && r.readAs.length > 0)
+    parts.readAs = `read ${r.readAs.map((x) => `“${x.typed}” as ${x.as}`).join(", ")}`;
   if (r.intent === "subscribe" || r.intent === "alert") {
     parts.period = `${rollingWords(r.range.spec)} each run`;
     if (r.schedule) parts.schedule = `${scheduleWords(r.schedule)} (${r.schedule.tz ?? tz})`;
@@ -150,7 +154,7 @@ export function understoodText(r: AskReading, tz: string): string {
   const p = understoodParts(r, tz);
   const subjects = p.subjects.length > 0 ? p.subjects.join(", ") : "all assets and scanners";
   const period = p.comparison ? `${p.period} ${p.comparison}` : p.period;
-  return [p.what, p.condition, p.schedule, subjects, period].filter(Boolean).join(" · ");
+  return [p.what, p.condition, p.schedule, subjects, period, p.readAs].filter(Boolean).join(" · ");
 }
 
 /** The period's days and label, for answers that name both. */

@@ -91,8 +91,23 @@ export const ABBREVIATIONS: Record<string, string> = {
   r: "are",
 };
 
-/** What people call the digest itself ("a quick summary", "the rundown for October"): known words, fillers and digest cues at once. */
-const SUMMARY_WORDS = ["summary", "rundown", "recap", "roundup", "snapshot", "overview", "report"];
+/**
+ * What people call the digest itself ("a quick summary", "the rundown for October", "summarize last
+ * week", "an analysis of October"): known words, fillers and digest cues at once. American spellings:
+ * the British ones are read as these (src/ask/rules/words.ts).
+ */
+const SUMMARY_WORDS = [
+  "summary",
+  "rundown",
+  "recap",
+  "roundup",
+  "snapshot",
+  "overview",
+  "report",
+  "summarize",
+  "analyze",
+  "analysis",
+];
 
 /**
  * Every word some rule of the reader acts on. Misspellings are corrected towards these only.
@@ -195,6 +210,8 @@ const KNOWN_WORDS = [
   "trend",
   "trends",
   "trending",
+  "visualize",
+  "visualization",
   "chart",
   "graph",
   "plot",
@@ -252,6 +269,31 @@ const KNOWN_WORDS = [
   "midnight",
   "around",
   "thing",
+  // words of the rules' phrases that are no slip of another (a test holds every phrase's words here)
+  "example",
+  "ever",
+  "forever",
+  "rates",
+  "fixrate",
+  "issue",
+  "reasons",
+  "causes",
+  "driver",
+  "contributor",
+  "trendline",
+  "graphs",
+  "exported",
+  "alerts",
+  "ending",
+  "timezone",
+  "weekdaily",
+  "anything",
+  "something",
+  "starts",
+  "creeping",
+  "periods",
+  "times",
+  "weekends",
   // conditions, in every form people write their verbs
   "exceeding",
   "exceeded",
@@ -395,8 +437,10 @@ function closest(word: string, candidates: readonly string[], limit: number): st
   let bestDistance = Number.POSITIVE_INFINITY;
   let tie = false;
   for (const known of candidates) {
-    if (known[0] !== word[0] && !(known[0] === word[1] && known[1] === word[0])) continue;
-    const d = editDistance(word, known);
+    // A first letter dropped from a long word ("iolations") is a slip; changed, it is more often another word.
+    const dropped = word.length >= 6 && known.slice(1) === word;
+    if (known[0] !== word[0] && !(known[0] === word[1] && known[1] === word[0]) && !dropped) continue;
+    const d = dropped ? 1 : editDistance(word, known);
     // Four letters leave no room for more than a swap or a dropped letter: "lsat" is "last", "evry" is
     // "every", "risk" is not "rise".
     if (word.length === 4 && d === 1 && !isSwap(word, known) && known.length !== 5) continue;
@@ -412,6 +456,19 @@ function closest(word: string, candidates: readonly string[], limit: number): st
 /** What misspellings are put right towards: the reader's words, then the fillers ("shwo"). */
 const KNOWN_CANDIDATES: string[] = [];
 const FILLER_CANDIDATES: string[] = [];
+
+/**
+ * A three-letter word with two neighbours swapped ("teh", "hwo", "adn"), towards the one word of the
+ * reader's or the fillers it is a swap of; longer slips are correction's.
+ *
+ * @example swapOf("teh") // "the"
+ */
+export function swapOf(word: string): string | undefined {
+  if (word.length !== 3 || !/^[a-z]+$/.test(word)) return undefined;
+  const found = new Set<string>();
+  for (const w of THREE_LETTER) if (isSwap(word, w)) found.add(w);
+  return found.size === 1 ? [...found][0] : undefined;
+}
 
 function isSwap(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -733,6 +790,9 @@ export const FILLERS = new Set([
   "again",
   "too",
   "also",
+  "however",
+  "whatever",
+  "anyway",
   "gimme",
   "news",
   "low",
@@ -808,3 +868,8 @@ export const DIGEST_CUES = new Set([
 for (const w of KNOWN) if (w.length >= 3 && /^[a-z]+$/.test(w)) KNOWN_CANDIDATES.push(w);
 for (const w of FILLERS)
   if (w.length >= 4 && /^[a-z]+$/.test(w) && !KNOWN.has(w) && !CHAT.has(w)) FILLER_CANDIDATES.push(w);
+
+/** The reader's and the fillers' three-letter words, what a swap of two letters is put right towards. */
+const THREE_LETTER: readonly string[] = [...new Set([...KNOWN, ...FILLERS])].filter((w) =>
+  /^[a-z]{3}$/.test(w),
+);

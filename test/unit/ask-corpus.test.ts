@@ -328,14 +328,10 @@ describe("plain-language held-out batch D (2026-11-27, a fourth hand: other Engl
       // "asked" and "bug" are not passed over: "what I asked yesterday", "bug findings".
       "Hi there, hope you're well. Our CISO asked me for the October numbers for the infra group, findings and violations specifically. Can you pull those?",
       "sorry to bug you again — what do violations look like for the checkout worker and the fraud engine over the past 2 weeks?",
-      "hey! quick one before standup — could you show me how payments did last week? thanks :pray:",
-      "morning :wave: I'm prepping the monthly review deck, could you give me the fix rate for the whole org for last month?",
       "so, after the big sast rollout on platform, how many sast findings has platform had since nov 1?",
       "`/insights lastmonth scanner:sast`",
       "how many secrets we found in the experiments api during q3",
       "hey, quick q — are violations in payments higher or lower than they were last week?",
-      "Hi! For my quarterly report I need a spreadsheet of Q3 for platform and identity, would be great :raised_hands:",
-      "hey, could you send me last week's findings and violations every monday at 8:45 so i have them before standup?",
       "alert me when findings move by at least 15% either way",
     ],
   });

@@ -30,7 +30,7 @@ const INTENT_PATTERNS: [string, IntentWord][] = [
   ["day by day", "trend"],
   ["each|per day", "trend"],
   [
-    "trend|trends|trending|trendline|chart|charts|graph|graphs|plot|sparkline|timeline|evolution|evolved",
+    "trend|trends|trending|trendline|chart|charts|graph|graphs|plot|sparkline|timeline|evolution|evolved|visualize|visualization",
     "trend",
   ],
   ["export|exported|csv|download|spreadsheet|excel|xlsx|file|dump", "export"],

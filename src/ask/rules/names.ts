@@ -1,6 +1,6 @@
 import type { FilterOption } from "../../analytics/types.ts";
 import type { Sentence } from "../sentence.ts";
-import { subjectAt } from "../subjects.ts";
+import { describe, subjectAt } from "../subjects.ts";
 import type { Found, Pass } from "./found.ts";
 import type { RuleContext } from "./rule.ts";
 import { scan } from "./rule.ts";
@@ -19,9 +19,12 @@ function readNames(s: Sentence, found: Found, ctx: RuleContext, min: number): vo
   scan(s, (i) => {
     const hit = subjectAt(s, i, ctx.names, min);
     if (!hit) return 0;
-    if (hit.kind === "ambiguous")
+    if (hit.kind === "ambiguous") {
       found.problems.push({ kind: "ambiguous", typed: hit.typed, suggestions: hit.suggestions });
-    else if (hit.kind === "group") pushUnique(subjects.groups, hit.name);
+      return hit.len;
+    }
+    if (hit.loose) found.readAs.push({ typed: s.typed.slice(i, i + hit.len).join(" "), as: describe(hit) });
+    if (hit.kind === "group") pushUnique(subjects.groups, hit.name);
     else if (hit.kind === "asset") pushOption(subjects.assets, hit.option);
     else pushOption(subjects.scanners, hit.option);
     return hit.len;
