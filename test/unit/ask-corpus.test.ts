@@ -331,7 +331,6 @@ describe("plain-language held-out batch D (2026-11-27, a fourth hand: other Engl
       "so, after the big sast rollout on platform, how many sast findings has platform had since nov 1?",
       "`/insights lastmonth scanner:sast`",
       "how many secrets we found in the experiments api during q3",
-      "hey, quick q — are violations in payments higher or lower than they were last week?",
       "alert me when findings move by at least 15% either way",
     ],
   });

@@ -1,8 +1,8 @@
 import type { MonthDay } from "../../subscriptions/types.ts";
-import type { SaidComparison } from "../comparisons.ts";
+import type { Unit } from "../calendar.ts";
 import type { PeriodHit } from "../periods.ts";
 import type { Sentence } from "../sentence.ts";
-import type { AskMetric, AskProblem, Subjects, Weekday } from "../types.ts";
+import type { AskMetric, AskProblem, DayRange, Subjects, Weekday } from "../types.ts";
 import type { RuleContext } from "./rule.ts";
 
 /**
@@ -35,6 +35,24 @@ export interface SchedulePart {
   /** The zone said with the time, IANA. */
   tz?: string;
 }
+
+/** A comparison as said, before the period asked about is known. */
+export type SaidComparison =
+  | { kind: "period"; range: DayRange }
+  /** The unit before the period asked about ("the month before", "the previous week"). */
+  | { kind: "before"; unit: Unit }
+  /** "the 30 days before", "the 2 weeks prior": that many days, weeks or months ending where the period starts. */
+  | { kind: "span_before"; n: number; unit: Unit }
+  /** The equally long period just before: every digest's own comparison. */
+  | { kind: "previous" }
+  /** "this week vs last", "compared to the one before": the whole unit before, of the period's own kind. */
+  | { kind: "elliptic" }
+  /**
+   * The same days `n` units earlier: "a month ago", "2 weeks ago", "the same period last year" (12
+   * months), "the same week last year" (52 weeks, so the weekdays stay).
+   */
+  | { kind: "ago"; n: number; unit: Unit; fromNow?: true }
+  | { kind: "problem"; problem: string };
 
 /** A word read as something it does not spell: a slip, a short form, a number in words. */
 export interface ReadAs {
