@@ -146,6 +146,8 @@ export function splitChunk(chunk: string): string[] {
   if (c === "") return [];
   // Slash-command ranges and ISO days as typed stay one word.
   if (/^\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?$/.test(c)) return [c];
+  // So do ids as the service gives them (UUIDs), which the slash command takes for an asset.
+  if (/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/.test(c)) return [c];
   const out: string[] = [];
   // Operators and signs: ">500", "500+", "≥", "10%".
   const parts = c

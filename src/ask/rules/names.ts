@@ -2,7 +2,7 @@ import type { FilterOption } from "../../analytics/types.ts";
 import type { Sentence } from "../sentence.ts";
 import { describe, subjectAt } from "../subjects.ts";
 import type { Found, Pass } from "./found.ts";
-import type { RuleContext } from "./rule.ts";
+import type { Example, RuleContext } from "./rule.ts";
 import { scan } from "./rule.ts";
 
 function pushUnique(list: string[], v: string) {
@@ -30,6 +30,31 @@ function readNames(s: Sentence, found: Found, ctx: RuleContext, min: number): vo
     return hit.len;
   });
 }
+
+/**
+ * Assets, groups and scanners as people name them: whole, by a word, by a slip, or in a short form
+ * derived from the account's own names and ids (short-names.ts). A short form or a slip is a guess
+ * the understood line says; a short form that could stand for two names, or that is a common word,
+ * is not taken.
+ */
+export const NAME_EXAMPLES: readonly Example[] = [
+  { q: "violations in payments api last week", reads: { assets: ["payments / api"], range: "lastweek" } },
+  { q: "findings in fe last week", reads: { assets: ["payments / fraud-engine"], readAs: ["fe"] } },
+  { q: "violations in pfe", reads: { assets: ["payments / fraud-engine"] } },
+  { q: "fraud eng violations", reads: { assets: ["payments / fraud-engine"] } },
+  { q: "tf findings this month", reads: { assets: ["infra / terraform-live"], range: "thismonth" } },
+  { q: "violations in kubernetes manifests", reads: { assets: ["infra / k8s-manifests"] } },
+  { q: "findings in o11y", reads: { assets: ["platform / observability"] } },
+  { q: "ci findings", reads: { scanners: ["container"] } },
+  { q: "deps findings this month", reads: { scanners: ["sca"] } },
+  { q: "plat violations", reads: { groups: ["platform"] } },
+  { q: "violations for 3a5d6219-6694-4f31-8276-95ab7e7e9f40", reads: { assets: ["payments / api"] } },
+  { q: "violations in asset 3a5d6219", reads: { assets: ["payments / api"] } },
+  // Not short forms: a common word, a part of a hyphenated word, a form that fits two names.
+  { q: "is payments not doing well", reads: { problem: "unread" } },
+  { q: "findings per sub-group last week", reads: { problem: "unread" } },
+  { q: "findings in gw", reads: { problem: "unread" } },
+];
 
 export const longNamePass: Pass = {
   name: "names of several words",

@@ -1,5 +1,6 @@
 import { ordinal } from "../../subscriptions/month-day.ts";
 import { Sentence } from "../sentence.ts";
+import { shortTarget, shortWord } from "../short-names.ts";
 import type { NameIndex } from "../subjects.ts";
 import { words as wordsOf } from "../text.ts";
 import { ABBREVIATIONS, correction, FILLERS, KNOWN, swapOf } from "../vocabulary.ts";
@@ -356,6 +357,26 @@ const splitApart: WordRule = {
   },
 };
 
+/**
+ * A short form of one of the account's names ("notifs", "plat", "fe"): kept as typed for the names to
+ * read (short-names.ts), not put right into a word of the rules ("notifs" is no slip of "notify").
+ */
+const nameShortForm: WordRule = {
+  name: "short forms of the account's names",
+  examples: [
+    { q: "notifs findings last week", reads: { assets: ["platform / notifications"], range: "lastweek" } },
+    { q: "violations in plat", reads: { groups: ["platform"] } },
+  ],
+  at(s, i, ctx) {
+    const w = s.words[i] as string;
+    if (!/^[a-z0-9]+$/.test(w) || /^\d+$/.test(w)) return null;
+    const short = ctx.names.short;
+    return shortTarget(short, w) !== undefined || shortWord(short, w) !== undefined
+      ? { len: 1, words: [w] }
+      : null;
+  },
+};
+
 /** "violatoins", "fidnings", "teh": a slip of a word the rules know, when one word is clearly meant. */
 const slip: WordRule = {
   name: "slips",
@@ -382,6 +403,7 @@ export const WORD_RULES: readonly WordRule[] = [
   heldLetters,
   runTogether,
   splitApart,
+  nameShortForm,
   slip,
 ];
 

@@ -53,6 +53,7 @@ function observed(r: AskReading, want: Reads): Reads {
   if (want.schedule !== undefined) got.schedule = r.schedule ? scheduleCode(r.schedule) : "";
   if (want.condition !== undefined) got.condition = r.condition ?? "";
   if (want.problem !== undefined) got.problem = r.problem?.kind ?? ("none" as never);
+  if (want.readAs !== undefined) got.readAs = (r.readAs ?? []).map((x) => x.typed);
   return got;
 }
 
