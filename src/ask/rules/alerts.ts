@@ -38,7 +38,8 @@ function conditionMarker(s: Sentence, i: number): number {
   if (s.match(i, "for|on|of|about") !== 1) return -1;
   const before = s.words[i - 1] ?? "";
   const alerted = ALERT_NOUNS.has(before) || (before === "me" && ALERT_VERBS.includes(s.words[i - 2] ?? ""));
-  return alerted ? 1 : -1;
+  // "an alert for when …": both words open it.
+  return alerted ? 1 + Math.max(0, s.match(i + 1, "when|if|whenever")) : -1;
 }
 
 export const ALERT_EXAMPLES: readonly Example[] = [
@@ -58,6 +59,10 @@ export const ALERT_EXAMPLES: readonly Example[] = [
   {
     q: "give me a heads up when findings exceed 200",
     reads: { intent: "alert", condition: "when findings > 200" },
+  },
+  {
+    q: "create an alert for when fixes fall below 5 a week",
+    reads: { intent: "alert", condition: "when fixes < 5", range: "lastweek" },
   },
   {
     q: "alert me when violations exceed 20/day",

@@ -1,5 +1,5 @@
 import type { Pass } from "./found.ts";
-import { type Example, firstAt, type Rule } from "./rule.ts";
+import type { Example, Rule } from "./rule.ts";
 
 /**
  * Courtesy and chat around a request: thanks, please, greetings, sign-offs, hedges, laughter, why and
@@ -85,7 +85,7 @@ const greetings = phrases(
   [
     "good morning|afternoon|evening|day",
     "hiya|heya|howdy|greetings|hullo|sup|gm|g'day",
-    "hi|hey|hello there|all|folks|team|everyone|guys|mate|buddy|bot",
+    "hi|hey|hello|cheers|thanks|thx|ta there|all|folks|team|everyone|guys|mate|buddy|pal|bot",
     "dear insights|bot",
     "kind|best|warm? regards",
     "have a good|nice|great day|one|weekend",
@@ -94,6 +94,7 @@ const greetings = phrases(
   ],
   [
     { q: "good morning! how are we doing?", reads: { intent: "digest" } },
+    { q: "cheers mate, findings in infra yesterday", reads: { groups: ["infra"], range: "2026-11-17" } },
     { q: "hey there, violations this week? cheers", reads: { range: "thisweek", metrics: ["violations"] } },
   ],
 );
@@ -134,9 +135,10 @@ export const courtesyPass: Pass = {
   run(s, _found, ctx) {
     for (let i = 0; i < s.length; i++) {
       if (s.isClaimed(i)) continue;
-      const hit = firstAt(COURTESY_RULES, s, i, ctx);
+      // The longest courtesy said here ("cheers mate", not "cheers").
+      const len = Math.max(0, ...COURTESY_RULES.map((r) => r.at(s, i, ctx)?.len ?? 0));
       // An account's own name ("cheers", a team called "folks") is never passed over as courtesy.
-      if (hit && !s.words.slice(i, i + hit.len).some((w) => ctx.names.words.has(w))) s.claim(i, hit.len);
+      if (len > 0 && !s.words.slice(i, i + len).some((w) => ctx.names.words.has(w))) s.claim(i, len);
     }
   },
 };

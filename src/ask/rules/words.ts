@@ -3,7 +3,7 @@ import { Sentence } from "../sentence.ts";
 import { shortTarget, shortWord } from "../short-names.ts";
 import type { NameIndex } from "../subjects.ts";
 import { words as wordsOf } from "../text.ts";
-import { ABBREVIATIONS, correction, FILLERS, KNOWN, swapOf } from "../vocabulary.ts";
+import { ABBREVIATIONS, correction, FILLERS, KNOWN, numberOf, swapOf } from "../vocabulary.ts";
 import { isZoneWord } from "../zones.ts";
 import { COURTESY_WORDS } from "./courtesy.ts";
 import type { ReadAs } from "./found.ts";
@@ -28,7 +28,8 @@ type WordRule = Rule<WordHit>;
 
 /** A word some rule reads as it is: never changed. */
 function kept(w: string, names: NameIndex): boolean {
-  return names.words.has(w) || KNOWN.has(w) || FILLERS.has(w) || isZoneWord(w);
+  // Numbers in words too: "three" is no slip of "there".
+  return names.words.has(w) || KNOWN.has(w) || FILLERS.has(w) || isZoneWord(w) || numberOf(w) !== undefined;
 }
 
 const UNITS: Readonly<Record<string, number>> = {
@@ -112,6 +113,10 @@ const numberWords: WordRule = {
     { q: "warn me when violations pass 1.5k", reads: { condition: "when violations > 1500" } },
     { q: "violations in the last fifteen days", reads: { range: "last15d" } },
     { q: "findings over the past twenty-one days", reads: { range: "last21d" } },
+    {
+      q: "show me a graph of findings over the past three weeks",
+      reads: { intent: "trend", range: "last21d" },
+    },
   ],
   at(s, i) {
     const w = s.words[i] as string;
