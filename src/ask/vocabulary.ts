@@ -458,8 +458,8 @@ const KNOWN_CANDIDATES: string[] = [];
 const FILLER_CANDIDATES: string[] = [];
 
 /**
- * A three-letter word with two neighbours swapped ("teh", "hwo", "adn"), towards the one word of the
- * reader's or the fillers it is a swap of; longer slips are correction's.
+ * A three-letter word with two neighbours swapped ("teh", "hwo", "adn") or a letter left out ("wht"),
+ * towards the one word of the reader's or the fillers it is a slip of; longer slips are correction's.
  *
  * @example swapOf("teh") // "the"
  */
@@ -467,6 +467,9 @@ export function swapOf(word: string): string | undefined {
   if (word.length !== 3 || !/^[a-z]+$/.test(word)) return undefined;
   const found = new Set<string>();
   for (const w of THREE_LETTER) if (isSwap(word, w)) found.add(w);
+  // Or a letter left out of a four-letter word ("wht", "frm"), its first letter kept.
+  for (const w of FOUR_LETTER)
+    if (w[0] === word[0] && [1, 2, 3].some((k) => w.slice(0, k) + w.slice(k + 1) === word)) found.add(w);
   return found.size === 1 ? [...found][0] : undefined;
 }
 
@@ -872,4 +875,7 @@ for (const w of FILLERS)
 /** The reader's and the fillers' three-letter words, what a swap of two letters is put right towards. */
 const THREE_LETTER: readonly string[] = [...new Set([...KNOWN, ...FILLERS])].filter((w) =>
   /^[a-z]{3}$/.test(w),
+);
+const FOUR_LETTER: readonly string[] = [...new Set([...KNOWN, ...FILLERS])].filter((w) =>
+  /^[a-z]{4}$/.test(w),
 );

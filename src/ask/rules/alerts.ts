@@ -26,7 +26,8 @@ const ALERT_NOUNS = new Set([
 
 /**
  * The words that open a condition at `i` ("when", "if", "as soon as", "the moment"; "for", "on", "of"
- * or "about" right after an alert: "an alert for violations over 500", "notify me of …"), or -1.
+ * or "about" right after an alert: "an alert for violations over 500", "notify me of …"; nothing right
+ * after one, 0: "an alert: violations > 400"), or -1.
  */
 function conditionMarker(s: Sentence, i: number): number {
   const said = Math.max(
@@ -35,9 +36,11 @@ function conditionMarker(s: Sentence, i: number): number {
     s.match(i, "the moment"),
   );
   if (said > 0) return said;
-  if (s.match(i, "for|on|of|about") !== 1) return -1;
   const before = s.words[i - 1] ?? "";
   const alerted = ALERT_NOUNS.has(before) || (before === "me" && ALERT_VERBS.includes(s.words[i - 2] ?? ""));
+  // "set up an alert: violations > 400", "alert me violations over 500": the condition right after it.
+  if (alerted && s.match(i, "for|on|of|about") !== 1) return 0;
+  if (s.match(i, "for|on|of|about") !== 1) return -1;
   // "an alert for when …": both words open it.
   return alerted ? 1 + Math.max(0, s.match(i + 1, "when|if|whenever")) : -1;
 }
@@ -61,6 +64,10 @@ export const ALERT_EXAMPLES: readonly Example[] = [
     reads: { intent: "alert", condition: "when findings > 200" },
   },
   {
+    q: "set up an alert: violations > 400",
+    reads: { intent: "alert", condition: "when violations > 400" },
+  },
+  {
     q: "create an alert for when fixes fall below 5 a week",
     reads: { intent: "alert", condition: "when fixes < 5", range: "lastweek" },
   },
@@ -82,11 +89,12 @@ export const ALERT_EXAMPLES: readonly Example[] = [
 function readAlert(s: Sentence, found: Found, ctx: RuleContext): void {
   for (let i = 0; i < s.length; i++) {
     const marker = conditionMarker(s, i);
-    if (marker <= 0) continue;
+    if (marker < 0) continue;
     // A subject may come between ("when payments violations go up"): those words are left for the names.
+    // Without a marker the condition starts right there.
     let c: ReturnType<typeof conditionAt> = null;
     let skip = 0;
-    for (; skip <= 3 && !c; skip++) c = conditionAt(s, i + marker + skip, ctx);
+    for (; skip <= (marker === 0 ? 0 : 3) && !c; skip++) c = conditionAt(s, i + marker + skip, ctx);
     if (!c) continue;
     skip--;
     s.claim(i, marker);

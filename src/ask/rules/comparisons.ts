@@ -150,6 +150,7 @@ const marked: ComparisonRule = {
       q: "findings this month compared to last",
       reads: { range: "thismonth", vs: "2026-10-01..2026-10-31" },
     },
+    { q: "compare this month with last", reads: { range: "thismonth", vs: "2026-10-01..2026-10-31" } },
     {
       q: "fixes this year versus last",
       reads: { range: "2026-01-01..2026-11-18", vs: "2025-01-01..2025-12-31" },
@@ -351,6 +352,10 @@ export function pairAt(
   // "compare last week to the week before", "compare Q3 with last year": the second one relative to the first.
   const rel = afterBetween ? null : relative(s, at);
   if (rel) return { len: lead + first.len + 1 + rel.len, main: first.range, said: rel.said };
+  // "compare this month with last": the one before, of its own kind.
+  const ellipsis = afterBetween ? 0 : elliptic(s, at, today);
+  if (ellipsis > 0)
+    return { len: lead + first.len + 1 + ellipsis, main: first.range, said: { kind: "elliptic" } };
   const second = periodAt(s, at, today);
   if (!second || !("range" in second)) return null;
   const len = lead + first.len + 1 + second.len;

@@ -388,6 +388,7 @@ const slip: WordRule = {
   examples: [
     { q: "how many violatoins lst week", reads: { metrics: ["violations"], range: "lastweek" } },
     { q: "teh findings for payments", reads: { metrics: ["findings"], groups: ["payments"] } },
+    { q: "wht are the numbrs for payments this mnth", reads: { groups: ["payments"], range: "thismonth" } },
     { q: "iolations in payments last week", reads: { metrics: ["violations"], groups: ["payments"] } },
   ],
   at(s, i) {
