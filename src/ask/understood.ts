@@ -2,7 +2,7 @@ import type { IsoDay } from "../analytics/types.ts";
 import { buildRange } from "../insights/ranges.ts";
 import { calendarWords } from "../subscriptions/schedule.ts";
 import { METRIC_NAMES } from "./metrics.ts";
-import { periodDays, periodLabel } from "./periods.ts";
+import { periodDays, periodLabel } from "./period-core.ts";
 import { subjectNames } from "./read.ts";
 import type { AskMetric, AskReading, AskSchedule, DayRange } from "./types.ts";
 

@@ -14,11 +14,12 @@ import {
   unitsBefore,
   yearOf,
 } from "../calendar.ts";
-import { type PeriodHit, period, periodAt, periodDays, UNITS } from "../periods.ts";
+import { type PeriodHit, period, periodDays, UNITS } from "../period-core.ts";
 import type { Sentence } from "../sentence.ts";
 import type { DayRange } from "../types.ts";
 import { numberOf } from "../vocabulary.ts";
 import type { Pass, SaidComparison } from "./found.ts";
+import { periodAt } from "./periods.ts";
 import { firstAt, type Rule, type RuleContext, scan } from "./rule.ts";
 
 /**
@@ -127,7 +128,7 @@ const THAN_WERE = "they|it|we|things|numbers|those|these|that were|was|did|looke
  * "last" alone after the marker ("this week vs last"), "the one before", "the previous one", "before
  * that": the unit before the period asked about, whole, of its own kind.
  */
-function elliptic(s: Sentence, j: number, today: IsoDay): number {
+function elliptic(s: Sentence, j: number, ctx: RuleContext): number {
   const said = Math.max(
     s.match(j, "the? one before|prior|earlier"),
     s.match(j, "the? previous|prior|last one"),
@@ -135,7 +136,7 @@ function elliptic(s: Sentence, j: number, today: IsoDay): number {
   );
   if (said > 0) return said;
   const last = s.match(j, "last|previous|prior");
-  return last === 1 && periodAt(s, j, today) === null && !UNITS[s.free(j + 1) ?? ""] ? 1 : 0;
+  return last === 1 && periodAt(s, j, ctx) === null && !UNITS[s.free(j + 1) ?? ""] ? 1 : 0;
 }
 
 /**
@@ -178,11 +179,11 @@ const marked: ComparisonRule = {
     if (marker < 0) return null;
     const were = s.words[i] === "than" ? Math.max(0, s.match(i + marker, THAN_WERE)) : 0;
     const j = i + marker + were;
-    const ellipsis = elliptic(s, j, ctx.today);
+    const ellipsis = elliptic(s, j, ctx);
     if (ellipsis > 0) return { len: j - i + ellipsis, said: { kind: "elliptic" } };
     const rel = relative(s, j);
     if (rel) return { len: j - i + rel.len, said: rel.said };
-    const p: PeriodHit | null = periodAt(s, j, ctx.today);
+    const p: PeriodHit | null = periodAt(s, j, ctx);
     if (!p) return null;
     return {
       len: j - i + p.len,
@@ -332,7 +333,7 @@ function wholeMonths(r: DayRange, today: IsoDay): boolean {
 export function pairAt(
   s: Sentence,
   i: number,
-  today: IsoDay,
+  ctx: RuleContext,
 ): { len: number; main: DayRange; said: SaidComparison } | null {
   const compare = s.match(i, "compare|compared|comparing|difference|change between?");
   const between = s.free(i) === "between" ? 1 : 0;
@@ -342,9 +343,10 @@ export function pairAt(
   const jointWords = afterBetween ? "and" : "to|with|and|against|vs";
   // "compare October to September": the "to" joins the two periods, so when the first period read
   // as a span ("October to September") leaves no joint, it is read again without spans.
-  let first = periodAt(s, i + lead, today);
+  const today = ctx.today;
+  let first = periodAt(s, i + lead, ctx);
   if (first && "range" in first && s.match(i + lead + first.len, jointWords) !== 1)
-    first = periodAt(s, i + lead, today, false);
+    first = periodAt(s, i + lead, ctx, false);
   if (!first || !("range" in first)) return null;
   const joint = s.match(i + lead + first.len, jointWords);
   if (joint !== 1) return null;
@@ -353,10 +355,10 @@ export function pairAt(
   const rel = afterBetween ? null : relative(s, at);
   if (rel) return { len: lead + first.len + 1 + rel.len, main: first.range, said: rel.said };
   // "compare this month with last": the one before, of its own kind.
-  const ellipsis = afterBetween ? 0 : elliptic(s, at, today);
+  const ellipsis = afterBetween ? 0 : elliptic(s, at, ctx);
   if (ellipsis > 0)
     return { len: lead + first.len + 1 + ellipsis, main: first.range, said: { kind: "elliptic" } };
-  const second = periodAt(s, at, today);
+  const second = periodAt(s, at, ctx);
   if (!second || !("range" in second)) return null;
   const len = lead + first.len + 1 + second.len;
   if (afterBetween) {
@@ -373,7 +375,7 @@ export const pairPass: Pass = {
   why: "before comparisons and periods: 'compare October to September' says both periods at once",
   run(s, found, ctx) {
     scan(s, (i) => {
-      const pair = pairAt(s, i, ctx.today);
+      const pair = pairAt(s, i, ctx);
       if (!pair || found.said) return 0;
       found.periods.push({ len: pair.len, range: pair.main });
       found.said = pair.said;

@@ -1,6 +1,6 @@
 import type { MonthDay } from "../../subscriptions/types.ts";
 import type { Unit } from "../calendar.ts";
-import type { PeriodHit } from "../periods.ts";
+import type { PeriodHit } from "../period-core.ts";
 import type { Sentence } from "../sentence.ts";
 import type { AskMetric, AskProblem, DayRange, Subjects, Weekday } from "../types.ts";
 import type { RuleContext } from "./rule.ts";
