@@ -273,6 +273,8 @@ const KNOWN_WORDS = [
   "example",
   "ever",
   "forever",
+  "mail",
+  "forward",
   "rates",
   "fixrate",
   "issue",

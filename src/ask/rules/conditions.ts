@@ -139,12 +139,24 @@ const metricFirst: ConditionRule = {
       reads: { condition: "when violations > 300", groups: ["payments"] },
     },
     { q: "alert me when fixes are dropping below 10", reads: { condition: "when fixes < 10" } },
+    {
+      q: "warn me if new findings per day go above 50",
+      reads: { condition: "when findings > 50", range: "last1d" },
+    },
+    {
+      q: "let me know when fixes are below 10 for the day",
+      reads: { condition: "when fixes < 10", range: "yesterday" },
+    },
   ],
   at(s, i) {
-    const lead = s.match(i, "the|our|total?");
+    const lead = Math.max(0, s.match(i, "the|our? total|new?"));
     const metric = CONDITION_METRICS[s.free(i + lead) ?? ""];
     if (!metric) return null;
     const at = i + lead + 1;
+    // "new findings per day go above 50": the unit said before what the number does.
+    const per = perAt(s, at);
+    const after = per ? conditionAfter(s, at + per.len, metric) : null;
+    if (per && after?.text) return counted(hitOf(i, at + per.len, after), per, 0);
     const direct = conditionAfter(s, at, metric);
     if (direct)
       return direct.problem
@@ -235,6 +247,7 @@ function perAt(s: Sentence, at: number): { len: number; unit: "day" | "week" } |
     s.match(at, "a|per|/|each day|week"),
     s.match(at, "in|within a|one|1|single|24? day|week|hours"),
     s.match(at, "in|within a single day|week"),
+    s.match(at, "for|on|in|during the day|week"),
   );
   if (len <= 0) return null;
   const unit = s.words[at + len - 1];
@@ -245,12 +258,18 @@ function perAt(s: Sentence, at: number): { len: number; unit: "day" | "week" } |
 /** A threshold from `i`, with the unit it is counted per when one follows it ("20/day"). */
 function withPer(s: Sentence, i: number, hit: ConditionHit): ConditionHit {
   if ("problem" in hit) return hit;
+  const per = perAt(s, i + hit.len);
+  return per ? counted(hit, per, per.len) : hit;
+}
+
+/** A threshold counted per day or week: the range its count is over (see ConditionHit's `range`). */
+function counted(hit: ConditionHit, per: { unit: "day" | "week" }, extra: number): ConditionHit {
+  if ("problem" in hit) return hit;
   const op = / ([<>]) /.exec(hit.condition)?.[1];
-  const per = op ? perAt(s, i + hit.len) : null;
-  if (!per) return hit;
+  if (!op) return hit;
   const above = op === ">";
   const range = per.unit === "day" ? (above ? "last1d" : "yesterday") : above ? "last7d" : "lastweek";
-  return { ...hit, len: hit.len + per.len, range };
+  return { ...hit, len: hit.len + extra, range };
 }
 
 interface After {

@@ -59,6 +59,7 @@ const please = phrases(
     "if you do not mind",
     "if possible|poss",
     "would|do you mind",
+    "i? would love|like|appreciate",
     "would you be so kind",
     "when|whenever you get|have a chance|moment|minute|sec|second",
     "when|whenever you can",

@@ -254,6 +254,11 @@ export function periodAt(s: Sentence, i: number, ctx: RuleContext, spans = true)
     const inner = bareAt(s, i + 1, ctx, spans);
     return inner ? { ...inner, len: inner.len + 1 } : null;
   }
+  // "at the weekend", as the British say it.
+  if (w === "at" && s.match(i + 1, "the weekend") === 2) {
+    const weekend = thisUnit(s, i + 1, today, true);
+    if (weekend) return { ...weekend, len: weekend.len + 1 };
+  }
   if (w === undefined || !CUES.has(w)) return null;
   const the = s.free(i + 1) === "the" ? 1 : 0;
   const inner = bareAt(s, i + 1 + the, ctx, spans);
@@ -274,6 +279,7 @@ export function periodAt(s: Sentence, i: number, ctx: RuleContext, spans = true)
 export const PERIOD_EXAMPLES: readonly Example[] = [
   { q: "violations in 2025", reads: { range: "2025-01-01..2025-12-31" } },
   { q: "findings over the weekend", reads: { range: "2026-11-14..2026-11-15" } },
+  { q: "what happened at the weekend", reads: { range: "2026-11-14..2026-11-15" } },
 ];
 
 export const periodPass: Pass = {

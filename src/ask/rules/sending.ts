@@ -8,7 +8,19 @@ import type { Example } from "./rule.ts";
  * the person asking can be subscribed by a question).
  */
 
-const SEND_WORDS = ["send", "post", "deliver", "remind", "subscribe", "schedule", "dm", "message", "email"];
+const SEND_WORDS = [
+  "send",
+  "post",
+  "deliver",
+  "remind",
+  "subscribe",
+  "schedule",
+  "dm",
+  "message",
+  "email",
+  "mail",
+  "forward",
+];
 
 /** What a schedule sends: said with "daily" or "weekly", they make it a schedule. */
 export const SENT_THINGS: ReadonlySet<string> = new Set([
