@@ -1,5 +1,6 @@
 /**
- * Common English words of up to seven letters that a question may hold for what they mean: never
+ * Common English words of up to seven letters, and the acronyms of everyday work ("ci", "qa", "pr",
+ * "eng"), that a question may hold for what they mean: never
  * read as the short form of an account's name ("not" is no short form of `notifications`, "use" none
  * of `user-profile`, "led" none of `ledger`). Words the reader knows or passes over are guarded apart
  * (vocabulary.ts); these are the ones it leaves unread, so that a question holding them is refused
@@ -85,6 +86,8 @@ export const COMMON_WORDS: ReadonlySet<string> = new Set(
   variety vehicle venture version veteran victory village violent virtual visible waiting walking
   warning wealthy weather website wedding weekend welcome western whether without witness working
   writing written
+  ci cd cicd qa pr prs mr mrs ui ux ai db os vm ip dns hr it pm eng dev devs ops sre eod eow tbd tba
+  wip poc mvp kpi okr roi sla slo rca fyi asap
   `
     .split(/\s+/)
     .filter(Boolean),

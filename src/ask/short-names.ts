@@ -118,9 +118,12 @@ function wordFor(words: readonly string[], word: string): string | undefined {
   return undefined;
 }
 
-/** The name word a typed word is a short form of, if exactly one (remembered per account). */
-export function shortWord(short: ShortForms<unknown>, word: string): string | undefined {
-  if (COMMON_WORDS.has(word)) return undefined;
+/**
+ * The name word a typed word is a short form of, if exactly one (remembered per account). A common
+ * word is one only with `common`: beside the rest of a name ("fraud eng").
+ */
+export function shortWord(short: ShortForms<unknown>, word: string, common = false): string | undefined {
+  if (COMMON_WORDS.has(word) && !common) return undefined;
   const known = short.cache.get(word);
   if (known !== undefined) return known ?? undefined;
   const found = wordFor(short.words, word);

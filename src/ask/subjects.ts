@@ -374,7 +374,8 @@ function shortAt(s: Sentence, i: number, index: NameIndex, minWords: number): Su
     for (let k = i; k < i + n; k++) {
       const word = s.free(k);
       if (word === undefined) break;
-      const long = shortenable(index, word) ? shortWord(index.short, word) : undefined;
+      // A common word ("eng") is a short form only beside the rest of the name it shortens.
+      const long = shortenable(index, word) ? shortWord(index.short, word, n > 1) : undefined;
       if (long) changed = true;
       else if (!index.words.has(word) && word !== "-" && word !== "/") break;
       ws.push(long ?? word);

@@ -112,7 +112,8 @@ const chatter = phrases(
     // What the numbers are for: "for my quarterly report", "the monthly review deck" (an event, not a
     // digest to send: "a monthly report" alone is one).
     "for|in|into my|our monthly|weekly|quarterly|annual|yearly? report|review|deck|presentation|slides|meeting|update",
-    "monthly|weekly|quarterly|annual|yearly review|deck|presentation|slides|meeting|retro|standup|sync",
+    "monthly|weekly|quarterly|annual|yearly deck|presentation|slides|meeting|retro|standup|sync",
+    "monthly|weekly|quarterly|annual|yearly review deck|presentation|slides|meeting|call|session",
   ],
   [
     { q: "quick question — how many fixes last week? lol", reads: { range: "lastweek", metrics: ["fixes"] } },

@@ -45,7 +45,7 @@ export const NAME_EXAMPLES: readonly Example[] = [
   { q: "tf findings this month", reads: { assets: ["infra / terraform-live"], range: "thismonth" } },
   { q: "violations in kubernetes manifests", reads: { assets: ["infra / k8s-manifests"] } },
   { q: "findings in o11y", reads: { assets: ["platform / observability"] } },
-  { q: "ci findings", reads: { scanners: ["container"] } },
+  { q: "container imgs findings", reads: { scanners: ["container"] } },
   { q: "deps findings this month", reads: { scanners: ["sca"] } },
   { q: "plat violations", reads: { groups: ["platform"] } },
   { q: "violations for 3a5d6219-6694-4f31-8276-95ab7e7e9f40", reads: { assets: ["payments / api"] } },
@@ -54,6 +54,8 @@ export const NAME_EXAMPLES: readonly Example[] = [
   { q: "is payments not doing well", reads: { problem: "unread" } },
   { q: "findings per sub-group last week", reads: { problem: "unread" } },
   { q: "findings in gw", reads: { problem: "unread" } },
+  { q: "qa violations", reads: { problem: "unread" } },
+  { q: "how is eng doing", reads: { problem: "unread" } },
 ];
 
 export const longNamePass: Pass = {

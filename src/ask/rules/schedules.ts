@@ -2,7 +2,7 @@ import { readMonthDay } from "../../subscriptions/month-day.ts";
 import type { MonthDay } from "../../subscriptions/types.ts";
 import type { Sentence } from "../sentence.ts";
 import type { AskSchedule, Weekday } from "../types.ts";
-import { numberOf, WEEKDAYS } from "../vocabulary.ts";
+import { MONTHS, numberOf, WEEKDAYS } from "../vocabulary.ts";
 import { zoneAt } from "../zones.ts";
 import type { Pass, SchedulePart } from "./found.ts";
 import { type Example, firstAt, type Rule, type RuleContext } from "./rule.ts";
@@ -267,6 +267,12 @@ function monthDayAt(
     w === "first" && lead > 0 && words[1] === "of" ? { on: DAY_ONE, len: 1 } : readMonthDay(words, 0);
   if (!read || /^\d+$/.test(w)) return null;
   const at = i + lead + read.len;
+  // "on the 3rd of November", "the 3rd November": a date, not a day of every month.
+  if (
+    MONTHS.includes(s.words[at] as never) ||
+    (s.words[at] === "of" && MONTHS.includes(s.words[at + 1] as never))
+  )
+    return null;
   const of = s.match(at, "of the|each|every month|quarter");
   if (of === 3)
     return { len: lead + read.len + 3, on: read.on, unit: s.words[at + 2] as "month" | "quarter", lead };
@@ -591,6 +597,10 @@ export const SCHEDULE_EXAMPLES: readonly Example[] = [
   { q: "send me yesterday's numbers every morning", reads: { schedule: "daily 09:00", range: "yesterday" } },
   { q: "a month-end report", reads: { schedule: "monthly 31 09:00", range: "thismonth" } },
   { q: "violations on the 1st", reads: { intent: "digest", range: "2026-11-01" } },
+  {
+    q: "can you send me the violations on the 3rd of november",
+    reads: { intent: "digest", range: "2026-11-03" },
+  },
 ];
 
 export const schedulePass: Pass = {

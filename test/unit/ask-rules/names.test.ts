@@ -15,7 +15,7 @@ describe("rules/names.ts", () => {
     ];
     const ctx = { ...CORPUS_CONTEXT, assets, scanners: [] };
     expect(readQuestion("violations in pe", ctx).subjects.assets.map((a) => a.value)).toEqual(["x2"]);
-    expect(readQuestion("violations in os", ctx).subjects.assets.map((a) => a.value)).toEqual(["x1"]);
+    expect(readQuestion("violations in order svc", ctx).subjects.assets.map((a) => a.value)).toEqual(["x1"]);
     // The demo's short forms mean nothing here.
     expect(readQuestion("violations in fe", ctx).problem).toMatchObject({ kind: "unread" });
   });
