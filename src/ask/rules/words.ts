@@ -259,13 +259,18 @@ const spelling: WordRule = {
     { q: "summarise violations for last week", reads: { intent: "digest", range: "lastweek" } },
     { q: "visualise findings over the last 30 days", reads: { intent: "trend", range: "last30d" } },
     { q: "can you analyse findings for payments", reads: { intent: "digest", groups: ["payments"] } },
+    { q: "summarising last month's violations please", reads: { intent: "digest", range: "lastmonth" } },
   ],
   at(s, i, ctx) {
     const w = s.words[i] as string;
     for (const [from, to] of SPELLINGS) {
       if (!from.test(w)) continue;
       const other = w.replace(from, to);
-      if (other !== w && kept(other, ctx.names)) return { len: 1, words: [other] };
+      if (other === w) continue;
+      if (kept(other, ctx.names)) return { len: 1, words: [other] };
+      // "analysing": analyzing, a form of "analyze".
+      const stem = knownStem(other);
+      if (stem) return { len: 1, words: [stem] };
     }
     return null;
   },
@@ -296,25 +301,25 @@ const verbForm: WordRule = {
   at(s, i, ctx) {
     const w = s.words[i] as string;
     if (Object.hasOwn(VERB_FORMS, w)) return { len: 1, words: [VERB_FORMS[w] as string] };
-    const stems: string[] = [];
-    const ing = /^(.{3,})ing$/.exec(w);
-    if (ing) {
-      const base = ing[1] as string;
-      stems.push(base, `${base}e`);
-      if (/(.)\1$/.test(base)) stems.push(base.slice(0, -1));
-    }
-    const ed = /^(.{3,})ed$/.exec(w);
-    if (ed) {
-      const base = ed[1] as string;
-      stems.push(base, `${base}e`);
-      if (/(.)\1$/.test(base)) stems.push(base.slice(0, -1));
-    }
-    const plural = /^(.{3,})s$/.exec(w);
-    if (plural) stems.push(plural[1] as string);
-    const stem = stems.find((b) => KNOWN.has(b) && !ctx.names.words.has(w));
-    return stem ? { len: 1, words: [stem] } : null;
+    const stem = knownStem(w);
+    return stem && !ctx.names.words.has(w) ? { len: 1, words: [stem] } : null;
   },
 };
+
+/** The word a rule knows that `w` is another form of ("exporting": export, "plotted": plot), if any. */
+function knownStem(w: string): string | undefined {
+  const stems: string[] = [];
+  for (const ending of [/^(.{3,})ing$/, /^(.{3,})ed$/]) {
+    const m = ending.exec(w);
+    if (!m) continue;
+    const base = m[1] as string;
+    stems.push(base, `${base}e`);
+    if (/(.)\1$/.test(base)) stems.push(base.slice(0, -1));
+  }
+  const plural = /^(.{3,})s$/.exec(w);
+  if (plural) stems.push(plural[1] as string);
+  return stems.find((b) => KNOWN.has(b));
+}
 
 /** "pleeease", "thanksss", "sooo": letters held down, read once. */
 const heldLetters: WordRule = {
