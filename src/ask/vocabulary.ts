@@ -273,6 +273,8 @@ const KNOWN_WORDS = [
   "example",
   "ever",
   "forever",
+  "shows",
+  "reported",
   "mail",
   "forward",
   "rates",

@@ -138,6 +138,7 @@ const metricFirst: ConditionRule = {
       q: "let me know if violations in payments cross 300",
       reads: { condition: "when violations > 300", groups: ["payments"] },
     },
+    { q: "warn me when the violation count passes 1000", reads: { condition: "when violations > 1000" } },
     { q: "alert me when fixes are dropping below 10", reads: { condition: "when fixes < 10" } },
     {
       q: "warn me if new findings per day go above 50",
@@ -152,7 +153,12 @@ const metricFirst: ConditionRule = {
     const lead = Math.max(0, s.match(i, "the|our? total|new?"));
     const metric = CONDITION_METRICS[s.free(i + lead) ?? ""];
     if (!metric) return null;
-    const at = i + lead + 1;
+    // "the violation count passes 1000": the number said with a word for it.
+    const at =
+      i +
+      lead +
+      1 +
+      Math.max(0, s.match(i + lead + 1, "count|counts|number|numbers|total|totals|tally|level|levels"));
     // "new findings per day go above 50": the unit said before what the number does.
     const per = perAt(s, at);
     const after = per ? conditionAfter(s, at + per.len, metric) : null;
@@ -177,9 +183,9 @@ const metricFirst: ConditionRule = {
 /** "more than 20", "over 500", "fewer than 10", "under 10": a threshold said before the number it is of. */
 const THRESHOLD_FIRST: readonly [string, ">" | "<"][] = [
   ["more|greater than", ">"],
-  ["over|above|beyond", ">"],
+  ["over|above|beyond|>|>=", ">"],
   ["fewer|less than", "<"],
-  ["under|below", "<"],
+  ["under|below|<|<=", "<"],
 ];
 
 /** What follows a number counted in a condition ("violations come in", "findings are found"). */

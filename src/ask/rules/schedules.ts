@@ -528,6 +528,10 @@ function exceptedDays(s: Sentence): { days: Set<Weekday>; said: string } | null 
       s.match(i, "except|excluding|exclude on|for?"),
       s.match(i, "but not on|for?"),
       s.match(i, "not|never on|at|during"),
+      // "every weekday but Friday": "but" right before the days it leaves out.
+      s.match(i, "but") === 1 && (dayCode(s.free(i + 1)) || s.match(i + 1, "the? weekend|weekends") > 0)
+        ? 1
+        : -1,
     );
     if (but <= 0) continue;
     const weekend = s.match(i + but, "the? weekend|weekends");
@@ -592,6 +596,7 @@ export const SCHEDULE_EXAMPLES: readonly Example[] = [
   },
   { q: "send me the digest on the 1st and the 15th", reads: { problem: "bad_condition" } },
   { q: "send me findings every day except weekends", reads: { schedule: "weekdays 09:00" } },
+  { q: "every weekday but Friday send me findings", reads: { schedule: "weekly mon,tue,wed,thu 09:00" } },
   { q: "send me violations daily in the evening", reads: { schedule: "daily 18:00" } },
   { q: "send me violations first thing on monday", reads: { schedule: "weekly mon 09:00" } },
   { q: "send me yesterday's numbers every morning", reads: { schedule: "daily 09:00", range: "yesterday" } },
