@@ -3,6 +3,7 @@ import { readQuestion } from "../../src/ask/read.ts";
 import type { AskReading } from "../../src/ask/types.ts";
 import { understoodText } from "../../src/ask/understood.ts";
 import { parseRange } from "../../src/insights/ranges.ts";
+import type { MonthDay } from "../../src/subscriptions/types.ts";
 import {
   CORPUS,
   CORPUS_B,
@@ -51,17 +52,33 @@ const WORKWEEK = /^weekly mon,tue,wed,thu,fri (\d\d:\d\d)$/;
 const sameSchedule = (s: string | undefined) => s?.replace(WORKWEEK, "weekdays $1");
 
 /**
- * The schedule of a reading in the batch's terms. The reading holds hourly, daily and weekly runs;
- * when it learns monthly, quarterly and working days, print them here as the batch writes them
- * (`monthly 1 09:00`, `monthly first mon 09:00`, `monthly lastworkday 17:00`, `quarterly 1 09:00`,
- * `weekdays 08:00`).
+ * The schedule of a reading in the batch's terms: `hourly`, `daily 08:00`, `weekly mon,thu 09:00`,
+ * `weekdays 08:00`, and a month's or quarter's day as the batch writes it (`monthly 1 09:00`,
+ * `monthly first mon 09:00`, `monthly lastworkday 17:00`, `quarterly 1 09:00`).
  */
 function scheduleText(r: AskReading): string | undefined {
   const s = r.schedule;
   if (!s) return undefined;
-  if (s.frequency === "hourly") return "hourly";
-  if (s.frequency === "daily") return `daily ${s.time}`;
-  return `weekly ${s.days.join(",")} ${s.time}`;
+  switch (s.frequency) {
+    case "hourly":
+      return "hourly";
+    case "daily":
+    case "weekdays":
+      return `${s.frequency} ${s.time}`;
+    case "weekly":
+      return `weekly ${s.days.join(",")} ${s.time}`;
+    default:
+      return `${s.frequency} ${monthDayText(s.on ?? { kind: "day", day: 1 })} ${s.time}`;
+  }
+}
+
+const NTH = { 1: "first", 2: "second", 3: "third", 4: "fourth", last: "last" } as const;
+
+/** A day of the month as the batch writes it: `1`, `first mon`, `last fri`, `lastworkday`. */
+function monthDayText(on: MonthDay): string {
+  if (on.kind === "day") return String(on.day);
+  if (on.kind === "workday") return `${on.which}workday`;
+  return `${NTH[on.nth]} ${on.weekday}`;
 }
 
 /** Resolved again at every run: compared by the form's name, not by today's days. */
