@@ -71,16 +71,20 @@ function clock(h: number, min: number, suffix: string | undefined, len: number):
 }
 
 /** `9`, `9am`, `9:30`, `7.30pm`, `9ish`, and `0800` after "at". */
-function digitsAt(w: string, afterAt: boolean): { h: number; min: number; suffix?: string } | null {
+function digitsAt(
+  w: string,
+  afterAt: boolean,
+): { h: number; min: number; minSaid: boolean; suffix?: string } | null {
   const m = /^(\d{1,2})(?:[:.](\d{2}))?(am|pm|a\.m|p\.m)?(?:ish)?$/.exec(w);
   if (m) {
     // "7.30" is a time only after "at" or with am/pm: alone it may be a number.
     if (w.includes(".") && !afterAt && !m[3]) return null;
     const suffix = m[3]?.replace(".", "");
-    return { h: Number(m[1]), min: m[2] === undefined ? 0 : Number(m[2]), ...(suffix ? { suffix } : {}) };
+    const min = m[2] === undefined ? 0 : Number(m[2]);
+    return { h: Number(m[1]), min, minSaid: m[2] !== undefined, ...(suffix ? { suffix } : {}) };
   }
   const four = afterAt ? /^([01]\d|2[0-3])([0-5]\d)$/.exec(w) : null;
-  return four ? { h: Number(four[1]), min: Number(four[2]) } : null;
+  return four ? { h: Number(four[1]), min: Number(four[2]), minSaid: true } : null;
 }
 
 /**
@@ -109,14 +113,18 @@ export function timeAt(s: Sentence, i: number, afterAt = false): SaidTime | null
   if (!digits && word === undefined) return null;
   let len = 1;
   let suffix = digits?.suffix;
-  const next = s.free(i + 1);
+  // "at nine thirty", "at 7 45": the minutes as a word of their own (numbers in words are digits by now).
+  const minutes = afterAt && !suffix && !digits?.minSaid ? /^[0-5][05]$/.exec(s.free(i + 1) ?? "") : null;
+  if (minutes) len = 2;
+  const next = s.free(i + len);
   if (!suffix && (next === "am" || next === "pm")) {
     suffix = next;
-    len = 2;
+    len++;
   }
   // "7 o'clock", "9 sharp".
   len += Math.max(0, s.match(i + len, "o'clock|oclock|sharp"));
-  const t = clock(digits?.h ?? (word as number), digits?.min ?? 0, suffix, len);
+  const min = minutes ? Number(minutes[0]) : (digits?.min ?? 0);
+  const t = clock(digits?.h ?? (word as number), min, suffix, len);
   if (!t) return null;
   // "at 6 in the evening", "at 10 at night", "7 in the morning".
   const part = Math.max(s.match(i + len, "in the morning|afternoon|evening"), s.match(i + len, "at night"));
@@ -150,6 +158,8 @@ export const TIME_EXAMPLES: readonly Example[] = [
     q: "send me findings every day at half past eight",
     reads: { intent: "subscribe", schedule: "daily 08:30" },
   },
+  { q: "send me findings every day at nine thirty", reads: { intent: "subscribe", schedule: "daily 09:30" } },
+  { q: "send me findings every day at 7 45", reads: { intent: "subscribe", schedule: "daily 07:45" } },
   { q: "send me findings every day at 7 o'clock", reads: { intent: "subscribe", schedule: "daily 07:00" } },
   {
     q: "send me findings every monday at 7.30",
