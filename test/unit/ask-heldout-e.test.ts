@@ -35,6 +35,11 @@ import { HELDOUT_E } from "../fixtures/ask-heldout-e.ts";
  * another). The gate below holds the wrong answers at or under that count, so it can only go down;
  * once it is 0, assert 0.
  *
+ * Scored again once the reader was built for these kinds (reader at b82de39, this file's entries and
+ * misses unread until then): 243/274 read exactly (88.7 %), 28 refused (10.2 %), 3 answered wrongly
+ * (1.1 %), three others than before (the fixture's header names them); none of the 32 meant to be
+ * refused was answered.
+ *
  * A one-off question's period is compared by its days (`lastmonth` and October are the same
  * request); a subscription's or an alert's by its name, since it is resolved again at every run
  * (`lastmonth` and October part ways in December). Working days as `weekdays HH:MM` and as
@@ -43,8 +48,8 @@ import { HELDOUT_E } from "../fixtures/ask-heldout-e.ts";
  * Run alone to see the figures: npx vitest run test/unit/ask-heldout-e.test.ts --project unit
  */
 
-/** The count of wrong answers on 2026-12-06 (reader at c9de956): it may fall, never rise. */
-const WRONG_WHEN_FIRST_SCORED = 3;
+/** The count of wrong answers when last scored (reader at b82de39; 3 at c9de956 too): it may fall, never rise. */
+const WRONG_WHEN_LAST_SCORED = 3;
 
 const sorted = (names: readonly string[]) => [...names].sort();
 const span = (r: { from: string; to: string }) => (r.from === r.to ? r.from : `${r.from}..${r.to}`);
@@ -166,7 +171,7 @@ describe("plain-language held-out batch E (2026-12-06, written before the reader
     );
     for (const o of outcomes) if (o.verdict !== "exact") console.log(describeMiss(o));
     expect(exact + refused + wrong).toBe(outcomes.length);
-    expect(wrong).toBeLessThanOrEqual(WRONG_WHEN_FIRST_SCORED);
+    expect(wrong).toBeLessThanOrEqual(WRONG_WHEN_LAST_SCORED);
   });
 
   it("answers none of its questions meant to be refused: those get examples, never numbers", () => {
