@@ -13,6 +13,11 @@ const METRIC_PATTERNS: [string, AskMetric][] = [
   // "violations (that) got merged": the same number said the other way round.
   ["violations|violation that|which? got|get|were|was|are|is|being merged", "merged"],
   ["merged|merges|merge", "merged"],
+  // "how many violations did we fix", "issues that were remediated": the fixes (of those).
+  [
+    "findings|finding|vulnerabilities|vulnerability|issues|issue|violations|violation that|which? did|have|has|had|were|was|got|get|are|been we|they|you? fix|fixed|remediated|resolved",
+    "fixes",
+  ],
   ["violations|violation", "violations"],
   ["findings|finding|vulnerabilities|vulnerability|issues|issue", "findings"],
   ["fixes|fix|fixed|remediated|remediations|remediation|resolved", "fixes"],

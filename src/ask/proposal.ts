@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "../blockkit/limits.ts";
 import { AppError } from "../errors.ts";
+import { monthDayText, parseMonthDayText } from "../subscriptions/month-day.ts";
 import { keptIdOf } from "./kept.ts";
 import type { AskReading, AskSchedule } from "./types.ts";
 import { knownZone } from "./zones.ts";
@@ -60,8 +61,14 @@ const wire = z.object({
     .optional(),
   u: z.number().int().positive().optional(),
   m: z.enum(["digest", "alert"]),
-  f: z.enum(["hourly", "daily", "weekly"]),
+  f: z.enum(["hourly", "daily", "weekdays", "weekly", "monthly", "quarterly"]),
   d: z.array(day).max(7),
+  // The day of a monthly or quarterly schedule, as the subscription stores it (`1`, `first-mon`, `last-workday`).
+  o: z
+    .string()
+    .max(20)
+    .refine((t) => parseMonthDayText(t) !== null)
+    .optional(),
   t: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
   r: z.string().regex(/^[A-Za-z0-9.-]{1,40}$/),
   // More than a subscription takes (its own check says so when confirmed): a question's names, whole.
@@ -89,6 +96,7 @@ export function encodeProposal(p: Proposal): { value: string } | { keep: string 
     m: p.mode,
     f: p.schedule.frequency,
     d: p.schedule.days,
+    ...(p.schedule.on ? { o: monthDayText(p.schedule.on) } : {}),
     t: p.schedule.time,
     r: p.range,
     a: p.assetIds,
@@ -113,13 +121,17 @@ function parse(raw: unknown, max: number): unknown {
 
 function proposalFrom(parsed: unknown): Proposal {
   const v = wire.safeParse(parsed);
-  if (!v.success) throw new AppError("bad_state", "This button carries a subscription that is not valid.");
+  const calendar = v.success && (v.data.f === "monthly" || v.data.f === "quarterly");
+  // A monthly or quarterly schedule carries its day, and no other schedule carries one.
+  if (!v.success || calendar !== (v.data.o !== undefined))
+    throw new AppError("bad_state", "This button carries a subscription that is not valid.");
   const d = v.data;
+  const on = d.o === undefined ? null : parseMonthDayText(d.o);
   return {
     ...(d.i ? { id: d.i } : {}),
     ...(d.u ? { until: d.u } : {}),
     mode: d.m,
-    schedule: { frequency: d.f, days: d.d, time: d.t, ...(d.z ? { tz: d.z } : {}) },
+    schedule: { frequency: d.f, days: d.d, ...(on ? { on } : {}), time: d.t, ...(d.z ? { tz: d.z } : {}) },
     range: d.r,
     assetIds: d.a,
     groups: d.g,

@@ -1,3 +1,4 @@
+import { monthDayCommand } from "../subscriptions/month-day.ts";
 import type { AskReading } from "./types.ts";
 
 /**
@@ -25,7 +26,9 @@ export function slashText(r: AskReading): string | undefined {
       const head = r.intent === "alert" ? "alert me" : "subscribe me";
       const when = r.condition ? [r.condition] : [];
       const time = s.frequency === "hourly" ? [] : [s.time, ...(s.tz ? [s.tz] : [])];
-      return [head, s.frequency, ...s.days, ...time, r.range.spec, ...filters, ...when].join(" ");
+      const day =
+        s.on && (s.frequency === "monthly" || s.frequency === "quarterly") ? [monthDayCommand(s.on)] : [];
+      return [head, s.frequency, ...s.days, ...day, ...time, r.range.spec, ...filters, ...when].join(" ");
     }
     default:
       return undefined;

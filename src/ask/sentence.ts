@@ -28,6 +28,13 @@ function slotsOf(pattern: string): Slot[] {
   return slots;
 }
 
+/** Every word of every pattern read so far: the words the rules' phrases are made of. */
+export function patternWords(): Set<string> {
+  const out = new Set<string>();
+  for (const slots of PATTERNS.values()) for (const slot of slots) for (const w of slot.words) out.add(w);
+  return out;
+}
+
 export class Sentence {
   readonly words: readonly string[];
   /** The words as typed (before corrections), for messages that quote them. */

@@ -4,6 +4,7 @@ import { matchFilter } from "../digests/filter-match.ts";
 import { isAppError } from "../errors.ts";
 import { groupNameOf } from "../insights/asset-groups.ts";
 import type { Sentence } from "./sentence.ts";
+import { type ShortForms, shortForms, shortTarget, shortWord } from "./short-names.ts";
 import { nameWords } from "./text.ts";
 import { editDistance, FILLERS, KNOWN } from "./vocabulary.ts";
 
@@ -15,13 +16,14 @@ import { editDistance, FILLERS, KNOWN } from "./vocabulary.ts";
  * match is shown back in the answer's understood line, so a wrong one is seen.
  */
 
-type Target =
+export type Target =
   | { kind: "asset"; option: FilterOption }
   | { kind: "group"; name: string }
   | { kind: "scanner"; option: FilterOption };
 
 export type SubjectHit =
-  | ({ len: number } & Target)
+  /** `loose`: read by a guess (a slip, a short form), which the answer says. */
+  | ({ len: number; loose?: true } & Target)
   | { len: number; kind: "ambiguous"; typed: string; suggestions: string[] };
 
 interface Entry {
@@ -41,6 +43,8 @@ export interface NameIndex {
   singles: Map<number, { key: string; target: Target }[]>;
   /** One-word full names of five letters or more: what a longer word may start with. */
   prefixes: { key: string; target: Target }[];
+  /** The short forms people make of the account's own names (short-names.ts). */
+  short: ShortForms<Target>;
 }
 
 /** Singular of a word the simple English way: "payments" → "payment", "dependencies" → "dependency". */
@@ -160,7 +164,16 @@ function buildIndex(assets: readonly FilterOption[], scanners: readonly FilterOp
       for (const e of distinct(list.filter((x) => x.strength === "name")))
         prefixes.push({ key, target: e.target });
   }
-  return { entries, acronyms, assets, scanners, words: all, singles, prefixes };
+  return {
+    entries,
+    acronyms,
+    assets,
+    scanners,
+    words: all,
+    singles,
+    prefixes,
+    short: shortForms<Target>(assets, scanners, (kind, option) => ({ kind, option })),
+  };
 }
 
 function distinct(list: Entry[]): Entry[] {
@@ -324,8 +337,54 @@ export function subjectAt(s: Sentence, i: number, index: NameIndex, minWords = 1
       return { len: n, ...found };
     }
   }
+  const short = shortAt(s, i, index, minWords);
+  if (short) return short;
   const w = s.free(i);
   if (minWords > 1 || w === undefined || KNOWN.has(w) || FILLERS.has(w)) return null;
   const near = fuzzy(index, w);
-  return near ? { len: 1, ...near } : null;
+  return near ? { len: 1, ...near, loose: true } : null;
+}
+
+/** A word the reader may take for a short form: not one of its own words, not a number. */
+const shortenable = (index: NameIndex, w: string | undefined): w is string =>
+  w !== undefined &&
+  /^[a-z0-9]+$/.test(w) &&
+  !/^\d+$/.test(w) &&
+  !KNOWN.has(w) &&
+  !FILLERS.has(w) &&
+  !index.words.has(w);
+
+/**
+ * A name said in a short form at `i` ("fe" for fraud-engine, "gw" for gateway, "plat" for platform,
+ * "kubernetes manifests" for `k8s-manifests`, an id's first characters): read by a guess, so the
+ * answer says it. Names of several words may have one word shortened ("fraud eng").
+ */
+function shortAt(s: Sentence, i: number, index: NameIndex, minWords: number): SubjectHit | null {
+  const w = s.free(i);
+  // A part of a word joined by hyphens ("sub-group") is no name by itself.
+  const joined = (at: number) => s.words[at] === "-";
+  if (joined(i - 1)) return null;
+  if (minWords <= 1 && shortenable(index, w) && !joined(i + 1)) {
+    const direct = shortTarget(index.short, w);
+    if (direct) return { len: 1, ...direct, loose: true };
+  }
+  for (let n = Math.min(4, s.length - i); n >= Math.max(minWords, 1); n--) {
+    const ws: string[] = [];
+    let changed = false;
+    for (let k = i; k < i + n; k++) {
+      const word = s.free(k);
+      if (word === undefined) break;
+      // A common word ("eng") is a short form only beside the rest of the name it shortens.
+      const long = shortenable(index, word) ? shortWord(index.short, word, n > 1) : undefined;
+      if (long) changed = true;
+      else if (!index.words.has(word) && word !== "-" && word !== "/") break;
+      ws.push(long ?? word);
+    }
+    if (!changed || ws.length < n || joined(i + n) || ws[n - 1] === "-" || ws[n - 1] === "/") continue;
+    const key = keyOf(ws);
+    const typed = s.typed.slice(i, i + n).join(" ");
+    const found = lookup(index, key, typed);
+    if (found && !("ambiguous" in found)) return { len: n, ...found, loose: true };
+  }
+  return null;
 }

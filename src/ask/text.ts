@@ -80,6 +80,16 @@ export const MAX_QUESTION_CHARS = 500;
 /** Slack's own cap on a message's text: past it there is nothing a person typed to undo markup in. */
 const MAX_INPUT_CHARS = 40_000;
 
+/** Emoji characters: pictographs, skin tones, joiners, variation selectors, keycaps, flags. */
+const EMOJI =
+  /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200d|\ufe0e|\ufe0f|\u20e3/gu;
+
+/**
+ * Faces typed as text (":)", ";-)", ":D", ":P", "xD", "^^", "^_^"), alone between spaces: "9:30" and
+ * "<3" (a threshold, "fewer than 3") are not among them.
+ */
+const EMOTICONS = /(^|\s)(?:[:;=][-'^o]?[)(\][dpo3*|/\\]+|x-?d+|\^_?\^)(?=\s|$|[,.!?])/gi;
+
 /** Slack's markup and escapes turned into plain words; `botUserId`'s mentions removed. */
 export function plainText(input: string, botUserId?: string): string {
   return (
@@ -97,8 +107,11 @@ export function plainText(input: string, botUserId?: string): string {
       .replace(/&amp;/g, "&")
       // Thousands separators ("1,000") before commas become word breaks.
       .replace(/(\d),(?=\d{3}\b)/g, "$1")
-      // Emoji codes carry no question.
+      // Emoji carry no question: Slack's codes, the characters themselves (with their skin tones,
+      // joiners and variation selectors, flags), and faces typed as text.
       .replace(/:[a-z0-9_+-]+:/gi, " ")
+      .replace(EMOJI, " ")
+      .replace(EMOTICONS, "$1 ")
       .replace(/[‘’‚‛`´]/g, "'")
       .replace(/[“”„‟«»"]/g, " ")
       .replace(/[–—]/g, " - ")
@@ -133,6 +146,8 @@ export function splitChunk(chunk: string): string[] {
   if (c === "") return [];
   // Slash-command ranges and ISO days as typed stay one word.
   if (/^\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?$/.test(c)) return [c];
+  // So do ids as the service gives them (UUIDs), which the slash command takes for an asset.
+  if (/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/.test(c)) return [c];
   const out: string[] = [];
   // Operators and signs: ">500", "500+", "≥", "10%".
   const parts = c

@@ -1,4 +1,5 @@
 import type { FilterOption, IsoDay } from "../analytics/types.ts";
+import type { MonthDay } from "../subscriptions/types.ts";
 
 /**
  * What a plain-language question was read as. The reader (read.ts) is deterministic and pure: the
@@ -37,9 +38,17 @@ export interface Subjects {
 
 export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
 
+/**
+ * When a proposed digest or alert runs: the subscription's own schedules (src/subscriptions/types.ts)
+ * but cron, which nobody says in words. `weekdays` is Monday to Friday; a quarterly schedule runs in
+ * one month of each quarter, as the subscription's does.
+ */
 export interface AskSchedule {
-  frequency: "hourly" | "daily" | "weekly";
+  frequency: "hourly" | "daily" | "weekdays" | "weekly" | "monthly" | "quarterly";
+  /** The days of a weekly schedule; empty for every other frequency. */
   days: Weekday[];
+  /** The day of the month of a monthly or quarterly schedule. */
+  on?: MonthDay;
   /** HH:MM, 24-hour, in `tz`. */
   time: string;
   /** An IANA zone said with the time ("9am Pacific", "at 8 London time"); else the person's own. */
@@ -81,6 +90,11 @@ export interface AskReading {
   condition?: string;
   /** Things the answer must say about how it was computed (shown under the understood line). */
   notes: string[];
+  /**
+   * Words read by a guess, as typed and as read ("violatoins" as "violations", "pa" as `payments / api`):
+   * the understood line says each, so a wrong guess shows. Absent when there are none.
+   */
+  readAs?: { typed: string; as: string }[];
   /** Set when the question cannot be answered as read; the answer is then examples. */
   problem?: AskProblem;
 }

@@ -1,7 +1,8 @@
 import type { IsoDay } from "../analytics/types.ts";
 import { buildRange } from "../insights/ranges.ts";
+import { calendarWords } from "../subscriptions/schedule.ts";
 import { METRIC_NAMES } from "./metrics.ts";
-import { periodDays, periodLabel } from "./periods.ts";
+import { periodDays, periodLabel } from "./period-core.ts";
 import { subjectNames } from "./read.ts";
 import type { AskMetric, AskReading, AskSchedule, DayRange } from "./types.ts";
 
@@ -72,6 +73,10 @@ export function rollingWords(spec: string): string {
       lastweek: "last week",
       thismonth: "this month so far",
       lastmonth: "last month",
+      yesterday: "yesterday",
+      thisquarter: "this quarter so far",
+      lastquarter: "last quarter",
+      ytd: "the year so far",
     }[spec] ?? spec
   );
 }
@@ -87,9 +92,20 @@ const DAY_NAMES: Record<string, string> = {
 };
 
 export function scheduleWords(s: AskSchedule): string {
-  if (s.frequency === "hourly") return "checked every hour";
-  if (s.frequency === "daily") return `daily at ${s.time}`;
-  return `weekly on ${s.days.map((d) => DAY_NAMES[d] ?? d).join(", ")} at ${s.time}`;
+  switch (s.frequency) {
+    case "hourly":
+      return "checked every hour";
+    case "weekly":
+      return `weekly on ${s.days.map((d) => DAY_NAMES[d] ?? d).join(", ")} at ${s.time}`;
+    case "monthly":
+    case "quarterly": {
+      // The subscription's own words for its day, as lists and confirmations say it.
+      const words = calendarWords({ kind: s.frequency, on: s.on ?? { kind: "day", day: 1 } });
+      return `${words.charAt(0).toLowerCase()}${words.slice(1)} at ${s.time}`;
+    }
+    default:
+      return `${s.frequency === "daily" ? "daily" : "on weekdays (Mon–Fri)"} at ${s.time}`;
+  }
 }
 
 /** One part of the understood line for each thing the reading decided; user names are returned raw. */
@@ -100,6 +116,8 @@ export interface UnderstoodParts {
   comparison?: string;
   schedule?: string;
   condition?: string;
+  /** The words read by a guess: `“violatoins” as violations`. */
+  readAs?: string;
 }
 
 export function understoodParts(r: AskReading, tz: string): UnderstoodParts {
@@ -109,6 +127,8 @@ export function understoodParts(r: AskReading, tz: string): UnderstoodParts {
   const what =
     r.intent === "alert" && r.metrics.length === 0 ? intent : intent ? `${intent}: ${metrics}` : metrics;
   const parts: UnderstoodParts = { what, subjects: subjectNames(r.subjects), period: periodLabel(r.range) };
+  if (r.readAs && r.readAs.length > 0)
+    parts.readAs = `read ${r.readAs.map((x) => `“${x.typed}” as ${x.as}`).join(", ")}`;
   if (r.intent === "subscribe" || r.intent === "alert") {
     parts.period = `${rollingWords(r.range.spec)} each run`;
     if (r.schedule) parts.schedule = `${scheduleWords(r.schedule)} (${r.schedule.tz ?? tz})`;
@@ -134,7 +154,7 @@ export function understoodText(r: AskReading, tz: string): string {
   const p = understoodParts(r, tz);
   const subjects = p.subjects.length > 0 ? p.subjects.join(", ") : "all assets and scanners";
   const period = p.comparison ? `${p.period} ${p.comparison}` : p.period;
-  return [p.what, p.condition, p.schedule, subjects, period].filter(Boolean).join(" · ");
+  return [p.what, p.condition, p.schedule, subjects, period, p.readAs].filter(Boolean).join(" · ");
 }
 
 /** The period's days and label, for answers that name both. */

@@ -91,8 +91,23 @@ export const ABBREVIATIONS: Record<string, string> = {
   r: "are",
 };
 
-/** What people call the digest itself ("a quick summary", "the rundown for October"): known words, fillers and digest cues at once. */
-const SUMMARY_WORDS = ["summary", "rundown", "recap", "roundup", "snapshot", "overview", "report"];
+/**
+ * What people call the digest itself ("a quick summary", "the rundown for October", "summarize last
+ * week", "an analysis of October"): known words, fillers and digest cues at once. American spellings:
+ * the British ones are read as these (src/ask/rules/words.ts).
+ */
+const SUMMARY_WORDS = [
+  "summary",
+  "rundown",
+  "recap",
+  "roundup",
+  "snapshot",
+  "overview",
+  "report",
+  "summarize",
+  "analyze",
+  "analysis",
+];
 
 /**
  * Every word some rule of the reader acts on. Misspellings are corrected towards these only.
@@ -195,6 +210,8 @@ const KNOWN_WORDS = [
   "trend",
   "trends",
   "trending",
+  "visualize",
+  "visualization",
   "chart",
   "graph",
   "plot",
@@ -240,7 +257,97 @@ const KNOWN_WORDS = [
   "tonight",
   "weekday",
   "weekdays",
-  // conditions
+  "workday",
+  "workdays",
+  "working",
+  "business",
+  "nightly",
+  "monthly",
+  "quarterly",
+  "midday",
+  "noon",
+  "midnight",
+  "around",
+  "thing",
+  // words of the rules' phrases that are no slip of another (a test holds every phrase's words here)
+  "example",
+  "ever",
+  "forever",
+  "shows",
+  "reported",
+  "mail",
+  "forward",
+  "rates",
+  "fixrate",
+  "issue",
+  "reasons",
+  "causes",
+  "driver",
+  "contributor",
+  "trendline",
+  "graphs",
+  "exported",
+  "alerts",
+  "ending",
+  "timezone",
+  "weekdaily",
+  "anything",
+  "something",
+  "starts",
+  "creeping",
+  "periods",
+  "times",
+  "weekends",
+  // conditions, in every form people write their verbs
+  "exceeding",
+  "exceeded",
+  "pass",
+  "passes",
+  "passing",
+  "passed",
+  "tops",
+  "topping",
+  "cross",
+  "crosses",
+  "crossing",
+  "crossed",
+  "surpass",
+  "surpasses",
+  "surpassing",
+  "breach",
+  "breaches",
+  "breaching",
+  "climb",
+  "climbs",
+  "spikes",
+  "spiking",
+  "jumps",
+  "jumping",
+  "shoot",
+  "shoots",
+  "creep",
+  "creeps",
+  "falls",
+  "dip",
+  "dips",
+  "dipping",
+  "sink",
+  "sinks",
+  "sinking",
+  "slip",
+  "slips",
+  "slipping",
+  "grows",
+  "shrink",
+  "shrinks",
+  "shrinking",
+  "doubling",
+  "heads",
+  "shout",
+  "moment",
+  "setup",
+  "configure",
+  "create",
   "above",
   "below",
   "exceed",
@@ -334,8 +441,10 @@ function closest(word: string, candidates: readonly string[], limit: number): st
   let bestDistance = Number.POSITIVE_INFINITY;
   let tie = false;
   for (const known of candidates) {
-    if (known[0] !== word[0] && !(known[0] === word[1] && known[1] === word[0])) continue;
-    const d = editDistance(word, known);
+    // A first letter dropped from a long word ("iolations") is a slip; changed, it is more often another word.
+    const dropped = word.length >= 6 && known.slice(1) === word;
+    if (known[0] !== word[0] && !(known[0] === word[1] && known[1] === word[0]) && !dropped) continue;
+    const d = dropped ? 1 : editDistance(word, known);
     // Four letters leave no room for more than a swap or a dropped letter: "lsat" is "last", "evry" is
     // "every", "risk" is not "rise".
     if (word.length === 4 && d === 1 && !isSwap(word, known) && known.length !== 5) continue;
@@ -351,6 +460,22 @@ function closest(word: string, candidates: readonly string[], limit: number): st
 /** What misspellings are put right towards: the reader's words, then the fillers ("shwo"). */
 const KNOWN_CANDIDATES: string[] = [];
 const FILLER_CANDIDATES: string[] = [];
+
+/**
+ * A three-letter word with two neighbours swapped ("teh", "hwo", "adn") or a letter left out ("wht"),
+ * towards the one word of the reader's or the fillers it is a slip of; longer slips are correction's.
+ *
+ * @example swapOf("teh") // "the"
+ */
+export function swapOf(word: string): string | undefined {
+  if (word.length !== 3 || !/^[a-z]+$/.test(word)) return undefined;
+  const found = new Set<string>();
+  for (const w of THREE_LETTER) if (isSwap(word, w)) found.add(w);
+  // Or a letter left out of a four-letter word ("wht", "frm"), its first letter kept.
+  for (const w of FOUR_LETTER)
+    if (w[0] === word[0] && [1, 2, 3].some((k) => w.slice(0, k) + w.slice(k + 1) === word)) found.add(w);
+  return found.size === 1 ? [...found][0] : undefined;
+}
 
 function isSwap(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -672,6 +797,9 @@ export const FILLERS = new Set([
   "again",
   "too",
   "also",
+  "however",
+  "whatever",
+  "anyway",
   "gimme",
   "news",
   "low",
@@ -747,3 +875,11 @@ export const DIGEST_CUES = new Set([
 for (const w of KNOWN) if (w.length >= 3 && /^[a-z]+$/.test(w)) KNOWN_CANDIDATES.push(w);
 for (const w of FILLERS)
   if (w.length >= 4 && /^[a-z]+$/.test(w) && !KNOWN.has(w) && !CHAT.has(w)) FILLER_CANDIDATES.push(w);
+
+/** The reader's and the fillers' three-letter words, what a swap of two letters is put right towards. */
+const THREE_LETTER: readonly string[] = [...new Set([...KNOWN, ...FILLERS])].filter((w) =>
+  /^[a-z]{3}$/.test(w),
+);
+const FOUR_LETTER: readonly string[] = [...new Set([...KNOWN, ...FILLERS])].filter((w) =>
+  /^[a-z]{4}$/.test(w),
+);

@@ -18,10 +18,18 @@ import { openDm } from "./subscriptions/personal.ts";
  * left on screen (when the message could not be replaced) sets it up once.
  */
 
+/** The subscription's schedule of a proposal's (a monthly or quarterly one without a day runs on the 1st). */
 export function scheduleOfProposal(p: Proposal): Schedule {
-  return p.schedule.frequency === "weekly"
-    ? { kind: "weekly", days: p.schedule.days }
-    : { kind: p.schedule.frequency };
+  const s = p.schedule;
+  switch (s.frequency) {
+    case "weekly":
+      return { kind: "weekly", days: s.days };
+    case "monthly":
+    case "quarterly":
+      return { kind: s.frequency, on: s.on ?? { kind: "day", day: 1 } };
+    default:
+      return { kind: s.frequency };
+  }
 }
 
 /**

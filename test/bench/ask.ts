@@ -1,3 +1,5 @@
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { buildAccount, DEMO_API_KEY } from "../../sandbox/analytics/index.ts";
 import { startPrivateRedis } from "../../sandbox/redis.ts";
 import { defaultWorkspace } from "../../sandbox/slack/seed.ts";
@@ -5,7 +7,11 @@ import { DEMO, startStack } from "../../sandbox/stack.ts";
 import { readQuestion } from "../../src/ask/read.ts";
 import { connect } from "../e2e/helpers.ts";
 import { CORPUS, CORPUS_B, CORPUS_NOW, CORPUS_TZ } from "../fixtures/ask-corpus.ts";
-import { microsPerCall, round, type Summary, sleep, summarize } from "./stats.ts";
+import { HELDOUT, HELDOUT_B } from "../fixtures/ask-heldout.ts";
+import { HELDOUT_C } from "../fixtures/ask-heldout-c.ts";
+import { HELDOUT_D } from "../fixtures/ask-heldout-d.ts";
+import { HELDOUT_E } from "../fixtures/ask-heldout-e.ts";
+import { microsPerCall, quantile, round, type Summary, sleep, summarize } from "./stats.ts";
 
 /**
  * Questions in plain words, as people ask them in the app's DM: one at a time, each answered before
@@ -49,6 +55,15 @@ export interface AskBenchResult {
   slowest: { question: string; ms: number };
   /** The reader alone: µs per question over the corpus. */
   readUs: { demo: number; assets5000: number };
+  /** The reader alone, question by question over every corpus (absent in reports before it was added). */
+  readPerQuestionUs?: ReaderTimes;
+}
+
+/** The reader's time per question, µs, over every question of every corpus, on two accounts. */
+export interface ReaderTimes {
+  questions: number;
+  demo: { p50: number; p99: number; max: number };
+  assets5000: { p50: number; p99: number; max: number };
 }
 
 /** The people who ask, all in DEMO.member's zone so every turn reads the same periods. */
@@ -117,6 +132,7 @@ export async function measureAsk(o: { rounds: number }): Promise<AskBenchResult>
       warmupMs,
       slowest,
       readUs: readCost(),
+      readPerQuestionUs: readerTimes(),
     };
   } finally {
     await stack.close().catch(() => undefined);
@@ -137,3 +153,45 @@ function readCost(): { demo: number; assets5000: number } {
   };
   return { demo: cost(DEMO_API_KEY), assets5000: cost("bench-ask-5000", 5_000) };
 }
+
+/** Every question of every corpus and held-out batch: what people type, the reader's whole diet. */
+function allQuestions(): string[] {
+  return [...CORPUS, ...CORPUS_B, ...HELDOUT, ...HELDOUT_B, ...HELDOUT_C, ...HELDOUT_D, ...HELDOUT_E].map(
+    (e) => e.q,
+  );
+}
+
+/**
+ * The reader's time per question: each question read alone, timed on its own (the median of
+ * `reps` reads, after every question was read once to warm up), then the quantiles over questions.
+ * The p99 is the question people wait longest for, not an average that hides it.
+ */
+export function readerTimes(reps = 15): ReaderTimes {
+  const questions = allQuestions();
+  const times = (apiKey: string, assetCount?: number) => {
+    const account = buildAccount(assetCount ? { apiKey, assetCount } : { apiKey });
+    const ctx = { now: CORPUS_NOW, tz: CORPUS_TZ, assets: account.assets, scanners: account.scanners };
+    for (const q of questions) readQuestion(q, ctx);
+    const perQuestion = questions.map((q) => {
+      const samples: number[] = [];
+      for (let r = 0; r < reps; r++) {
+        const start = process.hrtime.bigint();
+        readQuestion(q, ctx);
+        samples.push(Number(process.hrtime.bigint() - start) / 1000);
+      }
+      return quantile(samples, 0.5);
+    });
+    const at = (q: number) => round(quantile(perQuestion, q), 1);
+    return { p50: at(0.5), p99: at(0.99), max: at(1) };
+  };
+  return {
+    questions: questions.length,
+    demo: times(DEMO_API_KEY),
+    assets5000: times("bench-ask-5000", 5_000),
+  };
+}
+
+// Run alone for the reader's figures only (no stack): npx tsx test/bench/ask.ts
+const invokedPath = process.argv[1];
+if (invokedPath && import.meta.url === pathToFileURL(realpathSync(invokedPath)).href)
+  process.stdout.write(`${JSON.stringify(readerTimes(), null, 2)}\n`);

@@ -249,8 +249,15 @@ function askSection(r: BenchResults): string {
       ],
     ),
     "",
-    `Before them, ${a.warmupMs.length} questions right after the app started (not counted): ${a.warmupMs.map((x) => ms(x)).join(", ")}. Slowest question: ${JSON.stringify(a.slowest.question)} (p50 ${ms(a.slowest.ms)}). Reading one question (pure reader, corpus of 270): ${a.readUs.demo} µs; with 5,000 assets ${a.readUs.assets5000} µs.`,
+    `Before them, ${a.warmupMs.length} questions right after the app started (not counted): ${a.warmupMs.map((x) => ms(x)).join(", ")}. Slowest question: ${JSON.stringify(a.slowest.question)} (p50 ${ms(a.slowest.ms)}). Reading one question (pure reader, corpus of 270): ${a.readUs.demo} µs; with 5,000 assets ${a.readUs.assets5000} µs.${readerLine(a)}`,
   ].join("\n");
+}
+
+/** The reader's time question by question over every corpus, when the report has it. */
+function readerLine(a: NonNullable<BenchResults["ask"]>): string {
+  const t = a.readPerQuestionUs;
+  if (!t) return "";
+  return ` Question by question over every corpus (${t.questions}): p50 ${t.demo.p50} µs, p99 ${t.demo.p99} µs, max ${t.demo.max} µs; with 5,000 assets p99 ${t.assets5000.p99} µs.`;
 }
 
 function notesSection(r: BenchResults): string {

@@ -275,6 +275,23 @@ describe("a question in the app's DM", () => {
     expect(MEMBER_TZ).not.toBe("Europe/London");
   });
 
+  it("a monthly digest is proposed with its day, and Confirm makes that subscription (it was answered with the command)", async () => {
+    const { posted, reply } = await ask("send me violations on the last working day of every month at 5pm");
+    expect(shownText(reply)).toContain("monthly on the last working day (Mon–Fri) at 17:00");
+    expect(shownText(reply)).toContain("Same as `/insights subscribe me monthly last workday 17:00");
+    await confirm(posted, reply);
+    const sub = await stack.slack.waitFor(async () =>
+      (await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).find(
+        (s) => s.ownerId === DEMO.member && s.schedule.kind === "monthly",
+      ),
+    );
+    expect(sub).toMatchObject({
+      schedule: { kind: "monthly", on: { kind: "workday", which: "last" } },
+      time: "17:00",
+      range: "thismonth",
+    });
+  });
+
   it("an alert is proposed with its condition in the slash command's words", async () => {
     const { reply } = await ask("tell me when violations go above 500");
     expect(shownText(reply)).toContain("when violations > 500");

@@ -3,6 +3,7 @@ import { readQuestion } from "../../src/ask/read.ts";
 import type { AskReading, Weekday } from "../../src/ask/types.ts";
 import { understoodText } from "../../src/ask/understood.ts";
 import { buildRange, parseRange } from "../../src/insights/ranges.ts";
+import type { MonthDay } from "../../src/subscriptions/types.ts";
 import {
   CORPUS,
   CORPUS_ACCOUNT,
@@ -38,12 +39,36 @@ const sorted = (names: readonly string[]) => [...names].sort();
 
 const span = (r: { from: string; to: string }) => (r.from === r.to ? r.from : `${r.from}..${r.to}`);
 
+/**
+ * The schedule in the corpora's terms. These sets were written before working days had a schedule
+ * of their own: `weekdays` is the same runs as their `weekly mon,tue,wed,thu,fri`.
+ */
 function scheduleText(r: AskReading): string | undefined {
   const s = r.schedule;
   if (!s) return undefined;
   if (s.frequency === "hourly") return "hourly";
   if (s.frequency === "daily") return `daily ${s.time}`;
+  if (s.frequency === "weekdays") return `weekly mon,tue,wed,thu,fri ${s.time}`;
+  if (s.frequency === "monthly" || s.frequency === "quarterly")
+    return `${s.frequency} ${s.on ? monthDayCode(s.on) : "1"} ${s.time}`;
   return `weekly ${s.days.join(",")} ${s.time}`;
+}
+
+/** A month day as the corpora write it: `1`, `first mon`, `lastworkday`. */
+function monthDayCode(on: MonthDay): string {
+  if (on.kind === "day") return String(on.day);
+  if (on.kind === "workday") return `${on.which}workday`;
+  return `${on.nth === 1 ? "first" : on.nth === 2 ? "second" : on.nth === 3 ? "third" : on.nth === 4 ? "fourth" : "last"} ${on.weekday}`;
+}
+
+/** A month day written the corpora's way, read back. */
+function monthDayOf(code: string): MonthDay {
+  if (/^\d+$/.test(code)) return { kind: "day", day: Number(code) };
+  if (code.endsWith("workday"))
+    return { kind: "workday", which: code.startsWith("first") ? "first" : "last" };
+  const [nth, weekday] = code.split(" ") as [string, Weekday];
+  const n = ["first", "second", "third", "fourth"].indexOf(nth) + 1;
+  return { kind: "weekday", nth: n === 0 ? "last" : (n as 1 | 2 | 3 | 4), weekday };
 }
 
 /** The fields of a reading the corpus states, in the corpus's terms. */
@@ -100,7 +125,15 @@ function meant(e: CorpusEntry): AskReading {
     const same = from === base.previousFrom && to === base.previousTo;
     reading.comparison = { spec: e.vs, from, to, how: same ? "previous" : "second_query" };
   }
-  if (e.schedule) {
+  const calendar = /^(monthly|quarterly) (.+) (\d\d:\d\d)$/.exec(e.schedule ?? "");
+  if (calendar)
+    reading.schedule = {
+      frequency: calendar[1] as "monthly" | "quarterly",
+      days: [],
+      on: monthDayOf(calendar[2] as string),
+      time: calendar[3] as string,
+    };
+  else if (e.schedule) {
     const [frequency, days, time] = e.schedule.split(" ") as [string, string?, string?];
     reading.schedule =
       frequency === "hourly"
@@ -295,14 +328,9 @@ describe("plain-language held-out batch D (2026-11-27, a fourth hand: other Engl
       // "asked" and "bug" are not passed over: "what I asked yesterday", "bug findings".
       "Hi there, hope you're well. Our CISO asked me for the October numbers for the infra group, findings and violations specifically. Can you pull those?",
       "sorry to bug you again — what do violations look like for the checkout worker and the fraud engine over the past 2 weeks?",
-      "hey! quick one before standup — could you show me how payments did last week? thanks :pray:",
-      "morning :wave: I'm prepping the monthly review deck, could you give me the fix rate for the whole org for last month?",
       "so, after the big sast rollout on platform, how many sast findings has platform had since nov 1?",
       "`/insights lastmonth scanner:sast`",
       "how many secrets we found in the experiments api during q3",
-      "hey, quick q — are violations in payments higher or lower than they were last week?",
-      "Hi! For my quarterly report I need a spreadsheet of Q3 for platform and identity, would be great :raised_hands:",
-      "hey, could you send me last week's findings and violations every monday at 8:45 so i have them before standup?",
       "alert me when findings move by at least 15% either way",
     ],
   });

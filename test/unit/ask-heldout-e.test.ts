@@ -3,6 +3,7 @@ import { readQuestion } from "../../src/ask/read.ts";
 import type { AskReading } from "../../src/ask/types.ts";
 import { understoodText } from "../../src/ask/understood.ts";
 import { parseRange } from "../../src/insights/ranges.ts";
+import type { MonthDay } from "../../src/subscriptions/types.ts";
 import {
   CORPUS,
   CORPUS_B,
@@ -34,6 +35,11 @@ import { HELDOUT_E } from "../fixtures/ask-heldout-e.ts";
  * another). The gate below holds the wrong answers at or under that count, so it can only go down;
  * once it is 0, assert 0.
  *
+ * Scored again once the reader was built for these kinds (reader at b82de39, this file's entries and
+ * misses unread until then): 243/274 read exactly (88.7 %), 28 refused (10.2 %), 3 answered wrongly
+ * (1.1 %), three others than before (the fixture's header names them); none of the 32 meant to be
+ * refused was answered.
+ *
  * A one-off question's period is compared by its days (`lastmonth` and October are the same
  * request); a subscription's or an alert's by its name, since it is resolved again at every run
  * (`lastmonth` and October part ways in December). Working days as `weekdays HH:MM` and as
@@ -42,8 +48,8 @@ import { HELDOUT_E } from "../fixtures/ask-heldout-e.ts";
  * Run alone to see the figures: npx vitest run test/unit/ask-heldout-e.test.ts --project unit
  */
 
-/** The count of wrong answers on 2026-12-06 (reader at c9de956): it may fall, never rise. */
-const WRONG_WHEN_FIRST_SCORED = 3;
+/** The count of wrong answers when last scored (reader at b82de39; 3 at c9de956 too): it may fall, never rise. */
+const WRONG_WHEN_LAST_SCORED = 3;
 
 const sorted = (names: readonly string[]) => [...names].sort();
 const span = (r: { from: string; to: string }) => (r.from === r.to ? r.from : `${r.from}..${r.to}`);
@@ -51,17 +57,33 @@ const WORKWEEK = /^weekly mon,tue,wed,thu,fri (\d\d:\d\d)$/;
 const sameSchedule = (s: string | undefined) => s?.replace(WORKWEEK, "weekdays $1");
 
 /**
- * The schedule of a reading in the batch's terms. The reading holds hourly, daily and weekly runs;
- * when it learns monthly, quarterly and working days, print them here as the batch writes them
- * (`monthly 1 09:00`, `monthly first mon 09:00`, `monthly lastworkday 17:00`, `quarterly 1 09:00`,
- * `weekdays 08:00`).
+ * The schedule of a reading in the batch's terms: `hourly`, `daily 08:00`, `weekly mon,thu 09:00`,
+ * `weekdays 08:00`, and a month's or quarter's day as the batch writes it (`monthly 1 09:00`,
+ * `monthly first mon 09:00`, `monthly lastworkday 17:00`, `quarterly 1 09:00`).
  */
 function scheduleText(r: AskReading): string | undefined {
   const s = r.schedule;
   if (!s) return undefined;
-  if (s.frequency === "hourly") return "hourly";
-  if (s.frequency === "daily") return `daily ${s.time}`;
-  return `weekly ${s.days.join(",")} ${s.time}`;
+  switch (s.frequency) {
+    case "hourly":
+      return "hourly";
+    case "daily":
+    case "weekdays":
+      return `${s.frequency} ${s.time}`;
+    case "weekly":
+      return `weekly ${s.days.join(",")} ${s.time}`;
+    default:
+      return `${s.frequency} ${monthDayText(s.on ?? { kind: "day", day: 1 })} ${s.time}`;
+  }
+}
+
+const NTH = { 1: "first", 2: "second", 3: "third", 4: "fourth", last: "last" } as const;
+
+/** A day of the month as the batch writes it: `1`, `first mon`, `last fri`, `lastworkday`. */
+function monthDayText(on: MonthDay): string {
+  if (on.kind === "day") return String(on.day);
+  if (on.kind === "workday") return `${on.which}workday`;
+  return `${NTH[on.nth]} ${on.weekday}`;
 }
 
 /** Resolved again at every run: compared by the form's name, not by today's days. */
@@ -149,7 +171,7 @@ describe("plain-language held-out batch E (2026-12-06, written before the reader
     );
     for (const o of outcomes) if (o.verdict !== "exact") console.log(describeMiss(o));
     expect(exact + refused + wrong).toBe(outcomes.length);
-    expect(wrong).toBeLessThanOrEqual(WRONG_WHEN_FIRST_SCORED);
+    expect(wrong).toBeLessThanOrEqual(WRONG_WHEN_LAST_SCORED);
   });
 
   it("answers none of its questions meant to be refused: those get examples, never numbers", () => {

@@ -2,6 +2,7 @@ import type { ButtonAction } from "@slack/bolt";
 import { askAdjustModal } from "../../../../templates/ask-adjust-modal.ts";
 import { AppError } from "../../../errors.ts";
 import { ACTION } from "../../../ids.ts";
+import { monthDayText } from "../../../subscriptions/month-day.ts";
 import { carriedAdjust, carriedProposal } from "../../ask-carried.ts";
 import { confirmProposal, proposalFilters, scheduleOfProposal } from "../../ask-proposal.ts";
 import { OPENS_MODAL, onAction } from "../../frame/index.ts";
@@ -60,8 +61,10 @@ export const askChange = onAction({
       triggerId: ctx.body.trigger_id,
       personal: true,
       initial: {
-        frequency: schedule.kind === "weekly" ? "weekly" : schedule.kind === "daily" ? "daily" : "hourly",
+        // A proposal's schedules are the form's own (never cron).
+        frequency: schedule.kind,
         days: schedule.kind === "weekly" ? schedule.days : ["mon"],
+        ...("on" in schedule ? { on: monthDayText(schedule.on) } : {}),
         time: p.schedule.time,
         ...(p.schedule.tz ? { tz: p.schedule.tz } : {}),
         range: p.range,

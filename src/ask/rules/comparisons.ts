@@ -1,4 +1,4 @@
-import type { IsoDay } from "../analytics/types.ts";
+import type { IsoDay } from "../../analytics/types.ts";
 import {
   addDays,
   addMonths,
@@ -13,35 +13,20 @@ import {
   type Unit,
   unitsBefore,
   yearOf,
-} from "./calendar.ts";
-import { type PeriodHit, period, periodAt, periodDays, UNITS } from "./periods.ts";
-import type { Sentence } from "./sentence.ts";
-import type { DayRange } from "./types.ts";
-import { numberOf } from "./vocabulary.ts";
+} from "../calendar.ts";
+import { type PeriodHit, period, periodDays, UNITS } from "../period-core.ts";
+import type { Sentence } from "../sentence.ts";
+import type { DayRange } from "../types.ts";
+import { numberOf } from "../vocabulary.ts";
+import type { Pass, SaidComparison } from "./found.ts";
+import { periodAt } from "./periods.ts";
+import { firstAt, type Rule, type RuleContext, scan } from "./rule.ts";
 
 /**
  * "compared with last month", "vs the week before", "than in September", "week over week": the
  * period a question compares with. Relative forms ("the month before") depend on the period asked
  * about, which may come later in the sentence, so they are found first and resolved afterwards.
  */
-
-export type { Unit };
-
-/** A comparison as said, before the period asked about is known. */
-export type SaidComparison =
-  | { kind: "period"; range: DayRange }
-  /** The unit before the period asked about ("the month before", "the previous week"). */
-  | { kind: "before"; unit: Unit }
-  /** "the 30 days before", "the 2 weeks prior": that many days, weeks or months ending where the period starts. */
-  | { kind: "span_before"; n: number; unit: Unit }
-  /** The equally long period just before: every digest's own comparison. */
-  | { kind: "previous" }
-  /**
-   * The same days `n` units earlier: "a month ago", "2 weeks ago", "the same period last year" (12
-   * months), "the same week last year" (52 weeks, so the weekdays stay).
-   */
-  | { kind: "ago"; n: number; unit: Unit; fromNow?: true }
-  | { kind: "problem"; problem: string };
 
 const UNIT_WORDS: Record<string, Unit> = {
   day: "day",
@@ -113,32 +98,132 @@ function relative(s: Sentence, j: number): { len: number; said: SaidComparison }
   return null;
 }
 
-/** A comparison starting at `i`, marker word included. */
-export function comparisonAt(s: Sentence, i: number, today: IsoDay): ComparisonHit | null {
-  const w = s.free(i);
-  const abbreviated = w === undefined ? undefined : OVER[w];
-  if (abbreviated) return { len: 1, said: { kind: "before", unit: abbreviated }, impliedMain: abbreviated };
-  const over = s.match(i, "week|month|quarter|year over week|month|quarter|year");
-  if (over === 3 && s.words[i] === s.words[i + 2]) {
-    const unit = UNIT_WORDS[s.words[i] as string] as "week" | "month" | "quarter" | "year";
-    return { len: 3, said: { kind: "before", unit }, impliedMain: unit };
-  }
-  const marker = Math.max(
-    s.match(i, "compared|compare|comparing|comparison with|to|against|vs?"),
-    s.match(i, "vs|against|than"),
-    s.match(i, "relative to"),
-    s.match(i, "stack|stacks up against|to|with"),
+type ComparisonRule = Rule<ComparisonHit>;
+
+/** "week over week", "month-on-month", "WoW", "YoY": the last whole unit against the one before. */
+const overUnit: ComparisonRule = {
+  name: "unit over unit",
+  examples: [
+    { q: "violations week over week", reads: { range: "lastweek", vs: "2026-11-02..2026-11-08" } },
+    { q: "findings month-on-month", reads: { range: "lastmonth", vs: "2026-09-01..2026-09-30" } },
+    { q: "fixes yoy", reads: { range: "2026-01-01..2026-11-18", vs: "2025-01-01..2025-11-18" } },
+  ],
+  at(s, i) {
+    const w = s.free(i);
+    const abbreviated = w === undefined ? undefined : OVER[w];
+    if (abbreviated) return { len: 1, said: { kind: "before", unit: abbreviated }, impliedMain: abbreviated };
+    const over = s.match(i, "week|month|quarter|year -? over|on -? week|month|quarter|year");
+    if (over >= 3 && s.words[i] === s.words[i + over - 1]) {
+      const unit = UNIT_WORDS[s.words[i] as string] as "week" | "month" | "quarter" | "year";
+      return { len: over, said: { kind: "before", unit }, impliedMain: unit };
+    }
+    return null;
+  },
+};
+
+/** "than they were", "than it was": words between a comparison's marker and its period. */
+const THAN_WERE = "they|it|we|things|numbers|those|these|that were|was|did|looked|stood|are|is|had";
+
+/**
+ * "last" alone after the marker ("this week vs last"), "the one before", "the previous one", "before
+ * that": the unit before the period asked about, whole, of its own kind.
+ */
+function elliptic(s: Sentence, j: number, ctx: RuleContext): number {
+  const said = Math.max(
+    s.match(j, "the? one before|prior|earlier"),
+    s.match(j, "the? previous|prior|last one"),
+    s.match(j, "before that|it"),
   );
-  if (marker < 0) return null;
-  const j = i + marker;
-  const rel = relative(s, j);
-  if (rel) return { len: marker + rel.len, said: rel.said };
-  const p: PeriodHit | null = periodAt(s, j, today);
-  if (!p) return null;
-  return {
-    len: marker + p.len,
-    said: "range" in p ? { kind: "period", range: p.range } : { kind: "problem", problem: p.problem },
+  if (said > 0) return said;
+  const last = s.match(j, "last|previous|prior");
+  return last === 1 && periodAt(s, j, ctx) === null && !UNITS[s.free(j + 1) ?? ""] ? 1 : 0;
+}
+
+/**
+ * "compared with last month", "vs the week before", "than in September", "this week vs last",
+ * "than they were last week": a comparison said with its marker.
+ */
+const marked: ComparisonRule = {
+  name: "a comparison said with its marker",
+  examples: [
+    { q: "violations this week vs last", reads: { range: "thisweek", vs: "2026-11-09..2026-11-15" } },
+    {
+      q: "findings this month compared to last",
+      reads: { range: "thismonth", vs: "2026-10-01..2026-10-31" },
+    },
+    { q: "compare this month with last", reads: { range: "thismonth", vs: "2026-10-01..2026-10-31" } },
+    {
+      q: "fixes this year versus last",
+      reads: { range: "2026-01-01..2026-11-18", vs: "2025-01-01..2025-12-31" },
+    },
+    {
+      q: "violations last week compared with the one before",
+      reads: { range: "lastweek", vs: "2026-11-02..2026-11-08" },
+    },
+    {
+      q: "are violations in payments higher than they were last week?",
+      reads: { range: "2026-11-16..2026-11-18", vs: "2026-11-09..2026-11-15", groups: ["payments"] },
+    },
+    {
+      q: "violations in October compared with September",
+      reads: { range: "2026-10-01..2026-10-31", vs: "2026-09-01..2026-09-30" },
+    },
+  ],
+  at(s, i, ctx) {
+    const marker = Math.max(
+      s.match(i, "compared|compare|comparing|comparison with|to|against|vs?"),
+      s.match(i, "vs|against|than"),
+      s.match(i, "relative to"),
+      s.match(i, "stack|stacks up against|to|with"),
+    );
+    if (marker < 0) return null;
+    const were = s.words[i] === "than" ? Math.max(0, s.match(i + marker, THAN_WERE)) : 0;
+    const j = i + marker + were;
+    const ellipsis = elliptic(s, j, ctx);
+    if (ellipsis > 0) return { len: j - i + ellipsis, said: { kind: "elliptic" } };
+    const rel = relative(s, j);
+    if (rel) return { len: j - i + rel.len, said: rel.said };
+    const p: PeriodHit | null = periodAt(s, j, ctx);
+    if (!p) return null;
+    return {
+      len: j - i + p.len,
+      said: "range" in p ? { kind: "period", range: p.range } : { kind: "problem", problem: p.problem },
+    };
+  },
+};
+
+/** The comparison rules, tried in this order at each word. */
+export const COMPARISON_RULES: readonly ComparisonRule[] = [overUnit, marked];
+
+/** A comparison starting at `i`, marker word included. */
+export function comparisonAt(s: Sentence, i: number, ctx: RuleContext): ComparisonHit | null {
+  return firstAt(COMPARISON_RULES, s, i, ctx);
+}
+
+/** The spans of the calendar a period may be, largest first. */
+const CALENDAR_UNITS: readonly Unit[] = ["year", "quarter", "month", "week", "day"];
+
+/** The unit a period is one of (this week so far is a week), by its form or its days; none for "the last 30 days". */
+function unitOf(main: DayRange, today: IsoDay): Unit | undefined {
+  const bySpec: Readonly<Record<string, Unit>> = {
+    thisweek: "week",
+    lastweek: "week",
+    thismonth: "month",
+    lastmonth: "month",
+    thisquarter: "quarter",
+    lastquarter: "quarter",
+    ytd: "year",
+    yesterday: "day",
+    last1d: "day",
   };
+  if (Object.hasOwn(bySpec, main.spec)) return bySpec[main.spec];
+  if (/^last\d+d$/.test(main.spec)) return undefined;
+  return CALENDAR_UNITS.find((u) => {
+    const c = calendarUnit(u, main.from);
+    return (
+      c !== undefined && c.from === main.from && (c.to === main.to || (main.to === today && c.to > today))
+    );
+  });
 }
 
 /**
@@ -156,6 +241,11 @@ export function resolveComparison(
       return { range: said.range };
     case "previous":
       return period(previous.from, previous.to, today);
+    case "elliptic": {
+      const unit = unitOf(main, today);
+      const before = unit ? calendarUnit(unit, addDays(main.from, -1)) : undefined;
+      return before ? period(before.from, before.to, today) : period(previous.from, previous.to, today);
+    }
     case "ago":
       return agoOf(said, main, today);
     case "before":
@@ -243,7 +333,7 @@ function wholeMonths(r: DayRange, today: IsoDay): boolean {
 export function pairAt(
   s: Sentence,
   i: number,
-  today: IsoDay,
+  ctx: RuleContext,
 ): { len: number; main: DayRange; said: SaidComparison } | null {
   const compare = s.match(i, "compare|compared|comparing|difference|change between?");
   const between = s.free(i) === "between" ? 1 : 0;
@@ -253,9 +343,10 @@ export function pairAt(
   const jointWords = afterBetween ? "and" : "to|with|and|against|vs";
   // "compare October to September": the "to" joins the two periods, so when the first period read
   // as a span ("October to September") leaves no joint, it is read again without spans.
-  let first = periodAt(s, i + lead, today);
+  const today = ctx.today;
+  let first = periodAt(s, i + lead, ctx);
   if (first && "range" in first && s.match(i + lead + first.len, jointWords) !== 1)
-    first = periodAt(s, i + lead, today, false);
+    first = periodAt(s, i + lead, ctx, false);
   if (!first || !("range" in first)) return null;
   const joint = s.match(i + lead + first.len, jointWords);
   if (joint !== 1) return null;
@@ -263,7 +354,11 @@ export function pairAt(
   // "compare last week to the week before", "compare Q3 with last year": the second one relative to the first.
   const rel = afterBetween ? null : relative(s, at);
   if (rel) return { len: lead + first.len + 1 + rel.len, main: first.range, said: rel.said };
-  const second = periodAt(s, at, today);
+  // "compare this month with last": the one before, of its own kind.
+  const ellipsis = afterBetween ? 0 : elliptic(s, at, ctx);
+  if (ellipsis > 0)
+    return { len: lead + first.len + 1 + ellipsis, main: first.range, said: { kind: "elliptic" } };
+  const second = periodAt(s, at, ctx);
   if (!second || !("range" in second)) return null;
   const len = lead + first.len + 1 + second.len;
   if (afterBetween) {
@@ -274,3 +369,31 @@ export function pairAt(
   }
   return { len, main: first.range, said: { kind: "period", range: second.range } };
 }
+
+export const pairPass: Pass = {
+  name: "period pairs",
+  why: "before comparisons and periods: 'compare October to September' says both periods at once",
+  run(s, found, ctx) {
+    scan(s, (i) => {
+      const pair = pairAt(s, i, ctx);
+      if (!pair || found.said) return 0;
+      found.periods.push({ len: pair.len, range: pair.main });
+      found.said = pair.said;
+      return pair.len;
+    });
+  },
+};
+
+export const comparisonPass: Pass = {
+  name: "comparisons",
+  why: "before periods: 'vs last month' is not the period asked about",
+  run(s, found, ctx) {
+    scan(s, (i) => {
+      const c = comparisonAt(s, i, ctx);
+      if (!c || found.said) return 0;
+      found.said = c.said;
+      found.implied = c.impliedMain;
+      return c.len;
+    });
+  },
+};

@@ -1,0 +1,7 @@
+import { describe } from "vitest";
+import { ALERT_EXAMPLES } from "../../../src/ask/rules/alerts.ts";
+import { itReadsExamples } from "./examples.ts";
+
+describe("rules/alerts.ts", () => {
+  itReadsExamples(ALERT_EXAMPLES);
+});
