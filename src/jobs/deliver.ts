@@ -57,7 +57,7 @@ export interface DeliveryDeps extends TakeoverDeps, Pick<DigestPostDeps, "render
  */
 export const UNCONFIRMED_RETRY_MS = 2_000;
 
-/** How often a claim that could not be given up is tried again. */
+/** How often a claim that could not be given up, or a verdict that could not be written, is tried again. */
 const RELEASE_RETRY_MS = 1_000;
 
 /** Slack refused the post outright (a reply, or 429): it is certainly not in the channel. */
@@ -100,6 +100,24 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     for (;;) {
       try {
         return await claims.release(ref, subId, period, token, o);
+      } catch (err) {
+        if (Date.now() + RELEASE_RETRY_MS >= until) throw err;
+        await new Promise((r) => setTimeout(r, RELEASE_RETRY_MS));
+      }
+    }
+  }
+
+  /**
+   * Writes a posted run's verdict, trying again each second while Redis does not answer (a link down,
+   * a failover under way) until the claim's lease would run out. Given up, the run's next attempt
+   * finds the post in the channel by its metadata (the takeover check), but that reads history,
+   * which Slack allows once a minute per workspace: the worker that posted knows, and says so itself.
+   */
+  async function recordSurely(record: () => Promise<DeliveryResult>): Promise<DeliveryResult> {
+    const until = Date.now() + claims.leaseMs;
+    for (;;) {
+      try {
+        return await record();
       } catch (err) {
         if (Date.now() + RELEASE_RETRY_MS >= until) throw err;
         await new Promise((r) => setTimeout(r, RELEASE_RETRY_MS));
@@ -230,7 +248,7 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
       return fail(job, jobToken, sub, period, claim.token, classifyFailure(err), err, claim.postingSince);
     }
     // Posted: from here on nothing may release the claim, or a retry would post again.
-    return outcome.kind === "posted" ? outcome.record() : outcome.result;
+    return outcome.kind === "posted" ? recordSurely(outcome.record) : outcome.result;
   }
 
   return async function processDelivery(job: DeliveryJob, jobToken?: string): Promise<DeliveryResult> {
