@@ -205,11 +205,15 @@ export function sentinelWatch(
         c.call("SENTINEL", "REPLICAS", target.name),
       ]);
       const fields = fieldsOf(primary);
-      const runId = fields.runid ?? "";
       const downAfterMs = Number(fields["down-after-milliseconds"] ?? 30_000);
       const list = Array.isArray(replicas) ? replicas.map(fieldsOf) : [];
       const count = list.filter((r) => promotable(r, downAfterMs)).length;
-      return runId ? { primaryRunId: runId, replicas: count } : null;
+      if (!fields.ip || !fields.port) return null;
+      return {
+        primaryAddr: `${fields.ip}:${fields.port}`,
+        primaryRunId: fields.runid ?? "",
+        replicas: count,
+      };
     } catch {
       return null;
     }
@@ -219,11 +223,20 @@ export function sentinelWatch(
   const read = async (): Promise<SentinelView | null> => {
     const answers = (await Promise.all(clients.map(ask))).filter((a): a is SentinelView => a !== null);
     const votes = new Map<string, SentinelView[]>();
-    for (const a of answers) votes.set(a.primaryRunId, [...(votes.get(a.primaryRunId) ?? []), a]);
-    for (const [primaryRunId, agreeing] of votes)
-      if (agreeing.length >= majority)
+    for (const a of answers) votes.set(a.primaryAddr, [...(votes.get(a.primaryAddr) ?? []), a]);
+    for (const [primaryAddr, agreeing] of votes)
+      if (agreeing.length >= majority) {
+        // A sentinel learns the run id of a primary from its INFO, seconds after a failover: until
+        // then it has none, and the address alone names the primary. Run ids that disagree name none.
+        const ids = new Set(agreeing.map((a) => a.primaryRunId).filter(Boolean));
+        if (ids.size > 1) break;
         // The most replicas any of them sees: waiting for one that is there is safe, skipping one is not.
-        return { primaryRunId, replicas: Math.max(...agreeing.map((a) => a.replicas)) };
+        return {
+          primaryAddr,
+          primaryRunId: [...ids][0] ?? "",
+          replicas: Math.max(...agreeing.map((a) => a.replicas)),
+        };
+      }
     logger.warn(
       { answers: answers.length, of: clients.length },
       "no majority of the sentinels agrees on the primary",

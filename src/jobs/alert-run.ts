@@ -271,6 +271,7 @@ async function announce(
   if (seen) return seen;
   if (!(await deps.claims.confirm(sub.ref, sub.id, period, run.claim.token)))
     return done({ status: "skipped", why: "lease_lost", period });
+  run.posting = true;
   let ts: string;
   if (kind === "clear" || kind === "resume") ts = await tellChange(deps, run, sub, kind, checked, threadTs);
   else {

@@ -63,11 +63,11 @@ export interface DeliveryDeps extends TakeoverDeps, Pick<DigestPostDeps, "render
  */
 export const UNCONFIRMED_RETRY_MS = 2_000;
 
-/** How often a claim that could not be given up is tried again. */
+/** How often a claim that could not be given up, or a verdict that could not be written, is tried again. */
 const RELEASE_RETRY_MS = 1_000;
 
 /** Slack refused the post outright (a reply, or 429): it is certainly not in the channel. */
-const notPosted = (err: unknown) =>
+const refused = (err: unknown) =>
   err instanceof SlackCallError && (err.code === "slack_error" || err.status === 429 || err.status === 400);
 
 /**
@@ -113,6 +113,24 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     }
   }
 
+  /**
+   * Writes a posted run's verdict, trying again each second while Redis does not answer (a link down,
+   * a failover under way) until the claim's lease would run out. Given up, the run's next attempt
+   * finds the post in the channel by its metadata (the takeover check), but that reads history,
+   * which Slack allows once a minute per workspace: the worker that posted knows, and says so itself.
+   */
+  async function recordSurely(record: () => Promise<DeliveryResult>): Promise<DeliveryResult> {
+    const until = Date.now() + claims.leaseMs;
+    for (;;) {
+      try {
+        return await record();
+      } catch (err) {
+        if (Date.now() + RELEASE_RETRY_MS >= until) throw err;
+        await new Promise((r) => setTimeout(r, RELEASE_RETRY_MS));
+      }
+    }
+  }
+
   async function fail(
     job: DeliveryJob,
     jobToken: string | undefined,
@@ -122,10 +140,16 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     f: Failure,
     err: unknown,
     postingSince: number | null,
+    posting: boolean,
   ): Promise<never> {
     const { ref, id } = sub;
     if (isAppError(err) && err.code === "redis_unconfirmed")
       return unconfirmed(job, jobToken, sub.ref, id, period, token, postingSince);
+    // A message may be out only if an earlier run noted one or this run got as far as its post: a
+    // run that failed before it (Redis timing out, say) leaves no note for the next run to check
+    // the channel's history for, which Slack allows once a minute per workspace.
+    const maybeOut = postingSince !== null || posting;
+    const notPosted = (e: unknown) => !maybeOut || refused(e);
     if (f.kind === "rate_limited") {
       const waitMs = f.retryAfterMs ?? 1_000;
       await deps.pacer.throttled(ref, "chat.postMessage", waitMs);
@@ -223,6 +247,7 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
       claim,
       deliveryId: `${subId}/${period}`,
       isTest,
+      posting: false,
       botToken: "",
       digests: undefined as unknown as Run["digests"],
     };
@@ -235,10 +260,20 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     } catch (err) {
       // Waiting (a busy claim, an earlier check, Slack's history budget) is not a failure.
       if (err instanceof DelayedError) throw err;
-      return fail(job, jobToken, sub, period, claim.token, classifyFailure(err), err, claim.postingSince);
+      return fail(
+        job,
+        jobToken,
+        sub,
+        period,
+        claim.token,
+        classifyFailure(err),
+        err,
+        claim.postingSince,
+        run.posting,
+      );
     }
     // Posted: from here on nothing may release the claim, or a retry would post again.
-    return outcome.kind === "posted" ? outcome.record() : outcome.result;
+    return outcome.kind === "posted" ? recordSurely(outcome.record) : outcome.result;
   }
 
   return async function processDelivery(job: DeliveryJob, jobToken?: string): Promise<DeliveryResult> {

@@ -29,6 +29,11 @@ export interface Run {
   deliveryId: string;
   /** A "send now": posts whatever its condition says, and leaves no history or alert state. */
   isTest: boolean;
+  /**
+   * Set once the claim is confirmed for the post: from then on a failure may have left a message in
+   * the channel. Before it, one certainly did not, whatever the error (Redis timing out included).
+   */
+  posting: boolean;
 }
 
 /** What a run needs from the delivery's dependencies. */
@@ -137,6 +142,7 @@ export async function runDigest(deps: RunDeps, run: Run): Promise<RunOutcome> {
       : { view: judged.view, chart: style === "native" ? "native" : "off" };
   if (!(await deps.claims.confirm(sub.ref, sub.id, period, claim.token)))
     return done({ status: "skipped", why: "lease_lost", period });
+  run.posting = true;
   const placed = await placeDigest(deps, sub, run.botToken, prepared, run.deliveryId, asOf);
   return {
     kind: "posted",

@@ -21,6 +21,9 @@ export type ConfirmWrites = "auto" | "off" | "replica";
  * when no majority agrees (or answers).
  */
 export interface SentinelView {
+  /** `ip:port` as the sentinels announce it (and the app connects to). */
+  primaryAddr: string;
+  /** Empty for the first seconds after a failover, before the sentinels have read it. */
   primaryRunId: string;
   replicas: number;
 }
@@ -99,6 +102,12 @@ export function serverFacts(info: string): ServerFacts {
   };
 }
 
+/** The address a connection reached (IPv4 as itself, not mapped into IPv6). */
+const peerOf = (conn: Redis): string => {
+  const s = conn.stream as { remoteAddress?: string; remotePort?: number } | undefined;
+  return `${(s?.remoteAddress ?? "").replace(/^::ffff:/, "")}:${s?.remotePort ?? ""}`;
+};
+
 interface Node {
   conn: Redis;
   /** INFO as last read; dropped at every (re)connect, which may reach another server. */
@@ -141,11 +150,13 @@ export function createWriteConfirmer(o: ConfirmOptions): WriteConfirmer {
   };
 
   /** How many replicas must hold this node's writes: 0 when none is there to lose them to; null: never safe. */
-  const wanted = async (facts: ServerFacts): Promise<number | null> => {
+  const wanted = async (n: Node, facts: ServerFacts): Promise<number | null> => {
     if (o.mode === "replica") return 1;
     if (!o.sentinelView) return Math.min(1, facts.replicas);
     const view = await o.sentinelView();
-    if (!view || view.primaryRunId !== facts.runId) {
+    const named =
+      view && (view.primaryRunId ? view.primaryRunId === facts.runId : view.primaryAddr === peerOf(n.conn));
+    if (!view || !named) {
       o.logger.warn(
         { sentinels: view ? "name another primary" : "no majority" },
         "the Redis server written to is not the primary a majority of the sentinels name; its writes are not relied on",
@@ -159,7 +170,7 @@ export function createWriteConfirmer(o: ConfirmOptions): WriteConfirmer {
   const confirmOn = async (n: Node): Promise<{ ok: boolean; waited: boolean }> => {
     try {
       const facts = await factsOf(n);
-      const want = await wanted(facts);
+      const want = await wanted(n, facts);
       if (want === null) return { ok: false, waited: true };
       if (want === 0) return { ok: true, waited: false };
       const acked = Number(await n.conn.call("wait", String(want), String(timeoutMs)));
