@@ -76,6 +76,13 @@ export async function plantFailure(
     const s = await subscriptions.get(REF, sub.id);
     return s?.lastDelivery?.outcome === "failed" ? s : undefined;
   }, `the planted ${error}`);
+  // The run goes on after its verdict is written (a paused subscription's owner is told by DM, a fatal
+  // one's channel gets a notice): until its job has ended, a post of it could take the error the next
+  // plant injects, and that plant's own post would then go through.
+  await until(async () => {
+    const state = await queue.getJobState(`plant-${sub.id}`);
+    return state === "failed" || state === "completed" ? state : undefined;
+  }, `the end of the planted ${error}'s run`);
   return { sub: failed, period };
 }
 
