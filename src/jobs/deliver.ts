@@ -64,7 +64,7 @@ export interface DeliveryDeps extends TakeoverDeps, Pick<DigestPostDeps, "render
 export const UNCONFIRMED_RETRY_MS = 2_000;
 
 /** How often a claim that could not be given up, or a verdict that could not be written, is tried again. */
-const RELEASE_RETRY_MS = 1_000;
+const RETRY_WRITE_MS = 1_000;
 
 /** Slack refused the post outright (a reply, or 429): it is certainly not in the channel. */
 const refused = (err: unknown) =>
@@ -91,45 +91,30 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
   ) => deps.finish(sub, period, { period, at: deps.clock().toISOString(), outcome, ...extra });
 
   /**
-   * Gives a claim up, trying again each second while Redis does not answer (a link down, a failover
-   * under way) until its lease would have run out anyway: a claim left behind holds the delivery's
-   * next run back for the rest of its lease (two minutes), long after Redis is back.
+   * A write the delivery must not leave undone, run again each second while it fails (Redis not
+   * answering: a link down, a failover under way) until the claim's lease would have run out anyway.
+   * A claim left behind holds the delivery's next run back for the rest of its lease (two minutes);
+   * a posted run's verdict left unwritten sends its next run to look for the post in the channel's
+   * history, which Slack allows once a minute per workspace, while the worker that posted knows.
    */
-  async function releaseSurely(
+  async function persist<T>(write: () => Promise<T>): Promise<T> {
+    const until = Date.now() + claims.leaseMs;
+    for (;;) {
+      try {
+        return await write();
+      } catch (err) {
+        if (Date.now() + RETRY_WRITE_MS >= until) throw err;
+        await new Promise((r) => setTimeout(r, RETRY_WRITE_MS));
+      }
+    }
+  }
+  const releaseSurely = (
     ref: WorkspaceRef,
     subId: string,
     period: string,
     token: string,
     o: { posted: boolean },
-  ): Promise<void> {
-    const until = Date.now() + claims.leaseMs;
-    for (;;) {
-      try {
-        return await claims.release(ref, subId, period, token, o);
-      } catch (err) {
-        if (Date.now() + RELEASE_RETRY_MS >= until) throw err;
-        await new Promise((r) => setTimeout(r, RELEASE_RETRY_MS));
-      }
-    }
-  }
-
-  /**
-   * Writes a posted run's verdict, trying again each second while Redis does not answer (a link down,
-   * a failover under way) until the claim's lease would run out. Given up, the run's next attempt
-   * finds the post in the channel by its metadata (the takeover check), but that reads history,
-   * which Slack allows once a minute per workspace: the worker that posted knows, and says so itself.
-   */
-  async function recordSurely(record: () => Promise<DeliveryResult>): Promise<DeliveryResult> {
-    const until = Date.now() + claims.leaseMs;
-    for (;;) {
-      try {
-        return await record();
-      } catch (err) {
-        if (Date.now() + RELEASE_RETRY_MS >= until) throw err;
-        await new Promise((r) => setTimeout(r, RELEASE_RETRY_MS));
-      }
-    }
-  }
+  ) => persist(() => claims.release(ref, subId, period, token, o));
 
   async function fail(
     job: DeliveryJob,
@@ -273,7 +258,7 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
       );
     }
     // Posted: from here on nothing may release the claim, or a retry would post again.
-    return outcome.kind === "posted" ? recordSurely(outcome.record) : outcome.result;
+    return outcome.kind === "posted" ? persist(outcome.record) : outcome.result;
   }
 
   return async function processDelivery(job: DeliveryJob, jobToken?: string): Promise<DeliveryResult> {

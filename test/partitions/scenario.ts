@@ -109,6 +109,8 @@ export interface SlotOptions {
   minReplicas: 0 | 1;
   /** How long the slot may take after the fault before its posts are counted [420 s]. */
   settleMs?: number;
+  /** `failovers`: at most this many, 15 s apart, while the slot is not out [12]. */
+  maxFailovers?: number;
 }
 
 export interface World {
@@ -323,6 +325,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
             () => delivered() === subs.length,
             notes,
             log,
+            so.maxFailovers ?? 12,
           ));
           await sleep(5_000);
         } finally {
@@ -425,6 +428,7 @@ async function inject(
   slotDone: () => boolean,
   notes: string[],
   log: (line: string) => void,
+  maxFailovers: number,
 ): Promise<{ faultAt: number; effectAt: number }> {
   const old = await dep.primary();
   const replica = SERVERS.find((s) => s !== old) as string;
@@ -476,7 +480,7 @@ async function inject(
       const faultAt = Date.now();
       let effectAt = 0;
       let primary = old;
-      for (let n = 0; n < 12 && !slotDone(); n++) {
+      for (let n = 0; n < maxFailovers && !slotDone(); n++) {
         await dep.admin("s0").call("SENTINEL", "FAILOVER", NAME);
         primary = await dep.waitForPromotion(primary, 60_000);
         effectAt ||= Date.now();
