@@ -347,14 +347,17 @@ const runTogether: WordRule = {
   ],
   at(s, i, ctx) {
     const w = s.words[i] as string;
-    if (w.length < 5 || !/^[a-z]+$/.test(w) || slipOfName(ctx.names, w)) return null;
+    if (w.length < 5 || !/^[a-z]+$/.test(w)) return null;
     const splits: string[][] = [];
     for (let k = 2; k <= w.length - 2; k++) {
       const a = w.slice(0, k);
       const b = w.slice(k);
       if (kept(a, ctx.names) && kept(b, ctx.names)) splits.push([a, b]);
     }
-    return splits.length === 1 ? { len: 1, words: splits[0] as string[], loose: true } : null;
+    // The name is looked for only once a split is found: most words have none, and the lookup is the
+    // dearer step on a large account.
+    if (splits.length !== 1 || slipOfName(ctx.names, w)) return null;
+    return { len: 1, words: splits[0] as string[], loose: true };
   },
 };
 
