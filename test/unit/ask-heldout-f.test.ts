@@ -41,6 +41,10 @@ import { HELDOUT_F } from "../fixtures/ask-heldout-f.ts";
  * - one meant to be refused that was answered: "how many repos do we scan" (the default digest).
  * None of the others meant to be refused was answered (42 of 43 refused, 40 with the kind stated).
  *
+ * After the classes were fixed at their cause in the rules (reader at fc2556e; each fix with examples of
+ * its own in its rule's file, none of these sentences): 239/262 read exactly (91.2 %), 23 refused
+ * (8.8 %), 0 answered wrongly; all 43 meant to be refused were refused (41 with the kind stated).
+ *
  * A one-off question's period is compared by its days (`lastmonth` and October are the same
  * request); a subscription's or an alert's by its name, since it is resolved again at every run
  * (`lastmonth` and October part ways in December). Working days as `weekdays HH:MM` and as
@@ -49,10 +53,8 @@ import { HELDOUT_F } from "../fixtures/ask-heldout-f.ts";
  * Run alone to see the figures: npx vitest run test/unit/ask-heldout-f.test.ts --project unit
  */
 
-/** The count of wrong answers when last scored (reader at 72342bd): it may fall, never rise. */
-const WRONG_WHEN_LAST_SCORED = 11;
-/** Questions meant to be refused that were answered when last scored: none may join them. */
-const REFUSALS_ANSWERED_WHEN_LAST_SCORED = ["how many repos do we scan"];
+/** The count of wrong answers when last scored (reader at fc2556e; 11 at 72342bd): it may not rise. */
+const WRONG_WHEN_LAST_SCORED = 0;
 
 const sorted = (names: readonly string[]) => [...names].sort();
 const span = (r: { from: string; to: string }) => (r.from === r.to ? r.from : `${r.from}..${r.to}`);
@@ -178,7 +180,8 @@ describe("plain-language held-out batch F (2026-12-07, written before the reader
   });
 
   it("answers none of its questions meant to be refused: those get examples, never numbers", () => {
-    const answered = outcomes.filter((o) => o.entry.problem && o.verdict === "wrong").map((o) => o.entry.q);
-    expect(answered.filter((q) => !REFUSALS_ANSWERED_WHEN_LAST_SCORED.includes(q))).toEqual([]);
+    expect(outcomes.filter((o) => o.entry.problem && o.verdict === "wrong").map((o) => o.entry.q)).toEqual(
+      [],
+    );
   });
 });
