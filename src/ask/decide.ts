@@ -5,8 +5,9 @@ import { countsFromEnd } from "../subscriptions/month-day.ts";
 import { addDays, mondayOf, quarterDays, quarterOf, startOfMonth, yearOf } from "./calendar.ts";
 import { period, periodLabel } from "./period-core.ts";
 import { slashText } from "./request.ts";
+import { alertOverSpan } from "./rules/alerts.ts";
 import { resolveComparison } from "./rules/comparisons.ts";
-import type { Found } from "./rules/found.ts";
+import type { Found, OverUnit } from "./rules/found.ts";
 import { decideIntent } from "./rules/intents.ts";
 import { manageAction } from "./rules/manage.ts";
 import { rollingRange } from "./rules/periods-calendar.ts";
@@ -25,7 +26,8 @@ import { WEEKDAYS } from "./vocabulary.ts";
 export function decide(s: Sentence, found: Found, today: IsoDay, tz: string): AskReading {
   const typed = s.typed;
   const problems: AskProblem[] = [...found.problems];
-  const { schedule, sending, subjects, metrics, said } = found;
+  const { schedule, sending, subjects, metrics } = found;
+  let said = found.said;
   const alert = found.condition;
   // "daily" alone is a way of looking at the numbers, not a schedule, unless something is to be sent
   // or the sentence names a thing that is sent ("daily digest please", "a weekly report"); "show me the
@@ -69,6 +71,15 @@ export function decide(s: Sentence, found: Found, today: IsoDay, tz: string): As
       said !== undefined ||
       subjects.assets.length + subjects.groups.length + subjects.scanners.length > 0,
   });
+  // "up 10% week over week" in an alert: the condition's own comparison, over that unit's rolling
+  // span; it names no second period.
+  if (intent === "alert" && found.implied) {
+    said = undefined;
+    const otherSpan = main !== undefined || found.conditionRange !== undefined;
+    const span = alertOverSpan(found.implied, alert, otherSpan);
+    if ("problem" in span) problems.push({ kind: "bad_condition", message: span.problem });
+    else range = rollingRange(span.spec, today) ?? range;
+  }
   // Alerts and schedules run on a range of their own and compare each run with the period before it,
   // whatever is named (their notes say so): never on fixed days.
   const runsOnItsOwn = intent === "alert" || intent === "subscribe";
@@ -220,12 +231,14 @@ function sinceCompared(c: DayRange, today: IsoDay): DayRange | undefined {
 }
 
 /** "week over week" without a period: the last whole unit. */
-function impliedRange(unit: "week" | "month" | "quarter" | "year", today: IsoDay): DayRange {
+function impliedRange(unit: OverUnit, today: IsoDay): DayRange {
   const r = (from: IsoDay, to: IsoDay, spec?: string) => {
     const p = period(from, to, today, spec);
     return "range" in p ? p.range : defaultRange(today);
   };
   switch (unit) {
+    case "day":
+      return r(addDays(today, -1), addDays(today, -1));
     case "week":
       return r(addDays(mondayOf(today), -7), addDays(mondayOf(today), -1), "lastweek");
     case "month": {

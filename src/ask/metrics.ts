@@ -20,6 +20,11 @@ const METRIC_PATTERNS: [string, AskMetric][] = [
   ],
   ["violations|violation", "violations"],
   ["findings|finding|vulnerabilities|vulnerability|issues|issue", "findings"],
+  // "fixed findings", "remediated violations": the fixes, said as what was fixed.
+  [
+    "fixed|remediated|resolved findings|finding|vulnerabilities|vulnerability|issues|issue|violations|violation",
+    "fixes",
+  ],
   ["fixes|fix|fixed|remediated|remediations|remediation|resolved", "fixes"],
 ];
 

@@ -262,6 +262,11 @@ const NAME_BEFORE = new Set(["in", "for", "on", "of", "from", "at", "by", "team"
 
 /** The closest single-word name to a misspelt word, when one is clearly meant. */
 function fuzzy(index: NameIndex, word: string): Target | null {
+  return slipOfName(index, word) ?? prefixed(index, word);
+}
+
+/** The single-word name a word is a slip of ("paymnets", "infar"), when exactly one is that close. */
+export function slipOfName(index: NameIndex, word: string): Target | null {
   if (word.length < 5 || !/^[a-z]+$/.test(word)) return null;
   const limit = word.length >= 8 ? 2 : 1;
   const typed = stem(word);
@@ -278,8 +283,7 @@ function fuzzy(index: NameIndex, word: string): Target | null {
       } else if (d === bestD && best && targetId(best) !== targetId(target)) tie = true;
     }
   }
-  if (best && bestD <= limit && !tie) return best;
-  return prefixed(index, word);
+  return best && bestD <= limit && !tie ? best : null;
 }
 
 /** "infrastructure" for the group `infra`: a longer word that starts with one name, and only one. */
@@ -354,6 +358,31 @@ const shortenable = (index: NameIndex, w: string | undefined): w is string =>
   !FILLERS.has(w) &&
   !index.words.has(w);
 
+/** Words after a short form that say it names a scanner ("dep scan", "img scanning"). */
+const SCANNER_AFTER = new Set(["scan", "scans", "scanning", "scanner", "scanners"]);
+
+/**
+ * A word that is the initials of one name may also shorten a word of another ("dep": the initials of
+ * data / etl-pipeline, the start of the SCA scanner's "dependencies"). Two short forms, two names:
+ * only a word after it that says which kind ("dep scanning") takes one; else the person is asked
+ * which, never answered for a guess.
+ */
+function shortOfTwo(s: Sentence, i: number, index: NameIndex, initials: Target, w: string): SubjectHit {
+  const long = shortWord(index.short, w);
+  const other = long === undefined ? null : lookup(index, keyOf([long]), w);
+  if (!other || "ambiguous" in other || targetId(other) === targetId(initials))
+    return { len: 1, ...initials, loose: true };
+  const said = SCANNER_AFTER.has(s.free(i + 1) ?? "") ? "scanner" : undefined;
+  const pick = [initials, other].find((t) => said !== undefined && t.kind === said);
+  if (pick) return { len: 1, ...pick, loose: true };
+  return {
+    len: 1,
+    kind: "ambiguous",
+    typed: s.typed[i] ?? w,
+    suggestions: [describe(initials), describe(other)],
+  };
+}
+
 /**
  * A name said in a short form at `i` ("fe" for fraud-engine, "gw" for gateway, "plat" for platform,
  * "kubernetes manifests" for `k8s-manifests`, an id's first characters): read by a guess, so the
@@ -366,7 +395,7 @@ function shortAt(s: Sentence, i: number, index: NameIndex, minWords: number): Su
   if (joined(i - 1)) return null;
   if (minWords <= 1 && shortenable(index, w) && !joined(i + 1)) {
     const direct = shortTarget(index.short, w);
-    if (direct) return { len: 1, ...direct, loose: true };
+    if (direct) return shortOfTwo(s, i, index, direct, w);
   }
   for (let n = Math.min(4, s.length - i); n >= Math.max(minWords, 1); n--) {
     const ws: string[] = [];

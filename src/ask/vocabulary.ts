@@ -858,6 +858,8 @@ export const DIGEST_CUES = new Set([
   "happening",
   "looks",
   "look",
+  // "how's everything looking?": how things stand, as "how are we doing" asks.
+  "looking",
   "insights",
   "many",
   "much",

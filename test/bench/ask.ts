@@ -11,6 +11,7 @@ import { HELDOUT, HELDOUT_B } from "../fixtures/ask-heldout.ts";
 import { HELDOUT_C } from "../fixtures/ask-heldout-c.ts";
 import { HELDOUT_D } from "../fixtures/ask-heldout-d.ts";
 import { HELDOUT_E } from "../fixtures/ask-heldout-e.ts";
+import { HELDOUT_F } from "../fixtures/ask-heldout-f.ts";
 import { microsPerCall, quantile, round, type Summary, sleep, summarize } from "./stats.ts";
 
 /**
@@ -156,9 +157,16 @@ function readCost(): { demo: number; assets5000: number } {
 
 /** Every question of every corpus and held-out batch: what people type, the reader's whole diet. */
 function allQuestions(): string[] {
-  return [...CORPUS, ...CORPUS_B, ...HELDOUT, ...HELDOUT_B, ...HELDOUT_C, ...HELDOUT_D, ...HELDOUT_E].map(
-    (e) => e.q,
-  );
+  return [
+    ...CORPUS,
+    ...CORPUS_B,
+    ...HELDOUT,
+    ...HELDOUT_B,
+    ...HELDOUT_C,
+    ...HELDOUT_D,
+    ...HELDOUT_E,
+    ...HELDOUT_F,
+  ].map((e) => e.q);
 }
 
 /**

@@ -40,6 +40,11 @@ import { HELDOUT_E } from "../fixtures/ask-heldout-e.ts";
  * (1.1 %), three others than before (the fixture's header names them); none of the 32 meant to be
  * refused was answered.
  *
+ * Scored a third time (reader at fc2556e) after the classes of those three were fixed at their cause,
+ * judged on a fresh batch (test/fixtures/ask-heldout-f.ts) written before the fixes, not on these
+ * sentences: 246/274 read exactly (89.8 %), 28 refused (10.2 %), 0 answered wrongly. The two fix-rate
+ * alerts stay refused: the alert engine's conditions watch findings, violations and fixes only.
+ *
  * A one-off question's period is compared by its days (`lastmonth` and October are the same
  * request); a subscription's or an alert's by its name, since it is resolved again at every run
  * (`lastmonth` and October part ways in December). Working days as `weekdays HH:MM` and as
@@ -48,8 +53,8 @@ import { HELDOUT_E } from "../fixtures/ask-heldout-e.ts";
  * Run alone to see the figures: npx vitest run test/unit/ask-heldout-e.test.ts --project unit
  */
 
-/** The count of wrong answers when last scored (reader at b82de39; 3 at c9de956 too): it may fall, never rise. */
-const WRONG_WHEN_LAST_SCORED = 3;
+/** The count of wrong answers when last scored (reader at fc2556e; 3 at c9de956 and b82de39): it may not rise. */
+const WRONG_WHEN_LAST_SCORED = 0;
 
 const sorted = (names: readonly string[]) => [...names].sort();
 const span = (r: { from: string; to: string }) => (r.from === r.to ? r.from : `${r.from}..${r.to}`);

@@ -4,6 +4,7 @@ import { parseCommand } from "../../commands/grammar.ts";
 import { decodeProposal, encodeProposal, keptProposal, proposalOf } from "../../src/ask/proposal.ts";
 import { readQuestion } from "../../src/ask/read.ts";
 import { slashText } from "../../src/ask/request.ts";
+import { NOT_WATCHED } from "../../src/ask/rules/conditions.ts";
 import type { AskContext } from "../../src/ask/types.ts";
 import { understoodText } from "../../src/ask/understood.ts";
 import { FILLERS, KNOWN } from "../../src/ask/vocabulary.ts";
@@ -743,8 +744,14 @@ describe("alerts said loosely", () => {
       words: ["when"],
     });
     expect(read("alert me when merged violations go above 5").problem).toMatchObject({
-      message: "Alerts can watch findings, violations or fixes; not the fix rate or merged violations.",
+      message: NOT_WATCHED,
     });
+    // The fix rate likewise: the message names what an alert can watch, and where the rate is seen.
+    expect(read("warn me when the fix rate drops below 60%").problem).toEqual({
+      kind: "bad_condition",
+      message: NOT_WATCHED,
+    });
+    expect(NOT_WATCHED).toMatch(/findings, violations or fixes/);
   });
 });
 

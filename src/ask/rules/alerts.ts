@@ -1,6 +1,6 @@
 import type { Sentence } from "../sentence.ts";
 import { conditionAt, vagueChangeAt } from "./conditions.ts";
-import type { Found, Pass } from "./found.ts";
+import type { Found, OverUnit, Pass } from "./found.ts";
 import type { Example, RuleContext } from "./rule.ts";
 
 /**
@@ -84,6 +84,52 @@ export const ALERT_EXAMPLES: readonly Example[] = [
     reads: { intent: "alert", condition: "when fixes < 3", range: "yesterday" },
   },
 ];
+
+/** An alert's "X over X" as the rolling span its checks compare (each with the one just before it). */
+const OVER_SPANS: Partial<Record<OverUnit, string>> = {
+  // A whole day, not today so far: a day still being filled against a whole one "drops" every morning.
+  day: "yesterday",
+  week: "last7d",
+  month: "last30d",
+};
+
+export const ALERT_OVER_EXAMPLES: readonly Example[] = [
+  {
+    q: "alert me when findings go up 15% week over week",
+    reads: { intent: "alert", condition: "when findings up 15%", range: "last7d" },
+  },
+  {
+    q: "warn me if violations fall 20% month-on-month",
+    reads: { intent: "alert", condition: "when violations down 20%", range: "last30d" },
+  },
+  {
+    q: "notify me if violations rise 50% day over day",
+    reads: { intent: "alert", condition: "when violations up 50%", range: "yesterday" },
+  },
+  // Nothing of a threshold is compared, and a period said besides leaves two spans: refused, not guessed.
+  { q: "alert me when violations go above 300 week over week", reads: { problem: "bad_condition" } },
+  { q: "alert me if findings go up 10% month over month this quarter", reads: { problem: "bad_condition" } },
+  { q: "warn me when violations rise 10% quarter over quarter", reads: { problem: "bad_condition" } },
+];
+
+/**
+ * "up 10% week over week" in an alert: the change condition already compares each check's span with
+ * the one just before it, so "X over X" says which span, the rolling one of that unit (never last
+ * week's fixed days, which would compare the same two weeks all week). With anything else to compare
+ * (a threshold, a period or a count per day said besides) or a unit no rolling span fits, refused.
+ */
+export function alertOverSpan(
+  unit: OverUnit,
+  condition: string | undefined,
+  otherSpan: boolean,
+): { spec: string } | { problem: string } {
+  const spec = OVER_SPANS[unit];
+  const change = condition !== undefined && /^when \w+ (up|down|changed) /.test(condition);
+  if (spec && change && !otherSpan) return { spec };
+  return {
+    problem: `An alert compares each check with the period just before it: say the change and its span once, e.g. “when violations go up 10% day over day”, “… week over week” (the last 7 days) or “… month over month” (the last 30 days).`,
+  };
+}
 
 /** Reads the condition, claiming its words; a condition that is not one becomes the problem. */
 function readAlert(s: Sentence, found: Found, ctx: RuleContext): void {

@@ -18,7 +18,7 @@ import { type PeriodHit, period, periodDays, UNITS } from "../period-core.ts";
 import type { Sentence } from "../sentence.ts";
 import type { DayRange } from "../types.ts";
 import { numberOf } from "../vocabulary.ts";
-import type { Pass, SaidComparison } from "./found.ts";
+import type { OverUnit, Pass, SaidComparison } from "./found.ts";
 import { periodAt } from "./periods.ts";
 import { firstAt, type Rule, type RuleContext, scan } from "./rule.ts";
 
@@ -37,8 +37,11 @@ const UNIT_WORDS: Record<string, Unit> = {
   year: "year",
 };
 
-/** `X over X` and its abbreviations: the last whole unit against the one before. */
-const OVER: Record<string, "week" | "month" | "quarter" | "year"> = {
+/**
+ * `X over X` and its abbreviations: the last whole unit against the one before. ("DoD" is left out:
+ * it names other things more often than a day.)
+ */
+const OVER: Record<string, OverUnit> = {
   wow: "week",
   mom: "month",
   qoq: "quarter",
@@ -48,8 +51,8 @@ const OVER: Record<string, "week" | "month" | "quarter" | "year"> = {
 export interface ComparisonHit {
   len: number;
   said: SaidComparison;
-  /** The period asked about, when the words imply it ("week over week": last week). */
-  impliedMain?: "week" | "month" | "quarter" | "year";
+  /** The unit of an "X over X", which implies the period asked about ("week over week": last week). */
+  impliedMain?: OverUnit;
 }
 
 /** The relative forms after a comparison word. */
@@ -107,14 +110,20 @@ const overUnit: ComparisonRule = {
     { q: "violations week over week", reads: { range: "lastweek", vs: "2026-11-02..2026-11-08" } },
     { q: "findings month-on-month", reads: { range: "lastmonth", vs: "2026-09-01..2026-09-30" } },
     { q: "fixes yoy", reads: { range: "2026-01-01..2026-11-18", vs: "2025-01-01..2025-11-18" } },
+    // A day is a unit like the others: the last whole one, yesterday, against the day before it.
+    { q: "findings day over day", reads: { range: "2026-11-17", vs: "2026-11-16" } },
+    {
+      q: "violations day-on-day in infra",
+      reads: { range: "2026-11-17", vs: "2026-11-16", groups: ["infra"] },
+    },
   ],
   at(s, i) {
     const w = s.free(i);
     const abbreviated = w === undefined ? undefined : OVER[w];
     if (abbreviated) return { len: 1, said: { kind: "before", unit: abbreviated }, impliedMain: abbreviated };
-    const over = s.match(i, "week|month|quarter|year -? over|on -? week|month|quarter|year");
+    const over = s.match(i, "day|week|month|quarter|year -? over|on -? day|week|month|quarter|year");
     if (over >= 3 && s.words[i] === s.words[i + over - 1]) {
-      const unit = UNIT_WORDS[s.words[i] as string] as "week" | "month" | "quarter" | "year";
+      const unit = UNIT_WORDS[s.words[i] as string] as OverUnit;
       return { len: over, said: { kind: "before", unit }, impliedMain: unit };
     }
     return null;

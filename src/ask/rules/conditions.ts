@@ -109,7 +109,12 @@ const anythingChanges: ConditionRule = {
   },
 };
 
-const NOT_WATCHED = "Alerts can watch findings, violations or fixes; not the fix rate or merged violations.";
+/**
+ * The alert engine's conditions (src/subscriptions/conditions.ts) watch findings, violations and fixes
+ * only: a rate has no threshold or change it can check, so such an alert is refused with what works.
+ */
+export const NOT_WATCHED =
+  "Alerts can watch findings, violations or fixes (e.g. “when fixes drop below 10”), not the fix rate or merged violations. The fix rate is in every digest: ask for it (“what's our fix rate this month”) or subscribe to one.";
 
 /** "the fix rate drops below 60%", "merged violations go up": numbers an alert cannot watch, said so. */
 const unwatched: ConditionRule = {

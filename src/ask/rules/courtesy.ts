@@ -128,8 +128,40 @@ const chatter = phrases(
   ],
 );
 
+/**
+ * Asking after the person ("how are you?", "hope you're well"): a pleasantry, not "how are we doing".
+ * Said alone it gets the examples; numbers for it would answer a question nobody asked. Said with a
+ * request ("hope you're well — violations last week?") the request is read.
+ */
+const pleasantries = phrases(
+  "asking after the person",
+  [
+    "hope you|u|all|everyone|everything are|is? doing|keeping|going? well|good|great|fine|ok|okay",
+    "hope all is? well|good|ok|okay",
+    "how are|r you|u|ya doing? today?",
+    "how is|has|was your day|week|morning|afternoon|weekend been|going|gone|treating? you?",
+    "how have|has you|u been bot|mate|buddy?",
+    "how is|are everything|things|life|it all? going? with you|u",
+    "are you|u ok|okay|well|good",
+    "nice to meet you",
+  ],
+  [
+    { q: "hope you're doing well!", reads: { intent: "help" } },
+    { q: "how are you today?", reads: { intent: "help" } },
+    { q: "hey, how's your week going?", reads: { intent: "help" } },
+    { q: "how's everything with you?", reads: { intent: "help" } },
+    { q: "how have you been, bot?", reads: { intent: "help" } },
+    {
+      q: "hope you're keeping well — fixes in payments last week?",
+      reads: { intent: "digest", range: "lastweek", metrics: ["fixes"], groups: ["payments"] },
+    },
+    // "we", not "you": how the numbers stand.
+    { q: "how are we doing?", reads: { intent: "digest" } },
+  ],
+);
+
 /** The courtesy rules, tried in this order at each word. */
-export const COURTESY_RULES: readonly Phrase[] = [thanks, please, greetings, chatter];
+export const COURTESY_RULES: readonly Phrase[] = [thanks, please, greetings, pleasantries, chatter];
 
 export const courtesyPass: Pass = {
   name: "courtesy",

@@ -60,6 +60,9 @@ export interface ReadAs {
   as: string;
 }
 
+/** The units said as "X over X": consecutive periods of one length. */
+export type OverUnit = "day" | "week" | "month" | "quarter" | "year";
+
 export interface Found {
   /** Asked for help or examples ("what can you do"). */
   help: boolean;
@@ -76,8 +79,8 @@ export interface Found {
   someoneElse: boolean;
   /** A period named to compare with. */
   said?: SaidComparison;
-  /** The period asked about, when the words imply it ("week over week": last week). */
-  implied?: "week" | "month" | "quarter" | "year";
+  /** The unit of an "X over X" comparison ("week over week"), which implies the period asked about. */
+  implied?: OverUnit;
   periods: PeriodHit[];
   subjects: Subjects;
   metrics: AskMetric[];

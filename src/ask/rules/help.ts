@@ -19,12 +19,19 @@ const HELP_PHRASES = [
   "help|examples|example|commands|usage|capabilities",
   "any? tips|hints|suggestions",
   "on|about|for? what i? to|should|can i? ask|say|type",
+  // Where the documentation is: a wish for help, not a question about an asset that happens to be
+  // called `docs` (a name is read as one when the words ask for its numbers).
+  "where|how can|do|could i find|get|read|see the|your? docs|documentation|manual|guide|instructions",
+  "where are|is the|your? docs|documentation|manual|guide|instructions",
+  "documentation|manual|readme",
 ];
 
 export const HELP_EXAMPLES: readonly Example[] = [
   { q: "what can you do?", reads: { intent: "help" } },
   { q: "what kind of questions can I ask you", reads: { intent: "help" } },
   { q: "help", reads: { intent: "help" } },
+  { q: "where can I read the documentation?", reads: { intent: "help" } },
+  { q: "where are the docs", reads: { intent: "help" } },
 ];
 
 export const helpPass: Pass = {

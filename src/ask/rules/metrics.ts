@@ -11,6 +11,12 @@ export const METRIC_EXAMPLES: readonly Example[] = [
   { q: "violations that got merged in october", reads: { metrics: ["merged"] } },
   { q: "how many vulns did we remediate last month", reads: { metrics: ["fixes"], range: "lastmonth" } },
   { q: "how many issues were fixed in october", reads: { metrics: ["fixes"] } },
+  // What was fixed, said before the fixes: one number, not the fixes and the findings.
+  {
+    q: "remediated vulnerabilities in payments this month",
+    reads: { metrics: ["fixes"], groups: ["payments"] },
+  },
+  { q: "resolved violations last week", reads: { metrics: ["fixes"], range: "lastweek" } },
 ];
 
 export const metricPass: Pass = {

@@ -56,6 +56,10 @@ export const NAME_EXAMPLES: readonly Example[] = [
   { q: "findings in gw", reads: { problem: "unread" } },
   { q: "qa violations", reads: { problem: "unread" } },
   { q: "how is eng doing", reads: { problem: "unread" } },
+  // Initials of one name and the start of another's word (data / etl-pipeline, "dependencies"): only
+  // a word after it that says "scanner" takes one; else the person is asked which.
+  { q: "dep violations in payments", reads: { problem: "ambiguous" } },
+  { q: "dep scanner findings last week", reads: { scanners: ["sca"], readAs: ["dep"] } },
 ];
 
 export const longNamePass: Pass = {

@@ -1,7 +1,7 @@
 import { ordinal } from "../../subscriptions/month-day.ts";
 import { Sentence } from "../sentence.ts";
 import { shortTarget, shortWord } from "../short-names.ts";
-import type { NameIndex } from "../subjects.ts";
+import { type NameIndex, slipOfName } from "../subjects.ts";
 import { words as wordsOf } from "../text.ts";
 import { ABBREVIATIONS, correction, FILLERS, KNOWN, numberOf, swapOf } from "../vocabulary.ts";
 import { isZoneWord } from "../zones.ts";
@@ -334,11 +334,16 @@ const heldLetters: WordRule = {
   },
 };
 
-/** "howmany", "lastweek", "overtime": two words typed without the space between them. */
+/**
+ * "howmany", "lastweek", "overtime": two words typed without the space between them. A slip of one of
+ * the account's names is that name, not two words ("infar" is infra typed fast, not "in far", which
+ * would drop the name and answer for everything).
+ */
 const runTogether: WordRule = {
   name: "two words typed as one",
   examples: [
     { q: "howmany violations in payments", reads: { metrics: ["violations"], groups: ["payments"] } },
+    { q: "infar violations last week", reads: { groups: ["infra"], range: "lastweek", readAs: ["infar"] } },
   ],
   at(s, i, ctx) {
     const w = s.words[i] as string;
@@ -349,7 +354,10 @@ const runTogether: WordRule = {
       const b = w.slice(k);
       if (kept(a, ctx.names) && kept(b, ctx.names)) splits.push([a, b]);
     }
-    return splits.length === 1 ? { len: 1, words: splits[0] as string[], loose: true } : null;
+    // The name is looked for only once a split is found: most words have none, and the lookup is the
+    // dearer step on a large account.
+    if (splits.length !== 1 || slipOfName(ctx.names, w)) return null;
+    return { len: 1, words: splits[0] as string[], loose: true };
   },
 };
 
