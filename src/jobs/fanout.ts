@@ -33,6 +33,8 @@ export interface FanOutDeps {
   parallel?: number;
   /** Members of one workspace dealt together in each round [RUN_LENGTH]. */
   runLength?: number;
+  /** The most jobs the first round deals out [FIRST_ROUND]: past it, each workspace's first run is shorter. */
+  firstRound?: number;
   /** Told each page of a workspace's members as it is read, so their drivers are planned ahead (slot-warm.ts). */
   warm?: (ref: WorkspaceRef, members: [string, string][], period: string) => void;
   /**
@@ -49,6 +51,13 @@ export interface FanOutDeps {
 
 /** Members of one workspace dealt together in each round, by default. */
 export const RUN_LENGTH = 10;
+
+/**
+ * The first round's size, by default: about what two workers deliver in half a minute on a small
+ * machine. A slot of more workspaces than fit in it at a run each deals each a shorter first run, down
+ * to one member, so every workspace's first digest goes out in about that time.
+ */
+export const FIRST_ROUND = 6_000;
 
 /** BullMQ's largest priority. */
 const MAX_PRIORITY = 2_097_152;
@@ -70,6 +79,10 @@ const MAX_PRIORITY = 2_097_152;
  *
  * A gated slot's fire that is not a run day in its zone (month-day.ts) deals nothing out, unless it
  * ran late past a run day, which it then deals out in its place.
+ *
+ * The first round is bounded (FIRST_ROUND): in a slot of thousands of workspaces, runs of ten in the
+ * first round would put tens of thousands of jobs ahead of the last workspace's first digest, so each
+ * workspace's first run is then shorter (down to one member) and its later runs are of the usual length.
  *
  * Job ids are (subscription, period): a retried fan-out adds nothing twice while the jobs wait,
  * and a repeat of a delivered one stops at its claim. Workspaces found without members are pruned
@@ -111,6 +124,7 @@ async function addDeliveries(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
     /** The start of a run that a page's end cut off: it goes out whole with the next page. */
     carry: [] as [string, string][],
   }));
+  const first = firstRunLength(lanes.length, runLength, deps.firstRound ?? FIRST_ROUND);
   let added = 0;
   let pending: {
     name: string;
@@ -125,7 +139,10 @@ async function addDeliveries(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
     }
   };
   while (lanes.length > 0) {
-    const round: { lane: (typeof lanes)[number]; members: [string, string][] }[] = [];
+    const round: {
+      lane: (typeof lanes)[number];
+      runs: { priority: number; members: [string, string][] }[];
+    }[] = [];
     const next: typeof lanes = [];
     for (let i = 0; i < lanes.length; i += deps.parallel ?? 64) {
       const group = lanes.slice(i, i + (deps.parallel ?? 64));
@@ -139,9 +156,11 @@ async function addDeliveries(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
         // Pages are a hint's size (HSCAN's COUNT), not a multiple of the run: a run the page cuts
         // waits for the next page, so that every run of a workspace goes out whole.
         const members = [...lane.carry, ...p.members];
-        const whole = p.cursor === "0" ? members.length : members.length - (members.length % runLength);
+        const whole =
+          p.cursor === "0" ? members.length : wholeRuns(lane.rank, members.length, first, runLength);
         lane.carry = members.slice(whole);
-        round.push({ lane, members: members.slice(0, whole) });
+        round.push({ lane, runs: splitRuns(lane.rank, members.slice(0, whole), first, runLength) });
+        lane.rank += whole;
         if (p.cursor !== "0") {
           lane.cursor = p.cursor;
           lane.started = true;
@@ -149,17 +168,18 @@ async function addDeliveries(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
         }
       });
     }
-    const longest = Math.max(0, ...round.map((r) => r.members.length));
-    for (let start = 0; start < longest; start += runLength) {
+    // The k-th run of every workspace in this round, then the (k+1)-th: each run keeps its place.
+    const longest = Math.max(0, ...round.map((r) => r.runs.length));
+    for (let k = 0; k < longest; k++) {
       for (const r of round) {
-        for (const m of r.members.slice(start, start + runLength)) {
+        const run = r.runs[k];
+        if (!run) continue;
+        for (const m of run.members) {
           const sub = schedulerIdFor(r.lane.ref, m[0]);
-          const priority = Math.min(Math.floor(r.lane.rank / runLength) + 1, MAX_PRIORITY);
-          r.lane.rank++;
           pending.push({
             name: JOB_NAME.scheduled,
             data: { sub, period, ch: m[1], ...(tp ? { tp } : {}) },
-            opts: { ...opts, jobId: `d.${sub}.${period}`, priority },
+            opts: { ...opts, jobId: `d.${sub}.${period}`, priority: run.priority },
           });
         }
       }
@@ -188,6 +208,45 @@ function runOf(
   const now = (deps.clock ?? (() => new Date()))();
   const missed = pattern ? gatedRunBetween(pattern, tz, gate, new Date(fire), now) : null;
   return missed ? { fire: missed.getTime() } : periodOf(fire);
+}
+
+/** Each workspace's first run: runLength, shorter when that many of every workspace would not fit in the first round. */
+export function firstRunLength(workspaces: number, runLength: number, firstRound: number): number {
+  return Math.max(1, Math.min(runLength, Math.floor(firstRound / Math.max(1, workspaces))));
+}
+
+/** Where the run holding a workspace's member at `rank` ends: after the first run, every runLength. */
+function runEnd(rank: number, first: number, runLength: number): number {
+  return rank < first ? first : first + (Math.floor((rank - first) / runLength) + 1) * runLength;
+}
+
+/** How many of `count` members from `rank` on make whole runs (the rest wait for the next page). */
+function wholeRuns(rank: number, count: number, first: number, runLength: number): number {
+  let end = rank;
+  while (runEnd(end, first, runLength) - rank <= count) end = runEnd(end, first, runLength);
+  return end - rank;
+}
+
+/**
+ * Members from `rank` on, cut into their runs, each with its priority: 1 for the first run, 2 for the
+ * second… (BullMQ takes the lowest first), so a run put back by pacing comes back in at its round.
+ */
+function splitRuns(
+  rank: number,
+  members: [string, string][],
+  first: number,
+  runLength: number,
+): { priority: number; members: [string, string][] }[] {
+  const runs: { priority: number; members: [string, string][] }[] = [];
+  let at = 0;
+  while (at < members.length) {
+    const r = rank + at;
+    const end = Math.min(members.length, runEnd(r, first, runLength) - rank);
+    const priority = r < first ? 1 : Math.floor((r - first) / runLength) + 2;
+    runs.push({ priority: Math.min(priority, MAX_PRIORITY), members: members.slice(at, end) });
+    at = end;
+  }
+  return runs;
 }
 
 async function prune(deps: FanOutDeps, slotId: string, ref: WorkspaceRef) {

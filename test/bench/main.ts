@@ -9,7 +9,7 @@ import { startWorld } from "./ack/world.ts";
 import { type AskBenchResult, measureAsk } from "./ask.ts";
 import { type BadInputResult, measureBadInput, type ProcessCounters } from "./bad-input.ts";
 import { startBareBolt } from "./bare-bolt.ts";
-import { type ChartsBenchResult, measureCharts } from "./charts/section.ts";
+import { type ChartsBenchResult, defaultsBareMessage, measureCharts } from "./charts/section.ts";
 import { type Child, spawnChild } from "./child.ts";
 import { type DriversBenchResult, measureDrivers } from "./drivers/section.ts";
 import type { CostResult } from "./engine/cost.ts";
@@ -26,7 +26,7 @@ import { measureRender, type RenderResult } from "./render.ts";
 import type { OpenLoopResult, Target } from "./slash-sender.ts";
 import { round, sleep } from "./stats.ts";
 import { type FaultRun, runFaults } from "./storm/faults.ts";
-import { runStormRow, type StormRow } from "./storm/section.ts";
+import { judgedStorm, runStormRow, type StormRow } from "./storm/section.ts";
 import { measureWorkerCpu, type WorkerCpuResult } from "./storm/worker-cpu-section.ts";
 
 /** Everything one run measured; the Markdown report is rendered from this (report.ts). */
@@ -326,14 +326,18 @@ export async function runBench(o: {
                 results.ackUnderStorm = { rate: plan.ackUnderStorm.rate, storm: label, app };
               }
             : undefined;
-        results.storms.push(
-          await runStormRow({
+        const once = (withAlongside?: () => Promise<unknown>) =>
+          runStormRow({
             ...spec,
             concurrency: plan.concurrency,
             timeoutMs: plan.stormTimeoutMs,
-            alongside,
-          }),
-        );
+            alongside: withAlongside,
+            // The defaults: native charts on (the bench world's own default is off), drivers on.
+            env: { CHARTS: "on" },
+            bareMessage: defaultsBareMessage,
+          });
+        // A ratio within the noise of its bound is run again (without the acks beside it) and judged on the median.
+        results.storms.push(await judgedStorm(await once(alongside), () => once()));
       });
     }
   } finally {

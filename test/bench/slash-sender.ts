@@ -43,6 +43,11 @@ export interface OpenLoopArgs extends Target {
   untilStopped?: boolean;
 }
 
+export type AckClass = "handed-off" | "in-ack";
+/** How a request is answered: in its ack (modal submissions, menu searches) or handed off to the worker. */
+export const ackClassOf = (s: RequestSpec): AckClass =>
+  s.kind === "view" || s.kind === "options" ? "in-ack" : "handed-off";
+
 export interface OpenLoopResult {
   sent: number;
   /** Ack latency: from the request leaving the sender to the app's complete HTTP answer. */
@@ -61,6 +66,12 @@ export interface OpenLoopResult {
   lost: number;
   /** Ack latency and answers by kind of request (`command`, `range`, `why`, `modal`…). */
   byLabel: Record<string, { sent: number; ackMs: Summary; replies: number; replyMs: Summary; lost: number }>;
+  /**
+   * Ack latency by how the request is answered: `handed-off` (commands and clicks, acked at once and
+   * answered on their response_url) and `in-ack` (modal submissions and menu searches, whose answer is
+   * the ack itself) — the two classes the ack targets judge apart.
+   */
+  byClass: Record<AckClass, { sent: number; ackMs: Summary }>;
   /** Modal submissions: who submitted and when the ack was awaited (wall clock ms), to match Slack calls against. */
   viewWindows: {
     teamId: string;
@@ -199,6 +210,7 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   const acked = new Set<number>();
   const ackBusy = new Set<number>();
   const perLabel = new Map<string, { sent: number; ack: number[] }>();
+  const perClass: Record<AckClass, number[]> = { "handed-off": [], "in-ack": [] };
   const viewWindows: OpenLoopResult["viewWindows"] = [];
   const sentLog: { n: number; teamId: string; userId: string; channelId: string; at: number }[] = [];
   const inflight: Promise<void>[] = [];
@@ -234,6 +246,7 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
         const latency = status === -1 ? Math.max(ms, timeoutMs) : ms;
         latencies.push(latency);
         own.ack.push(latency);
+        perClass[ackClassOf(spec)].push(latency);
         if (spec.kind === "view") {
           const to = Date.now();
           // Counted now: what is sent after the ack cannot have made a lookup before it.
@@ -314,6 +327,10 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
     busy,
     lost: lostOf(),
     byLabel,
+    byClass: {
+      "handed-off": { sent: perClass["handed-off"].length, ackMs: summarize(perClass["handed-off"]) },
+      "in-ack": { sent: perClass["in-ack"].length, ackMs: summarize(perClass["in-ack"]) },
+    },
     viewWindows,
     searches,
   };

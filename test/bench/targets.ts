@@ -6,7 +6,7 @@ import type { BenchResults } from "./main.ts";
 import { faultMeasured, notMeasured } from "./markdown.ts";
 import { mondayTargets } from "./monday/report.ts";
 import { int, round } from "./stats.ts";
-import type { StormRow } from "./storm/section.ts";
+import { STORM_BOUND, STORM_SPREAD, type StormRow } from "./storm/section.ts";
 
 /** One target of issue 8, with the figure this run measured and whether it is met. */
 export interface TargetCheck {
@@ -30,9 +30,11 @@ function stormMeasured(s: StormRow): string {
 
 function stormTargets(r: BenchResults): TargetCheck[] {
   const out: TargetCheck[] = r.storms.map((s) => ({
-    target: `storm throughput ≥ 0.7 × bare loop (${int(s.subscriptions)} subs, ${int(s.workspaces)} workspaces, ${s.subsPerChannel}/channel)`,
-    figure: `${s.ratio} × (${s.app.digestsPerSec} vs ${s.bareDigestsPerSec} digests/s)`,
-    met: s.ratio >= 0.7,
+    target: `storm throughput with the defaults ≥ ${STORM_BOUND} × bare loop (${int(s.subscriptions)} subs, ${int(s.workspaces)} workspaces, ${s.subsPerChannel}/channel)`,
+    figure: s.ratios
+      ? `median ${s.ratio} × of ${s.ratios.length} runs (${s.ratios.join(", ")} ×; the median run: ${s.app.digestsPerSec} vs ${s.bareDigestsPerSec} digests/s)`
+      : `${s.ratio} × (${s.app.digestsPerSec} vs ${s.bareDigestsPerSec} digests/s; one run, clear of the bound by more than ${STORM_SPREAD})`,
+    met: s.ratio >= STORM_BOUND,
     why: stormMeasured(s),
   }));
   const tenK = r.storms.filter((s) => s.subscriptions >= 10_000);

@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
 import { describe, expect, it } from "vitest";
-import { type FanOutDeps, fanOut } from "../../src/jobs/fanout.ts";
+import { type FanOutDeps, FIRST_ROUND, fanOut, firstRunLength } from "../../src/jobs/fanout.ts";
 import { DEFAULT_POLICY, type DeliveryJobData, type DeliveryQueue } from "../../src/jobs/queue.ts";
 import { silentLogger } from "../../src/log.ts";
 import type { WorkspaceRef } from "../../src/store/keys.ts";
@@ -24,7 +24,7 @@ interface Added {
 
 function world(
   members: Record<string, number>,
-  o: { pageSize?: number; runLength?: number; pages?: Record<string, number[]> } = {},
+  o: { pageSize?: number; runLength?: number; firstRound?: number; pages?: Record<string, number[]> } = {},
 ) {
   const refs = Object.keys(members).map((teamId) => compactRef({ teamId }));
   const added: Added[] = [];
@@ -62,6 +62,7 @@ function world(
     warm: (ref, page) => warmed.push({ team: ref.teamId ?? "", members: page.length }),
     ...(o.pageSize ? { pageSize: o.pageSize } : {}),
     ...(o.runLength ? { runLength: o.runLength } : {}),
+    ...(o.firstRound ? { firstRound: o.firstRound } : {}),
   };
   const job = { id: "slot-job", data: { slot: "slot1" }, opts: { prevMillis: FIRE } } as unknown as Job<
     DeliveryJobData,
@@ -198,6 +199,45 @@ describe("a slot's fan-out deals each workspace a run of its members per round",
     expect(new Set(first50.map((a) => a.team)).size).toBe(5);
     // Every workspace's whole run is in the first round.
     expect(w.added.every((a) => a.priority === 1)).toBe(true);
+  });
+});
+
+describe("a slot of more workspaces than its first round holds", () => {
+  it("deals each workspace a shorter first run, so every workspace's first digest comes before any second", async () => {
+    // 40 workspaces: one of 250 members, 39 of 12; a first round of 60 jobs: 60 / 40 → first runs of 1.
+    const members: Record<string, number> = { TBIG00001: 250 };
+    for (let w = 0; w < 39; w++) members[`TW${String(w).padStart(7, "0")}`] = 12;
+    const w = world(members, { firstRound: 60, pageSize: 7 });
+    expect(await fanOut(w.deps, w.job)).toMatchObject({ jobs: 250 + 39 * 12 });
+    const taken = takenInOrder(w.added);
+    // The first 40 taken: one of each workspace, at priority 1.
+    expect(new Set(taken.slice(0, 40).map((a) => a.team)).size).toBe(40);
+    expect(taken.slice(0, 40).every((a) => a.priority === 1)).toBe(true);
+    // Then runs of ten: each workspace's members 1–10 at priority 2, 11–20 at 3, … in member order.
+    const big = taken.filter((a) => a.team === "TBIG00001");
+    expect(big.map((a) => a.sub)).toEqual(Array.from({ length: 250 }, (_, i) => subId("TBIG00001", i)));
+    expect(big.map((a) => a.priority)).toEqual(
+      Array.from({ length: 250 }, (_, i) => (i === 0 ? 1 : Math.floor((i - 1) / 10) + 2)),
+    );
+    // A run the page (7) cuts still goes out whole: each later run of ten sits in ten neighbouring places.
+    const at = taken.flatMap((a, i) => (a.team === "TBIG00001" ? [i] : []));
+    for (let start = 1; start + 10 <= 250; start += 10)
+      expect((at[start + 9] ?? 0) - (at[start] ?? 0)).toBe(9);
+  });
+
+  it("keeps runs of ten in the first round while they fit (the first round's size over the workspaces)", async () => {
+    expect(firstRunLength(200, 10, FIRST_ROUND)).toBe(10);
+    expect(firstRunLength(1_000, 10, FIRST_ROUND)).toBe(6);
+    expect(firstRunLength(5_000, 10, FIRST_ROUND)).toBe(1);
+    expect(firstRunLength(50_000, 10, FIRST_ROUND)).toBe(1);
+    const w = world({ TAAAA0001: 5, TBBBB0001: 9 }, { firstRound: 10 });
+    await fanOut(w.deps, w.job);
+    // 10 / 2 workspaces → first runs of 5: A whole, B's first 5, then B's last 4 at priority 2.
+    expect(
+      takenInOrder(w.added)
+        .map((a) => `${a.team.slice(1, 2)}${a.priority}`)
+        .join(" "),
+    ).toBe("A1 A1 A1 A1 A1 B1 B1 B1 B1 B1 B2 B2 B2 B2");
   });
 });
 

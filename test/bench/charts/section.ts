@@ -139,6 +139,25 @@ function timeOne(f: () => unknown): number {
   return (performance.now() - t) * 1000;
 }
 
+/**
+ * What the bare loop posts against a storm with the defaults: a digest of the same size as the
+ * worker's, with the chart block and the drivers table.
+ */
+export function defaultsBareMessage(
+  world: Parameters<NonNullable<Parameters<typeof runStormRow>[0]["bareMessage"]>>[0],
+): { text: string; blocks: unknown[] } {
+  const sample = world.subs[0];
+  if (!sample) throw new Error("no subscriptions");
+  const text = scheduledView(sample.apiKey, "last7d");
+  const m = digestMessage({
+    ...text,
+    chartStyle: "native",
+    previousSeries: text.digest.series,
+    drivers: sampleDrivers(),
+  });
+  return { text: m.text, blocks: m.blocks };
+}
+
 export async function measureCharts(
   plan: ChartsPlan,
   log: (line: string) => void,
@@ -162,21 +181,6 @@ export async function measureCharts(
   for (let round = 0; round < 100; round++) for (const [, view] of cases) digestMessage(view);
   const render = cases.map(([name, view, iterations], i) => renderRow(name, view, iterations, firsts[i]));
   const storms: ChartsStorm[] = [];
-  const bareMessage = (
-    world: Parameters<NonNullable<Parameters<typeof runStormRow>[0]["bareMessage"]>>[0],
-  ) => {
-    const sample = world.subs[0];
-    if (!sample) throw new Error("no subscriptions");
-    // The bare loop posts a digest of the same size as the worker's: chart block and drivers table.
-    const text = scheduledView(sample.apiKey, "last7d");
-    const m = digestMessage({
-      ...text,
-      chartStyle: "native",
-      previousSeries: text.digest.series,
-      drivers: sampleDrivers(),
-    });
-    return { text: m.text, blocks: m.blocks };
-  };
   const runs: [ChartsStorm["mode"], ChartsPlan["storm"] | null][] = [
     ["native", plan.storm],
     ["off", plan.offStorm],
@@ -204,7 +208,7 @@ export async function measureCharts(
               for (let w = 0; w < size.workspaces; w++) await settings.setChart({ teamId: teamOf(w) }, "png");
             }
           : undefined,
-      bareMessage,
+      bareMessage: defaultsBareMessage,
     });
     storms.push({ mode, row });
   }

@@ -12,8 +12,31 @@ export interface StormRow {
   app: StormResult;
   bare: BareResult;
   bareDigestsPerSec: number;
-  /** app digests/s ÷ bare digests/s */
+  /** app digests/s ÷ bare digests/s; with `ratios`, their median (this row's other figures are that run's). */
   ratio: number;
+  /** Every run's ratio, in order, when the first was within the noise of its bound and the storm was repeated. */
+  ratios?: number[];
+}
+
+/** A storm's ratio target: the bound, and the spread that runs of one commit show on this machine. */
+export const STORM_BOUND = 0.8;
+export const STORM_SPREAD = 0.15;
+/** Runs a ratio within the noise is judged on (the median of). */
+export const NOISY_RUNS = 5;
+
+/**
+ * One verdict policy, for quick and full runs alike: a storm whose ratio clears its bound by more
+ * than the spread between runs is judged on that run; one within it is run again until there are
+ * NOISY_RUNS, and judged on their median (the row is the median run's, with every ratio beside it).
+ * `again` runs the storm once more from a fresh world.
+ */
+export async function judgedStorm(first: StormRow, again: () => Promise<StormRow>): Promise<StormRow> {
+  if (Math.abs(first.ratio - STORM_BOUND) > STORM_SPREAD) return first;
+  const rows = [first];
+  while (rows.length < NOISY_RUNS) rows.push(await again());
+  const sorted = [...rows].sort((a, b) => a.ratio - b.ratio);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)] as StormRow;
+  return { ...median, ratios: rows.map((r) => r.ratio) };
 }
 
 export async function runStormRow(o: {
