@@ -47,7 +47,8 @@ const seen = {
   handedWeb: [] as number[],
   handedBare: [] as number[],
   handedRatio: [] as number[],
-  // The web's acks that carry their answer (modal submissions, menu searches), p99 per shared window.
+  // The web's acks that carry their answer (modal submissions, menu searches) as one set, p99 per shared
+  // window (the target judges each kind; the set is reported beside it).
   inAck: [] as number[],
 };
 // Per kind of request, the shared windows' ack p99s: web's and bare Bolt's.
@@ -81,6 +82,9 @@ try {
   }
   const ratio = (x: number[], y: number[]) => round(quantile(x, 0.5) / quantile(y, 0.5), 2);
   const bareKinds = new Map(together.bare.medians().map((k) => [k.label, k.p99]));
+  const inAckKinds = together.web
+    .medians()
+    .filter((k) => k.label.startsWith("modal") || k.label === "type-ahead");
   const byKind = together.web.medians().map((k) => {
     const theirs = bareKinds.get(k.label) ?? Number.NaN;
     return `${k.label} ${round(k.p99, 2)} / ${round(theirs, 2)} (${round(k.p99 / theirs, 2)} ×)`;
@@ -90,7 +94,7 @@ try {
       `together: web ${median(seen.web)} ms, bare ${median(seen.bare)} ms, ${ratio(seen.web, seen.bare)} ×\n` +
       `together, by kind (median of the windows' ack p99, web / bare ms): ${byKind.join("; ")}\n` +
       `handed-off (commands and clicks), together: web ${median(seen.handedWeb)} ms, bare ${median(seen.handedBare)} ms; ratio per round median ${median(seen.handedRatio)} × (range ${round(Math.min(...seen.handedRatio), 2)}–${round(Math.max(...seen.handedRatio), 2)} ×, ${rounds} rounds): ${median(seen.handedRatio) <= 1.3 ? "met" : "missed"} (≤ 1.3 ×)\n` +
-      `answered in the ack (modal submissions, menu searches), web beside bare Bolt: p99 median ${median(seen.inAck)} ms (range ${round(Math.min(...seen.inAck), 2)}–${round(Math.max(...seen.inAck), 2)} ms): ${median(seen.inAck) <= 25 ? "met" : "missed"} (≤ 25 ms)\n`,
+      `answered in the ack (modal submissions, menu searches), web beside bare Bolt, each kind (median of the windows' p99): ${inAckKinds.map((k) => `${k.label} ${round(k.p99, 2)} ms`).join(", ")}: ${inAckKinds.every((k) => k.p99 <= 25) ? "met" : "missed"} (≤ 25 ms); all of them as one set ${median(seen.inAck)} ms (range ${round(Math.min(...seen.inAck), 2)}–${round(Math.max(...seen.inAck), 2)} ms)\n`,
   );
 } finally {
   await web.stop();
