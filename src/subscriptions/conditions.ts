@@ -35,9 +35,10 @@ export type Condition =
   /** The current value is above (or below) an absolute threshold. */
   | { kind: "threshold"; metric: Metric; op: ">" | "<"; value: number }
   /**
-   * A rate over the current period is above (or below) `pct` percent (0–100). Only a threshold: a
-   * rate's change would need the previous period's fixes, which the service does not report, and a
-   * day's rate (one day's fixes against one day's violations) swings too far to alert on.
+   * A rate over the current period (the subscription's range, as for thresholds) is above (or below)
+   * `pct` percent (0–100). Only a threshold: a rate's change would need the previous period's fixes,
+   * which the service does not report; the unusual-day band and the streaks of `rising` are kept for
+   * counts, and a day's rate over a handful of violations has no steady band to be unusual against.
    */
   | { kind: "rate"; metric: Rate; op: ">" | "<"; pct: number }
   /** Rose in each of the last `periods` periods (needs the values of earlier runs). */
@@ -55,7 +56,10 @@ export interface Verdict {
   met: boolean;
   /** Why, in words, with the value and the threshold: "violations +12% (≥ 10%)". */
   reason: string;
-  /** The data cannot decide (a gap, a day left out): an alert holds its state, a digest posts to show it. */
+  /**
+   * The data cannot decide (a gap, a day left out, a fix rate of a period with no violations and no
+   * fixes): an alert holds its state; a digest posts to show a gap, and skips a period with no rate.
+   */
   unknown?: boolean;
   /** The day judged against its weekday, for `unusual` conditions. */
   unusual?: UnusualJudgement;
@@ -65,7 +69,7 @@ export const CONDITION_GRAMMAR = [
   "when violations changed 10%   (up or down by at least 10% against the previous period)",
   "when violations up 10%        (or: down 25, findings up 50 — a % or a count)",
   "when violations > 500         (or: findings < 100 — the current value against a threshold)",
-  "when fixrate < 60%           (or: fixrate > 80% — the period's fix rate, in percent, as the digest shows it)",
+  "when fixrate < 60%            (or: fixrate > 80% — the period's fix rate, in percent, as the digest shows it)",
   "when violations rose 3        (rose in each of the last 3 periods)",
   "when changed                  (anything moved at all)",
   "when violations unusual       (or: unusually high, unusually low — yesterday against the same weekday of the 8 weeks before; add sensitivity low, high or 2–10)",
@@ -88,7 +92,9 @@ function number(raw: string | undefined, what: string): number {
 function metric(raw: string | undefined): Metric {
   const m = (raw ?? "").toLowerCase().replace(/^fixed$/, "fixes");
   if (!(METRICS as readonly string[]).includes(m))
-    throw bad(`"${(raw ?? "").slice(0, 20)}" is not a number I track: use findings, violations or fixes.`);
+    throw bad(
+      `"${(raw ?? "").slice(0, 20)}" is not a number I track: use findings, violations, fixes or fixrate (in %).`,
+    );
   return m as Metric;
 }
 

@@ -116,9 +116,13 @@ const anythingChanges: ConditionRule = {
 export const NOT_WATCHED =
   "Alerts can watch findings, violations, fixes or the fix rate (e.g. “when fixes drop below 10”, “when the fix rate drops below 60%”), not merged violations. Merged violations are in every digest: ask for them (“merged violations this month”) or subscribe to one.";
 
-/** What an alert on the fix rate can say: a threshold in percent, over the alert's period. */
+/**
+ * What an alert on the fix rate can say: a threshold in percent over the alert's period. "Per day"
+ * names the day a count is counted over (today so far, or yesterday); a rate is no count, and today
+ * so far would be the rate of a few hours, so the words are refused rather than guessed.
+ */
 export const RATE_THRESHOLD_ONLY =
-  "An alert on the fix rate watches a threshold in percent over its period: say “when the fix rate drops below 60%” or “goes above 80%”. A change of the rate, or a rate per day, is not something alerts check.";
+  "An alert on the fix rate watches a threshold in percent over its period (the last 7 days unless you say another): say “when the fix rate drops below 60%” or “goes above 80%”. A change of the rate, or a rate per day, is not something alerts check.";
 
 /** "merged violations go up": a number an alert cannot watch, said so. */
 const unwatched: ConditionRule = {
