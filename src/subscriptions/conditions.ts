@@ -343,9 +343,11 @@ export function judgeRate(c: Extract<Condition, { kind: "rate" }>, d: Pick<Diges
       unknown: true,
       reason: `fix rate unknown: no violations and no fixes in the period (threshold ${c.op} ${threshold})`,
     };
-  const shown = Math.round(d.fixRate * 1000) / 10;
+  const text = formatRate(d.fixRate);
+  // The number read back from its own text: the comparison and the message cannot round apart.
+  const shown = Number(text.replace(/[%,]/g, ""));
   const met = c.op === ">" ? shown > c.pct : shown < c.pct;
-  return { met, reason: `fix rate ${formatRate(d.fixRate)} ${met ? "" : "not "}${c.op} ${threshold}` };
+  return { met, reason: `fix rate ${text} ${met ? "" : "not "}${c.op} ${threshold}` };
 }
 
 /**
