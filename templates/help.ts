@@ -66,6 +66,10 @@ const MANAGE: Line[] = [
     "check hourly; one message when it starts to hold, edited as it changes and when it clears",
   ],
   [
+    "alert when fixrate < 60%",
+    "when the fix rate every digest shows drops below 60% (or: fixrate > 80%); a range with no violations and no fixes has none, and changes nothing",
+  ],
+  [
     "alert when violations unusual",
     "when yesterday is outside what is usual for its weekday (also: unusually high, unusually low, sensitivity low|high)",
   ],

@@ -217,7 +217,7 @@ function runBlocks(form: SubscribeForm): ModalInputBlock[] {
       optional: true,
       label: label("Post only when"),
       hint: hint(
-        "e.g. when violations up 10% · when findings > 500 · when violations unusual (yesterday against its weekday) · when violations rose 3 · when changed. Empty: every run posts. A run that does not meet it is recorded as skipped, with why.",
+        "e.g. when violations up 10% · when findings > 500 · when fixrate < 60% (the fix rate, in percent) · when violations unusual (yesterday against its weekday) · when violations rose 3 · when changed. Empty: every run posts. A run that does not meet it is recorded as skipped, with why.",
       ),
       element: {
         type: "plain_text_input",

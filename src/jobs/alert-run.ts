@@ -7,11 +7,16 @@ import {
 import type { Message } from "../blockkit/types.ts";
 import { explainAlert, explainTarget } from "../digests/alert-explain.ts";
 import { isAppError } from "../errors.ts";
-import type { Measure } from "../insights/period-totals.ts";
 import type { DigestView } from "../insights/types.ts";
 import { sendWithFallback } from "../slack/refusal.ts";
 import { type AlertPost, alertStep } from "../subscriptions/alerts.ts";
-import { type Condition, incomplete, judge, type Verdict } from "../subscriptions/conditions.ts";
+import {
+  type Condition,
+  explainedMeasure,
+  incomplete,
+  judge,
+  type Verdict,
+} from "../subscriptions/conditions.ts";
 import { periodTime } from "../subscriptions/period.ts";
 import { alertField, pendingField, snoozeField } from "../subscriptions/run-state.ts";
 import { conditionOf } from "../subscriptions/run-verdict.ts";
@@ -55,9 +60,12 @@ async function check(deps: AlertDeps, run: Run, sub: Subscription): Promise<Chec
   return { view, verdict, condition };
 }
 
-/** The data cannot decide: a gap could make a number cross the line either way. */
+/**
+ * The data cannot decide: a gap could make a number cross the line either way, and a day or a rate
+ * with nothing to judge it by (an unknown verdict) is no verdict.
+ */
 const undecided = (c: Checked) =>
-  c.condition?.kind === "unusual" ? c.verdict.unknown === true : incomplete(c.view.digest);
+  c.verdict.unknown === true || (c.condition?.kind !== "unusual" && incomplete(c.view.digest));
 
 /** What the record says after a transition is told (`ts`: the message that told it). */
 function toldFields(kind: AlertPost | "check", period: string, ts: string): RunFields {
@@ -73,8 +81,6 @@ function toldFields(kind: AlertPost | "check", period: string, ts: string): RunF
   }
 }
 
-const measureOf = (c: Condition | null): Measure => (c && c.kind !== "changed" ? c.metric : "violations");
-
 /** What moved the alert, or why that could not be had. */
 type Explained = Pick<Parameters<typeof alertHead>[0], "explanation" | "unexplained">;
 
@@ -88,7 +94,7 @@ async function explainChecked(
   const asOf = periodTime(run.period) ?? deps.clock();
   const target = explainTarget(
     checked.view.digest.range,
-    measureOf(checked.condition),
+    explainedMeasure(checked.condition),
     checked.verdict.unusual,
   );
   try {
@@ -126,7 +132,7 @@ async function fireBody(
   const explained = sub.drivers === false ? {} : (known ?? (await explainChecked(deps, run, sub, checked)));
   const target = explainTarget(
     checked.view.digest.range,
-    measureOf(checked.condition),
+    explainedMeasure(checked.condition),
     checked.verdict.unusual,
   );
   const bodyOf = (view: DigestView): EpisodeBody => {
@@ -368,11 +374,10 @@ export async function runAlert(deps: AlertDeps, run: Run): Promise<RunOutcome> {
       if (undecided(checked)) {
         // The alert says nothing until the data can decide.
         const state = alert?.state === "firing" ? "firing" : "clear";
-        // An unusual verdict says itself why it is no verdict ("not judged …: a data gap").
-        const why =
-          checked.condition?.kind === "unusual"
-            ? checked.verdict.reason
-            : `data incomplete (${checked.verdict.reason})`;
+        // An unknown verdict says itself why it is no verdict ("not judged …: a data gap", "fix rate unknown …").
+        const why = checked.verdict.unknown
+          ? checked.verdict.reason
+          : `data incomplete (${checked.verdict.reason})`;
         await record("skipped", { reason: `${why}; the alert stays ${state}` });
         return done({ status: "skipped", why: "condition_not_met", period });
       }

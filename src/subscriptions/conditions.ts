@@ -1,4 +1,6 @@
 import { AppError } from "../errors.ts";
+import { formatRate } from "../insights/format.ts";
+import type { Measure } from "../insights/period-totals.ts";
 import type { Digest } from "../insights/types.ts";
 import {
   DEFAULT_UNUSUAL_RULE,
@@ -20,11 +22,25 @@ import {
 export const METRICS = ["findings", "violations", "fixes"] as const;
 export type Metric = (typeof METRICS)[number];
 
+/**
+ * Rates a condition can watch, in percent. Only the fix rate: the digest's own (Digest.fixRate), so
+ * an alert and the digest beside it never disagree on what the rate was.
+ */
+export const RATES = ["fixrate"] as const;
+export type Rate = (typeof RATES)[number];
+
 export type Condition =
   /** Changed against the previous period by at least `by` (percent or count), in a direction. */
   | { kind: "change"; metric: Metric; by: number; unit: "pct" | "count"; direction: "up" | "down" | "any" }
   /** The current value is above (or below) an absolute threshold. */
   | { kind: "threshold"; metric: Metric; op: ">" | "<"; value: number }
+  /**
+   * A rate over the current period (the subscription's range, as for thresholds) is above (or below)
+   * `pct` percent (0–100). Only a threshold: a rate's change would need the previous period's fixes,
+   * which the service does not report; the unusual-day band and the streaks of `rising` are kept for
+   * counts, and a day's rate over a handful of violations has no steady band to be unusual against.
+   */
+  | { kind: "rate"; metric: Rate; op: ">" | "<"; pct: number }
   /** Rose in each of the last `periods` periods (needs the values of earlier runs). */
   | { kind: "rising"; metric: Metric; periods: number }
   /** Any of the numbers moved at all. */
@@ -40,7 +56,10 @@ export interface Verdict {
   met: boolean;
   /** Why, in words, with the value and the threshold: "violations +12% (≥ 10%)". */
   reason: string;
-  /** The data cannot decide (a gap, a day left out): an alert holds its state, a digest posts to show it. */
+  /**
+   * The data cannot decide (a gap, a day left out, a fix rate of a period with no violations and no
+   * fixes): an alert holds its state; a digest posts to show a gap, and skips a period with no rate.
+   */
   unknown?: boolean;
   /** The day judged against its weekday, for `unusual` conditions. */
   unusual?: UnusualJudgement;
@@ -50,6 +69,7 @@ export const CONDITION_GRAMMAR = [
   "when violations changed 10%   (up or down by at least 10% against the previous period)",
   "when violations up 10%        (or: down 25, findings up 50 — a % or a count)",
   "when violations > 500         (or: findings < 100 — the current value against a threshold)",
+  "when fixrate < 60%            (or: fixrate > 80% — the period's fix rate, in percent, as the digest shows it)",
   "when violations rose 3        (rose in each of the last 3 periods)",
   "when changed                  (anything moved at all)",
   "when violations unusual       (or: unusually high, unusually low — yesterday against the same weekday of the 8 weeks before; add sensitivity low, high or 2–10)",
@@ -72,7 +92,9 @@ function number(raw: string | undefined, what: string): number {
 function metric(raw: string | undefined): Metric {
   const m = (raw ?? "").toLowerCase().replace(/^fixed$/, "fixes");
   if (!(METRICS as readonly string[]).includes(m))
-    throw bad(`"${(raw ?? "").slice(0, 20)}" is not a number I track: use findings, violations or fixes.`);
+    throw bad(
+      `"${(raw ?? "").slice(0, 20)}" is not a number I track: use findings, violations, fixes or fixrate (in %).`,
+    );
   return m as Metric;
 }
 
@@ -113,6 +135,29 @@ function unusual(which: Metric, words: string[]): Condition {
   return { kind: "unusual", metric: which, direction: next, ...(k === undefined ? {} : { sensitivity: k }) };
 }
 
+const RATE_EXAMPLE = "when fixrate < 60% or when fixrate > 80%";
+
+/**
+ * `fixrate < 60%`, `fixrate above 80%`. The `%` is required: "0.6" and "60" would both be meant by
+ * someone, and a threshold read a hundred times off never fires (or always does).
+ */
+function rate(which: Rate, verb: string | undefined, amount: string | undefined, rest: string[]): Condition {
+  if (verb !== ">" && verb !== "<" && verb !== "above" && verb !== "below")
+    throw bad(
+      `The fix rate can only be watched against a threshold in percent (${RATE_EXAMPLE}): a change, a streak or an unusual day of a rate is not something alerts check.`,
+    );
+  if (rest.length > 0) throw bad(`I don't understand "${rest.join(" ").slice(0, 30)}".`);
+  if (!amount?.endsWith("%"))
+    throw bad(`A fix rate is a percentage, said with its %: when ${which} ${verb} ${amount ?? "60"}%.`);
+  const pct = Number(amount.slice(0, -1));
+  if (amount === "%" || !Number.isFinite(pct) || pct < 0 || pct > 100)
+    throw bad(`"${amount.slice(0, 20)}" is not a fix rate: a rate is from 0% to 100%.`);
+  const op = verb === ">" || verb === "above" ? ">" : "<";
+  if ((op === "<" && pct === 0) || (op === ">" && pct === 100))
+    throw bad(`A fix rate is never ${op === "<" ? "below 0%" : "above 100%"}: that alert could never fire.`);
+  return { kind: "rate", metric: which, op, pct };
+}
+
 /**
  * Parses the words after `when` (the `when` itself is optional).
  *
@@ -123,12 +168,15 @@ export function parseCondition(text: string): Condition {
     .trim()
     .toLowerCase()
     .replace(/^when\s+/, "")
+    // "fix rate" and "fix-rate" are how the digest and people name it; one word in the grammar.
+    .replace(/\bfix(?:\s+|-)rate\b/, "fixrate")
     .split(/\s+/)
     .filter(Boolean);
   if (words.length === 0) throw bad("The condition is empty.");
   if (words.length === 1 && (words[0] === "changed" || words[0] === "anything")) return { kind: "changed" };
   if (words.join(" ") === "anything changed") return { kind: "changed" };
   const [m, verb, amount, ...rest] = words;
+  if ((RATES as readonly string[]).includes(m ?? "")) return rate(m as Rate, verb, amount, rest);
   if (verb === "unusual" || verb === "unusually") return unusual(metric(m), words.slice(1));
   if (rest.length > 0) throw bad(`I don't understand "${rest.join(" ").slice(0, 30)}".`);
   const which = metric(m);
@@ -176,6 +224,8 @@ export function conditionText(c: Condition): string {
       return "when changed";
     case "threshold":
       return `when ${c.metric} ${c.op} ${c.value}`;
+    case "rate":
+      return `when ${c.metric} ${c.op} ${c.pct}%`;
     case "rising":
       return `when ${c.metric} rose ${c.periods}`;
     case "change":
@@ -240,6 +290,7 @@ export function judge(
   weekday?: WeekdaySeries,
 ): Verdict {
   if (c.kind === "unusual") return judgeUnusual(c, weekday);
+  if (c.kind === "rate") return judgeRate(c, d);
   if (c.kind === "changed") {
     const moved = d.findings.change !== 0 || d.violations.change !== 0;
     return { met: moved, reason: moved ? "the numbers moved" : "nothing changed since the previous period" };
@@ -277,6 +328,35 @@ export function judge(
   const met = signOk && Math.abs(pct) >= c.by;
   const shown = Number.isFinite(pct) ? signed(pct, "%") : "new";
   return { met, reason: `${c.metric} ${shown} (${met ? "≥" : "<"} ${fmt(c.by)}%)` };
+}
+
+/**
+ * A rate condition against the rate the digest shows (formatRate, one decimal): compared as shown, so
+ * a message never reads "fix rate 60% < 60%". No fixes and no violations in the period make no rate
+ * at all: unknown, which neither fires an alert nor clears one.
+ */
+export function judgeRate(c: Extract<Condition, { kind: "rate" }>, d: Pick<Digest, "fixRate">): Verdict {
+  const threshold = `${fmt(c.pct)}%`;
+  if (d.fixRate === null)
+    return {
+      met: false,
+      unknown: true,
+      reason: `fix rate unknown: no violations and no fixes in the period (threshold ${c.op} ${threshold})`,
+    };
+  const text = formatRate(d.fixRate);
+  // The number read back from its own text: the comparison and the message cannot round apart.
+  const shown = Number(text.replace(/[%,]/g, ""));
+  const met = c.op === ">" ? shown > c.pct : shown < c.pct;
+  return { met, reason: `fix rate ${text} ${met ? "" : "not "}${c.op} ${threshold}` };
+}
+
+/**
+ * The count whose drivers explain a verdict. A fix rate's is its fixes: the rate's own count, and the
+ * one a team acts on (the violations behind it are in the digest).
+ */
+export function explainedMeasure(c: Condition | null): Measure {
+  if (!c || c.kind === "changed") return "violations";
+  return c.kind === "rate" ? "fixes" : c.metric;
 }
 
 const times = (x: number) => `${x >= 1 ? fmt(x) : x.toFixed(2)}×`;

@@ -299,6 +299,19 @@ describe("a question in the app's DM", () => {
     expect(findElement(reply.blocks, ACTION.askConfirm)).toBeDefined();
   });
 
+  it("a fix-rate alert is proposed in the condition's stored words, and Confirm makes that alert", async () => {
+    const { posted, reply } = await ask("alert me once our fix rate slips under 55 percent");
+    expect(shownText(reply)).toContain("when fixrate < 55%");
+    expect(shownText(reply)).toContain("Same as `/insights alert me hourly last7d when fixrate < 55%`");
+    await confirm(posted, reply);
+    const sub = await stack.slack.waitFor(async () =>
+      (await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).find(
+        (s) => s.ownerId === DEMO.member && s.condition === "when fixrate < 55%",
+      ),
+    );
+    expect(sub).toMatchObject({ mode: "alert", channelId: dmOf(DEMO.member), range: "last7d" });
+  });
+
   it("two presses of Confirm at once, with the proposal's message not replaceable, make one subscription", async () => {
     const made = async () =>
       (await stack.web.deps.subscriptions.list({ teamId: DEMO.teamId })).filter(

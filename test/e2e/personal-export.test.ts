@@ -67,7 +67,9 @@ describe("conditions", () => {
     const { body } = await command(stack, "subscribe daily 08:00 when vulns up 10%", DEMO.admin);
     const text = textOf(body);
     expect(text).toContain("That is not a condition I can check.");
-    expect(text).toContain('\\"vulns\\" is not a number I track: use findings, violations or fixes.');
+    expect(text).toContain(
+      '\\"vulns\\" is not a number I track: use findings, violations, fixes or fixrate (in %).',
+    );
     for (const example of [
       "when violations changed 10%",
       "when violations &gt; 500",

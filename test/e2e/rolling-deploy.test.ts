@@ -331,6 +331,39 @@ describe(`rolling deploy from ${PREVIOUS.version} to this checkout, on one Redis
     expect([...failures(workers.old), ...failures(webs.new)]).toEqual([]);
   });
 
+  it(`a fix-rate alert the new web stored, checked by the ${PREVIOUS.version} worker: read as no condition, skipped, the record left as it was`, {
+    timeout: PHASE_MS,
+  }, async () => {
+    // The new web parses and stores the condition (the command runs on the web); the old worker's
+    // grammar has no fix rate. What it does with one is what docs/operations.md says of this pairing.
+    deliverTo(webs.new as { port: number });
+    const reply = await command("alert when fixrate < 60%", DEMO.admin);
+    expect(JSON.stringify(reply.body)).toContain("fixrate");
+    const sub = await slack.waitFor(
+      async () =>
+        (await runtime.store.listByChannel(REF, DEMO.general)).find(
+          (s) => s.condition === "when fixrate < 60%",
+        ),
+      { timeoutMs: 10_000, what: "the fix-rate alert stored" },
+    );
+    expect(sub.mode).toBe("alert");
+    const before = slack.messages(DEMO.general).length;
+    await fireSlot(sub);
+    const checked = await slack.waitFor(
+      async () => {
+        const fresh = await runtime.store.get(REF, sub.id);
+        return fresh?.lastDelivery ? fresh : undefined;
+      },
+      { timeoutMs: 20_000, what: "the old worker's check of the fix-rate alert" },
+    );
+    expect(checked.lastDelivery).toMatchObject({ outcome: "skipped", reason: "no condition" });
+    expect(checked).toMatchObject({ mode: "alert", condition: "when fixrate < 60%", status: "active" });
+    expect(checked.runs?.alert?.state ?? "clear").toBe("clear");
+    await sleep(1_000);
+    expect(slack.messages(DEMO.general)).toHaveLength(before);
+    expect([...failures(workers.old), ...failures(webs.new)]).toEqual([]);
+  });
+
   it(`the workers switched over in the middle of a slot: both deliver it side by side, the ${PREVIOUS.version} one after the new one cached the slot's shared results; stopped (SIGTERM), the old one finishes the deliveries it holds and the new one delivers the rest; none lost, none twice`, {
     timeout: PHASE_MS,
   }, async () => {

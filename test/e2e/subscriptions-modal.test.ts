@@ -234,6 +234,31 @@ describe("the subscribe modal", () => {
     });
   });
 
+  it("a fix-rate alert from the modal: stored in canonical form; a rate over 100% is refused inline", async () => {
+    const view = await openModal();
+    const base: Fill = {
+      channel: DEMO.general,
+      frequency: "weekly",
+      days: ["mon"],
+      time: "09:00",
+      tz: "Europe/Berlin",
+      mode: "alert",
+    };
+    const bad = await submit(view, { ...base, condition: "when fix rate below 140%" });
+    expect(bad.body).toMatchObject({
+      response_action: "errors",
+      errors: { [F.condition]: expect.stringContaining('"140%" is not a fix rate') },
+    });
+    const ok = await submit(view, { ...base, condition: "when Fix Rate below 62.5%" });
+    expect(ok.status).toBe(200);
+    const saved = await stack.slack.waitFor(async () =>
+      (await stack.web.deps.subscriptions.listByChannel(REF, DEMO.general)).find((s) =>
+        s.condition?.includes("fixrate"),
+      ),
+    );
+    expect(saved).toMatchObject({ mode: "alert", condition: "when fixrate < 62.5%" });
+  });
+
   it("bad cron, unknown zone, no weekday, a picked channel without the app: inline errors, nothing saved, no Slack call before the answer", async () => {
     const view = await openModal();
     const count = async () => (await stack.web.deps.subscriptions.list(REF)).length;

@@ -82,7 +82,14 @@ async function seed(redis: RedisClient, prefix: string, QUEUE_PREFIX: string) {
   );
   const b = await subscriptions.create(
     T1,
-    { channelId: "C0SECURITY", schedule: { kind: "weekly", days: ["mon", "thu"] }, tz: "Europe/Berlin" },
+    // An alert on the fix rate: its condition is the record's text, read back as it was stored.
+    {
+      channelId: "C0SECURITY",
+      schedule: { kind: "weekly", days: ["mon", "thu"] },
+      tz: "Europe/Berlin",
+      mode: "alert",
+      condition: "when fix rate below 60%",
+    },
     owner,
   );
   const c = await subscriptions.create(
@@ -225,6 +232,10 @@ describe("backup and restore across Redis shapes", () => {
           "E0BACKUP9/bot": "xoxb-E0BACKUP9-secret",
         });
         expect(restored.alert).toEqual({ as: "f", ap: "20261102T080000Z" });
+        expect((restored["T0BACKUP1/subs"] as { mode?: string; condition?: string }[])[1]).toMatchObject({
+          mode: "alert",
+          condition: "when fixrate < 60%",
+        });
         expect(restored).toMatchObject({
           alertMessage: "Violations are unusual",
           chart: "png",

@@ -45,6 +45,10 @@ import { HELDOUT_E } from "../fixtures/ask-heldout-e.ts";
  * sentences: 246/274 read exactly (89.8 %), 28 refused (10.2 %), 0 answered wrongly. The two fix-rate
  * alerts stay refused: the alert engine's conditions watch findings, violations and fixes only.
  *
+ * Issue 60 made the fix rate a condition alerts watch (`when fixrate < 60%`, the two entries respelt
+ * from `fixRate` to the grammar's stored form): 248/274 read exactly (90.5 %), 26 refused (9.5 %), 0
+ * answered wrongly.
+ *
  * A one-off question's period is compared by its days (`lastmonth` and October are the same
  * request); a subscription's or an alert's by its name, since it is resolved again at every run
  * (`lastmonth` and October part ways in December). Working days as `weekdays HH:MM` and as

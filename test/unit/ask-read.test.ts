@@ -4,7 +4,7 @@ import { parseCommand } from "../../commands/grammar.ts";
 import { decodeProposal, encodeProposal, keptProposal, proposalOf } from "../../src/ask/proposal.ts";
 import { readQuestion } from "../../src/ask/read.ts";
 import { slashText } from "../../src/ask/request.ts";
-import { NOT_WATCHED } from "../../src/ask/rules/conditions.ts";
+import { NOT_WATCHED, RATE_THRESHOLD_ONLY } from "../../src/ask/rules/conditions.ts";
 import type { AskContext } from "../../src/ask/types.ts";
 import { understoodText } from "../../src/ask/understood.ts";
 import { FILLERS, KNOWN } from "../../src/ask/vocabulary.ts";
@@ -746,12 +746,14 @@ describe("alerts said loosely", () => {
     expect(read("alert me when merged violations go above 5").problem).toMatchObject({
       message: NOT_WATCHED,
     });
-    // The fix rate likewise: the message names what an alert can watch, and where the rate is seen.
-    expect(read("warn me when the fix rate drops below 60%").problem).toEqual({
+    // The message names what an alert can watch, the fix rate among them since issue 60.
+    expect(NOT_WATCHED).toMatch(/findings, violations, fixes or the fix rate/);
+    // The fix rate against a percentage is an alert it can watch; said any other way, refused whole.
+    expect(read("warn me when the fix rate drops below 60%").condition).toBe("when fixrate < 60%");
+    expect(read("warn me when the fix rate keeps going up").problem).toEqual({
       kind: "bad_condition",
-      message: NOT_WATCHED,
+      message: RATE_THRESHOLD_ONLY,
     });
-    expect(NOT_WATCHED).toMatch(/findings, violations or fixes/);
   });
 });
 

@@ -66,6 +66,30 @@ describe("parseCommand", () => {
     expect(parseCommand("export last7d x")).toMatchObject({ kind: "invalid", code: "unknown_command" });
   });
 
+  it("reads fix-rate alerts in percent, and says what is wrong with a bad one", () => {
+    expect(parseCommand("alert when fixrate < 60%")).toMatchObject({
+      kind: "subscribe",
+      mode: "alert",
+      frequency: "hourly",
+      condition: "when fixrate < 60%",
+    });
+    expect(parseCommand("alert me daily 08:00 when fix rate above 75.5%")).toMatchObject({
+      kind: "subscribeMe",
+      mode: "alert",
+      condition: "when fixrate > 75.5%",
+    });
+    expect(parseCommand("alert when fixrate < 140%")).toMatchObject({
+      kind: "invalid",
+      code: "bad_condition",
+      message: expect.stringMatching(/^"140%" is not a fix rate: a rate is from 0% to 100%/),
+    });
+    expect(parseCommand("alert when fixrate down 10%")).toMatchObject({
+      kind: "invalid",
+      code: "bad_condition",
+      message: expect.stringContaining("only be watched against a threshold in percent"),
+    });
+  });
+
   it("reads unusual conditions for alerts and digests, and says what is wrong with a bad one", () => {
     expect(parseCommand("alert when violations unusual")).toMatchObject({
       kind: "subscribe",

@@ -110,26 +110,80 @@ const anythingChanges: ConditionRule = {
 };
 
 /**
- * The alert engine's conditions (src/subscriptions/conditions.ts) watch findings, violations and fixes
- * only: a rate has no threshold or change it can check, so such an alert is refused with what works.
+ * The alert engine's conditions (src/subscriptions/conditions.ts) watch counts and the fix rate;
+ * merged violations have no condition it can check, so such an alert is refused with what works.
  */
 export const NOT_WATCHED =
-  "Alerts can watch findings, violations or fixes (e.g. “when fixes drop below 10”), not the fix rate or merged violations. The fix rate is in every digest: ask for it (“what's our fix rate this month”) or subscribe to one.";
+  "Alerts can watch findings, violations, fixes or the fix rate (e.g. “when fixes drop below 10”, “when the fix rate drops below 60%”), not merged violations. Merged violations are in every digest: ask for them (“merged violations this month”) or subscribe to one.";
 
-/** "the fix rate drops below 60%", "merged violations go up": numbers an alert cannot watch, said so. */
+/**
+ * What an alert on the fix rate can say: a threshold in percent over the alert's period. "Per day"
+ * names the day a count is counted over (today so far, or yesterday); a rate is no count, and today
+ * so far would be the rate of a few hours, so the words are refused rather than guessed.
+ */
+export const RATE_THRESHOLD_ONLY =
+  "An alert on the fix rate watches a threshold in percent over its period (the last 7 days unless you say another): say “when the fix rate drops below 60%” or “goes above 80%”. A change of the rate, or a rate per day, is not something alerts check.";
+
+/** "merged violations go up": a number an alert cannot watch, said so. */
 const unwatched: ConditionRule = {
-  name: "the fix rate or merged violations",
+  name: "merged violations",
   examples: [
-    { q: "alert me if the fix rate drops below 60%", reads: { problem: "bad_condition" } },
-    { q: "warn me when our fix-rate falls under 50 percent", reads: { problem: "bad_condition" } },
+    { q: "alert me if merged violations pass 20", reads: { problem: "bad_condition" } },
+    { q: "warn me when the merged violations go up", reads: { problem: "bad_condition" } },
   ],
   at(s, i) {
     const lead = Math.max(0, s.match(i, "the|our|total"));
     const m = metricAt(s, i + lead);
     // "merged" alone is a verb ("when we merged"); "merged violations" the number.
-    if (!m || (m.metric !== "fixRate" && !(m.metric === "merged" && m.len >= 2))) return null;
+    if (m?.metric !== "merged" || m.len < 2) return null;
     // The words after it are that condition's: refuse them whole, not word by word.
     return { len: s.length - i, problem: NOT_WATCHED };
+  },
+};
+
+/**
+ * "the fix rate drops below 60%", "our fix-rate goes above 80 percent": the rate against a threshold
+ * in percent. Anything else said of it (it goes up, per day) is refused whole with what works.
+ */
+const fixRate: ConditionRule = {
+  name: "the fix rate against a percentage",
+  examples: [
+    {
+      q: "ping me once the fix rate sinks below 45%",
+      reads: { intent: "alert", condition: "when fixrate < 45%" },
+    },
+    {
+      q: "let me know if our fix-rate climbs over 85 percent",
+      reads: { intent: "alert", condition: "when fixrate > 85%" },
+    },
+    { q: "alert me when remediation rate is lower than 30%", reads: { condition: "when fixrate < 30%" } },
+    { q: "tell me when the fix rate falls under 0.5", reads: { problem: "bad_condition" } },
+    { q: "warn me when the fix rate goes over 120%", reads: { problem: "bad_condition" } },
+    { q: "notify me if fix rate drops 10% week over week", reads: { problem: "bad_condition" } },
+    { q: "alert me if the fix rate per day falls below 50%", reads: { problem: "bad_condition" } },
+  ],
+  at(s, i) {
+    const lead = Math.max(0, s.match(i, "the|our|a|total"));
+    const m = metricAt(s, i + lead);
+    if (m?.metric !== "fixRate") return null;
+    const at = i + lead + m.len;
+    const refused = { len: s.length - i, problem: RATE_THRESHOLD_ONLY };
+    if (perAt(s, at)) return refused;
+    for (const [patterns, op] of [
+      [ABOVE, ">"],
+      [BELOW, "<"],
+    ] as const) {
+      for (const p of patterns) {
+        const len = s.match(at, p);
+        const amount = len > 0 ? amountAt(s, at + len) : null;
+        if (!amount) continue;
+        const end = at + len + amount.len;
+        // "below 60% a day": a day's rate, refused as above.
+        if (perAt(s, end)) return refused;
+        return canonical(end - i, `fixrate ${op} ${amount.text}`);
+      }
+    }
+    return refused;
   },
 };
 
@@ -235,6 +289,7 @@ const thresholdFirst: ConditionRule = {
 /** The condition rules, tried in this order where a condition may start. */
 export const CONDITION_RULES: readonly ConditionRule[] = [
   anythingChanges,
+  fixRate,
   unwatched,
   metricFirst,
   thresholdFirst,

@@ -7,6 +7,7 @@ import { AppError } from "../../errors.ts";
 import { parseRange } from "../../insights/ranges.ts";
 import { redrawEpisode, replyInThread, type SlackCall } from "../../jobs/alert-episode.ts";
 import { SNOOZE_KINDS, type SnoozeKind, snoozeUntil } from "../../subscriptions/alerts.ts";
+import { explainedMeasure } from "../../subscriptions/conditions.ts";
 import { ackField, snoozeField } from "../../subscriptions/run-state.ts";
 import { conditionOf } from "../../subscriptions/run-verdict.ts";
 import type { Subscription } from "../../subscriptions/types.ts";
@@ -179,11 +180,7 @@ export async function why(ctx: Ctx, raw: unknown): Promise<Message> {
   const body = await ctx.deps.alerts.body(ctx.ref, sub.id, v.ep);
   const condition = conditionOf(sub);
   const target =
-    body?.explain ??
-    explainTarget(
-      parseRange(sub.range, { now, tz: sub.tz }),
-      condition && condition.kind !== "changed" ? condition.metric : "violations",
-    );
+    body?.explain ?? explainTarget(parseRange(sub.range, { now, tz: sub.tz }), explainedMeasure(condition));
   // An alert on asset groups breaks down the groups' assets of today.
   const assetIds = await subscriptionAssetIds(ctx.deps.digests, { ...sub, ref: ctx.ref }, now);
   const who = { ref: ctx.ref, tz: sub.tz, now, assetIds, scannerIds: sub.scannerIds };
