@@ -29,7 +29,7 @@ import { HELDOUT_F } from "../fixtures/ask-heldout-f.ts";
  * - answered wrongly: an answer (numbers, a proposed digest or alert, the examples as `help`) for
  *   another reading than the meant one, or for a question meant to be refused. The target is none.
  *
- * First scored on 2026-12-07, reader at 72342bd (before any change made for this batch): 223/262 read
+ * First scored on 2026-12-06, reader at 72342bd (before any change made for this batch): 223/262 read
  * exactly (85.1 %), 28 refused (10.7 %), 11 answered wrongly (4.2 %):
  * - a pleasantry answered with numbers: "hope you're doing well!" (the default digest);
  * - a word taken for an asset: "dep scan violations last month" ("dep" as the initials of
@@ -158,7 +158,7 @@ function describeMiss(o: Outcome): string {
   return `  ${o.verdict === "wrong" ? "✗ wrong" : "· refused"} ${JSON.stringify(o.entry.q)} → ${got}`;
 }
 
-describe("plain-language held-out batch F (2026-12-07, written before the reader's changes for it)", () => {
+describe("plain-language held-out batch F (2026-12-06, written before the reader's changes for it)", () => {
   it("has at least 200 questions and 30 meant to be refused, each unique and none from the sets before it", () => {
     expect(HELDOUT_F.length).toBeGreaterThanOrEqual(200);
     expect(HELDOUT_F.filter((e) => e.problem).length).toBeGreaterThanOrEqual(30);
