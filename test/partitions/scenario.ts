@@ -28,6 +28,16 @@ import { createNet, type Net, removeLeftovers, worldPrefix } from "./netns.ts";
 export const FAULTS = ["split-brain", "pause", "half-open", "failovers", "lagging-replica"] as const;
 export type Fault = (typeof FAULTS)[number];
 
+/** Posts of an earlier slot's digests that came after that slot was counted, named by that slot. */
+export interface LateFinding {
+  fault: Fault;
+  minReplicas: 0 | 1;
+  /** Digests posted twice since: duplicates all the same. */
+  duplicated: number;
+  /** Digests counted lost that were posted since: late, not lost. */
+  delivered: number;
+}
+
 export interface RunResult {
   fault: Fault;
   minReplicas: 0 | 1;
@@ -35,6 +45,11 @@ export interface RunResult {
   digests: number;
   lost: number;
   duplicated: number;
+  /**
+   * Posts of the world's earlier slots' digests that came after those slots were counted (a rerun
+   * that outlived its slot's wait), found by this slot.
+   */
+  late: LateFinding[];
   /** Seconds from the fault to the first post after its effect (the promotion, or the link back). */
   recoverySec: number | null;
   /** Digests of the slot not yet out when the fault's effect came (0: recovery had nothing to show). */
@@ -74,6 +89,13 @@ const TIER_3_HISTORY = {
   "conversations.history": { points: 50, durationSec: 60 },
   "conversations.replies": { points: 50, durationSec: 60 },
 };
+
+/** A subscription of the world: its workspace, id and channel. */
+interface Sub {
+  teamId: string;
+  id: string;
+  channel: string;
+}
 
 const SERVERS: [string, string] = ["r0", "r1"];
 const SENTINELS = ["s0", "s1", "s2"];
@@ -185,7 +207,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
     const meta = () => ({ savedBy: DEMO.admin, savedAt: new Date().toISOString() });
     await apiKeys.save({ teamId: DEMO.teamId }, DEMO_API_KEY, meta());
     const tokens: Record<string, string> = {};
-    const subs: { teamId: string; id: string; channel: string }[] = [];
+    const subs: Sub[] = [];
     for (let w = 0; subs.length < o.digests; w++) {
       const teamId = `T0PA${String(w).padStart(5, "0")}`;
       const token = `xoxb-${teamId.toLowerCase()}-standin`;
@@ -266,6 +288,36 @@ export async function startWorld(o: WorldOptions): Promise<World> {
     slack.setAppUrl(`${(web as { url: string }).url}/slack/events`);
     log(`deployment and app up, ${subs.length} subscriptions`);
 
+    const digestsOf = (s: Sub, period: string) =>
+      slack
+        .messages(s.channel)
+        .filter(
+          (m) =>
+            m.metadata?.event_type === DIGEST_EVENT_TYPE &&
+            (m.metadata.event_payload as { delivery?: string } | undefined)?.delivery === `${s.id}/${period}`,
+        );
+    const tally = (period: string) => {
+      const counts = subs.map((s) => digestsOf(s, period).length);
+      return {
+        lost: counts.filter((c) => c === 0).length,
+        duplicated: counts.reduce((t, c) => t + Math.max(0, c - 1), 0),
+      };
+    };
+    // What each earlier slot's result counted: a post that came later (a rerun that outlived its
+    // slot's wait) is reported by the slot that finds it, in the name of its own.
+    const counted = new Map<string, { fault: Fault; minReplicas: 0 | 1; lost: number; duplicated: number }>();
+    const lateFindings = (): LateFinding[] => {
+      const found: LateFinding[] = [];
+      for (const [period, c] of counted) {
+        const now = tally(period);
+        const duplicated = now.duplicated - c.duplicated;
+        const delivered = c.lost - now.lost;
+        if (duplicated || delivered)
+          found.push({ fault: c.fault, minReplicas: c.minReplicas, duplicated, delivered });
+        Object.assign(c, now);
+      }
+      return found;
+    };
     let slotNo = 0;
     return {
       close,
@@ -297,15 +349,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
           })),
         );
         await queue.close();
-        const digests = (s: { id: string; channel: string }) =>
-          slack
-            .messages(s.channel)
-            .filter(
-              (m) =>
-                m.metadata?.event_type === DIGEST_EVENT_TYPE &&
-                (m.metadata.event_payload as { delivery?: string } | undefined)?.delivery ===
-                  `${s.id}/${period}`,
-            );
+        const digests = (s: Sub) => digestsOf(s, period);
         const delivered = () => subs.filter((s) => digests(s).length > 0).length;
 
         const commands: Promise<{ url: string | undefined }>[] = [];
@@ -403,6 +447,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
           digests: subs.length,
           lost: counts.filter((c) => c === 0).length,
           duplicated: counts.reduce((t, c) => t + Math.max(0, c - 1), 0),
+          late: lateFindings(),
           recoverySec: firstAfter === undefined ? null : (firstAfter - faultAt) / 1000,
           undeliveredAtEffect,
           lastSec: posts.length ? ((posts.at(-1) as number) - faultAt) / 1000 : null,
@@ -412,6 +457,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
           answeredTwice: sent.filter((c) => shown(c.url) > 1).length,
           notes,
         };
+        counted.set(period, { fault: so.fault, minReplicas: so.minReplicas, ...tally(period) });
         log(`[${so.fault}] ${JSON.stringify(result)}`);
         return result;
       },

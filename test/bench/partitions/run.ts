@@ -12,9 +12,11 @@ import { faultTable, outcomeLine, type SlotOutcome } from "./table.ts";
  * The runs of a world share one deployment and app (a slot each: every subscription's next period),
  * built again when a slot fails. `--parallel K` (or PARTITION_WORLDS=K) runs K worlds side by side,
  * each in a process of its own with namespaces and addresses of its own, run r in world (r-1) mod K.
- * `--until <HH:MM UTC | ISO time>`: no slot starts after it (the table says how many ran). Prints a
+ * `--until <HH:MM UTC | ISO time>`: no slot starts after it (the table says how many ran).
+ * `--settle S`: how long a slot waits after its fault for its last job to end [420]; what a rerun
+ * that outlived the wait posts is counted by the world's next slot, in the row of its own. Prints a
  * line per slot as it ends and the table at the end. Needs root.
- *   node --import tsx test/bench/partitions/run.ts [runs=20] [digests=500] [faults=all] [minReplicas=0,1] [confirm=auto] [--parallel K] [--until T]
+ *   node --import tsx test/bench/partitions/run.ts [runs=20] [digests=500] [faults=all] [minReplicas=0,1] [confirm=auto] [--parallel K] [--until T] [--settle S]
  * e.g. node --import tsx test/bench/partitions/run.ts 3 500 split-brain,pause 0,1 auto --parallel 2
  */
 
@@ -23,6 +25,7 @@ const { values, positionals } = parseArgs({
   options: {
     parallel: { type: "string" },
     until: { type: "string" },
+    settle: { type: "string" },
     // A world's own process (started by the parallel run): its number and the runs it takes.
     world: { type: "string" },
     share: { type: "string" },
@@ -37,6 +40,7 @@ const mins = minArg.split(",").map(Number) as (0 | 1)[];
 const confirm = confirmArg as "auto" | "off";
 const worlds = Number(values.parallel ?? process.env.PARTITION_WORLDS ?? "1");
 const until = values.until === undefined ? undefined : deadline(values.until);
+const settleMs = values.settle === undefined ? undefined : Number(values.settle) * 1000;
 
 /** `HH:MM` (UTC, today) or an ISO time, as ms. */
 function deadline(s: string): number {
@@ -46,38 +50,44 @@ function deadline(s: string): number {
   return at;
 }
 
-/** Runs `share` (run numbers) in world `world`, handing each slot's outcome to `emit`. */
+/**
+ * Runs `share` (run numbers) in world `world`, handing each slot's outcome to `emit`. Each world
+ * starts its runs at a cell of its own (fault and min-replicas-to-write) and goes round from there,
+ * so runs cut short by --until leave every cell with about as many slots.
+ */
 async function runWorld(
   world: number,
   share: number[],
   emit: (o: SlotOutcome) => void | Promise<void>,
 ): Promise<void> {
+  const cells = faults.flatMap((fault) => mins.map((minReplicas) => ({ fault, minReplicas })));
+  const first = Math.floor((world * cells.length) / worlds);
+  const order = [...cells.slice(first), ...cells.slice(0, first)];
   let w: World | undefined;
   try {
     for (const run of share)
-      for (const fault of faults)
-        for (const minReplicas of mins) {
-          if (until !== undefined && Date.now() >= until) return;
-          const started = Date.now();
-          const wallSec = () => (Date.now() - started) / 1000;
-          try {
-            w ??= await startWorld({ world, digests, confirm });
-            const result = await w.slot({ fault, minReplicas });
-            await emit({ run, world, wallSec: wallSec(), result });
-          } catch (err) {
-            await emit({
-              run,
-              world,
-              wallSec: wallSec(),
-              fault,
-              minReplicas,
-              failed: (err as Error).message,
-            });
-            // Whatever the failure left (a server down, a process gone), the next slot starts afresh.
-            await w?.close();
-            w = undefined;
-          }
+      for (const { fault, minReplicas } of order) {
+        if (until !== undefined && Date.now() >= until) return;
+        const started = Date.now();
+        const wallSec = () => (Date.now() - started) / 1000;
+        try {
+          w ??= await startWorld({ world, digests, confirm });
+          const result = await w.slot({ fault, minReplicas, settleMs });
+          await emit({ run, world, wallSec: wallSec(), result });
+        } catch (err) {
+          await emit({
+            run,
+            world,
+            wallSec: wallSec(),
+            fault,
+            minReplicas,
+            failed: (err as Error).message,
+          });
+          // Whatever the failure left (a server down, a process gone), the next slot starts afresh.
+          await w?.close();
+          w = undefined;
         }
+      }
   } finally {
     await w?.close();
   }
@@ -89,11 +99,14 @@ function startWorldProcess(k: number, share: number[], onOutcome: (o: SlotOutcom
     fileURLToPath(import.meta.url),
     [
       ...positionals,
+      "--parallel",
+      String(worlds),
       "--world",
       String(k),
       "--share",
       share.join(","),
       ...(values.until ? ["--until", values.until] : []),
+      ...(values.settle ? ["--settle", values.settle] : []),
     ],
     { stdio: ["ignore", "inherit", "inherit", "ipc"] },
   );
@@ -126,10 +139,11 @@ if (
   worlds > MAX_WORLD + 1 ||
   faults.some((f) => !FAULTS.includes(f)) ||
   mins.some((m) => m !== 0 && m !== 1) ||
-  (confirm !== "auto" && confirm !== "off")
+  (confirm !== "auto" && confirm !== "off") ||
+  (settleMs !== undefined && !(settleMs > 0))
 ) {
   process.stderr.write(
-    `${why ?? "usage: run.ts [runs] [digests] [faults|all] [minReplicas 0,1] [confirm auto|off] [--parallel K] [--until HH:MM]"}\n`,
+    `${why ?? "usage: run.ts [runs] [digests] [faults|all] [minReplicas 0,1] [confirm auto|off] [--parallel K] [--until HH:MM] [--settle S]"}\n`,
   );
   process.exit(2);
 }
