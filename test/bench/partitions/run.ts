@@ -13,10 +13,11 @@ import { faultTable, outcomeLine, type SlotOutcome } from "./table.ts";
  * built again when a slot fails. `--parallel K` (or PARTITION_WORLDS=K) runs K worlds side by side,
  * each in a process of its own with namespaces and addresses of its own, run r in world (r-1) mod K.
  * `--until <HH:MM UTC | ISO time>`: no slot starts after it (the table says how many ran).
+ * `--first-world N` [0]: worlds N to N+K-1, for a second run beside one using 0 to K-1.
  * `--settle S`: how long a slot waits after its fault for its last job to end [420]; what a rerun
  * that outlived the wait posts is counted by the world's next slot, in the row of its own. Prints a
  * line per slot as it ends and the table at the end. Needs root.
- *   node --import tsx test/bench/partitions/run.ts [runs=20] [digests=500] [faults=all] [minReplicas=0,1] [confirm=auto] [--parallel K] [--until T] [--settle S]
+ *   node --import tsx test/bench/partitions/run.ts [runs=20] [digests=500] [faults=all] [minReplicas=0,1] [confirm=auto] [--parallel K] [--until T] [--settle S] [--first-world N]
  * e.g. node --import tsx test/bench/partitions/run.ts 3 500 split-brain,pause 0,1 auto --parallel 2
  */
 
@@ -26,6 +27,7 @@ const { values, positionals } = parseArgs({
     parallel: { type: "string" },
     until: { type: "string" },
     settle: { type: "string" },
+    "first-world": { type: "string" },
     // A world's own process (started by the parallel run): its number and the runs it takes.
     world: { type: "string" },
     share: { type: "string" },
@@ -39,6 +41,7 @@ const faults = (faultsArg === "all" ? [...FAULTS] : faultsArg.split(",")) as Fau
 const mins = minArg.split(",").map(Number) as (0 | 1)[];
 const confirm = confirmArg as "auto" | "off";
 const worlds = Number(values.parallel ?? process.env.PARTITION_WORLDS ?? "1");
+const firstWorld = Number(values["first-world"] ?? "0");
 const until = values.until === undefined ? undefined : deadline(values.until);
 const settleMs = values.settle === undefined ? undefined : Number(values.settle) * 1000;
 
@@ -61,7 +64,7 @@ async function runWorld(
   emit: (o: SlotOutcome) => void | Promise<void>,
 ): Promise<void> {
   const cells = faults.flatMap((fault) => mins.map((minReplicas) => ({ fault, minReplicas })));
-  const first = Math.floor((world * cells.length) / worlds);
+  const first = Math.floor(((world - firstWorld) * cells.length) / worlds);
   const order = [...cells.slice(first), ...cells.slice(0, first)];
   let w: World | undefined;
   try {
@@ -93,7 +96,7 @@ async function runWorld(
   }
 }
 
-/** Starts world k's process with its share of the runs; resolves when it has exited. */
+/** Starts the process of world firstWorld+k with its share of the runs; resolves when it has exited. */
 function startWorldProcess(k: number, share: number[], onOutcome: (o: SlotOutcome) => void) {
   const child: ChildProcess = fork(
     fileURLToPath(import.meta.url),
@@ -101,8 +104,10 @@ function startWorldProcess(k: number, share: number[], onOutcome: (o: SlotOutcom
       ...positionals,
       "--parallel",
       String(worlds),
+      "--first-world",
+      String(firstWorld),
       "--world",
-      String(k),
+      String(firstWorld + k),
       "--share",
       share.join(","),
       ...(values.until ? ["--until", values.until] : []),
@@ -136,14 +141,16 @@ if (
   digests < 1 ||
   !Number.isInteger(worlds) ||
   worlds < 1 ||
-  worlds > MAX_WORLD + 1 ||
+  !Number.isInteger(firstWorld) ||
+  firstWorld < 0 ||
+  firstWorld + worlds > MAX_WORLD + 1 ||
   faults.some((f) => !FAULTS.includes(f)) ||
   mins.some((m) => m !== 0 && m !== 1) ||
   (confirm !== "auto" && confirm !== "off") ||
   (settleMs !== undefined && !(settleMs > 0))
 ) {
   process.stderr.write(
-    `${why ?? "usage: run.ts [runs] [digests] [faults|all] [minReplicas 0,1] [confirm auto|off] [--parallel K] [--until HH:MM] [--settle S]"}\n`,
+    `${why ?? "usage: run.ts [runs] [digests] [faults|all] [minReplicas 0,1] [confirm auto|off] [--parallel K] [--until HH:MM] [--settle S] [--first-world N]"}\n`,
   );
   process.exit(2);
 }
@@ -161,7 +168,7 @@ if (values.world !== undefined) {
 
 const started = new Date();
 process.stdout.write(
-  `${runs} runs of ${faults.join(", ")} × min-replicas ${mins.join(",")}, ${digests} digests a slot, confirm=${confirm}, ${worlds} world(s) side by side; ${machine()}; started ${started.toISOString()}\n`,
+  `${runs} runs of ${faults.join(", ")} × min-replicas ${mins.join(",")}, ${digests} digests a slot, confirm=${confirm}, ${worlds} world(s) side by side (from world ${firstWorld}); ${machine()}; started ${started.toISOString()}\n`,
 );
 const outcomes: SlotOutcome[] = [];
 const onOutcome = (o: SlotOutcome) => {
@@ -169,7 +176,7 @@ const onOutcome = (o: SlotOutcome) => {
   process.stdout.write(`${outcomeLine(o)}\n`);
 };
 const all = Array.from({ length: runs }, (_, i) => i + 1);
-if (worlds === 1) await runWorld(0, all, onOutcome);
+if (worlds === 1) await runWorld(firstWorld, all, onOutcome);
 else {
   const procs = Array.from({ length: Math.min(worlds, runs) }, (_, k) =>
     startWorldProcess(
@@ -185,7 +192,7 @@ else {
     });
   const codes = await Promise.all(procs.map((p) => p.exited));
   codes.forEach((code, k) => {
-    if (code !== 0) process.stdout.write(`world ${k} exited with ${code}\n`);
+    if (code !== 0) process.stdout.write(`world ${firstWorld + k} exited with ${code}\n`);
   });
 }
 process.stdout.write(
