@@ -1,9 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { openSync } from "node:fs";
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { type AddressInfo, connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { freePort } from "../../sandbox/redis.ts";
 import { freshBuild, productModule } from "../setup/product-build.ts";
 import type { Net } from "./netns.ts";
 
@@ -195,13 +194,14 @@ export const startWorkerProcess = (node: string, o: AppOptions) => launch("worke
 export async function startWebProcess(node: string, o: AppOptions): Promise<AppProcess & { url: string }> {
   const webSocket = join(o.dir, `${node}-web.sock`);
   const app = await launch("web", node, o, { webSocket });
-  const port = await freePort();
   const server: Server = createServer((client) => {
     const upstream = connect(webSocket);
     for (const s of [client, upstream]) s.on("error", () => (s === client ? upstream : client).destroy());
     client.pipe(upstream).pipe(client);
   });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
+  // A port the kernel picks as it binds: no window in which a test running beside takes it.
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
   return {
     ...app,
     url: `http://127.0.0.1:${port}`,

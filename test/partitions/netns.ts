@@ -1,16 +1,26 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { startReaper } from "./reaper.ts";
 
 /**
- * Hosts on one machine: each node is a network namespace of its own with one address, 10.77.<n>.2,
- * on a veth pair whose other end is in a router namespace (10.77.<n>.1, forwarding). Links between
+ * Hosts on one machine: each node is a network namespace of its own with one address, 10.<77+w>.<n>.2,
+ * on a veth pair whose other end is in a router namespace (10.<77+w>.<n>.1, forwarding). Links between
  * two nodes are cut in the router with policy rules of type `blackhole`, which drop the packets
  * silently (no RST, no ICMP): what a partition looks like from both ends. Everything lives in
- * namespaces made here, named `<prefix>-…`; the host's own interfaces are never touched (the veth
+ * namespaces made here, named `insp<w>-…`; the host's own interfaces are never touched (the veth
  * pairs are created inside the namespaces). Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN).
+ *
+ * `w` is the world: several run side by side on one machine, each with namespaces and addresses of
+ * its own, and each start removes only what an earlier run of the same world left.
  */
 
-/** Every namespace this harness makes starts with this; a start removes what earlier runs left. */
+/** Every namespace of this harness starts with this and its world's number. */
 export const NS_PREFIX = "insp";
+
+/** Worlds 0 to this one can run side by side (their second octets stay in 10.77–10.126). */
+export const MAX_WORLD = 49;
+
+/** The prefix of world `w`'s namespaces (`insp<w>`, then `-` and the node's name). */
+export const worldPrefix = (world: number) => `${NS_PREFIX}${world}`;
 
 export interface Node {
   name: string;
@@ -52,8 +62,8 @@ function removeNamespace(ns: string): void {
   spawnSync("ip", ["netns", "del", ns], { stdio: "ignore" });
 }
 
-/** Namespaces (and their processes) that earlier runs left behind, killed or not. */
-export function removeLeftovers(prefix = NS_PREFIX): string[] {
+/** Namespaces of `prefix` (and their processes) that earlier runs left behind, killed or not. */
+export function removeLeftovers(prefix: string): string[] {
   const list = spawnSync("ip", ["netns", "list"], { encoding: "utf8" }).stdout ?? "";
   const left = list
     .split("\n")
@@ -77,27 +87,46 @@ export function namespacesUnavailable(): string | undefined {
   return undefined;
 }
 
+/** Options of createNet. */
+export interface NetOptions {
+  /** Which world [0]: its namespaces' prefix and its addresses. */
+  world?: number;
+  /** Paths (a data dir) the watcher also removes if the process dies before it cleans up. */
+  alsoRemove?: string[];
+}
+
 /**
- * The router and one namespace per node name, wired and addressed. Removes what earlier runs left
- * first, and registers its own removal for the process's exit and SIGINT/SIGTERM (a run killed with
- * SIGKILL leaves it for the next start).
+ * The router and one namespace per node name, wired and addressed. Removes what earlier runs of the
+ * same world left first. Its removal runs at the process's exit and on SIGINT/SIGTERM, and a watcher
+ * outside the process (reaper.ts) does it when the process dies without running them (SIGKILL).
  */
-export function createNet(names: string[], prefix = NS_PREFIX): Net {
+export function createNet(names: string[], o: NetOptions = {}): Net {
+  const world = o.world ?? 0;
+  if (!Number.isInteger(world) || world < 0 || world > MAX_WORLD)
+    throw new Error(`world ${world}: 0 to ${MAX_WORLD}`);
+  const prefix = worldPrefix(world);
   removeLeftovers(prefix);
   const router = `${prefix}-router`;
+  const all = [router, ...names.map((name) => `${prefix}-${name}`)];
+  const reaper = startReaper({ namespaces: all, paths: o.alsoRemove ?? [] });
   const nodes = new Map<string, Node>();
   const made: string[] = [];
-  const destroy = () => {
+  const removeAll = () => {
     for (const ns of made.splice(0).reverse()) removeNamespace(ns);
-    process.off("exit", destroy);
+    process.off("exit", removeAll);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   };
+  // On a signal the watcher stays: it still removes `alsoRemove` once the process is gone.
   const onSignal = (sig: NodeJS.Signals) => {
-    destroy();
+    removeAll();
     process.kill(process.pid, sig);
   };
-  process.on("exit", destroy);
+  const destroy = () => {
+    removeAll();
+    reaper.release();
+  };
+  process.on("exit", removeAll);
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
@@ -107,7 +136,7 @@ export function createNet(names: string[], prefix = NS_PREFIX): Net {
     spawnSync("ip", ["netns", "exec", router, "sysctl", "-qw", "net.ipv4.ip_forward=1"]);
     names.forEach((name, i) => {
       const ns = `${prefix}-${name}`;
-      const subnet = `10.77.${i + 1}`;
+      const subnet = `10.${77 + world}.${i + 1}`;
       ip("netns", "add", ns);
       made.push(ns);
       // Made inside the router with its peer inside the node: no interface ever shows on the host.

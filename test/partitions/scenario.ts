@@ -13,10 +13,10 @@ import { formatKeyring, generateKeyring } from "../../src/store/crypto.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
 import { newSubscriptionId } from "../../src/subscriptions/ids.ts";
 import { createSubscriptionStore } from "../../src/subscriptions/store.ts";
-import { storedSubscription } from "../fixtures/subscription.ts";
+import { quietTime, storedSubscription } from "../fixtures/subscription.ts";
 import { type AppProcess, startWebProcess, startWorkerProcess } from "./app-processes.ts";
 import { type Deployment, NAME, startDeployment } from "./deployment.ts";
-import { createNet, type Net, NS_PREFIX, removeLeftovers } from "./netns.ts";
+import { createNet, type Net, removeLeftovers, worldPrefix } from "./netns.ts";
 
 /**
  * One run of one fault: a Sentinel deployment (primary, replica, three sentinels), three delivery
@@ -28,17 +28,14 @@ import { createNet, type Net, NS_PREFIX, removeLeftovers } from "./netns.ts";
 export const FAULTS = ["split-brain", "pause", "half-open", "failovers", "lagging-replica"] as const;
 export type Fault = (typeof FAULTS)[number];
 
-export interface RunOptions {
+/** Posts of an earlier slot's digests that came after that slot was counted, named by that slot. */
+export interface LateFinding {
   fault: Fault;
-  digests: number;
-  /** The servers' min-replicas-to-write (0: Redis' default). */
   minReplicas: 0 | 1;
-  /** REDIS_CONFIRM_WRITES of the app [auto]. */
-  confirm?: "auto" | "off";
-  concurrency?: number;
-  /** How long the whole slot may take after the fault before the run counts what it has [240 s]. */
-  settleMs?: number;
-  log?: (line: string) => void;
+  /** Digests posted twice since: duplicates all the same. */
+  duplicated: number;
+  /** Digests counted lost that were posted since: late, not lost. */
+  delivered: number;
 }
 
 export interface RunResult {
@@ -48,12 +45,23 @@ export interface RunResult {
   digests: number;
   lost: number;
   duplicated: number;
+  /**
+   * Posts of the world's earlier slots' digests that came after those slots were counted (a rerun
+   * that outlived its slot's wait), found by this slot.
+   */
+  late: LateFinding[];
   /** Seconds from the fault to the first post after its effect (the promotion, or the link back). */
   recoverySec: number | null;
   /** Digests of the slot not yet out when the fault's effect came (0: recovery had nothing to show). */
   undeliveredAtEffect: number;
   /** Seconds from the fault to the last post of the slot. */
   lastSec: number | null;
+  /**
+   * Seconds from the fault until no job of the slot was left (null: some still were when the run
+   * stopped waiting). Past the last post while reruns of delivered digests (a job whose lock was
+   * lost, a claim held for its lease) wait their turn to find their digest out already.
+   */
+  drainedSec: number | null;
   commands: number;
   /** Commands answered (their "busy" note aside). */
   answered: number;
@@ -63,20 +71,30 @@ export interface RunResult {
   notes: string[];
 }
 
-const DIR_PREFIX = "insights-partition-";
+/** World `w`'s data dirs start with this and `w-`. */
+const DIR_PREFIX = "insights-partition-w";
 const SIGNING_SECRET = "partition-signing-secret";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Data dirs of earlier runs (the namespaces go in createNet). */
-function removeLeftoverDirs(): void {
+/** Removes everything earlier runs of world `world` left: namespaces, their processes, data dirs. */
+export function cleanUpEarlierRuns(world: number): void {
+  removeLeftovers(worldPrefix(world));
   for (const name of readdirSync(tmpdir()))
-    if (name.startsWith(DIR_PREFIX)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    if (name.startsWith(`${DIR_PREFIX}${world}-`))
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
 }
 
-/** Removes everything earlier runs left: namespaces, their processes, data dirs. */
-export function cleanUpEarlierRuns(): void {
-  removeLeftovers(NS_PREFIX);
-  removeLeftoverDirs();
+/** The app's budget for the history reads of a Marketplace app (Slack's Tier 3), as the stand-in applies it. */
+const TIER_3_HISTORY = {
+  "conversations.history": { points: 50, durationSec: 60 },
+  "conversations.replies": { points: 50, durationSec: 60 },
+};
+
+/** A subscription of the world: its workspace, id and channel. */
+interface Sub {
+  teamId: string;
+  id: string;
+  channel: string;
 }
 
 const SERVERS: [string, string] = ["r0", "r1"];
@@ -86,6 +104,11 @@ const NODES = [...SERVERS, ...SENTINELS, ...WORKERS, "web"];
 
 /** Options of startWorld. */
 export interface WorldOptions {
+  /**
+   * Which world [0]: worlds of different numbers run side by side on one machine (namespaces,
+   * addresses and data dirs of their own); a start removes what an earlier run of its number left.
+   */
+  world?: number;
   /** Subscriptions (one a channel), each delivered once a slot. */
   digests: number;
   /** REDIS_CONFIRM_WRITES of the app [auto]. */
@@ -93,12 +116,20 @@ export interface WorldOptions {
   /** WORKER_CONCURRENCY of each of the three workers [20]. */
   concurrency?: number;
   /**
-   * The delivery claim's lease and BullMQ's lock and stalled check [the product's: 120 s, 30 s, 30 s].
-   * A claim a cut-off worker took before the cut holds its delivery back for its lease after the
-   * failover, and a job whose lock was lost waits for the stalled check: the short form shortens
-   * them to fit CI.
+   * The delivery claim's lease and BullMQ's lock and stalled check [the product's: 120 s, 30 s, 30 s],
+   * and Slack's history budget. A claim a cut-off worker took before the cut holds its delivery back
+   * for its lease after the failover, a job whose lock was lost waits for the stalled check, and a
+   * rerun that must look for its post in the channel waits its turn at conversations.history, once a
+   * minute per workspace for apps outside the Marketplace (reruns in one workspace queue up minute
+   * after minute): the short form shortens them to fit CI. The same checks run, sooner.
    */
-  fast?: { leaseMs: number; lockDuration: number; stalledInterval: number };
+  fast?: {
+    leaseMs: number;
+    lockDuration: number;
+    stalledInterval: number;
+    /** conversations.history and .replies as Slack serves Marketplace apps (Tier 3, about 50 a minute). */
+    marketplaceHistory?: boolean;
+  };
   log?: (line: string) => void;
 }
 
@@ -120,14 +151,16 @@ export interface World {
 
 /**
  * The deployment and the app on their hosts, with the subscriptions stored; each slot queues a new
- * period of all of them. Removes what earlier runs left before it starts, and everything it made when
- * it closes (or when the process exits).
+ * period of all of them. Removes what earlier runs of its world left before it starts, and everything
+ * it made when it closes, when the process exits or is stopped by a signal, and (through a watcher
+ * outside the process, reaper.ts) when it is killed outright.
  */
 export async function startWorld(o: WorldOptions): Promise<World> {
   const log = o.log ?? (() => undefined);
   const confirm = o.confirm ?? "auto";
-  cleanUpEarlierRuns();
-  const dir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
+  const world = o.world ?? 0;
+  cleanUpEarlierRuns(world);
+  const dir = mkdtempSync(join(tmpdir(), `${DIR_PREFIX}${world}-`));
   const closers: (() => Promise<unknown> | unknown)[] = [
     () => {
       // PARTITIONS_KEEP_LOGS=<dir>: the processes' logs are copied there before the data dir goes.
@@ -148,14 +181,18 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   };
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   try {
-    const net = createNet(NODES);
+    const net = createNet(NODES, { world, alsoRemove: [dir] });
     closers.push(() => net.destroy());
     const dep: Deployment = await startDeployment({ net, dir, servers: SERVERS, sentinels: SENTINELS });
     closers.push(() => dep.close());
     const today = utcToday();
     const emulator = await startEmulator({ today: () => today });
     closers.push(() => emulator.close());
-    const slack = await startSlackStandIn({ signingSecret: SIGNING_SECRET, appUrl: "http://127.0.0.1:9/" });
+    const slack = await startSlackStandIn({
+      signingSecret: SIGNING_SECRET,
+      appUrl: "http://127.0.0.1:9/",
+      history: o.fast?.marketplaceHistory ? "marketplace" : "non_marketplace",
+    });
     closers.push(() => slack.close());
 
     // 20 channels a workspace, each subscribed once, each workspace with the demo key.
@@ -170,7 +207,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
     const meta = () => ({ savedBy: DEMO.admin, savedAt: new Date().toISOString() });
     await apiKeys.save({ teamId: DEMO.teamId }, DEMO_API_KEY, meta());
     const tokens: Record<string, string> = {};
-    const subs: { teamId: string; id: string; channel: string }[] = [];
+    const subs: Sub[] = [];
     for (let w = 0; subs.length < o.digests; w++) {
       const teamId = `T0PA${String(w).padStart(5, "0")}`;
       const token = `xoxb-${teamId.toLowerCase()}-standin`;
@@ -194,6 +231,8 @@ export async function startWorld(o: WorldOptions): Promise<World> {
           ownerId: `U${teamId.slice(1)}A`,
           channelId,
           schedule: { kind: "daily" },
+          // Hours from now: the schedulers the app keeps for them never fire during a run.
+          time: quietTime({ kind: "daily" }),
           drivers: false,
         });
         await store.insert(sub);
@@ -235,6 +274,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
         ? {
             claims: { leaseMs: o.fast.leaseMs },
             locks: { lockDuration: o.fast.lockDuration, stalledInterval: o.fast.stalledInterval },
+            ...(o.fast.marketplaceHistory ? { pacing: { methods: TIER_3_HISTORY } } : {}),
           }
         : {},
     };
@@ -248,6 +288,36 @@ export async function startWorld(o: WorldOptions): Promise<World> {
     slack.setAppUrl(`${(web as { url: string }).url}/slack/events`);
     log(`deployment and app up, ${subs.length} subscriptions`);
 
+    const digestsOf = (s: Sub, period: string) =>
+      slack
+        .messages(s.channel)
+        .filter(
+          (m) =>
+            m.metadata?.event_type === DIGEST_EVENT_TYPE &&
+            (m.metadata.event_payload as { delivery?: string } | undefined)?.delivery === `${s.id}/${period}`,
+        );
+    const tally = (period: string) => {
+      const counts = subs.map((s) => digestsOf(s, period).length);
+      return {
+        lost: counts.filter((c) => c === 0).length,
+        duplicated: counts.reduce((t, c) => t + Math.max(0, c - 1), 0),
+      };
+    };
+    // What each earlier slot's result counted: a post that came later (a rerun that outlived its
+    // slot's wait) is reported by the slot that finds it, in the name of its own.
+    const counted = new Map<string, { fault: Fault; minReplicas: 0 | 1; lost: number; duplicated: number }>();
+    const lateFindings = (): LateFinding[] => {
+      const found: LateFinding[] = [];
+      for (const [period, c] of counted) {
+        const now = tally(period);
+        const duplicated = now.duplicated - c.duplicated;
+        const delivered = c.lost - now.lost;
+        if (duplicated || delivered)
+          found.push({ fault: c.fault, minReplicas: c.minReplicas, duplicated, delivered });
+        Object.assign(c, now);
+      }
+      return found;
+    };
     let slotNo = 0;
     return {
       close,
@@ -279,15 +349,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
           })),
         );
         await queue.close();
-        const digests = (s: { id: string; channel: string }) =>
-          slack
-            .messages(s.channel)
-            .filter(
-              (m) =>
-                m.metadata?.event_type === DIGEST_EVENT_TYPE &&
-                (m.metadata.event_payload as { delivery?: string } | undefined)?.delivery ===
-                  `${s.id}/${period}`,
-            );
+        const digests = (s: Sub) => digestsOf(s, period);
         const delivered = () => subs.filter((s) => digests(s).length > 0).length;
 
         const commands: Promise<{ url: string | undefined }>[] = [];
@@ -327,13 +389,13 @@ export async function startWorld(o: WorldOptions): Promise<World> {
             log,
             so.maxFailovers ?? 12,
           ));
-          await sleep(5_000);
         } finally {
           typing = false;
           await typist;
         }
         // Until every job of the slot has ended: a rerun that would post twice may come late (a job
-        // whose lock was lost waits for the stalled check, a claim for its lease).
+        // whose lock was lost waits for the stalled check, a claim for its lease). The subscriptions'
+        // own schedulers keep a job delayed until their next firing, hours away: not the slot's.
         const deadline = Date.now() + (so.settleMs ?? 420_000);
         const queueEmpty = async () => {
           try {
@@ -343,15 +405,16 @@ export async function startWorld(o: WorldOptions): Promise<World> {
               name: queueName,
               logger: silentLogger(),
             });
-            const c = await q.getJobCounts("wait", "active", "delayed", "prioritized");
+            const jobs = await q.getJobs(["wait", "active", "delayed", "prioritized"]);
             await q.close();
-            return Object.values(c).every((n) => n === 0);
+            return jobs.every((j) => j.name === JOB_NAME.slot);
           } catch {
             return false;
           }
         };
         while (Date.now() < deadline && (delivered() < subs.length || !(await queueEmpty())))
           await sleep(1_000);
+        const drainedAt = Date.now() < deadline ? Date.now() : null;
         // Room for a second post (a duplicate) to show up.
         await sleep(5_000);
 
@@ -384,14 +447,17 @@ export async function startWorld(o: WorldOptions): Promise<World> {
           digests: subs.length,
           lost: counts.filter((c) => c === 0).length,
           duplicated: counts.reduce((t, c) => t + Math.max(0, c - 1), 0),
+          late: lateFindings(),
           recoverySec: firstAfter === undefined ? null : (firstAfter - faultAt) / 1000,
           undeliveredAtEffect,
           lastSec: posts.length ? ((posts.at(-1) as number) - faultAt) / 1000 : null,
+          drainedSec: drainedAt === null ? null : (drainedAt - faultAt) / 1000,
           commands: sent.length,
           answered: sent.filter((c) => replies(c.url).length > 0).length,
           answeredTwice: sent.filter((c) => shown(c.url) > 1).length,
           notes,
         };
+        counted.set(period, { fault: so.fault, minReplicas: so.minReplicas, ...tally(period) });
         log(`[${so.fault}] ${JSON.stringify(result)}`);
         return result;
       },
@@ -399,21 +465,6 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   } catch (err) {
     await close();
     throw err;
-  }
-}
-
-/** One fault in a world of its own (the bench's unit: runs do not share what a fault left). */
-export async function runFault(o: RunOptions): Promise<RunResult> {
-  const world = await startWorld({
-    digests: o.digests,
-    confirm: o.confirm,
-    concurrency: o.concurrency,
-    log: o.log,
-  });
-  try {
-    return await world.slot({ fault: o.fault, minReplicas: o.minReplicas, settleMs: o.settleMs });
-  } finally {
-    await world.close();
   }
 }
 
@@ -480,12 +531,14 @@ async function inject(
       const faultAt = Date.now();
       let effectAt = 0;
       let primary = old;
-      for (let n = 0; n < maxFailovers && !slotDone(); n++) {
+      for (let n = 0; n < maxFailovers; n++) {
+        // 15 s apart; the last is followed by the slot's tail, which the caller watches.
+        if (n > 0) await sleep(15_000);
+        if (slotDone()) break;
         await dep.admin("s0").call("SENTINEL", "FAILOVER", NAME);
         primary = await dep.waitForPromotion(primary, 60_000);
         effectAt ||= Date.now();
         notes.push(`failover ${n + 1} done ${since(faultAt)} in`);
-        await sleep(15_000);
       }
       log(`[failovers] ${notes.join("; ")}`);
       return { faultAt, effectAt };

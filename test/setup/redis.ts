@@ -21,6 +21,10 @@ export default async function setup(project: TestProject) {
     process.stderr.write(`\n${TESTS_NEED_REDIS_SERVER}\n\n`);
     process.exit(1);
   }
+  // The partition tests bring their own Redis (a Sentinel deployment in network namespaces): a run
+  // of them alone (`--project partitions`, CI's step beside `npm test`) starts no server here, and
+  // takes no loopback port from the tests running beside it.
+  if (project.vitest.projects.every((p) => p.name === "partitions")) return;
   const [redis, cluster] = await Promise.all([startPrivateRedis(), startPrivateRedisCluster(3)]);
   project.provide("redisUrl", redis.url);
   project.provide("redisClusterUrl", cluster.url);
