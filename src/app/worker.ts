@@ -95,7 +95,7 @@ export interface WorkerOptions {
   /** Digests people wait for, handed off by the web processes (interactive-worker.ts); false: none [on]. */
   interactive?: false | InteractiveWorkerOptions;
   /** When deliveries wait to start while those requests run here (give-way.ts) [its defaults]. */
-  giveWay?: Pick<GiveWayOptions, "lateMs" | "maxWaitMs">;
+  giveWay?: Pick<GiveWayOptions, "lateMs" | "floorMs">;
   /** How long a delivery waits for Slack to process its chart [8 s, polls from 250 ms]. */
   chartWait?: Partial<ChartWait>;
   /** Slack budgets per workspace and channel [Slack's limits, non-Marketplace history]. */
