@@ -1,5 +1,6 @@
 import { startStreamConsumer } from "../interactive/consumer.ts";
 import { drainLegacyQueue } from "../interactive/legacy.ts";
+import type { GiveWay } from "../jobs/give-way.ts";
 import type { Metrics } from "../metrics.ts";
 import { fromLegacyJob } from "../slack/frame/index.ts";
 import type { RedisClient } from "../store/redis-client.ts";
@@ -21,6 +22,8 @@ export interface InteractiveWorkerOptions {
    * reads and the legacy drain's BullMQ worker use it; every other command keeps the deadline.
    */
   connection?: RedisClient;
+  /** Where this process's deliveries learn that a request runs, so they give way to it [none]. */
+  giveWay?: GiveWay;
 }
 
 /**
@@ -36,6 +39,10 @@ export function startInteractiveWorker(
   // and their next commands go out together, instead of a socket write each.
   const redis = autoPipelined(o.redis, o.logger, "interactive");
   const runner = createInteractiveRunner({ ...o, redis });
+  const run: typeof runner.run = (job) => {
+    const ended = o.giveWay?.request();
+    return runner.run(job).finally(() => ended?.());
+  };
   const consumer = startStreamConsumer({
     connection: redis,
     blocking: o.connection,
@@ -44,7 +51,7 @@ export function startInteractiveWorker(
     concurrency: o.config.interactive.concurrency,
     leaseMs: o.streamLeaseMs,
     logger: o.logger,
-    run: runner.run,
+    run,
   });
   const legacy = drainLegacyQueue({
     connection: o.connection ?? o.redis,
@@ -53,7 +60,7 @@ export function startInteractiveWorker(
     concurrency: o.config.interactive.concurrency,
     logger: o.logger,
     convert: fromLegacyJob,
-    run: runner.run,
+    run,
   });
   o.logger.info(
     { consumer: consumer.name, concurrency: o.config.interactive.concurrency },

@@ -11,6 +11,7 @@ import type { ChartWait } from "../jobs/chart-ready.ts";
 import { createDeliveryClaims } from "../jobs/claims.ts";
 import { createDeliveryProcessor, type DeliveryResult } from "../jobs/deliver.ts";
 import { createDeliveryLog } from "../jobs/delivery-log.ts";
+import { createGiveWay, type GiveWayOptions } from "../jobs/give-way.ts";
 import { type HealthServer, startHealthServer } from "../jobs/health.ts";
 import { inJobSpan } from "../jobs/job-spans.ts";
 import { startStallCheck } from "../jobs/liveness.ts";
@@ -93,6 +94,8 @@ export interface WorkerOptions {
   limits?: Partial<SubscriptionLimits>;
   /** Digests people wait for, handed off by the web processes (interactive-worker.ts); false: none [on]. */
   interactive?: false | InteractiveWorkerOptions;
+  /** When deliveries wait to start while those requests run here (give-way.ts) [its defaults]. */
+  giveWay?: Pick<GiveWayOptions, "lateMs" | "floorMs">;
   /** How long a delivery waits for Slack to process its chart [8 s, polls from 250 ms]. */
   chartWait?: Partial<ChartWait>;
   /** Slack budgets per workspace and channel [Slack's limits, non-Marketplace history]. */
@@ -323,15 +326,26 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       inJobSpan(tracing, job, () => processor(job, token)),
     );
   let closing = false;
+  // Deliveries wait to start while a request people wait on runs here on a late loop (give-way.ts).
+  const giveWay =
+    o.interactive === false
+      ? undefined
+      : createGiveWay({
+          ...o.giveWay,
+          onWait: (waiting) =>
+            logger.debug({ waiting }, "a delivery gives way to the requests people wait on"),
+        });
   // Slots in use and when a job was last taken, for the stall check (liveness.ts).
   let running = 0;
   let lastTakenAt = Date.now();
   const counted: typeof processor = (job, token) => {
     running++;
     lastTakenAt = Date.now();
-    return traced(job, token).finally(() => {
-      running--;
-    });
+    return (giveWay ? giveWay.pass() : Promise.resolve())
+      .then(() => traced(job, token))
+      .finally(() => {
+        running--;
+      });
   };
   const workerOptions = {
     connection: bullmq,
@@ -446,6 +460,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           metrics,
           tokenFor,
           tracing,
+          giveWay,
           ...o.interactive,
         });
   // ──
@@ -496,6 +511,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
       await closeWithin(o.shutdownMs ?? config.shutdownMs, async () => {
         await lookahead?.stop();
         await interactive?.close();
+        giveWay?.close();
         await worker.close();
         await Promise.all(recovering);
         await queue.close();

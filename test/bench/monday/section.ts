@@ -380,7 +380,7 @@ async function alongside(c: RunContext, s: AlongsideContext): Promise<Alongside>
 }
 
 /** One slot of `n` subscriptions with `workers` worker processes, in a world of its own. */
-async function runSlot(
+export async function runSlot(
   plan: MondayPlan,
   n: number,
   workers: number,
