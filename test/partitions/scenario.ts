@@ -140,8 +140,10 @@ export interface SlotOptions {
   minReplicas: 0 | 1;
   /** How long the slot may take after the fault before its posts are counted [420 s]. */
   settleMs?: number;
-  /** `failovers`: at most this many, 15 s apart, while the slot is not out [12]. */
+  /** `failovers`: at most this many, `failoverGapMs` apart, while the slot is not out [12]. */
   maxFailovers?: number;
+  /** `failovers`: the time from one promotion to the next failover [15 s]. */
+  failoverGapMs?: number;
 }
 
 export interface World {
@@ -387,7 +389,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
             () => delivered() === subs.length,
             notes,
             log,
-            so.maxFailovers ?? 12,
+            { max: so.maxFailovers ?? 12, gapMs: so.failoverGapMs ?? 15_000 },
           ));
         } finally {
           typing = false;
@@ -479,7 +481,7 @@ async function inject(
   slotDone: () => boolean,
   notes: string[],
   log: (line: string) => void,
-  maxFailovers: number,
+  failovers: { max: number; gapMs: number },
 ): Promise<{ faultAt: number; effectAt: number }> {
   const old = await dep.primary();
   const replica = SERVERS.find((s) => s !== old) as string;
@@ -531,9 +533,9 @@ async function inject(
       const faultAt = Date.now();
       let effectAt = 0;
       let primary = old;
-      for (let n = 0; n < maxFailovers; n++) {
-        // 15 s apart; the last is followed by the slot's tail, which the caller watches.
-        if (n > 0) await sleep(15_000);
+      for (let n = 0; n < failovers.max; n++) {
+        // The last is followed by the slot's tail, which the caller watches.
+        if (n > 0) await sleep(failovers.gapMs);
         if (slotDone()) break;
         await dep.admin("s0").call("SENTINEL", "FAILOVER", NAME);
         primary = await dep.waitForPromotion(primary, 60_000);
