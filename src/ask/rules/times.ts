@@ -1,5 +1,6 @@
 import type { Sentence } from "../sentence.ts";
 import type { Example } from "./rule.ts";
+import { UNITS } from "./words.ts";
 
 /**
  * Times of day as people say them: `9`, `9am`, `9:30`, `7.30`, `17:00`, `at 0800`, `5 pm`, `noon`,
@@ -44,20 +45,10 @@ export const TIME_BOUNDS: ReadonlySet<string> = new Set([
   "from",
 ]);
 
-const HOUR_WORDS: Readonly<Record<string, number>> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-};
+/** An hour said as a word after "at": one to twelve, the number words a clock face has. */
+const HOUR_WORDS: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(UNITS).filter(([, n]) => n >= 1 && n <= 12),
+);
 
 const pad = (n: number) => String(n).padStart(2, "0");
 

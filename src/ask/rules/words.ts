@@ -32,7 +32,8 @@ function kept(w: string, names: NameIndex): boolean {
   return names.words.has(w) || KNOWN.has(w) || FILLERS.has(w) || isZoneWord(w) || numberOf(w) !== undefined;
 }
 
-const UNITS: Readonly<Record<string, number>> = {
+/** Numbers said as words, zero to nineteen (the hours a clock says are among them). */
+export const UNITS: Readonly<Record<string, number>> = {
   zero: 0,
   one: 1,
   two: 2,
