@@ -1,22 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { readQuestion } from "../../src/ask/read.ts";
-import type { AskReading } from "../../src/ask/types.ts";
-import { understoodText } from "../../src/ask/understood.ts";
-import { parseRange } from "../../src/insights/ranges.ts";
-import type { MonthDay } from "../../src/subscriptions/types.ts";
-import {
-  CORPUS,
-  CORPUS_B,
-  CORPUS_CONTEXT,
-  CORPUS_NOW,
-  CORPUS_TZ,
-  type CorpusEntry,
-} from "../fixtures/ask-corpus.ts";
+import { CORPUS, CORPUS_B } from "../fixtures/ask-corpus.ts";
 import { HELDOUT, HELDOUT_B } from "../fixtures/ask-heldout.ts";
 import { HELDOUT_C } from "../fixtures/ask-heldout-c.ts";
 import { HELDOUT_D } from "../fixtures/ask-heldout-d.ts";
 import { HELDOUT_E } from "../fixtures/ask-heldout-e.ts";
 import { HELDOUT_F } from "../fixtures/ask-heldout-f.ts";
+import { describeMiss, scoreBatch } from "../fixtures/ask-heldout-score.ts";
 
 /**
  * The reader against the sixth held-out batch (test/fixtures/ask-heldout-f.ts): phrasings of the kinds
@@ -61,102 +50,7 @@ import { HELDOUT_F } from "../fixtures/ask-heldout-f.ts";
 /** The count of wrong answers when last scored (reader at fc2556e; 11 at 72342bd): it may not rise. */
 const WRONG_WHEN_LAST_SCORED = 0;
 
-const sorted = (names: readonly string[]) => [...names].sort();
-const span = (r: { from: string; to: string }) => (r.from === r.to ? r.from : `${r.from}..${r.to}`);
-const WORKWEEK = /^weekly mon,tue,wed,thu,fri (\d\d:\d\d)$/;
-const sameSchedule = (s: string | undefined) => s?.replace(WORKWEEK, "weekdays $1");
-
-/**
- * The schedule of a reading in the batch's terms: `hourly`, `daily 08:00`, `weekly mon,thu 09:00`,
- * `weekdays 08:00`, and a month's or quarter's day as the batch writes it (`monthly 1 09:00`,
- * `monthly first mon 09:00`, `monthly lastworkday 17:00`, `quarterly 1 09:00`).
- */
-function scheduleText(r: AskReading): string | undefined {
-  const s = r.schedule;
-  if (!s) return undefined;
-  switch (s.frequency) {
-    case "hourly":
-      return "hourly";
-    case "daily":
-    case "weekdays":
-      return `${s.frequency} ${s.time}`;
-    case "weekly":
-      return `weekly ${s.days.join(",")} ${s.time}`;
-    default:
-      return `${s.frequency} ${monthDayText(s.on ?? { kind: "day", day: 1 })} ${s.time}`;
-  }
-}
-
-const NTH = { 1: "first", 2: "second", 3: "third", 4: "fourth", last: "last" } as const;
-
-/** A day of the month as the batch writes it: `1`, `first mon`, `last fri`, `lastworkday`. */
-function monthDayText(on: MonthDay): string {
-  if (on.kind === "day") return String(on.day);
-  if (on.kind === "workday") return `${on.which}workday`;
-  return `${NTH[on.nth]} ${on.weekday}`;
-}
-
-/** Resolved again at every run: compared by the form's name, not by today's days. */
-const recurring = (intent: string | undefined) => intent === "subscribe" || intent === "alert";
-
-function observed(r: AskReading) {
-  return {
-    intent: r.intent,
-    range: recurring(r.intent) ? r.range.spec : span(r.range),
-    vs: r.comparison ? span(r.comparison) : undefined,
-    metrics: r.metrics,
-    assets: sorted(r.subjects.assets.map((a) => a.displayValue)),
-    groups: sorted(r.subjects.groups),
-    scanners: sorted(r.subjects.scanners.map((s) => s.value)),
-    schedule: recurring(r.intent) ? sameSchedule(scheduleText(r)) : undefined,
-    condition: r.condition,
-  };
-}
-
-function expected(e: CorpusEntry) {
-  const spec = e.range ?? "last7d";
-  return {
-    intent: e.intent,
-    range: recurring(e.intent) ? spec : span(parseRange(spec, { now: CORPUS_NOW, tz: CORPUS_TZ })),
-    vs: e.vs,
-    metrics: e.metrics ?? [],
-    assets: sorted(e.assets ?? []),
-    groups: sorted(e.groups ?? []),
-    scanners: sorted(e.scanners ?? []),
-    schedule: sameSchedule(e.schedule),
-    condition: e.condition,
-  };
-}
-
-type Verdict = "exact" | "refused" | "wrong";
-
-interface Outcome {
-  entry: CorpusEntry;
-  reading: AskReading;
-  verdict: Verdict;
-}
-
-function outcome(entry: CorpusEntry): Outcome {
-  const reading = readQuestion(entry.q, CORPUS_CONTEXT);
-  if (entry.problem) {
-    const verdict = reading.problem?.kind === entry.problem ? "exact" : reading.problem ? "refused" : "wrong";
-    return { entry, reading, verdict };
-  }
-  if (reading.problem) return { entry, reading, verdict: "refused" };
-  const exact = JSON.stringify(observed(reading)) === JSON.stringify(expected(entry));
-  return { entry, reading, verdict: exact ? "exact" : "wrong" };
-}
-
-const outcomes = HELDOUT_F.map(outcome);
-const count = (v: Verdict) => outcomes.filter((o) => o.verdict === v).length;
-const share = (n: number) => `${((100 * n) / outcomes.length).toFixed(1)} %`;
-
-function describeMiss(o: Outcome): string {
-  const got = o.reading.problem
-    ? `refused (${o.reading.problem.kind})`
-    : `${understoodText(o.reading, CORPUS_TZ)} ${JSON.stringify(observed(o.reading))}`;
-  return `  ${o.verdict === "wrong" ? "✗ wrong" : "· refused"} ${JSON.stringify(o.entry.q)} → ${got}`;
-}
+const { outcomes, count, share } = scoreBatch(HELDOUT_F);
 
 describe("plain-language held-out batch F (2026-12-06, written before the reader's changes for it)", () => {
   it("has at least 200 questions and 30 meant to be refused, each unique and none from the sets before it", () => {
