@@ -56,6 +56,7 @@ export const DATE_TESTS = [
 export const CALENDAR_TESTS = [
   "test/e2e/alerts.test.ts", // an alert's message and controls, checked "now"
   "test/integration/alerts-unusual.test.ts", // unusual days, data gaps, weekly rhythms, snoozes
+  "test/integration/alerts-fixrate.test.ts", // a fix rate over the alert's range, a day with no rate
   "test/e2e/demo.test.ts", // the whole demo, its planted scenarios and the unusual day among them
   "test/e2e/digest-command.test.ts", // digests of the current period, today partial
 ];
