@@ -132,6 +132,11 @@ export interface InteractiveConfig {
   concurrency: number;
   /** Worker threads computing digests when web and worker run as one process (`start`). */
   threads: number;
+  /**
+   * Threads of a worker process that compute the requests it reads (0: on its event loop, between
+   * its deliveries' steps).
+   */
+  workerThreads: number;
 }
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -400,6 +405,7 @@ const schema = z.object({
   INTERACTIVE_BUSY_AFTER_MS: int("INTERACTIVE_BUSY_AFTER_MS", 0, 600_000).optional(),
   INTERACTIVE_CONCURRENCY: int("INTERACTIVE_CONCURRENCY", 1, 500).optional(),
   INTERACTIVE_THREADS: int("INTERACTIVE_THREADS", 1, 64).optional(),
+  INTERACTIVE_WORKER_THREADS: int("INTERACTIVE_WORKER_THREADS", 0, 16).optional(),
   WEB_CONCURRENCY: int("WEB_CONCURRENCY", 1, 64).optional(),
   WORKER_NICE: int("WORKER_NICE", 0, 19).optional(),
   CLOCK_AT: z
@@ -605,8 +611,12 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     interactive: {
       backlog: e.INTERACTIVE_BACKLOG ?? 1_000,
       busyAfterMs: e.INTERACTIVE_BUSY_AFTER_MS ?? 1_500,
-      concurrency: e.INTERACTIVE_CONCURRENCY ?? 20,
+      // Requests wait mostly on the analytics service and Slack: at 20, a slot's first seconds (people's
+      // caches cold, every request a few round trips) filled the slots and queued requests for seconds.
+      concurrency: e.INTERACTIVE_CONCURRENCY ?? 50,
       threads: e.INTERACTIVE_THREADS ?? defaultThreads(),
+      // One thread: the requests' work off the deliveries' event loop; more only with cores to spare.
+      workerThreads: e.INTERACTIVE_WORKER_THREADS ?? 1,
     },
     webConcurrency: e.WEB_CONCURRENCY ?? 1,
     // A worker that shares a host's cores with a web process gives way to it: acks come first.

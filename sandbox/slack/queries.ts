@@ -33,6 +33,14 @@ export function createQueries(state: StandInState) {
     calls(filter: CallFilter | ((c: RecordedCall) => boolean) = {}): RecordedCall[] {
       return state.calls.filter((c) => (typeof filter === "function" ? filter(c) : matches(c, filter)));
     },
+    /**
+     * The calls recorded from position `from` on (a reset starts again from 0): a reader that keeps
+     * its own count reads each call once, not the whole record every time.
+     */
+    callsFrom(from: number): { calls: RecordedCall[]; next: number } {
+      const start = from > state.calls.length ? 0 : from;
+      return { calls: state.calls.slice(start), next: state.calls.length };
+    },
     /** A channel's current history in ts order (edits applied, deletions gone). */
     messages: (channelId: string): ChannelMessage[] => [...(state.messages.get(channelId) ?? [])],
     /** Ephemeral messages still shown, for one user or everyone. */

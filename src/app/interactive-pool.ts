@@ -17,6 +17,16 @@ export interface ThreadData {
     limits?: Partial<SubscriptionLimits>;
   };
   claimLeaseMs?: number;
+  insightsLockMs?: number;
+  /**
+   * The nice value each thread gives itself [10, never lowering its own: in a single-process install
+   * the event loop that acks Slack comes first]. A worker process passes its own WORKER_NICE, which a
+   * thread also takes back where it inherited a higher one (a replacement started by the deliveries'
+   * thread) and the process may: there the threads' work is what people wait on.
+   */
+  nice?: number;
+  /** The service its spans are exported as [insights-digest-web]. */
+  serviceName?: string;
 }
 
 /** Options of startInteractivePool. */
@@ -27,6 +37,12 @@ export interface InteractivePoolOptions {
   prefix?: string;
   subscriptions?: ThreadData["subscriptions"];
   claimLeaseMs?: number;
+  insightsLockMs?: number;
+  /** See ThreadData.nice [10]. */
+  nice?: number;
+  serviceName?: string;
+  /** Threads [config.interactive.threads]. */
+  size?: number;
   /** The module every thread runs [interactive-thread beside this file, of the same build]. */
   threadModule?: URL;
 }
@@ -42,7 +58,9 @@ function lineWriter(logger: Logger): (line: string) => void {
 
 /**
  * The digest threads of a single-process install (`start`, the demo, the test stack): the main
- * event loop keeps Slack's acks, `INTERACTIVE_THREADS` threads compute the digests.
+ * event loop keeps Slack's acks, `INTERACTIVE_THREADS` threads compute the digests. A worker process
+ * starts them too (`INTERACTIVE_WORKER_THREADS`), so the requests it reads run beside its deliveries
+ * on an event loop of their own instead of between their steps.
  */
 export function startInteractivePool(o: InteractivePoolOptions) {
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
@@ -53,11 +71,14 @@ export function startInteractivePool(o: InteractivePoolOptions) {
     prefix: o.prefix,
     subscriptions: o.subscriptions ?? {},
     claimLeaseMs: o.claimLeaseMs,
+    insightsLockMs: o.insightsLockMs,
+    nice: o.nice,
+    serviceName: o.serviceName,
   };
   return createThreadPool({
     entry: o.threadModule ?? new URL(`./interactive-thread${ext}`, import.meta.url),
     data,
-    size: o.config.interactive.threads,
+    size: o.size ?? o.config.interactive.threads,
     concurrency: o.config.interactive.concurrency,
     logger: o.logger,
     onLog: lineWriter(o.logger),

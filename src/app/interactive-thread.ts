@@ -1,4 +1,4 @@
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 import { clockOf } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { serveThreadJobs, threadBoot, threadLogDestination } from "../interactive/thread-port.ts";
@@ -15,11 +15,18 @@ import { connectRedis } from "./redis.ts";
  * connection and services, its log lines handed to the main thread, jobs from the pool.
  */
 const data = threadBoot().data as ThreadData;
-// A nice value is per thread on Linux: digest threads give way to the event loop that acks Slack.
+// A nice value is per thread on Linux: under `start` digest threads give way to the event loop that
+// acks Slack; in a worker process they keep its WORKER_NICE while its deliveries' thread goes lower.
+// A thread started after that (a replacement) inherits the deliveries' value and can take its own back
+// only where the process may lower a nice value.
+const nice = data.nice ?? 10;
+let niceRefused = false;
 try {
-  setPriority(10);
+  const now = getPriority();
+  if (now < nice) setPriority(nice);
+  else if (now > nice && data.nice !== undefined) setPriority(nice);
 } catch {
-  // Not allowed here: the threads then share the cores evenly with the event loop.
+  niceRefused = true;
 }
 // The keyring crossed the thread boundary as plain bytes.
 const config: Config = {
@@ -27,6 +34,11 @@ const config: Config = {
   keyring: data.config.keyring?.map((k) => ({ id: k.id, key: Buffer.from(k.key) })),
 };
 const logger = createLogger({ level: data.logLevel, destination: threadLogDestination() });
+if (niceRefused)
+  logger.warn(
+    { nice, now: getPriority() },
+    "a digest thread could not set its priority; it runs at the one it has",
+  );
 const redis = connectRedis(data.redisUrl, logger, "client", config.redisCommandTimeoutMs);
 const runtime = createSubscriptionRuntime({
   redis,
@@ -38,7 +50,10 @@ const runtime = createSubscriptionRuntime({
 });
 const metrics = createMetrics({ defaultMetrics: false });
 // A thread has a module graph of its own: it exports its spans itself, into the trace its request's ack started.
-const tracing = await createTracing({ endpoint: config.otlpEndpoint, serviceName: "insights-digest-web" });
+const tracing = await createTracing({
+  endpoint: config.otlpEndpoint,
+  serviceName: data.serviceName ?? "insights-digest-web",
+});
 const runner = createInteractiveRunner({
   tracing,
   config,
@@ -48,6 +63,7 @@ const runner = createInteractiveRunner({
   prefix: data.prefix,
   subscriptions: runtime.subscriptions,
   claimLeaseMs: data.claimLeaseMs,
+  insightsLockMs: data.insightsLockMs,
 });
 serveThreadJobs({
   run: runner.run,

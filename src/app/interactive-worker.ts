@@ -1,10 +1,12 @@
 import { startStreamConsumer } from "../interactive/consumer.ts";
 import { drainLegacyQueue } from "../interactive/legacy.ts";
+import type { InteractiveJob, InteractiveOutcome } from "../interactive/types.ts";
 import type { GiveWay } from "../jobs/give-way.ts";
 import type { Metrics } from "../metrics.ts";
 import { fromLegacyJob } from "../slack/frame/index.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { createInteractiveRunner, type InteractiveRunnerOptions } from "./interactive.ts";
+import { startInteractivePool, type ThreadData } from "./interactive-pool.ts";
 import { autoPipelined } from "./redis.ts";
 
 /** Options of the worker process's interactive part (WorkerOptions.interactive). */
@@ -24,6 +26,22 @@ export interface InteractiveWorkerOptions {
   connection?: RedisClient;
   /** Where this process's deliveries learn that a request runs, so they give way to it [none]. */
   giveWay?: GiveWay;
+  /**
+   * Threads that compute the requests, each with its own event loop and Redis connection
+   * [INTERACTIVE_WORKER_THREADS for a worker that opened its own connection; 0, on this event loop,
+   * for one handed a connection, which a thread cannot share].
+   */
+  threads?: number;
+  /** The module each thread runs [interactive-thread beside this file]. */
+  threadModule?: URL;
+}
+
+/** What the threads need besides the runner's options (plain data: copied into each thread). */
+export interface InteractiveThreadsData {
+  redisUrl: string;
+  /** The worker's nice value: the threads keep it. */
+  nice: number;
+  subscriptions: ThreadData["subscriptions"];
 }
 
 /**
@@ -32,16 +50,37 @@ export interface InteractiveWorkerOptions {
  * deliveries.
  */
 export function startInteractiveWorker(
-  o: InteractiveRunnerOptions & InteractiveWorkerOptions & { metrics: Metrics },
+  o: InteractiveRunnerOptions &
+    InteractiveWorkerOptions & { metrics: Metrics; threadsData?: InteractiveThreadsData },
 ) {
   // The requests' own commands (claims, caches, acknowledgements) on a connection that sends what
   // concurrent requests ask in one tick as one write: on a busy worker their replies arrive together
   // and their next commands go out together, instead of a socket write each.
   const redis = autoPipelined(o.redis, o.logger, "interactive");
-  const runner = createInteractiveRunner({ ...o, redis });
-  const run: typeof runner.run = (job) => {
+  // In threads, a request's steps never wait behind a delivery's (rendering, parsing, a chart) on one
+  // event loop: the cores are shared by the scheduler instead, between two loops.
+  const pool =
+    (o.threads ?? 0) > 0 && o.threadsData
+      ? startInteractivePool({
+          config: o.config,
+          redisUrl: o.threadsData.redisUrl,
+          logger: o.logger,
+          prefix: o.prefix,
+          subscriptions: o.threadsData.subscriptions,
+          claimLeaseMs: o.claimLeaseMs,
+          insightsLockMs: o.insightsLockMs,
+          nice: o.threadsData.nice,
+          serviceName: "insights-digest-worker",
+          size: o.threads,
+          threadModule: o.threadModule,
+        })
+      : undefined;
+  const runner = pool ? undefined : createInteractiveRunner({ ...o, redis });
+  const execute = (job: InteractiveJob): Promise<InteractiveOutcome> =>
+    pool ? pool.run(job) : (runner as NonNullable<typeof runner>).run(job);
+  const run = (job: InteractiveJob): Promise<InteractiveOutcome> => {
     const ended = o.giveWay?.request();
-    return runner.run(job).finally(() => ended?.());
+    return execute(job).finally(() => ended?.());
   };
   const consumer = startStreamConsumer({
     connection: redis,
@@ -63,20 +102,26 @@ export function startInteractiveWorker(
     run,
   });
   o.logger.info(
-    { consumer: consumer.name, concurrency: o.config.interactive.concurrency },
+    { consumer: consumer.name, concurrency: o.config.interactive.concurrency, threads: pool?.threads() ?? 0 },
     "interactive worker started",
   );
   return {
     consumer,
+    /** Resolves once the threads can take requests (at once without threads, or after `ms`). */
+    ready: (ms?: number) => pool?.ready(ms) ?? Promise.resolve(),
+    /** The threads' metrics, for the process's /metrics (none without threads). */
+    threadMetrics: (): Promise<unknown[][]> => pool?.metrics() ?? Promise.resolve([]),
     async close() {
       await Promise.all([consumer.close(), legacy.close()]);
-      await runner.close();
+      await pool?.close();
+      await runner?.close();
       await redis.quit().catch(() => redis.disconnect());
     },
     /** Drops its connections without waiting (a stop past SHUTDOWN_TIMEOUT_MS). */
     async disconnect() {
       consumer.disconnect();
       redis.disconnect();
+      await pool?.terminate();
       await legacy.disconnect();
     },
   };

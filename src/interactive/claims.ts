@@ -13,6 +13,8 @@ import { runScript, script } from "../store/scripts.ts";
  *                       the claim is still its own (a run that froze and lost it sends nothing). It
  *                       outlives the lease, so a run taking over knows an answer may already be on
  *                       screen and only repeats what replaces in place (never a second message).
+ *                       Dropped once the request is answered: `d` says as much, in one key instead of two
+ *                       (a busy hour's answered requests are most of what Redis holds for them).
  */
 
 export type RequestClaim =
@@ -67,7 +69,11 @@ return 1`);
 
 const FINISH = script(`
 local v = redis.call('get', KEYS[1])
-if v == ARGV[1] or not v then redis.call('set', KEYS[1], 'd', 'PX', ARGV[2]) return 1 end
+if v == ARGV[1] or not v then
+  redis.call('set', KEYS[1], 'd', 'PX', ARGV[2])
+  redis.call('del', KEYS[2])
+  return 1
+end
 return 0`);
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -109,7 +115,8 @@ export function createRequestClaims(o: RequestClaimOptions): RequestClaims {
       return (await runScript(redis, CONFIRM, [k, `${k}:sent`], [`p|${token}`, leaseMs, doneTtlMs])) === 1;
     },
     async finish(ref, id, token) {
-      await runScript(redis, FINISH, [key(ref, id)], [`p|${token}`, doneTtlMs]);
+      const k = key(ref, id);
+      await runScript(redis, FINISH, [k, `${k}:sent`], [`p|${token}`, doneTtlMs]);
     },
   };
 }

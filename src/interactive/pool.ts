@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../log.ts";
 import { type FromThread, THREAD_BOOTSTRAP, type ThreadBoot, type ToThread } from "./thread-protocol.ts";
-import type { InteractiveExecutor, InteractiveJob } from "./types.ts";
+import type { InteractiveExecutor, InteractiveJob, InteractiveOutcome } from "./types.ts";
 
 /** Options of createThreadPool. Defaults in brackets. */
 export interface ThreadPoolOptions {
@@ -49,6 +49,14 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
   ready(ms?: number): Promise<void>;
   /** Each ready thread's metrics (`getMetricsAsJSON()`), skipping one that does not answer within a second. */
   metrics(): Promise<unknown[][]>;
+  /**
+   * Runs the job in a thread and resolves with how it ended (a stream consumer acknowledges its entry
+   * then). Rejects when the pool closes before the job ran, or drops it after two threads died on it:
+   * the caller leaves it for another process to take over.
+   */
+  run(job: InteractiveJob): Promise<InteractiveOutcome>;
+  /** Stops every thread now, without waiting for what runs (a stop past its time); run()'s callers get an error. */
+  terminate(): Promise<void>;
 } {
   const waiting: InteractiveJob[] = [];
   const slots = new Set<Slot>();
@@ -64,6 +72,8 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
   const crashes = new Map<string, number>();
   const asked = new Map<number, (metrics: unknown[]) => void>();
   const readyWaiters = new Set<() => void>();
+  // Callers of run() waiting for their job's end, by job id.
+  const awaiting = new Map<string, { resolve(o: InteractiveOutcome): void; reject(e: Error): void }>();
   const allReady = () => slots.size > 0 && [...slots].every((s) => s.ready);
 
   const busy = () => waiting.length > 0 || [...slots].some((s) => s.running.size > 0);
@@ -97,6 +107,8 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
           asked.delete(m.seq);
         } else if (m.type === "done") {
           slot.running.delete(m.outcome.id);
+          awaiting.get(m.outcome.id)?.resolve(m.outcome);
+          awaiting.delete(m.outcome.id);
           if (!busy()) idle?.();
         }
         dispatch();
@@ -112,6 +124,8 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
           crashes.set(job.id, n);
           if (n < 2) return true;
           o.logger.error({ requestId: job.id }, "request dropped: it was running in two threads that died");
+          awaiting.get(job.id)?.reject(new Error("the request was running in two threads that died"));
+          awaiting.delete(job.id);
           return false;
         });
         if (crashes.size > 10_000) crashes.clear();
@@ -168,6 +182,17 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
       waiting.push(job);
       dispatch();
     },
+    run(job) {
+      if (closing || awaiting.has(job.id))
+        return Promise.reject(
+          new Error(closing ? "the digest thread pool is closed" : "the request is running"),
+        );
+      return new Promise<InteractiveOutcome>((resolve, reject) => {
+        awaiting.set(job.id, { resolve, reject });
+        waiting.push(job);
+        dispatch();
+      });
+    },
     async depth() {
       return waiting.length;
     },
@@ -179,6 +204,13 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
         waitedMs: oldest === undefined ? 0 : Math.max(0, now - oldest),
         atMs: now,
       };
+    },
+    async terminate() {
+      closing = true;
+      waiting.length = 0;
+      for (const a of awaiting.values()) a.reject(new Error("the digest thread pool was stopped"));
+      awaiting.clear();
+      await Promise.all([...slots].map((s) => s.worker.terminate()));
     },
     async close() {
       if (busy()) {
@@ -196,6 +228,11 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
           await s.worker.terminate();
         }),
       );
+      // What never ended goes back to its caller unfinished (a stream entry stays pending for another worker).
+      waiting.length = 0;
+      for (const a of awaiting.values())
+        a.reject(new Error("the digest thread pool closed before the request ended"));
+      awaiting.clear();
     },
   };
 }

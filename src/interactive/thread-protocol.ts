@@ -29,8 +29,10 @@ export interface ThreadBoot {
  * that cannot load its module exits with code 1 (the pool logs it and starts another later).
  */
 export const THREAD_BOOTSTRAP = `
-const { workerData } = require("node:worker_threads");
 (async () => {
+  // Read as a script or as a module (a process started with --input-type=module passes that flag
+  // on to its threads): import() is in both, require in scripts only.
+  const { workerData } = await import("node:worker_threads");
   if (workerData.tsx) (await import(workerData.tsx)).register();
   await import(workerData.entry);
 })().catch((err) => {

@@ -39,6 +39,8 @@ export interface OpenLoopArgs extends Target {
   timeoutMs?: number;
   /** How long to keep the sink open for late response_url posts. */
   replyGraceMs?: number;
+  /** The width of `replyWindows`, s [10]. */
+  windowS?: number;
   /** Stop sending at the `stopOpenLoop` call, `durationMs` being the most it runs. */
   untilStopped?: boolean;
 }
@@ -62,6 +64,11 @@ export interface OpenLoopResult {
   replyMs: Summary;
   /** Commands first answered "busy" (the backlog was past its bound); their answer came later. */
   busy: number;
+  /**
+   * Reply times by when the request was sent, in windows of `windowS` from the first send: where in
+   * a run the slow answers fall (a slot's first seconds, or throughout).
+   */
+  replyWindows: { fromS: number; n: number; p50: number; p99: number; max: number; busy: number }[];
   /** Commands acknowledged 200 that got no answer within the grace period. */
   lost: number;
   /** Ack latency and answers by kind of request (`command`, `range`, `why`, `modal`…). */
@@ -292,18 +299,37 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
   const first = new Map(collected.first.map(([n, at]) => [n, at - performance.timeOrigin]));
   const replyMs: number[] = [];
   const byLabelReplies = new Map<string, number[]>();
+  const windowMs = (a.windowS ?? 10) * 1_000;
+  const byWindow = new Map<number, number[]>();
   for (const [n, at] of first) {
     const s = scheduled.get(n);
     if (!s) continue;
     replyMs.push(at - s.at);
     byLabelReplies.set(s.label, [...(byLabelReplies.get(s.label) ?? []), at - s.at]);
+    const w = Math.floor((s.at - t0) / windowMs);
+    byWindow.set(w, [...(byWindow.get(w) ?? []), at - s.at]);
   }
   const lostOf = (label?: string) =>
     [...acked].filter((n) => {
       const s = scheduled.get(n);
       return s && !s.answered && !first.has(n) && (label === undefined || s.label === label);
     }).length;
-  const busy = new Set([...collected.busy, ...ackBusy]).size;
+  const busySet = new Set([...collected.busy, ...ackBusy]);
+  const busy = busySet.size;
+  const busyByWindow = new Map<number, number>();
+  for (const n of busySet) {
+    const s = scheduled.get(n);
+    if (!s) continue;
+    const w = Math.floor((s.at - t0) / windowMs);
+    busyByWindow.set(w, (busyByWindow.get(w) ?? 0) + 1);
+  }
+  const replyWindows = [...byWindow.entries()]
+    .sort(([x], [y]) => x - y)
+    .map(([w, ms]) => {
+      const sum = summarize(ms);
+      const fromS = (w * windowMs) / 1_000;
+      return { fromS, n: sum.n, p50: sum.p50, p99: sum.p99, max: sum.max, busy: busyByWindow.get(w) ?? 0 };
+    });
   const byLabel: OpenLoopResult["byLabel"] = {};
   for (const [label, own] of perLabel) {
     const replies = byLabelReplies.get(label) ?? [];
@@ -325,6 +351,7 @@ export async function openLoop(a: OpenLoopArgs): Promise<OpenLoopResult> {
     replies: replyMs.length,
     replyMs: summarize(replyMs),
     busy,
+    replyWindows,
     lost: lostOf(),
     byLabel,
     byClass: {

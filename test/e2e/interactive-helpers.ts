@@ -9,6 +9,8 @@ export interface WorkerProcess {
   child: ChildProcess;
   /** Its JSON log lines, parsed. */
   lines: Record<string, unknown>[];
+  /** Its other lines on stdout (what `extra` code printed), as they came. */
+  said: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -16,6 +18,8 @@ export interface WorkerProcess {
 export async function spawnWorker(
   stack: Stack,
   interactive: InteractiveWorkerOptions,
+  /** Module code run once the worker started (before it prints `ready`). */
+  extra = "",
 ): Promise<WorkerProcess> {
   const child = spawnWorkerProcess(
     `await startWorker({
@@ -25,7 +29,8 @@ export async function spawnWorker(
       queueName: o.queueName,
       healthPort: null,
       interactive: o.interactive,
-    });`,
+    });
+    ${extra}`,
     {
       env: stack.env,
       prefix: stack.prefix,
@@ -34,6 +39,7 @@ export async function spawnWorker(
     },
   );
   const lines: Record<string, unknown>[] = [];
+  const said: string[] = [];
   let err = "";
   child.stderr?.on("data", (d: Buffer) => {
     err += d.toString();
@@ -53,6 +59,7 @@ export async function spawnWorker(
           clearTimeout(timer);
           resolve();
         } else if (line.startsWith("{")) lines.push(JSON.parse(line) as Record<string, unknown>);
+        else said.push(line);
       }
     });
     child.once("exit", (c) => {
@@ -60,7 +67,7 @@ export async function spawnWorker(
       reject(new Error(`worker exited (${c}) before it was ready: ${err}`));
     });
   });
-  return { child, lines, exited };
+  return { child, lines, said, exited };
 }
 
 /** The claims of handed-off requests in the stack's key space, by key. */

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { findElement } from "../../sandbox/slack/index.ts";
 import { DEMO } from "../../sandbox/stack.ts";
@@ -110,9 +111,9 @@ describe("digests computed by worker processes", () => {
     });
     // Acknowledged as well as deleted: nothing pending in the group for a takeover to run again.
     expect(await stack.redis.xpending(key(), STREAM_GROUP)).toEqual([0, null, null, null]);
-    // What is kept of it is its claim, done (and its "sent" mark), which names no url.
+    // What is kept of it is its claim, done, which names no url; its "sent" mark went with the answer.
     const claims = Object.entries(await requestClaims(stack)).filter(([k]) => !claimed.includes(k));
-    expect(claims.filter(([k]) => !k.endsWith(":sent")).map(([, v]) => v)).toEqual(["d"]);
+    expect(claims.map(([, v]) => v)).toEqual(["d"]);
     expect(JSON.stringify(claims)).not.toContain(url);
   });
 
@@ -130,6 +131,47 @@ describe("digests computed by worker processes", () => {
     expect(Object.values(await requestClaims(stack))).toContain("d");
     // The taker acknowledged the dead worker's entry: nothing is left to run again.
     await stack.slack.waitFor(async () => (await entries()).length === 0, { timeoutMs: 5_000 });
+  });
+
+  it("a worker computes requests on a thread of its own: an answer goes out while its deliveries' event loop is blocked", async () => {
+    // SIGUSR2 blocks the worker's main event loop, where its deliveries run, for 8 s.
+    const hog = `process.on("SIGUSR2", () => {
+      process.stdout.write("hog-start\\n");
+      const end = Date.now() + 8_000;
+      while (Date.now() < end) {}
+      process.stdout.write("hog-end\\n");
+    });`;
+    const worker = await spawnWorker(stack, FAST, hog);
+    workers.push(worker);
+    // Where cores are short, a request's turn comes first: the deliveries' thread (the main one) runs
+    // at nice 19, the request thread at WORKER_NICE (10).
+    const niceOf = (tid: string) => {
+      const stat = readFileSync(`/proc/${worker.child.pid}/task/${tid}/stat`, "utf8");
+      // Fields after the command's closing parenthesis: state is the first, nice the 17th.
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    };
+    expect(niceOf(String(worker.child.pid))).toBe(19);
+    await stack.slack.waitFor(
+      () => readdirSync(`/proc/${worker.child.pid}/task`).some((tid) => niceOf(tid) === 10),
+      { timeoutMs: 10_000, what: "the request thread at nice 10" },
+    );
+    stack.emulator.inject({ kind: "latency", ms: 1_000 }, 1);
+    const sent = await stack.slack.sendCommand({ ...who(), text: "last11d" });
+    const url = sent.responseUrl as string;
+    await stack.slack.waitFor(
+      async () => Object.values(await requestClaims(stack)).some((v) => v.startsWith("p|")),
+      { timeoutMs: 10_000, what: "the request claimed by the worker" },
+    );
+    worker.child.kill("SIGUSR2");
+    await stack.slack.waitFor(() => worker.said.includes("hog-start"), { timeoutMs: 5_000 });
+    const reply = await stack.slack.waitFor(() => accepted(url)[0], {
+      timeoutMs: 7_000,
+      what: "the answer, while the worker's main event loop is blocked",
+    });
+    expect(worker.said).not.toContain("hog-end");
+    expect(findElement((reply.body as { blocks: unknown[] }).blocks, ACTION.share)).toBeDefined();
+    await stack.slack.waitFor(() => worker.said.includes("hog-end"), { timeoutMs: 10_000 });
+    expect(stack.slack.responses(url)).toHaveLength(1);
   });
 
   it("a worker frozen mid-digest loses the request to another; resumed, it does not answer a second time", async () => {

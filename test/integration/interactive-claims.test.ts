@@ -45,6 +45,20 @@ describe("interactive request claims", () => {
     expect(await claims.confirmSending(REF, ID, first.token)).toBe(false);
   });
 
+  it("an answered request leaves one key, not two", async () => {
+    const keys = createKeyScheme({ prefix: `t-iclaims-${randomUUID().slice(0, 8)}` });
+    const claims = createRequestClaims({ redis, keys, leaseMs: 5_000, doneTtlMs: 60_000 });
+    const c = await claims.claim(REF, ID);
+    if (c.state !== "acquired") throw new Error("not acquired");
+    expect(await claims.confirmSending(REF, ID, c.token)).toBe(true);
+    const k = `${keys.namespace(REF)}:ireq:${ID}`;
+    expect(await redis.exists(k, `${k}:sent`)).toBe(2);
+    await claims.finish(REF, ID, c.token);
+    expect(await redis.get(k)).toBe("d");
+    expect(await redis.exists(`${k}:sent`)).toBe(0);
+    expect(await redis.pttl(k)).toBeGreaterThan(50_000);
+  });
+
   it("a dead run's lease runs out; the takeover learns whether an answer may already be out", async () => {
     const claims = claimsFor(150);
     const quiet = await claims.claim(REF, ID);

@@ -78,7 +78,7 @@ describe("loadConfig", () => {
 
   it("reads the interactive backlog, concurrency and threads, with defaults, and names a bad one", () => {
     const d = loadConfig("start", serving).interactive;
-    expect(d).toMatchObject({ backlog: 1_000, busyAfterMs: 1_500, concurrency: 20 });
+    expect(d).toMatchObject({ backlog: 1_000, busyAfterMs: 1_500, concurrency: 50, workerThreads: 1 });
     expect(d.threads).toBeGreaterThanOrEqual(1);
     expect(d.threads).toBeLessThanOrEqual(4);
     const set = {
@@ -87,12 +87,14 @@ describe("loadConfig", () => {
       INTERACTIVE_BUSY_AFTER_MS: "250",
       INTERACTIVE_CONCURRENCY: "3",
       INTERACTIVE_THREADS: "2",
+      INTERACTIVE_WORKER_THREADS: "0",
     };
     expect(loadConfig("start", set).interactive).toEqual({
       backlog: 0,
       busyAfterMs: 250,
       concurrency: 3,
       threads: 2,
+      workerThreads: 0,
     });
     expect(
       configError(() => loadConfig("web", { ...serving, INTERACTIVE_BUSY_AFTER_MS: "soon" })).message,
@@ -102,6 +104,9 @@ describe("loadConfig", () => {
     expect(configError(() => loadConfig("web", { ...serving, INTERACTIVE_THREADS: "0" })).message).toContain(
       "INTERACTIVE_THREADS must be between 1 and 64",
     );
+    expect(
+      configError(() => loadConfig("worker", { ...serving, INTERACTIVE_WORKER_THREADS: "17" })).message,
+    ).toContain("INTERACTIVE_WORKER_THREADS must be between 0 and 16");
   });
 
   it("reads WEB_CONCURRENCY (web processes sharing the port), 1 when unset, and names a bad one", () => {

@@ -227,7 +227,7 @@ describe("a slot of more workspaces than its first round holds", () => {
 
   it("keeps runs of ten in the first round while they fit (the first round's size over the workspaces)", async () => {
     expect(firstRunLength(200, 10, FIRST_ROUND)).toBe(10);
-    expect(firstRunLength(1_000, 10, FIRST_ROUND)).toBe(6);
+    expect(firstRunLength(1_000, 10, FIRST_ROUND)).toBe(3);
     expect(firstRunLength(5_000, 10, FIRST_ROUND)).toBe(1);
     expect(firstRunLength(50_000, 10, FIRST_ROUND)).toBe(1);
     const w = world({ TAAAA0001: 5, TBBBB0001: 9 }, { firstRound: 10 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createThreadPool } from "../../src/interactive/pool.ts";
+import type { InteractiveJob } from "../../src/interactive/types.ts";
 import { silentLogger } from "../../src/log.ts";
 
 /** Timers that keep this process alive (unref'd ones are not listed). */
@@ -21,5 +22,44 @@ describe("the digest thread pool's close", () => {
     // The bound on each thread's exit (seconds long) used to stay armed after the thread had gone,
     // and held a stopping `start` process open that long.
     expect(heldTimers()).toBeLessThanOrEqual(before);
+  });
+});
+
+describe("the digest thread pool's run", () => {
+  const job = (id: string) =>
+    ({
+      id,
+      route: { kind: "command", name: "/insights" },
+      receivedAt: Date.now(),
+    }) as unknown as InteractiveJob;
+  const slowPool = () =>
+    createThreadPool({
+      entry: new URL("../fixtures/threads/slow-thread.ts", import.meta.url),
+      data: {},
+      size: 1,
+      concurrency: 2,
+      logger: silentLogger(),
+      drainMs: 200,
+    });
+
+  it("resolves with how the job ended in its thread; the same request twice at once is refused", async () => {
+    const pool = slowPool();
+    await pool.ready(20_000);
+    expect(await pool.run(job("quick-1"))).toMatchObject({ id: "quick-1", outcome: "ok" });
+    const slow = expect(pool.run(job("slow-1"))).rejects.toThrow("stopped");
+    await expect(pool.run(job("slow-1"))).rejects.toThrow("the request is running");
+    await pool.terminate();
+    await slow;
+  });
+
+  it("a job that never ended when the pool closed goes back to its caller unfinished", async () => {
+    const pool = slowPool();
+    await pool.ready(20_000);
+    const running = pool.run(job("slow-2"));
+    const queued = [pool.run(job("slow-3")), pool.run(job("slow-4"))];
+    const settled = Promise.allSettled([running, ...queued]);
+    await pool.close();
+    expect((await settled).map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
+    await expect(pool.run(job("quick-2"))).rejects.toThrow("closed");
   });
 });

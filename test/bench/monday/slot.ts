@@ -41,6 +41,10 @@ console.log(
           { sent: v.sent, p50: v.replyMs.p50, p99: v.replyMs.p99 },
         ]),
       ),
+      windows: w.replyWindows.map(
+        (x) =>
+          `${x.fromS}s n${x.n} p50 ${Math.round(x.p50)} p99 ${Math.round(x.p99)} max ${Math.round(x.max)} busy ${x.busy}`,
+      ),
       cpu: Object.fromEntries(run.cpu.map((c) => [c.name, c.cpuS])),
       rateCheck: round(w.achievedRate, 1),
     },
