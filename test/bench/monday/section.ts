@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SANDBOX_SIGNING_SECRET } from "../../../sandbox/stack.ts";
-import { RUN_LENGTH } from "../../../src/jobs/fanout.ts";
+import { FIRST_ROUND, firstRunLength, RUN_LENGTH } from "../../../src/jobs/fanout.ts";
 import { SLACK_PACING } from "../../../src/jobs/pacing.ts";
 import { buildMix } from "../ack/mix.ts";
 import { cpuMs, type Proc, spawnProduct } from "../ack/procs.ts";
@@ -182,7 +182,9 @@ export function floorsOf(sizes: number[]): MondayRun["floors"] {
   const largest = Math.max(0, ...sizes);
   return {
     largestWorkspaceS: round(largest / (budget.points / budget.durationSec), 1),
-    firstRunJobs: sizes.reduce((n, s) => n + Math.min(s, RUN_LENGTH), 0),
+    firstRunJobs: ((first) => sizes.reduce((n, s) => n + Math.min(s, first), 0))(
+      firstRunLength(sizes.length, RUN_LENGTH, FIRST_ROUND),
+    ),
   };
 }
 
