@@ -144,13 +144,13 @@ describe("digests computed by worker processes", () => {
     const worker = await spawnWorker(stack, FAST, hog);
     workers.push(worker);
     // Where cores are short, a request's turn comes first: the deliveries' thread (the main one) runs
-    // at nice 19, the request thread at WORKER_NICE (10).
+    // at nice 13, the request thread at WORKER_NICE (10).
     const niceOf = (tid: string) => {
       const stat = readFileSync(`/proc/${worker.child.pid}/task/${tid}/stat`, "utf8");
       // Fields after the command's closing parenthesis: state is the first, nice the 17th.
       return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
     };
-    expect(niceOf(String(worker.child.pid))).toBe(19);
+    expect(niceOf(String(worker.child.pid))).toBe(13);
     await stack.slack.waitFor(
       () => readdirSync(`/proc/${worker.child.pid}/task`).some((tid) => niceOf(tid) === 10),
       { timeoutMs: 10_000, what: "the request thread at nice 10" },
