@@ -615,8 +615,10 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       // caches cold, every request a few round trips) filled the slots and queued requests for seconds.
       concurrency: e.INTERACTIVE_CONCURRENCY ?? 50,
       threads: e.INTERACTIVE_THREADS ?? defaultThreads(),
-      // One thread: the requests' work off the deliveries' event loop; more only with cores to spare.
-      workerThreads: e.INTERACTIVE_WORKER_THREADS ?? 1,
+      // Off by default until a resumed worker's request thread is understood under load (a frozen and
+      // resumed worker missed its check in 20 s on Node 24 beside other work); 1 moves the requests'
+      // work off the deliveries' event loop.
+      workerThreads: e.INTERACTIVE_WORKER_THREADS ?? 0,
     },
     webConcurrency: e.WEB_CONCURRENCY ?? 1,
     // A worker that shares a host's cores with a web process gives way to it: acks come first.

@@ -133,7 +133,7 @@ describe("digests computed by worker processes", () => {
     await stack.slack.waitFor(async () => (await entries()).length === 0, { timeoutMs: 5_000 });
   });
 
-  it("a worker computes requests on a thread of its own: an answer goes out while its deliveries' event loop is blocked", async () => {
+  it("with INTERACTIVE_WORKER_THREADS=1 a worker computes requests on a thread of its own: an answer goes out while its deliveries' event loop is blocked", async () => {
     // SIGUSR2 blocks the worker's main event loop, where its deliveries run, for 8 s.
     const hog = `process.on("SIGUSR2", () => {
       process.stdout.write("hog-start\\n");
@@ -141,7 +141,7 @@ describe("digests computed by worker processes", () => {
       while (Date.now() < end) {}
       process.stdout.write("hog-end\\n");
     });`;
-    const worker = await spawnWorker(stack, FAST, hog);
+    const worker = await spawnWorker(stack, { ...FAST, threads: 1 }, hog);
     workers.push(worker);
     // Where cores are short, a request's turn comes first: the deliveries' thread (the main one) runs
     // at nice 13, the request thread at WORKER_NICE (10).

@@ -78,7 +78,7 @@ describe("loadConfig", () => {
 
   it("reads the interactive backlog, concurrency and threads, with defaults, and names a bad one", () => {
     const d = loadConfig("start", serving).interactive;
-    expect(d).toMatchObject({ backlog: 1_000, busyAfterMs: 1_500, concurrency: 50, workerThreads: 1 });
+    expect(d).toMatchObject({ backlog: 1_000, busyAfterMs: 1_500, concurrency: 50, workerThreads: 0 });
     expect(d.threads).toBeGreaterThanOrEqual(1);
     expect(d.threads).toBeLessThanOrEqual(4);
     const set = {
@@ -87,14 +87,14 @@ describe("loadConfig", () => {
       INTERACTIVE_BUSY_AFTER_MS: "250",
       INTERACTIVE_CONCURRENCY: "3",
       INTERACTIVE_THREADS: "2",
-      INTERACTIVE_WORKER_THREADS: "0",
+      INTERACTIVE_WORKER_THREADS: "2",
     };
     expect(loadConfig("start", set).interactive).toEqual({
       backlog: 0,
       busyAfterMs: 250,
       concurrency: 3,
       threads: 2,
-      workerThreads: 0,
+      workerThreads: 2,
     });
     expect(
       configError(() => loadConfig("web", { ...serving, INTERACTIVE_BUSY_AFTER_MS: "soon" })).message,
