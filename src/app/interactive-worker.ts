@@ -1,9 +1,11 @@
 import { startStreamConsumer } from "../interactive/consumer.ts";
 import { drainLegacyQueue } from "../interactive/legacy.ts";
+import { RESPONSE_URL_TTL_MS } from "../interactive/response-url.ts";
 import type { InteractiveJob, InteractiveOutcome } from "../interactive/types.ts";
 import type { GiveWay } from "../jobs/give-way.ts";
 import type { Metrics } from "../metrics.ts";
 import { fromLegacyJob } from "../slack/frame/index.ts";
+import { isWriteUnconfirmed } from "../store/confirm-writes.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { createInteractiveRunner, type InteractiveRunnerOptions } from "./interactive.ts";
 import { startInteractivePool, type ThreadData } from "./interactive-pool.ts";
@@ -91,6 +93,10 @@ export function startInteractiveWorker(
     leaseMs: o.streamLeaseMs,
     logger: o.logger,
     run,
+    // A claim no replica confirmed (a primary cut off, a replica behind): the same run again in a
+    // second, for as long as its response_url lives, rather than a takeover that counts as a death.
+    retryInMs: (err, job) =>
+      isWriteUnconfirmed(err) && Date.now() - job.receivedAt < RESPONSE_URL_TTL_MS ? 1_000 : undefined,
   });
   const legacy = drainLegacyQueue({
     connection: o.connection ?? o.redis,

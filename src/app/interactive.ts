@@ -1,6 +1,6 @@
 import { WebClient } from "@slack/web-api";
 import { SLASH_COMMAND } from "../../commands/index.ts";
-import type { Config } from "../config.ts";
+import { type Config, parseRedisUrl } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer, type InstallLayer } from "../install/index.ts";
 import { createRequestClaims } from "../interactive/claims.ts";
@@ -11,12 +11,14 @@ import { boltLogger } from "../slack/bolt-logger.ts";
 import { SLACK_TIMEOUT_MS } from "../slack/deadline-fetch.ts";
 import { countOffloaded, type OffloadedEnv, routeTable, runOffloaded } from "../slack/frame/index.ts";
 import { LISTENERS } from "../slack/listeners/index.ts";
+import { createWriteConfirmer, type SentinelView } from "../store/confirm-writes.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { secretTag } from "../store/secret-tag.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import { inSpan, NO_TRACING, type Tracing } from "../tracing.ts";
 import { composeCore } from "./compose.ts";
+import { autoPipelined, sentinelWatch } from "./redis.ts";
 
 /** Options of createInteractiveRunner. Defaults in brackets. */
 export interface InteractiveRunnerOptions {
@@ -39,6 +41,11 @@ export interface InteractiveRunnerOptions {
   insightsLockMs?: number;
   /** Traces: each request's answer continues the trace its ack started [none]. */
   tracing?: Tracing;
+  /**
+   * What a majority of the sentinels say, for confirming a request's claim before its answer goes out
+   * [asked here over connections of its own, on a Sentinel REDIS_URL].
+   */
+  sentinelView?: () => Promise<SentinelView | null>;
 }
 
 /** The bot token of a workspace, looked up where the work runs: jobs never carry one. */
@@ -109,10 +116,34 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
     }
     return client;
   };
+  // A request's claim is confirmed like a delivery's (REDIS_CONFIRM_WRITES): its writes go through a
+  // connection of their own, since a replica's acknowledgement covers the connection it is asked on.
+  const confirming = config.redisConfirmWrites !== "off";
+  const decisive = confirming
+    ? autoPipelined(
+        redis,
+        logger,
+        "interactive decisive",
+        Math.max(config.redisCommandTimeoutMs, config.redisConfirmTimeoutMs + 1_000),
+      )
+    : redis;
+  const sentinels =
+    confirming && !o.sentinelView && config.redisUrl && parseRedisUrl(config.redisUrl).kind === "sentinel"
+      ? sentinelWatch(config.redisUrl, logger)
+      : undefined;
+  const confirmer = confirming
+    ? createWriteConfirmer({
+        redis: decisive,
+        mode: config.redisConfirmWrites,
+        sentinelView: o.sentinelView ?? sentinels?.view,
+        timeoutMs: config.redisConfirmTimeoutMs,
+        logger,
+      })
+    : undefined;
   const env: OffloadedEnv = {
     deps,
     table: routeTable({ command: SLASH_COMMAND, listeners: LISTENERS }),
-    claims: createRequestClaims({ redis, keys: deps.keys, leaseMs: o.claimLeaseMs }),
+    claims: createRequestClaims({ redis: decisive, keys: deps.keys, leaseMs: o.claimLeaseMs, confirmer }),
     slackTimeoutMs: config.slack.timeoutMs,
     clientFor(ref) {
       const key = JSON.stringify(ref);
@@ -141,6 +172,10 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
       countOffloaded(metrics, outcome);
       return outcome;
     },
-    close: () => core.close(),
+    async close() {
+      await core.close();
+      sentinels?.close();
+      if (decisive !== redis) await decisive.quit().catch(() => decisive.disconnect());
+    },
   };
 }

@@ -477,6 +477,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           tokenFor,
           tracing,
           giveWay,
+          sentinelView: sentinels?.view,
           // Threads look bot tokens up themselves (SLACK_BOT_TOKEN or the installations), never
           // through `tokenFor`.
           ...o.interactive,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors.ts";
+import { type WriteConfirmer, WriteUnconfirmed } from "../store/confirm-writes.ts";
 import type { KeyScheme, WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { runScript, script } from "../store/scripts.ts";
@@ -9,12 +10,15 @@ import { runScript, script } from "../store/scripts.ts";
  * process computing it:
  *   `…:ireq:<id>`       `p|<token>` with a lease while a run holds it (renewed as it goes; a killed
  *                       run's lease runs out and the next run takes over), then `d` once answered.
- *   `…:ireq:<id>:sent`  set just before a run's first message goes out, once the run has confirmed
+ *   `…:ireq:<id>:sent`  the run's token, set just before its first message goes out, once the run has confirmed
  *                       the claim is still its own (a run that froze and lost it sends nothing). It
  *                       outlives the lease, so a run taking over knows an answer may already be on
  *                       screen and only repeats what replaces in place (never a second message).
  *                       Dropped once the request is answered: `d` says as much, in one key instead of two
  *                       (a busy hour's answered requests are most of what Redis holds for them).
+ * Where Redis has a replica to fail over to, the claim and its `sent` mark must be held by the replica
+ * before the answer goes out (`confirmer`): a run on a primary cut off from the rest, whose writes a
+ * failover throws away, would otherwise answer, and the run after the failover answer again.
  */
 
 export type RequestClaim =
@@ -30,6 +34,11 @@ export interface RequestClaimOptions {
   leaseMs?: number;
   /** How long an answered request is remembered [31 min]: past that its response_url is dead anyway. */
   doneTtlMs?: number;
+  /**
+   * Waits for a replica to hold the `sent` mark before an answer goes out (on the connection `redis`,
+   * which must be the one it waits on) [none: nothing waited for].
+   */
+  confirmer?: WriteConfirmer;
 }
 
 export interface RequestClaims {
@@ -39,7 +48,8 @@ export interface RequestClaims {
   /**
    * Right before a run's first answer goes out: true when the claim is still the run's own (it is
    * extended, and the request marked as possibly answered); false when another run took it over or
-   * answered, and then this run must not send anything.
+   * answered, and then this run must not send anything. Throws WriteUnconfirmed (`redis_unconfirmed`)
+   * when no replica acknowledged the mark in time: nothing may go out, and the request runs again.
    */
   confirmSending(ref: WorkspaceRef, id: string, token: string): Promise<boolean>;
   /** The request is answered: later runs skip it. A no-op for a run that lost the claim to another. */
@@ -64,8 +74,13 @@ const CONFIRM = script(`
 local v = redis.call('get', KEYS[1])
 if v ~= ARGV[1] and v then return 0 end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('set', KEYS[2], '1', 'PX', ARGV[3])
+redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[3])
 return 1`);
+
+// A run whose mark no replica confirmed sent nothing: its own mark goes, so the next run answers in full.
+const UNSEND = script(`
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0`);
 
 const FINISH = script(`
 local v = redis.call('get', KEYS[1])
@@ -112,7 +127,13 @@ export function createRequestClaims(o: RequestClaimOptions): RequestClaims {
     },
     async confirmSending(ref, id, token) {
       const k = key(ref, id);
-      return (await runScript(redis, CONFIRM, [k, `${k}:sent`], [`p|${token}`, leaseMs, doneTtlMs])) === 1;
+      const ours =
+        (await runScript(redis, CONFIRM, [k, `${k}:sent`], [`p|${token}`, leaseMs, doneTtlMs])) === 1;
+      if (ours && o.confirmer && !(await o.confirmer.confirm())) {
+        await runScript(redis, UNSEND, [`${k}:sent`], [`p|${token}`]).catch(() => undefined);
+        throw new WriteUnconfirmed(o.confirmer.timeoutMs, "the request's claim");
+      }
+      return ours;
     },
     async finish(ref, id, token) {
       const k = key(ref, id);

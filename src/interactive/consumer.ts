@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "../log.ts";
 import { isCluster, type RedisClient } from "../store/redis-client.ts";
-import { DONE_SCRIPT, parseEntry, STREAM_GROUP, streamKey } from "./stream.ts";
+import { DONE_SCRIPT, handedOffLate, parseEntry, STREAM_GROUP, streamKey } from "./stream.ts";
 import type { InteractiveJob, InteractiveOutcome } from "./types.ts";
 
 /** Options of startStreamConsumer. Defaults in brackets. */
@@ -34,6 +34,12 @@ export interface StreamConsumerOptions {
   blockMs?: number;
   logger: Logger;
   run(job: InteractiveJob): Promise<InteractiveOutcome>;
+  /**
+   * For a run that threw: how long to wait before running the job again here, keeping its entry (a
+   * failure that says nothing about the job, such as a write no replica confirmed); undefined leaves
+   * the entry pending for a takeover, which counts towards `maxDeliveries` [never again here].
+   */
+  retryInMs?(err: unknown, job: InteractiveJob): number | undefined;
 }
 
 export interface StreamConsumer {
@@ -86,8 +92,15 @@ export function startStreamConsumer(o: StreamConsumerOptions): StreamConsumer {
     if (inFlight.has(id)) return;
     // A pending entry deleted meanwhile comes back without fields: nothing to run, only to acknowledge.
     const job = Array.isArray(fields) ? parseEntry(fields) : "deleted";
-    if (typeof job === "string") {
-      log.error({ entry: id, why: job }, "interactive entry dropped: not a request this version can run");
+    const late = typeof job !== "string" && handedOffLate(id, job);
+    if (typeof job === "string" || late) {
+      if (late)
+        log.warn(
+          { entry: id, requestId: job.id },
+          "interactive entry dropped: it reached the stream after the web process gave up on it and told the person so",
+        );
+      else
+        log.error({ entry: id, why: job }, "interactive entry dropped: not a request this version can run");
       inFlight.set(
         id,
         done(id).catch(() => undefined),
@@ -95,8 +108,22 @@ export function startStreamConsumer(o: StreamConsumerOptions): StreamConsumer {
       inFlight.get(id)?.finally(() => inFlight.delete(id));
       return;
     }
-    const p = o
-      .run(job)
+    const attempt = async (): Promise<unknown> => {
+      for (;;) {
+        try {
+          return await o.run(job);
+        } catch (err) {
+          const wait = closing ? undefined : o.retryInMs?.(err, job);
+          if (wait === undefined) throw err;
+          log.info(
+            { entry: id, code: (err as { code?: unknown })?.code, wait },
+            "interactive request runs again shortly",
+          );
+          await sleep(wait);
+        }
+      }
+    };
+    const p = attempt()
       .then(
         () => done(id),
         (err: unknown) => {

@@ -51,8 +51,9 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
   metrics(): Promise<unknown[][]>;
   /**
    * Runs the job in a thread and resolves with how it ended (a stream consumer acknowledges its entry
-   * then). Rejects when the pool closes before the job ran, or drops it after two threads died on it:
-   * the caller leaves it for another process to take over.
+   * then). Rejects when the run threw (with its error's message and code), when the pool closes
+   * before the job ran, or drops it after two threads died on it: the caller leaves it for another
+   * process, or a later run, to take over.
    */
   run(job: InteractiveJob): Promise<InteractiveOutcome>;
   /** Stops every thread now, without waiting for what runs (a stop past its time); run()'s callers get an error. */
@@ -107,7 +108,10 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
           asked.delete(m.seq);
         } else if (m.type === "done") {
           slot.running.delete(m.outcome.id);
-          awaiting.get(m.outcome.id)?.resolve(m.outcome);
+          const waiter = awaiting.get(m.outcome.id);
+          if (m.failed !== undefined)
+            waiter?.reject(Object.assign(new Error(m.failed), { code: m.outcome.outcome }));
+          else waiter?.resolve(m.outcome);
           awaiting.delete(m.outcome.id);
           if (!busy()) idle?.();
         }

@@ -1,10 +1,10 @@
-import type { RedisClient } from "../store/redis-client.ts";
+import { isCluster, type RedisClient } from "../store/redis-client.ts";
 import { ADD_SCRIPT, DEPTH_SCRIPT, STREAM_GROUP, streamKey } from "./stream.ts";
 import type { BacklogReading, InteractiveExecutor, InteractiveJob } from "./types.ts";
 
 /** Options of createStreamExecutor. Defaults in brackets. */
 export interface StreamExecutorOptions {
-  /** The web process's fail-fast connection. */
+  /** The web process's fail-fast connection (the writes go on a copy of it: writerOf). */
   connection: RedisClient;
   /** QUEUE_PREFIX, shared with the workers. */
   prefix: string;
@@ -29,6 +29,25 @@ type Scripted = RedisClient & {
   interactiveAdd(key: string, cap: number, group: string, ...jobs: string[]): Promise<[number, number]>;
   interactiveDepth(key: string, group: string): Promise<[number, number]>;
 };
+
+/**
+ * The connection the requests are written on: a copy of the web's that never sends a write later
+ * than the caller was told about it. Without a connection a write fails at once instead of waiting in
+ * ioredis's offline queue, and one without a reply when the connection dropped fails instead of being
+ * sent again on the next one: either would land unseen after the web process had told the person the
+ * hand-off failed (hand-off.ts writes again itself, within the hand-off's deadline).
+ */
+function writerOf(redis: RedisClient): RedisClient {
+  const copy = isCluster(redis)
+    ? redis.duplicate(undefined, {
+        enableOfflineQueue: false,
+        redisOptions: { ...redis.options.redisOptions, autoResendUnfulfilledCommands: false },
+      })
+    : redis.duplicate({ enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
+  // Its failures reach the caller as rejected writes; the web's own connection reports the outage.
+  copy.on("error", () => undefined);
+  return copy;
+}
 
 /** Defines the stream's scripts on a connection (EVALSHA, loaded once per connection). */
 function scripted(redis: RedisClient): Scripted {
@@ -55,6 +74,21 @@ interface Waiting {
  */
 export function createStreamExecutor(o: StreamExecutorOptions): InteractiveExecutor & { key: string } {
   const redis = scripted(o.connection);
+  const writer = scripted(writerOf(o.connection));
+  // A write waits up to two seconds for the writer's connection (just started, or reconnecting), since
+  // nothing queues it meanwhile.
+  const connected = (): Promise<void> =>
+    writer.status === "ready"
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            writer.off("ready", done);
+            resolve();
+          };
+          const timer = setTimeout(done, 2_000);
+          writer.once("ready", done);
+        });
   const key = streamKey(o.prefix, o.name);
   const cap = o.maxLength ?? 50_000;
   const gatherMs = o.gatherMs ?? 10;
@@ -74,15 +108,17 @@ export function createStreamExecutor(o: StreamExecutorOptions): InteractiveExecu
     const batch = gathered;
     gathered = [];
     if (batch.length === 0) return Promise.resolve();
-    const done = redis
-      .interactiveAdd(key, cap, STREAM_GROUP, ...batch.map((w) => w.json))
+    const done = connected()
+      .then(() => writer.interactiveAdd(key, cap, STREAM_GROUP, ...batch.map((w) => w.json)))
       .then(
         (reading) => {
           note(reading);
           for (const w of batch) w.resolve();
         },
         (err: unknown) => {
-          for (const w of batch) w.reject(err);
+          // Redis did not take it (or did not say): hand-off.ts may write it again.
+          const retriable = err instanceof Error ? Object.assign(err, { retriable: true }) : err;
+          for (const w of batch) w.reject(retriable);
         },
       )
       .finally(() => writing.delete(done));
@@ -105,9 +141,11 @@ export function createStreamExecutor(o: StreamExecutorOptions): InteractiveExecu
     },
     waiting: () => seen,
     async close() {
-      // The connection belongs to the composition root; what is gathered is written before it closes.
-      await write();
-      await Promise.all([...writing]);
+      // The web's connection belongs to the composition root; what is gathered is written before the
+      // writer's own closes.
+      await write().catch(() => undefined);
+      await Promise.allSettled([...writing]);
+      await writer.quit().catch(() => writer.disconnect());
     },
   };
 }

@@ -16,6 +16,25 @@ import type { InteractiveJob } from "./types.ts";
 export const INTERACTIVE_STREAM = "interactive";
 export const STREAM_GROUP = "workers";
 
+/**
+ * The hand-off's deadline, so a person is told it failed or gets the answer, never both. The web
+ * process tries to write the request for `windowMs` after it came (a write that failed or timed out is
+ * written again: the request's claim keeps two entries of it to one answer) and takes a reply that
+ * arrives up to `graceMs` later as success. Without one, it tells the person the hand-off failed, at
+ * `handOffBy + graceMs + 2 × skewMs` by its clock. A worker skips an entry that reached the stream
+ * (its id is the server's clock) after `handOffBy + graceMs + skewMs`: `skewMs` is the difference
+ * between the web host's and the Redis host's clocks it allows for. What remains is a write that landed
+ * inside the window while every reply to it was lost: answered, and told it failed.
+ */
+export const HANDOFF = { windowMs: 15_000, graceMs: 2_000, skewMs: 1_000 } as const;
+
+/** Whether an entry reached the stream after its request's web process gave up on handing it off. */
+export function handedOffLate(entryId: string, job: InteractiveJob): boolean {
+  if (job.handOffBy === undefined) return false;
+  const at = Number(entryId.split("-")[0]);
+  return Number.isFinite(at) && at > job.handOffBy + HANDOFF.graceMs + HANDOFF.skewMs;
+}
+
 /** The stream's key. The prefix (QUEUE_PREFIX) is hash-tagged, so on a cluster it is in one slot. */
 export const streamKey = (prefix: string, name = INTERACTIVE_STREAM) => `${prefix}:${name}:requests`;
 

@@ -38,15 +38,20 @@ export function serveThreadJobs(o: {
       const job = m.job;
       const p = o
         .run(job)
-        .catch(
-          (err: unknown): InteractiveOutcome => ({
-            id: job.id,
-            kind: job.route.kind,
-            name: job.route.kind === "command" ? job.route.name : job.route.id,
-            outcome: String((err as { code?: unknown })?.code ?? "error"),
-          }),
+        .then(
+          (outcome) => send({ type: "done", outcome }),
+          (err: unknown) =>
+            send({
+              type: "done",
+              outcome: {
+                id: job.id,
+                kind: job.route.kind,
+                name: job.route.kind === "command" ? job.route.name : job.route.id,
+                outcome: String((err as { code?: unknown })?.code ?? "error"),
+              },
+              failed: String((err as Error)?.message ?? err),
+            }),
         )
-        .then((outcome) => send({ type: "done", outcome }))
         .finally(() => running.delete(p));
       running.add(p);
       return;

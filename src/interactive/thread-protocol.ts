@@ -8,7 +8,8 @@ export type ToThread =
 
 export type FromThread =
   | { type: "ready" }
-  | { type: "done"; outcome: InteractiveOutcome }
+  /** `failed`: the run threw (its message; the outcome carries its code), so it did not end. */
+  | { type: "done"; outcome: InteractiveOutcome; failed?: string }
   | { type: "log"; line: string }
   /** The thread's Prometheus registry as `getMetricsAsJSON()` gives it. */
   | { type: "metrics"; seq: number; metrics: unknown[] }

@@ -73,6 +73,13 @@ export interface InteractiveJob {
    * replaces it), or on the response_url (one of its five uses).
    */
   notice?: "ack" | "response_url";
+  /**
+   * Until when (epoch ms, the acking process's clock) the acking process tries to hand the request
+   * off; past it (see stream.ts, HANDOFF) it tells the person the hand-off failed, so an entry that
+   * reaches the stream later than that (a write that timed out and was sent again on a reconnect, or
+   * sat in a paused server's socket) is not run. Absent in entries from before it existed.
+   */
+  handOffBy?: number;
   /** A slash command's text and the channel's name. */
   command?: { text: string; channelName?: string };
   /** The clicked control, as Slack sent it (one element: its id, block, value or selected option). */

@@ -28,16 +28,23 @@ export interface SentinelView {
   replicas: number;
 }
 
-/** A write that decides a post was not acknowledged by a replica (or the disk) in time. */
+/**
+ * A write that decides a post was not acknowledged by a replica (or the disk) in time: nothing goes
+ * out, and the work is tried again. `what`: whose claim it was [the delivery's].
+ */
 export class WriteUnconfirmed extends AppError<"redis_unconfirmed"> {
-  constructor(timeoutMs: number) {
+  constructor(timeoutMs: number, what = "the delivery's claim") {
     super(
       "redis_unconfirmed",
-      `No Redis replica acknowledged the delivery's claim within ${timeoutMs} ms; not posting, trying again shortly.`,
+      `No Redis replica acknowledged ${what} within ${timeoutMs} ms; not posting, trying again shortly.`,
       { details: { timeoutMs } },
     );
   }
 }
+
+/** Whether an error is WriteUnconfirmed (also across a thread, where only the code survives). */
+export const isWriteUnconfirmed = (err: unknown): boolean =>
+  (err as { code?: unknown } | null)?.code === "redis_unconfirmed";
 
 /** What the confirmations have seen lately, for /readyz. */
 export interface ConfirmReport {

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createRequestClaims } from "../../src/interactive/claims.ts";
+import { silentLogger } from "../../src/log.ts";
+import { createWriteConfirmer } from "../../src/store/confirm-writes.ts";
 import { createKeyScheme } from "../../src/store/keys.ts";
 
 const REF = { teamId: "T0ICLAIM1" };
@@ -97,6 +99,55 @@ describe("interactive request claims", () => {
     }
     expect((await claims.claim(REF, ID)).state).toBe("busy");
     expect(await claims.renew(REF, ID, "not-the-token")).toBe(false);
+  });
+
+  it("an answer waits for a replica to hold the claim: unconfirmed, nothing may go out and the run's mark is taken back", async () => {
+    // REDIS_CONFIRM_WRITES=replica on a server with no replica: no WAIT is ever acknowledged.
+    const decisive = redis.duplicate();
+    const keys = createKeyScheme({ prefix: `t-iclaims-${randomUUID().slice(0, 8)}` });
+    const claims = createRequestClaims({
+      redis: decisive,
+      keys,
+      leaseMs: 300,
+      doneTtlMs: 60_000,
+      confirmer: createWriteConfirmer({
+        redis: decisive,
+        mode: "replica",
+        timeoutMs: 100,
+        logger: silentLogger(),
+      }),
+    });
+    try {
+      const c = await claims.claim(REF, ID);
+      if (c.state !== "acquired") throw new Error("not acquired");
+      await expect(claims.confirmSending(REF, ID, c.token)).rejects.toMatchObject({
+        code: "redis_unconfirmed",
+        message: expect.stringContaining("the request's claim"),
+      });
+      // The next run (once the lease has run out) answers in full: nothing was on screen.
+      const k = `${keys.namespace(REF)}:ireq:${ID}`;
+      expect(await redis.exists(`${k}:sent`)).toBe(0);
+      await sleep(350);
+      expect(await claims.claim(REF, ID)).toMatchObject({ state: "acquired", sent: false });
+    } finally {
+      decisive.disconnect();
+    }
+  });
+
+  it("where nothing needs confirming (auto, no replica), an answer goes out at once", async () => {
+    const decisive = redis.duplicate();
+    const claims = createRequestClaims({
+      redis: decisive,
+      keys: createKeyScheme({ prefix: `t-iclaims-${randomUUID().slice(0, 8)}` }),
+      confirmer: createWriteConfirmer({ redis: decisive, mode: "auto", logger: silentLogger() }),
+    });
+    try {
+      const c = await claims.claim(REF, ID);
+      if (c.state !== "acquired") throw new Error("not acquired");
+      expect(await claims.confirmSending(REF, ID, c.token)).toBe(true);
+    } finally {
+      decisive.disconnect();
+    }
   });
 
   it("refuses a request id that could escape its key", async () => {

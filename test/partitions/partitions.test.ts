@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { namespacesUnavailable } from "./netns.ts";
-import { FAULTS, type Fault, type RunResult, startWorld, type World } from "./scenario.ts";
+import { FAULTS, type Fault, type RunResult, SHORT_WAITS, startWorld, type World } from "./scenario.ts";
 
 /**
  * The short form of the partition runs (test/bench/partitions/run.ts runs each fault many times):
@@ -36,16 +36,14 @@ beforeAll(async () => {
     throw new Error(
       `The partition tests cannot run here: ${why}. They need root and ip netns (CI runs as root).`,
     );
-  // Shorter waits than the product's (a 20 s claim lease rather than 2 min, 10 s job locks checked
-  // every 5 s rather than 30 s, the channel history a Marketplace app may read rather than a page a
-  // minute): a delivery a fault interrupted waits them out, and CI has minutes.
+  // The short form's waits (SHORT_WAITS).
   const started = await Promise.allSettled(
     PLAN.map((_, k) =>
       startWorld({
         world: FIRST_WORLD + k,
         digests: 120,
         concurrency: 10,
-        fast: { leaseMs: 20_000, lockDuration: 10_000, stalledInterval: 5_000, marketplaceHistory: true },
+        fast: SHORT_WAITS.fast,
         log: (l) => console.info(`[world ${FIRST_WORLD + k}] ${l}`),
       }),
     ),
@@ -64,11 +62,7 @@ function slotOf(fault: Fault): Promise<RunResult> {
   const slot = (turns[k] as Promise<unknown>).then(() => {
     const world = worlds[k];
     if (!world) throw new Error(`no world ${k}`);
-    // Four failovers rather than up to twelve: the slot's tail is what follows. 20 s apart: posts
-    // resume once a replica holds the claims again (the demoted primary rejoining), about 15 s after
-    // a promotion, and at 15 s apart a loaded machine sometimes lost that race twice (no post until
-    // 47 s, past the recovery bound, with nothing lost or twice).
-    return world.slot({ fault, minReplicas: 0, settleMs: 300_000, maxFailovers: 4, failoverGapMs: 20_000 });
+    return world.slot({ fault, minReplicas: 0, settleMs: 300_000, ...SHORT_WAITS.slot });
   });
   turns[k] = slot.catch(() => undefined);
   return slot;

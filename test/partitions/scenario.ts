@@ -152,6 +152,19 @@ export interface World {
 }
 
 /**
+ * The short form's waits, shorter than the product's (a 20 s claim lease rather than 2 min, 10 s job
+ * locks checked every 5 s rather than 30 s, the channel history a Marketplace app may read rather than
+ * a page a minute; four failovers 20 s apart): a delivery a fault interrupted waits them out, and CI
+ * has minutes. 20 s apart, since posts resume once a replica holds the claims again (the demoted
+ * primary rejoining), about 15 s after a promotion, and at 15 s apart a loaded machine sometimes lost
+ * that race twice.
+ */
+export const SHORT_WAITS = {
+  fast: { leaseMs: 20_000, lockDuration: 10_000, stalledInterval: 5_000, marketplaceHistory: true },
+  slot: { maxFailovers: 4, failoverGapMs: 20_000 },
+} as const;
+
+/**
  * The deployment and the app on their hosts, with the subscriptions stored; each slot queues a new
  * period of all of them. Removes what earlier runs of its world left before it starts, and everything
  * it made when it closes, when the process exits or is stopped by a signal, and (through a watcher
@@ -432,6 +445,16 @@ export async function startWorld(o: WorldOptions): Promise<World> {
         await slack
           .waitFor(() => sent.every((c) => replies(c.url).length > 0), { timeoutMs: 60_000, what: "answers" })
           .catch(() => undefined);
+        // Each command shown twice, for its logs: when its messages were shown (epoch ms) and how each began.
+        for (const c of sent.filter((c) => shown(c.url) > 1))
+          notes.push(
+            `shown twice: ${replies(c.url)
+              .map(
+                (r) =>
+                  `${r.outcome} at ${r.at} "${String((r.body as { text?: unknown } | undefined)?.text ?? "").slice(0, 40)}"`,
+              )
+              .join(", ")}`,
+          );
         const counts = subs.map((s) => digests(s).length);
         const posts = slack
           .calls({ method: "chat.postMessage", ok: true })

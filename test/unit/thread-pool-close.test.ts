@@ -52,6 +52,18 @@ describe("the digest thread pool's run", () => {
     await slow;
   });
 
+  it("a job whose run threw goes back to its caller unfinished, with the error's code", async () => {
+    const pool = slowPool();
+    await pool.ready(20_000);
+    await expect(pool.run(job("fail-1"))).rejects.toMatchObject({
+      code: "redis_unconfirmed",
+      message: "no replica acknowledged",
+    });
+    // The pool goes on: the next job ends as usual.
+    expect(await pool.run(job("quick-2"))).toMatchObject({ id: "quick-2", outcome: "ok" });
+    await pool.close();
+  });
+
   it("a job that never ended when the pool closed goes back to its caller unfinished", async () => {
     const pool = slowPool();
     await pool.ready(20_000);

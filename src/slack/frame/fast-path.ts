@@ -1,4 +1,5 @@
 import type { ReceiverEvent } from "@slack/bolt";
+import { handOff } from "../../interactive/hand-off.ts";
 import { responseUrlPoster } from "../../interactive/response-url.ts";
 import { type InteractiveJob, type InteractiveRoute, routeName } from "../../interactive/types.ts";
 import { type Logger, withLogContext } from "../../log.ts";
@@ -119,7 +120,7 @@ async function submitAcked(
   if (busy) job.notice = route.kind === "command" ? "ack" : job.responseUrl ? "response_url" : undefined;
   await ack(job.notice === "ack" ? BUSY_MESSAGE : undefined);
   try {
-    await offload.executor.submit(job);
+    await handOff(offload.executor, job);
   } catch (err) {
     const log = deps.logger.child(job.log);
     log.error({ err }, "could not hand the request off");

@@ -4,6 +4,7 @@ import type { RequestClaims } from "../../interactive/claims.ts";
 import { type InteractiveJob, type InteractiveOutcome, routeName } from "../../interactive/types.ts";
 import { type Logger, withLogContext } from "../../log.ts";
 import { codeOf, type Metrics } from "../../metrics.ts";
+import { isWriteUnconfirmed } from "../../store/confirm-writes.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
 import { refusalOf } from "../refusal.ts";
 import { workspaceOf } from "../workspace.ts";
@@ -149,6 +150,8 @@ async function execute(
     }
     return "ok";
   } catch (err) {
+    // Nothing may go out, an error note neither: the request runs again.
+    if (isWriteUnconfirmed(err)) throw err;
     const gone = job.route.kind === "message" ? refusalOf(err)?.error : undefined;
     if (gone && CONVERSATION_GONE.has(gone)) {
       // Deleted, archived or left before the answer: the reply would meet the same refusal.
@@ -187,6 +190,17 @@ export function runOffloaded(env: OffloadedEnv, job: InteractiveJob): Promise<In
       log.info("request already answered by an earlier run");
       return result("duplicate");
     }
+    // A claim no replica confirmed stops every answer of this run, whatever the handler does with
+    // the error: the run then fails, unfinished, and the request is run again (consumer.ts).
+    let unconfirmed: unknown;
+    const claims: RequestClaims = {
+      ...env.claims,
+      confirmSending: (r, id, token) =>
+        env.claims.confirmSending(r, id, token).catch((err: unknown) => {
+          if (isWriteUnconfirmed(err)) unconfirmed = err;
+          throw err;
+        }),
+    };
     const renew = setInterval(
       () => {
         env.claims
@@ -196,7 +210,10 @@ export function runOffloaded(env: OffloadedEnv, job: InteractiveJob): Promise<In
       Math.max(100, Math.floor(env.claims.leaseMs / 3)),
     );
     try {
-      const outcome = await execute(env, job, ref, claim, log);
+      const outcome = await execute({ ...env, claims }, job, ref, claim, log).catch((err: unknown) => {
+        throw unconfirmed ?? err;
+      });
+      if (unconfirmed) throw unconfirmed;
       await env.claims.finish(ref, job.id, claim.token);
       return result(outcome);
     } finally {

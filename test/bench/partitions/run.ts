@@ -3,7 +3,7 @@ import { cpus, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { MAX_WORLD, namespacesUnavailable } from "../../partitions/netns.ts";
-import { FAULTS, type Fault, startWorld, type World } from "../../partitions/scenario.ts";
+import { FAULTS, type Fault, SHORT_WAITS, startWorld, type World } from "../../partitions/scenario.ts";
 import { faultTable, outcomeLine, type SlotOutcome } from "./table.ts";
 
 /**
@@ -14,10 +14,13 @@ import { faultTable, outcomeLine, type SlotOutcome } from "./table.ts";
  * each in a process of its own with namespaces and addresses of its own, run r in world (r-1) mod K.
  * `--until <HH:MM UTC | ISO time>`: no slot starts after it (the table says how many ran).
  * `--first-world N` [0]: worlds N to N+K-1, for a second run beside one using 0 to K-1.
+ * `--short-waits`: the short form's waits (test/partitions/partitions.test.ts: a 20 s claim lease,
+ * 10 s job locks checked every 5 s, the Marketplace history budget, failovers 20 s apart, four at
+ * most) instead of the product's, so a slot's tail takes a minute rather than several.
  * `--settle S`: how long a slot waits after its fault for its last job to end [420]; what a rerun
  * that outlived the wait posts is counted by the world's next slot, in the row of its own. Prints a
  * line per slot as it ends and the table at the end. Needs root.
- *   node --import tsx test/bench/partitions/run.ts [runs=20] [digests=500] [faults=all] [minReplicas=0,1] [confirm=auto] [--parallel K] [--until T] [--settle S] [--first-world N]
+ *   node --import tsx test/bench/partitions/run.ts [runs=20] [digests=500] [faults=all] [minReplicas=0,1] [confirm=auto] [--parallel K] [--until T] [--settle S] [--first-world N] [--short-waits]
  * e.g. node --import tsx test/bench/partitions/run.ts 3 500 split-brain,pause 0,1 auto --parallel 2
  */
 
@@ -28,6 +31,7 @@ const { values, positionals } = parseArgs({
     until: { type: "string" },
     settle: { type: "string" },
     "first-world": { type: "string" },
+    "short-waits": { type: "boolean" },
     // A world's own process (started by the parallel run): its number and the runs it takes.
     world: { type: "string" },
     share: { type: "string" },
@@ -44,6 +48,7 @@ const worlds = Number(values.parallel ?? process.env.PARTITION_WORLDS ?? "1");
 const firstWorld = Number(values["first-world"] ?? "0");
 const until = values.until === undefined ? undefined : deadline(values.until);
 const settleMs = values.settle === undefined ? undefined : Number(values.settle) * 1000;
+const shortWaits = values["short-waits"] === true;
 
 /** `HH:MM` (UTC, today) or an ISO time, as ms. */
 function deadline(s: string): number {
@@ -74,8 +79,18 @@ async function runWorld(
         const started = Date.now();
         const wallSec = () => (Date.now() - started) / 1000;
         try {
-          w ??= await startWorld({ world, digests, confirm });
-          const result = await w.slot({ fault, minReplicas, settleMs });
+          w ??= await startWorld({
+            world,
+            digests,
+            confirm,
+            ...(shortWaits ? { fast: SHORT_WAITS.fast } : {}),
+          });
+          const result = await w.slot({
+            fault,
+            minReplicas,
+            settleMs,
+            ...(shortWaits ? SHORT_WAITS.slot : {}),
+          });
           await emit({ run, world, wallSec: wallSec(), result });
         } catch (err) {
           await emit({
@@ -112,6 +127,7 @@ function startWorldProcess(k: number, share: number[], onOutcome: (o: SlotOutcom
       share.join(","),
       ...(values.until ? ["--until", values.until] : []),
       ...(values.settle ? ["--settle", values.settle] : []),
+      ...(shortWaits ? ["--short-waits"] : []),
     ],
     { stdio: ["ignore", "inherit", "inherit", "ipc"] },
   );
@@ -150,7 +166,7 @@ if (
   (settleMs !== undefined && !(settleMs > 0))
 ) {
   process.stderr.write(
-    `${why ?? "usage: run.ts [runs] [digests] [faults|all] [minReplicas 0,1] [confirm auto|off] [--parallel K] [--until HH:MM] [--settle S] [--first-world N]"}\n`,
+    `${why ?? "usage: run.ts [runs] [digests] [faults|all] [minReplicas 0,1] [confirm auto|off] [--parallel K] [--until HH:MM] [--settle S] [--first-world N] [--short-waits]"}\n`,
   );
   process.exit(2);
 }
@@ -168,7 +184,7 @@ if (values.world !== undefined) {
 
 const started = new Date();
 process.stdout.write(
-  `${runs} runs of ${faults.join(", ")} × min-replicas ${mins.join(",")}, ${digests} digests a slot, confirm=${confirm}, ${worlds} world(s) side by side (from world ${firstWorld}); ${machine()}; started ${started.toISOString()}\n`,
+  `${runs} runs of ${faults.join(", ")} × min-replicas ${mins.join(",")}, ${digests} digests a slot, confirm=${confirm}, ${shortWaits ? "the short form's waits" : "the product's waits"}, ${worlds} world(s) side by side (from world ${firstWorld}); ${machine()}; started ${started.toISOString()}\n`,
 );
 const outcomes: SlotOutcome[] = [];
 const onOutcome = (o: SlotOutcome) => {
