@@ -1,6 +1,7 @@
 import { startStreamConsumer } from "../interactive/consumer.ts";
 import { drainLegacyQueue } from "../interactive/legacy.ts";
 import { RESPONSE_URL_TTL_MS } from "../interactive/response-url.ts";
+import { REDIS_RETRY_MS } from "../interactive/stream.ts";
 import type { InteractiveJob, InteractiveOutcome } from "../interactive/types.ts";
 import type { GiveWay } from "../jobs/give-way.ts";
 import type { Metrics } from "../metrics.ts";
@@ -93,10 +94,15 @@ export function startInteractiveWorker(
     leaseMs: o.streamLeaseMs,
     logger: o.logger,
     run,
-    // A claim no replica confirmed (a primary cut off, a replica behind): the same run again in a
-    // second, for as long as its response_url lives, rather than a takeover that counts as a death.
+    // A run that failed on Redis (a claim no replica confirmed, a primary cut off or gone, a failover)
+    // runs again here a second later, rather than waiting for a takeover that counts as a death: its
+    // entry may have been lost with the primary that held it, and this process still holds the job.
+    // The request's claim keeps it to one answer. Unconfirmed: for as long as its response_url lives;
+    // anything else: for two minutes.
     retryInMs: (err, job) =>
-      isWriteUnconfirmed(err) && Date.now() - job.receivedAt < RESPONSE_URL_TTL_MS ? 1_000 : undefined,
+      Date.now() - job.receivedAt < (isWriteUnconfirmed(err) ? RESPONSE_URL_TTL_MS : REDIS_RETRY_MS)
+        ? 1_000
+        : undefined,
   });
   const legacy = drainLegacyQueue({
     connection: o.connection ?? o.redis,

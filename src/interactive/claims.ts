@@ -54,6 +54,12 @@ export interface RequestClaims {
   confirmSending(ref: WorkspaceRef, id: string, token: string): Promise<boolean>;
   /** The request is answered: later runs skip it. A no-op for a run that lost the claim to another. */
   finish(ref: WorkspaceRef, id: string, token: string): Promise<void>;
+  /**
+   * The web process gave up handing the request off: true when no run has marked an answer as going
+   * out (nor answered), and then none ever will (the claim is closed, `d`), so the person may be told it
+   * failed; false when an answer is or may be out, and then the person must not be told it failed.
+   */
+  giveUp(ref: WorkspaceRef, id: string): Promise<boolean>;
   readonly leaseMs: number;
 }
 
@@ -69,17 +75,20 @@ const RENEW = script(`
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
 return 0`);
 
-// Ours, or lapsed with nobody else in (taken back): mark the answer as going out. Otherwise: not ours.
+// Ours, or lapsed with nobody else in (taken back): mark the answer as going out, unless an earlier
+// run's mark is there (it may have answered; its mark must outlive this run). Otherwise: not ours.
 const CONFIRM = script(`
 local v = redis.call('get', KEYS[1])
 if v ~= ARGV[1] and v then return 0 end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[3])
+if redis.call('exists', KEYS[2]) == 0 then redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[3]) end
 return 1`);
 
-// A run whose mark no replica confirmed sent nothing: its own mark goes, so the next run answers in full.
+// A run whose mark no replica confirmed sent nothing: its own mark (not an earlier run's) and its claim
+// go, so the next run takes the request at once and answers in full unless an earlier run may have.
 const UNSEND = script(`
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+if redis.call('get', KEYS[2]) == ARGV[1] then redis.call('del', KEYS[2]) end
+if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end
 return 0`);
 
 const FINISH = script(`
@@ -90,6 +99,13 @@ if v == ARGV[1] or not v then
   return 1
 end
 return 0`);
+
+// Closed unless an answer may be out: a run's mark, or the request answered.
+const GIVE_UP = script(`
+if redis.call('exists', KEYS[2]) == 1 then return 0 end
+if redis.call('get', KEYS[1]) == 'd' then return 0 end
+redis.call('set', KEYS[1], 'd', 'PX', ARGV[1])
+return 1`);
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -130,7 +146,7 @@ export function createRequestClaims(o: RequestClaimOptions): RequestClaims {
       const ours =
         (await runScript(redis, CONFIRM, [k, `${k}:sent`], [`p|${token}`, leaseMs, doneTtlMs])) === 1;
       if (ours && o.confirmer && !(await o.confirmer.confirm())) {
-        await runScript(redis, UNSEND, [`${k}:sent`], [`p|${token}`]).catch(() => undefined);
+        await runScript(redis, UNSEND, [k, `${k}:sent`], [`p|${token}`]).catch(() => undefined);
         throw new WriteUnconfirmed(o.confirmer.timeoutMs, "the request's claim");
       }
       return ours;
@@ -138,6 +154,10 @@ export function createRequestClaims(o: RequestClaimOptions): RequestClaims {
     async finish(ref, id, token) {
       const k = key(ref, id);
       await runScript(redis, FINISH, [k, `${k}:sent`], [`p|${token}`, doneTtlMs]);
+    },
+    async giveUp(ref, id) {
+      const k = key(ref, id);
+      return (await runScript(redis, GIVE_UP, [k, `${k}:sent`], [doneTtlMs])) === 1;
     },
   };
 }

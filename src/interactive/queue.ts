@@ -1,3 +1,4 @@
+import { type WriteConfirmer, WriteUnconfirmed } from "../store/confirm-writes.ts";
 import { isCluster, type RedisClient } from "../store/redis-client.ts";
 import { ADD_SCRIPT, DEPTH_SCRIPT, STREAM_GROUP, streamKey } from "./stream.ts";
 import type { BacklogReading, InteractiveExecutor, InteractiveJob } from "./types.ts";
@@ -23,6 +24,12 @@ export interface StreamExecutorOptions {
   gatherMs?: number;
   /** Requests in one write at most [100]; a full write goes at once. */
   maxBatch?: number;
+  /**
+   * A confirmer on the writer's connection (WAIT counts the writes of the connection it is asked on):
+   * a write no replica acknowledged fails (retriable), since a failover would lose it, and the
+   * request with it [none: written is handed off].
+   */
+  confirmWith?: (writer: RedisClient) => WriteConfirmer;
 }
 
 type Scripted = RedisClient & {
@@ -75,6 +82,7 @@ interface Waiting {
 export function createStreamExecutor(o: StreamExecutorOptions): InteractiveExecutor & { key: string } {
   const redis = scripted(o.connection);
   const writer = scripted(writerOf(o.connection));
+  const confirmer = o.confirmWith?.(writer);
   // A write waits up to two seconds for the writer's connection (just started, or reconnecting), since
   // nothing queues it meanwhile.
   const connected = (): Promise<void> =>
@@ -110,9 +118,13 @@ export function createStreamExecutor(o: StreamExecutorOptions): InteractiveExecu
     if (batch.length === 0) return Promise.resolve();
     const done = connected()
       .then(() => writer.interactiveAdd(key, cap, STREAM_GROUP, ...batch.map((w) => w.json)))
+      .then(async (reading) => {
+        note(reading);
+        if (confirmer && !(await confirmer.confirm()))
+          throw new WriteUnconfirmed(confirmer.timeoutMs, "the request's hand-off");
+      })
       .then(
-        (reading) => {
-          note(reading);
+        () => {
           for (const w of batch) w.resolve();
         },
         (err: unknown) => {

@@ -28,6 +28,13 @@ export const STREAM_GROUP = "workers";
  */
 export const HANDOFF = { windowMs: 15_000, graceMs: 2_000, skewMs: 1_000 } as const;
 
+/**
+ * How long after a request came a run that failed because Redis was away (or did not confirm a
+ * write) is run again rather than answered with the error: the person then gets the answer once
+ * Redis is back, instead of "something went wrong" for a failover of a few seconds.
+ */
+export const REDIS_RETRY_MS = 120_000;
+
 /** Whether an entry reached the stream after its request's web process gave up on handing it off. */
 export function handedOffLate(entryId: string, job: InteractiveJob): boolean {
   if (job.handOffBy === undefined) return false;

@@ -52,3 +52,17 @@ export async function unlinkKeys(client: RedisClient, keys: readonly string[]): 
   const counts = await Promise.all(keys.map((k) => client.unlink(k)));
   return counts.reduce((t, n) => t + n, 0);
 }
+
+/**
+ * Whether an error says Redis was not there to answer (a command past its deadline, a connection
+ * down or closed, a server loading, demoted or refusing writes it cannot replicate), rather than
+ * anything about the command: the same work can succeed once Redis is back.
+ */
+export function isRedisUnavailable(err: unknown): boolean {
+  const e = err as { name?: unknown; message?: unknown } | null;
+  if (e?.name === "MaxRetriesPerRequestError") return true;
+  const message = typeof e?.message === "string" ? e.message : "";
+  return /^Command timed out|Connection is closed|Stream isn't writeable|^(READONLY|NOREPLICAS|LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|Socket timeout/.test(
+    message,
+  );
+}

@@ -59,7 +59,7 @@ const accepted = (s: Stack, url: string) => s.slack.responses(url).filter((r) =>
 describe("a handed-off request's answer is confirmed by a replica before it goes out", () => {
   // On a request thread (INTERACTIVE_WORKER_THREADS=1) the same runner confirms; a run that throws
   // there comes back unfinished to the consumer (test/unit/thread-pool-close.test.ts).
-  it("nothing goes out while no replica acknowledges the claim; once one does, one answer", {
+  it("nothing goes out while no replica acknowledges the hand-off and the claim; once one does (within the hand-off's 15 s), one answer and no failure note", {
     timeout: 90_000,
   }, async () => {
     const { s, replica } = await stackWithReplica(`e2e-ic-${process.pid}`);
@@ -72,14 +72,13 @@ describe("a handed-off request's answer is confirmed by a replica before it goes
 
     const sent = await s.slack.sendCommand({ ...who(), text: "last9d" });
     const url = sent.responseUrl as string;
-    // The run reaches its answer, finds it unconfirmed, and runs again: twice, with nothing shown.
+    // The web's writes of the request go unconfirmed (it writes again); the worker runs what landed,
+    // finds its claim unconfirmed, and runs it again: twice, with nothing shown.
     await s.slack.waitFor(
       () => worker.lines.filter((l) => l.msg === "interactive request runs again shortly").length >= 2,
       { timeoutMs: 30_000, what: "two runs of the request held back for want of a replica" },
     );
     expect(accepted(s, url)).toEqual([]);
-    // Nothing was shown, so the run's mark that an answer may be on screen is gone again.
-    expect(Object.entries(await requestClaims(s)).filter(([k]) => k.endsWith(":sent"))).toEqual([]);
 
     process.kill(pid, "SIGCONT");
     frozen.splice(frozen.indexOf(pid), 1);
@@ -89,7 +88,7 @@ describe("a handed-off request's answer is confirmed by a replica before it goes
     });
     expect(reply.outcome).toBe("ephemeral");
     expect(findElement((reply.body as { blocks: unknown[] }).blocks, ACTION.share)).toBeDefined();
-    // Room for a second answer to show up.
+    // Room for a second answer, or a late "it failed", to show up.
     await new Promise((r) => setTimeout(r, 2_500));
     expect(s.slack.responses(url)).toHaveLength(1);
     expect(Object.values(await requestClaims(s))).toContain("d");

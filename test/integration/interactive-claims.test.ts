@@ -108,7 +108,7 @@ describe("interactive request claims", () => {
     const claims = createRequestClaims({
       redis: decisive,
       keys,
-      leaseMs: 300,
+      leaseMs: 60_000,
       doneTtlMs: 60_000,
       confirmer: createWriteConfirmer({
         redis: decisive,
@@ -124,14 +124,66 @@ describe("interactive request claims", () => {
         code: "redis_unconfirmed",
         message: expect.stringContaining("the request's claim"),
       });
-      // The next run (once the lease has run out) answers in full: nothing was on screen.
+      // The claim and the mark are taken back: the next run takes the request at once, without
+      // waiting out the lease, and answers in full (nothing was on screen).
       const k = `${keys.namespace(REF)}:ireq:${ID}`;
-      expect(await redis.exists(`${k}:sent`)).toBe(0);
-      await sleep(350);
+      expect(await redis.exists(k, `${k}:sent`)).toBe(0);
       expect(await claims.claim(REF, ID)).toMatchObject({ state: "acquired", sent: false });
     } finally {
       decisive.disconnect();
     }
+  });
+
+  it("a run held back for want of a replica leaves an earlier run's mark: the run after it still only replaces", async () => {
+    const keys = createKeyScheme({ prefix: `t-iclaims-${randomUUID().slice(0, 8)}` });
+    const decisive = redis.duplicate();
+    const unconfirmed = createRequestClaims({
+      redis: decisive,
+      keys,
+      leaseMs: 60_000,
+      doneTtlMs: 60_000,
+      confirmer: createWriteConfirmer({
+        redis: decisive,
+        mode: "replica",
+        timeoutMs: 100,
+        logger: silentLogger(),
+      }),
+    });
+    try {
+      // The first run marked its answer as going out, answered, and died before finishing.
+      const k = `${keys.namespace(REF)}:ireq:${ID}`;
+      await redis.set(`${k}:sent`, "p|first-run", "PX", 60_000);
+      const second = await unconfirmed.claim(REF, ID);
+      expect(second).toMatchObject({ state: "acquired", sent: true });
+      if (second.state !== "acquired") throw new Error("not acquired");
+      await expect(unconfirmed.confirmSending(REF, ID, second.token)).rejects.toMatchObject({
+        code: "redis_unconfirmed",
+      });
+      expect(await redis.get(`${k}:sent`)).toBe("p|first-run");
+      expect(await unconfirmed.claim(REF, ID)).toMatchObject({ state: "acquired", sent: true });
+    } finally {
+      decisive.disconnect();
+    }
+  });
+
+  it("the web's give-up closes a request nobody is answering, and yields to one whose answer may be out", async () => {
+    const claims = claimsFor(60_000);
+    // Nobody ran it yet: closed, and a run that comes later skips it.
+    expect(await claims.giveUp(REF, "r-nobody")).toBe(true);
+    expect(await claims.claim(REF, "r-nobody")).toEqual({ state: "done" });
+    // A run holds it but has not marked an answer: closed, and the run may not answer.
+    const held = await claims.claim(REF, "r-held");
+    if (held.state !== "acquired") throw new Error("not acquired");
+    expect(await claims.giveUp(REF, "r-held")).toBe(true);
+    expect(await claims.confirmSending(REF, "r-held", held.token)).toBe(false);
+    // A run's answer is going out: the web must not say it failed.
+    const going = await claims.claim(REF, "r-going");
+    if (going.state !== "acquired") throw new Error("not acquired");
+    expect(await claims.confirmSending(REF, "r-going", going.token)).toBe(true);
+    expect(await claims.giveUp(REF, "r-going")).toBe(false);
+    await claims.finish(REF, "r-going", going.token);
+    // Answered: neither.
+    expect(await claims.giveUp(REF, "r-going")).toBe(false);
   });
 
   it("where nothing needs confirming (auto, no replica), an answer goes out at once", async () => {

@@ -8,6 +8,7 @@ import { createStreamExecutor } from "../../src/interactive/queue.ts";
 import { HANDOFF } from "../../src/interactive/stream.ts";
 import type { InteractiveJob, InteractiveOutcome } from "../../src/interactive/types.ts";
 import { silentLogger } from "../../src/log.ts";
+import { createWriteConfirmer } from "../../src/store/confirm-writes.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 
 /**
@@ -74,6 +75,24 @@ describe("the hand-off's deadline", () => {
     expect(c.ran.sort()).toEqual(["r-before-deadlines", "r-edge"]);
     // The skipped entry is acknowledged and gone too: nothing is left to run later.
     expect(await redis.xlen(executor.key)).toBe(0);
+  });
+
+  it("a write no replica acknowledged is not a hand-off: it fails, as one to write again", async () => {
+    const redis = connectRedis(inject("redisUrl"), silentLogger());
+    clients.push(redis);
+    const prefix = `{t-handoff-${randomUUID().slice(0, 8)}}`;
+    // REDIS_CONFIRM_WRITES=replica on a server without one: nothing is ever acknowledged.
+    const executor = createStreamExecutor({
+      connection: redis,
+      prefix,
+      confirmWith: (writer) =>
+        createWriteConfirmer({ redis: writer, mode: "replica", timeoutMs: 100, logger: silentLogger() }),
+    });
+    await expect(executor.submit(job("r-unconfirmed"))).rejects.toMatchObject({
+      code: "redis_unconfirmed",
+      retriable: true,
+    });
+    await executor.close();
   });
 
   it("through a pause shorter than the window the request is written again and handed off; through a longer one it fails, and what lands later is not run", {

@@ -367,7 +367,8 @@ export async function startWorld(o: WorldOptions): Promise<World> {
         const digests = (s: Sub) => digestsOf(s, period);
         const delivered = () => subs.filter((s) => digests(s).length > 0).length;
 
-        const commands: Promise<{ url: string | undefined }>[] = [];
+        const commands: Promise<{ url: string | undefined; at: number; status?: number; error?: string }>[] =
+          [];
         let typing = true;
         const typist = (async () => {
           for (let i = 0; typing; i++) {
@@ -380,8 +381,12 @@ export async function startWorld(o: WorldOptions): Promise<World> {
                   text: `last${7 + (i % 20)}d`,
                 })
                 .then(
-                  (r) => ({ url: r.responseUrl }),
-                  () => ({ url: undefined }),
+                  (r) => ({ url: r.responseUrl, at: Date.now(), status: r.status }),
+                  (err: unknown) => ({
+                    url: undefined,
+                    at: Date.now(),
+                    error: String((err as Error)?.message),
+                  }),
                 ),
             );
             await sleep(300);
@@ -445,6 +450,18 @@ export async function startWorld(o: WorldOptions): Promise<World> {
         await slack
           .waitFor(() => sent.every((c) => replies(c.url).length > 0), { timeoutMs: 60_000, what: "answers" })
           .catch(() => undefined);
+        // Each command never answered, for its logs: when its ack came back, and how.
+        for (const c of sent.filter((c) => replies(c.url).length === 0))
+          notes.push(
+            `not answered: acked at ${c.at} (${c.error ?? `HTTP ${c.status}`}), on its url: ${
+              c.url
+                ? slack
+                    .responses(c.url)
+                    .map((r) => `${r.outcome} ${r.error ?? ""} at ${r.at}`)
+                    .join(", ") || "nothing"
+                : "no url"
+            }`,
+          );
         // Each command shown twice, for its logs: when its messages were shown (epoch ms) and how each began.
         for (const c of sent.filter((c) => shown(c.url) > 1))
           notes.push(

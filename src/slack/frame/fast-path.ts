@@ -1,4 +1,5 @@
-import type { ReceiverEvent } from "@slack/bolt";
+import type { Context, ReceiverEvent } from "@slack/bolt";
+import { createRequestClaims } from "../../interactive/claims.ts";
 import { handOff } from "../../interactive/hand-off.ts";
 import { responseUrlPoster } from "../../interactive/response-url.ts";
 import { type InteractiveJob, type InteractiveRoute, routeName } from "../../interactive/types.ts";
@@ -6,6 +7,7 @@ import { type Logger, withLogContext } from "../../log.ts";
 import { inSpan, NO_TRACING } from "../../tracing.ts";
 import { errorReply } from "../error-reply.ts";
 import type { AppServices } from "../services.ts";
+import { workspaceOf } from "../workspace.ts";
 import { str } from "./facts.ts";
 import { BUSY_MESSAGE, BUSY_TEXT, overBacklog, requestOf, teamOf } from "./offload.ts";
 import type { RouteTable } from "./routes.ts";
@@ -123,6 +125,21 @@ async function submitAcked(
     await handOff(offload.executor, job);
   } catch (err) {
     const log = deps.logger.child(job.log);
+    // A write that landed unconfirmed may still be run: close the request first, unless a run has
+    // its answer going out already (then the person gets that, not "it failed").
+    const closed = await Promise.resolve()
+      .then(() =>
+        createRequestClaims({ redis: deps.redis, keys: deps.keys }).giveUp(
+          workspaceOf(job.team as Context),
+          job.id,
+        ),
+      )
+      .catch(() => true);
+    if (!closed) {
+      log.warn({ err }, "the hand-off went unconfirmed, but a worker is answering the request");
+      offload.admitted?.(busy ? "busy" : "queued");
+      return true;
+    }
     log.error({ err }, "could not hand the request off");
     deps.metrics.requests.inc({ kind: route.kind, outcome: "handoff_failed" });
     if (job.responseUrl)

@@ -143,12 +143,23 @@ export async function overBacklog(offload: Offload): Promise<boolean> {
   const seen = offload.executor.waiting();
   if (!over(seen)) return false;
   if (Date.now() - seen.atMs <= BUSY_READING_MS) return true;
-  const fresh = await offload.executor
-    .depth()
-    .then(() => offload.executor.waiting())
-    .catch(() => seen);
+  // Bounded: the ack waits on this, and Slack gives it three seconds; a Redis that does not answer
+  // (failing over, cut off) leaves the last reading standing.
+  let timer: NodeJS.Timeout | undefined;
+  const fresh = await Promise.race([
+    offload.executor
+      .depth()
+      .then(() => offload.executor.waiting())
+      .catch(() => seen),
+    new Promise<BacklogReading>((resolve) => {
+      timer = setTimeout(() => resolve(seen), REFRESH_WAIT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
   return over(fresh);
 }
+
+/** How long the acking path waits for a fresh backlog reading. */
+const REFRESH_WAIT_MS = 300;
 
 /**
  * A request queued by the previous version (a BullMQ job holding a slimmed Slack payload) as a

@@ -1,11 +1,13 @@
 import type { Context, RespondFn } from "@slack/bolt";
 import { AppError, isAppError } from "../../errors.ts";
 import type { RequestClaims } from "../../interactive/claims.ts";
+import { REDIS_RETRY_MS } from "../../interactive/stream.ts";
 import { type InteractiveJob, type InteractiveOutcome, routeName } from "../../interactive/types.ts";
 import { type Logger, withLogContext } from "../../log.ts";
 import { codeOf, type Metrics } from "../../metrics.ts";
 import { isWriteUnconfirmed } from "../../store/confirm-writes.ts";
 import type { WorkspaceRef } from "../../store/keys.ts";
+import { isRedisUnavailable } from "../../store/redis-client.ts";
 import { refusalOf } from "../refusal.ts";
 import { workspaceOf } from "../workspace.ts";
 import { checkAccess } from "./access.ts";
@@ -150,8 +152,10 @@ async function execute(
     }
     return "ok";
   } catch (err) {
-    // Nothing may go out, an error note neither: the request runs again.
-    if (isWriteUnconfirmed(err)) throw err;
+    // Nothing may go out, an error note neither: the request runs again (consumer.ts). So does one
+    // that met Redis away, for a while: its answer, once Redis is back, beats "something went wrong".
+    if (isWriteUnconfirmed(err) || (isRedisUnavailable(err) && Date.now() - job.receivedAt < REDIS_RETRY_MS))
+      throw err;
     const gone = job.route.kind === "message" ? refusalOf(err)?.error : undefined;
     if (gone && CONVERSATION_GONE.has(gone)) {
       // Deleted, archived or left before the answer: the reply would meet the same refusal.
