@@ -53,3 +53,20 @@ export async function handOff(
     });
   if (!landed) throw last;
 }
+
+/**
+ * `fn`, tried again every half second while it fails, for up to `ms`; `fallback` if it never
+ * succeeds. For the one write that decides whether a person is told a hand-off failed: Redis refusing
+ * writes for a few seconds more (a new primary without its replica yet) must not decide it.
+ */
+export async function retryFor<T>(fn: () => Promise<T>, ms: number, fallback: T): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await fn();
+    } catch {
+      if (Date.now() >= until) return fallback;
+      await sleep(500);
+    }
+  }
+}

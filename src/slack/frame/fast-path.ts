@@ -1,6 +1,6 @@
 import type { Context, ReceiverEvent } from "@slack/bolt";
 import { createRequestClaims } from "../../interactive/claims.ts";
-import { handOff } from "../../interactive/hand-off.ts";
+import { handOff, retryFor } from "../../interactive/hand-off.ts";
 import { responseUrlPoster } from "../../interactive/response-url.ts";
 import { type InteractiveJob, type InteractiveRoute, routeName } from "../../interactive/types.ts";
 import { type Logger, withLogContext } from "../../log.ts";
@@ -127,14 +127,13 @@ async function submitAcked(
     const log = deps.logger.child(job.log);
     // A write that landed unconfirmed may still be run: close the request first, unless a run has
     // its answer going out already (then the person gets that, not "it failed").
-    const closed = await Promise.resolve()
-      .then(() =>
-        createRequestClaims({ redis: deps.redis, keys: deps.keys }).giveUp(
-          workspaceOf(job.team as Context),
-          job.id,
-        ),
-      )
-      .catch(() => true);
+    // When that write cannot be made for ten more seconds either, the person is told anyway.
+    const claims = createRequestClaims({ redis: deps.redis, keys: deps.keys });
+    const closed = await retryFor(
+      async () => claims.giveUp(workspaceOf(job.team as Context), job.id),
+      10_000,
+      true,
+    );
     if (!closed) {
       log.warn({ err }, "the hand-off went unconfirmed, but a worker is answering the request");
       offload.admitted?.(busy ? "busy" : "queued");
