@@ -9,7 +9,8 @@ import { runScript, script } from "../store/scripts.ts";
  * The claim of one handed-off request, so a request is answered once whatever happens to the
  * process computing it:
  *   `…:ireq:<id>`       `p|<token>` with a lease while a run holds it (renewed as it goes; a killed
- *                       run's lease runs out and the next run takes over), then `d` once answered.
+ *                       run's lease runs out and the next run takes over), then `d` once answered,
+ *                       or `g` once the web process gave up handing it off (and told the person).
  *   `…:ireq:<id>:sent`  the run's token, set just before its first message goes out, once the run has confirmed
  *                       the claim is still its own (a run that froze and lost it sends nothing). It
  *                       outlives the lease, so a run taking over knows an answer may already be on
@@ -68,7 +69,7 @@ if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
   return {1, redis.call('exists', KEYS[2]), 0}
 end
 local v = redis.call('get', KEYS[1]) or ''
-if v == 'd' then return {2, 0, 0} end
+if v == 'd' or v == 'g' then return {2, 0, 0} end
 return {0, 0, redis.call('pttl', KEYS[1])}`);
 
 const RENEW = script(`
@@ -100,11 +101,14 @@ if v == ARGV[1] or not v then
 end
 return 0`);
 
-// Closed unless an answer may be out: a run's mark, or the request answered.
+// Closed (`g`) unless an answer may be out: a run's mark, or the request answered. Idempotent: a
+// repeat (an earlier try whose reply was lost, sent when Redis came back) finds its own `g`.
 const GIVE_UP = script(`
 if redis.call('exists', KEYS[2]) == 1 then return 0 end
-if redis.call('get', KEYS[1]) == 'd' then return 0 end
-redis.call('set', KEYS[1], 'd', 'PX', ARGV[1])
+local v = redis.call('get', KEYS[1])
+if v == 'g' then return 1 end
+if v == 'd' then return 0 end
+redis.call('set', KEYS[1], 'g', 'PX', ARGV[1])
 return 1`);
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -171,6 +171,8 @@ describe("interactive request claims", () => {
     // Nobody ran it yet: closed, and a run that comes later skips it.
     expect(await claims.giveUp(REF, "r-nobody")).toBe(true);
     expect(await claims.claim(REF, "r-nobody")).toEqual({ state: "done" });
+    // Said again (an earlier try whose reply was lost, sent when Redis came back): still closed by it.
+    expect(await claims.giveUp(REF, "r-nobody")).toBe(true);
     // A run holds it but has not marked an answer: closed, and the run may not answer.
     const held = await claims.claim(REF, "r-held");
     if (held.state !== "acquired") throw new Error("not acquired");
