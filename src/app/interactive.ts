@@ -1,6 +1,6 @@
 import { WebClient } from "@slack/web-api";
 import { SLASH_COMMAND } from "../../commands/index.ts";
-import { type Config, parseRedisUrl } from "../config.ts";
+import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer, type InstallLayer } from "../install/index.ts";
 import { createRequestClaims } from "../interactive/claims.ts";
@@ -11,14 +11,14 @@ import { boltLogger } from "../slack/bolt-logger.ts";
 import { SLACK_TIMEOUT_MS } from "../slack/deadline-fetch.ts";
 import { countOffloaded, type OffloadedEnv, routeTable, runOffloaded } from "../slack/frame/index.ts";
 import { LISTENERS } from "../slack/listeners/index.ts";
-import { createWriteConfirmer, type SentinelView } from "../store/confirm-writes.ts";
+import type { SentinelView } from "../store/confirm-writes.ts";
 import type { WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { secretTag } from "../store/secret-tag.ts";
 import type { SubscriptionService } from "../subscriptions/service.ts";
 import { inSpan, NO_TRACING, type Tracing } from "../tracing.ts";
 import { composeCore } from "./compose.ts";
-import { autoPipelined, sentinelWatch } from "./redis.ts";
+import { autoPipelined, confirmerFor } from "./redis.ts";
 
 /** Options of createInteractiveRunner. Defaults in brackets. */
 export interface InteractiveRunnerOptions {
@@ -127,19 +127,8 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
         Math.max(config.redisCommandTimeoutMs, config.redisConfirmTimeoutMs + 1_000),
       )
     : redis;
-  const sentinels =
-    confirming && !o.sentinelView && config.redisUrl && parseRedisUrl(config.redisUrl).kind === "sentinel"
-      ? sentinelWatch(config.redisUrl, logger)
-      : undefined;
-  const confirmer = confirming
-    ? createWriteConfirmer({
-        redis: decisive,
-        mode: config.redisConfirmWrites,
-        sentinelView: o.sentinelView ?? sentinels?.view,
-        timeoutMs: config.redisConfirmTimeoutMs,
-        logger,
-      })
-    : undefined;
+  const confirmation = confirming ? confirmerFor(config, decisive, logger, o.sentinelView) : undefined;
+  const confirmer = confirmation?.confirmer;
   const env: OffloadedEnv = {
     deps,
     table: routeTable({ command: SLASH_COMMAND, listeners: LISTENERS }),
@@ -174,7 +163,7 @@ export function createInteractiveRunner(o: InteractiveRunnerOptions): {
     },
     async close() {
       await core.close();
-      sentinels?.close();
+      confirmation?.close();
       if (decisive !== redis) await decisive.quit().catch(() => decisive.disconnect());
     },
   };

@@ -1,7 +1,7 @@
 import { Cluster, Redis } from "ioredis";
-import { parseRedisUrl } from "../config.ts";
+import { type Config, parseRedisUrl } from "../config.ts";
 import type { Logger } from "../log.ts";
-import type { SentinelView } from "../store/confirm-writes.ts";
+import { createWriteConfirmer, type SentinelView, type WriteConfirmer } from "../store/confirm-writes.ts";
 import { isCluster, type RedisClient } from "../store/redis-client.ts";
 
 /**
@@ -252,4 +252,30 @@ export function sentinelWatch(
       for (const c of clients) c.disconnect();
     },
   };
+}
+
+/**
+ * The confirmations REDIS_CONFIRM_WRITES asks for, of the writes made on `redis` (WAIT covers the
+ * connection it is asked on), with the sentinels' view on a Sentinel REDIS_URL: `view` when the
+ * process has one, else asked here over connections of its own, which `close` ends.
+ */
+export function confirmerFor(
+  config: Config,
+  redis: RedisClient,
+  logger: Logger,
+  view?: () => Promise<SentinelView | null>,
+): { confirmer: WriteConfirmer; view?: () => Promise<SentinelView | null>; close(): void } {
+  const own =
+    !view && config.redisUrl !== undefined && parseRedisUrl(config.redisUrl).kind === "sentinel"
+      ? sentinelWatch(config.redisUrl, logger)
+      : undefined;
+  const sentinelView = view ?? own?.view;
+  const confirmer = createWriteConfirmer({
+    redis,
+    mode: config.redisConfirmWrites,
+    sentinelView,
+    timeoutMs: config.redisConfirmTimeoutMs,
+    logger,
+  });
+  return { confirmer, view: sentinelView, close: () => own?.close() };
 }

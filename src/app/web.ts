@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { App } from "@slack/bolt";
 import { SLASH_COMMAND } from "../../commands/index.ts";
 import { clockOf } from "../clock.ts";
-import { type Config, parseRedisUrl } from "../config.ts";
+import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallationStore, createInstallLayer, type RemoveSchedulers } from "../install/index.ts";
 import { createStreamExecutor } from "../interactive/queue.ts";
@@ -18,7 +18,6 @@ import { createSlackApp } from "../slack/app.ts";
 import type { ListenerEntry } from "../slack/frame/index.ts";
 import { LISTENERS, lifecycleEvents } from "../slack/listeners/index.ts";
 import type { AppServices } from "../slack/services.ts";
-import { createWriteConfirmer } from "../store/confirm-writes.ts";
 import { checkEviction, watchEviction } from "../store/eviction.ts";
 import { createKeyScheme } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
@@ -27,7 +26,7 @@ import type { SubscriptionLimits } from "../subscriptions/validate.ts";
 import { createTracing, type Tracing } from "../tracing.ts";
 import { composeCore } from "./compose.ts";
 import { startInteractivePool } from "./interactive-pool.ts";
-import { connectRedis, sentinelWatch } from "./redis.ts";
+import { confirmerFor, connectRedis } from "./redis.ts";
 
 /** How long an idle kept-alive connection to the web process stays open (above proxies' 60 s). */
 const KEEP_ALIVE_MS = 65_000;
@@ -116,10 +115,7 @@ function startExecutor(
   }
   // A hand-off no replica holds is lost with its primary in a failover, the request unanswered and
   // nobody told: it is written again until one does (see hand-off.ts).
-  const sentinels =
-    o.config.redisUrl && parseRedisUrl(o.config.redisUrl).kind === "sentinel"
-      ? sentinelWatch(o.config.redisUrl, o.logger)
-      : undefined;
+  let confirmation: ReturnType<typeof confirmerFor> | undefined;
   const executor = createStreamExecutor({
     connection: redis,
     prefix: o.config.queuePrefix,
@@ -127,20 +123,16 @@ function startExecutor(
     confirmWith:
       o.config.redisConfirmWrites === "off"
         ? undefined
-        : (writer) =>
-            createWriteConfirmer({
-              redis: writer,
-              mode: o.config.redisConfirmWrites,
-              sentinelView: sentinels?.view,
-              timeoutMs: o.config.redisConfirmTimeoutMs,
-              logger: o.logger,
-            }),
+        : (writer) => {
+            confirmation = confirmerFor(o.config, writer, o.logger);
+            return confirmation.confirmer;
+          },
   });
   return {
     ...executor,
     async close() {
       await executor.close();
-      sentinels?.close();
+      confirmation?.close();
     },
   };
 }

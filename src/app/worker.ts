@@ -2,7 +2,7 @@ import { Worker } from "bullmq";
 import type { RetryPolicy } from "../analytics/retry.ts";
 import { createChartRenderer } from "../chart/index.ts";
 import { clockOf } from "../clock.ts";
-import { type Config, type KeyringEntry, parseRedisUrl } from "../config.ts";
+import type { Config, KeyringEntry } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createInstallLayer } from "../install/index.ts";
 import { createAlertState } from "../jobs/alert-state.ts";
@@ -36,7 +36,6 @@ import type { Logger } from "../log.ts";
 import { withLogContext } from "../log.ts";
 import { codeOf, createMetrics, metricsHandler } from "../metrics.ts";
 import { lowerPriority } from "../priority.ts";
-import { createWriteConfirmer } from "../store/confirm-writes.ts";
 import { checkEviction, type EvictionWatch, watchEviction } from "../store/eviction.ts";
 import { createKeyScheme, type WorkspaceRef } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
@@ -47,7 +46,7 @@ import { createTracing, inSpan, type Tracing } from "../tracing.ts";
 import { closeWithin } from "./bounded-close.ts";
 import { composeDigests } from "./compose.ts";
 import { type InteractiveWorkerOptions, startInteractiveWorker } from "./interactive-worker.ts";
-import { autoPipelined, connectRedis, sentinelWatch, withCommandTimeout } from "./redis.ts";
+import { autoPipelined, confirmerFor, connectRedis, withCommandTimeout } from "./redis.ts";
 
 /** Options of startWorker; everything past `logger` has a production default. */
 export interface WorkerOptions {
@@ -247,17 +246,8 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     "decisive",
     Math.max(config.redisCommandTimeoutMs, config.redisConfirmTimeoutMs + 1_000),
   );
-  const sentinels =
-    config.redisUrl !== undefined && parseRedisUrl(config.redisUrl).kind === "sentinel"
-      ? sentinelWatch(config.redisUrl, logger)
-      : undefined;
-  const confirmer = createWriteConfirmer({
-    redis: decisive,
-    mode: config.redisConfirmWrites,
-    sentinelView: sentinels?.view,
-    timeoutMs: config.redisConfirmTimeoutMs,
-    logger,
-  });
+  const confirmation = confirmerFor(config, decisive, logger);
+  const { confirmer } = confirmation;
   const claims = createDeliveryClaims({ redis: decisive, keys, confirmer, ...o.claims });
   const warm = createSlotWarmup({ store, digests, logger, clock });
   const marks = createSlotWarmMarks({ redis, keys });
@@ -477,7 +467,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
           tokenFor,
           tracing,
           giveWay,
-          sentinelView: sentinels?.view,
+          sentinelView: confirmation.view,
           // Threads look bot tokens up themselves (SLACK_BOT_TOKEN or the installations), never
           // through `tokenFor`.
           ...o.interactive,
@@ -554,7 +544,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         await driversCache.close();
         await piped.quit().catch(() => piped.disconnect());
         await decisive.quit().catch(() => decisive.disconnect());
-        sentinels?.close();
+        confirmation.close();
         await redis.quit().catch(() => redis.disconnect());
         if (!o.redis) await bullmq.quit().catch(() => bullmq.disconnect());
         if (!o.tracing) await tracing.shutdown().catch(() => undefined);
@@ -566,7 +556,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
         () => driversCache.close(),
         () => piped.disconnect(),
         () => decisive.disconnect(),
-        () => sentinels?.close(),
+        () => confirmation.close(),
         () => redis.disconnect(),
         () => bullmq.disconnect(),
       ]);

@@ -26,6 +26,28 @@ const claimsFor = (leaseMs = 200) =>
   });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Claims whose answers wait for a replica that never acknowledges (REDIS_CONFIRM_WRITES=replica on a
+ * server with none), on a connection of their own (`decisive`, for the test to close).
+ */
+function unconfirmedClaims() {
+  const decisive = redis.duplicate();
+  const keys = createKeyScheme({ prefix: `t-iclaims-${randomUUID().slice(0, 8)}` });
+  const claims = createRequestClaims({
+    redis: decisive,
+    keys,
+    leaseMs: 60_000,
+    doneTtlMs: 60_000,
+    confirmer: createWriteConfirmer({
+      redis: decisive,
+      mode: "replica",
+      timeoutMs: 100,
+      logger: silentLogger(),
+    }),
+  });
+  return { claims, keys, decisive };
+}
+
 describe("interactive request claims", () => {
   it("one run holds a request at a time; another learns how long to wait", async () => {
     const claims = claimsFor(5_000);
@@ -102,21 +124,7 @@ describe("interactive request claims", () => {
   });
 
   it("an answer waits for a replica to hold the claim: unconfirmed, nothing may go out and the run's mark is taken back", async () => {
-    // REDIS_CONFIRM_WRITES=replica on a server with no replica: no WAIT is ever acknowledged.
-    const decisive = redis.duplicate();
-    const keys = createKeyScheme({ prefix: `t-iclaims-${randomUUID().slice(0, 8)}` });
-    const claims = createRequestClaims({
-      redis: decisive,
-      keys,
-      leaseMs: 60_000,
-      doneTtlMs: 60_000,
-      confirmer: createWriteConfirmer({
-        redis: decisive,
-        mode: "replica",
-        timeoutMs: 100,
-        logger: silentLogger(),
-      }),
-    });
+    const { claims, keys, decisive } = unconfirmedClaims();
     try {
       const c = await claims.claim(REF, ID);
       if (c.state !== "acquired") throw new Error("not acquired");
@@ -135,20 +143,7 @@ describe("interactive request claims", () => {
   });
 
   it("a run held back for want of a replica leaves an earlier run's mark: the run after it still only replaces", async () => {
-    const keys = createKeyScheme({ prefix: `t-iclaims-${randomUUID().slice(0, 8)}` });
-    const decisive = redis.duplicate();
-    const unconfirmed = createRequestClaims({
-      redis: decisive,
-      keys,
-      leaseMs: 60_000,
-      doneTtlMs: 60_000,
-      confirmer: createWriteConfirmer({
-        redis: decisive,
-        mode: "replica",
-        timeoutMs: 100,
-        logger: silentLogger(),
-      }),
-    });
+    const { claims: unconfirmed, keys, decisive } = unconfirmedClaims();
     try {
       // The first run marked its answer as going out, answered, and died before finishing.
       const k = `${keys.namespace(REF)}:ireq:${ID}`;
