@@ -618,7 +618,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       // Off by default until a resumed worker's request thread is understood under load (a frozen and
       // resumed worker missed its check in 20 s on Node 24 beside other work); 1 moves the requests'
       // work off the deliveries' event loop.
-      workerThreads: e.INTERACTIVE_WORKER_THREADS ?? 0,
+      workerThreads: e.INTERACTIVE_WORKER_THREADS ?? 1,
     },
     webConcurrency: e.WEB_CONCURRENCY ?? 1,
     // A worker that shares a host's cores with a web process gives way to it: acks come first.

@@ -5,7 +5,12 @@ export type NewMessage = Omit<ChannelMessage, "ts" | "editedAt">;
 
 /** Appends to a channel's history with a fresh ts (history stays in ts order). */
 export function addMessage(state: StandInState, m: NewMessage): ChannelMessage {
-  const msg: ChannelMessage = { ...m, ts: state.ids.ts(), editedAt: undefined };
+  const msg: ChannelMessage = {
+    ...m,
+    ...(state.lean ? { blocks: undefined } : {}),
+    ts: state.ids.ts(),
+    editedAt: undefined,
+  };
   const list = state.messages.get(m.channelId) ?? [];
   list.push(msg);
   state.messages.set(m.channelId, list);

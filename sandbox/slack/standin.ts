@@ -58,6 +58,13 @@ export interface SlackStandInOptions {
    * no mimetype; an image block naming it is `invalid_blocks`). Default 300 ms.
    */
   fileProcessingMs?: number;
+  /**
+   * What is kept of each call and message. `full` (default): every argument, and each message with its
+   * blocks. `lean`: a call's short arguments and its metadata, a message without its blocks — for
+   * benches of 100,000 posts, whose record would otherwise hold gigabytes and make the stand-in's
+   * garbage collector, not the app, set the pace. Every check runs the same in both.
+   */
+  record?: "full" | "lean";
 }
 
 /** A running stand-in: Slack's Web API and response_urls on one side, Slack's deliveries on the other. */
@@ -94,6 +101,7 @@ export async function startSlackStandIn(o: SlackStandInOptions): Promise<SlackSt
   const seeds = o.workspaces ?? [defaultWorkspace()];
   const fileProcessingMs = o.fileProcessingMs ?? 300;
   const state = createState(o.now ?? Date.now, rateLimit, fileProcessingMs);
+  state.lean = o.record === "lean";
   state.manifest = o.manifest ?? loadManifest();
   const appId = o.appId ?? "A0INSIGHTS";
   const socket = createSocketSide({ state, appId });

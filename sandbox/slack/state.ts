@@ -107,6 +107,8 @@ export interface StandInState {
   fileProcessingMs: number;
   /** Block types every check refuses as unsupported, until cleared (Control.refuseBlocks). */
   refusedBlocks: Set<string>;
+  /** Keep calls' short arguments and messages without blocks (SlackStandInOptions.record). */
+  lean: boolean;
 }
 
 export function createState(
@@ -149,6 +151,7 @@ export function createState(
     },
     fileProcessingMs,
     refusedBlocks: new Set(),
+    lean: false,
   };
 }
 

@@ -78,7 +78,7 @@ describe("loadConfig", () => {
 
   it("reads the interactive backlog, concurrency and threads, with defaults, and names a bad one", () => {
     const d = loadConfig("start", serving).interactive;
-    expect(d).toMatchObject({ backlog: 1_000, busyAfterMs: 1_500, concurrency: 50, workerThreads: 0 });
+    expect(d).toMatchObject({ backlog: 1_000, busyAfterMs: 1_500, concurrency: 50, workerThreads: 1 });
     expect(d.threads).toBeGreaterThanOrEqual(1);
     expect(d.threads).toBeLessThanOrEqual(4);
     const set = {

@@ -60,3 +60,21 @@ export function recordableArgs(args: Args): Args {
   }
   return out;
 }
+
+/** Longest string argument a lean record keeps (ids, timestamps, short texts). */
+const LEAN_STRING = 200;
+
+/**
+ * A lean record of a call's arguments: its scalars and short strings, and its metadata (what tells a
+ * digest's delivery), without blocks, attachments or long texts.
+ */
+export function leanArgs(args: Args): Args {
+  const out: Args = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (k === "token" || k === "client_secret" || k === "refresh_token") continue;
+    if (k === "metadata") out[k] = recordableArgs({ metadata: v }).metadata;
+    else if (typeof v === "number" || typeof v === "boolean") out[k] = v;
+    else if (typeof v === "string" && v.length <= LEAN_STRING && !/^[[{]/.test(v)) out[k] = v;
+  }
+  return out;
+}

@@ -7,7 +7,7 @@ import { socketMethods } from "../socket/api.ts";
 import type { StandInState } from "../state.ts";
 import { resolveToken } from "../tokens.ts";
 import { unfurlMethods } from "../unfurl/api.ts";
-import { type Args, recordableArgs, str } from "./args.ts";
+import { type Args, leanArgs, recordableArgs, str } from "./args.ts";
 import { chatMethods } from "./chat.ts";
 import { type ApiBody, type ApiContext, type ApiMethod, HttpFault, type OAuthSettings } from "./context.ts";
 import { directoryMethods } from "./directory.ts";
@@ -126,7 +126,7 @@ export function dispatchApi(env: ApiEnv, req: ApiRequest): HttpAnswer {
   env.state.calls.push({
     method: req.method,
     teamId: ctx.auth?.ws.teamId ?? tokenTeam ?? team?.id ?? undefined,
-    args: recordableArgs(req.args),
+    args: env.state.lean ? leanArgs(req.args) : recordableArgs(req.args),
     at: env.state.now(),
     ok: res.body.ok === true,
     error: typeof res.body.error === "string" ? res.body.error : undefined,

@@ -419,7 +419,7 @@ export async function runSlot(
         world,
         workers,
         worker: { prefix: world.prefix, queueName: world.queueName },
-        timeoutMs: Math.max(600_000, n * 9),
+        timeoutMs: Math.max(600_000, n * 25),
         alongside: async (s) => {
           side = await alongside(c, s);
         },
