@@ -186,16 +186,20 @@ describe("fairness", () => {
     const teamOf = (sub: string) => sub.split(".")[1] as string;
     for (const [i, j] of taken.entries())
       byTeam.get(teamOf(j.data.sub ?? ""))?.push(`${i}:${j.opts.priority}`);
-    // The first round is every workspace's first run (10 + 10 + 10 + 3 jobs): the workspace of 3 is whole in
-    // it, and the one of 15 has its first ten there.
+    // Every workspace's first member comes first (4 jobs), then the rest of every first run (9 + 9 + 9 + 2):
+    // the workspace of 3 is whole in the first round, and the one of 15 has its first ten there.
     const places = (team: string) => (byTeam.get(team) ?? []).map((at) => Number(at.split(":")[0]));
+    for (const team of Object.keys(sizes)) expect(places(team)[0]).toBeLessThan(4);
     expect(Math.max(...places("T0FEWWS01"))).toBeLessThan(33);
     expect(Math.max(...places("T0MIDWS01").slice(0, 10))).toBeLessThan(33);
-    // Each workspace's runs of ten: ten neighbouring places, one priority each.
+    // Each workspace's runs (its first member, the other nine of its first run, then runs of ten):
+    // neighbouring places, one priority each.
     for (const [team, places] of byTeam) {
-      for (let run = 0; run * 10 < places.length; run++) {
+      const starts = [0, 1];
+      for (let r = 10; r < places.length; r += 10) starts.push(r);
+      for (const [run, start] of starts.entries()) {
         const chunk = places
-          .slice(run * 10, run * 10 + 10)
+          .slice(start, starts[run + 1] ?? places.length)
           .map((p) => p.split(":").map(Number) as [number, number]);
         const first = chunk[0] as [number, number];
         const last = chunk[chunk.length - 1] as [number, number];

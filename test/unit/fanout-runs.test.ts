@@ -77,15 +77,17 @@ const takenInOrder = (added: Added[]) =>
   added.map((a, i) => ({ ...a, i })).sort((a, b) => a.priority - b.priority || a.i - b.i);
 
 describe("a slot's fan-out deals each workspace a run of its members per round", () => {
-  it("a workspace of 3 goes out whole in the first round, beside the first 10 of one with 25", async () => {
+  it("a workspace of 3 goes out whole in the first round, beside the first 10 of one with 25; each one's first member before either's second", async () => {
     const w = world({ TBIG00001: 25, TSMALL001: 3 });
     expect(await fanOut(w.deps, w.job)).toMatchObject({ status: "fanned_out", jobs: 28 });
     const order = takenInOrder(w.added).map((a) => `${a.team}:${a.priority}`);
     expect(order).toEqual([
-      ...Array(10).fill("TBIG00001:1"),
-      ...Array(3).fill("TSMALL001:1"),
-      ...Array(10).fill("TBIG00001:2"),
-      ...Array(5).fill("TBIG00001:3"),
+      "TBIG00001:1",
+      "TSMALL001:1",
+      ...Array(9).fill("TBIG00001:2"),
+      ...Array(2).fill("TSMALL001:2"),
+      ...Array(10).fill("TBIG00001:3"),
+      ...Array(5).fill("TBIG00001:4"),
     ]);
     // Each workspace's members keep their own order, every one of them added once.
     const big = takenInOrder(w.added).filter((a) => a.team === "TBIG00001");
@@ -113,7 +115,7 @@ describe("a slot's fan-out deals each workspace a run of its members per round",
     await fanOut(w.deps, w.job);
     const taken = takenInOrder(w.added);
     expect(taken.map((a) => `${a.team.slice(1, 2)}${a.priority}`).join(" ")).toBe(
-      "A1 A1 A1 B1 B1 B1 A2 A2 A2 B2 B2 B2 A3 A3 A3 A4 A4 A4",
+      "A1 B1 A2 A2 B2 B2 A3 A3 A3 B3 B3 B3 A4 A4 A4 A5 A5 A5",
     );
     // Every member once, each workspace's in its own order.
     for (const [team, n] of [
@@ -134,12 +136,15 @@ describe("a slot's fan-out deals each workspace a run of its members per round",
     expect(await fanOut(w.deps, w.job)).toMatchObject({ jobs: 685 });
     const taken = takenInOrder(w.added);
     expect(new Set(taken.map((a) => `${a.team}/${a.sub}`)).size).toBe(685);
-    // Where each workspace's k-th run of ten was taken: ten neighbouring places, in member order.
+    // Where each workspace's runs were taken (its first member, the other nine of its first run, then
+    // runs of ten): neighbouring places, in member order.
     for (const team of ["TAAAA0001", "TBBBB0001", "TCCCC0001", "TDDDD0001"]) {
       const at = taken.flatMap((a, i) => (a.team === team ? [{ i, sub: a.sub }] : []));
       expect(at.map((a) => a.sub)).toEqual(at.map((_, k) => subId(team, k)));
-      for (let run = 0; run * 10 < at.length; run++) {
-        const places = at.slice(run * 10, run * 10 + 10).map((a) => a.i);
+      const starts = [0, 1];
+      for (let r = 10; r < at.length; r += 10) starts.push(r);
+      for (const [run, start] of starts.entries()) {
+        const places = at.slice(start, starts[run + 1] ?? at.length).map((a) => a.i);
         expect({ team, run, spread: (places.at(-1) ?? 0) - (places[0] ?? 0) }).toEqual({
           team,
           run,
@@ -147,8 +152,8 @@ describe("a slot's fan-out deals each workspace a run of its members per round",
         });
       }
     }
-    // The workspace of five is whole in the first round.
-    expect(taken.filter((a) => a.team === "TCCCC0001").every((a) => a.priority === 1)).toBe(true);
+    // The workspace of five is whole in the first round (its first member, then the other four).
+    expect(taken.filter((a) => a.team === "TCCCC0001").map((a) => a.priority)).toEqual([1, 2, 2, 2, 2]);
   });
 
   it("a run's round goes on across pages of members: priorities follow the rank, not the page", async () => {
@@ -156,8 +161,8 @@ describe("a slot's fan-out deals each workspace a run of its members per round",
     const w = world({ TPAGED001: 10, TOTHER001: 2 }, { pageSize: 4, runLength: 3 });
     await fanOut(w.deps, w.job);
     const paged = w.added.filter((a) => a.team === "TPAGED001");
-    expect(paged.map((a) => a.priority)).toEqual([1, 1, 1, 2, 2, 2, 3, 3, 3, 4]);
-    expect(w.added.filter((a) => a.team === "TOTHER001").map((a) => a.priority)).toEqual([1, 1]);
+    expect(paged.map((a) => a.priority)).toEqual([1, 2, 2, 3, 3, 3, 4, 4, 4, 5]);
+    expect(w.added.filter((a) => a.team === "TOTHER001").map((a) => a.priority)).toEqual([1, 2]);
     // The warm-up hears of every page as it is read, so the drivers are planned in the same order.
     expect(w.warmed).toEqual([
       { team: "TPAGED001", members: 4 },
@@ -189,16 +194,17 @@ describe("a slot's fan-out deals each workspace a run of its members per round",
     expect(w.warmed.reduce((n, p) => n + p.members, 0)).toBe(3);
   });
 
-  it("a slot of 200 workspaces of 10: the first 50 jobs taken belong to 5 accounts, not 50", async () => {
+  it("a slot of 200 workspaces of 10: the first 200 jobs taken are one of each; the next 45 belong to 5 accounts, not 45", async () => {
     const members = Object.fromEntries(
       Array.from({ length: 200 }, (_, w) => [`TW${String(w).padStart(7, "0")}`, 10]),
     );
     const w = world(members);
     await fanOut(w.deps, w.job);
-    const first50 = takenInOrder(w.added).slice(0, 50);
-    expect(new Set(first50.map((a) => a.team)).size).toBe(5);
+    const taken = takenInOrder(w.added);
+    expect(new Set(taken.slice(0, 200).map((a) => a.team)).size).toBe(200);
+    expect(new Set(taken.slice(200, 245).map((a) => a.team)).size).toBe(5);
     // Every workspace's whole run is in the first round.
-    expect(w.added.every((a) => a.priority === 1)).toBe(true);
+    expect(w.added.every((a) => a.priority <= 2)).toBe(true);
   });
 });
 
@@ -232,12 +238,13 @@ describe("a slot of more workspaces than its first round holds", () => {
     expect(firstRunLength(50_000, 10, FIRST_ROUND)).toBe(1);
     const w = world({ TAAAA0001: 5, TBBBB0001: 9 }, { firstRound: 10 });
     await fanOut(w.deps, w.job);
-    // 10 / 2 workspaces → first runs of 5: A whole, B's first 5, then B's last 4 at priority 2.
+    // 10 / 2 workspaces → first runs of 5: each one's first member, then A's other 4 and B's next 4,
+    // then B's last 4 at priority 3.
     expect(
       takenInOrder(w.added)
         .map((a) => `${a.team.slice(1, 2)}${a.priority}`)
         .join(" "),
-    ).toBe("A1 A1 A1 A1 A1 B1 B1 B1 B1 B1 B2 B2 B2 B2");
+    ).toBe("A1 B1 A2 A2 A2 A2 B2 B2 B2 B2 B3 B3 B3 B3");
   });
 });
 

@@ -18,7 +18,7 @@ function cpuLine(run: MondayRun): string {
 
 /** The bounds the world's sizes set, whatever the machine (see floorsOf). */
 function floorsLine(run: MondayRun): string {
-  return `the largest workspace holds ${int(run.sizes.largest)} subscriptions, ${run.floors.largestWorkspaceS} s of posts at Slack's chat.postMessage budget per workspace; the fan-out's first priority holds ${int(run.floors.firstRunJobs)} jobs (each workspace's first run) before any workspace's second`;
+  return `the largest workspace holds ${int(run.sizes.largest)} subscriptions, ${run.floors.largestWorkspaceS} s of posts at Slack's chat.postMessage budget per workspace; the fan-out's first priority holds ${int(run.floors.firstRunJobs)} jobs (each workspace's first member) before any workspace's second`;
 }
 
 const TARGETS = {

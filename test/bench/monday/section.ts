@@ -2,7 +2,6 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SANDBOX_SIGNING_SECRET } from "../../../sandbox/stack.ts";
-import { FIRST_ROUND, firstRunLength, RUN_LENGTH } from "../../../src/jobs/fanout.ts";
 import { SLACK_PACING } from "../../../src/jobs/pacing.ts";
 import { buildMix } from "../ack/mix.ts";
 import { cpuMs, type Proc, spawnProduct } from "../ack/procs.ts";
@@ -72,7 +71,7 @@ export interface MondayRun {
   /**
    * Bounds the product sets whatever the machine: the largest workspace's digests at Slack's
    * chat.postMessage budget per workspace (s), and the jobs of the fan-out's first priority (each
-   * workspace's first run), which go out before any workspace's second.
+   * workspace's first member), which go out before any workspace's second.
    */
   floors: { largestWorkspaceS: number; firstRunJobs: number };
   storm: StormResult;
@@ -182,9 +181,8 @@ export function floorsOf(sizes: number[]): MondayRun["floors"] {
   const largest = Math.max(0, ...sizes);
   return {
     largestWorkspaceS: round(largest / (budget.points / budget.durationSec), 1),
-    firstRunJobs: ((first) => sizes.reduce((n, s) => n + Math.min(s, first), 0))(
-      firstRunLength(sizes.length, RUN_LENGTH, FIRST_ROUND),
-    ),
+    // The fan-out's first priority: each workspace's first member.
+    firstRunJobs: sizes.filter((s) => s > 0).length,
   };
 }
 
