@@ -132,8 +132,9 @@ describe("what the section reads off a slot", () => {
     });
   });
 
-  it("floors: the largest workspace at 600 posts a minute, and each workspace's first run of ten", () => {
-    expect(floorsOf([4_171, 25, 3])).toEqual({ largestWorkspaceS: 417.1, firstRunJobs: 23 });
+  it("floors: the largest workspace at 600 posts a minute, and each workspace's first member", () => {
+    expect(floorsOf([4_171, 25, 3])).toEqual({ largestWorkspaceS: 417.1, firstRunJobs: 3 });
+    expect(floorsOf([4_171, 0, 3])).toEqual({ largestWorkspaceS: 417.1, firstRunJobs: 2 });
   });
 });
 
