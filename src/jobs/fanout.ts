@@ -143,16 +143,16 @@ async function addDeliveries(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
     }
   };
   while (lanes.length > 0) {
-    const round: {
-      lane: (typeof lanes)[number];
-      runs: { priority: number; members: [string, string][] }[];
-    }[] = [];
     const next: typeof lanes = [];
     for (let i = 0; i < lanes.length; i += deps.parallel ?? 64) {
       const group = lanes.slice(i, i + (deps.parallel ?? 64));
       const pages = await Promise.all(
         group.map((l) => deps.store.slotPage(l.ref, slotId, l.cursor, pageSize)),
       );
+      const round: {
+        lane: (typeof lanes)[number];
+        runs: { priority: number; members: [string, string][] }[];
+      }[] = [];
       pages.forEach((p, j) => {
         const lane = group[j] as (typeof lanes)[number];
         warm?.(lane.ref, p.members, period);
@@ -171,23 +171,26 @@ async function addDeliveries(deps: FanOutDeps, job: Job<DeliveryJobData, unknown
           next.push(lane);
         }
       });
-    }
-    // The k-th run of every workspace in this round, then the (k+1)-th: each run keeps its place.
-    const longest = Math.max(0, ...round.map((r) => r.runs.length));
-    for (let k = 0; k < longest; k++) {
-      for (const r of round) {
-        const run = r.runs[k];
-        if (!run) continue;
-        for (const m of run.members) {
-          const sub = schedulerIdFor(r.lane.ref, m[0]);
-          pending.push({
-            name: JOB_NAME.scheduled,
-            data: { sub, period, ch: m[1], ...(tp ? { tp } : {}) },
-            opts: { ...opts, jobId: `d.${sub}.${period}`, priority: run.priority },
-          });
+      // Each group's jobs go out as soon as its pages are read: the first deliveries start after one
+      // group's read, not after every workspace's (5,000 workspaces are 79 reads in a row). BullMQ
+      // hands jobs out by priority, so a later group's first members still come before this one's
+      // later runs. Within the group, the k-th run of every workspace, then the (k+1)-th.
+      const longest = Math.max(0, ...round.map((r) => r.runs.length));
+      for (let k = 0; k < longest; k++) {
+        for (const r of round) {
+          const run = r.runs[k];
+          if (!run) continue;
+          for (const m of run.members) {
+            const sub = schedulerIdFor(r.lane.ref, m[0]);
+            pending.push({
+              name: JOB_NAME.scheduled,
+              data: { sub, period, ch: m[1], ...(tp ? { tp } : {}) },
+              opts: { ...opts, jobId: `d.${sub}.${period}`, priority: run.priority },
+            });
+          }
         }
       }
-      await flush(false);
+      await flush(i === 0);
     }
     lanes = next;
   }

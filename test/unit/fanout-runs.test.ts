@@ -208,6 +208,36 @@ describe("a slot's fan-out deals each workspace a run of its members per round",
   });
 });
 
+describe("a slot of many workspaces starts delivering before its fan-out has read them all", () => {
+  it("the first group's jobs are added before the second group's pages are read; BullMQ's order is unchanged", async () => {
+    // 200 workspaces of 3, read 64 at a time: the first 64 workspaces' 192 jobs go out (fewer than a
+    // batch of 500) before workspace 65 is read.
+    const members = Object.fromEntries(
+      Array.from({ length: 200 }, (_, w) => [`TW${String(w).padStart(7, "0")}`, 3]),
+    );
+    const w = world(members);
+    const events: string[] = [];
+    const read = w.deps.store.slotPage.bind(w.deps.store);
+    w.deps.store.slotPage = async (ref, slot, cursor, count) => {
+      events.push(`read ${ref.teamId}`);
+      return read(ref, slot, cursor, count);
+    };
+    const add = w.deps.queue.addBulk.bind(w.deps.queue);
+    w.deps.queue.addBulk = (async (jobs: Parameters<typeof add>[0]) => {
+      events.push(`add ${jobs.length}`);
+      return add(jobs);
+    }) as typeof add;
+    await fanOut(w.deps, w.job);
+    expect(events.indexOf("add 192")).toBeGreaterThan(events.indexOf("read TW0000063"));
+    expect(events.indexOf("add 192")).toBeLessThan(events.indexOf("read TW0000064"));
+    // Every workspace's first member before any second, all 600 once.
+    const taken = takenInOrder(w.added);
+    expect(taken).toHaveLength(600);
+    expect(new Set(taken.slice(0, 200).map((a) => a.team)).size).toBe(200);
+    expect(taken.slice(0, 200).every((a) => a.priority === 1)).toBe(true);
+  });
+});
+
 describe("a slot of more workspaces than its first round holds", () => {
   it("deals each workspace a shorter first run, so every workspace's first digest comes before any second", async () => {
     // 40 workspaces: one of 250 members, 39 of 12; a first round of 60 jobs: 60 / 40 → first runs of 1.
