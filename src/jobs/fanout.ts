@@ -55,8 +55,9 @@ export const RUN_LENGTH = 10;
 /**
  * The first round's size, by default: about what two workers deliver in 15–20 s on a small machine
  * (10,000 subscriptions in 56 s beside people typing: 180 digests a second). A slot of more workspaces
- * than fit in it at a run each deals each a shorter first run, down to one member, so every
- * workspace's first digest goes out in about that time.
+ * than fit in it at a run each deals each a shorter first run, down to one member, so that every
+ * workspace's first run goes out in about that time (its first member, before any workspace's second,
+ * sooner).
  */
 export const FIRST_ROUND = 3_000;
 
@@ -85,7 +86,7 @@ const MAX_PRIORITY = 2_097_152;
  * ran late past a run day, which it then deals out in its place.
  *
  * The first round is bounded (FIRST_ROUND): in a slot of thousands of workspaces, runs of ten in the
- * first round would put tens of thousands of jobs ahead of the last workspace's first digest, so each
+ * first round would put tens of thousands of jobs ahead of the last workspace's second digest, so each
  * workspace's first run is then shorter (down to one member) and its later runs are of the usual length.
  *
  * Job ids are (subscription, period): a retried fan-out adds nothing twice while the jobs wait,
