@@ -43,11 +43,14 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** Arguments never kept in the record: credentials. */
+const SECRET_ARGS = new Set(["token", "client_secret", "refresh_token"]);
+
 /** The args worth recording: nested JSON decoded, credentials dropped. */
 export function recordableArgs(args: Args): Args {
   const out: Args = {};
   for (const [k, v] of Object.entries(args)) {
-    if (k === "token" || k === "client_secret" || k === "refresh_token") continue;
+    if (SECRET_ARGS.has(k)) continue;
     if (typeof v === "string" && /^[[{]/.test(v)) {
       try {
         out[k] = JSON.parse(v);
@@ -71,7 +74,7 @@ const LEAN_STRING = 200;
 export function leanArgs(args: Args): Args {
   const out: Args = {};
   for (const [k, v] of Object.entries(args)) {
-    if (k === "token" || k === "client_secret" || k === "refresh_token") continue;
+    if (SECRET_ARGS.has(k)) continue;
     if (k === "metadata") out[k] = recordableArgs({ metadata: v }).metadata;
     else if (typeof v === "number" || typeof v === "boolean") out[k] = v;
     else if (typeof v === "string" && v.length <= LEAN_STRING && !/^[[{]/.test(v)) out[k] = v;
