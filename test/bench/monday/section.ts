@@ -68,6 +68,8 @@ export interface MondayRun {
   sizes: { largest: number; median: number; smallest: number; overThousand: number };
   /** Who sends the interactive mix: people, and the workspaces they are in. */
   mixFrom: { people: number; workspaces: number };
+  /** The analytics emulator's requests and bytes sent per GraphQL operation over the run. */
+  analyticsByOperation?: Record<string, { requests: number; bytes: number }>;
   /**
    * Bounds the product sets whatever the machine: the largest workspace's digests at Slack's
    * chat.postMessage budget per workspace (s), and the jobs of the fan-out's first priority (each
@@ -423,6 +425,8 @@ export async function runSlot(
         },
       });
       if (!side) throw new Error("the slot's measurements did not finish");
+      const analyticsByOperation =
+        await world.services.call<Record<string, { requests: number; bytes: number }>>("emulatorByOperation");
       const teamOfSub = new Map(world.subs.map((x) => [x.id, x.ref.teamId ?? ""]));
       const sizeOfTeam = new Map<string, number>();
       const perChannel = new Map<string, number>();
@@ -445,6 +449,7 @@ export async function runSlot(
           overThousand: sorted.filter((x) => x >= 1_000).length,
         },
         mixFrom: { people, workspaces: m.people.length },
+        analyticsByOperation,
         floors: floorsOf(m.sizes),
         storm: slim(storm),
         firstDigestMs: storm.delivered > 0 ? earliest(storm.firstPostBy ?? {}) - storm.firedAt : null,

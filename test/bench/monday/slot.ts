@@ -45,6 +45,7 @@ console.log(
         (x) =>
           `${x.fromS}s n${x.n} p50 ${Math.round(x.p50)} p99 ${Math.round(x.p99)} max ${Math.round(x.max)} busy ${x.busy}`,
       ),
+      analytics: run.analyticsByOperation,
       cpu: Object.fromEntries(run.cpu.map((c) => [c.name, c.cpuS])),
       rateCheck: round(w.achievedRate, 1),
     },
