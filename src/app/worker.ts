@@ -122,6 +122,11 @@ export interface WorkerHandle {
   subscriptions: SubscriptionService;
   /** Bound port of the health server, when started. */
   healthPort: number | undefined;
+  /**
+   * Resolves once the request threads read the hand-off stream (they read it themselves, a second or
+   * two after the start under load), or after `ms`: until then this process takes no request.
+   */
+  requestsReady(ms?: number): Promise<void>;
   /** Stops taking jobs, waits for those in flight, closes connections. */
   close(): Promise<void>;
 }
@@ -154,7 +159,7 @@ function tokenLookup(
 /**
  * How much nicer than WORKER_NICE a worker's main thread, where deliveries run, becomes once requests
  * run on threads of their own: about half the share of a core against a request thread. Not 19: the
- * main thread also reads the hand-off stream, answers /readyz and stops the process, and at 19 a
+ * main thread also answers /readyz, drains the legacy queue and stops the process, and at 19 a
  * second SIGTERM on a loaded host took 2.6–5.6 s instead of 0.7–0.8 s.
  */
 export const DELIVERY_NICE_STEP = 3;
@@ -529,6 +534,7 @@ export async function startWorker(o: WorkerOptions): Promise<WorkerHandle> {
     queue,
     subscriptions,
     healthPort: health?.port,
+    requestsReady: (ms?: number) => interactive?.ready(ms) ?? Promise.resolve(),
     async close() {
       closing = true;
       evictionWatch?.close();

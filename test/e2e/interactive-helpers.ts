@@ -14,7 +14,7 @@ export interface WorkerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `startWorker` in a process of its own and resolves once it is taking jobs. */
+/** Starts `startWorker` in a process of its own and resolves once it is taking jobs and requests. */
 export async function spawnWorker(
   stack: Stack,
   interactive: InteractiveWorkerOptions,
@@ -22,7 +22,8 @@ export async function spawnWorker(
   extra = "",
 ): Promise<WorkerProcess> {
   const child = spawnWorkerProcess(
-    `await startWorker({
+    // Ready once its request threads read the stream: a request sent earlier would wait for their start.
+    `const started = await startWorker({
       config: loadConfig("worker", o.env),
       logger: createLogger({ level: "info", name: "test-worker" }),
       prefix: o.prefix,
@@ -30,6 +31,7 @@ export async function spawnWorker(
       healthPort: null,
       interactive: o.interactive,
     });
+    await started.requestsReady(30_000);
     ${extra}`,
     {
       env: stack.env,
