@@ -27,6 +27,12 @@ export interface ThreadData {
   nice?: number;
   /** The service its spans are exported as [insights-digest-web]. */
   serviceName?: string;
+  /**
+   * A worker process's threads read the web's hand-off stream themselves (each a consumer of its
+   * own), instead of being handed jobs [absent: jobs come from the pool]. `name`: the stream's name
+   * [interactive]; `leaseMs`: the consumer's lease [10 s].
+   */
+  stream?: { name?: string; leaseMs?: number };
 }
 
 /** Options of startInteractivePool. */
@@ -41,6 +47,8 @@ export interface InteractivePoolOptions {
   /** See ThreadData.nice [10]. */
   nice?: number;
   serviceName?: string;
+  /** See ThreadData.stream [absent]. */
+  stream?: ThreadData["stream"];
   /** Threads [config.interactive.threads]. */
   size?: number;
   /** The module every thread runs [interactive-thread beside this file, of the same build]. */
@@ -74,6 +82,7 @@ export function startInteractivePool(o: InteractivePoolOptions) {
     insightsLockMs: o.insightsLockMs,
     nice: o.nice,
     serviceName: o.serviceName,
+    ...(o.stream ? { stream: o.stream } : {}),
   };
   return createThreadPool({
     entry: o.threadModule ?? new URL(`./interactive-thread${ext}`, import.meta.url),

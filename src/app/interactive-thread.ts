@@ -1,6 +1,8 @@
 import { getPriority, setPriority } from "node:os";
 import { clockOf } from "../clock.ts";
 import type { Config } from "../config.ts";
+import { startStreamConsumer } from "../interactive/consumer.ts";
+import { retryOnRedis } from "../interactive/retry-policy.ts";
 import { serveThreadJobs, threadBoot, threadLogDestination } from "../interactive/thread-port.ts";
 import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createLogger } from "../log.ts";
@@ -65,10 +67,31 @@ const runner = createInteractiveRunner({
   claimLeaseMs: data.claimLeaseMs,
   insightsLockMs: data.insightsLockMs,
 });
+// A worker process's thread reads the hand-off stream itself: a request is read, run and acknowledged
+// here, whatever the process's deliveries keep its main thread doing. Blocking reads go through a
+// connection without a command deadline (the consumer reads on a copy of it).
+const blocking = data.stream ? connectRedis(data.redisUrl, logger, "worker") : undefined;
+const consumer =
+  data.stream && blocking
+    ? startStreamConsumer({
+        connection: redis,
+        blocking,
+        prefix: config.queuePrefix,
+        name: data.stream.name,
+        concurrency: config.interactive.concurrency,
+        leaseMs: data.stream.leaseMs,
+        logger,
+        run: runner.run,
+        retryInMs: (err, job) => retryOnRedis(err, job),
+      })
+    : undefined;
 serveThreadJobs({
   run: runner.run,
   metrics: () => metrics.registry.getMetricsAsJSON(),
   async close() {
+    // Reading stops first; what it read runs to its end and is acknowledged.
+    await consumer?.close();
+    await blocking?.quit().catch(() => blocking.disconnect());
     await runner.close();
     await runtime.close();
     await redis.quit().catch(() => redis.disconnect());

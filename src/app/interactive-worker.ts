@@ -1,12 +1,10 @@
 import { startStreamConsumer } from "../interactive/consumer.ts";
 import { drainLegacyQueue } from "../interactive/legacy.ts";
-import { RESPONSE_URL_TTL_MS } from "../interactive/response-url.ts";
-import { REDIS_RETRY_MS } from "../interactive/stream.ts";
+import { retryOnRedis } from "../interactive/retry-policy.ts";
 import type { InteractiveJob, InteractiveOutcome } from "../interactive/types.ts";
 import type { GiveWay } from "../jobs/give-way.ts";
 import type { Metrics } from "../metrics.ts";
 import { fromLegacyJob } from "../slack/frame/index.ts";
-import { isWriteUnconfirmed } from "../store/confirm-writes.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { createInteractiveRunner, type InteractiveRunnerOptions } from "./interactive.ts";
 import { startInteractivePool, type ThreadData } from "./interactive-pool.ts";
@@ -60,8 +58,11 @@ export function startInteractiveWorker(
   // concurrent requests ask in one tick as one write: on a busy worker their replies arrive together
   // and their next commands go out together, instead of a socket write each.
   const redis = autoPipelined(o.redis, o.logger, "interactive");
-  // In threads, a request's steps never wait behind a delivery's (rendering, parsing, a chart) on one
-  // event loop: the cores are shared by the scheduler instead, between two loops.
+  // In threads, a request never waits behind a delivery's steps (rendering, parsing, a chart) on one
+  // event loop: each thread reads the stream itself, runs what it read and acknowledges it, so a slot's
+  // deliveries on this loop delay neither the reading nor the answer; the cores are shared by the
+  // scheduler instead. (Read here and handed over, requests waited seconds for this loop at a slot's
+  // fire, in the stream and again for their results to come back.)
   const pool =
     (o.threads ?? 0) > 0 && o.threadsData
       ? startInteractivePool({
@@ -76,34 +77,33 @@ export function startInteractiveWorker(
           serviceName: "insights-digest-worker",
           size: o.threads,
           threadModule: o.threadModule,
+          stream: { name: o.queueName, leaseMs: o.streamLeaseMs },
         })
       : undefined;
   const runner = pool ? undefined : createInteractiveRunner({ ...o, redis });
   const execute = (job: InteractiveJob): Promise<InteractiveOutcome> =>
     pool ? pool.run(job) : (runner as NonNullable<typeof runner>).run(job);
+  // Deliveries give way to what runs on their loop: the legacy queue's requests, and without threads
+  // the stream's.
   const run = (job: InteractiveJob): Promise<InteractiveOutcome> => {
     const ended = o.giveWay?.request();
     return execute(job).finally(() => ended?.());
   };
-  const consumer = startStreamConsumer({
-    connection: redis,
-    blocking: o.connection,
-    prefix: o.config.queuePrefix,
-    name: o.queueName,
-    concurrency: o.config.interactive.concurrency,
-    leaseMs: o.streamLeaseMs,
-    logger: o.logger,
-    run,
-    // A run that failed on Redis (a claim no replica confirmed, a primary cut off or gone, a failover)
-    // runs again here a second later, rather than waiting for a takeover that counts as a death: its
-    // entry may have been lost with the primary that held it, and this process still holds the job.
-    // The request's claim keeps it to one answer. Unconfirmed: for as long as its response_url lives;
-    // anything else: for two minutes.
-    retryInMs: (err, job) =>
-      Date.now() - job.receivedAt < (isWriteUnconfirmed(err) ? RESPONSE_URL_TTL_MS : REDIS_RETRY_MS)
-        ? 1_000
-        : undefined,
-  });
+  const consumer = pool
+    ? undefined
+    : startStreamConsumer({
+        connection: redis,
+        blocking: o.connection,
+        prefix: o.config.queuePrefix,
+        name: o.queueName,
+        concurrency: o.config.interactive.concurrency,
+        leaseMs: o.streamLeaseMs,
+        logger: o.logger,
+        run,
+        // A run that failed on Redis (a claim no replica confirmed, a primary cut off or gone, a
+        // failover) runs again here shortly.
+        retryInMs: (err, job) => retryOnRedis(err, job),
+      });
   const legacy = drainLegacyQueue({
     connection: o.connection ?? o.redis,
     prefix: o.config.queuePrefix,
@@ -114,24 +114,27 @@ export function startInteractiveWorker(
     run,
   });
   o.logger.info(
-    { consumer: consumer.name, concurrency: o.config.interactive.concurrency, threads: pool?.threads() ?? 0 },
+    {
+      consumer: consumer?.name ?? "in each thread",
+      concurrency: o.config.interactive.concurrency,
+      threads: pool?.threads() ?? 0,
+    },
     "interactive worker started",
   );
   return {
-    consumer,
     /** Resolves once the threads can take requests (at once without threads, or after `ms`). */
     ready: (ms?: number) => pool?.ready(ms) ?? Promise.resolve(),
     /** The threads' metrics, for the process's /metrics (none without threads). */
     threadMetrics: (): Promise<unknown[][]> => pool?.metrics() ?? Promise.resolve([]),
     async close() {
-      await Promise.all([consumer.close(), legacy.close()]);
+      await Promise.all([consumer?.close(), legacy.close()]);
       await pool?.close();
       await runner?.close();
       await redis.quit().catch(() => redis.disconnect());
     },
     /** Drops its connections without waiting (a stop past SHUTDOWN_TIMEOUT_MS). */
     async disconnect() {
-      consumer.disconnect();
+      consumer?.disconnect();
       redis.disconnect();
       await pool?.terminate();
       await legacy.disconnect();

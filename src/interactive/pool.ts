@@ -15,7 +15,7 @@ export interface ThreadPoolOptions {
   logger: Logger;
   /** A thread's log line (JSON), for this process's log stream. */
   onLog?(line: string): void;
-  /** How long close() waits for queued and running jobs [10 s]. */
+  /** How long close() waits for queued and running jobs, and then for each thread to stop [10 s]. */
   drainMs?: number;
 }
 
@@ -228,7 +228,8 @@ export function createThreadPool(o: ThreadPoolOptions): InteractiveExecutor & {
         [...slots].map(async (s) => {
           const exited = new Promise<void>((resolve) => s.worker.once("exit", () => resolve()));
           s.worker.postMessage({ type: "close" } satisfies ToThread);
-          await Promise.race([exited, sleep(5_000)]);
+          // A thread that reads a stream itself finishes what it read before it exits.
+          await Promise.race([exited, sleep(o.drainMs ?? 10_000)]);
           await s.worker.terminate();
         }),
       );

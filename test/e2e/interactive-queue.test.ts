@@ -174,6 +174,36 @@ describe("digests computed by worker processes", () => {
     expect(stack.slack.responses(url)).toHaveLength(1);
   });
 
+  it("a worker's request thread reads the hand-off stream itself: a request sent while the worker's main event loop is blocked is read and answered meanwhile", async () => {
+    const hog = `process.on("SIGUSR2", () => {
+      process.stdout.write("hog-start\\n");
+      const end = Date.now() + 8_000;
+      while (Date.now() < end) {}
+      process.stdout.write("hog-end\\n");
+    });`;
+    const worker = await spawnWorker(stack, { ...FAST, threads: 1 }, hog);
+    workers.push(worker);
+    // The thread is up once it has answered one request.
+    const warm = await stack.slack.sendCommand({ ...who(), text: "last12d" });
+    await stack.slack.waitFor(() => accepted(warm.responseUrl as string)[0], { timeoutMs: 15_000 });
+    worker.child.kill("SIGUSR2");
+    await stack.slack.waitFor(() => worker.said.includes("hog-start"), { timeoutMs: 5_000 });
+    // Sent after the main loop stopped: read from the stream, run and answered by the thread alone
+    // (read on the main loop, it would wait for the hog's end).
+    const sent = await stack.slack.sendCommand({ ...who(), text: "last13d" });
+    const url = sent.responseUrl as string;
+    const reply = await stack.slack.waitFor(() => accepted(url)[0], {
+      timeoutMs: 6_000,
+      what: "the answer, while the worker's main event loop is blocked",
+    });
+    expect(worker.said).not.toContain("hog-end");
+    expect(findElement((reply.body as { blocks: unknown[] }).blocks, ACTION.share)).toBeDefined();
+    await stack.slack.waitFor(() => worker.said.includes("hog-end"), { timeoutMs: 10_000 });
+    // Acknowledged by the thread too: nothing is left in the stream to run again.
+    await stack.slack.waitFor(async () => (await entries()).length === 0, { timeoutMs: 5_000 });
+    expect(stack.slack.responses(url)).toHaveLength(1);
+  });
+
   it("a worker frozen mid-digest loses the request to another; resumed, it does not answer a second time", async () => {
     const { worker: frozen, url } = await workerMidDigest(3_000, "last17d");
     frozen.child.kill("SIGSTOP");
