@@ -165,7 +165,16 @@ export function startStreamConsumer(o: StreamConsumerOptions): StreamConsumer {
   }
 
   async function readLoop() {
-    await ensureGroup();
+    for (;;) {
+      if (closing) return;
+      try {
+        await ensureGroup();
+        break;
+      } catch (err) {
+        log.warn({ err: { message: (err as Error)?.message } }, "interactive group not made; retrying");
+        await sleep(500);
+      }
+    }
     while (!closing) {
       const free = o.concurrency - inFlight.size;
       if (free <= 0) {
