@@ -307,12 +307,14 @@ describe("the worker command", () => {
     const impatient = cli();
     await subscriptions.sendNow(REF, other.id);
     await until(async () => (await pending(harness)) === 1, 60_000, "the second delivery in flight");
-    const t0 = Date.now();
     const draining = printed(impatient, "finishing in-flight work");
     impatient.kill("SIGTERM");
     await draining;
     impatient.kill("SIGTERM");
+    // 130 is the second signal's own exit (a clean stop exits 0, a failed one 1), and the delivery in
+    // flight was not waited for: its digest never went out. (No bound on the seconds: on a loaded
+    // machine the log line alone can take more than two.)
     expect(await exited(impatient)).toEqual({ code: 130, signal: null });
-    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(harness.slack.messages(DEMO.general)).toHaveLength(1);
   });
 });
