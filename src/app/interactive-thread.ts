@@ -68,14 +68,15 @@ const runner = createInteractiveRunner({
   insightsLockMs: data.insightsLockMs,
 });
 // A worker process's thread reads the hand-off stream itself: a request is read, run and acknowledged
-// here, whatever the process's deliveries keep its main thread doing. Blocking reads go through a
-// connection without a command deadline (the consumer reads on a copy of it).
-const blocking = data.stream ? connectRedis(data.redisUrl, logger, "worker") : undefined;
+// here, whatever the process's deliveries keep its main thread doing. Its commands go through a
+// connection that waits for Redis rather than giving up on a command (as the main thread's worker
+// connection does: an acknowledgement given up on runs the request again elsewhere); its blocking
+// reads through a copy of that one.
+const streamRedis = data.stream ? connectRedis(data.redisUrl, logger, "worker") : undefined;
 const consumer =
-  data.stream && blocking
+  data.stream && streamRedis
     ? startStreamConsumer({
-        connection: redis,
-        blocking,
+        connection: streamRedis,
         prefix: config.queuePrefix,
         name: data.stream.name,
         concurrency: config.interactive.concurrency,
@@ -91,7 +92,7 @@ serveThreadJobs({
   async close() {
     // Reading stops first; what it read runs to its end and is acknowledged.
     await consumer?.close();
-    await blocking?.quit().catch(() => blocking.disconnect());
+    await streamRedis?.quit().catch(() => streamRedis.disconnect());
     await runner.close();
     await runtime.close();
     await redis.quit().catch(() => redis.disconnect());

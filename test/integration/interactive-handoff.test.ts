@@ -150,3 +150,37 @@ describe("the hand-off's deadline", () => {
     expect(await worker.xlen(executor.key)).toBe(0);
   });
 });
+
+describe("a worker's reader", () => {
+  it("started while Redis does not answer, it keeps trying, and reads what is handed off once Redis is back", {
+    timeout: 30_000,
+  }, async () => {
+    const server = await startPrivateRedis();
+    servers.push(server);
+    // A connection that gives up on a command (a deadline, few retries), as a request thread's is: the
+    // reader's first commands fail while the server is paused.
+    const worker = connectRedis(server.url, silentLogger(), "client", 500);
+    clients.push(worker);
+    await worker.ping();
+    const prefix = `{t-handoff-${randomUUID().slice(0, 8)}}`;
+    const pid = await redisPidOn(server.port);
+    if (!pid) throw new Error("no redis-server");
+    process.kill(pid, "SIGSTOP");
+    frozen.push(pid);
+    const c = consumer(worker, prefix);
+    // Long enough for the group's creation to fail more than once.
+    await sleep(2_500);
+    process.kill(pid, "SIGCONT");
+    frozen.splice(frozen.indexOf(pid), 1);
+
+    const web = connectRedis(server.url, silentLogger());
+    clients.push(web);
+    const executor = createStreamExecutor({ connection: web, prefix });
+    await executor.submit(job("r-after-the-pause"));
+    const until = Date.now() + 10_000;
+    while (!c.ran.includes("r-after-the-pause") && Date.now() < until) await sleep(50);
+    await c.close();
+    await executor.close();
+    expect(c.ran).toEqual(["r-after-the-pause"]);
+  });
+});
