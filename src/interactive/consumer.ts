@@ -165,16 +165,9 @@ export function startStreamConsumer(o: StreamConsumerOptions): StreamConsumer {
   }
 
   async function readLoop() {
-    for (;;) {
-      if (closing) return;
-      try {
-        await ensureGroup();
-        break;
-      } catch (err) {
-        log.warn({ err: { message: (err as Error)?.message } }, "interactive group not made; retrying");
-        await sleep(500);
-      }
-    }
+    // Made before the first read, and again after the stream was deleted (a flush). A failure to make it
+    // is retried like a failed read: a reader started while Redis is away must not stop for good.
+    let grouped = false;
     while (!closing) {
       const free = o.concurrency - inFlight.size;
       if (free <= 0) {
@@ -185,6 +178,10 @@ export function startStreamConsumer(o: StreamConsumerOptions): StreamConsumer {
         continue;
       }
       try {
+        if (!grouped) {
+          await ensureGroup();
+          grouped = true;
+        }
         const reply = await reader.call(
           "XREADGROUP",
           "GROUP",
@@ -202,8 +199,7 @@ export function startStreamConsumer(o: StreamConsumerOptions): StreamConsumer {
       } catch (err) {
         if (closing) return;
         const message = String((err as Error)?.message);
-        // The stream was deleted (a flush): make the group again.
-        if (message.includes("NOGROUP")) await ensureGroup().catch(() => undefined);
+        if (message.includes("NOGROUP")) grouped = false;
         else log.warn({ err: { message } }, "interactive read failed; retrying");
         await sleep(500);
       }

@@ -38,6 +38,30 @@ const job = (id: string): InteractiveJob => ({
   log: {},
 });
 
+/** A private Redis the test may pause (SIGSTOP), with a connection whose commands give up after `deadlineMs`. */
+async function pausableRedis(deadlineMs: number) {
+  const server = await startPrivateRedis();
+  servers.push(server);
+  const redis = connectRedis(server.url, silentLogger(), "client", deadlineMs);
+  clients.push(redis);
+  await redis.ping();
+  const pid = await redisPidOn(server.port);
+  if (!pid) throw new Error("no redis-server");
+  return {
+    server,
+    redis,
+    prefix: `{t-handoff-${randomUUID().slice(0, 8)}}`,
+    pause: () => {
+      process.kill(pid, "SIGSTOP");
+      frozen.push(pid);
+    },
+    resume: () => {
+      process.kill(pid, "SIGCONT");
+      frozen.splice(frozen.indexOf(pid), 1);
+    },
+  };
+}
+
 /** A consumer on `redis` that records what it runs. */
 function consumer(redis: RedisClient, prefix: string) {
   const ran: string[] = [];
@@ -98,29 +122,19 @@ describe("the hand-off's deadline", () => {
   it("through a pause shorter than the window the request is written again and handed off; through a longer one it fails, and what lands later is not run", {
     timeout: 60_000,
   }, async () => {
-    const server = await startPrivateRedis();
-    servers.push(server);
     // The web process's connection: commands with a 2 s deadline, retried over reconnects.
-    const redis = connectRedis(server.url, silentLogger(), "client", 2_000);
-    clients.push(redis);
-    await redis.ping();
-    const prefix = `{t-handoff-${randomUUID().slice(0, 8)}}`;
+    const { server, redis, prefix, pause, resume } = await pausableRedis(2_000);
     const executor = createStreamExecutor({ connection: redis, prefix });
-    const pid = await redisPidOn(server.port);
-    if (!pid) throw new Error("no redis-server");
 
     // Paused 3 s: the first write times out, a later one gets through.
-    process.kill(pid, "SIGSTOP");
-    frozen.push(pid);
+    pause();
     const short = handOff(executor, job("r-short"));
     await sleep(3_000);
-    process.kill(pid, "SIGCONT");
-    frozen.splice(frozen.indexOf(pid), 1);
+    resume();
     await short;
 
     // Paused past the window: the hand-off fails, and not before a late landing is one workers skip.
-    process.kill(pid, "SIGSTOP");
-    frozen.push(pid);
+    pause();
     const started = Date.now();
     const long = handOff(executor, job("r-long")).then(
       () => "handed off",
@@ -129,8 +143,7 @@ describe("the hand-off's deadline", () => {
     const failedAfter = await long;
     expect(failedAfter).toEqual(expect.any(Number));
     expect(failedAfter).toBeGreaterThanOrEqual(HANDOFF.windowMs + HANDOFF.graceMs + 2 * HANDOFF.skewMs - 50);
-    process.kill(pid, "SIGCONT");
-    frozen.splice(frozen.indexOf(pid), 1);
+    resume();
 
     // The paused server then takes the writes waiting in its socket, and the client sends again those
     // it had no reply to: they land, and are not run.
@@ -155,23 +168,14 @@ describe("a worker's reader", () => {
   it("started while Redis does not answer, it keeps trying, and reads what is handed off once Redis is back", {
     timeout: 30_000,
   }, async () => {
-    const server = await startPrivateRedis();
-    servers.push(server);
     // A connection that gives up on a command (a deadline, few retries), as a request thread's is: the
     // reader's first commands fail while the server is paused.
-    const worker = connectRedis(server.url, silentLogger(), "client", 500);
-    clients.push(worker);
-    await worker.ping();
-    const prefix = `{t-handoff-${randomUUID().slice(0, 8)}}`;
-    const pid = await redisPidOn(server.port);
-    if (!pid) throw new Error("no redis-server");
-    process.kill(pid, "SIGSTOP");
-    frozen.push(pid);
+    const { server, redis: worker, prefix, pause, resume } = await pausableRedis(500);
+    pause();
     const c = consumer(worker, prefix);
     // Long enough for the group's creation to fail more than once.
     await sleep(2_500);
-    process.kill(pid, "SIGCONT");
-    frozen.splice(frozen.indexOf(pid), 1);
+    resume();
 
     const web = connectRedis(server.url, silentLogger());
     clients.push(web);
