@@ -72,6 +72,9 @@ async function doomedWorkers(
           ...harness.env,
           WORKER_CONCURRENCY: "1",
           CHARTS: "off",
+          // No request thread: these workers are killed holding a delivery, and never see a request.
+          // Its start (a second module graph) would double each doomed worker's start-up CPU.
+          INTERACTIVE_WORKER_THREADS: "0",
           SLACK_TIMEOUT_MS: "120000",
           ANALYTICS_TIMEOUT_MS: "120000",
         },

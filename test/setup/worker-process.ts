@@ -32,6 +32,7 @@ export function spawnWorkerProcess(start: string, options: Record<string, unknow
       PATH: process.env.PATH ?? "",
       CHILD_ROOT: ROOT.href,
       CHILD_OPTIONS: JSON.stringify(options),
+      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
       // A child's captured logs land beside the test process's (sandbox/log-dir.ts).
       ...(process.env.INSIGHTS_TEST_LOG_DIR
         ? { INSIGHTS_TEST_LOG_DIR: process.env.INSIGHTS_TEST_LOG_DIR }
