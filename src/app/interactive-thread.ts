@@ -4,7 +4,7 @@ import type { Config } from "../config.ts";
 import { startStreamConsumer } from "../interactive/consumer.ts";
 import { retryOnRedis } from "../interactive/retry-policy.ts";
 import { serveThreadJobs, threadBoot, threadLogDestination } from "../interactive/thread-port.ts";
-import { createLazySubscriptionRuntime } from "../jobs/subscription-wiring.ts";
+import { createSubscriptionRuntime } from "../jobs/runtime.ts";
 import { createLogger } from "../log.ts";
 import { createMetrics } from "../metrics.ts";
 import { createTracing } from "../tracing.ts";
@@ -42,7 +42,7 @@ if (niceRefused)
     "a digest thread could not set its priority; it runs at the one it has",
   );
 const redis = connectRedis(data.redisUrl, logger, "client", config.redisCommandTimeoutMs);
-const runtime = createLazySubscriptionRuntime({
+const runtime = createSubscriptionRuntime({
   redis,
   queuePrefix: config.queuePrefix,
   logger,

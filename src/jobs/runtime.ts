@@ -1,12 +1,30 @@
+import type { Logger } from "../log.ts";
+import { createKeyScheme } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { SchedulerSync } from "../subscriptions/scheduler-sync.ts";
-import type { SubscriptionService } from "../subscriptions/service.ts";
-import type { SlotRegistry } from "../subscriptions/slot-registry.ts";
-import type { SubscriptionStore } from "../subscriptions/store.ts";
-import { createDeliveryQueue, DEFAULT_POLICY, type DeliveryQueue } from "./queue.ts";
+import { createSubscriptionService, type SubscriptionService } from "../subscriptions/service.ts";
+import { createSlotLayout } from "../subscriptions/slot-layout.ts";
+import { createSlotRegistry, type SlotRegistry } from "../subscriptions/slot-registry.ts";
+import { createSubscriptionStore, type SubscriptionStore } from "../subscriptions/store.ts";
+import type { SubscriptionLimits } from "../subscriptions/validate.ts";
+import { createDeliveryQueue, DEFAULT_POLICY, type DeliveryPolicy, type DeliveryQueue } from "./queue.ts";
 import { createSchedulerSync } from "./scheduler.ts";
-import { type SubscriptionRuntimeOptions, wireSubscriptions } from "./subscription-wiring.ts";
 
-export type { SubscriptionRuntimeOptions } from "./subscription-wiring.ts";
+/** Options of createSubscriptionRuntime. */
+export interface SubscriptionRuntimeOptions {
+  /** Web processes pass their fail-fast connection; the worker its own (maxRetriesPerRequest: null). */
+  redis: RedisClient;
+  /** BullMQ prefix (config.queuePrefix). */
+  queuePrefix: string;
+  logger: Logger;
+  /** Store key prefix [insights]. */
+  prefix?: string;
+  queueName?: string;
+  clock?: () => Date;
+  policy?: Partial<DeliveryPolicy>;
+  limits?: Partial<SubscriptionLimits>;
+  maxPerWorkspace?: number;
+}
 
 /** The built service and its parts. */
 export interface SubscriptionRuntime {
@@ -34,7 +52,19 @@ export function createSubscriptionRuntime(o: SubscriptionRuntimeOptions): Subscr
     name: o.queueName,
     logger: o.logger,
   });
+  const keys = createKeyScheme({ prefix: o.prefix });
+  const store = createSubscriptionStore({ redis: o.redis, keys });
+  const registry = createSlotRegistry({ redis: o.redis, keys });
   const scheduler = createSchedulerSync({ queue, policy: { ...DEFAULT_POLICY, ...o.policy } });
-  const { subscriptions, store, registry } = wireSubscriptions(o, scheduler);
+  const subscriptions = createSubscriptionService({
+    store,
+    scheduler,
+    registry,
+    layout: createSlotLayout({ redis: o.redis, keys }),
+    logger: o.logger,
+    clock: o.clock,
+    limits: o.limits,
+    maxPerWorkspace: o.maxPerWorkspace,
+  });
   return { subscriptions, store, queue, scheduler, registry, close: () => queue.close() };
 }
