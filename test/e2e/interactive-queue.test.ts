@@ -30,6 +30,17 @@ const entries = async () => (await stack.redis.xrange(key(), "-", "+")) as [stri
 
 const accepted = (url: string) => stack.slack.responses(url).filter((r) => r.status === 200);
 
+/**
+ * Worker code that, on SIGUSR2, blocks the worker's main event loop (where its deliveries run) for 12 s
+ * and says when it starts and ends; tests check the order, not the seconds. It sleeps in Atomics.wait
+ * rather than spinning: blocked all the same, without taking a core from the tests running beside it.
+ */
+const HOG = `process.on("SIGUSR2", () => {
+  process.stdout.write("hog-start\\n");
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 12_000);
+  process.stdout.write("hog-end\\n");
+});`;
+
 /** A worker process that has claimed a digest request and is mid-digest: its analytics call takes `ms`. */
 async function workerMidDigest(ms: number, text: string) {
   const worker = await spawnWorker(stack, FAST);
@@ -139,16 +150,8 @@ describe("digests computed by worker processes", () => {
   it("with INTERACTIVE_WORKER_THREADS=1 a worker computes requests on a thread of its own: an answer goes out while its deliveries' event loop is blocked", {
     timeout: 60_000,
   }, async () => {
-    // SIGUSR2 blocks the worker's main event loop, where its deliveries run, for 12 s: the answer must
-    // come before the hog's end (the order is checked, not the seconds). The loop sleeps in
-    // Atomics.wait rather than spinning: blocked all the same, without taking a core from the tests
-    // running beside it.
-    const hog = `process.on("SIGUSR2", () => {
-      process.stdout.write("hog-start\\n");
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 12_000);
-      process.stdout.write("hog-end\\n");
-    });`;
-    const worker = await spawnWorker(stack, { ...FAST, threads: 1 }, hog);
+    // SIGUSR2 blocks the worker's main event loop (HOG): the answer must come before the hog's end.
+    const worker = await spawnWorker(stack, { ...FAST, threads: 1 }, HOG);
     workers.push(worker);
     // Where cores are short, a request's turn comes first: the deliveries' thread (the main one) runs
     // at nice 13, the request thread at WORKER_NICE (10).
@@ -184,12 +187,7 @@ describe("digests computed by worker processes", () => {
   it("a worker's request thread reads the hand-off stream itself: a request sent while the worker's main event loop is blocked is read and answered meanwhile", {
     timeout: 60_000,
   }, async () => {
-    const hog = `process.on("SIGUSR2", () => {
-      process.stdout.write("hog-start\\n");
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 12_000);
-      process.stdout.write("hog-end\\n");
-    });`;
-    const worker = await spawnWorker(stack, { ...FAST, threads: 1 }, hog);
+    const worker = await spawnWorker(stack, { ...FAST, threads: 1 }, HOG);
     workers.push(worker);
     // The thread is up once it has answered one request.
     const warm = await stack.slack.sendCommand({ ...who(), text: "last12d" });

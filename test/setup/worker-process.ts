@@ -32,14 +32,17 @@ export function spawnWorkerProcess(start: string, options: Record<string, unknow
       PATH: process.env.PATH ?? "",
       CHILD_ROOT: ROOT.href,
       CHILD_OPTIONS: JSON.stringify(options),
-      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
-      // A child's captured logs land beside the test process's (sandbox/log-dir.ts).
-      ...(process.env.INSIGHTS_TEST_LOG_DIR
-        ? { INSIGHTS_TEST_LOG_DIR: process.env.INSIGHTS_TEST_LOG_DIR }
-        : {}),
+      // A child's captured logs land beside the test process's (sandbox/log-dir.ts), and it shares the
+      // run's compile cache (test/setup/redis.ts).
+      ...inherited("INSIGHTS_TEST_LOG_DIR", "NODE_COMPILE_CACHE"),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+/** The variables among `names` that this process has set, to pass on to a child. */
+function inherited(...names: string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]]] : [])));
 }
 
 /** Resolves when the child prints `marker` on stdout. */
